@@ -1,0 +1,156 @@
+# annabella: build, tests, demo, benchmarks.  GNU make.
+#
+# Every *.c file in the layer folders goes into one static library; the two
+# programs and each test are linked against it, so adding a module needs no
+# change here.  main_*.c files are programs, not library code.
+
+SHELL := /bin/bash
+CC ?= cc
+BUILD ?= build
+
+LAYERS := chess gpio voice braille daemon
+PKGS := libgpiod espeak-ng alsa inih
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wcast-qual -Wcast-align -Wundef -Wvla -Wimplicit-fallthrough -Wformat=2
+ifneq ($(CI),)
+WARN += -Werror
+endif
+
+# libgpiod v1 (Debian 12) or v2 (Raspberry Pi OS trixie): one source file, two APIs.
+GPIOD_V2 := $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1 || echo 0)
+
+OPT ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2)
+CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS += $(PKG_LIBS) -lpthread -lm
+TEST_LIBS := -lcmocka
+
+LIB_SRC := $(filter-out %/main_annabellad.c %/main_annabella.c,$(wildcard $(addsuffix /*.c,$(LAYERS))))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libannabella.a
+
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT := $(wildcard tests/unit/support_*.c)
+
+BENCH_SRC := $(wildcard tests/bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_SECONDS ?= 5
+
+PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
+
+.PHONY: all deps check tests checks unit regress regress-update san tsan lint format bench demo fuzz clean
+.DEFAULT_GOAL := all
+
+all: $(PROGRAMS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
+
+$(BUILD)/bench/%: tests/bench/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) $(LDLIBS)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- packages
+# Everything the build, tests, demo and benchmarks need, from Debian 12.
+DEB_PACKAGES := build-essential pkg-config libcmocka-dev libgpiod-dev gpiod \
+	libespeak-ng-dev espeak-ng espeak-ng-data libasound2-dev alsa-utils \
+	libinih-dev stockfish pgn-extract clang libclang-rt-14-dev sox \
+	cppcheck clang-format valgrind
+
+deps:
+	@tests/deps.sh $(DEB_PACKAGES)
+
+# ---------------------------------------------------------------- tests
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory unit regress checks
+
+tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN)
+
+# Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
+# pgn-extract, whole-game replays through the daemon.
+checks: $(PROGRAMS) $(TEST_BIN)
+	@tests/run-checks.sh $(BUILD)
+
+unit: $(TEST_BIN)
+	@tests/run-unit.sh $(TEST_BIN)
+
+regress: $(PROGRAMS)
+	@tests/regress/run.sh $(BUILD)
+
+regress-update: $(PROGRAMS)
+	@tests/regress/run.sh $(BUILD) --update
+
+san: deps
+	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" all tests
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" unit regress
+
+tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
+		EXTRA_CFLAGS="-fsanitize=thread" LDFLAGS="-fsanitize=thread" \
+		build-tsan/tests/test_voice_thread
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_voice_thread
+
+FORMAT_SRC = $(shell git ls-files '*.c' '*.h')
+
+format:
+	clang-format -i $(FORMAT_SRC)
+
+lint: deps
+	@clang-format --dry-run --Werror $(FORMAT_SRC) && echo "lint: clang-format clean"
+	@cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
+		--inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -DANNABELLA_GPIOD_V2=0 \
+		-I. $(LAYERS) && echo "lint: cppcheck clean"
+
+# ---------------------------------------------------------------- fuzzing
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_LIB_SRC := $(filter-out daemon/main_%,$(LIB_SRC))
+
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) -std=c17 -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(FUZZ_LIB_SRC) $(LDLIBS)
+
+fuzz: deps $(FUZZ_BIN)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+# ---------------------------------------------------------------- bench, demo
+bench: deps
+	@$(MAKE) --no-print-directory all tests
+	@tests/bench.sh $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@tests/demo.sh $(BUILD)
+
+clean:
+	rm -rf build build-san build-tsan build-fuzz

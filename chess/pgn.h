@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * PGN: export-format writer and a reader for files with several games.
+ * Pure: works on strings in memory.
+ */
+#ifndef ANNABELLA_PGN_H
+#define ANNABELLA_PGN_H
+
+#include "chess/chess.h"
+
+struct pgn_tag {
+	char *name;
+	char *value;
+};
+
+struct pgn_game {
+	int tag_count;
+	struct pgn_tag *tags;
+	struct chess_game game; /* start position (from SetUp/FEN tags) and the moves */
+	char **comments;	/* comments[i]: text after move i (without braces), or NULL */
+	int comments_capacity;
+	char result[8];		/* "1-0", "0-1", "1/2-1/2" or "*" */
+};
+
+/* A game from `start` (NULL: the initial position), with the seven-tag roster set to "?"
+ * (Date "????.??.??", Result "*").  0 or -1 (out of memory). */
+int pgn_game_init(struct pgn_game *g, const struct chess_pos *start);
+void pgn_game_free(struct pgn_game *g);
+/* Set or replace a tag; value is copied. */
+int pgn_game_set_tag(struct pgn_game *g, const char *name, const char *value);
+const char *pgn_game_tag(const struct pgn_game *g, const char *name);
+/* Play a legal move and attach an optional comment (copied; e.g. "[%clk 1:23:45]"). */
+int pgn_game_push(struct pgn_game *g, chess_move m, const char *comment);
+/* Set the result ("1-0", "0-1", "1/2-1/2", "*") and the Result tag. */
+int pgn_game_set_result(struct pgn_game *g, const char *result);
+
+/* Export format: seven-tag roster first in its order, then other tags, SetUp/FEN when the
+ * game does not start from the initial position, movetext in SAN with comments, lines under
+ * 80 columns, result.  Returns a malloc'd string, or NULL (out of memory). */
+char *pgn_format(const struct pgn_game *g);
+
+struct pgn_reader;
+/* Reads from text (copied). */
+struct pgn_reader *pgn_reader_new(const char *text, size_t len);
+void pgn_reader_free(struct pgn_reader *r);
+/* Next game into *g (initialised by the call; free with pgn_game_free).  1: a game,
+ * 0: end of input, -1: error with err naming line and column (the reader then skips to the
+ * next game).  Comments, NAGs, variations (skipped), move numbers and results are handled. */
+int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err);
+
+#endif

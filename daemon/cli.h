@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Subcommands of the `annabella` tool.  Each takes the arguments after its name and
+ * returns the exit status (0 ok, 1 failure, 2 bad usage or input).
+ */
+#ifndef ANNABELLA_CLI_H
+#define ANNABELLA_CLI_H
+
+int cli_perft(int argc, char **argv);      /* perft FEN DEPTH [--divide] */
+int cli_script(int argc, char **argv);     /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
+int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
+
+#endif

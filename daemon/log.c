@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "daemon/log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum log_level log_levels[LOG_CATEGORY_COUNT] = {
+	LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
+	LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
+};
+
+static const char *const category_names[LOG_CATEGORY_COUNT] = {
+	"gpio", "game", "voice", "clock", "braille", "control", "main",
+};
+static const char *const level_names[] = { "error", "warn", "info", "debug" };
+
+void log_set_level(enum log_level level)
+{
+	for (int i = 0; i < LOG_CATEGORY_COUNT; i++)
+		log_levels[i] = level;
+}
+
+int log_level_parse(const char *name)
+{
+	for (int i = 0; i < (int)(sizeof(level_names) / sizeof(level_names[0])); i++)
+		if (strcmp(name, level_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n = snprintf(line, sizeof(line), "annabellad: %s: %s: ", category_names[cat],
+			 level_names[level]);
+
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(line))
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	/* One write per line, so lines from the voice thread do not interleave. */
+	fprintf(stderr, "%s\n", line);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * annabella: the command-line tool (perft, board scripts, scoresheet exports; later the
+ * control client of DESIGN section 8).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/cli.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "perft", cli_perft, "perft FEN DEPTH [--divide]" },
+	{ "script", cli_script,
+	  "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]" },
+	{ "scoresheet", cli_scoresheet, "scoresheet --format pgn|text|brf|unicode STATE_DIR" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  annabella %s\n", commands[i].usage);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 2, argv + 2);
+	fprintf(stderr, "annabella: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

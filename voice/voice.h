@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Speaking: one voice thread owns eSpeak NG (synchronous mode, in process) and the
+ * audio sinks.  The main loop only enqueues; it never blocks on audio.
+ */
+#ifndef ANNABELLA_VOICE_H
+#define ANNABELLA_VOICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum voice_channel { VOICE_PUBLIC = 0, VOICE_PRIVATE = 1, VOICE_CHANNEL_COUNT };
+enum voice_sink_type { VOICE_SINK_NONE = 0, VOICE_SINK_WAV, VOICE_SINK_ALSA };
+
+/* What an utterance is, for priorities and preemption: a new MOVE stops a stale REPEAT or
+ * TIME report mid-word; PROMPT (private, urgent) goes first. */
+enum voice_kind { VOICE_KIND_MOVE = 0, VOICE_KIND_REPEAT, VOICE_KIND_TIME, VOICE_KIND_PROMPT,
+		  VOICE_KIND_INFO };
+
+struct voice_config {
+	enum voice_sink_type sink;
+	char device[VOICE_CHANNEL_COUNT][64]; /* ALSA PCM names, e.g. "default", "null" */
+	char state_dir[256];		      /* speech.log and audio/ go here */
+	int rate;			      /* words per minute (eSpeak NG, default 160) */
+	int pitch;			      /* 0..100 (default 50) */
+	int volume;			      /* 0..200 (default 100) */
+	bool record;			      /* keep each game's public audio record */
+};
+void voice_config_defaults(struct voice_config *cfg);
+
+struct voice;
+/* Start the voice thread.  NULL with a message in err if the state directory cannot be
+ * written; a missing audio device is not an error (logged, retried). */
+struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_size);
+/* Drain the queue (wait for every queued utterance), stop the thread, close everything. */
+void voice_stop(struct voice *v);
+
+/* Enqueue an utterance; never blocks.  lang: eSpeak NG voice ("de" for moves).  time_ms:
+ * daemon time, written with the text to speech.log when the utterance starts.  Returns 0,
+ * or -1 if the queue is full (the utterance is logged as dropped). */
+int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, const char *lang,
+	      const char *text, uint64_t time_ms);
+/* Wait until the queue is empty and nothing is being spoken (virtual time: speech takes no
+ * daemon time, so replays are deterministic). */
+void voice_wait_idle(struct voice *v);
+/* Start / finish a game's public audio record at path (a WAV file); NULL ends it. */
+int voice_record_to(struct voice *v, const char *path);
+
+#endif
