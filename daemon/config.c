@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "daemon/config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chess/chess.h"
+#include "daemon/log.h"
+
+void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->player = CHESS_WHITE;
+	snprintf(cfg->time_control, sizeof(cfg->time_control), "-");
+	cfg->mode = MODE_TOURNAMENT;
+	cfg->rules = RULES_2023;
+	cfg->promotion_ms = 3000;
+	snprintf(cfg->event, sizeof(cfg->event), "?");
+	snprintf(cfg->site, sizeof(cfg->site), "?");
+	snprintf(cfg->round, sizeof(cfg->round), "?");
+	snprintf(cfg->white, sizeof(cfg->white), "?");
+	snprintf(cfg->black, sizeof(cfg->black), "?");
+	detect_config_defaults(&cfg->detect);
+	phrase_options_defaults(&cfg->phrases);
+	voice_config_defaults(&cfg->voice);
+	board_config_defaults(&cfg->board);
+	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
+	cfg->sync = true;
+	cfg->log_level = LOG_LEVEL_WARN;
+}
+
+static int parse_bool(const char *value, bool *out)
+{
+	if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "on") ||
+	    !strcmp(value, "1")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "off") ||
+	    !strcmp(value, "0")) {
+		*out = false;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_uint(const char *value, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno || end == value || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int copy_string(char *dst, size_t size, const char *value)
+{
+	if (strlen(value) >= size)
+		return -1;
+	memcpy(dst, value, strlen(value) + 1);
+	return 0;
+}
+
+/* Comma-separated seconds, e.g. "300, 60". */
+static int parse_warnings(struct config *cfg, const char *value)
+{
+	char buf[256];
+	char *save = NULL;
+
+	if (copy_string(buf, sizeof(buf), value))
+		return -1;
+	cfg->warning_count = 0;
+	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		long v;
+
+		if (cfg->warning_count == CONFIG_MAX_WARNINGS || parse_uint(tok, 1, 36000, &v))
+			return -1;
+		cfg->warnings_s[cfg->warning_count++] = (uint32_t)v;
+	}
+	return 0;
+}
+
+#define BAD(...)                                                                                   \
+	do {                                                                                       \
+		snprintf(err, err_size, __VA_ARGS__);                                              \
+		return -1;                                                                         \
+	} while (0)
+
+static int set_game(struct config *cfg, const char *key, const char *value, char *err,
+		    size_t err_size)
+{
+	long v;
+
+	if (!strcmp(key, "player")) {
+		if (!strcmp(value, "white"))
+			cfg->player = CHESS_WHITE;
+		else if (!strcmp(value, "black"))
+			cfg->player = CHESS_BLACK;
+		else
+			BAD("player must be white or black, not '%s'", value);
+	} else if (!strcmp(key, "time-control")) {
+		struct time_control tc;
+		char tc_err[128];
+
+		if (time_control_parse(value, &tc, tc_err, sizeof(tc_err)))
+			BAD("time-control '%s': %s", value, tc_err);
+		if (copy_string(cfg->time_control, sizeof(cfg->time_control), value))
+			BAD("time-control too long");
+	} else if (!strcmp(key, "mode")) {
+		if (!strcmp(value, "tournament"))
+			cfg->mode = MODE_TOURNAMENT;
+		else if (!strcmp(value, "casual"))
+			cfg->mode = MODE_CASUAL;
+		else
+			BAD("mode must be tournament or casual, not '%s'", value);
+	} else if (!strcmp(key, "rules")) {
+		if (!strcmp(value, "2023"))
+			cfg->rules = RULES_2023;
+		else if (!strcmp(value, "2018"))
+			cfg->rules = RULES_2018;
+		else
+			BAD("rules must be 2023 or 2018, not '%s'", value);
+	} else if (!strcmp(key, "promotion-ms")) {
+		if (parse_uint(value, 500, 60000, &v))
+			BAD("promotion-ms must be 500..60000");
+		cfg->promotion_ms = (uint32_t)v;
+	} else if (!strcmp(key, "event") || !strcmp(key, "site") || !strcmp(key, "round") ||
+		   !strcmp(key, "white") || !strcmp(key, "black")) {
+		char *dst = !strcmp(key, "event")   ? cfg->event
+			    : !strcmp(key, "site")  ? cfg->site
+			    : !strcmp(key, "round") ? cfg->round
+			    : !strcmp(key, "white") ? cfg->white
+						    : cfg->black;
+		size_t size = !strcmp(key, "round") ? sizeof(cfg->round) : sizeof(cfg->event);
+
+		if (strchr(value, '"') || strchr(value, '\\') || copy_string(dst, size, value))
+			BAD("%s must be under %zu characters, without quotes or backslashes", key,
+			    size);
+	} else {
+		BAD("unknown key '%s' in [game]", key);
+	}
+	return 0;
+}
+
+static int set_detect(struct config *cfg, const char *key, const char *value, char *err,
+		      size_t err_size)
+{
+	long v;
+
+	if (!strcmp(key, "settle-ms")) {
+		if (parse_uint(value, 20, 5000, &v))
+			BAD("settle-ms must be 20..5000");
+		cfg->detect.settle_ms = (uint32_t)v;
+	} else if (!strcmp(key, "mismatch-ms")) {
+		if (parse_uint(value, 200, 600000, &v))
+			BAD("mismatch-ms must be 200..600000");
+		cfg->detect.mismatch_ms = (uint32_t)v;
+	} else if (!strcmp(key, "in-hand-ms")) {
+		if (parse_uint(value, 200, 3600000, &v))
+			BAD("in-hand-ms must be 200..3600000");
+		cfg->detect.in_hand_ms = (uint32_t)v;
+	} else {
+		BAD("unknown key '%s' in [detect]", key);
+	}
+	return 0;
+}
+
+static int set_voice(struct config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size)
+{
+	long v;
+	bool b;
+
+	if (!strcmp(key, "language")) {
+		int lang = phrase_lang_parse(value);
+
+		if (lang < 0)
+			BAD("language must be de, en, sv or nl, not '%s'", value);
+		cfg->phrases.lang = (enum phrase_lang)lang;
+	} else if (!strcmp(key, "short-form") || !strcmp(key, "national-ranks") ||
+		   !strcmp(key, "announce-check") || !strcmp(key, "record")) {
+		if (parse_bool(value, &b))
+			BAD("%s must be yes or no, not '%s'", key, value);
+		if (!strcmp(key, "short-form"))
+			cfg->phrases.short_form = b;
+		else if (!strcmp(key, "national-ranks"))
+			cfg->phrases.national_ranks = b;
+		else if (!strcmp(key, "record"))
+			cfg->voice.record = b;
+		else {
+			cfg->phrases.announce_check = b;
+			cfg->announce_check_set = true;
+		}
+	} else if (!strcmp(key, "rate")) {
+		if (parse_uint(value, 80, 450, &v))
+			BAD("rate must be 80..450 words per minute");
+		cfg->voice.rate = (int)v;
+	} else if (!strcmp(key, "pitch")) {
+		if (parse_uint(value, 0, 100, &v))
+			BAD("pitch must be 0..100");
+		cfg->voice.pitch = (int)v;
+	} else if (!strcmp(key, "volume")) {
+		if (parse_uint(value, 0, 200, &v))
+			BAD("volume must be 0..200");
+		cfg->voice.volume = (int)v;
+	} else if (!strcmp(key, "public-device") || !strcmp(key, "private-device")) {
+		int ch = !strcmp(key, "public-device") ? VOICE_PUBLIC : VOICE_PRIVATE;
+
+		if (copy_string(cfg->voice.device[ch], sizeof(cfg->voice.device[ch]), value))
+			BAD("%s too long", key);
+	} else {
+		BAD("unknown key '%s' in [voice]", key);
+	}
+	return 0;
+}
+
+int config_set(struct config *cfg, const char *section, const char *key, const char *value,
+	       char *err, size_t err_size)
+{
+	bool b;
+
+	if (!strcmp(section, "game"))
+		return set_game(cfg, key, value, err, err_size);
+	if (!strcmp(section, "detect"))
+		return set_detect(cfg, key, value, err, err_size);
+	if (!strcmp(section, "voice"))
+		return set_voice(cfg, key, value, err, err_size);
+	if (!strcmp(section, "board"))
+		return board_config_set(&cfg->board, key, value, err, err_size);
+	if (!strcmp(section, "clock")) {
+		if (!strcmp(key, "warnings")) {
+			if (parse_warnings(cfg, value))
+				BAD("warnings must be up to %d numbers of seconds, e.g. 300, 60",
+				    CONFIG_MAX_WARNINGS);
+			return 0;
+		}
+		BAD("unknown key '%s' in [clock]", key);
+	}
+	if (!strcmp(section, "state")) {
+		if (!strcmp(key, "dir")) {
+			if (copy_string(cfg->state_dir, sizeof(cfg->state_dir), value))
+				BAD("dir too long");
+			return 0;
+		}
+		if (!strcmp(key, "sync")) {
+			if (parse_bool(value, &b))
+				BAD("sync must be yes or no");
+			cfg->sync = b;
+			return 0;
+		}
+		BAD("unknown key '%s' in [state]", key);
+	}
+	if (!strcmp(section, "log")) {
+		if (!strcmp(key, "level")) {
+			int level = log_level_parse(value);
+
+			if (level < 0)
+				BAD("level must be error, warn, info or debug");
+			cfg->log_level = level;
+			return 0;
+		}
+		BAD("unknown key '%s' in [log]", key);
+	}
+	if (!*section)
+		BAD("key '%s' outside a section", key);
+	BAD("unknown section [%s]", section);
+}
+
+struct load_ctx {
+	struct config *cfg;
+	FILE *file;
+	int line;	/* line last read */
+	int error_line; /* first line whose key was refused */
+	char message[200];
+};
+
+/* Reads for inih, counting lines, so a refused key's message goes with its line. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct load_ctx *ctx = stream;
+	char *s = fgets(str, num, ctx->file);
+
+	if (s)
+		ctx->line++;
+	return s;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct load_ctx *ctx = user;
+	char msg[200];
+
+	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
+		return 1;
+	if (!ctx->error_line) {
+		ctx->error_line = ctx->line;
+		snprintf(ctx->message, sizeof(ctx->message), "%s", msg);
+	}
+	return 0;
+}
+
+int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
+{
+	struct load_ctx ctx = { .cfg = cfg };
+	int rc;
+
+	ctx.file = fopen(path, "r");
+	if (!ctx.file) {
+		snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = ini_parse_stream(reader, &ctx, handler, &ctx);
+	fclose(ctx.file);
+	if (rc == -2) {
+		snprintf(err, err_size, "%s: out of memory", path);
+		return -1;
+	}
+	if (rc > 0) {
+		snprintf(err, err_size, "%s:%d: %s", path, rc,
+			 rc == ctx.error_line ? ctx.message
+					      : "syntax error (expected [section] or key = value)");
+		return -1;
+	}
+	return 0;
+}

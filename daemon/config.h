@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The daemon's configuration: an INI file (libinih), every key documented in
+ * configs/annabella.conf.  Errors are fatal at start and name file and line.
+ */
+#ifndef ANNABELLA_CONFIG_H
+#define ANNABELLA_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chess/detect.h"
+#include "daemon/clock.h"
+#include "gpio/board.h"
+#include "voice/phrases.h"
+#include "voice/voice.h"
+
+enum game_mode { MODE_TOURNAMENT = 0, MODE_CASUAL };
+enum rules_edition { RULES_2023 = 0, RULES_2018 };
+
+#define CONFIG_MAX_WARNINGS 8
+
+struct config {
+	/* [game] */
+	int player; /* enum chess_color of the tactile player */
+	char time_control[64];
+	enum game_mode mode;
+	enum rules_edition rules;
+	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after
+				  the last select press (DESIGN 3) */
+	char event[64], site[64], round[16], white[64], black[64];
+	/* [detect] */
+	struct detect_config detect;
+	/* [voice] */
+	struct phrase_options phrases;
+	bool announce_check_set; /* announce-check given explicitly */
+	struct voice_config voice;
+	/* [clock] */
+	int warning_count;
+	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
+	/* [board] */
+	struct board_config board;
+	/* [state] */
+	char state_dir[256];
+	bool sync; /* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
+	/* [log] */
+	int log_level;
+};
+
+void config_defaults(struct config *cfg);
+/* Read an INI file over the current values.  0, or -1 with "FILE:LINE: message" in err. */
+int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
+/* One key; used by config_load and tests.  0, or -1 with a message in err. */
+int config_set(struct config *cfg, const char *section, const char *key, const char *value,
+	       char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "daemon/state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int state_mkdir(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int sync_parent(const char *path)
+{
+	char buf[PATH_MAX];
+	int fd, rc;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	fd = open(dirname(buf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int state_write_atomic(const char *path, const char *data, size_t len, bool sync)
+{
+	char tmp[PATH_MAX];
+	int fd;
+	size_t done = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		done += (size_t)w;
+	}
+	if (sync && fdatasync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	if (rename(tmp, path))
+		return -1;
+	return sync ? sync_parent(path) : 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return -1;
+}
+
+char *state_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t size = 0, cap = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (size + 4096 + 1 > cap) {
+			size_t ncap = cap ? cap * 2 : 8192;
+			char *n = realloc(buf, ncap);
+
+			if (!n) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = n;
+			cap = ncap;
+		}
+		size_t r = fread(buf + size, 1, 4096, f);
+
+		size += r;
+		if (r < 4096)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[size] = '\0';
+	if (len)
+		*len = size;
+	return buf;
+}

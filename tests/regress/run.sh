@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Golden replay tests: each tests/regress/cases/NAME/ holds the input of one or more daemon
+# runs on one state directory (run1.script, run2.script, ... as sim: scripts, or runN.log as
+# replay: line logs; optional annabella.conf) and the expected output in expected/
+# (game.pgn, speech.log).  The daemon runs in virtual time without audio.
+# With --update, the expectations are rewritten from this build (review the diff!).
+set -u
+build=${1:-build}
+update=${2:-}
+dir=$(cd "$(dirname "$0")" && pwd)
+daemon=$(cd "$build" && pwd)/annabellad
+passed=0
+failed=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for case in "$dir"/cases/*/; do
+	name=$(basename "$case")
+	state="$work/$name"
+	mkdir -p "$state"
+	conf=()
+	[ -f "$case/annabella.conf" ] && conf=(--config "$case/annabella.conf")
+	ok=1
+	for run in $(ls "$case" | grep -E '^run[0-9]+\.(script|log)$' | sort -V); do
+		case "$run" in
+		*.script) board="sim:$case/$run" ;;
+		*.log) board="replay:$case/$run" ;;
+		esac
+		"$daemon" "${conf[@]}" --board "$board" --time virtual --audio none \
+			--state "$state" >"$state/$run.out" 2>&1
+		rc=$?
+		expect_rc=0
+		grep -q '^[[:space:]]*crash' "$case/$run" 2>/dev/null && expect_rc=137
+		if [ $rc -ne $expect_rc ]; then
+			echo "regress: $name: $run exited $rc (expected $expect_rc)"
+			sed 's/^/    /' "$state/$run.out" | head -20
+			ok=0
+		fi
+	done
+	if [ "$update" = --update ]; then
+		mkdir -p "$case/expected"
+		cp "$state/game.pgn" "$state/speech.log" "$case/expected/"
+		echo "regress: $name: expectations rewritten"
+		continue
+	fi
+	for f in game.pgn speech.log; do
+		if ! diff -u "$case/expected/$f" "$state/$f" >"$state/$f.diff" 2>&1; then
+			echo "regress: $name: $f differs:"
+			head -40 "$state/$f.diff" | sed 's/^/    /'
+			ok=0
+		fi
+	done
+	if [ $ok -eq 1 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "regress: $name FAILED"
+	fi
+done
+echo "regress: $passed passed, $failed failed"
+[ $failed -eq 0 ]
