@@ -27,6 +27,7 @@ void config_defaults(struct config *cfg)
 	detect_config_defaults(&cfg->detect);
 	phrase_options_defaults(&cfg->phrases);
 	voice_config_defaults(&cfg->voice);
+	cfg->voice.sink = VOICE_SINK_ALSA;
 	board_config_defaults(&cfg->board);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
@@ -199,6 +200,15 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 			cfg->phrases.announce_check = b;
 			cfg->announce_check_set = true;
 		}
+	} else if (!strcmp(key, "audio")) {
+		if (!strcmp(value, "alsa"))
+			cfg->voice.sink = VOICE_SINK_ALSA;
+		else if (!strcmp(value, "wav"))
+			cfg->voice.sink = VOICE_SINK_WAV;
+		else if (!strcmp(value, "none"))
+			cfg->voice.sink = VOICE_SINK_NONE;
+		else
+			BAD("audio must be alsa, wav or none, not '%s'", value);
 	} else if (!strcmp(key, "rate")) {
 		if (parse_uint(value, 80, 450, &v))
 			BAD("rate must be 80..450 words per minute");

@@ -20,6 +20,7 @@
 #include "daemon/config.h"
 #include "daemon/log.h"
 #include "daemon/session.h"
+#include "daemon/state.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
 
@@ -133,8 +134,8 @@ static uint64_t timesrc_now(struct timesrc *t)
 	return t->now;
 }
 
-static void make_setup(const struct config *cfg, const struct script_header *h, bool virtual_time,
-		       struct session_setup *setup)
+static void make_setup(const struct config *cfg, const char *spec, const struct script_header *h,
+		       bool virtual_time, struct session_setup *setup)
 {
 	memset(setup, 0, sizeof(*setup));
 	setup->player = cfg->player;
@@ -148,8 +149,11 @@ static void make_setup(const struct config *cfg, const struct script_header *h, 
 	if (h->has_time_control)
 		snprintf(setup->time_control, sizeof(setup->time_control), "%s",
 			 h->time_control);
-	if (h->has_setup)
+	if (h->has_setup) {
 		snprintf(setup->fen, sizeof(setup->fen), "%s", h->setup_fen);
+		snprintf(setup->fen_origin, sizeof(setup->fen_origin), "%s:%d",
+			 strchr(spec, ':') ? strchr(spec, ':') + 1 : spec, h->setup_line);
+	}
 }
 
 static int open_signals(void)
@@ -268,11 +272,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "annabellad: %s\n", err);
 		return 2;
 	}
-	make_setup(&cfg, board_script_header(board), opt.virtual_time, &setup);
+	make_setup(&cfg, opt.board_spec, board_script_header(board), opt.virtual_time, &setup);
+	if (board_script_header(board) && board_script_header(board)->has_time_control) {
+		struct time_control tc;
+		char tc_err[200];
+
+		if (time_control_parse(setup.time_control, &tc, tc_err, sizeof(tc_err))) {
+			fprintf(stderr, "annabellad: %s:%d: time-control: %s\n",
+				strchr(opt.board_spec, ':') + 1,
+				board_script_header(board)->time_control_line, tc_err);
+			board_close(board);
+			return 2;
+		}
+	}
 
 	sigfd = open_signals();
 	if (sigfd < 0) {
 		fprintf(stderr, "annabellad: signals: %s\n", strerror(errno));
+		goto out;
+	}
+	if (state_mkdir(cfg.state_dir)) {
+		fprintf(stderr, "annabellad: %s: %s\n", cfg.state_dir, strerror(errno));
 		goto out;
 	}
 	voice = voice_start(&cfg.voice, err, sizeof(err));

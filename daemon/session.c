@@ -671,6 +671,16 @@ static void toggle_pause(struct session *s, uint64_t now)
 	}
 }
 
+/* TODO(move to voice/phrases.c) */
+static size_t phrase_move_number(enum phrase_lang lang, int n, char *buf, size_t size)
+{
+	static const char *const word[PHRASE_LANG_COUNT] = { "Zug", "move", "drag", "zet" };
+	char num[64];
+
+	phrase_number(lang, n, num, sizeof(num));
+	return (size_t)snprintf(buf, size, "%s %s", word[lang], num);
+}
+
 static void speak_info(struct session *s, uint64_t now)
 {
 	char text[TEXT_MAX];
@@ -913,7 +923,8 @@ static int start_new_game(struct session *s, const struct session_setup *setup, 
 	char games[PATH_MAX];
 
 	if (chess_fen_parse(&start, setup->fen, &ferr)) {
-		snprintf(err, err_size, "setup FEN, column %d: %s", ferr.column, ferr.message);
+		snprintf(err, err_size, "%s: setup FEN, column %d: %s",
+			 setup->fen_origin[0] ? setup->fen_origin : "setup", ferr.column, ferr.message);
 		return -1;
 	}
 	if (time_control_parse(setup->time_control, &s->tc, err, err_size))
@@ -1067,7 +1078,9 @@ void session_board_ready(struct session *s, uint64_t sensed, uint64_t now)
 
 void session_board_event(struct session *s, const struct board_event *ev)
 {
-	uint64_t now = ev->time_ms;
+	/* When the peg moved or the button went down, not when debouncing confirmed it:
+	 * clock readings are taken at the press itself. */
+	uint64_t now = ev->change_ms;
 
 	switch (ev->type) {
 	case BOARD_EVENT_CRASH:

@@ -20,6 +20,7 @@ struct session_setup {
 	int player;		 /* enum chess_color */
 	char time_control[64];	 /* DESIGN 4.6, "-" for none */
 	char fen[100];		 /* start position */
+	char fen_origin[300];	 /* where the FEN comes from, for errors ("game.script:3") */
 	bool virtual_time;	 /* dates are unknown in virtual time */
 };
 

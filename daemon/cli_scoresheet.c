@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * annabella scoresheet --format pgn|text|brf|unicode STATE_DIR
+ *
+ * The game in a state directory (its game.pgn) as PGN, as the paper notation of
+ * Appendix C, or as the braille scoresheet (D.2.7).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "braille/braille.h"
+#include "chess/pgn.h"
+#include "daemon/cli.h"
+#include "daemon/state.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: annabella scoresheet --format pgn|text|brf|unicode STATE_DIR\n");
+	return 2;
+}
+
+static char *render(const struct pgn_game *g, const char *format)
+{
+	struct scoresheet_game sheet = { 0 };
+	bool *offers;
+	char *out;
+
+	if (!strcmp(format, "pgn"))
+		return pgn_format(g);
+	offers = calloc((size_t)g->game.count + 1, sizeof(*offers));
+	if (!offers)
+		return NULL;
+	/* A draw offer (Art. 8.1.5) is kept as "(=)" in the move's comment. */
+	for (int i = 0; i < g->game.count && i < g->comments_capacity; i++)
+		offers[i] = g->comments[i] && strstr(g->comments[i], "(=)");
+	sheet.start = &g->game.start;
+	sheet.moves = g->game.moves;
+	sheet.count = g->game.count;
+	sheet.draw_offered = offers;
+	sheet.tags.white = pgn_game_tag(g, "White");
+	sheet.tags.black = pgn_game_tag(g, "Black");
+	sheet.tags.event = pgn_game_tag(g, "Event");
+	sheet.tags.date = pgn_game_tag(g, "Date");
+	sheet.tags.result = g->result;
+	if (!strcmp(format, "text"))
+		out = scoresheet_text(&sheet);
+	else
+		out = braille_scoresheet(&sheet, !strcmp(format, "brf") ? BRAILLE_BRF : BRAILLE_UNICODE,
+					 NULL);
+	free(offers);
+	return out;
+}
+
+int cli_scoresheet(int argc, char **argv)
+{
+	const char *format = NULL, *dir = NULL;
+	char path[PATH_MAX];
+	struct pgn_reader *reader;
+	struct pgn_game game;
+	struct chess_error err;
+	char *text, *out;
+	size_t len;
+	int rc;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc)
+			format = argv[++i];
+		else if (!strncmp(argv[i], "--format=", 9))
+			format = argv[i] + 9;
+		else if (argv[i][0] != '-' && !dir)
+			dir = argv[i];
+		else
+			return usage();
+	}
+	if (!format || !dir)
+		return usage();
+	if (strcmp(format, "pgn") && strcmp(format, "text") && strcmp(format, "brf") &&
+	    strcmp(format, "unicode")) {
+		fprintf(stderr, "annabella scoresheet: unknown format '%s'\n", format);
+		return usage();
+	}
+	snprintf(path, sizeof(path), "%s/game.pgn", dir);
+	text = state_read_file(path, &len);
+	if (!text) {
+		fprintf(stderr, "annabella scoresheet: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	reader = pgn_reader_new(text, len);
+	free(text);
+	if (!reader) {
+		fprintf(stderr, "annabella scoresheet: out of memory\n");
+		return 1;
+	}
+	rc = pgn_reader_next(reader, &game, &err);
+	pgn_reader_free(reader);
+	if (rc <= 0) {
+		if (rc < 0)
+			fprintf(stderr, "annabella scoresheet: %s:%d:%d: %s\n", path, err.line,
+				err.column, err.message);
+		else
+			fprintf(stderr, "annabella scoresheet: %s: no game\n", path);
+		return 2;
+	}
+	out = render(&game, format);
+	pgn_game_free(&game);
+	if (!out) {
+		fprintf(stderr, "annabella scoresheet: cannot render the %s scoresheet: %s\n",
+			format, strerror(errno));
+		return 1;
+	}
+	fputs(out, stdout);
+	free(out);
+	return 0;
+}
