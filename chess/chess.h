@@ -78,8 +78,10 @@ static inline enum chess_piece_type chess_move_promotion(chess_move m)
 		       : CHESS_NO_PIECE;
 }
 
-/* Upper bound on legal moves in any position (218 is the known maximum). */
-#define CHESS_MAX_MOVES 256
+/* Upper bound on legal moves in any position the FEN parser accepts.  218 is the known
+ * maximum for reachable positions; accepted but unreachable ones are bounded by 15 pieces
+ * at their best (9 queens, 2 rooks, 2 bishops, 2 knights, king: 321). */
+#define CHESS_MAX_MOVES 322
 
 struct chess_move_list {
 	int count;
@@ -97,7 +99,8 @@ struct chess_pos {
 	chess_piece board[64];
 	uint8_t side;      /* enum chess_color to move */
 	uint8_t castling;  /* CHESS_CASTLE_* bits */
-	uint8_t ep_square; /* square behind a pawn that just advanced two, or CHESS_NO_SQUARE */
+	uint8_t ep_square; /* square behind a pawn that just advanced two, or CHESS_NO_SQUARE;
+			    * kept only while an e.p. capture onto it is legal (Art. 9.2.3) */
 	uint16_t halfmove_clock;
 	uint16_t fullmove_number;
 	uint64_t key; /* Zobrist key of placement, side, castling and *legal* e.p. (9.2.3) */
@@ -227,5 +230,9 @@ enum chess_outcome chess_game_outcome(const struct chess_game *game);
 /* Claimable draws for the side to move: threefold (9.2) and fifty moves (9.3). */
 bool chess_game_can_claim_threefold(const struct chess_game *game);
 bool chess_game_can_claim_fifty(const struct chess_game *game);
+/* Claims by an intended move (Art. 9.2.1.1, 9.3.1): the legal move m would make the
+ * position occur a third time / complete the last 50 moves without pawn move or capture. */
+bool chess_game_move_claims_threefold(const struct chess_game *game, chess_move m);
+bool chess_game_move_claims_fifty(const struct chess_game *game, chess_move m);
 
 #endif

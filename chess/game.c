@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A game: start position, moves, and the key of every position reached, so
+ * that repetitions (Art. 9.2, 9.6.1) are found by comparing keys.  The key
+ * hashes the e.p. file only when an e.p. capture is legal (Art. 9.2.3), so
+ * equal keys mean the same position in the sense of the Laws.
+ *
+ * Also the material rules for dead positions (Art. 5.2.2) and for "can the
+ * opponent checkmate by any series of legal moves" (Art. 6.9, 5.1.2).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "chess/bitboard.h"
+
+#define LIGHT_SQUARES 0x55AA55AA55AA55AAULL
+
+int chess_game_init(struct chess_game *game, const struct chess_pos *start)
+{
+	memset(game, 0, sizeof(*game));
+	game->start = *start;
+	game->pos = *start;
+	game->capacity = 64;
+	game->moves = malloc(sizeof(*game->moves) * (size_t)game->capacity);
+	game->keys = malloc(sizeof(*game->keys) * ((size_t)game->capacity + 1));
+	if (!game->moves || !game->keys) {
+		chess_game_free(game);
+		return -1;
+	}
+	game->keys[0] = start->key;
+	return 0;
+}
+
+void chess_game_free(struct chess_game *game)
+{
+	free(game->moves);
+	free(game->keys);
+	game->moves = NULL;
+	game->keys = NULL;
+	game->count = game->capacity = 0;
+}
+
+static int game_grow(struct chess_game *game)
+{
+	int cap = game->capacity ? game->capacity * 2 : 64;
+	chess_move *moves = realloc(game->moves, sizeof(*moves) * (size_t)cap);
+	if (!moves)
+		return -1;
+	game->moves = moves;
+	uint64_t *keys = realloc(game->keys, sizeof(*keys) * ((size_t)cap + 1));
+	if (!keys)
+		return -1;
+	game->keys = keys;
+	game->capacity = cap;
+	return 0;
+}
+
+int chess_game_push(struct chess_game *game, chess_move m)
+{
+	struct chess_undo undo;
+
+	if (!chess_pos_is_legal(&game->pos, m))
+		return -1;
+	if (game->count >= game->capacity && game_grow(game))
+		return -1;
+	chess_pos_make(&game->pos, m, &undo);
+	game->moves[game->count++] = m;
+	game->keys[game->count] = game->pos.key;
+	return 0;
+}
+
+void chess_game_position_at(const struct chess_game *game, int ply, struct chess_pos *out)
+{
+	struct chess_undo undo;
+
+	if (ply < 0)
+		ply = 0;
+	if (ply > game->count)
+		ply = game->count;
+	if (ply == game->count) {
+		*out = game->pos;
+		return;
+	}
+	*out = game->start;
+	for (int i = 0; i < ply; i++)
+		chess_pos_make(out, game->moves[i], &undo);
+}
+
+int chess_game_pop(struct chess_game *game)
+{
+	if (game->count == 0)
+		return -1;
+	/* Replaying from the start needs no stored undo records, and take-backs are rare. */
+	chess_game_position_at(game, game->count - 1, &game->pos);
+	game->count--;
+	return 0;
+}
+
+int chess_game_repetitions(const struct chess_game *game)
+{
+	uint64_t key = game->keys[game->count];
+	int n = 1;
+
+	/* Same side to move: every second position back; an irreversible move (pawn move or
+	 * capture) ends the search, as no earlier position can recur. */
+	int reach = game->pos.halfmove_clock;
+	for (int i = game->count - 2; i >= 0 && game->count - i <= reach; i -= 2) {
+		if (game->keys[i] == key)
+			n++;
+	}
+	return n;
+}
+
+enum chess_outcome chess_game_outcome(const struct chess_game *game)
+{
+	struct chess_move_list list;
+
+	if (chess_pos_legal_moves(&game->pos, &list) == 0)
+		return chess_pos_in_check(&game->pos) ? CHESS_CHECKMATE : CHESS_STALEMATE;
+	if (chess_pos_is_dead(&game->pos))
+		return CHESS_DEAD_POSITION;
+	if (chess_game_repetitions(game) >= 5)
+		return CHESS_FIVEFOLD;
+	if (game->pos.halfmove_clock >= 150)
+		return CHESS_SEVENTY_FIVE;
+	return CHESS_ONGOING;
+}
+
+bool chess_game_can_claim_threefold(const struct chess_game *game)
+{
+	return chess_game_outcome(game) == CHESS_ONGOING && chess_game_repetitions(game) >= 3;
+}
+
+bool chess_game_can_claim_fifty(const struct chess_game *game)
+{
+	return game->pos.halfmove_clock >= 100 && chess_game_outcome(game) == CHESS_ONGOING;
+}
+
+bool chess_game_move_claims_threefold(const struct chess_game *game, chess_move m)
+{
+	struct chess_pos next = game->pos;
+	struct chess_undo undo;
+	int n = 1;
+
+	if (!chess_pos_is_legal(&game->pos, m))
+		return false;
+	chess_pos_make(&next, m, &undo);
+	/* The position after m would sit at index count + 1: compare with count - 1, ... */
+	for (int i = game->count - 1; i >= 0 && game->count + 1 - i <= next.halfmove_clock;
+	     i -= 2) {
+		if (game->keys[i] == next.key)
+			n++;
+	}
+	return n >= 3;
+}
+
+bool chess_game_move_claims_fifty(const struct chess_game *game, chess_move m)
+{
+	struct chess_pos next = game->pos;
+	struct chess_undo undo;
+
+	if (!chess_pos_is_legal(&game->pos, m))
+		return false;
+	chess_pos_make(&next, m, &undo);
+	return next.halfmove_clock >= 100;
+}
+
+/* ---------------------------------------------------------------- mating material */
+
+/*
+ * A series of legal moves is allowed to be as cooperative as the opponent
+ * likes (a helpmate counts), so the question is only whether mating material
+ * exists:
+ * - a pawn, rook or queen can always mate (a pawn by promoting);
+ * - two minor pieces can, unless they are bishops all on one square colour:
+ *   K+N+N v K mates with help, K+B+N and bishops on both colours do too;
+ * - a lone knight can mate as soon as the opponent has anything besides the
+ *   king, which can take a flight square (K+N v K+B: Ka1 Ba2, Kc1 Nc2#);
+ * - bishops all on one colour can only ever attack that colour, and the king
+ *   in check stands on it; its flights of the other colour can only be taken
+ *   by the opponent's own units, so mate needs an opposing pawn, knight, rook,
+ *   queen or bishop of the other colour.  Against a bare king or bishops of the
+ *   same colour it is impossible (Art. 5.2.2's classic dead positions).
+ * Positions dead only because pawns are blocked are not recognised: the answer
+ * is then "can mate", which never ends a game wrongly.
+ */
+bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color)
+{
+	uint64_t mine = pos->by_color[color], theirs = pos->by_color[color ^ 1];
+	uint64_t heavy =
+	    pos->by_type[CHESS_PAWN] | pos->by_type[CHESS_ROOK] | pos->by_type[CHESS_QUEEN];
+	uint64_t knights = pos->by_type[CHESS_KNIGHT], bishops = pos->by_type[CHESS_BISHOP];
+
+	if (mine & heavy)
+		return true;
+	int n = chess_bb_count(mine & knights);
+	uint64_t b = mine & bishops;
+	if (n >= 2 || (n == 1 && b))
+		return true;
+	if (n == 1)
+		return (theirs & ~pos->by_type[CHESS_KING]) != 0;
+	if (!b)
+		return false;
+	if ((b & LIGHT_SQUARES) && (b & ~LIGHT_SQUARES))
+		return true;
+	uint64_t other_colour = (b & LIGHT_SQUARES) ? ~LIGHT_SQUARES : LIGHT_SQUARES;
+	return (theirs & (heavy | knights)) || (theirs & bishops & other_colour);
+}
+
+bool chess_pos_is_dead(const struct chess_pos *pos)
+{
+	return !chess_pos_can_checkmate(pos, CHESS_WHITE) &&
+	       !chess_pos_can_checkmate(pos, CHESS_BLACK);
+}
