@@ -19,8 +19,18 @@ struct pgn_game {
 	struct chess_game game; /* start position (from SetUp/FEN tags) and the moves */
 	char **comments;	/* comments[i]: text after move i (without braces), or NULL */
 	int comments_capacity;
-	char result[8];		/* "1-0", "0-1", "1/2-1/2" or "*" */
+	char result[8];	       /* "1-0", "0-1", "1/2-1/2" or "*" */
+	char *leading_comment; /* text before the first move, or NULL */
 };
+
+/* Bounds on what the reader accepts (and the writer keeps); longer input is an error or,
+ * for comments, cut short. */
+#define PGN_MAX_TAGS		64
+#define PGN_MAX_TAG_NAME	64
+#define PGN_MAX_TAG_VALUE	1024
+#define PGN_MAX_COMMENT		4096
+#define PGN_MAX_PLIES		12000
+#define PGN_MAX_VARIATION_DEPTH 64
 
 /* A game from `start` (NULL: the initial position), with the seven-tag roster set to "?"
  * (Date "????.??.??", Result "*").  0 or -1 (out of memory). */
@@ -31,6 +41,8 @@ int pgn_game_set_tag(struct pgn_game *g, const char *name, const char *value);
 const char *pgn_game_tag(const struct pgn_game *g, const char *name);
 /* Play a legal move and attach an optional comment (copied; e.g. "[%clk 1:23:45]"). */
 int pgn_game_push(struct pgn_game *g, chess_move m, const char *comment);
+/* Set the comment before the first move (NULL clears it). */
+int pgn_game_set_leading_comment(struct pgn_game *g, const char *comment);
 /* Set the result ("1-0", "0-1", "1/2-1/2", "*") and the Result tag. */
 int pgn_game_set_result(struct pgn_game *g, const char *result);
 
@@ -45,7 +57,8 @@ struct pgn_reader *pgn_reader_new(const char *text, size_t len);
 void pgn_reader_free(struct pgn_reader *r);
 /* Next game into *g (initialised by the call; free with pgn_game_free).  1: a game,
  * 0: end of input, -1: error with err naming line and column (the reader then skips to the
- * next game).  Comments, NAGs, variations (skipped), move numbers and results are handled. */
+ * next game).  Comments, NAGs, variations (skipped), move numbers and results are handled.
+ * On 0 and -1, *g holds nothing (pgn_game_free on it is harmless). */
 int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err);
 
 #endif

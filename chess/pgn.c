@@ -1,0 +1,848 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * PGN games: building them move by move, writing the export format, and
+ * reading files with many games.
+ *
+ * The reader is meant for whatever lands on the device (tournament files,
+ * hand-typed scoresheets, other programs' output), so it is lenient where the
+ * meaning is clear, bounded everywhere, and reports the line and column of
+ * anything it cannot read instead of guessing.
+ */
+#include "chess/pgn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Export format: movetext lines stay under 80 columns. */
+#define LINE_MAX_COLS 79
+/* A comment word longer than this is split so that no line overflows. */
+#define WORD_MAX 70
+/* Longest token taken as a move; real SAN is at most 7 characters plus annotations. */
+#define TOKEN_MAX 64
+/* Inputs beyond this are refused rather than risking int overflow in line numbers. */
+#define INPUT_MAX ((size_t)1 << 30)
+
+static const char *const roster[7] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+static const char *const roster_default[7] = {"?", "?", "????.??.??", "?", "?", "?", "*"};
+
+static bool valid_result(const char *r)
+{
+	return r &&
+	       (!strcmp(r, "1-0") || !strcmp(r, "0-1") || !strcmp(r, "1/2-1/2") || !strcmp(r, "*"));
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+static bool valid_tag_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n == 0 || n > PGN_MAX_TAG_NAME)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_name_char(name[i]))
+			return false;
+	return true;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static char *copy_bounded(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	char *p = malloc(n + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* ---------------------------------------------------------------- games */
+
+int pgn_game_init(struct pgn_game *g, const struct chess_pos *start)
+{
+	struct chess_pos initial;
+
+	memset(g, 0, sizeof(*g));
+	if (!start) {
+		chess_pos_init_start(&initial);
+		start = &initial;
+	}
+	if (chess_game_init(&g->game, start) < 0) {
+		memset(g, 0, sizeof(*g));
+		return -1;
+	}
+	/* A non-empty result also marks the chess_game as live for pgn_game_free. */
+	strcpy(g->result, "*");
+	for (int i = 0; i < 7; i++) {
+		if (pgn_game_set_tag(g, roster[i], roster_default[i]) < 0) {
+			pgn_game_free(g);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void pgn_game_free(struct pgn_game *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->tag_count; i++) {
+		free(g->tags[i].name);
+		free(g->tags[i].value);
+	}
+	free(g->tags);
+	for (int i = 0; i < g->comments_capacity; i++)
+		free(g->comments[i]);
+	free(g->comments);
+	free(g->leading_comment);
+	if (g->result[0])
+		chess_game_free(&g->game);
+	memset(g, 0, sizeof(*g));
+}
+
+int pgn_game_set_tag(struct pgn_game *g, const char *name, const char *value)
+{
+	if (!valid_tag_name(name) || !value)
+		return -1;
+	char *v = copy_bounded(value, PGN_MAX_TAG_VALUE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < g->tag_count; i++) {
+		if (!strcmp(g->tags[i].name, name)) {
+			free(g->tags[i].value);
+			g->tags[i].value = v;
+			goto set;
+		}
+	}
+	if (g->tag_count >= PGN_MAX_TAGS)
+		goto fail;
+	struct pgn_tag *tags = realloc(g->tags, (size_t)(g->tag_count + 1) * sizeof(*tags));
+	if (!tags)
+		goto fail;
+	g->tags = tags;
+	tags[g->tag_count].name = copy_bounded(name, PGN_MAX_TAG_NAME);
+	if (!tags[g->tag_count].name)
+		goto fail;
+	tags[g->tag_count].value = v;
+	g->tag_count++;
+set:
+	/* The Result tag and the movetext terminator must agree. */
+	if (!strcmp(name, "Result") && valid_result(v))
+		strcpy(g->result, v);
+	return 0;
+fail:
+	free(v);
+	return -1;
+}
+
+const char *pgn_game_tag(const struct pgn_game *g, const char *name)
+{
+	for (int i = 0; i < g->tag_count; i++)
+		if (!strcmp(g->tags[i].name, name))
+			return g->tags[i].value;
+	return NULL;
+}
+
+int pgn_game_push(struct pgn_game *g, chess_move m, const char *comment)
+{
+	if (g->game.count >= PGN_MAX_PLIES)
+		return -1;
+	int idx = g->game.count;
+	if (idx >= g->comments_capacity) {
+		int cap = g->comments_capacity ? g->comments_capacity * 2 : 64;
+		char **c = realloc(g->comments, (size_t)cap * sizeof(*c));
+		if (!c)
+			return -1;
+		memset(c + g->comments_capacity, 0,
+		       (size_t)(cap - g->comments_capacity) * sizeof(*c));
+		g->comments = c;
+		g->comments_capacity = cap;
+	}
+	char *copy = NULL;
+	if (comment && !(copy = copy_bounded(comment, PGN_MAX_COMMENT)))
+		return -1;
+	if (chess_game_push(&g->game, m) < 0) {
+		free(copy);
+		return -1;
+	}
+	/* A slot can hold a stale comment when moves were taken back with chess_game_pop. */
+	free(g->comments[idx]);
+	g->comments[idx] = copy;
+	return 0;
+}
+
+int pgn_game_set_leading_comment(struct pgn_game *g, const char *comment)
+{
+	char *copy = NULL;
+
+	if (comment && !(copy = copy_bounded(comment, PGN_MAX_COMMENT)))
+		return -1;
+	free(g->leading_comment);
+	g->leading_comment = copy;
+	return 0;
+}
+
+int pgn_game_set_result(struct pgn_game *g, const char *result)
+{
+	if (!valid_result(result))
+		return -1;
+	return pgn_game_set_tag(g, "Result", result);
+}
+
+/* ---------------------------------------------------------------- writer */
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool failed;
+	int col; /* length of the current movetext line */
+};
+
+static void sb_grow(struct sbuf *b, size_t extra)
+{
+	if (b->failed || b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 1024;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	char *p = realloc(b->p, cap);
+	if (!p) {
+		b->failed = true;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+static void sb_mem(struct sbuf *b, const char *s, size_t n)
+{
+	sb_grow(b, n);
+	if (b->failed)
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+	sb_mem(b, s, strlen(s));
+}
+
+static void sb_tag(struct sbuf *b, const char *name, const char *value)
+{
+	sb_str(b, "[");
+	sb_str(b, name);
+	sb_str(b, " \"");
+	for (const char *v = value; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			sb_mem(b, "\\", 1);
+		/* A tag pair is one line: control characters cannot stay. */
+		sb_mem(b, (unsigned char)*v < 0x20 ? " " : v, 1);
+	}
+	sb_str(b, "\"]\n");
+}
+
+/* Adds a movetext word, wrapping before it when the line would reach 80 columns. */
+static void sb_word(struct sbuf *b, const char *w, size_t n)
+{
+	if (b->col > 0 && b->col + 1 + (int)n > LINE_MAX_COLS) {
+		sb_mem(b, "\n", 1);
+		b->col = 0;
+	}
+	if (b->col > 0) {
+		sb_mem(b, " ", 1);
+		b->col++;
+	} else if (w[0] == '%') {
+		/* A '%' in column 1 would turn the line into an escape line. */
+		sb_mem(b, " ", 1);
+		b->col++;
+	}
+	sb_mem(b, w, n);
+	b->col += (int)n;
+}
+
+/* A comment as brace-delimited words; '}' cannot appear inside one, and runs of
+ * white space become single spaces so that it can be wrapped.  A word too long for
+ * a line is cut into pieces: the line limit wins over the word. */
+static void sb_comment(struct sbuf *b, const char *text)
+{
+	char piece[WORD_MAX + 3];
+	size_t len = 0;
+	bool have = false;
+	const char *s = text;
+
+	for (;;) {
+		while (*s && is_space(*s))
+			s++;
+		if (!*s)
+			break;
+		size_t n = 0;
+		while (s[n] && !is_space(s[n]) && n < WORD_MAX)
+			n++;
+		if (have)
+			sb_word(b, piece, len);
+		len = 0;
+		if (!have)
+			piece[len++] = '{';
+		for (size_t i = 0; i < n; i++)
+			piece[len++] = s[i] == '}' ? ')' : s[i];
+		have = true;
+		s += n;
+	}
+	if (!have)
+		return;
+	piece[len++] = '}';
+	sb_word(b, piece, len);
+}
+
+char *pgn_format(const struct pgn_game *g)
+{
+	struct sbuf b = {0};
+	char fen[CHESS_FEN_MAX];
+
+	for (int i = 0; i < 7; i++) {
+		const char *v = i == 6 ? g->result : pgn_game_tag(g, roster[i]);
+		sb_tag(&b, roster[i], v ? v : roster_default[i]);
+	}
+	chess_fen_format(&g->game.start, fen, sizeof(fen));
+	if (strcmp(fen, CHESS_FEN_START) != 0) {
+		sb_tag(&b, "SetUp", "1");
+		sb_tag(&b, "FEN", fen);
+	}
+	for (int i = 0; i < g->tag_count; i++) {
+		const char *name = g->tags[i].name;
+		bool skip = !strcmp(name, "SetUp") || !strcmp(name, "FEN");
+		for (int k = 0; k < 7 && !skip; k++)
+			skip = !strcmp(name, roster[k]);
+		if (!skip)
+			sb_tag(&b, name, g->tags[i].value);
+	}
+	sb_str(&b, "\n");
+
+	struct chess_pos pos = g->game.start;
+	struct chess_undo undo;
+	bool need_number = true; /* Black's move needs "N..." at the start and after a comment */
+	if (g->leading_comment && *g->leading_comment)
+		sb_comment(&b, g->leading_comment);
+	for (int i = 0; i < g->game.count; i++) {
+		chess_move m = g->game.moves[i];
+		char san[CHESS_SAN_MAX], word[CHESS_SAN_MAX + 16];
+		int number = (int)g->game.start.fullmove_number + (i + g->game.start.side) / 2;
+		bool white = ((g->game.start.side + i) & 1) == 0;
+
+		chess_move_to_san(&pos, m, san, sizeof(san));
+		if (white)
+			snprintf(word, sizeof(word), "%d. %s", number, san);
+		else if (need_number)
+			snprintf(word, sizeof(word), "%d... %s", number, san);
+		else
+			snprintf(word, sizeof(word), "%s", san);
+		sb_word(&b, word, strlen(word));
+		need_number = false;
+		chess_pos_make(&pos, m, &undo);
+		if (i < g->comments_capacity && g->comments[i] && *g->comments[i]) {
+			size_t before = b.len;
+			sb_comment(&b, g->comments[i]);
+			need_number = b.len != before;
+		}
+	}
+	sb_word(&b, g->result, strlen(g->result));
+	sb_str(&b, "\n");
+	if (b.failed) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* ---------------------------------------------------------------- reader */
+
+struct pgn_reader {
+	char *text;
+	size_t len;
+	size_t off;
+	/* Where line numbers were last counted up to, so locating errors stays linear. */
+	size_t mark_off, mark_line_start;
+	int mark_line;
+};
+
+struct pgn_reader *pgn_reader_new(const char *text, size_t len)
+{
+	if (len > INPUT_MAX || (!text && len))
+		return NULL;
+	struct pgn_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->text = malloc(len + 1);
+	if (!r->text) {
+		free(r);
+		return NULL;
+	}
+	if (len)
+		memcpy(r->text, text, len);
+	r->text[len] = '\0';
+	r->len = len;
+	r->mark_line = 1;
+	/* A UTF-8 byte order mark from Windows editors. */
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		r->off = 3;
+	return r;
+}
+
+void pgn_reader_free(struct pgn_reader *r)
+{
+	if (!r)
+		return;
+	free(r->text);
+	free(r);
+}
+
+static void locate(struct pgn_reader *r, size_t off, int *line, int *col)
+{
+	if (off < r->mark_off) {
+		r->mark_off = 0;
+		r->mark_line = 1;
+		r->mark_line_start = 0;
+	}
+	for (size_t p = r->mark_off; p < off && p < r->len; p++) {
+		if (r->text[p] == '\n') {
+			r->mark_line++;
+			r->mark_line_start = p + 1;
+		}
+	}
+	r->mark_off = off;
+	*line = r->mark_line;
+	*col = (int)(off - r->mark_line_start) + 1;
+}
+
+static int reader_error(struct pgn_reader *r, struct chess_error *err, size_t off, const char *fmt,
+			...) __attribute__((format(printf, 4, 5)));
+
+static int reader_error(struct pgn_reader *r, struct chess_error *err, size_t off, const char *fmt,
+			...)
+{
+	va_list ap;
+	int line, col;
+
+	locate(r, off, &line, &col);
+	if (err) {
+		err->line = line;
+		err->column = col;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static bool at_line_start(const struct pgn_reader *r, size_t off)
+{
+	return off == 0 || r->text[off - 1] == '\n';
+}
+
+static void skip_line(struct pgn_reader *r)
+{
+	while (r->off < r->len && r->text[r->off] != '\n')
+		r->off++;
+}
+
+/* A line that opens a tag pair: '[' then a name (not "[%clk", which is comment data). */
+static bool tag_line_at(const struct pgn_reader *r, size_t off)
+{
+	if (!at_line_start(r, off) || off >= r->len || r->text[off] != '[')
+		return false;
+	off++;
+	while (off < r->len && (r->text[off] == ' ' || r->text[off] == '\t'))
+		off++;
+	return off < r->len && is_name_char(r->text[off]);
+}
+
+/*
+ * After an error, skip the rest of the broken game: to the end of its tag
+ * section if the error was there, then to the next line that opens a tag pair.
+ */
+static void recover(struct pgn_reader *r, bool in_tags)
+{
+	skip_line(r);
+	if (in_tags) {
+		while (r->off < r->len) {
+			r->off++;
+			size_t p = r->off;
+			while (p < r->len && r->text[p] != '\n' && is_space(r->text[p]))
+				p++;
+			if (p >= r->len || r->text[p] == '\n')
+				break;
+			skip_line(r);
+		}
+	}
+	while (r->off < r->len) {
+		if (r->text[r->off] == '\n' && tag_line_at(r, r->off + 1)) {
+			r->off++;
+			return;
+		}
+		r->off++;
+	}
+}
+
+/* Appends a comment's words to *dst, single-spaced, bounded by PGN_MAX_COMMENT. */
+static int append_comment(char **dst, const char *s, size_t n)
+{
+	size_t old = *dst ? strlen(*dst) : 0;
+	size_t cap = old + n + 2;
+	if (cap > PGN_MAX_COMMENT + 1)
+		cap = PGN_MAX_COMMENT + 1;
+	char *p = realloc(*dst, cap);
+	if (!p)
+		return -1;
+	*dst = p;
+	size_t len = old;
+	bool pending_space = old > 0;
+	for (size_t i = 0; i < n; i++) {
+		if (is_space(s[i])) {
+			pending_space = len > 0;
+			continue;
+		}
+		if (len + (pending_space ? 2 : 1) >= cap)
+			break;
+		if (pending_space)
+			p[len++] = ' ';
+		pending_space = false;
+		p[len++] = s[i];
+	}
+	p[len] = '\0';
+	if (len == 0) {
+		free(p);
+		*dst = NULL;
+	}
+	return 0;
+}
+
+static int read_comment(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err,
+			bool keep)
+{
+	size_t start = r->off;
+	const char *end;
+
+	if (r->text[start] == '{') {
+		end = memchr(r->text + start + 1, '}', r->len - start - 1);
+		if (!end)
+			return reader_error(r, err, start, "unterminated comment");
+		r->off = (size_t)(end - r->text) + 1;
+	} else {
+		/* ';' runs to the end of the line. */
+		end = memchr(r->text + start + 1, '\n', r->len - start - 1);
+		if (!end)
+			end = r->text + r->len;
+		r->off = (size_t)(end - r->text);
+	}
+	if (!keep)
+		return 0;
+	char **dst = g->game.count == 0 ? &g->leading_comment : &g->comments[g->game.count - 1];
+	if (append_comment(dst, r->text + start + 1, (size_t)(end - r->text) - start - 1) < 0)
+		return reader_error(r, err, start, "out of memory");
+	return 0;
+}
+
+/* Whitespace, escape lines and (outside games) comments. */
+static int skip_between(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err,
+			bool keep_comments)
+{
+	while (r->off < r->len) {
+		char c = r->text[r->off];
+		if (is_space(c)) {
+			r->off++;
+		} else if (c == '%' && at_line_start(r, r->off)) {
+			skip_line(r);
+		} else if (c == '{' || c == ';') {
+			if (read_comment(r, g, err, keep_comments) < 0)
+				return -1;
+		} else {
+			break;
+		}
+	}
+	return 0;
+}
+
+static int read_tag(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+{
+	const char *t = r->text;
+	size_t p = r->off + 1, name_start, value_start;
+	char name[PGN_MAX_TAG_NAME + 1];
+	char *value;
+	size_t vlen = 0;
+
+	while (p < r->len && (t[p] == ' ' || t[p] == '\t'))
+		p++;
+	name_start = p;
+	while (p < r->len && is_name_char(t[p]))
+		p++;
+	if (p == name_start)
+		return reader_error(r, err, p, "bad tag: expected a tag name");
+	if (p - name_start > PGN_MAX_TAG_NAME)
+		return reader_error(r, err, name_start, "bad tag: name too long");
+	memcpy(name, t + name_start, p - name_start);
+	name[p - name_start] = '\0';
+	while (p < r->len && (t[p] == ' ' || t[p] == '\t'))
+		p++;
+	if (p >= r->len || t[p] != '"')
+		return reader_error(r, err, p, "bad tag: expected '\"' before the value");
+	value_start = ++p;
+	value = malloc(PGN_MAX_TAG_VALUE + 1);
+	if (!value)
+		return reader_error(r, err, p, "out of memory");
+	for (;;) {
+		if (p >= r->len || t[p] == '\n' || t[p] == '\r') {
+			free(value);
+			return reader_error(r, err, value_start - 1, "bad tag: unterminated value");
+		}
+		if (t[p] == '"')
+			break;
+		if (t[p] == '\\' && p + 1 < r->len && (t[p + 1] == '\\' || t[p + 1] == '"'))
+			p++;
+		if (vlen == PGN_MAX_TAG_VALUE) {
+			free(value);
+			return reader_error(r, err, value_start, "bad tag: value too long");
+		}
+		/* Control characters (and NUL) cannot be kept in a one-line tag. */
+		value[vlen++] = (unsigned char)t[p] < 0x20 ? ' ' : t[p];
+		p++;
+	}
+	value[vlen] = '\0';
+	p++;
+	while (p < r->len && (t[p] == ' ' || t[p] == '\t'))
+		p++;
+	if (p >= r->len || t[p] != ']') {
+		free(value);
+		return reader_error(r, err, p, "bad tag: expected ']'");
+	}
+	if (!pgn_game_tag(g, name) && g->tag_count >= PGN_MAX_TAGS) {
+		free(value);
+		return reader_error(r, err, r->off, "too many tags");
+	}
+	int rc = pgn_game_set_tag(g, name, value);
+	free(value);
+	if (rc < 0)
+		return reader_error(r, err, r->off, "out of memory");
+	r->off = p + 1;
+	return 0;
+}
+
+/* Replaces the start position when the tags give one. */
+static int apply_setup(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err,
+		       size_t fen_off)
+{
+	const char *fen = pgn_game_tag(g, "FEN");
+	const char *setup = pgn_game_tag(g, "SetUp");
+	struct chess_pos start;
+	struct chess_error ferr = {0};
+
+	if (!fen) {
+		if (setup && !strcmp(setup, "1"))
+			return reader_error(r, err, fen_off, "bad tag: SetUp \"1\" without FEN");
+		return 0;
+	}
+	if (chess_fen_parse(&start, fen, &ferr) < 0)
+		return reader_error(r, err, fen_off, "bad FEN tag (column %d): %s", ferr.column,
+				    ferr.message);
+	chess_game_free(&g->game);
+	if (chess_game_init(&g->game, &start) < 0) {
+		/* pgn_game_free must not free the game twice. */
+		g->result[0] = '\0';
+		return reader_error(r, err, fen_off, "out of memory");
+	}
+	return 0;
+}
+
+static int skip_variation(struct pgn_reader *r, struct chess_error *err)
+{
+	size_t start = r->off;
+	int depth = 0;
+
+	while (r->off < r->len) {
+		char c = r->text[r->off];
+		if (c == '(') {
+			if (++depth > PGN_MAX_VARIATION_DEPTH)
+				return reader_error(r, err, r->off, "variations nested too deeply");
+			r->off++;
+		} else if (c == ')') {
+			r->off++;
+			if (--depth == 0)
+				return 0;
+		} else if (c == '{') {
+			const char *end = memchr(r->text + r->off, '}', r->len - r->off);
+			if (!end)
+				return reader_error(r, err, r->off, "unterminated comment");
+			r->off = (size_t)(end - r->text) + 1;
+		} else if (c == ';' || (c == '%' && at_line_start(r, r->off))) {
+			skip_line(r);
+		} else {
+			r->off++;
+		}
+	}
+	return reader_error(r, err, start, "unterminated variation");
+}
+
+static bool is_token_char(char c)
+{
+	return !is_space(c) && (unsigned char)c >= 0x20 && !strchr("{}()[];$\"", c);
+}
+
+static bool only_chars(const char *s, const char *set)
+{
+	for (; *s; s++)
+		if (!strchr(set, *s))
+			return false;
+	return true;
+}
+
+static const char *token_result(const char *tok)
+{
+	static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(tok, results[i]))
+			return results[i];
+	if (!strcmp(tok, "\xC2\xBD-\xC2\xBD") || !strcmp(tok, "1/2"))
+		return "1/2-1/2";
+	return NULL;
+}
+
+/* Handles one movetext token; 1 when it ended the game. */
+static int read_token(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+{
+	size_t start = r->off, end = r->off;
+	char tok[TOKEN_MAX + 1];
+
+	while (end < r->len && is_token_char(r->text[end]))
+		end++;
+	r->off = end;
+	if (end - start > TOKEN_MAX)
+		return reader_error(r, err, start, "bad move: token too long");
+	memcpy(tok, r->text + start, end - start);
+	tok[end - start] = '\0';
+
+	const char *result = token_result(tok);
+	if (result) {
+		pgn_game_set_result(g, result);
+		return 1;
+	}
+	/* Move numbers: "12.", "12...", and glued to the move as in "12.e4" or "12...Nf6". */
+	char *move = tok;
+	size_t move_off = start;
+	if (move[0] >= '0' && move[0] <= '9') {
+		size_t k = 0;
+		while (move[k] >= '0' && move[k] <= '9')
+			k++;
+		if (move[k] == '.' || move[k] == '\0') {
+			while (move[k] == '.')
+				k++;
+			move += k;
+			move_off += k;
+		}
+	}
+	if (!*move || only_chars(move, ".") || only_chars(move, "!?+-=/~") ||
+	    !strcmp(move, "e.p.") || !strcmp(move, "ep")) {
+		/* "--" is a null move: skipping it would shift every later move to the other side.
+		 */
+		if (!strcmp(move, "--"))
+			return reader_error(r, err, move_off, "null move \"--\" is not supported");
+		return 0;
+	}
+	if (g->game.count >= PGN_MAX_PLIES)
+		return reader_error(r, err, move_off, "game too long (over %d plies)",
+				    PGN_MAX_PLIES);
+
+	chess_move m;
+	struct chess_error serr = {0};
+	if (chess_move_parse_san(&g->game.pos, move, &m, &serr) < 0)
+		return reader_error(r, err, move_off, "illegal move \"%.20s\": %.80s", move,
+				    serr.message);
+	if (pgn_game_push(g, m, NULL) < 0)
+		return reader_error(r, err, move_off, "out of memory");
+	return 0;
+}
+
+static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+{
+	while (r->off < r->len) {
+		char c = r->text[r->off];
+		if (is_space(c)) {
+			r->off++;
+		} else if (c == '%' && at_line_start(r, r->off)) {
+			skip_line(r);
+		} else if (c == '{' || c == ';') {
+			if (read_comment(r, g, err, true) < 0)
+				return -1;
+		} else if (c == '(') {
+			if (skip_variation(r, err) < 0)
+				return -1;
+		} else if (c == '[') {
+			/* The next game's tags: this one ended without a result. */
+			return 0;
+		} else if (c == '$') {
+			size_t p = r->off + 1;
+			while (p < r->len && r->text[p] >= '0' && r->text[p] <= '9')
+				p++;
+			if (p == r->off + 1 || p - r->off > 4)
+				return reader_error(r, err, r->off, "bad NAG");
+			r->off = p;
+		} else if (is_token_char(c)) {
+			int rc = read_token(r, g, err);
+			if (rc != 0)
+				return rc < 0 ? -1 : 0;
+		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
+			return reader_error(r, err, r->off, "unexpected byte 0x%02x",
+					    (unsigned char)c);
+		} else {
+			return reader_error(r, err, r->off, "unexpected '%c'", c);
+		}
+	}
+	return 0;
+}
+
+int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+{
+	bool in_tags = true;
+	size_t fen_off = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (skip_between(r, g, err, false) < 0) {
+		r->off = r->len;
+		return -1;
+	}
+	if (r->off >= r->len)
+		return 0;
+	if (pgn_game_init(g, NULL) < 0)
+		return reader_error(r, err, r->off, "out of memory");
+	while (r->off < r->len && r->text[r->off] == '[') {
+		if (!strncmp(r->text + r->off, "[FEN", 4) ||
+		    !strncmp(r->text + r->off, "[SetUp", 6))
+			fen_off = r->off;
+		if (read_tag(r, g, err) < 0)
+			goto fail;
+		if (skip_between(r, g, err, true) < 0)
+			goto fail;
+	}
+	in_tags = false;
+	if (apply_setup(r, g, err, fen_off) < 0)
+		goto fail;
+	if (read_movetext(r, g, err) < 0)
+		goto fail;
+	return 1;
+fail:
+	pgn_game_free(g);
+	recover(r, in_tags);
+	return -1;
+}
