@@ -15,19 +15,25 @@
  * piece is chosen), then polls again: a fast reply (the opponent's move made
  * right after the player's own, with no still moment between) gives a second
  * move.
+ *
+ * A rook moved to the square beside its king while that castling is legal may
+ * be the first half of castling, rook first: it is made only once the board
+ * has stayed so for castle_wait_ms, unless detect_flush() (the mover pressed
+ * the clock: the move is complete) decides it at once.
  */
 #ifndef ANNABELLA_DETECT_H
 #define ANNABELLA_DETECT_H
 
 #include "chess/chess.h"
 
-#define DETECT_MAX_EVENTS 64 /* events kept since the last committed move */
+#define DETECT_MAX_EVENTS  64 /* events kept since the last committed move */
 #define DETECT_NO_DEADLINE UINT64_MAX
 
 struct detect_config {
 	uint32_t settle_ms;   /* board still this long before a move is made (default 150) */
 	uint32_t mismatch_ms; /* unexplained placements this long raise a mismatch (default 3000) */
 	uint32_t in_hand_ms;  /* pieces only lifted (in hand) this long raise one (default 20000) */
+	uint32_t castle_wait_ms; /* a rook move that may be half a castling waits (default 1500) */
 };
 
 struct detect_event {
@@ -61,6 +67,14 @@ struct detect_result {
 	uint64_t should_be_occupied;
 };
 
+/* What the deadline after a classification is for (internal). */
+enum detect_wait {
+	DETECT_WAIT_NONE = 0,
+	DETECT_WAIT_MISMATCH, /* wrong placements: mismatch_ms after the last change */
+	DETECT_WAIT_IN_HAND,  /* only pieces missing: in_hand_ms after the last change */
+	DETECT_WAIT_CASTLE,   /* a rook move that may be half a castling: castle_wait_ms */
+};
+
 struct detect {
 	struct detect_config cfg;
 	struct chess_pos pos; /* the game's position the board should show */
@@ -71,6 +85,15 @@ struct detect {
 	bool overflow;	  /* more events than kept: only the final occupancy is used */
 	int event_count;
 	struct detect_event events[DETECT_MAX_EVENTS];
+	/* Internal state. */
+	uint64_t base;		  /* occupancy before events[0] */
+	uint64_t dropped_emptied; /* squares emptied by events dropped on overflow */
+	uint64_t now_ms;	  /* the latest time seen */
+	bool dirty;		  /* changed since the last classification */
+	bool setting_up;	  /* not yet matched since init / set_position: no moves */
+	enum detect_wait wait;
+	chess_move reported; /* MOVE reported and not committed, or CHESS_MOVE_NONE */
+	int reported_events; /* events[0, reported_events) made it */
 };
 
 void detect_config_defaults(struct detect_config *cfg);
@@ -86,6 +109,9 @@ enum detect_kind detect_square(struct detect *d, int square, bool occupied, uint
 uint64_t detect_deadline(const struct detect *d);
 /* Classify the board at time now: MOVE, UNEXPLAINED, RESTORED or NONE. */
 enum detect_kind detect_poll(struct detect *d, uint64_t now, struct detect_result *out);
+/* Classify at once, without waiting for the settle time or castle_wait_ms: for a clock
+ * press, which completes the move.  A mismatch still waits for its own deadline. */
+enum detect_kind detect_flush(struct detect *d, uint64_t now, struct detect_result *out);
 /* Accept a move reported by detect_poll() (with the chosen promotion piece): the position
  * advances and the events that made the move are consumed. */
 void detect_commit(struct detect *d, chess_move move);
