@@ -29,40 +29,125 @@ const char *board_button_name(enum board_button b);
 enum board_wiring { BOARD_WIRING_DIRECT = 0, BOARD_WIRING_MATRIX, BOARD_WIRING_SHIFT };
 
 #define BOARD_NO_LINE (-1)
+/* Physical line numbers are 0..BOARD_MAX_LINE; above them the line log keeps virtual lines. */
+#define BOARD_MAX_LINE 999
 
 struct board_config {
 	char chip[64]; /* gpiochip name or path for the gpiod backend, e.g. "gpiochip0" */
 	enum board_wiring wiring;
-	bool active_low_squares; /* sensor reads 0 when a peg is present */
-	int square_lines[64];	 /* direct: one input line per hole, a1..h8 */
-	int row_lines[8];	 /* matrix: outputs, rank 1..8 */
-	int column_lines[8];	 /* matrix: inputs, file a..h */
+	bool active_low_squares;		 /* sensor reads 0 when a peg is present */
+	int square_lines[64];			 /* direct: one input line per hole, a1..h8 */
+	int row_lines[8];			 /* matrix: outputs, rank 1..8 */
+	int column_lines[8];			 /* matrix: inputs, file a..h */
 	int shift_load, shift_clock, shift_data; /* shift: 74HC165 chain, a1 first out */
 	int button_lines[BOARD_BUTTON_COUNT];	 /* active low; BOARD_NO_LINE if absent */
 	uint32_t debounce_ms;			 /* squares and buttons (default 20) */
 	uint32_t scan_hz;			 /* matrix and shift scan rate (default 100) */
 };
 
-/* Defaults: direct wiring on lines 0..63, buttons on 64..69, 20 ms debounce, 100 Hz scans. */
+/* Defaults: direct wiring on lines 0..63, buttons on 64..69, 20 ms debounce, 100 Hz scans,
+ * chip "gpiochip0", squares active high. */
 void board_config_defaults(struct board_config *cfg);
+
+/*
+ * The [board] section of the configuration file.  board_config_set() takes one key and its
+ * value: 0, or -1 with a message in err (without file and line: the caller adds them).
+ * Unknown keys are errors.  Documentation of the keys (for configs/annabella.conf):
+ *
+ * [board]
+ * # How the 64 hole sensors reach the GPIO lines:
+ * #   direct  one input line per hole (edge events; no polling when idle)
+ * #   matrix  8 row outputs x 8 column inputs with a diode per hole; scanned scan-hz times
+ * #           a second, one row driven at a time
+ * #   shift   a chain of eight 74HC165 shift registers (load, clock, data), a1 shifted out
+ * #           first; scanned scan-hz times a second
+ * wiring = direct
+ * # The GPIO chip: name ("gpiochip0"), path ("/dev/gpiochip0"), number or label.
+ * chip = gpiochip0
+ * # direct: the input line of each hole, a1 b1 ... h1 a2 ... h8 (64 numbers, separated by
+ * # spaces or commas), or ranges such as 0-63 or "0-31 32-63" (a range may run downwards).
+ * squares = 0-63
+ * # matrix: the row output lines for ranks 1..8 and the column input lines for files a..h.
+ * rows = 0-7
+ * columns = 8-15
+ * # shift: the 74HC165 chain's SH/LD (output, low loads), CLK (output) and QH (input) lines.
+ * load = 0
+ * clock = 1
+ * data = 2
+ * # Buttons: one input line each, active low (pressed pulls the line to ground; the pull-up
+ * # is requested); "none" if the button is not fitted.
+ * button-player-clock = 64
+ * button-opponent-clock = 65
+ * button-info = 66
+ * button-repeat = 67
+ * button-select = 68
+ * button-pause = 69
+ * # yes: a hole's sensor reads 0 when a peg is in it (reed switch to ground, pull-up).
+ * # With matrix wiring the driven row is then low and the columns read low for a peg.
+ * active-low = no
+ * # A sensor or button change counts only after it has been stable this long (0..1000 ms).
+ * # Chatter shorter than this is ignored.  Where the kernel debounces edges (libgpiod 2),
+ * # a quarter of this period is also applied there, so bounces do not wake the daemon.
+ * debounce-ms = 20
+ * # Scans per second for matrix and shift wiring (1..1000).
+ * scan-hz = 100
+ */
+int board_config_set(struct board_config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size);
+/* Check a whole configuration: every line the wiring uses in 0..BOARD_MAX_LINE and no line used
+ * twice.  board_open() calls it too.  0, or -1 with a message. */
+int board_config_check(const struct board_config *cfg, char *err, size_t err_size);
+/* "direct", "matrix", "shift" */
+const char *board_wiring_name(enum board_wiring w);
 
 enum board_event_type { BOARD_EVENT_SQUARE = 0, BOARD_EVENT_BUTTON, BOARD_EVENT_CRASH };
 
 struct board_event {
-	uint64_t time_ms;
+	uint64_t time_ms; /* when the change was confirmed: change_ms + debounce-ms */
 	enum board_event_type type;
 	int index;   /* square 0..63, or enum board_button */
 	bool active; /* square: peg present; button: pressed */
+	/* When the (raw) change that has now been confirmed began: the moment the peg left or the
+	 * button went down, best for clock readings.  Equal to time_ms for a crash. */
+	uint64_t change_ms;
 };
 
 struct board;
+
+/*
+ * Line logs (DESIGN 4.5), written by record_path and read by "replay:LOG":
+ *
+ *   # format: annabella line log 1
+ *   # board: sim:game.script            (the spec it was recorded from)
+ *   # wiring: direct|matrix|shift
+ *   # date: 2025-03-01T10:00:00Z
+ *   # start-ns: 0                       (daemon time of board_open, ns)
+ *   # occupancy: 0xffff00000000ffff     (pegs sensed at the start, a1 = bit 0)
+ *   # buttons: 0x0                      (buttons held at the start, bit per enum board_button)
+ *   # active-low / debounce-ms / scan-hz (for information)
+ *   NS LINE rising|falling              (daemon time in ns, non-decreasing)
+ *
+ * A raw edge is a level change of an input line as the board code sees it before debouncing:
+ *  - direct wiring: the hole lines and button lines, as GPIO line numbers;
+ *  - matrix and shift wiring: the holes have no line of their own, so every change in a hole's
+ *    level found by a scan is logged as virtual line BOARD_VIRTUAL_LINE + square
+ *    (a1 = 1000 ... h8 = 1063), at the scan's time, "rising" meaning a peg is sensed (active-low
+ *    already applied); buttons keep their GPIO line numbers.
+ * Replay feeds these edges to the same debounce code at the same times (relative to start-ns,
+ * or to the first edge if the log has no start-ns), so it gives the same events.  Replay takes
+ * the line numbers and active-low from the configuration (the virtual lines need neither);
+ * without an occupancy header the pegs start as in the initial position.  Lines starting with
+ * '#' after the first edge are comments; any other malformed line is an error "LOG:LINE: ...".
+ */
+#define BOARD_VIRTUAL_LINE 1000
 
 /*
  * Open a board: spec is "gpiod", "sim:SCRIPT" or "replay:LOG".  record_path, if not NULL,
  * receives every raw line edge (DESIGN 4.5).  now_ms is the daemon time at start.
  * Returns NULL with a message in err (naming file and line for a bad script or log).
  * For sim:, the pegs start as the script's `setup` (or the initial position); see
- * board_sim_place() for a resumed game.
+ * board_sim_place() for a resumed game.  Script times count from now_ms: an action at script
+ * time T happens at daemon time now_ms + T.
  */
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size);
@@ -79,9 +164,12 @@ int board_fd(const struct board *b);
 /* The next time board_service() must run even without fd activity (scan period,
  * debounce expiry, next scripted action), or UINT64_MAX. */
 uint64_t board_deadline(const struct board *b);
-/* Read lines, scan, debounce; up to max events into out.  Returns the count, or -1 on a
- * fatal backend error (message in err). */
+/* Read lines, scan, debounce; up to max events into out, in time order.  Returns the count,
+ * or -1 on a fatal backend error (message from board_error()).  Events that did not fit stay
+ * queued: board_deadline() is then 0, so call again. */
 int board_service(struct board *b, uint64_t now_ms, struct board_event *out, int max);
+/* The message of the last failed board_service() ("LOG:LINE: ..." for a replay log). */
+const char *board_error(const struct board *b);
 /* True once a sim script or replay log has no more input. */
 bool board_finished(const struct board *b);
 /* Debounced occupancy now (bit per square). */

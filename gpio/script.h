@@ -1,6 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Board scripts (DESIGN 4.3): the sim backend's input.  Pure parser.
+ *
+ * Grammar, one item per line; `#` starts a comment, blank lines are ignored:
+ *   player white|black          header (before the first action only, at most once each)
+ *   time-control TC             header; TC is one word ("-" for no clock)
+ *   setup FEN                   header; the pegs match the FEN's placement field
+ *   [+MS] lift SQ               SQ is a1..h8
+ *   [+MS] place SQ
+ *   [+MS] press BUTTON          BUTTON: player-clock, opponent-clock, info, repeat, select, pause
+ *   [+MS] hold BUTTON MS
+ *   [+MS] chatter SQ N          N bounces (2N level changes) within 10 ms, ending as it was
+ *   [+MS] crash
+ * `+MS` waits MS milliseconds after the previous action; without it an action happens at the
+ * same time as the previous one.  Every error is reported as "NAME:LINE: message".
  */
 #ifndef ANNABELLA_SCRIPT_H
 #define ANNABELLA_SCRIPT_H
@@ -9,17 +22,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bounds: longest line (without the newline), most actions, largest file script_load reads,
+ * longest single wait or hold, most bounces of one chatter, latest action time. */
+#define SCRIPT_MAX_LINE	   1024
+#define SCRIPT_MAX_ACTIONS 100000
+#define SCRIPT_MAX_BYTES   (16u << 20)
+#define SCRIPT_MAX_WAIT_MS 86400000u /* one day */
+#define SCRIPT_MAX_CHATTER 1000u
+#define SCRIPT_MAX_TIME_MS (1000ull * 86400000u)
+/* How long `press` holds a button, and the window of a `chatter`. */
+#define SCRIPT_PRESS_MS	  80u
+#define SCRIPT_CHATTER_MS 10u
+
 enum script_action_type {
 	SCRIPT_LIFT = 0,
 	SCRIPT_PLACE,
-	SCRIPT_PRESS, /* press and release: held 80 ms */
-	SCRIPT_HOLD,  /* press, hold arg ms, release */
+	SCRIPT_PRESS,	/* press and release: held 80 ms */
+	SCRIPT_HOLD,	/* press, hold arg ms, release */
 	SCRIPT_CHATTER, /* the square's sensor bounces arg times within 10 ms, ending as it was */
 	SCRIPT_CRASH,
 };
 
 struct script_action {
-	uint64_t time_ms; /* absolute daemon time: the sum of the +MS waits so far */
+	uint64_t time_ms; /* absolute script time: the sum of the +MS waits so far */
 	enum script_action_type type;
 	int target; /* square 0..63 or enum board_button */
 	uint32_t arg;
@@ -32,6 +57,10 @@ struct script_header {
 	char time_control[64]; /* "-" for none */
 	bool has_setup;
 	char setup_fen[100];
+	/* Lines of the header items (0 if absent), so that the daemon can name the line when its
+	 * full time-control or FEN check fails.  The parser checks only the shape: TC's
+	 * characters, and the FEN's placement field (which the pegs follow). */
+	int player_line, time_control_line, setup_line;
 };
 
 struct script {
@@ -43,7 +72,13 @@ struct script {
 /* Parse script text.  0, or -1 with "NAME:LINE: message" in err. */
 int script_parse(const char *text, size_t len, const char *name, struct script *out, char *err,
 		 size_t err_size);
+/* Read and parse a file; errors name the path (and line). */
 int script_load(const char *path, struct script *out, char *err, size_t err_size);
 void script_free(struct script *s);
+
+/* The occupancy (bit per square, a1 = bit 0) of a FEN's placement field.  0 or -1. */
+int script_fen_occupancy(const char *fen, uint64_t *occupancy);
+/* Occupancy of the initial position. */
+#define SCRIPT_INITIAL_OCCUPANCY 0xffff00000000ffffull
 
 #endif
