@@ -22,10 +22,10 @@ int phrase_lang_parse(const char *code);
 const char *phrase_lang_code(enum phrase_lang lang);
 
 struct phrase_options {
-	enum phrase_lang lang;	/* interface language */
-	bool short_form;	/* "Springer Felix drei" instead of "Springer Gustav eins Felix drei" */
-	bool national_ranks;	/* rank numerals in the interface language (D.2.1, arbiter's choice) */
-	bool announce_check;	/* "Schach" / "Matt" after a move (tournament mode: arbiter's setting) */
+	enum phrase_lang lang; /* interface language */
+	bool short_form; /* "Springer Felix drei" instead of "Springer Gustav eins Felix drei" */
+	bool national_ranks; /* rank numerals in the interface language (D.2.1, arbiter's choice) */
+	bool announce_check; /* ", Schach" / ", Matt" after a move (arbiter's setting) */
 };
 void phrase_options_defaults(struct phrase_options *o);
 
@@ -45,32 +45,36 @@ size_t phrase_duration(enum phrase_lang lang, uint64_t ms, char *buf, size_t siz
  * einunddreißig". */
 size_t phrase_clock_info(enum phrase_lang lang, uint64_t white_ms, uint64_t black_ms,
 			 int move_number, char *buf, size_t size);
+/* The move number alone, for `info` without a clock: "Zug einunddreißig." */
+size_t phrase_move_number(enum phrase_lang lang, int move_number, char *buf, size_t size);
 /* A number as words (cardinal, 0..9999): "einunddreißig". */
 size_t phrase_number(enum phrase_lang lang, int n, char *buf, size_t size);
 
 enum phrase_id {
-	PHRASE_GAME_START,	   /* "Partie beginnt" */
-	PHRASE_PAUSED,		   /* clocks stopped (Art. 6.11.2) */
+	PHRASE_GAME_START, /* "Partie beginnt" */
+	PHRASE_PAUSED,	   /* clocks stopped (Art. 6.11.2) */
 	PHRASE_RESUMED,
-	PHRASE_PROMOTION_PROMPT,   /* "Umwandlung: Figur wählen" */
-	PHRASE_PROMOTION_NEEDED,   /* clock pressed before the piece was chosen */
-	PHRASE_MISMATCH,	   /* "Brett stimmt nicht mit der Partie überein" */
-	PHRASE_BOARD_RESTORED,	   /* "Brett wieder in Ordnung" */
-	PHRASE_NOTHING_TO_REPEAT,  /* no move yet */
+	PHRASE_PROMOTION_PROMPT,  /* "Umwandlung: Figur wählen" */
+	PHRASE_PROMOTION_NEEDED,  /* clock pressed before the piece was chosen */
+	PHRASE_MISMATCH,	  /* "Brett stimmt nicht mit der Partie überein" */
+	PHRASE_BOARD_RESTORED,	  /* "Brett wieder in Ordnung" */
+	PHRASE_NOTHING_TO_REPEAT, /* no move yet */
 	PHRASE_CLOCK_NOT_RUNNING,
-	PHRASE_GAME_RESUMED_AFTER_RESTART, /* after a crash: "Partie fortgesetzt, Uhren angehalten" */
-	PHRASE_FLAG_WHITE,	   /* "Zeit überschritten: Weiß" */
+	PHRASE_GAME_RESUMED_AFTER_RESTART, /* after a crash: "Partie fortgesetzt, Uhren angehalten"
+					    */
+	PHRASE_GAME_RESUMED_NO_CLOCK,	   /* the same, for a game without a clock */
+	PHRASE_FLAG_WHITE,		   /* "Zeit überschritten: Weiß" */
 	PHRASE_FLAG_BLACK,
 	PHRASE_RESULT_WHITE_WINS,
 	PHRASE_RESULT_BLACK_WINS,
 	PHRASE_RESULT_DRAW,
-	PHRASE_CHECKMATE,	   /* the game ended by checkmate */
+	PHRASE_CHECKMATE, /* the game ended by checkmate */
 	PHRASE_STALEMATE,
 	PHRASE_DEAD_POSITION,
 	PHRASE_FIVEFOLD,
 	PHRASE_SEVENTY_FIVE,
-	PHRASE_ILLEGAL_MOVE,	   /* casual mode only */
-	PHRASE_ERROR,		   /* "Fehler" */
+	PHRASE_ILLEGAL_MOVE, /* casual mode only */
+	PHRASE_ERROR,	     /* "Fehler" */
 	PHRASE_ID_COUNT
 };
 /* A fixed phrase in the interface language. */

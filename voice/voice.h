@@ -10,13 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Longest utterance text in bytes (longer text is cut), and how many utterances may wait. */
+#define VOICE_TEXT_MAX	 480
+#define VOICE_QUEUE_SIZE 32
+
 enum voice_channel { VOICE_PUBLIC = 0, VOICE_PRIVATE = 1, VOICE_CHANNEL_COUNT };
 enum voice_sink_type { VOICE_SINK_NONE = 0, VOICE_SINK_WAV, VOICE_SINK_ALSA };
 
 /* What an utterance is, for priorities and preemption: a new MOVE stops a stale REPEAT or
  * TIME report mid-word; PROMPT (private, urgent) goes first. */
-enum voice_kind { VOICE_KIND_MOVE = 0, VOICE_KIND_REPEAT, VOICE_KIND_TIME, VOICE_KIND_PROMPT,
-		  VOICE_KIND_INFO };
+enum voice_kind {
+	VOICE_KIND_MOVE = 0,
+	VOICE_KIND_REPEAT,
+	VOICE_KIND_TIME,
+	VOICE_KIND_PROMPT,
+	VOICE_KIND_INFO
+};
 
 struct voice_config {
 	enum voice_sink_type sink;
@@ -44,7 +53,21 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 /* Wait until the queue is empty and nothing is being spoken (virtual time: speech takes no
  * daemon time, so replays are deterministic). */
 void voice_wait_idle(struct voice *v);
-/* Start / finish a game's public audio record at path (a WAV file); NULL ends it. */
+/* Start / finish a game's public audio record at path (a WAV file); NULL ends it.  Takes
+ * effect in order with the utterances: those said before go to the previous record.  An
+ * existing WAV file of the same format is continued (a game resumed after a restart); the
+ * caller removes it for a fresh record.  0, or -1 if path cannot be opened. */
 int voice_record_to(struct voice *v, const char *path);
+
+struct voice_stats {
+	uint64_t spoken;	       /* utterances started (each has its speech.log line) */
+	uint64_t dropped;	       /* never started: queue full or superseded */
+	uint64_t aborted;	       /* stopped mid-way by a newer move */
+	uint64_t last_first_sample_ns; /* voice_say() -> first samples handed to the sink */
+	uint64_t samples_to_sink;      /* samples the sink took */
+	uint64_t samples_lost;	       /* samples the sink could not take (device missing) */
+	uint64_t samples_recorded;     /* samples written to game records */
+};
+void voice_get_stats(struct voice *v, struct voice_stats *out);
 
 #endif

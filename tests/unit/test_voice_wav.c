@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The WAV sink (state_dir/audio/public.wav, private.wav) and the game record: valid after
+ * every utterance, non-silent, every utterance of a channel in order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+
+#include "tests/unit/voice_testutil.h"
+
+static void test_wav_sink(void **state)
+{
+	(void)state;
+	char dir[64], pub[128], priv[128];
+	struct voice *v;
+	struct tu_wav w;
+	double before = 0;
+	size_t public_samples;
+
+	tu_tempdir(dir, "wav");
+	snprintf(pub, sizeof(pub), "%s/audio/public.wav", dir);
+	snprintf(priv, sizeof(priv), "%s/audio/private.wav", dir);
+	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
+	assert_non_null(v);
+	for (size_t i = 0; i < TU_MOVE_COUNT; i++) {
+		voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[i], i);
+		voice_wait_idle(v);
+		/* The header is right after every utterance, while the voice still runs. */
+		assert_int_equal(tu_wav_load(pub, &w), 0);
+		assert_int_equal(w.rate, 22050);
+		assert_true(w.seconds - before > 0.5);
+		before = w.seconds;
+		tu_wav_free(&w);
+	}
+	assert_int_equal(tu_wav_load(priv, &w), 0);
+	assert_int_equal(w.count, 0);
+	tu_wav_free(&w);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_TIME, "de",
+		  "Weiß: eine Stunde. Schwarz: null Sekunden. Zug vierzig.", 100);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_PROMPT, "nl", "Promotie: kies een stuk", 101);
+	voice_stop(v);
+
+	assert_int_equal(tu_wav_load(pub, &w), 0);
+	assert_true(w.rms > 300);
+	assert_true(w.seconds > TU_MOVE_COUNT * 0.5);
+	public_samples = w.count;
+	tu_wav_free(&w);
+	assert_int_equal(tu_wav_load(priv, &w), 0);
+	assert_true(w.seconds > 2.0);
+	assert_true(w.rms > 300);
+	tu_wav_free(&w);
+
+	/* A restarted daemon continues the files. */
+	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
+	assert_non_null(v);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "Lange Rochade", 200);
+	voice_stop(v);
+	assert_int_equal(tu_wav_load(pub, &w), 0);
+	assert_true(w.count > public_samples + 11025 / 2);
+	/* What was there before is still there, unchanged in length. */
+	tu_wav_free(&w);
+	tu_rmdir(dir);
+}
+
+/* A file that is not ours (or is damaged) is started afresh rather than appended to. */
+static void test_wav_sink_replaces_foreign_file(void **state)
+{
+	(void)state;
+	char dir[64], path[128];
+	struct voice *v;
+	struct tu_wav w;
+	FILE *f;
+
+	tu_tempdir(dir, "wav-foreign");
+	snprintf(path, sizeof(path), "%s/audio", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/audio/public.wav", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("this is not a wav file, but it is long enough to have a header", f);
+	fclose(f);
+	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
+	assert_non_null(v);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "Kurze Rochade", 1);
+	voice_stop(v);
+	assert_int_equal(tu_wav_load(path, &w), 0);
+	assert_true(w.seconds > 0.5);
+	tu_wav_free(&w);
+	tu_rmdir(dir);
+}
+
+static void test_record_with_sink_none(void **state)
+{
+	(void)state;
+	char dir[64], rec1[128], rec2[128], path[128];
+	struct voice *v;
+	struct voice_stats st;
+	struct tu_wav w1, w2;
+	struct stat sb;
+	char *log;
+
+	tu_tempdir(dir, "record");
+	snprintf(rec1, sizeof(rec1), "%s/game1.wav", dir);
+	snprintf(rec2, sizeof(rec2), "%s/game2.wav", dir);
+	v = tu_voice(dir, VOICE_SINK_NONE, "", "");
+	assert_non_null(v);
+
+	/* No record, no audio: nothing is synthesized, but speech.log has it. */
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "Bauer Eva zwei Eva vier", 5);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st);
+	assert_int_equal(st.last_first_sample_ns, 0);
+	assert_int_equal(st.samples_recorded, 0);
+
+	assert_int_equal(voice_record_to(v, rec1), 0);
+	for (size_t i = 0; i < 4; i++) {
+		voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[i], 10 + i);
+		/* Private words are not part of the game record. */
+		voice_say(v, VOICE_PRIVATE, VOICE_KIND_PROMPT, "de", "Umwandlung: Figur wählen",
+			  10 + i);
+		voice_wait_idle(v);
+	}
+	assert_int_equal(voice_record_to(v, rec2), 0);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[4], 20);
+	assert_int_equal(voice_record_to(v, NULL), 0);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[5], 21);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st);
+	voice_stop(v);
+
+	assert_int_equal(tu_wav_load(rec1, &w1), 0);
+	assert_int_equal(tu_wav_load(rec2, &w2), 0);
+	assert_true(w1.seconds > 4 * 0.5);
+	assert_true(w1.seconds < 4 * 3.0);
+	assert_true(w2.seconds > 0.5 && w2.seconds < 4.0);
+	assert_true(w1.rms > 300 && w2.rms > 300);
+	assert_int_equal(w1.count + w2.count, st.samples_recorded);
+	tu_wav_free(&w1);
+	tu_wav_free(&w2);
+	/* Sink none writes no audio files. */
+	snprintf(path, sizeof(path), "%s/audio", dir);
+	assert_int_not_equal(stat(path, &sb), 0);
+	snprintf(path, sizeof(path), "%s/speech.log", dir);
+	log = tu_read_file(path, NULL);
+	assert_int_equal(tu_count_lines(log), 1 + 8 + 2);
+	assert_non_null(strstr(log, "5 public Bauer Eva zwei Eva vier\n"));
+	assert_non_null(strstr(log, "10 public Bauer Eva zwei Eva vier\n"));
+	assert_non_null(strstr(log, "13 private Umwandlung: Figur wählen\n"));
+	assert_non_null(strstr(log, "21 public Kurze Rochade\n"));
+	free(log);
+	tu_rmdir(dir);
+}
+
+static void test_state_dir_not_writable(void **state)
+{
+	(void)state;
+	struct voice_config cfg;
+	char err[200] = "";
+
+	voice_config_defaults(&cfg);
+	cfg.sink = VOICE_SINK_WAV;
+	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "/nonexistent/annabella");
+	assert_null(voice_start(&cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "/nonexistent/annabella"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_wav_sink),
+	    cmocka_unit_test(test_wav_sink_replaces_foreign_file),
+	    cmocka_unit_test(test_record_with_sink_none),
+	    cmocka_unit_test(test_state_dir_not_writable),
+	};
+	return cmocka_run_group_tests_name("voice_wav", tests, NULL, NULL);
+}

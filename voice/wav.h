@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Appending PCM WAV writer (16-bit mono).  The header is brought up to date by
+ * wav_writer_commit(), after every utterance, so a crash leaves a playable file; an existing
+ * file with the same format is continued, anything else is started afresh.
+ */
+#ifndef ANNABELLA_VOICE_WAV_H
+#define ANNABELLA_VOICE_WAV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WAV_HEADER_SIZE 44
+
+struct wav_writer {
+	int fd; /* -1 when closed */
+	unsigned sample_rate;
+	uint64_t data_bytes;
+	bool failed; /* a write failed: logged once, later samples are dropped */
+};
+
+/* Take over fd (opened read-write); 0, or -1 with errno set. */
+int wav_writer_open_fd(struct wav_writer *w, int fd, unsigned sample_rate);
+/* open(path) and wav_writer_open_fd(); 0 or -1 with errno set. */
+int wav_writer_open(struct wav_writer *w, const char *path, unsigned sample_rate);
+int wav_writer_write(struct wav_writer *w, const int16_t *samples, size_t n);
+/* Make the header describe every sample written so far. */
+int wav_writer_commit(struct wav_writer *w);
+void wav_writer_close(struct wav_writer *w);
+
+/* A parsed header (for tests and for continuing a file). */
+struct wav_info {
+	unsigned sample_rate;
+	unsigned channels;
+	unsigned bits;
+	uint32_t data_bytes;  /* as the header says */
+	uint32_t data_offset; /* where the samples start */
+};
+/* Parse the first bytes of a WAV file; 0, or -1 if it is not PCM WAV. */
+int wav_parse_header(const uint8_t *buf, size_t len, struct wav_info *info);
+
+#endif
