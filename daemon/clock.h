@@ -1,7 +1,40 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The chess clock: time controls (DESIGN 4.6) and clock arithmetic.  Pure: every call
- * takes the daemon time; nothing reads a clock.
+ * takes the daemon time; nothing reads a clock.  All times are integer milliseconds.
+ *
+ * Time controls
+ * -------------
+ * `[MOVES/]SECONDS[+INCREMENT|dDELAY|bBRONSTEIN]` periods joined by ':' (whole seconds),
+ * or "-" for no clock:
+ *   "40/5400+30:1800+30"  90 min for 40 moves, then 30 min for the rest, +30 s from move 1
+ *   "900+10"              15 min + 10 s Fischer increment per move
+ *   "300d5"               5 min, 5 s delay per move (US delay)
+ *   "300b5"               5 min, Bronstein 5 s
+ *   "40/7200"             2 h per 40 moves, repeating
+ * A period with a move count lasts that many moves of each player; when a colour completes
+ * them, the next period's SECONDS are added to that colour's remaining time and the next
+ * period's mode applies.  A period without a move count lasts the rest of the game, so it
+ * may only be the last.  If the last period has a move count, it repeats: "40/7200" gives
+ * another 2 h after every 40 moves, and "40/5400:20/1800" adds 30 min after moves 60, 80,
+ * 100, ...
+ *
+ * Modes, applied to the turn of the colour whose clock runs:
+ *   Fischer (+N): N s are added when the mover presses (also on the move that completes a
+ *      period: the increment of the period the move was made in).
+ *   delay (dN): the main time runs only after the first N s of each turn.
+ *   Bronstein (bN): the time runs at once; at the press min(time used this turn, N s) is
+ *      given back.
+ * "Time used this turn" counts only running time: a pause (Art. 6.11.2) keeps it, so
+ * resuming neither renews the delay nor loses the Bronstein credit.
+ *
+ * The game
+ * --------
+ * Before the start both clocks stand.  The press by the colour that does not move first
+ * (Black, Art. 6.6) starts the clock of the first mover; other presses do nothing.  After
+ * that only the colour whose clock runs can press: the press completes their move and
+ * starts the opponent's clock.  A flag falls when the running colour's remaining time
+ * reaches 0 ms: a press at time t is in time only if clock_remaining(t) > 0.
  */
 #ifndef ANNABELLA_CLOCK_H
 #define ANNABELLA_CLOCK_H
@@ -11,6 +44,12 @@
 #include <stdint.h>
 
 #define TC_MAX_PERIODS 8
+/* Bounds of the syntax: seconds per period, extra seconds, moves per period. */
+#define TC_MAX_SECONDS 360000
+#define TC_MAX_EXTRA   3600
+#define TC_MAX_MOVES   999
+/* Enough for any formatted time control. */
+#define TC_FORMAT_MAX (TC_MAX_PERIODS * 20 + 2)
 
 enum tc_mode { TC_PLAIN = 0, TC_FISCHER, TC_DELAY, TC_BRONSTEIN };
 
@@ -27,48 +66,99 @@ struct time_control {
 };
 
 /* "40/5400+30:1800+30", "900+10", "300d5", "300b5", "-".  0, or -1 with a message naming the
- * column in err. */
+ * 1-based column in err ("column 4: ..."); *tc is then cleared. */
 int time_control_parse(const char *text, struct time_control *tc, char *err, size_t err_size);
-/* Back to the same syntax (the PGN TimeControl tag value). */
+/* Back to the same syntax (the PGN TimeControl tag value); a mode given with 0 extra seconds
+ * ("900+0") is kept, so parse -> format -> parse gives the same struct. */
 void time_control_format(const struct time_control *tc, char *buf, size_t size);
+bool time_control_equal(const struct time_control *a, const struct time_control *b);
+
+/* Appendix A/B: from the first period, time + 60 x increment (the extra seconds of any mode):
+ * 10 min or less blitz, less than 60 min rapid, otherwise (and without a clock) standard. */
+enum clock_game_kind { CLOCK_STANDARD = 0, CLOCK_RAPID, CLOCK_BLITZ };
+enum clock_game_kind clock_kind(const struct time_control *tc);
+/* Time given to the opponent for a first completed illegal move (Art. 7.5.5, A.4.2, B):
+ * 2 min; 1 min in rapid and blitz under the 2023 Laws. */
+int64_t clock_illegal_move_penalty_ms(enum clock_game_kind kind, bool rules_2023);
 
 enum clock_state {
 	CLOCK_NOT_STARTED = 0, /* waiting for Black's first press (Art. 6.6) */
 	CLOCK_RUNNING,
-	CLOCK_PAUSED,	/* Art. 6.11.2, or restored after a restart */
-	CLOCK_FLAGGED,	/* a flag fell; the clock stands */
-	CLOCK_STOPPED,	/* the game is over */
+	CLOCK_PAUSED,  /* Art. 6.11.2, or restored after a restart */
+	CLOCK_FLAGGED, /* a flag fell; the clock stands */
+	CLOCK_STOPPED, /* the game is over */
 };
 
+/* What clock_press() did. */
+enum clock_press_result {
+	CLOCK_PRESS_MOVE = 0,	 /* completed a move of `color`; the opponent's clock runs */
+	CLOCK_PRESS_IGNORED = 1, /* nothing happened */
+	CLOCK_PRESS_STARTED = 2, /* the starting press: the first mover's clock runs */
+	CLOCK_PRESS_FLAGGED = 3, /* too late: the presser's flag had fallen (now FLAGGED) */
+};
+
+/*
+ * The fields are public for the journal and tests; change them only through the calls.
+ * For each colour, remaining_ms is the main time at the start of its current turn (after
+ * corrections); its reading at `now` is remaining_ms minus the time charged for the turn.
+ */
 struct chess_clock {
 	struct time_control tc;
 	enum clock_state state;
-	int running;		  /* colour whose time runs (0 white, 1 black) while RUNNING/PAUSED */
-	int64_t remaining_ms[2];  /* at the last press / pause / correction */
+	int running;	 /* colour whose time runs (0 white, 1 black) while RUNNING/PAUSED */
+	int first_mover; /* colour whose clock the starting press starts (default white) */
+	int64_t remaining_ms[2];  /* at the start of the turn / at the last press or correction */
 	uint64_t since_ms;	  /* daemon time when `running` started this stretch */
 	uint64_t turn_used_ms[2]; /* time used in the current turn before this stretch (pauses) */
 	int period[2];		  /* index into tc.periods */
 	int moves[2];		  /* moves completed (presses) by each colour */
 	int moves_in_period[2];
 	int flagged;		  /* colour whose flag fell, or -1 */
+	int64_t last_press_ms[2]; /* reading right after the colour's last completing press */
 };
 
+/* Both clocks get the first period's time; the state is NOT_STARTED.  With "-" (count 0)
+ * the clock never runs: every press returns CLOCK_PRESS_IGNORED. */
 void clock_init(struct chess_clock *c, const struct time_control *tc);
-/* `color` presses their clock button at now.  Black's first press starts White's clock;
- * a press by the colour whose clock is not running does nothing and returns 1.
- * Returns 0 when the press completes a move (increment added, period advanced).  */
+/* Before the start, for set-up positions with Black to move: the starting press is then
+ * White's and starts Black's clock. */
+void clock_set_first_mover(struct chess_clock *c, int color);
+/* `color` presses their clock button at now; see enum clock_press_result.  On a completing
+ * press: Bronstein credit and Fischer increment of the current period are added, the move
+ * counter advances, and on completing a period the next period's time is added. */
 int clock_press(struct chess_clock *c, int color, uint64_t now);
-/* Remaining time of `color` at now (may be negative after a flag). */
+/* Remaining time of `color` at now (may be negative after a late flag check). */
 int64_t clock_remaining(const struct chess_clock *c, int color, uint64_t now);
-/* The exact daemon time at which the running side's flag falls, or UINT64_MAX. */
+/* The exact daemon time at which the running side's flag falls (its reading reaches 0),
+ * or UINT64_MAX when no clock runs.  In delay mode the unused delay is included. */
 uint64_t clock_flag_deadline(const struct chess_clock *c);
-/* Call at or after the deadline: returns the flagged colour, or -1. */
+/* Call at or after the deadline: when the running colour's reading at now is <= 0, the
+ * clock stands (FLAGGED, readings frozen at now) and that colour is returned; else -1. */
 int clock_check_flag(struct chess_clock *c, uint64_t now);
+/* Stop both clocks (Art. 6.11.2); only while RUNNING.  The turn's used time is kept. */
 void clock_pause(struct chess_clock *c, uint64_t now);
+/* Restart the running colour's clock after a pause; only while PAUSED. */
 void clock_resume(struct chess_clock *c, uint64_t now);
-/* Arbiter's correction (Art. 6.10, 7.1): times and, if moves >= 0, the move counters. */
+/* Arbiter's correction (Art. 6.10, 7.1): the readings at now become white_ms and black_ms
+ * (delay and Bronstein accounting of the running turn continue from there).  If moves >= 0,
+ * it is the number of moves White has completed (the clock's move counter); Black's count
+ * is the same on the first mover's turn, otherwise one less (White first) or one more
+ * (Black first); the periods are placed from these counts (no time is added).  A FLAGGED clock
+ * becomes PAUSED (the arbiter decided the game goes on); otherwise the state is kept. */
 void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now);
-/* Stop for good (game over). */
+/* Both counters explicitly, for a restart from the journal. */
+void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves);
+/* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
+
+/*
+ * The `[%clk]` value of a move (DESIGN 4.4): the mover's reading right after the press that
+ * completed it, including the increment, the Bronstein credit and the time of a period
+ * that press completed.  Read it right after clock_press() returned CLOCK_PRESS_MOVE and
+ * format it with clock_format_hms(), which truncates to whole seconds.
+ */
+int64_t clock_last_press_remaining(const struct chess_clock *c, int color);
+/* "H:MM:SS", truncated to whole seconds; negative times give "0:00:00". */
+void clock_format_hms(int64_t ms, char *buf, size_t size);
 
 #endif

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The braille scoresheet: tags, one move pair per line, the result; Unicode or BRF lines
+ * of at most 40 (or the layout's) cells.
+ */
+#include "braille/braille.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_MAX_CELLS 512
+
+struct sheet {
+	char *buf;
+	size_t len, cap;
+	bool failed;
+	enum braille_format format;
+	int width;
+	int lines_per_page;
+	int lines;
+};
+
+static void append(struct sheet *s, const char *text, size_t n)
+{
+	if (s->failed)
+		return;
+	if (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 1024;
+		while (s->len + n + 1 > cap)
+			cap *= 2;
+		char *grown = realloc(s->buf, cap);
+		if (!grown) {
+			s->failed = true;
+			return;
+		}
+		s->buf = grown;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, text, n);
+	s->len += n;
+	s->buf[s->len] = '\0';
+}
+
+static void physical_line(struct sheet *s, const braille_cell *cells, size_t n)
+{
+	if (s->format == BRAILLE_BRF) {
+		if (s->lines_per_page > 0 && s->lines > 0 && s->lines % s->lines_per_page == 0)
+			append(s, "\f", 1);
+		char text[LINE_MAX_CELLS];
+		for (size_t k = 0; k < n; k++)
+			text[k] = braille_to_brf_char(cells[k]);
+		append(s, text, n);
+		append(s, "\r\n", 2);
+	} else {
+		char text[LINE_MAX_CELLS * 3 + 1];
+		size_t len = braille_to_utf8(cells, n, text, sizeof(text));
+		append(s, text, len);
+		append(s, "\n", 1);
+	}
+	s->lines++;
+}
+
+/* A logical line, wrapped at blank cells to the line width. */
+static void line(struct sheet *s, const braille_cell *cells, size_t n)
+{
+	size_t width = (size_t)s->width;
+	if (n == 0) {
+		physical_line(s, cells, 0);
+		return;
+	}
+	do {
+		size_t take = n, skip = 0;
+		if (n > width) {
+			take = width;
+			for (size_t k = width; k > 0; k--) {
+				if (cells[k] == 0) {
+					take = k;
+					skip = 1;
+					break;
+				}
+			}
+		}
+		size_t shown = take;
+		while (shown > 0 && cells[shown - 1] == 0)
+			shown--;
+		physical_line(s, cells, shown);
+		cells += take + skip;
+		n -= take + skip;
+	} while (n > 0);
+}
+
+static bool tag_present(const char *value)
+{
+	return value && value[0] && strcmp(value, "?") != 0 && strcmp(value, "????.??.??") != 0;
+}
+
+static void text_line(struct sheet *s, const char *text)
+{
+	braille_cell cells[LINE_MAX_CELLS];
+	size_t n = braille_text(text, cells, sizeof(cells));
+	line(s, cells, n);
+}
+
+static void tag_lines(struct sheet *s, const struct scoresheet_tags *tags)
+{
+	bool any = false;
+	if (tag_present(tags->white) || tag_present(tags->black)) {
+		char players[LINE_MAX_CELLS / 2];
+		size_t room = sizeof(players);
+		const char *white = tag_present(tags->white) ? tags->white : "?";
+		const char *black = tag_present(tags->black) ? tags->black : "?";
+		size_t w = strnlen(white, room / 2 - 4), b = strnlen(black, room / 2 - 4);
+		memcpy(players, white, w);
+		memcpy(players + w, " - ", 3);
+		memcpy(players + w + 3, black, b);
+		players[w + 3 + b] = '\0';
+		text_line(s, players);
+		any = true;
+	}
+	if (tag_present(tags->event)) {
+		text_line(s, tags->event);
+		any = true;
+	}
+	if (tag_present(tags->date)) {
+		text_line(s, tags->date);
+		any = true;
+	}
+	if (any)
+		line(s, NULL, 0);
+}
+
+/* The result in lower cells; 0 cells for an unfinished game. */
+static size_t result_cells(const char *result, braille_cell *cells)
+{
+	static const struct {
+		const char *text;
+		const char *code; /* digits, '-' and '/' */
+	} results[] = {{"1-0", "1-0"}, {"0-1", "0-1"}, {"1/2-1/2", "1/2-1/2"}};
+	if (!result)
+		return 0;
+	for (size_t r = 0; r < sizeof(results) / sizeof(results[0]); r++) {
+		if (strcmp(result, results[r].text) != 0)
+			continue;
+		size_t n = 0;
+		for (const char *c = results[r].code; *c; c++) {
+			if (*c == '-')
+				cells[n++] = BRAILLE_DOT(3) | BRAILLE_DOT(6);
+			else if (*c == '/')
+				cells[n++] = BRAILLE_DOT(3) | BRAILLE_DOT(4);
+			else
+				braille_lower_number((unsigned)(*c - '0'), cells + n++, 1);
+		}
+		return n;
+	}
+	return 0;
+}
+
+/* "(=)" in UEB. */
+static const braille_cell draw_offer_cells[] = {
+    BRAILLE_DOT(5), BRAILLE_DOT(1) | BRAILLE_DOT(2) | BRAILLE_DOT(6),
+    BRAILLE_DOT(5), BRAILLE_DOT(2) | BRAILLE_DOT(3) | BRAILLE_DOT(5) | BRAILLE_DOT(6),
+    BRAILLE_DOT(5), BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5),
+};
+
+/* Appends one move (and its draw offer) to cells; false if it is not SAN. */
+static bool move_cells(const struct scoresheet_san *sheet, int i, braille_cell *cells, size_t *n)
+{
+	int len = braille_move_from_san(sheet->san[i], cells + *n, BRAILLE_MOVE_MAX);
+	if (len < 0)
+		return false;
+	*n += (size_t)len;
+	if (sheet->draw_offered && sheet->draw_offered[i]) {
+		cells[(*n)++] = 0;
+		memcpy(cells + *n, draw_offer_cells, sizeof(draw_offer_cells));
+		*n += sizeof(draw_offer_cells);
+	}
+	return true;
+}
+
+char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_format format,
+			     const struct braille_layout *layout)
+{
+	struct sheet s = {0};
+	s.format = format;
+	s.width = layout && layout->cells_per_line > 0 ? layout->cells_per_line : 40;
+	if (s.width > LINE_MAX_CELLS)
+		s.width = LINE_MAX_CELLS;
+	s.lines_per_page = layout ? layout->lines_per_page : 0;
+
+	tag_lines(&s, &sheet->tags);
+	int number = sheet->first_number > 0 ? sheet->first_number : 1;
+	int color = sheet->first_color == CHESS_BLACK ? 1 : 0;
+	for (int i = 0; i < sheet->count;) {
+		braille_cell cells[64];
+		int len = braille_lower_number((unsigned)number, cells, 8);
+		size_t n = len > 0 ? (size_t)len : 0;
+		cells[n++] = 0;
+		if (color == 1)
+			cells[n++] = BRAILLE_DOT(3) | BRAILLE_DOT(6); /* Black's move first */
+		if (!move_cells(sheet, i, cells, &n))
+			goto invalid;
+		i++;
+		if (color == 0 && i < sheet->count) {
+			cells[n++] = 0;
+			if (!move_cells(sheet, i, cells, &n))
+				goto invalid;
+			i++;
+		}
+		line(&s, cells, n);
+		color = 0;
+		number++;
+	}
+	braille_cell result[8];
+	size_t rn = result_cells(sheet->tags.result, result);
+	if (rn)
+		line(&s, result, rn);
+	if (!s.buf && !s.failed)
+		append(&s, "", 0);
+	if (s.failed) {
+		free(s.buf);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s.buf;
+invalid:
+	free(s.buf);
+	errno = EINVAL;
+	return NULL;
+}
+
+char *braille_scoresheet(const struct scoresheet_game *game, enum braille_format format,
+			 const struct braille_layout *layout)
+{
+	struct chess_pos pos;
+	if (game->start)
+		pos = *game->start;
+	else
+		chess_pos_init_start(&pos);
+	int count = game->count > 0 ? game->count : 0;
+	char(*san)[CHESS_SAN_MAX] = calloc((size_t)count + 1, sizeof(*san));
+	const char **list = calloc((size_t)count + 1, sizeof(*list));
+	char *out = NULL;
+	if (!san || !list) {
+		errno = ENOMEM;
+		goto done;
+	}
+	struct scoresheet_san sheet = {
+	    .san = list,
+	    .count = count,
+	    .first_number = pos.fullmove_number,
+	    .first_color = (enum chess_color)pos.side,
+	    .draw_offered = game->draw_offered,
+	    .tags = game->tags,
+	};
+	for (int i = 0; i < count; i++) {
+		if (!chess_pos_is_legal(&pos, game->moves[i])) {
+			errno = EINVAL;
+			goto done;
+		}
+		chess_move_to_san(&pos, game->moves[i], san[i], sizeof(san[i]));
+		list[i] = san[i];
+		struct chess_undo undo;
+		chess_pos_make(&pos, game->moves[i], &undo);
+	}
+	out = braille_scoresheet_san(&sheet, format, layout);
+done:
+	free(list);
+	free(san);
+	return out;
+}

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Clock arithmetic and the time-control syntax.  See clock.h for the rules.
+ */
+#include "daemon/clock.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- time controls */
+
+static int parse_fail(struct time_control *tc, char *err, size_t err_size, size_t column,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int parse_fail(struct time_control *tc, char *err, size_t err_size, size_t column,
+		      const char *fmt, ...)
+{
+	memset(tc, 0, sizeof(*tc));
+	if (err && err_size) {
+		int n = snprintf(err, err_size, "column %zu: ", column);
+		if (n >= 0 && (size_t)n < err_size) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return -1;
+}
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* Digits at text[*pos] as a bounded number; -1 if none, -2 if above max. */
+static long read_number(const char *text, size_t *pos, long max)
+{
+	size_t i = *pos;
+	long value = 0;
+	bool over = false;
+	if (!is_digit(text[i]))
+		return -1;
+	while (is_digit(text[i])) {
+		if (!over) {
+			value = value * 10 + (text[i] - '0');
+			if (value > max)
+				over = true;
+		}
+		i++;
+	}
+	*pos = i;
+	return over ? -2 : value;
+}
+
+int time_control_parse(const char *text, struct time_control *tc, char *err, size_t err_size)
+{
+	memset(tc, 0, sizeof(*tc));
+	if (err && err_size)
+		err[0] = '\0';
+	if (!text || !text[0])
+		return parse_fail(tc, err, err_size, 1, "empty time control");
+	if (strcmp(text, "-") == 0)
+		return 0;
+
+	size_t pos = 0;
+	for (;;) {
+		size_t start = pos;
+		if (tc->count == TC_MAX_PERIODS)
+			return parse_fail(tc, err, err_size, start + 1, "more than %d periods",
+					  TC_MAX_PERIODS);
+		struct tc_period *p = &tc->periods[tc->count];
+
+		long first = read_number(text, &pos, TC_MAX_SECONDS);
+		if (first == -1)
+			return parse_fail(tc, err, err_size, pos + 1,
+					  "expected a number of moves or seconds");
+		if (text[pos] == '/') {
+			if (first == -2 || first > TC_MAX_MOVES)
+				return parse_fail(tc, err, err_size, start + 1,
+						  "more than %d moves in a period", TC_MAX_MOVES);
+			if (first == 0)
+				return parse_fail(tc, err, err_size, start + 1,
+						  "a period needs at least one move");
+			p->moves = (int)first;
+			pos++;
+			size_t seconds_at = pos;
+			first = read_number(text, &pos, TC_MAX_SECONDS);
+			if (first == -1)
+				return parse_fail(tc, err, err_size, pos + 1,
+						  "expected seconds after '/'");
+			if (first == -2)
+				return parse_fail(tc, err, err_size, seconds_at + 1,
+						  "more than %d seconds", TC_MAX_SECONDS);
+			if (first == 0 && tc->count == 0)
+				return parse_fail(tc, err, err_size, seconds_at + 1,
+						  "the first period needs time");
+		} else {
+			if (first == -2)
+				return parse_fail(tc, err, err_size, start + 1,
+						  "more than %d seconds", TC_MAX_SECONDS);
+			if (first == 0 && tc->count == 0)
+				return parse_fail(tc, err, err_size, start + 1,
+						  "the first period needs time");
+		}
+		p->base_ms = (uint64_t)first * 1000u;
+
+		char sign = text[pos];
+		if (sign == '+' || sign == 'd' || sign == 'b') {
+			p->mode = sign == '+' ? TC_FISCHER : sign == 'd' ? TC_DELAY : TC_BRONSTEIN;
+			pos++;
+			size_t extra_at = pos;
+			long extra = read_number(text, &pos, TC_MAX_EXTRA);
+			if (extra == -1)
+				return parse_fail(tc, err, err_size, pos + 1,
+						  "expected seconds after '%c'", sign);
+			if (extra == -2)
+				return parse_fail(tc, err, err_size, extra_at + 1,
+						  "more than %d extra seconds", TC_MAX_EXTRA);
+			p->extra_ms = (uint64_t)extra * 1000u;
+		}
+		tc->count++;
+
+		if (text[pos] == '\0')
+			break;
+		if (text[pos] == ':') {
+			if (p->moves == 0)
+				return parse_fail(
+				    tc, err, err_size, pos + 1,
+				    "only the last period may be without a move count");
+			pos++;
+			continue;
+		}
+		if (text[pos] == '.')
+			return parse_fail(tc, err, err_size, pos + 1,
+					  "fractions are not supported: whole seconds");
+		return parse_fail(tc, err, err_size, pos + 1, "unexpected '%c'", text[pos]);
+	}
+	return 0;
+}
+
+void time_control_format(const struct time_control *tc, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (tc->count <= 0) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	size_t used = 0;
+	for (int i = 0; i < tc->count && i < TC_MAX_PERIODS; i++) {
+		const struct tc_period *p = &tc->periods[i];
+		char part[64];
+		int n = 0;
+		if (p->moves > 0)
+			n = snprintf(part, sizeof(part), "%d/", p->moves);
+		n += snprintf(part + n, sizeof(part) - (size_t)n, "%llu",
+			      (unsigned long long)(p->base_ms / 1000u));
+		if (p->mode != TC_PLAIN) {
+			char sign = p->mode == TC_FISCHER ? '+' : p->mode == TC_DELAY ? 'd' : 'b';
+			snprintf(part + n, sizeof(part) - (size_t)n, "%c%llu", sign,
+				 (unsigned long long)(p->extra_ms / 1000u));
+		}
+		int w = snprintf(buf + used, size - used, "%s%s", i ? ":" : "", part);
+		if (w < 0 || (size_t)w >= size - used)
+			return; /* truncated */
+		used += (size_t)w;
+	}
+}
+
+bool time_control_equal(const struct time_control *a, const struct time_control *b)
+{
+	if (a->count != b->count)
+		return false;
+	for (int i = 0; i < a->count && i < TC_MAX_PERIODS; i++) {
+		const struct tc_period *p = &a->periods[i], *q = &b->periods[i];
+		if (p->moves != q->moves || p->base_ms != q->base_ms || p->mode != q->mode ||
+		    p->extra_ms != q->extra_ms)
+			return false;
+	}
+	return true;
+}
+
+enum clock_game_kind clock_kind(const struct time_control *tc)
+{
+	if (tc->count <= 0)
+		return CLOCK_STANDARD;
+	const struct tc_period *p = &tc->periods[0];
+	uint64_t total = p->base_ms + (p->mode != TC_PLAIN ? 60u * p->extra_ms : 0u);
+	if (total <= 10u * 60u * 1000u)
+		return CLOCK_BLITZ;
+	if (total < 60u * 60u * 1000u)
+		return CLOCK_RAPID;
+	return CLOCK_STANDARD;
+}
+
+int64_t clock_illegal_move_penalty_ms(enum clock_game_kind kind, bool rules_2023)
+{
+	if (rules_2023 && kind != CLOCK_STANDARD)
+		return 60 * 1000;
+	return 2 * 60 * 1000;
+}
+
+/* ---------------------------------------------------------------- clock */
+
+static const struct tc_period *current_period(const struct chess_clock *c, int color)
+{
+	return &c->tc.periods[c->period[color]];
+}
+
+/* Main time charged for `used` ms of running time in a turn. */
+static int64_t charged(const struct chess_clock *c, int color, uint64_t used)
+{
+	const struct tc_period *p = current_period(c, color);
+	if (p->mode == TC_DELAY)
+		return used > p->extra_ms ? (int64_t)(used - p->extra_ms) : 0;
+	return (int64_t)used;
+}
+
+/* Running time of `color`'s current turn up to now. */
+static uint64_t turn_used(const struct chess_clock *c, int color, uint64_t now)
+{
+	uint64_t used = c->turn_used_ms[color];
+	if (c->state == CLOCK_RUNNING && c->running == color && now > c->since_ms)
+		used += now - c->since_ms;
+	return used;
+}
+
+/* Fold the running stretch into turn_used so that since_ms == now. */
+static void fold(struct chess_clock *c, uint64_t now)
+{
+	if (c->state != CLOCK_RUNNING)
+		return;
+	c->turn_used_ms[c->running] = turn_used(c, c->running, now);
+	c->since_ms = now;
+}
+
+static void start_turn(struct chess_clock *c, int color, uint64_t now)
+{
+	c->running = color;
+	c->turn_used_ms[color] = 0;
+	c->since_ms = now;
+	c->state = CLOCK_RUNNING;
+}
+
+void clock_init(struct chess_clock *c, const struct time_control *tc)
+{
+	memset(c, 0, sizeof(*c));
+	c->tc = *tc;
+	if (c->tc.count < 0)
+		c->tc.count = 0;
+	if (c->tc.count > TC_MAX_PERIODS)
+		c->tc.count = TC_MAX_PERIODS;
+	c->state = CLOCK_NOT_STARTED;
+	c->first_mover = 0;
+	c->flagged = -1;
+	int64_t base = c->tc.count ? (int64_t)c->tc.periods[0].base_ms : 0;
+	for (int i = 0; i < 2; i++) {
+		c->remaining_ms[i] = base;
+		c->last_press_ms[i] = base;
+	}
+}
+
+void clock_set_first_mover(struct chess_clock *c, int color)
+{
+	if (c->state == CLOCK_NOT_STARTED)
+		c->first_mover = color ? 1 : 0;
+}
+
+/* After a completed move: the next period when this one's moves are done. */
+static void advance_period(struct chess_clock *c, int color)
+{
+	const struct tc_period *p = current_period(c, color);
+	c->moves[color]++;
+	c->moves_in_period[color]++;
+	if (p->moves == 0 || c->moves_in_period[color] < p->moves)
+		return;
+	c->moves_in_period[color] = 0;
+	if (c->period[color] + 1 < c->tc.count)
+		c->period[color]++;
+	/* else the last period repeats */
+	c->remaining_ms[color] += (int64_t)current_period(c, color)->base_ms;
+}
+
+int clock_press(struct chess_clock *c, int color, uint64_t now)
+{
+	if (c->tc.count == 0 || (color != 0 && color != 1))
+		return CLOCK_PRESS_IGNORED;
+	if (c->state == CLOCK_NOT_STARTED) {
+		if (color == c->first_mover)
+			return CLOCK_PRESS_IGNORED;
+		start_turn(c, c->first_mover, now);
+		return CLOCK_PRESS_STARTED;
+	}
+	if (c->state != CLOCK_RUNNING || color != c->running)
+		return CLOCK_PRESS_IGNORED;
+	if (clock_check_flag(c, now) >= 0)
+		return CLOCK_PRESS_FLAGGED;
+
+	uint64_t used = turn_used(c, color, now);
+	const struct tc_period *p = current_period(c, color);
+	int64_t left = c->remaining_ms[color] - charged(c, color, used);
+	if (p->mode == TC_BRONSTEIN)
+		left += (int64_t)(used < p->extra_ms ? used : p->extra_ms);
+	else if (p->mode == TC_FISCHER)
+		left += (int64_t)p->extra_ms;
+	c->remaining_ms[color] = left;
+	c->turn_used_ms[color] = 0;
+	advance_period(c, color);
+	c->last_press_ms[color] = c->remaining_ms[color];
+	start_turn(c, !color, now);
+	return CLOCK_PRESS_MOVE;
+}
+
+int64_t clock_remaining(const struct chess_clock *c, int color, uint64_t now)
+{
+	if (color != 0 && color != 1)
+		return 0;
+	if (c->tc.count == 0)
+		return 0;
+	if ((c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) && color == c->running)
+		return c->remaining_ms[color] - charged(c, color, turn_used(c, color, now));
+	return c->remaining_ms[color];
+}
+
+uint64_t clock_flag_deadline(const struct chess_clock *c)
+{
+	if (c->state != CLOCK_RUNNING || c->tc.count == 0)
+		return UINT64_MAX;
+	int color = c->running;
+	int64_t main_left = c->remaining_ms[color];
+	if (main_left <= 0)
+		return c->since_ms; /* already out: due at once */
+	/* Running time of the turn at which the reading reaches 0. */
+	uint64_t zero_at = (uint64_t)main_left;
+	const struct tc_period *p = current_period(c, color);
+	if (p->mode == TC_DELAY)
+		zero_at += p->extra_ms;
+	uint64_t used = c->turn_used_ms[color];
+	if (zero_at <= used)
+		return c->since_ms;
+	uint64_t left = zero_at - used;
+	if (left > UINT64_MAX - c->since_ms)
+		return UINT64_MAX;
+	return c->since_ms + left;
+}
+
+int clock_check_flag(struct chess_clock *c, uint64_t now)
+{
+	if (c->state != CLOCK_RUNNING)
+		return -1;
+	int color = c->running;
+	int64_t left = clock_remaining(c, color, now);
+	if (left > 0)
+		return -1;
+	c->remaining_ms[color] = left;
+	c->turn_used_ms[color] = 0;
+	c->since_ms = now;
+	c->state = CLOCK_FLAGGED;
+	c->flagged = color;
+	return color;
+}
+
+void clock_pause(struct chess_clock *c, uint64_t now)
+{
+	if (c->state != CLOCK_RUNNING)
+		return;
+	fold(c, now);
+	c->state = CLOCK_PAUSED;
+}
+
+void clock_resume(struct chess_clock *c, uint64_t now)
+{
+	if (c->state != CLOCK_PAUSED)
+		return;
+	c->since_ms = now;
+	c->state = CLOCK_RUNNING;
+}
+
+/* Place a colour's period and its moves in it from its completed move count. */
+static void locate_period(struct chess_clock *c, int color, int moves)
+{
+	if (moves < 0)
+		moves = 0;
+	c->moves[color] = moves;
+	int period = 0;
+	int left = moves;
+	for (;;) {
+		int in = c->tc.count ? c->tc.periods[period].moves : 0;
+		if (in == 0 || left < in)
+			break;
+		left -= in;
+		if (period + 1 < c->tc.count)
+			period++;
+		else
+			left %= in; /* the last period repeats */
+	}
+	c->period[color] = period;
+	c->moves_in_period[color] = left;
+}
+
+void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves)
+{
+	locate_period(c, 0, white_moves);
+	locate_period(c, 1, black_moves);
+}
+
+void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now)
+{
+	fold(c, now);
+	if (moves >= 0) {
+		/* Equal counts on the first mover's turn; otherwise the first mover is one up. */
+		int black = moves;
+		bool turn_known = c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED ||
+				  c->state == CLOCK_FLAGGED;
+		if (turn_known && c->running != c->first_mover)
+			black = c->first_mover == 0 ? moves - 1 : moves + 1;
+		clock_set_moves(c, moves, black);
+	}
+	int64_t target[2] = {white_ms, black_ms};
+	for (int color = 0; color < 2; color++) {
+		c->remaining_ms[color] = target[color];
+		if ((c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) && color == c->running)
+			c->remaining_ms[color] += charged(c, color, c->turn_used_ms[color]);
+	}
+	if (c->state == CLOCK_FLAGGED) {
+		c->state = CLOCK_PAUSED;
+		c->flagged = -1;
+		c->turn_used_ms[c->running] = 0;
+	}
+}
+
+void clock_stop(struct chess_clock *c, uint64_t now)
+{
+	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) {
+		int color = c->running;
+		c->remaining_ms[color] = clock_remaining(c, color, now);
+		c->turn_used_ms[color] = 0;
+	}
+	c->since_ms = now;
+	c->state = CLOCK_STOPPED;
+}
+
+int64_t clock_last_press_remaining(const struct chess_clock *c, int color)
+{
+	if (color != 0 && color != 1)
+		return 0;
+	return c->last_press_ms[color];
+}
+
+void clock_format_hms(int64_t ms, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	if (ms < 0)
+		ms = 0;
+	int64_t s = ms / 1000;
+	snprintf(buf, size, "%lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
+		 (long long)(s % 60));
+}
