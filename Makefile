@@ -66,13 +66,13 @@ $(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(LIB)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- packages
 # Everything the build, tests, demo and benchmarks need, from Debian 12.
@@ -93,7 +93,7 @@ tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN)
 
 # Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
 # pgn-extract, whole-game replays through the daemon.
-checks: $(PROGRAMS) $(TEST_BIN)
+checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN)
 	@tests/run-checks.sh $(BUILD)
 
 unit: $(TEST_BIN)

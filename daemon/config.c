@@ -164,6 +164,10 @@ static int set_detect(struct config *cfg, const char *key, const char *value, ch
 		if (parse_uint(value, 200, 600000, &v))
 			BAD("mismatch-ms must be 200..600000");
 		cfg->detect.mismatch_ms = (uint32_t)v;
+	} else if (!strcmp(key, "castle-wait-ms")) {
+		if (parse_uint(value, 0, 10000, &v))
+			BAD("castle-wait-ms must be 0..10000");
+		cfg->detect.castle_wait_ms = (uint32_t)v;
 	} else if (!strcmp(key, "in-hand-ms")) {
 		if (parse_uint(value, 200, 3600000, &v))
 			BAD("in-hand-ms must be 200..3600000");

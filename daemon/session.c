@@ -106,6 +106,7 @@ struct session {
 	char last_move_words[TEXT_MAX];
 	bool game_over;
 	bool flag_fell;
+	int64_t final_clk; /* the mover's time when a move ended the game */
 };
 
 /* ------------------------------------------------------------------ helpers */
@@ -290,8 +291,6 @@ static void finish_game(struct session *s, const char *result, const char *reaso
 	if (s->game_over)
 		return;
 	s->game_over = true;
-	if (s->has_clock)
-		clock_stop(&s->clock, now);
 	pgn_game_set_result(&s->pgn, result);
 	pgn_game_set_tag(&s->pgn, "Termination", reason);
 	journal_write(s, now, "result", "%s %s", result, reason);
@@ -375,14 +374,18 @@ static int apply_made(struct session *s, chess_move m, uint64_t now)
 	journal_write(s, now, "made", "%d %s %s", ply + 1, uci, san);
 	log_info(LOG_GAME, "move %d made: %s", ply + 1, san);
 
-	if (check_outcome(s, now)) {
-		/* The game is over: the move needs no press. */
-		int64_t clk = s->has_clock ? clock_remaining(&s->clock, mover, now) : -1;
+	if (check_outcome(s, now) && s->has_clock) {
+		/* The game is over (Art. 5); the mover's press still completes the move and
+		 * gives its [%clk] (Art. 6.2.1).  Without a press, the reading now stands. */
+		int64_t left = clock_remaining(&s->clock, mover, now);
 
-		complete_move(s, ply, clk < 0 && s->has_clock ? 0 : clk, now);
+		s->final_clk = left > 0 ? left : 0;
+		fifo_push(&s->uncompleted[mover], ply);
+		journal_durable(s);
+		write_scoresheet(s);
 		return 0;
 	}
-	if (!s->has_clock) {
+	if (!s->has_clock || s->game_over) {
 		complete_move(s, ply, -1, now);
 	} else if (mover != s->player && s->early_presses.count) {
 		complete_move(s, ply, fifo_pop(&s->early_presses), now);
@@ -539,18 +542,14 @@ static void poll_detect(struct session *s, uint64_t now)
 }
 
 /* A clock press is a moment of stillness: a move whose last peg went in just before it
- * is made now, not after the settle time. */
+ * (or a rook set beside the king, which could still become castling) is made now, before
+ * the press is taken, so it is announced before the opponent's clock starts (D.2.3). */
 static void settle_now(struct session *s, uint64_t now)
 {
 	struct detect_result r;
 
 	for (int i = 0; i < 8 && s->board_ready && !s->promo_pending && !s->game_over; i++) {
-		uint64_t t = detect_deadline(&s->det);
-
-		/* Only a settle deadline is brought forward, never a mismatch one. */
-		if (t == DETECT_NO_DEADLINE || t > now + s->det.cfg.settle_ms)
-			break;
-		if (detect_poll(&s->det, t > now ? t : now, &r) == DETECT_NONE)
+		if (detect_flush(&s->det, now, &r) == DETECT_NONE)
 			break;
 		handle_detect(s, &r, now);
 	}
@@ -572,8 +571,19 @@ static void press_clock(struct session *s, int color, uint64_t now)
 	enum clock_state before;
 	int rc;
 
-	if (!s->has_clock || s->game_over)
+	if (!s->has_clock)
 		return;
+	if (s->game_over) {
+		/* Only the press that completes the game's last move still counts. */
+		if (s->uncompleted[color].count && s->clock.state == CLOCK_RUNNING &&
+		    s->clock.running == color && clock_press(&s->clock, color, now) == 0) {
+			apply_press(s, color, "move", now);
+			complete_move(s, (int)fifo_pop(&s->uncompleted[color]),
+				      clock_last_press_remaining(&s->clock, color), now);
+			clock_stop(&s->clock, now);
+		}
+		return;
+	}
 	settle_now(s, now);
 	if (color == s->player && s->promo_pending && current_pos(s)->side == s->player) {
 		if (s->promo_choice == CHESS_NO_PIECE) {
@@ -671,16 +681,6 @@ static void toggle_pause(struct session *s, uint64_t now)
 	}
 }
 
-/* TODO(move to voice/phrases.c) */
-static size_t phrase_move_number(enum phrase_lang lang, int n, char *buf, size_t size)
-{
-	static const char *const word[PHRASE_LANG_COUNT] = { "Zug", "move", "drag", "zet" };
-	char num[64];
-
-	phrase_number(lang, n, num, sizeof(num));
-	return (size_t)snprintf(buf, size, "%s %s", word[lang], num);
-}
-
 static void speak_info(struct session *s, uint64_t now)
 {
 	char text[TEXT_MAX];
@@ -703,7 +703,7 @@ static void check_flag(struct session *s, uint64_t now)
 	int flagged, winner;
 	const char *result;
 
-	if (!s->has_clock || s->flag_fell || clock_flag_deadline(&s->clock) > now)
+	if (!s->has_clock || s->flag_fell || s->game_over || clock_flag_deadline(&s->clock) > now)
 		return;
 	flagged = clock_check_flag(&s->clock, now);
 	if (flagged < 0)
@@ -1014,7 +1014,9 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 	}
 	write_scoresheet(s);
 	if (s->resumed)
-		say_phrase(s, VOICE_PRIVATE, PHRASE_GAME_RESUMED_AFTER_RESTART, now);
+		say_phrase(s, VOICE_PRIVATE,
+			   s->has_clock ? PHRASE_GAME_RESUMED_AFTER_RESTART : PHRASE_GAME_RESUMED_NO_CLOCK,
+			   now);
 	return s;
 fail:
 	if (s->pgn.game.moves)
@@ -1028,6 +1030,10 @@ void session_close(struct session *s, uint64_t now)
 {
 	if (!s)
 		return;
+	/* A game-ending move whose press never came: the reading when it was made. */
+	for (int c = 0; c < 2; c++)
+		while (s->game_over && s->uncompleted[c].count)
+			complete_move(s, (int)fifo_pop(&s->uncompleted[c]), s->final_clk, now);
 	journal_durable(s);
 	write_scoresheet(s);
 	if (s->game_over) {
@@ -1038,7 +1044,6 @@ void session_close(struct session *s, uint64_t now)
 		snprintf(path, sizeof(path), "%s/journal", s->dir);
 		archive_journal(s, path);
 	}
-	(void)now;
 	journal_close(s->journal);
 	pgn_game_free(&s->pgn);
 	free(s);

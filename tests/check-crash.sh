@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Power loss at random points of a game (the sim's `crash`: SIGKILL, nothing flushed), each
+# followed by a restart that plays the rest: the final game.pgn must hold the whole game.
+# CRASH_POINTS (default 200) crash points, chosen at random (seeded) through a real game with
+# a Fischer clock; the restart's script places the pegs as they stood at the crash.
+set -u
+build=${1:-build}
+points=${CRASH_POINTS:-200}
+dir=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pgnx=/usr/games/pgn-extract
+game="$dir/games/1999-kasparov-topalov.pgn"
+passed=0
+failed=0
+
+$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$game" >"$work/orig.uci" 2>/dev/null
+"$build/annabella" script "$game" --player black --variants 77 --time-control 5400+30 \
+	--chatter >"$work/game.script"
+actions=$(grep -c -E '^\+[0-9]+ ' "$work/game.script")
+RANDOM=20261121
+for ((i = 1; i <= points; i++)); do
+	k=$((RANDOM % (actions + 1)))
+	wait_ms=$((RANDOM % 400))
+	run="$work/run$i"
+	mkdir -p "$run/state"
+	python3 "$dir/gamecheck.py" split "$work/game.script" "$k" "$wait_ms" "$run/1.script" \
+		"$run/2.script"
+	# In a subshell whose own report of the expected SIGKILL goes nowhere.
+	rc1=$( (
+		"$build/annabellad" --board "sim:$run/1.script" --time virtual --audio none \
+			--state "$run/state" >"$run/1.out" 2>&1
+		echo $?
+	) 2>/dev/null)
+	"$build/annabellad" --board "sim:$run/2.script" --time virtual --audio none \
+		--state "$run/state" >"$run/2.out" 2>&1
+	rc2=$?
+	$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$run/state/game.pgn" \
+		>"$run/final.uci" 2>/dev/null
+	if [ $rc1 -eq 137 ] && [ $rc2 -eq 0 ] && cmp -s "$work/orig.uci" "$run/final.uci"; then
+		passed=$((passed + 1))
+		rm -rf "$run"
+	else
+		failed=$((failed + 1))
+		echo "crash: point $i (after action $k of $actions, +$wait_ms ms): runs exited $rc1, $rc2;" \
+			"moves: $(wc -w <"$run/final.uci") of $(wc -w <"$work/orig.uci")"
+	fi
+done
+echo "crash: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Property test over whole games: PGN -> board script -> annabellad -> game.pgn with the same
+# moves (read back by pgn-extract, an independent PGN reader), every move announced with its
+# Appendix D words, and with a clock every [%clk] equal to the time computed independently
+# from the script's presses.  Real master games from tests/games/, both colours, varied lift
+# orders, chatter, opponent presses before and after replication, several time controls;
+# plus Stockfish self-play games when Stockfish is installed.
+set -u
+build=${1:-build}
+dir=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pgnx=/usr/games/pgn-extract
+passed=0
+failed=0
+
+games=("$dir"/games/*.pgn)
+if [ -x /usr/games/stockfish ]; then
+	if "$dir/selfplay.sh" 4 2024 "$work/selfplay.pgn" >/dev/null 2>&1; then
+		# One file per game.
+		awk -v out="$work/selfplay" '/^\[Event /{n++} {print > (out "-" n ".pgn")}' \
+			"$work/selfplay.pgn"
+		games+=("$work"/selfplay-*.pgn)
+	else
+		echo "games: Stockfish self-play failed; master games only"
+	fi
+else
+	echo "games: Stockfish not installed; master games only"
+fi
+
+tcs=("-" "5400+30" "40/5400+30:1800+30" "900+10" "3600d5" "1800b10" "7200")
+i=0
+for g in "${games[@]}"; do
+	name=$(basename "$g" .pgn)
+	$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$g" >"$work/$name.orig" 2>/dev/null
+	for player in white black; do
+		i=$((i + 1))
+		tc=${tcs[$((i % ${#tcs[@]}))]}
+		extra=()
+		[ $((i % 3)) -eq 0 ] && extra+=(--chatter)
+		run="$work/$name-$player"
+		mkdir -p "$run"
+		if ! "$build/annabella" script "$g" --player "$player" --variants "$i" \
+			--time-control "$tc" "${extra[@]}" >"$run.script" 2>"$run.err"; then
+			echo "games: $name as $player: script failed: $(cat "$run.err")"
+			failed=$((failed + 1))
+			continue
+		fi
+		if ! "$build/annabellad" --board "sim:$run.script" --time virtual --audio none \
+			--state "$run" >"$run.out" 2>&1; then
+			echo "games: $name as $player: annabellad failed: $(head -3 "$run.out")"
+			failed=$((failed + 1))
+			continue
+		fi
+		$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$run/game.pgn" \
+			>"$run.uci" 2>"$run.pgnx"
+		if [ -s "$run.pgnx" ]; then
+			echo "games: $name as $player: pgn-extract complains: $(head -3 "$run.pgnx")"
+			failed=$((failed + 1))
+		elif python3 "$dir/gamecheck.py" check "$run.script" "$work/$name.orig" "$run" \
+			"$run.uci" | sed "s/^/$name as $player: /"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+			passed=$((passed + 1))
+		else
+			echo "games: $name as $player (tc $tc, variants $i ${extra[*]}) FAILED"
+			failed=$((failed + 1))
+		fi
+	done
+done
+echo "games: $passed passed, $failed failed"
+[ $failed -eq 0 ]
