@@ -79,7 +79,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 DEB_PACKAGES := build-essential pkg-config libcmocka-dev libgpiod-dev gpiod \
 	libespeak-ng-dev espeak-ng espeak-ng-data libasound2-dev alsa-utils \
 	libinih-dev stockfish pgn-extract clang libclang-rt-14-dev sox \
-	cppcheck clang-format valgrind
+	cppcheck clang-format valgrind python3 time
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)

@@ -106,6 +106,7 @@ void pgn_game_free(struct pgn_game *g)
 	for (int i = 0; i < g->comments_capacity; i++)
 		free(g->comments[i]);
 	free(g->comments);
+	free(g->san);
 	free(g->leading_comment);
 	if (g->result[0])
 		chess_game_free(&g->game);
@@ -168,8 +169,15 @@ int pgn_game_push(struct pgn_game *g, chess_move m, const char *comment)
 		memset(c + g->comments_capacity, 0,
 		       (size_t)(cap - g->comments_capacity) * sizeof(*c));
 		g->comments = c;
+		char(*san)[CHESS_SAN_MAX] = realloc(g->san, (size_t)cap * sizeof(*san));
+		if (!san)
+			return -1;
+		g->san = san;
 		g->comments_capacity = cap;
 	}
+	if (!chess_pos_is_legal(&g->game.pos, m))
+		return -1;
+	chess_move_to_san(&g->game.pos, m, g->san[idx], sizeof(g->san[idx]));
 	char *copy = NULL;
 	if (comment && !(copy = copy_bounded(comment, PGN_MAX_COMMENT)))
 		return -1;
@@ -284,6 +292,22 @@ static void sb_comment(struct sbuf *b, const char *text)
 	bool have = false;
 	const char *s = text;
 
+	/* A short comment such as "[%clk 1:23:45]" stays whole on one line, so readers that
+	 * look for clock commands line by line find them. */
+	if (strlen(text) <= WORD_MAX && !strpbrk(text, "}\n\r\t")) {
+		while (*s == ' ')
+			s++;
+		for (; *s && len < WORD_MAX; s++)
+			if (!(*s == ' ' && (s[1] == ' ' || s[1] == '\0')))
+				piece[len++ + 1] = *s;
+		if (len) {
+			piece[0] = '{';
+			piece[len + 1] = '}';
+			sb_word(b, piece, len + 2);
+		}
+		return;
+	}
+
 	for (;;) {
 		while (*s && is_space(*s))
 			s++;
@@ -332,18 +356,15 @@ char *pgn_format(const struct pgn_game *g)
 	}
 	sb_str(&b, "\n");
 
-	struct chess_pos pos = g->game.start;
-	struct chess_undo undo;
 	bool need_number = true; /* Black's move needs "N..." at the start and after a comment */
 	if (g->leading_comment && *g->leading_comment)
 		sb_comment(&b, g->leading_comment);
 	for (int i = 0; i < g->game.count; i++) {
-		chess_move m = g->game.moves[i];
-		char san[CHESS_SAN_MAX], word[CHESS_SAN_MAX + 16];
+		const char *san = g->san[i];
+		char word[CHESS_SAN_MAX + 16];
 		int number = (int)g->game.start.fullmove_number + (i + g->game.start.side) / 2;
 		bool white = ((g->game.start.side + i) & 1) == 0;
 
-		chess_move_to_san(&pos, m, san, sizeof(san));
 		if (white)
 			snprintf(word, sizeof(word), "%d. %s", number, san);
 		else if (need_number)
@@ -352,7 +373,6 @@ char *pgn_format(const struct pgn_game *g)
 			snprintf(word, sizeof(word), "%s", san);
 		sb_word(&b, word, strlen(word));
 		need_number = false;
-		chess_pos_make(&pos, m, &undo);
 		if (i < g->comments_capacity && g->comments[i] && *g->comments[i]) {
 			size_t before = b.len;
 			sb_comment(&b, g->comments[i]);

@@ -19,7 +19,7 @@
  *	touch SQ PIECE			a piece left its hole (D.2.2)
  *	select PIECE			a promotion choice step (D.2.1)
  *	made PLY UCI SAN		a move made and announced
- *	press COLOR KIND CLOCK		a clock press: KIND start|move|idle|refused|illegal
+ *	press COLOR KIND CLOCK		a clock press: KIND start|move|idle|refused|illegal|paused
  *	complete PLY CLK_MS		a move completed (CLK_MS -1 without a clock)
  *	pause CLOCK / resume CLOCK	Art. 6.11.2
  *	mismatch EMPTY OCC / restored	D.2.9 flow (hex square masks)
@@ -251,7 +251,9 @@ static void set_comment(struct session *s, int ply, const char *text)
 	g->comments[ply] = copy;
 }
 
-static void write_scoresheet(struct session *s)
+/* game.pgn after every move; the copy under games/ (next to the game's audio record)
+ * when the game starts, ends, or the daemon stops. */
+static void write_scoresheet_to(struct session *s, bool archive_copy)
 {
 	char path[PATH_MAX];
 	char *text;
@@ -267,9 +269,14 @@ static void write_scoresheet(struct session *s)
 	if (state_write_atomic(path, text, strlen(text), s->cfg->sync))
 		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
 	snprintf(path, sizeof(path), "%s/games/%s.pgn", s->dir, s->game_id);
-	if (state_write_atomic(path, text, strlen(text), s->cfg->sync))
+	if (archive_copy && state_write_atomic(path, text, strlen(text), s->cfg->sync))
 		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
 	free(text);
+}
+
+static void write_scoresheet(struct session *s)
+{
+	write_scoresheet_to(s, s->game_over);
 }
 
 static void complete_move(struct session *s, int ply, int64_t clk_ms, uint64_t now)
@@ -598,8 +605,13 @@ static void press_clock(struct session *s, int color, uint64_t now)
 	}
 	before = s->clock.state;
 	if (before == CLOCK_PAUSED) {
-		/* A press while stopped for the arbiter does nothing. */
-		apply_press(s, color, "idle", now);
+		/* The clocks stand (for the arbiter, or after a restart until `pause`): the press
+		 * completes the mover's move, without a reading, and reminds the player. */
+		apply_press(s, color, "paused", now);
+		if (s->uncompleted[color].count)
+			complete_move(s, (int)fifo_pop(&s->uncompleted[color]), -1, now);
+		if (color == s->player)
+			say_phrase(s, VOICE_PRIVATE, PHRASE_PAUSED, now);
 		return;
 	}
 	rc = clock_press(&s->clock, color, now);
@@ -646,6 +658,11 @@ static void press_clock(struct session *s, int color, uint64_t now)
 static void replay_press(struct session *s, int color, const char *kind, const char *snap,
 			 uint64_t now)
 {
+	if (!strcmp(kind, "paused")) {
+		if (s->uncompleted[color].count)
+			fifo_pop(&s->uncompleted[color]); /* its "complete" record follows */
+		return;
+	}
 	if (!strcmp(kind, "move")) {
 		int64_t clk;
 
@@ -782,6 +799,7 @@ static int replay_record(void *user, const struct journal_record *rec)
 		snprintf(s->tc_text, sizeof(s->tc_text), "%s", tc);
 		s->has_clock = s->tc.count > 0;
 		clock_init(&s->clock, &s->tc);
+		clock_set_first_mover(&s->clock, start.side);
 		if (pgn_game_init(&s->pgn, &start))
 			return -1;
 		return 0;
@@ -935,6 +953,8 @@ static int start_new_game(struct session *s, const struct session_setup *setup, 
 	snprintf(s->tc_text, sizeof(s->tc_text), "%s", setup->time_control);
 	s->has_clock = s->tc.count > 0;
 	clock_init(&s->clock, &s->tc);
+	/* From a set-up position with Black to move, White's press starts Black's clock. */
+	clock_set_first_mover(&s->clock, start.side);
 	if (pgn_game_init(&s->pgn, &start)) {
 		snprintf(err, err_size, "out of memory");
 		return -1;
@@ -1008,11 +1028,11 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 			goto fail;
 	}
 	set_tags(s);
-	if (voice) {
+	if (voice && cfg->voice.record) {
 		snprintf(path, sizeof(path), "%s/games/%s.wav", s->dir, s->game_id);
 		voice_record_to(voice, path);
 	}
-	write_scoresheet(s);
+	write_scoresheet_to(s, true);
 	if (s->resumed)
 		say_phrase(s, VOICE_PRIVATE,
 			   s->has_clock ? PHRASE_GAME_RESUMED_AFTER_RESTART : PHRASE_GAME_RESUMED_NO_CLOCK,
@@ -1035,7 +1055,7 @@ void session_close(struct session *s, uint64_t now)
 		while (s->game_over && s->uncompleted[c].count)
 			complete_move(s, (int)fifo_pop(&s->uncompleted[c]), s->final_clk, now);
 	journal_durable(s);
-	write_scoresheet(s);
+	write_scoresheet_to(s, true);
 	if (s->game_over) {
 		char path[PATH_MAX];
 

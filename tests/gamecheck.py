@@ -241,17 +241,25 @@ def split(script, k, wait, out1, out2):
         if words[0] in ("lift", "place"):
             sq = (ord(words[1][0]) - 97) + 8 * (int(words[1][1]) - 1)
             occ[sq] = words[0] == "place"
+    # The power goes before the next action, so the board's timeline up to the cut is the
+    # script's own (a piece resting longer on a hole would be a move made there); the rest
+    # keeps its timing after the restart.
+    rest = [list(a) for a in actions[k:]]
+    wait = int(wait)
+    if rest:
+        wait = wait % max(rest[0][1], 1)
+        rest[0][1] -= wait
     with open(out1, "w", encoding="utf-8") as f:
         f.write("\n".join(header) + "\n")
         for _, w, words in actions[:k]:
             f.write("+%d %s\n" % (w, " ".join(words)))
-        f.write("+%d crash\n" % int(wait))
+        f.write("+%d crash\n" % wait)
     with open(out2, "w", encoding="utf-8") as f:
         for h in header:
             if h.split()[0] != "setup":
                 f.write(h + "\n")
         f.write("setup %s w - - 0 1\n" % occupancy_placement(occ))
-        for _, w, words in actions[k:]:
+        for _, w, words in rest:
             f.write("+%d %s\n" % (w, " ".join(words)))
     return 0
 
