@@ -28,13 +28,13 @@ enum chess_piece_type {
 /* A coloured piece: type | color << 3; 0 is an empty square. */
 typedef uint8_t chess_piece;
 #define CHESS_PIECE(color, type) ((chess_piece)((type) | ((color) << 3)))
-#define CHESS_PIECE_TYPE(p) ((enum chess_piece_type)((p) & 7))
-#define CHESS_PIECE_COLOR(p) ((enum chess_color)(((p) >> 3) & 1))
+#define CHESS_PIECE_TYPE(p)	 ((enum chess_piece_type)((p)&7))
+#define CHESS_PIECE_COLOR(p)	 ((enum chess_color)(((p) >> 3) & 1))
 
-#define CHESS_NO_SQUARE 64
+#define CHESS_NO_SQUARE	     64
 #define CHESS_SQ(file, rank) ((file) + 8 * (rank))
-#define CHESS_FILE(sq) ((sq) & 7)
-#define CHESS_RANK(sq) ((sq) >> 3)
+#define CHESS_FILE(sq)	     ((sq)&7)
+#define CHESS_RANK(sq)	     ((sq) >> 3)
 
 /* Castling rights bits. */
 enum {
@@ -64,8 +64,14 @@ static inline chess_move chess_move_make(int from, int to, enum chess_move_kind 
 	unsigned p = kind == CHESS_MOVE_PROMOTION ? (unsigned)(promo - CHESS_KNIGHT) : 0u;
 	return (chess_move)((unsigned)from | (unsigned)to << 6 | (unsigned)kind << 12 | p << 14);
 }
-static inline int chess_move_from(chess_move m) { return m & 63; }
-static inline int chess_move_to(chess_move m) { return (m >> 6) & 63; }
+static inline int chess_move_from(chess_move m)
+{
+	return m & 63;
+}
+static inline int chess_move_to(chess_move m)
+{
+	return (m >> 6) & 63;
+}
 static inline enum chess_move_kind chess_move_kind(chess_move m)
 {
 	return (enum chess_move_kind)((m >> 12) & 3);
@@ -74,8 +80,8 @@ static inline enum chess_move_kind chess_move_kind(chess_move m)
 static inline enum chess_piece_type chess_move_promotion(chess_move m)
 {
 	return chess_move_kind(m) == CHESS_MOVE_PROMOTION
-		       ? (enum chess_piece_type)(CHESS_KNIGHT + ((m >> 14) & 3))
-		       : CHESS_NO_PIECE;
+		   ? (enum chess_piece_type)(CHESS_KNIGHT + ((m >> 14) & 3))
+		   : CHESS_NO_PIECE;
 }
 
 /* Upper bound on legal moves in any position the FEN parser accepts.  218 is the known
@@ -97,7 +103,7 @@ struct chess_pos {
 	uint64_t by_color[2];
 	uint64_t by_type[7]; /* indexed by enum chess_piece_type; [0] unused */
 	chess_piece board[64];
-	uint8_t side;      /* enum chess_color to move */
+	uint8_t side;	   /* enum chess_color to move */
 	uint8_t castling;  /* CHESS_CASTLE_* bits */
 	uint8_t ep_square; /* square behind a pawn that just advanced two, or CHESS_NO_SQUARE;
 			    * kept only while an e.p. capture onto it is legal (Art. 9.2.3) */
@@ -170,7 +176,7 @@ bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color
 bool chess_pos_is_dead(const struct chess_pos *pos);
 
 /* ---------------------------------------------------------------- FEN */
-#define CHESS_FEN_MAX 100
+#define CHESS_FEN_MAX	100
 #define CHESS_FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 /* Parse with full validation; 0 or -1 with err filled (line 1, column of the fault). */
 int chess_fen_parse(struct chess_pos *pos, const char *fen, struct chess_error *err);
@@ -202,7 +208,7 @@ enum chess_outcome {
 	CHESS_CHECKMATE,     /* side to move is mated */
 	CHESS_STALEMATE,     /* side to move is stalemated */
 	CHESS_DEAD_POSITION, /* by material (Art. 5.2.2) */
-	CHESS_FIVEFOLD,      /* Art. 9.6.1, automatic */
+	CHESS_FIVEFOLD,	     /* Art. 9.6.1, automatic */
 	CHESS_SEVENTY_FIVE,  /* Art. 9.6.2, automatic */
 };
 

@@ -16,13 +16,13 @@ struct pgn_tag {
 struct pgn_game {
 	int tag_count;
 	struct pgn_tag *tags;
-	struct chess_game game; /* start position (from SetUp/FEN tags) and the moves */
-	char **comments;	/* comments[i]: text after move i (without braces), or NULL */
-	int comments_capacity;	/* also the capacity of san */
+	struct chess_game game;	    /* start position (from SetUp/FEN tags) and the moves */
+	char **comments;	    /* comments[i]: text after move i (without braces), or NULL */
+	int comments_capacity;	    /* also the capacity of san */
 	char (*san)[CHESS_SAN_MAX]; /* san[i]: move i in SAN, made when it was pushed, so writing
 				       a long game's scoresheet after every move stays linear */
-	char result[8];	       /* "1-0", "0-1", "1/2-1/2" or "*" */
-	char *leading_comment; /* text before the first move, or NULL */
+	char result[8];		    /* "1-0", "0-1", "1/2-1/2" or "*" */
+	char *leading_comment;	    /* text before the first move, or NULL */
 };
 
 /* Bounds on what the reader accepts (and the writer keeps); longer input is an error or,

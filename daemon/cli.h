@@ -6,8 +6,9 @@
 #ifndef ANNABELLA_CLI_H
 #define ANNABELLA_CLI_H
 
-int cli_perft(int argc, char **argv);      /* perft FEN DEPTH [--divide] */
-int cli_script(int argc, char **argv);     /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
+int cli_perft(int argc, char **argv); /* perft FEN DEPTH [--divide] */
+int cli_script(int argc,
+	       char **argv); /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
 
 #endif

@@ -24,7 +24,7 @@ static int usage(void)
 
 static char *render(const struct pgn_game *g, const char *format)
 {
-	struct scoresheet_game sheet = { 0 };
+	struct scoresheet_game sheet = {0};
 	bool *offers;
 	char *out;
 
@@ -48,8 +48,8 @@ static char *render(const struct pgn_game *g, const char *format)
 	if (!strcmp(format, "text"))
 		out = scoresheet_text(&sheet);
 	else
-		out = braille_scoresheet(&sheet, !strcmp(format, "brf") ? BRAILLE_BRF : BRAILLE_UNICODE,
-					 NULL);
+		out = braille_scoresheet(
+		    &sheet, !strcmp(format, "brf") ? BRAILLE_BRF : BRAILLE_UNICODE, NULL);
 	free(offers);
 	return out;
 }

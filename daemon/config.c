@@ -323,7 +323,7 @@ static int handler(void *user, const char *section, const char *name, const char
 
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
 {
-	struct load_ctx ctx = { .cfg = cfg };
+	struct load_ctx ctx = {.cfg = cfg};
 	int rc;
 
 	ctx.file = fopen(path, "r");

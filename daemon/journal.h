@@ -27,7 +27,7 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 void journal_close(struct journal *j);
 /* Append one record, written with a single write(2).  0 or -1 (logged). */
 int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* Make everything appended so far durable (fsync), if syncing is on. */
 int journal_sync(struct journal *j);
 

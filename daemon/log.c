@@ -6,14 +6,14 @@
 #include <string.h>
 
 enum log_level log_levels[LOG_CATEGORY_COUNT] = {
-	LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
-	LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
+    LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
+    LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
 };
 
 static const char *const category_names[LOG_CATEGORY_COUNT] = {
-	"gpio", "game", "voice", "clock", "braille", "control", "main",
+    "gpio", "game", "voice", "clock", "braille", "control", "main",
 };
-static const char *const level_names[] = { "error", "warn", "info", "debug" };
+static const char *const level_names[] = {"error", "warn", "info", "debug"};
 
 void log_set_level(enum log_level level)
 {

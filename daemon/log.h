@@ -24,7 +24,7 @@ void log_set_level(enum log_level level);
 /* "debug", "info", "warn", "error" -> level; -1 if unknown. */
 int log_level_parse(const char *name);
 void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #define LOG(cat, level, ...)                                                                       \
 	do {                                                                                       \
@@ -32,8 +32,8 @@ void log_write(enum log_category cat, enum log_level level, const char *fmt, ...
 			log_write((cat), (level), __VA_ARGS__);                                    \
 	} while (0)
 #define log_error(cat, ...) LOG(cat, LOG_LEVEL_ERROR, __VA_ARGS__)
-#define log_warn(cat, ...) LOG(cat, LOG_LEVEL_WARN, __VA_ARGS__)
-#define log_info(cat, ...) LOG(cat, LOG_LEVEL_INFO, __VA_ARGS__)
+#define log_warn(cat, ...)  LOG(cat, LOG_LEVEL_WARN, __VA_ARGS__)
+#define log_info(cat, ...)  LOG(cat, LOG_LEVEL_INFO, __VA_ARGS__)
 #define log_debug(cat, ...) LOG(cat, LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 #endif

@@ -13,10 +13,9 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *usage;
 } commands[] = {
-	{ "perft", cli_perft, "perft FEN DEPTH [--divide]" },
-	{ "script", cli_script,
-	  "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]" },
-	{ "scoresheet", cli_scoresheet, "scoresheet --format pgn|text|brf|unicode STATE_DIR" },
+    {"perft", cli_perft, "perft FEN DEPTH [--divide]"},
+    {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]"},
+    {"scoresheet", cli_scoresheet, "scoresheet --format pgn|text|brf|unicode STATE_DIR"},
 };
 
 static void usage(FILE *f)

@@ -26,7 +26,7 @@
 
 /* DESIGN 4.2: after a script or log ends, the daemon runs five more seconds. */
 #define END_GRACE_MS 5000
-#define EVENTS_MAX 64
+#define EVENTS_MAX   64
 
 struct options {
 	const char *config_path;
@@ -47,14 +47,14 @@ static void usage(FILE *f)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "board", required_argument, NULL, 'b' },
-		{ "time", required_argument, NULL, 't' },
-		{ "audio", required_argument, NULL, 'a' },
-		{ "state", required_argument, NULL, 's' },
-		{ "record-lines", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"config", required_argument, NULL, 'c'},
+	    {"board", required_argument, NULL, 'b'},
+	    {"time", required_argument, NULL, 't'},
+	    {"audio", required_argument, NULL, 'a'},
+	    {"state", required_argument, NULL, 's'},
+	    {"record-lines", required_argument, NULL, 'r'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -147,8 +147,7 @@ static void make_setup(const struct config *cfg, const char *spec, const struct 
 	if (h->player >= 0)
 		setup->player = h->player;
 	if (h->has_time_control)
-		snprintf(setup->time_control, sizeof(setup->time_control), "%s",
-			 h->time_control);
+		snprintf(setup->time_control, sizeof(setup->time_control), "%s", h->time_control);
 	if (h->has_setup) {
 		snprintf(setup->fen, sizeof(setup->fen), "%s", h->setup_fen);
 		snprintf(setup->fen_origin, sizeof(setup->fen_origin), "%s:%d",
@@ -198,8 +197,8 @@ static int run(struct board *board, struct session *session, struct voice *voice
 		if (n == EVENTS_MAX)
 			continue; /* more may be waiting at this very time */
 
-		next = min_u64(min_u64(board_deadline(board), session_deadline(session, now)),
-			       end_at);
+		next =
+		    min_u64(min_u64(board_deadline(board), session_deadline(session, now)), end_at);
 		if (ts->virtual_time) {
 			/* Speech takes no virtual time: finish it before time moves on. */
 			voice_wait_idle(voice);
@@ -216,9 +215,10 @@ static int run(struct board *board, struct session *session, struct voice *voice
 			int nfds = 0;
 			int timeout = -1;
 
-			fds[nfds++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+			fds[nfds++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
 			if (board_fd(board) >= 0)
-				fds[nfds++] = (struct pollfd){ .fd = board_fd(board), .events = POLLIN };
+				fds[nfds++] =
+				    (struct pollfd){.fd = board_fd(board), .events = POLLIN};
 			if (next != UINT64_MAX)
 				timeout = next > now ? (int)min_u64(next - now, 60000) : 0;
 			if (poll(fds, (nfds_t)nfds, timeout) < 0 && errno != EINTR) {
@@ -238,7 +238,7 @@ int main(int argc, char **argv)
 {
 	static struct config cfg;
 	struct options opt;
-	struct timesrc ts = { 0 };
+	struct timesrc ts = {0};
 	struct session_setup setup;
 	struct board *board = NULL;
 	struct voice *voice = NULL;

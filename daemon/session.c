@@ -55,7 +55,7 @@
 #include "voice/phrases.h"
 
 #define PENDING_MAX 8
-#define TEXT_MAX 512
+#define TEXT_MAX    512
 
 struct fifo {
 	int count;
@@ -212,11 +212,10 @@ static int clock_restore(struct session *s, const char *text, uint64_t now)
 	return 0;
 }
 
-static void journal_write(struct session *s, uint64_t now, const char *type, const char *fmt,
-			  ...) __attribute__((format(printf, 4, 5)));
+static void journal_write(struct session *s, uint64_t now, const char *type, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static void journal_write(struct session *s, uint64_t now, const char *type, const char *fmt,
-			  ...)
+static void journal_write(struct session *s, uint64_t now, const char *type, const char *fmt, ...)
 {
 	char args[JOURNAL_LINE_MAX];
 	va_list ap;
@@ -422,8 +421,8 @@ static void promotion_final(struct session *s, uint64_t now)
 static void promotion_select(struct session *s, uint64_t now)
 {
 	/* Dame -> Turm -> Läufer -> Springer -> Dame ... (DESIGN 1). */
-	static const enum chess_piece_type cycle[] = { CHESS_QUEEN, CHESS_ROOK, CHESS_BISHOP,
-						       CHESS_KNIGHT };
+	static const enum chess_piece_type cycle[] = {CHESS_QUEEN, CHESS_ROOK, CHESS_BISHOP,
+						      CHESS_KNIGHT};
 	int next = 0;
 
 	for (int i = 0; i < 4; i++)
@@ -631,7 +630,7 @@ static void press_clock(struct session *s, int color, uint64_t now)
 	if (color == s->player && s->mismatch_held) {
 		/* Art. 7.5.1: a move is completed by the press, even an illegal one; now the
 		 * arbiter's flow may start. */
-		struct detect_result r = { .kind = DETECT_UNEXPLAINED };
+		struct detect_result r = {.kind = DETECT_UNEXPLAINED};
 		uint64_t diff = detect_differences(&s->det);
 		uint64_t occ = chess_pos_occupancy(current_pos(s));
 
@@ -651,7 +650,8 @@ static void press_clock(struct session *s, int color, uint64_t now)
 			fifo_push(&s->early_presses, clk);
 	}
 	for (int i = 0; i < s->cfg->warning_count; i++)
-		if (clock_remaining(&s->clock, s->player, now) > (int64_t)s->cfg->warnings_s[i] * 1000)
+		if (clock_remaining(&s->clock, s->player, now) >
+		    (int64_t)s->cfg->warnings_s[i] * 1000)
 			s->warned[i] = false;
 }
 
@@ -707,8 +707,8 @@ static void speak_info(struct session *s, uint64_t now)
 		int64_t w = clock_remaining(&s->clock, CHESS_WHITE, now);
 		int64_t b = clock_remaining(&s->clock, CHESS_BLACK, now);
 
-		phrase_clock_info(s->phrases.lang, w > 0 ? (uint64_t)w : 0,
-				  b > 0 ? (uint64_t)b : 0, move_number, text, sizeof(text));
+		phrase_clock_info(s->phrases.lang, w > 0 ? (uint64_t)w : 0, b > 0 ? (uint64_t)b : 0,
+				  move_number, text, sizeof(text));
 	} else {
 		phrase_move_number(s->phrases.lang, move_number, text, sizeof(text));
 	}
@@ -729,8 +729,8 @@ static void check_flag(struct session *s, uint64_t now)
 	winner = !flagged;
 	/* Art. 6.9: a draw if the opponent cannot checkmate by any legal series. */
 	result = chess_pos_can_checkmate(current_pos(s), (enum chess_color)winner)
-			 ? winner_result(winner)
-			 : "1/2-1/2";
+		     ? winner_result(winner)
+		     : "1/2-1/2";
 	journal_write(s, now, "flag", "%s %s", color_name(flagged), result);
 	journal_durable(s);
 	say_phrase(s, VOICE_PUBLIC, flagged == CHESS_WHITE ? PHRASE_FLAG_WHITE : PHRASE_FLAG_BLACK,
@@ -769,8 +769,7 @@ static void check_warnings(struct session *s, uint64_t now)
 		if (s->warned[i] || left > (int64_t)s->cfg->warnings_s[i] * 1000)
 			continue;
 		s->warned[i] = true;
-		phrase_duration(s->phrases.lang, left > 0 ? (uint64_t)left : 0, text,
-				sizeof(text));
+		phrase_duration(s->phrases.lang, left > 0 ? (uint64_t)left : 0, text, sizeof(text));
 		say(s, VOICE_PRIVATE, VOICE_KIND_TIME, s->lang, text, now);
 	}
 }
@@ -820,8 +819,7 @@ static int replay_record(void *user, const struct journal_record *rec)
 		int ply;
 		int64_t clk;
 
-		if (sscanf(a, "%d %" SCNd64, &ply, &clk) != 2 || ply < 1 ||
-		    ply > s->pgn.game.count)
+		if (sscanf(a, "%d %" SCNd64, &ply, &clk) != 2 || ply < 1 || ply > s->pgn.game.count)
 			return -1;
 		if (clk >= 0) {
 			char hms[32], comment[48];
@@ -834,7 +832,7 @@ static int replay_record(void *user, const struct journal_record *rec)
 	}
 	if (!strcmp(rec->type, "touch")) {
 		int sq;
-		char name[3] = { a[0], a[0] ? a[1] : 0, 0 };
+		char name[3] = {a[0], a[0] ? a[1] : 0, 0};
 
 		sq = chess_square_parse(name);
 		if (sq < 0)
@@ -942,7 +940,8 @@ static int start_new_game(struct session *s, const struct session_setup *setup, 
 
 	if (chess_fen_parse(&start, setup->fen, &ferr)) {
 		snprintf(err, err_size, "%s: setup FEN, column %d: %s",
-			 setup->fen_origin[0] ? setup->fen_origin : "setup", ferr.column, ferr.message);
+			 setup->fen_origin[0] ? setup->fen_origin : "setup", ferr.column,
+			 ferr.message);
 		return -1;
 	}
 	if (time_control_parse(setup->time_control, &s->tc, err, err_size))
@@ -1009,8 +1008,7 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 			goto fail;
 		journal_write(s, now, "restart", "%d", s->pgn.game.count);
 		journal_durable(s);
-		log_info(LOG_GAME, "resumed game %s after %d moves", s->game_id,
-			 s->pgn.game.count);
+		log_info(LOG_GAME, "resumed game %s after %d moves", s->game_id, s->pgn.game.count);
 	} else {
 		if (n > 0 && s->pgn.game.moves) {
 			archive_journal(s, journal_path);
@@ -1035,7 +1033,8 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 	write_scoresheet_to(s, true);
 	if (s->resumed)
 		say_phrase(s, VOICE_PRIVATE,
-			   s->has_clock ? PHRASE_GAME_RESUMED_AFTER_RESTART : PHRASE_GAME_RESUMED_NO_CLOCK,
+			   s->has_clock ? PHRASE_GAME_RESUMED_AFTER_RESTART
+					: PHRASE_GAME_RESUMED_NO_CLOCK,
 			   now);
 	return s;
 fail:

@@ -17,11 +17,11 @@
 
 /* What the board script (or the configuration) says the game is. */
 struct session_setup {
-	int player;		 /* enum chess_color */
-	char time_control[64];	 /* DESIGN 4.6, "-" for none */
-	char fen[100];		 /* start position */
-	char fen_origin[300];	 /* where the FEN comes from, for errors ("game.script:3") */
-	bool virtual_time;	 /* dates are unknown in virtual time */
+	int player;	       /* enum chess_color */
+	char time_control[64]; /* DESIGN 4.6, "-" for none */
+	char fen[100];	       /* start position */
+	char fen_origin[300];  /* where the FEN comes from, for errors ("game.script:3") */
+	bool virtual_time;     /* dates are unknown in virtual time */
 };
 
 struct session;
