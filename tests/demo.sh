@@ -13,6 +13,17 @@ mkdir -p "$out"
 "$build/annabella" script "$game" --player black --variants 1956 --time-control 5400+30 \
 	>"$out/game.script"
 
+# The scoresheet's tags from the game's own.
+tag() { sed -n "s/^\[$1 \"\(.*\)\"\]/\1/p" "$game" | head -1 | tr -d '\\'; }
+{
+	echo "[game]"
+	echo "event = $(tag Event)"
+	echo "site = $(tag Site)"
+	echo "round = $(tag Round)"
+	echo "white = $(tag White)"
+	echo "black = $(tag Black)"
+} >"$out/annabella.conf"
+
 audio=wav
 if [ -r /proc/asound/cards ] && grep -q '^ *[0-9]' /proc/asound/cards; then
 	audio=alsa
@@ -20,7 +31,7 @@ fi
 
 echo "demo: D. Byrne - R. Fischer, New York 1956, the tactile player has Black"
 echo "demo: board script $out/game.script ($(grep -c -E 'lift|place' "$out/game.script") peg actions)"
-echo "demo: annabellad --board sim:$out/game.script --time virtual --audio $audio --state $out/state"
+echo "demo: annabellad --config $out/annabella.conf --board sim:$out/game.script --time virtual --audio $audio --state $out/state"
 mkdir -p "$out/state"
 : >"$out/state/speech.log"
 # Print each announcement as the daemon logs it.
@@ -28,8 +39,8 @@ tail -n +1 -f "$out/state/speech.log" &
 tailer=$!
 trap 'kill $tailer 2>/dev/null || true' EXIT
 status=0
-"$build/annabellad" --board "sim:$out/game.script" --time virtual --audio "$audio" \
-	--state "$out/state" || status=$?
+"$build/annabellad" --config "$out/annabella.conf" --board "sim:$out/game.script" \
+	--time virtual --audio "$audio" --state "$out/state" || status=$?
 sleep 0.3
 kill $tailer 2>/dev/null || true
 wait $tailer 2>/dev/null || true
