@@ -288,32 +288,51 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 	BAD("unknown section [%s]", section);
 }
 
+/* The squares list of a direct wiring (64 line numbers) may not fit on one line: it is
+ * gathered over indented continuation lines and applied after the file is read. */
+#define SQUARES_TEXT_MAX 1024
+
 struct load_ctx {
 	struct config *cfg;
 	FILE *file;
 	int line;	/* line last read */
 	int error_line; /* first line whose key was refused */
+	int long_line;	/* first key line too long for the parser */
+	int squares_line;
+	size_t squares_len;
+	char squares[SQUARES_TEXT_MAX];
 	char message[200];
 };
 
-/* Reads for inih, counting lines, so a refused key's message goes with its line. */
+/* Reads for inih, counting lines, so a refused key's message goes with its line.  A line
+ * longer than inih's buffer would be cut in two there and misnumber every line after it;
+ * a long comment is dropped, a long key line is refused after reading. */
 static char *reader(char *str, int num, void *stream)
 {
 	struct load_ctx *ctx = stream;
 	char *s = fgets(str, num, ctx->file);
+	size_t len;
 
-	if (s)
-		ctx->line++;
+	if (!s)
+		return NULL;
+	ctx->line++;
+	len = strlen(s);
+	if (len > 0 && s[len - 1] != '\n' && !feof(ctx->file)) {
+		const char *p = s + strspn(s, " \t");
+		int c;
+
+		while ((c = fgetc(ctx->file)) != EOF && c != '\n')
+			;
+		if (*p != '#' && *p != ';' && !ctx->long_line)
+			ctx->long_line = ctx->line;
+		s[0] = '\n';
+		s[1] = '\0';
+	}
 	return s;
 }
 
-static int handler(void *user, const char *section, const char *name, const char *value)
+static int refuse(struct load_ctx *ctx, const char *msg)
 {
-	struct load_ctx *ctx = user;
-	char msg[200];
-
-	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
-		return 1;
 	if (!ctx->error_line) {
 		ctx->error_line = ctx->line;
 		snprintf(ctx->message, sizeof(ctx->message), "%s", msg);
@@ -321,9 +340,33 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 0;
 }
 
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct load_ctx *ctx = user;
+	char msg[200];
+
+	if (!strcmp(section, "board") && !strcmp(name, "squares")) {
+		size_t n = strlen(value);
+
+		if (ctx->squares_len + n + 2 > sizeof(ctx->squares))
+			return refuse(ctx, "squares: too long");
+		if (!ctx->squares_line)
+			ctx->squares_line = ctx->line;
+		if (ctx->squares_len)
+			ctx->squares[ctx->squares_len++] = ' ';
+		memcpy(ctx->squares + ctx->squares_len, value, n + 1);
+		ctx->squares_len += n;
+		return 1;
+	}
+	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
+		return 1;
+	return refuse(ctx, msg);
+}
+
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
 {
 	struct load_ctx ctx = {.cfg = cfg};
+	char msg[200];
 	int rc;
 
 	ctx.file = fopen(path, "r");
@@ -337,10 +380,22 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 		snprintf(err, err_size, "%s: out of memory", path);
 		return -1;
 	}
+	if (ctx.long_line && (rc <= 0 || ctx.long_line < rc)) {
+		snprintf(err, err_size,
+			 "%s:%d: line too long (at most 198 characters; continue a long value on "
+			 "indented lines)",
+			 path, ctx.long_line);
+		return -1;
+	}
 	if (rc > 0) {
 		snprintf(err, err_size, "%s:%d: %s", path, rc,
 			 rc == ctx.error_line ? ctx.message
 					      : "syntax error (expected [section] or key = value)");
+		return -1;
+	}
+	if (ctx.squares_line &&
+	    board_config_set(&cfg->board, "squares", ctx.squares, msg, sizeof(msg))) {
+		snprintf(err, err_size, "%s:%d: %s", path, ctx.squares_line, msg);
 		return -1;
 	}
 	return 0;

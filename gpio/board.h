@@ -66,6 +66,8 @@ void board_config_defaults(struct board_config *cfg);
  * chip = gpiochip0
  * # direct: the input line of each hole, a1 b1 ... h1 a2 ... h8 (64 numbers, separated by
  * # spaces or commas), or ranges such as 0-63 or "0-31 32-63" (a range may run downwards).
+ * # A list too long for one line (lines are at most 198 characters) continues on
+ * # indented lines.
  * squares = 0-63
  * # matrix: the row output lines for ranks 1..8 and the column input lines for files a..h.
  * rows = 0-7
