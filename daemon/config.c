@@ -298,6 +298,7 @@ struct load_ctx {
 	int line;	/* line last read */
 	int error_line; /* first line whose key was refused */
 	int long_line;	/* first key line too long for the parser */
+	bool indented;	/* the line just read starts with blanks: a continuation */
 	int squares_line;
 	size_t squares_len;
 	char squares[SQUARES_TEXT_MAX];
@@ -316,6 +317,7 @@ static char *reader(char *str, int num, void *stream)
 	if (!s)
 		return NULL;
 	ctx->line++;
+	ctx->indented = s[0] == ' ' || s[0] == '\t';
 	len = strlen(s);
 	if (len > 0 && s[len - 1] != '\n' && !feof(ctx->file)) {
 		const char *p = s + strspn(s, " \t");
@@ -348,10 +350,14 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!strcmp(section, "board") && !strcmp(name, "squares")) {
 		size_t n = strlen(value);
 
+		/* A new squares key replaces the list, as a later value does for any key;
+		 * an indented line continues it. */
+		if (!ctx->indented) {
+			ctx->squares_len = 0;
+			ctx->squares_line = ctx->line;
+		}
 		if (ctx->squares_len + n + 2 > sizeof(ctx->squares))
 			return refuse(ctx, "squares: too long");
-		if (!ctx->squares_line)
-			ctx->squares_line = ctx->line;
 		if (ctx->squares_len)
 			ctx->squares[ctx->squares_len++] = ' ';
 		memcpy(ctx->squares + ctx->squares_len, value, n + 1);

@@ -77,6 +77,12 @@ int journal_append(struct journal *j, uint64_t ms, const char *type, const char 
 	int n = snprintf(body, room, "%" PRIu64 " %s", ms, type);
 	va_list ap;
 
+	/* Only what journal_read() takes back: a type of one word that fits its record. */
+	if (!type || !*type || strlen(type) >= sizeof(((struct journal_record *)0)->type) ||
+	    strpbrk(type, " \t\r\n")) {
+		log_error(LOG_GAME, "journal record type '%s' refused", type ? type : "(null)");
+		return -1;
+	}
 	if (n < 0 || (size_t)n >= room)
 		return -1;
 	if (fmt && *fmt) {
@@ -174,11 +180,15 @@ int journal_read(const char *path, bool repair, journal_record_fn fn, void *user
 		struct journal_record rec;
 
 		lineno++;
-		if (len == 0 || line[len - 1] != '\n' || parse_line(line, len - 1, lineno, &rec)) {
+		if (len == 0 || line[len - 1] != '\n') {
 			torn = true;
 			break;
 		}
 		line[len - 1] = '\0';
+		if (parse_line(line, len - 1, lineno, &rec)) {
+			torn = true;
+			break;
+		}
 		if (fn && fn(user, &rec)) {
 			snprintf(err, err_size, "%s:%d: bad record '%s'", path, lineno, rec.type);
 			fclose(f);
