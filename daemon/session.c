@@ -359,6 +359,7 @@ static int apply_made(struct session *s, chess_move m, uint64_t now)
 	struct chess_pos before = *current_pos(s);
 	char san[CHESS_SAN_MAX], uci[8];
 	int mover = before.side;
+	bool over;
 	int ply;
 
 	if (!chess_pos_is_legal(&before, m))
@@ -380,22 +381,22 @@ static int apply_made(struct session *s, chess_move m, uint64_t now)
 	journal_write(s, now, "made", "%d %s %s", ply + 1, uci, san);
 	log_info(LOG_GAME, "move %d made: %s", ply + 1, san);
 
-	if (check_outcome(s, now) && s->has_clock) {
-		/* The game is over (Art. 5); the mover's press still completes the move and
-		 * gives its [%clk] (Art. 6.2.1).  Without a press, the reading now stands. */
-		int64_t left = clock_remaining(&s->clock, mover, now);
-
-		s->final_clk = left > 0 ? left : 0;
-		fifo_push(&s->uncompleted[mover], ply);
-		journal_durable(s);
-		write_scoresheet(s);
-		return 0;
-	}
-	if (!s->has_clock || s->game_over) {
+	over = check_outcome(s, now);
+	if (!s->has_clock) {
 		complete_move(s, ply, -1, now);
 	} else if (mover != s->player && s->early_presses.count) {
 		complete_move(s, ply, fifo_pop(&s->early_presses), now);
+		if (over)
+			clock_stop(&s->clock, now);
 	} else {
+		if (over) {
+			/* The game is over (Art. 5); the mover's press still completes the move
+			 * and gives its [%clk] (Art. 6.2.1).  Without a press, the reading now
+			 * stands. */
+			int64_t left = clock_remaining(&s->clock, mover, now);
+
+			s->final_clk = left > 0 ? left : 0;
+		}
 		fifo_push(&s->uncompleted[mover], ply);
 		journal_durable(s);
 		write_scoresheet(s);
@@ -648,6 +649,9 @@ static void press_clock(struct session *s, int color, uint64_t now)
 			complete_move(s, (int)fifo_pop(&s->uncompleted[color]), clk, now);
 		else if (color != s->player)
 			fifo_push(&s->early_presses, clk);
+		/* The press that settled a game-ending move also stops the clocks. */
+		if (s->game_over)
+			clock_stop(&s->clock, now);
 	}
 	for (int i = 0; i < s->cfg->warning_count; i++)
 		if (clock_remaining(&s->clock, s->player, now) >
