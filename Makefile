@@ -133,12 +133,17 @@ lint: deps
 
 # ---------------------------------------------------------------- fuzzing
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-FUZZ_LIB_SRC := $(filter-out daemon/main_%,$(LIB_SRC))
+FUZZ_FLAGS := -std=c17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
 
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+# The library once, instrumented for coverage; each target links it with libFuzzer's main.
+build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(PKG_CFLAGS) -std=c17 -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(FUZZ_LIB_SRC) $(LDLIBS)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 fuzz: deps $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
