@@ -260,7 +260,7 @@ static bool explain(const struct search *sr, const struct chess_pos *pos, int s,
 
 static bool explain_board(const struct detect *d, struct chain *out)
 {
-	static struct search sr; /* large; detection runs on one thread */
+	struct search sr;
 	uint64_t occ = chess_pos_occupancy(&d->pos);
 
 	sr.d = d;

@@ -58,89 +58,71 @@ static void text_add(struct text *t, const char *s)
 
 /* ---------------------------------------------------------------- numbers */
 
-static const char *const de_units[20] = {
-    "null",	"eins",	    "zwei",	"drei",	    "vier",	"fünf",	    "sechs",
-    "sieben",	"acht",	    "neun",	"zehn",	    "elf",	"zwölf",    "dreizehn",
-    "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn",
-};
-static const char *const de_tens[10] = {
-    "", "", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig",
-};
-static const char *const en_units[20] = {
-    "zero",	"one",	   "two",     "three",	   "four",     "five",	   "six",
-    "seven",	"eight",   "nine",    "ten",	   "eleven",   "twelve",   "thirteen",
-    "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
-};
-static const char *const en_tens[10] = {
-    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-};
-static const char *const sv_units[20] = {
-    "noll", "ett",  "två",  "tre",     "fyra",	  "fem",    "sex",    "sju",	 "åtta",  "nio",
-    "tio",  "elva", "tolv", "tretton", "fjorton", "femton", "sexton", "sjutton", "arton", "nitton",
-};
-static const char *const sv_tens[10] = {
-    "", "", "tjugo", "trettio", "fyrtio", "femtio", "sextio", "sjuttio", "åttio", "nittio",
-};
-static const char *const nl_units[20] = {
-    "nul",	"één",	    "twee",    "drie",	    "vier",	"vijf",	     "zes",
-    "zeven",	"acht",	    "negen",   "tien",	    "elf",	"twaalf",    "dertien",
-    "veertien", "vijftien", "zestien", "zeventien", "achttien", "negentien",
-};
-static const char *const nl_tens[10] = {
-    "", "", "twintig", "dertig", "veertig", "vijftig", "zestig", "zeventig", "tachtig", "negentig",
+/* Cardinals per language.  bound_one: "one" inside a compound ("einundzwanzig"), NULL where
+ * it is the same word; unit_first: units before tens ("einundzwanzig", not "twenty-one"). */
+static const struct numerals {
+	const char *units[20];
+	const char *tens[10];
+	const char *bound_one;
+	bool unit_first;
+	const char *joiner; /* between the two parts of 21..99 */
+} numerals[PHRASE_LANG_COUNT] = {
+    [PHRASE_DE] = {{"null",	"eins",	    "zwei",	"drei",	    "vier",
+		    "fünf",	"sechs",    "sieben",	"acht",	    "neun",
+		    "zehn",	"elf",	    "zwölf",	"dreizehn", "vierzehn",
+		    "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn"},
+		   {"", "", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig",
+		    "achtzig", "neunzig"},
+		   "ein",
+		   true,
+		   "und"},
+    [PHRASE_EN] = {{"zero",    "one",	  "two",       "three",	   "four",
+		    "five",    "six",	  "seven",     "eight",	   "nine",
+		    "ten",     "eleven",  "twelve",    "thirteen", "fourteen",
+		    "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"},
+		   {"", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+		    "ninety"},
+		   NULL,
+		   false,
+		   "-"},
+    [PHRASE_SV] = {{"noll",    "ett",	 "två",	   "tre",     "fyra",  "fem",	"sex",
+		    "sju",     "åtta",	 "nio",	   "tio",     "elva",  "tolv",	"tretton",
+		    "fjorton", "femton", "sexton", "sjutton", "arton", "nitton"},
+		   {"", "", "tjugo", "trettio", "fyrtio", "femtio", "sextio", "sjuttio", "åttio",
+		    "nittio"},
+		   NULL,
+		   false,
+		   ""},
+    [PHRASE_NL] = {{"nul",	"één",	   "twee",	"drie",	    "vier",
+		    "vijf",	"zes",	   "zeven",	"acht",	    "negen",
+		    "tien",	"elf",	   "twaalf",	"dertien",  "veertien",
+		    "vijftien", "zestien", "zeventien", "achttien", "negentien"},
+		   {"", "", "twintig", "dertig", "veertig", "vijftig", "zestig", "zeventig",
+		    "tachtig", "negentig"},
+		   "een",
+		   true,
+		   "en"},
 };
 
-/* 1..99 as part of a larger word or alone; "one" inside compounds takes its bound form. */
+/* 0..99 as part of a larger word or alone; "one" inside compounds takes its bound form. */
 static void number_below_hundred(struct text *t, enum phrase_lang lang, int n, bool alone)
 {
+	const struct numerals *w = &numerals[lang];
 	int tens = n / 10, unit = n % 10;
 
-	switch (lang) {
-	case PHRASE_DE:
-		if (n < 20) {
-			text_add(t, n == 1 && !alone ? "ein" : de_units[n]);
-		} else if (unit == 0) {
-			text_add(t, de_tens[tens]);
-		} else {
-			text_add(t, unit == 1 ? "ein" : de_units[unit]);
-			text_add(t, "und");
-			text_add(t, de_tens[tens]);
-		}
-		break;
-	case PHRASE_EN:
-		if (n < 20) {
-			text_add(t, en_units[n]);
-		} else {
-			text_add(t, en_tens[tens]);
-			if (unit != 0) {
-				text_add(t, "-");
-				text_add(t, en_units[unit]);
-			}
-		}
-		break;
-	case PHRASE_SV:
-		if (n < 20) {
-			text_add(t, sv_units[n]);
-		} else {
-			text_add(t, sv_tens[tens]);
-			if (unit != 0)
-				text_add(t, sv_units[unit]);
-		}
-		break;
-	case PHRASE_NL:
-	case PHRASE_LANG_COUNT:
-	default:
-		if (n < 20) {
-			text_add(t, n == 1 && !alone ? "een" : nl_units[n]);
-		} else if (unit == 0) {
-			text_add(t, nl_tens[tens]);
-		} else {
-			text_add(t, unit == 1 ? "een" : nl_units[unit]);
-			/* "tweeëntwintig", "drieëntwintig": a trema where two e meet. */
-			text_add(t, (unit == 2 || unit == 3) ? "ën" : "en");
-			text_add(t, nl_tens[tens]);
-		}
-		break;
+	if (n < 20) {
+		text_add(t, n == 1 && !alone && w->bound_one ? w->bound_one : w->units[n]);
+	} else if (unit == 0) {
+		text_add(t, w->tens[tens]);
+	} else if (w->unit_first) {
+		text_add(t, unit == 1 ? w->bound_one : w->units[unit]);
+		/* Dutch "tweeëntwintig", "drieëntwintig": a trema where two e meet. */
+		text_add(t, lang == PHRASE_NL && (unit == 2 || unit == 3) ? "ën" : w->joiner);
+		text_add(t, w->tens[tens]);
+	} else {
+		text_add(t, w->tens[tens]);
+		text_add(t, w->joiner);
+		text_add(t, w->units[unit]);
 	}
 }
 
@@ -242,16 +224,10 @@ static enum phrase_lang lang_of(const struct phrase_options *o)
 
 static const char *const file_names[8] = {"Anna", "Bella", "Cesar",  "David",
 					  "Eva",  "Felix", "Gustav", "Hector"};
-static const char *const rank_names[PHRASE_LANG_COUNT][8] = {
-    {"eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"},
-    {"one", "two", "three", "four", "five", "six", "seven", "eight"},
-    {"ett", "två", "tre", "fyra", "fem", "sex", "sju", "åtta"},
-    {"één", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht"},
-};
-
+/* Rank numerals are the cardinals one to eight. */
 static const char *rank_word(const struct phrase_options *o, int rank)
 {
-	return rank_names[o->national_ranks ? lang_of(o) : PHRASE_DE][rank & 7];
+	return numerals[o->national_ranks ? lang_of(o) : PHRASE_DE].units[(rank & 7) + 1];
 }
 
 static void add_square(struct text *t, const struct phrase_options *o, int sq)

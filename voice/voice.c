@@ -221,6 +221,10 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 
 	if ((unsigned)ch >= VOICE_CHANNEL_COUNT)
 		ch = VOICE_PRIVATE;
+	if ((unsigned)kind > VOICE_KIND_INFO)
+		kind = VOICE_KIND_INFO;
+	if (text == NULL)
+		text = "";
 	pthread_mutex_lock(&v->lock);
 	if (kind == VOICE_KIND_MOVE) {
 		queue_drop_where(v, match_stale, kind, "superseded by a move");
@@ -243,7 +247,7 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 	it->said_ns = said;
 	it->record_fd = -1;
 	snprintf(it->lang, sizeof(it->lang), "%s", lang != NULL && lang[0] ? lang : "de");
-	copy_text(it->text, sizeof(it->text), text != NULL ? text : "");
+	copy_text(it->text, sizeof(it->text), text);
 	queue_insert(v, it);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);

@@ -57,6 +57,10 @@ int wav_parse_header(const uint8_t *buf, size_t len, struct wav_info *info)
 			info->data_offset = (uint32_t)(pos + 8);
 			return 0;
 		}
+		/* A chunk to skip must lie within buf: on a 32-bit size_t a huge size would wrap.
+		 */
+		if ((size_t)size > len - pos - 8)
+			return -1;
 		pos += 8 + (size_t)size + (size & 1);
 	}
 	return -1;
@@ -116,9 +120,9 @@ int wav_writer_open_fd(struct wav_writer *w, int fd, unsigned sample_rate)
 		/* Samples past the header's count (a crash mid-utterance) are kept. */
 		w->data_bytes = ((uint64_t)st.st_size - WAV_HEADER_SIZE) & ~(uint64_t)1;
 		if (ftruncate(fd, (off_t)(WAV_HEADER_SIZE + w->data_bytes)) != 0 ||
-		    lseek(fd, 0, SEEK_END) < 0)
+		    lseek(fd, 0, SEEK_END) < 0 || wav_writer_commit(w) != 0)
 			goto fail;
-		return wav_writer_commit(w);
+		return 0;
 	}
 	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
 		goto fail;

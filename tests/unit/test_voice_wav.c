@@ -6,9 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/unit/voice_testutil.h"
+#include "voice/wav.h"
 
 static void test_wav_sink(void **state)
 {
@@ -166,6 +170,51 @@ static void test_state_dir_not_writable(void **state)
 	assert_non_null(strstr(err, "/nonexistent/annabella"));
 }
 
+/* A chunk whose size runs past the buffer ends the parse; it never moves the position back
+ * (a size near 4 GiB wraps a 32-bit size_t). */
+static void test_parse_header_huge_chunk(void **state)
+{
+	(void)state;
+	uint8_t h[64] = "RIFF\0\0\0\0WAVE";
+	struct wav_info info;
+
+	memcpy(h + 12, "LIST", 4);
+	h[16] = 0xf4; /* 0xfffffff4: 12 + 8 + size wraps to 8 on 32 bits */
+	h[17] = h[18] = h[19] = 0xff;
+	assert_int_equal(wav_parse_header(h, sizeof(h), &info), -1);
+}
+
+/* A file to continue whose header cannot be brought up to date: the writer is left closed,
+ * not holding the descriptor the caller is about to close. */
+static void test_open_fd_commit_fails(void **state)
+{
+	(void)state;
+	struct wav_writer w;
+	uint8_t h[44] = {0};
+	int16_t samples[2] = {1, 2};
+	int fd = memfd_create("wav", MFD_ALLOW_SEALING);
+
+	assert_true(fd >= 0);
+	memcpy(h, "RIFF", 4);
+	memcpy(h + 8, "WAVEfmt ", 8);
+	h[16] = 16;
+	h[20] = 1;		    /* PCM */
+	h[22] = 1;		    /* mono */
+	h[24] = 0x22, h[25] = 0x56; /* 22050 */
+	h[32] = 2;
+	h[34] = 16;
+	memcpy(h + 36, "data", 4);
+	assert_int_equal(write(fd, h, sizeof(h)), (ssize_t)sizeof(h));
+	assert_int_equal(write(fd, samples, sizeof(samples)), (ssize_t)sizeof(samples));
+	assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), 0);
+
+	assert_int_equal(wav_writer_open_fd(&w, fd, 22050), -1);
+	assert_int_equal(w.fd, -1);
+	close(fd);
+	assert_int_equal(wav_writer_write(&w, samples, 2), -1);
+	wav_writer_close(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +222,8 @@ int main(void)
 	    cmocka_unit_test(test_wav_sink_replaces_foreign_file),
 	    cmocka_unit_test(test_record_with_sink_none),
 	    cmocka_unit_test(test_state_dir_not_writable),
+	    cmocka_unit_test(test_parse_header_huge_chunk),
+	    cmocka_unit_test(test_open_fd_commit_fails),
 	};
 	return cmocka_run_group_tests_name("voice_wav", tests, NULL, NULL);
 }
