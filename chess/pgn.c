@@ -576,7 +576,7 @@ static int read_comment(struct pgn_reader *r, struct pgn_game *g, struct chess_e
 	return 0;
 }
 
-/* Whitespace, escape lines and (outside games) comments. */
+/* Whitespace, escape lines and comments (kept when keep_comments is set). */
 static int skip_between(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err,
 			bool keep_comments)
 {
@@ -761,7 +761,8 @@ static int read_token(struct pgn_reader *r, struct pgn_game *g, struct chess_err
 	/* Move numbers: "12.", "12...", and glued to the move as in "12.e4" or "12...Nf6". */
 	char *move = tok;
 	size_t move_off = start;
-	if (move[0] >= '0' && move[0] <= '9') {
+	/* Never from '0': "00" and "000" are castling, not a move number. */
+	if (move[0] >= '1' && move[0] <= '9') {
 		size_t k = 0;
 		while (move[k] >= '0' && move[k] <= '9')
 			k++;
@@ -796,16 +797,13 @@ static int read_token(struct pgn_reader *r, struct pgn_game *g, struct chess_err
 
 static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
 {
-	while (r->off < r->len) {
+	for (;;) {
+		if (skip_between(r, g, err, true) < 0)
+			return -1;
+		if (r->off >= r->len)
+			return 0;
 		char c = r->text[r->off];
-		if (is_space(c)) {
-			r->off++;
-		} else if (c == '%' && at_line_start(r, r->off)) {
-			skip_line(r);
-		} else if (c == '{' || c == ';') {
-			if (read_comment(r, g, err, true) < 0)
-				return -1;
-		} else if (c == '(') {
+		if (c == '(') {
 			if (skip_variation(r, err) < 0)
 				return -1;
 		} else if (c == '[') {
@@ -829,7 +827,6 @@ static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_
 			return reader_error(r, err, r->off, "unexpected '%c'", c);
 		}
 	}
-	return 0;
 }
 
 int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)

@@ -13,19 +13,6 @@
 #include "chess/chess.h"
 #include "daemon/cli.h"
 
-/* Local so the tool depends on nothing but the rules core. */
-static void perft_uci(chess_move m, char *buf)
-{
-	static const char promo[] = "??nbrq";
-	chess_square_format(chess_move_from(m), buf);
-	chess_square_format(chess_move_to(m), buf + 2);
-	buf[4] = 0;
-	if (chess_move_kind(m) == CHESS_MOVE_PROMOTION) {
-		buf[4] = promo[chess_move_promotion(m)];
-		buf[5] = 0;
-	}
-}
-
 static int perft_usage(void)
 {
 	fprintf(stderr, "usage: annabella perft FEN DEPTH [--divide]\n");
@@ -94,7 +81,7 @@ int cli_perft(int argc, char **argv)
 			chess_pos_make(&pos, list.moves[i], &undo);
 			uint64_t n = chess_perft(&pos, (int)depth - 1);
 			chess_pos_unmake(&pos, list.moves[i], &undo);
-			perft_uci(list.moves[i], uci);
+			chess_move_to_uci(list.moves[i], uci, sizeof(uci));
 			printf("%s: %llu\n", uci, (unsigned long long)n);
 			total += n;
 		}

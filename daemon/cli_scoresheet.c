@@ -82,7 +82,10 @@ int cli_scoresheet(int argc, char **argv)
 		fprintf(stderr, "annabella scoresheet: unknown format '%s'\n", format);
 		return usage();
 	}
-	snprintf(path, sizeof(path), "%s/game.pgn", dir);
+	if (snprintf(path, sizeof(path), "%s/game.pgn", dir) >= (int)sizeof(path)) {
+		fprintf(stderr, "annabella scoresheet: %s: path too long\n", dir);
+		return 2;
+	}
 	text = state_read_file(path, &len);
 	if (!text) {
 		fprintf(stderr, "annabella scoresheet: %s: %s\n", path, strerror(errno));

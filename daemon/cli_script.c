@@ -23,6 +23,7 @@
 #include "chess/pgn.h"
 #include "daemon/cli.h"
 #include "daemon/clock.h"
+#include "daemon/state.h"
 
 #define STILL_BEFORE_PRESS_MS 400 /* well above the 150 ms settle time */
 #define STILL_NO_CLOCK_MS     1000
@@ -404,43 +405,6 @@ static uint64_t think_budget(const struct time_control *tc)
 	return ms > MAX_THINK_MS ? MAX_THINK_MS : ms;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			char *grown = realloc(buf, cap);
-			if (!grown || cap > PGN_MAX_BYTES) {
-				free(grown ? grown : buf);
-				fclose(f);
-				errno = grown ? EFBIG : ENOMEM;
-				return NULL;
-			}
-			buf = grown;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
 static int usage(const char *msg, const char *arg)
 {
 	if (msg)
@@ -455,7 +419,7 @@ int cli_script(int argc, char **argv)
 	const char *path = NULL, *tc_text = NULL;
 	struct gen g = {.out = stdout, .player = CHESS_WHITE};
 	struct time_control tc;
-	char err[160], fen[CHESS_FEN_MAX], tc_buf[64];
+	char err[160], fen[CHESS_FEN_MAX];
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -498,7 +462,12 @@ int cli_script(int argc, char **argv)
 		return usage("bad --time-control:", err);
 
 	size_t len = 0;
-	char *text = read_file(path, &len);
+	char *text = state_read_file(path, &len);
+	if (text && len > PGN_MAX_BYTES) {
+		free(text);
+		text = NULL;
+		errno = EFBIG;
+	}
 	if (!text) {
 		fprintf(stderr, "annabella script: %s: %s\n", path, strerror(errno));
 		return 2;
@@ -537,7 +506,6 @@ int cli_script(int argc, char **argv)
 		if (!strcmp(tc_text, "-"))
 			time_control_parse("-", &tc, err, sizeof(err));
 	}
-	snprintf(tc_buf, sizeof(tc_buf), "%s", tc_text);
 	g.clock = tc.count > 0;
 	g.think_max_ms = think_budget(&tc);
 
@@ -545,7 +513,7 @@ int cli_script(int argc, char **argv)
 		pgn_game_tag(&game, "White") ? pgn_game_tag(&game, "White") : "?",
 		pgn_game_tag(&game, "Black") ? pgn_game_tag(&game, "Black") : "?");
 	fprintf(g.out, "player %s\n", g.player == CHESS_WHITE ? "white" : "black");
-	fprintf(g.out, "time-control %s\n", tc_buf);
+	fprintf(g.out, "time-control %s\n", tc_text);
 	chess_fen_format(&game.game.start, fen, sizeof(fen));
 	if (strcmp(fen, CHESS_FEN_START))
 		fprintf(g.out, "setup %s\n", fen);
@@ -565,7 +533,6 @@ int cli_script(int argc, char **argv)
 	}
 	/* The last move stays still long enough to be made and final. */
 	if (g.min_next_ms) {
-		wait_ms(&g, 0);
 		g.pending_ms = g.pending_ms > g.min_next_ms ? g.pending_ms : g.min_next_ms;
 		fprintf(g.out, "# end of game %s, still for %" PRIu64 " ms\n", game.result,
 			g.pending_ms);

@@ -357,6 +357,13 @@ static void test_read_lenient(void **state)
 	assert_int_equal(read_all("", games, 2, &errors, NULL), 0);
 	assert_int_equal(read_all("  \n\n% x\n{c} ; d\n", games, 2, &errors, NULL), 0);
 	assert_int_equal(errors, 0);
+	/* Castling written with zeros and no hyphen is a move, not a move number. */
+	read_one("1. d4 d5 2. Nc3 Nf6 3. Bf4 e6 4. Qd2 Be7 5. 000 00 *", &g);
+	assert_int_equal(g.game.count, 10);
+	assert_int_equal(chess_move_kind(g.game.moves[8]), CHESS_MOVE_CASTLING);
+	assert_int_equal(chess_move_kind(g.game.moves[9]), CHESS_MOVE_CASTLING);
+	pgn_game_free(&g);
+	expect_error("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 000 *", 1, 35, "illegal move \"000\"");
 	/* FEN without SetUp is honoured. */
 	read_one("[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n1. O-O-O *", &g);
 	assert_int_equal(g.game.count, 1);
