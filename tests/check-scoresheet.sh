@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Golden scoresheets of complete games played through the daemon: the paper notation of
+# Appendix C and the braille scoresheet (BRF and Unicode) from `annabella scoresheet`, and the
+# PGN export read back by pgn-extract.  REGRESS_UPDATE=1 rewrites the expectations.
+set -u
+build=${1:-build}
+dir=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasiere; do
+	"$build/annabella" script "$dir/games/$game.pgn" --player white --variants 3 \
+		--time-control - >"$work/$game.script"
+	printf '[game]\nevent = %s\nwhite = %s\nblack = %s\n' \
+		"$(sed -n 's/^\[Event "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
+		"$(sed -n 's/^\[White "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
+		"$(sed -n 's/^\[Black "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" >"$work/$game.conf"
+	"$build/annabellad" --config "$work/$game.conf" --board "sim:$work/$game.script" \
+		--time virtual --audio none --state "$work/$game" >/dev/null 2>&1
+	for format in text brf unicode; do
+		out="$work/$game.$format"
+		want="$dir/scoresheet/$game.$format"
+		"$build/annabella" scoresheet --format "$format" "$work/$game" >"$out"
+		if [ "${REGRESS_UPDATE:-}" = 1 ]; then
+			cp "$out" "$want"
+			continue
+		fi
+		if cmp -s "$out" "$want"; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			echo "scoresheet: $game as $format differs:"
+			diff "$want" "$out" | head -10
+		fi
+	done
+	# The BRF is for an embosser: 40 cells a line at most.
+	if awk '{ sub(/\r$/, "") } length > 40 { bad = 1 } END { exit bad }' "$work/$game.brf"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "scoresheet: $game.brf has lines over 40 cells"
+	fi
+done
+echo "scoresheet: $passed passed, $failed failed"
+[ $failed -eq 0 ]
