@@ -44,7 +44,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: all deps check tests checks unit regress regress-update san tsan lint format bench demo fuzz clean
+.PHONY: all deps check tests checks unit regress vmtest regress-update san tsan lint format bench demo fuzz clean
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -130,6 +130,11 @@ lint: deps
 	@cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 		--inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -DANNABELLA_GPIOD_V2=0 \
 		-I. $(LAYERS) && echo "lint: cppcheck clean"
+
+# The gpiod backend against a real kernel's GPIO character device: a small kernel with
+# gpio-sim (built once and cached) under QEMU.  See tests/vm/README.md.
+vmtest: $(BUILD)/annabellad
+	@tests/vm/run.sh $(BUILD)
 
 # ---------------------------------------------------------------- fuzzing
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

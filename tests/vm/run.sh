@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# The VM test: the gpiod backend against a real kernel's GPIO character device.
+#
+#   tests/vm/run.sh [BUILD_DIR]        (default: build)
+#
+# Boots a small kernel with the GPIO simulator (tests/vm/build-kernel.sh, cached) under QEMU
+# with an initramfs of busybox, BUILD_DIR/annabellad and its shared libraries; /init
+# (tests/vm/init.sh) plays tests/vm/game.script on a gpio-sim chip through the gpiod backend
+# in real time.  This script then checks the console output: the moves, the speech, the line
+# log's edges and their timing, and that the line log replays to the same game.
+# Last line: "vm: N passed, N failed" (exit 1 on any failure), or "vm: skipped (REASON)"
+# (exit 0) when QEMU or the kernel cannot be had on this machine.
+#
+# Environment: VM_ACCEL=tcg|kvm|auto (default tcg; auto: KVM when /dev/kvm is usable),
+# VM_TIMEOUT=seconds (default 300), VM_KEEP=1 keeps the work directory,
+# ANNABELLA_VM_CACHE (see build-kernel.sh).
+# shellcheck disable=SC2015 # ok and bad always succeed: "A && ok || bad" is if-then-else here.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-build}
+build=$(cd "$build" 2>/dev/null && pwd) || {
+	echo "vm: no build directory '${1:-build}'" >&2
+	echo "vm: 0 passed, 1 failed"
+	exit 1
+}
+daemon=$build/annabellad
+script=$here/game.script
+accel=${VM_ACCEL:-tcg}
+vm_timeout=${VM_TIMEOUT:-300}
+
+pass=0
+failed=0
+ok() {
+	pass=$((pass + 1))
+	echo "ok   $*"
+}
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL $*"
+}
+summary() {
+	echo "vm: $pass passed, $failed failed"
+	((failed == 0))
+	exit
+}
+skip() {
+	echo "vm: skipped ($*)"
+	exit 0
+}
+
+[[ -x $daemon ]] || {
+	bad "no $daemon (run make first)"
+	summary
+}
+
+# ---------------------------------------------------------------- tools
+need_pkgs=()
+command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
+static_busybox() { [[ -x /bin/busybox ]] && ! ldd /bin/busybox >/dev/null 2>&1; }
+static_busybox || need_pkgs+=(busybox-static)
+command -v cpio >/dev/null || need_pkgs+=(cpio)
+if ((${#need_pkgs[@]})); then
+	sudo=
+	if ((EUID != 0)); then
+		command -v sudo >/dev/null && sudo -n true 2>/dev/null && sudo=sudo ||
+			skip "missing ${need_pkgs[*]}, not root"
+	fi
+	command -v apt-get >/dev/null || skip "missing ${need_pkgs[*]}, no apt-get"
+	echo "vm: installing ${need_pkgs[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get install -y --no-install-recommends "${need_pkgs[@]}" >/dev/null 2>&1 ||
+		{ $sudo apt-get update >/dev/null 2>&1 &&
+			$sudo apt-get install -y --no-install-recommends "${need_pkgs[@]}" >/dev/null 2>&1; } ||
+		skip "cannot install ${need_pkgs[*]}"
+fi
+static_busybox || skip "no static /bin/busybox"
+
+# ---------------------------------------------------------------- kernel
+t0=$(date +%s)
+kernel=$("$here/build-kernel.sh")
+rc=$?
+kernel=$(tail -n1 <<<"$kernel")
+t1=$(date +%s)
+case $rc in
+0) ;;
+3) skip "cannot build the kernel here" ;;
+*)
+	bad "kernel build (see the messages above)"
+	summary
+	;;
+esac
+echo "vm: kernel $kernel ($((t1 - t0)) s)"
+
+# ---------------------------------------------------------------- initramfs
+work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-vm.XXXXXX")
+if [[ -z ${VM_KEEP:-} ]]; then
+	trap 'rm -rf "$work"' EXIT
+else
+	echo "vm: work directory $work"
+fi
+root=$work/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib64,test,proc,sys,dev,tmp,run}
+cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+cp "$daemon" "$root/usr/bin/annabellad"
+# The daemon's shared libraries and the dynamic loader, at the paths ldd names.
+while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done < <(ldd "$daemon" | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p')
+cp "$here/init.sh" "$root/init"
+chmod 755 "$root/init"
+cp "$script" "$root/test/game.script"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --owner 0:0 2>/dev/null) |
+	gzip -1 >"$work/initramfs.cpio.gz"
+echo "vm: initramfs $(du -k "$work/initramfs.cpio.gz" | cut -f1) KiB"
+
+# ---------------------------------------------------------------- boot
+accel_args=(-accel tcg)
+case $accel in
+kvm) accel_args=(-accel kvm) ;;
+auto) [[ -r /dev/kvm && -w /dev/kvm ]] && accel_args=(-accel kvm -accel tcg) ;;
+esac
+console=$work/console.log
+t0=$(date +%s.%N)
+timeout --foreground -k 5 "$vm_timeout" qemu-system-x86_64 "${accel_args[@]}" -m 256M -smp 1 \
+	-nographic -no-reboot -kernel "$kernel" -initrd "$work/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init" </dev/null >"$console" 2>&1
+qrc=$?
+t1=$(date +%s.%N)
+tr -d '\r' <"$console" >"$console.txt"
+console=$console.txt
+echo "vm: QEMU (${accel_args[*]}) ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, status $qrc"
+
+section() { awk -v n="$1" '$0 == "@@END " n "@@" { p = 0 } p { print } $0 == "@@BEGIN " n "@@" { p = 1 }' "$console"; }
+info() { sed -n "s/^@@INFO $1 //p" "$console" | head -n1; }
+moves() { grep -v '^\[' "$1" | tr '\n' ' ' | sed -e 's/[*] *$//' -e 's/ *$//' -e 's/^ *//'; }
+
+show_console() {
+	echo "---- console (last 40 lines)"
+	tail -n 40 "$console"
+	echo "----"
+}
+
+if grep -q '^@@DONE@@' "$console" && [[ -z $(info fatal) ]]; then
+	ok "VM booted, gpio-sim chip $(info chip) on $(info device), kernel $(info kernel)"
+else
+	bad "VM run did not finish: $(info fatal)"
+	show_console
+	summary
+fi
+section game.pgn >"$work/vm.pgn"
+section speech.log >"$work/vm.speech"
+section lines.log >"$work/vm.lines"
+section daemon.err >"$work/vm.err"
+echo "vm: daemon saw occupancy $(info start-occupancy) at start, bias pull after request:" \
+	"a1 $(info pull-a1-after-request), player-clock $(info pull-player-clock-after-request);" \
+	"pegs pulled up again: $(info pegs-pulled-again)"
+if [[ -s $work/vm.err ]]; then
+	echo "---- daemon stderr"
+	cat "$work/vm.err"
+	echo "----"
+fi
+
+# ---------------------------------------------------------------- expectations
+# The same script through the sim backend, in virtual time.
+exp=$work/expected
+"$daemon" --board "sim:$script" --time virtual --audio none --state "$exp" >"$work/sim.out" 2>&1 ||
+	bad "sim run of $script: $(cat "$work/sim.out")"
+want_moves="1. e4 e5 2. Nf3 Nc6"
+
+[[ $(info daemon-exit) == 0 ]] && ok "daemon exited 0 on SIGTERM" ||
+	bad "daemon exit status after SIGTERM: $(info daemon-exit)"
+
+got=$(moves "$work/vm.pgn")
+[[ $got == "$want_moves" ]] && ok "game.pgn: $got" || bad "game.pgn moves '$got', want '$want_moves'"
+[[ $(moves "$exp/game.pgn") == "$want_moves" ]] || bad "sim run gives '$(moves "$exp/game.pgn")'"
+
+cut -d' ' -f2- "$work/vm.speech" >"$work/vm.speech.text"
+cut -d' ' -f2- "$exp/speech.log" >"$work/sim.speech.text"
+if diff -u "$work/sim.speech.text" "$work/vm.speech.text" >"$work/speech.diff"; then
+	ok "speech.log: $(wc -l <"$work/vm.speech.text") utterances as in the sim run"
+else
+	bad "speech.log differs from the sim run:"
+	cat "$work/speech.diff"
+fi
+
+# Line log: header, then the script's edges in order after the start pegs.
+grep -q '^# board: gpiod$' "$work/vm.lines" && grep -q '^# wiring: direct$' "$work/vm.lines" &&
+	ok "line log header (board gpiod, wiring direct)" || bad "line log header: $(grep '^#' "$work/vm.lines" | tr '\n' ' ')"
+
+# Expected edges from the script: LINE KIND WAIT_MS (the wait before the edge).
+awk '
+	function sq(s) { return (substr(s, 2, 1) - 1) * 8 + index("abcdefgh", substr(s, 1, 1)) - 1 }
+	BEGIN { split("player-clock opponent-clock info repeat select pause", b, " ")
+		for (i in b) btn[b[i]] = 63 + i }
+	/^[ \t]*(#|$)/ { next }
+	{ w = 0; a = $1; x = $2
+	  if (a ~ /^\+/) { w = substr(a, 2) + 0; a = $2; x = $3 } }
+	a == "lift" { print sq(x), "falling", w }
+	a == "place" { print sq(x), "rising", w }
+	a == "press" { print btn[x], "falling", w; print btn[x], "rising", 100 }
+' "$script" >"$work/want.edges"
+grep -v '^#' "$work/vm.lines" >"$work/got.edges"
+nwant=$(wc -l <"$work/want.edges")
+ngot=$(wc -l <"$work/got.edges")
+lead=$((ngot - nwant))
+if ((lead < 0)); then
+	bad "line log has $ngot edges, the script makes $nwant"
+else
+	# Edges before the script's: only pegs of the start position being set (rising on ranks 1, 2,
+	# 7, 8) when the daemon's bias had cleared them.
+	head -n "$lead" "$work/got.edges" | awk '$3 != "rising" || ($2 > 15 && $2 < 48) { bad = 1 }
+		END { exit bad }' && ((lead == 0 || lead == $(info pegs-pulled-again))) &&
+		ok "line log: $lead start edges, then $nwant edges" ||
+		bad "line log: $lead unexpected edges before the script's"
+	tail -n "$nwant" "$work/got.edges" >"$work/script.edges"
+	if paste -d' ' "$work/want.edges" "$work/script.edges" |
+		awk '$1 != $5 || $2 != $6 { print "edge " NR ": want " $1 " " $2 ", got " $5 " " $6; bad = 1 }
+			END { exit bad }'; then
+		ok "line log: the script's $nwant edges, lines and directions in order"
+	else
+		bad "line log edges differ from the script"
+	fi
+	# Timing: the gap between two edges by the kernel's time stamps (line log, ns) against the
+	# gap /init measured around its writes (/proc/uptime, 10 ms steps).
+	sed -n 's/^@@INFO edge //p' "$console" >"$work/init.edges"
+	timing=$(paste -d' ' "$work/init.edges" "$work/script.edges" | awk '
+		$2 != $5 || $3 != $6 { order = 1 }
+		NR > 1 { d = ($4 - prev_k) / 1e6 - ($1 - prev_u) * 1000; if (d < 0) d = -d
+			if (d > max) max = d; n++ }
+		{ prev_k = $4; prev_u = $1 }
+		END { printf "%d %.1f %d", n, max, order }')
+	read -r ngaps maxdev order <<<"$timing"
+	if ((order)) || (($(wc -l <"$work/init.edges") != nwant)); then
+		bad "edges made by /init and edges in the line log do not match"
+	elif awk -v m="$maxdev" 'BEGIN { exit !(m <= 40) }'; then
+		ok "edge time stamps: $ngaps gaps within $maxdev ms of /init's clock"
+	else
+		bad "edge time stamps: a gap is $maxdev ms off /init's clock"
+	fi
+	slack=$(paste -d' ' "$work/want.edges" "$work/script.edges" | awk '
+		NR > 1 { d = ($4 - prev) / 1e6 - $3; if (d > max) max = d } { prev = $4 }
+		END { printf "%.0f", max }')
+	echo "vm: the shell took up to $slack ms more than the script's waits"
+fi
+
+# Replay of the recorded line log, in virtual time.
+rep=$work/replay
+if "$daemon" --board "replay:$work/vm.lines" --time virtual --audio none --state "$rep" \
+	>"$work/replay.out" 2>&1; then
+	got=$(moves "$rep/game.pgn")
+	[[ $got == "$want_moves" ]] && ok "replay of the line log: $got" ||
+		bad "replay of the line log gives '$got', want '$want_moves'"
+	if cut -d' ' -f2- "$rep/speech.log" | diff -u "$work/vm.speech.text" - >"$work/replay.diff"; then
+		maxd=$(paste -d' ' <(cut -d' ' -f1 "$work/vm.speech") <(cut -d' ' -f1 "$rep/speech.log") |
+			awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }')
+		ok "replay speech as in the VM (times differ by up to $maxd ms)"
+	else
+		bad "replay speech differs from the VM:"
+		cat "$work/replay.diff"
+	fi
+else
+	bad "replay of the line log failed: $(cat "$work/replay.out")"
+fi
+
+# No busy loop (DESIGN 7): direct wiring has edge events, so an idle daemon sleeps.
+sw=$(info idle-switches-2s)
+[[ -n $sw ]] && ((sw <= 4)) && ok "idle: $sw context switches in 2 s" ||
+	bad "idle: ${sw:-?} context switches in 2 s (busy loop?)"
+
+summary
