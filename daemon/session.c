@@ -1146,6 +1146,10 @@ void session_board_event(struct session *s, const struct board_event *ev)
 				say_phrase(s, VOICE_PRIVATE, PHRASE_NOTHING_TO_REPEAT, now);
 			break;
 		case BOARD_BUTTON_SELECT:
+			/* A select press right after the new piece went in: the promotion is
+			 * made now, so the press chooses its piece. */
+			if (!s->promo_pending && !s->mismatch_open)
+				settle_now(s, now);
 			if (s->promo_pending)
 				promotion_select(s, now);
 			else if (s->mismatch_open)
