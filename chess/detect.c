@@ -18,7 +18,7 @@
 
 #include "chess/detect.h"
 
-#define MAX_CHAIN 4 /* moves explained by one still board: a fast reply is two */
+#define MAX_CHAIN 8 /* moves explained by one still board: a fast reply is two */
 
 static uint64_t bit(int sq)
 {
@@ -189,6 +189,37 @@ static int64_t capture_score(const struct search *sr, const struct chess_pos *po
 	return (int64_t)(sr->d->events[last_to_down].time_ms - sr->d->events[to_up_before].time_ms);
 }
 
+/*
+ * Whether the events [s, e) can be m physically: nothing is put on the destination before
+ * the moving piece leaves its hole.  (A promotion may be made either way round, Art. 4.4.4:
+ * the new piece may go in before the pawn comes off.)  Events with one time are unordered.
+ */
+static bool order_plausible(const struct search *sr, chess_move m, int s, int e)
+{
+	int from = chess_move_from(m), to = chess_move_to(m);
+	uint64_t left = UINT64_MAX;
+
+	if (chess_move_kind(m) == CHESS_MOVE_PROMOTION)
+		return true;
+	for (int i = s; i < e; i++) {
+		const struct detect_event *ev = &sr->d->events[i];
+
+		if (ev->square == from && !ev->occupied) {
+			left = ev->time_ms;
+			break;
+		}
+	}
+	if (left == UINT64_MAX)
+		return true; /* it left before the kept events (overflow, restart) */
+	for (int i = s; i < e; i++) {
+		const struct detect_event *ev = &sr->d->events[i];
+
+		if (ev->square == to && ev->occupied && ev->time_ms < left)
+			return false;
+	}
+	return true;
+}
+
 /* Collapse the four promotions of one pawn move into one (queen stands for the choice). */
 static bool skip_underpromotion(chess_move m)
 {
@@ -227,7 +258,9 @@ static bool explain(const struct search *sr, const struct chess_pos *pos, int s,
 				if (tried[i] || skip_underpromotion(list.moves[i]) ||
 				    after[i] != sr->running[k])
 					continue;
-				int64_t score = capture_score(sr, pos, list.moves[i], s, k);
+				int64_t score = order_plausible(sr, list.moves[i], s, k)
+						    ? capture_score(sr, pos, list.moves[i], s, k)
+						    : -1;
 				if (score < 0) {
 					tried[i] = true;
 					continue;

@@ -451,6 +451,33 @@ static void test_fast_reply_after_castling(void **state)
 	expect_move("e8c8");
 }
 
+/* Regression: five moves with no still moment between them were more than the chain
+ * search took, and the board was reported unexplained. */
+static void test_fast_replies_five_moves(void **state)
+{
+	(void)state;
+	start(START);
+	act("-e2 +e4 -e7 +e5 -g1 +f3 -b8 +c6 -f1 +b5");
+	expect_move("e2e4");
+	expect_move("e7e5");
+	expect_move("g1f3");
+	expect_move("b8c6");
+	expect_move("f1b5");
+	expect_still();
+}
+
+/* Regression: f7-f6 carried over f5, then exf6 at once, was taken as f7-f5 and exf6 e.p.
+ * (with a piece put on f6 before the e5 pawn left its hole). */
+static void test_carry_over_double_step_then_capture(void **state)
+{
+	(void)state;
+	start("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+	act("-f7 +f5 -f5 +f6 -e5 -f6 +f6");
+	expect_move("f7f6");
+	expect_move("e5f6");
+	expect_still();
+}
+
 static void test_promotion_committed_at_next_lift(void **state)
 {
 	(void)state;
@@ -684,6 +711,8 @@ int main(void)
 	    cmocka_unit_test(test_deadlines),
 	    cmocka_unit_test(test_set_position_and_setup),
 	    cmocka_unit_test(test_commit_of_other_move),
+	    cmocka_unit_test(test_fast_replies_five_moves),
+	    cmocka_unit_test(test_carry_over_double_step_then_capture),
 	    cmocka_unit_test(test_restart_replay_same_time),
 	    cmocka_unit_test(test_flush_does_not_hurry_mismatch),
 	};
