@@ -3,7 +3,8 @@
 # moves (read back by pgn-extract, an independent PGN reader), every move announced with its
 # Appendix D words, and with a clock every [%clk] equal to the time computed independently
 # from the script's presses.  Real master games from tests/games/, both colours, varied lift
-# orders, chatter, opponent presses before and after replication, several time controls;
+# orders, chatter, opponent presses before and after replication, several time controls, a
+# fast player whose moves follow one another with no still moment between them;
 # plus Stockfish self-play games when Stockfish is installed.
 set -u
 build=${1:-build}
@@ -33,18 +34,26 @@ i=0
 for g in "${games[@]}"; do
 	name=$(basename "$g" .pgn)
 	$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$g" >"$work/$name.orig" 2>/dev/null
-	for player in white black; do
+	for player in white black fast; do
 		i=$((i + 1))
 		tc=${tcs[$((i % ${#tcs[@]}))]}
 		extra=()
 		[ $((i % 3)) -eq 0 ] && extra+=(--chatter)
 		run="$work/$name-$player"
 		mkdir -p "$run"
-		if ! "$build/annabella" script "$g" --player "$player" --variants "$i" \
+		colour=$player
+		[ "$player" = fast ] && colour=$([ $((i % 2)) -eq 0 ] && echo white || echo black)
+		if ! "$build/annabella" script "$g" --player "$colour" --variants "$i" \
 			--time-control "$tc" "${extra[@]}" >"$run.script" 2>"$run.err"; then
 			echo "games: $name as $player: script failed: $(cat "$run.err")"
 			failed=$((failed + 1))
 			continue
+		fi
+		# "fast": every wait a fifth (at least 100 ms): moves follow one another with no
+		# still moment between them.
+		if [ "$player" = fast ]; then
+			python3 "$dir/gamecheck.py" squeeze "$run.script" 5 100 "$run.fast"
+			mv "$run.fast" "$run.script"
 		fi
 		if ! "$build/annabellad" --board "sim:$run.script" --time virtual --audio none \
 			--state "$run" >"$run.out" 2>&1; then

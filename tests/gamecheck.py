@@ -5,6 +5,9 @@
         The moves of game.pgn (OUR_UCI, from pgn-extract) equal the original's; every move
         has a public announcement with its Appendix D words; with a clock, every [%clk]
         equals the time computed here, independently, from the script's presses.
+    gamecheck.py squeeze SCRIPT FACTOR MIN_MS OUT
+        The same script with every wait divided by FACTOR (at least MIN_MS): a player who
+        moves fast, with no still moment between one move and the next.
     gamecheck.py split SCRIPT K WAIT OUT1 OUT2
         Cut a board script at action K: OUT1 is the first K actions and a crash WAIT ms
         later, OUT2 the header, the pegs as they stand at the crash (`setup`) and the rest.
@@ -264,9 +267,20 @@ def split(script, k, wait, out1, out2):
     return 0
 
 
+def squeeze(script, factor, min_ms, out):
+    header, actions = read_script(script)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(header) + "\n")
+        for _, w, words in actions:
+            f.write("+%d %s\n" % (max(int(min_ms), int(w / float(factor))), " ".join(words)))
+    return 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "check":
         sys.exit(check(*sys.argv[2:]))
+    if len(sys.argv) == 6 and sys.argv[1] == "squeeze":
+        sys.exit(squeeze(*sys.argv[2:]))
     if len(sys.argv) == 7 and sys.argv[1] == "split":
         sys.exit(split(*sys.argv[2:]))
     print(__doc__)
