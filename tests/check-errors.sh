@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Bad input to annabellad (DESIGN 4.2): unknown options, malformed configs, scripts and line
+# logs exit with status 2 and a message naming the file and line.
+set -u
+build=${1:-build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+expect() { # WANT_STATUS PATTERN ARGS...
+	local want=$1 pattern=$2
+	shift 2
+	local out status
+	out=$("$build/annabellad" "$@" --time virtual --audio none --state "$work/state" 2>&1)
+	status=$?
+	if [ "$status" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "errors: annabellad $*: status $status (want $want), said: $out"
+	fi
+}
+
+printf 'player white\n+100 lift e2\n+100 jump e4\n' >"$work/action.script"
+expect 2 "action.script:3: " --board "sim:$work/action.script"
+printf 'player white\n+100 lift e9\n' >"$work/square.script"
+expect 2 "square.script:2: " --board "sim:$work/square.script"
+printf 'player white\n+100 lift e2\nplayer black\n' >"$work/header.script"
+expect 2 "header.script:3: " --board "sim:$work/header.script"
+printf 'player white\ntime-control 40/\n' >"$work/tc.script"
+expect 2 "tc.script:2: " --board "sim:$work/tc.script"
+printf 'setup rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0\n+100 lift e2\n' \
+	>"$work/fen.script"
+expect 2 "fen.script:1: " --board "sim:$work/fen.script"
+printf '# format: annabella line log 1\n1000 3 rising\n2000 3 sideways\n' >"$work/bad.log"
+expect 2 "bad.log:3: " --board "replay:$work/bad.log"
+printf '[game]\nplayer = white\n[voice]\nlanguage = xx\n' >"$work/lang.conf"
+expect 2 "lang.conf:4: " --config "$work/lang.conf" --board "sim:$work/square.script"
+printf '[game]\nthis line has no equals sign\n' >"$work/syntax.conf"
+expect 2 "syntax.conf:2: " --config "$work/syntax.conf" --board "sim:$work/square.script"
+printf '[board]\nwiring = spiral\n' >"$work/wiring.conf"
+expect 2 "wiring.conf:2: " --config "$work/wiring.conf" --board "sim:$work/square.script"
+expect 2 "missing.conf" --config "$work/missing.conf"
+expect 2 "missing.script" --board "sim:$work/missing.script"
+expect 2 "unknown option" --frobnicate
+expect 2 "--time" --time sideways
+
+echo "errors: $passed passed, $failed failed"
+[ $failed -eq 0 ]
