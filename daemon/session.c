@@ -106,6 +106,8 @@ struct session {
 	char last_move_words[TEXT_MAX];
 	bool game_over;
 	bool flag_fell;
+	struct session_setup setup; /* how each new game starts */
+	uint64_t start_occupancy;   /* its pegs: setting them up after a game starts the next */
 	int64_t final_clk; /* the mover's time when a move ended the game */
 };
 
@@ -803,6 +805,7 @@ static int replay_record(void *user, const struct journal_record *rec)
 		s->has_clock = s->tc.count > 0;
 		clock_init(&s->clock, &s->tc);
 		clock_set_first_mover(&s->clock, start.side);
+		s->start_occupancy = chess_pos_occupancy(&start);
 		if (pgn_game_init(&s->pgn, &start))
 			return -1;
 		return 0;
@@ -948,6 +951,7 @@ static int start_new_game(struct session *s, const struct session_setup *setup, 
 			 ferr.message);
 		return -1;
 	}
+	s->start_occupancy = chess_pos_occupancy(&start);
 	if (time_control_parse(setup->time_control, &s->tc, err, err_size))
 		return -1;
 	snprintf(games, sizeof(games), "%s/games", s->dir);
@@ -986,6 +990,7 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 	chess_init();
 	s->cfg = cfg;
 	s->voice = voice;
+	s->setup = *setup;
 	s->virtual_time = setup->virtual_time;
 	s->phrases = cfg->phrases;
 	/* Casual play announces check and mate unless told otherwise (DESIGN 3, item 6). */
@@ -1118,10 +1123,12 @@ void session_board_event(struct session *s, const struct board_event *ev)
 	case BOARD_EVENT_SQUARE: {
 		struct detect_result r;
 
-		/* After the end, pegs are taken away and put back: nothing to record. */
-		if (!s->board_ready || s->game_over)
+		if (!s->board_ready)
 			break;
-		if (detect_square(&s->det, ev->index, ev->active, now, &r) != DETECT_NONE)
+		/* After the end, pegs are taken away and put back: nothing to record, but the
+		 * board is followed, so that setting it up again starts the next game. */
+		if (detect_square(&s->det, ev->index, ev->active, now, &r) != DETECT_NONE &&
+		    !s->game_over)
 			handle_detect(s, &r, now);
 		break;
 	}
@@ -1165,6 +1172,53 @@ void session_board_event(struct session *s, const struct board_event *ev)
 	}
 }
 
+/* After a game is over, the board set up in the start position (and still for the settle
+ * time) begins the next game: the finished one stays under games/ with its journal. */
+static void maybe_next_game(struct session *s, uint64_t now)
+{
+	char journal_path[PATH_MAX], err[256];
+	uint64_t sensed;
+
+	if (!s->game_over || !s->board_ready || s->det.sensed != s->start_occupancy ||
+	    now < s->det.last_change_ms + s->det.cfg.settle_ms)
+		return;
+	sensed = s->det.sensed;
+	snprintf(journal_path, sizeof(journal_path), "%s/journal", s->dir);
+	for (int c = 0; c < 2; c++)
+		while (s->uncompleted[c].count)
+			complete_move(s, (int)fifo_pop(&s->uncompleted[c]), s->final_clk, now);
+	write_scoresheet_to(s, true);
+	journal_close(s->journal);
+	s->journal = NULL;
+	archive_journal(s, journal_path);
+	pgn_game_free(&s->pgn);
+	memset(&s->pgn, 0, sizeof(s->pgn));
+	memset(s->uncompleted, 0, sizeof(s->uncompleted));
+	memset(s->warned, 0, sizeof(s->warned));
+	s->early_presses.count = 0;
+	s->touched = 0;
+	s->promo_pending = s->mismatch_open = s->mismatch_held = false;
+	s->game_over = s->flag_fell = s->resumed = false;
+	s->last_move_words[0] = '\0';
+	if (start_new_game(s, &s->setup, now, journal_path, err, sizeof(err))) {
+		/* Nothing is lost: the finished game is archived.  Stay over until restarted. */
+		log_error(LOG_GAME, "cannot start the next game: %s", err);
+		s->game_over = true;
+		return;
+	}
+	set_tags(s);
+	if (s->voice && s->cfg->voice.record) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/games/%s.wav", s->dir, s->game_id);
+		voice_record_to(s->voice, path);
+	}
+	write_scoresheet_to(s, true);
+	detect_init(&s->det, &s->cfg->detect, current_pos(s), sensed);
+	log_info(LOG_GAME, "new game %s", s->game_id);
+	say_phrase(s, VOICE_PRIVATE, PHRASE_NEW_GAME, now);
+}
+
 uint64_t session_deadline(const struct session *s, uint64_t now)
 {
 	uint64_t best = UINT64_MAX, t;
@@ -1177,6 +1231,11 @@ uint64_t session_deadline(const struct session *s, uint64_t now)
 	if (s->promo_pending && s->promo_choice != CHESS_NO_PIECE &&
 	    (!s->has_clock || current_pos(s)->side != s->player)) {
 		t = s->promo_last_select + s->cfg->promotion_ms;
+		if (t < best)
+			best = t;
+	}
+	if (s->game_over && s->board_ready && s->det.sensed == s->start_occupancy) {
+		t = s->det.last_change_ms + s->det.cfg.settle_ms;
 		if (t < best)
 			best = t;
 	}
@@ -1193,6 +1252,7 @@ uint64_t session_deadline(const struct session *s, uint64_t now)
 
 void session_tick(struct session *s, uint64_t now)
 {
+	maybe_next_game(s, now);
 	check_flag(s, now);
 	if (s->promo_pending && s->promo_choice != CHESS_NO_PIECE &&
 	    (!s->has_clock || current_pos(s)->side != s->player) &&

@@ -456,6 +456,7 @@ size_t phrase_clock_info(enum phrase_lang lang, uint64_t white_ms, uint64_t blac
 
 static const char *const fixed[PHRASE_ID_COUNT][PHRASE_LANG_COUNT] = {
     [PHRASE_GAME_START] = {"Partie beginnt", "Game starts", "Partiet börjar", "De partij begint"},
+    [PHRASE_NEW_GAME] = {"Neue Partie", "New game", "Nytt parti", "Nieuwe partij"},
     [PHRASE_PAUSED] = {"Uhren angehalten", "Clocks stopped", "Klockorna stoppade",
 		       "Klokken gestopt"},
     [PHRASE_RESUMED] = {"Uhren laufen weiter", "Clocks running again", "Klockorna går igen",

@@ -52,6 +52,7 @@ size_t phrase_number(enum phrase_lang lang, int n, char *buf, size_t size);
 
 enum phrase_id {
 	PHRASE_GAME_START, /* "Partie beginnt" */
+	PHRASE_NEW_GAME,   /* the board is set up again after a game: "Neue Partie" */
 	PHRASE_PAUSED,	   /* clocks stopped (Art. 6.11.2) */
 	PHRASE_RESUMED,
 	PHRASE_PROMOTION_PROMPT,  /* "Umwandlung: Figur wählen" */
