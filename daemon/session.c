@@ -108,7 +108,7 @@ struct session {
 	bool flag_fell;
 	struct session_setup setup; /* how each new game starts */
 	uint64_t start_occupancy;   /* its pegs: setting them up after a game starts the next */
-	int64_t final_clk; /* the mover's time when a move ended the game */
+	int64_t final_clk;	    /* the mover's time when a move ended the game */
 };
 
 /* ------------------------------------------------------------------ helpers */
