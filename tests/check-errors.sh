@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad input to annabellad (DESIGN 4.2): unknown options, malformed configs, scripts and line
-# logs exit with status 2 and a message naming the file and line.
+# logs exit with status 2 and a message naming the file and line; the shipped configuration
+# files load.
 set -u
 build=${1:-build}
 work=$(mktemp -d)
@@ -45,6 +46,21 @@ expect 2 "missing.conf" --config "$work/missing.conf"
 expect 2 "missing.script" --board "sim:$work/missing.script"
 expect 2 "unknown option" --frobnicate
 expect 2 "--time" --time sideways
+
+# The shipped configuration files load and play a game on the simulated board.
+dir=$(cd "$(dirname "$0")/.." && pwd)
+printf 'player white\n+1000 lift e2\n+300 place e4\n+1500 lift e7\n+300 place e5\n' >"$work/game.script"
+for conf in "$dir"/configs/annabella.conf "$dir"/configs/wirings/*.conf; do
+	rm -rf "$work/state"
+	if "$build/annabellad" --config "$conf" --board "sim:$work/game.script" --time virtual \
+		--audio none --state "$work/state" >"$work/out" 2>&1 &&
+		grep -q '^1. e4 e5' "$work/state/game.pgn"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "errors: $conf does not load and play: $(head -3 "$work/out")"
+	fi
+done
 
 echo "errors: $passed passed, $failed failed"
 [ $failed -eq 0 ]
