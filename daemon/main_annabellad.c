@@ -184,7 +184,7 @@ static int run(struct board *board, struct session *session, struct voice *voice
 		int n = board_service(board, now, events, EVENTS_MAX);
 
 		if (n < 0) {
-			log_error(LOG_GPIO, "board failed; stopping");
+			log_error(LOG_GPIO, "board failed: %s; stopping", board_error(board));
 			return 1;
 		}
 		for (int i = 0; i < n; i++)
