@@ -437,6 +437,17 @@ static void promotion_select(struct session *s, uint64_t now)
 	say(s, VOICE_PRIVATE, VOICE_KIND_PROMPT, "de", phrase_piece(s->promo_choice), now);
 }
 
+/* Whether a pawn about to promote is off its hole: `select` pressed then already chooses
+ * the piece for the promotion being made. */
+static bool promotion_in_hand(const struct session *s)
+{
+	const struct chess_pos *pos = current_pos(s);
+	uint64_t rank = pos->side == CHESS_WHITE ? 0x00ff000000000000ull : 0x000000000000ff00ull;
+	uint64_t pawns = pos->by_type[CHESS_PAWN] & pos->by_color[pos->side] & rank;
+
+	return s->board_ready && (pawns & s->touched & ~s->det.sensed) != 0;
+}
+
 /* ------------------------------------------------------------------ mismatch */
 
 static void mismatch_raise(struct session *s, const struct detect_result *r, uint64_t now)
@@ -504,7 +515,8 @@ static void handle_detect(struct session *s, const struct detect_result *r, uint
 			 * the journal after a restart. */
 			s->promo_pending = true;
 			s->promo = *r;
-			say_phrase(s, VOICE_PRIVATE, PHRASE_PROMOTION_PROMPT, now);
+			if (s->promo_choice == CHESS_NO_PIECE)
+				say_phrase(s, VOICE_PRIVATE, PHRASE_PROMOTION_PROMPT, now);
 			break;
 		}
 		if (apply_made(s, r->move, now)) {
@@ -1157,7 +1169,7 @@ void session_board_event(struct session *s, const struct board_event *ev)
 			 * made now, so the press chooses its piece. */
 			if (!s->promo_pending && !s->mismatch_open)
 				settle_now(s, now);
-			if (s->promo_pending)
+			if (s->promo_pending || promotion_in_hand(s))
 				promotion_select(s, now);
 			else if (s->mismatch_open)
 				mismatch_guide(s, now);
