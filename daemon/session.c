@@ -8,7 +8,9 @@
  * reaches the tactile board after or before the opponent's press: presses and
  * replicated moves are matched in order, whichever comes first waits for the other.
  * Without a clock a move is complete when made.  A move that ends the game
- * (checkmate, stalemate, dead position, fivefold, 75 moves) is complete at once.
+ * (checkmate, stalemate, dead position, fivefold, 75 moves) ends it at once; with a
+ * clock its mover's press still completes it and gives its [%clk] (else the reading
+ * when it was made, when the session closes or the next game begins).
  *
  * game.pgn holds every made move; a move's [%clk] comment is added when it completes.
  *
@@ -27,7 +29,8 @@
  *					from the player until the press (Art. 11.3.1)
  *	flag COLOR RESULT		a flag fell; result pending confirmation (Art. 6.9)
  *	result RESULT REASON		the game ended by rule (Art. 5, 9.6)
- *	end RESULT			the game's records are complete
+ *	end RESULT			the game is over (only its last move's press may follow)
+ *	restart PLIES			the daemon started again and resumed the game
  *
  * CLOCK is "STATE RUNNING W_MS B_MS W_MOVES B_MOVES W_PERIOD B_PERIOD W_INPER B_INPER".
  */
