@@ -44,7 +44,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: all deps check tests checks unit regress vmtest regress-update san tsan lint format bench demo fuzz clean
+.PHONY: all deps deps-runtime check tests checks unit regress vmtest regress-update san tsan lint format bench demo fuzz clean
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -75,14 +75,18 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- packages
-# Everything the build, tests, demo and benchmarks need, from Debian 12.
-DEB_PACKAGES := build-essential pkg-config libcmocka-dev libgpiod-dev gpiod \
-	libespeak-ng-dev espeak-ng espeak-ng-data libasound2-dev alsa-utils \
-	libinih-dev stockfish pgn-extract clang libclang-rt-14-dev sox \
-	cppcheck clang-format valgrind python3 time
+# What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
+# and what the tests, demo and benchmarks need besides, from Debian 12.
+DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
+	libasound2-dev alsa-utils libinih-dev
+DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
+	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
+
+deps-runtime:
+	@tests/deps.sh $(DEB_RUNTIME)
 
 # ---------------------------------------------------------------- tests
 check: deps
@@ -104,6 +108,7 @@ regress: $(PROGRAMS)
 
 regress-update: $(PROGRAMS)
 	@tests/regress/run.sh $(BUILD) --update
+	@REGRESS_UPDATE=1 tests/check-scoresheet.sh $(BUILD)
 
 san: deps
 	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
