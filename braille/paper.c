@@ -4,51 +4,12 @@
  * marked "(=)".
  */
 #include "braille/braille.h"
+#include "chess/strbuf.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct text {
-	char *buf;
-	size_t len, cap;
-	bool failed;
-};
-
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add(struct text *t, const char *fmt, ...)
-{
-	if (t->failed)
-		return;
-	for (;;) {
-		size_t room = t->cap - t->len;
-		va_list ap;
-		va_start(ap, fmt);
-		int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? room : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->failed = true;
-			return;
-		}
-		if (t->buf && (size_t)n < room) {
-			t->len += (size_t)n;
-			return;
-		}
-		size_t cap = t->cap ? t->cap : 1024;
-		while (cap < t->len + (size_t)n + 1)
-			cap *= 2;
-		char *grown = realloc(t->buf, cap);
-		if (!grown) {
-			t->failed = true;
-			return;
-		}
-		t->buf = grown;
-		t->cap = cap;
-	}
-}
 
 static bool present(const char *value)
 {
@@ -60,19 +21,19 @@ static bool present(const char *value)
 
 char *scoresheet_text(const struct scoresheet_game *game)
 {
-	struct text t = {0};
+	struct strbuf t = {0};
 	const struct scoresheet_tags *tags = &game->tags;
 	static const char *const labels[] = {"White", "Black", "Event", "Date"};
 	const char *values[] = {tags->white, tags->black, tags->event, tags->date};
 	bool any = false;
 	for (size_t k = 0; k < 4; k++) {
 		if (present(values[k])) {
-			add(&t, "%s: %s\n", labels[k], values[k]);
+			strbuf_printf(&t, "%s: %s\n", labels[k], values[k]);
 			any = true;
 		}
 	}
 	if (any)
-		add(&t, "\n");
+		strbuf_printf(&t, "\n");
 
 	struct chess_pos pos;
 	if (game->start)
@@ -82,7 +43,7 @@ char *scoresheet_text(const struct scoresheet_game *game)
 	int number = pos.fullmove_number;
 	for (int i = 0; i < game->count; i++) {
 		if (!chess_pos_is_legal(&pos, game->moves[i])) {
-			free(t.buf);
+			free(t.p);
 			errno = EINVAL;
 			return NULL;
 		}
@@ -92,32 +53,25 @@ char *scoresheet_text(const struct scoresheet_game *game)
 			strcat(move, " (=)");
 		if (pos.side == CHESS_WHITE) {
 			bool last = i + 1 == game->count;
-			add(&t, "%3d. %s", number, move);
+			strbuf_printf(&t, "%3d. %s", number, move);
 			if (!last)
-				add(&t, "%*s",
-				    strlen(move) < MOVE_COLUMN
-					? (int)(MOVE_COLUMN - strlen(move) + 1)
-					: 1,
-				    "");
+				strbuf_printf(&t, "%*s",
+					      strlen(move) < MOVE_COLUMN
+						  ? (int)(MOVE_COLUMN - strlen(move) + 1)
+						  : 1,
+					      "");
 		} else {
 			if (i == 0)
-				add(&t, "%3d. %-*s ", number, MOVE_COLUMN, "...");
-			add(&t, "%s\n", move);
+				strbuf_printf(&t, "%3d. %-*s ", number, MOVE_COLUMN, "...");
+			strbuf_printf(&t, "%s\n", move);
 			number++;
 		}
 		struct chess_undo undo;
 		chess_pos_make(&pos, game->moves[i], &undo);
 	}
 	if (game->count > 0 && pos.side == CHESS_BLACK)
-		add(&t, "\n");
+		strbuf_printf(&t, "\n");
 	if (tags->result && tags->result[0])
-		add(&t, "%sResult: %s\n", game->count > 0 ? "\n" : "", tags->result);
-	if (!t.buf)
-		add(&t, "%s", "");
-	if (t.failed) {
-		free(t.buf);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return t.buf;
+		strbuf_printf(&t, "%sResult: %s\n", game->count > 0 ? "\n" : "", tags->result);
+	return strbuf_finish(&t);
 }

@@ -4,6 +4,7 @@
  * of at most 40 (or the layout's) cells.
  */
 #include "braille/braille.h"
+#include "chess/strbuf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,9 +13,7 @@
 #define LINE_MAX_CELLS 512
 
 struct sheet {
-	char *buf;
-	size_t len, cap;
-	bool failed;
+	struct strbuf text;
 	enum braille_format format;
 	int width;
 	int lines_per_page;
@@ -23,23 +22,7 @@ struct sheet {
 
 static void append(struct sheet *s, const char *text, size_t n)
 {
-	if (s->failed)
-		return;
-	if (s->len + n + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap : 1024;
-		while (s->len + n + 1 > cap)
-			cap *= 2;
-		char *grown = realloc(s->buf, cap);
-		if (!grown) {
-			s->failed = true;
-			return;
-		}
-		s->buf = grown;
-		s->cap = cap;
-	}
-	memcpy(s->buf + s->len, text, n);
-	s->len += n;
-	s->buf[s->len] = '\0';
+	strbuf_append(&s->text, text, n);
 }
 
 static void physical_line(struct sheet *s, const braille_cell *cells, size_t n)
@@ -215,16 +198,9 @@ char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_fo
 	size_t rn = result_cells(sheet->tags.result, result);
 	if (rn)
 		line(&s, result, rn);
-	if (!s.buf && !s.failed)
-		append(&s, "", 0);
-	if (s.failed) {
-		free(s.buf);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return s.buf;
+	return strbuf_finish(&s.text);
 invalid:
-	free(s.buf);
+	free(s.text.p);
 	errno = EINVAL;
 	return NULL;
 }

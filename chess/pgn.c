@@ -9,6 +9,7 @@
  * anything it cannot read instead of guessing.
  */
 #include "chess/pgn.h"
+#include "chess/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -212,36 +213,13 @@ int pgn_game_set_result(struct pgn_game *g, const char *result)
 /* ---------------------------------------------------------------- writer */
 
 struct sbuf {
-	char *p;
-	size_t len, cap;
-	bool failed;
+	struct strbuf text;
 	int col; /* length of the current movetext line */
 };
 
-static void sb_grow(struct sbuf *b, size_t extra)
-{
-	if (b->failed || b->len + extra + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 1024;
-	while (cap < b->len + extra + 1)
-		cap *= 2;
-	char *p = realloc(b->p, cap);
-	if (!p) {
-		b->failed = true;
-		return;
-	}
-	b->p = p;
-	b->cap = cap;
-}
-
 static void sb_mem(struct sbuf *b, const char *s, size_t n)
 {
-	sb_grow(b, n);
-	if (b->failed)
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
+	strbuf_append(&b->text, s, n);
 }
 
 static void sb_str(struct sbuf *b, const char *s)
@@ -374,18 +352,14 @@ char *pgn_format(const struct pgn_game *g)
 		sb_word(&b, word, strlen(word));
 		need_number = false;
 		if (i < g->comments_capacity && g->comments[i] && *g->comments[i]) {
-			size_t before = b.len;
+			size_t before = b.text.len;
 			sb_comment(&b, g->comments[i]);
-			need_number = b.len != before;
+			need_number = b.text.len != before;
 		}
 	}
 	sb_word(&b, g->result, strlen(g->result));
 	sb_str(&b, "\n");
-	if (b.failed) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return strbuf_finish(&b.text);
 }
 
 /* ---------------------------------------------------------------- reader */
