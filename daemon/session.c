@@ -262,8 +262,8 @@ static void write_scoresheet_to(struct session *s, bool archive_copy)
 	char path[PATH_MAX];
 	char *text;
 
-	if (s->replaying)
-		return;
+	if (s->replaying || !s->pgn.game.moves)
+		return; /* while replaying, or with no game (the next one could not start) */
 	text = pgn_format(&s->pgn);
 	if (!text) {
 		log_error(LOG_GAME, "cannot format the scoresheet (out of memory)");
@@ -283,15 +283,21 @@ static void write_scoresheet(struct session *s)
 	write_scoresheet_to(s, s->game_over);
 }
 
+/* DESIGN 4.4: the mover's time right after the press, truncated to whole seconds. */
+static void set_clk_comment(struct session *s, int ply, int64_t clk_ms)
+{
+	char hms[32], comment[48];
+
+	if (clk_ms < 0)
+		return;
+	clock_format_hms(clk_ms, hms, sizeof(hms));
+	snprintf(comment, sizeof(comment), "[%%clk %s]", hms);
+	set_comment(s, ply, comment);
+}
+
 static void complete_move(struct session *s, int ply, int64_t clk_ms, uint64_t now)
 {
-	if (clk_ms >= 0) {
-		char hms[32], comment[48];
-
-		clock_format_hms(clk_ms, hms, sizeof(hms));
-		snprintf(comment, sizeof(comment), "[%%clk %s]", hms);
-		set_comment(s, ply, comment);
-	}
+	set_clk_comment(s, ply, clk_ms);
 	journal_write(s, now, "complete", "%d %" PRId64, ply + 1, clk_ms);
 	journal_durable(s);
 	write_scoresheet(s);
@@ -843,13 +849,7 @@ static int replay_record(void *user, const struct journal_record *rec)
 
 		if (sscanf(a, "%d %" SCNd64, &ply, &clk) != 2 || ply < 1 || ply > s->pgn.game.count)
 			return -1;
-		if (clk >= 0) {
-			char hms[32], comment[48];
-
-			clock_format_hms(clk, hms, sizeof(hms));
-			snprintf(comment, sizeof(comment), "[%%clk %s]", hms);
-			set_comment(s, ply - 1, comment);
-		}
+		set_clk_comment(s, ply - 1, clk);
 		return 0;
 	}
 	if (!strcmp(rec->type, "touch")) {
@@ -953,6 +953,34 @@ static void archive_journal(struct session *s, const char *journal_path)
 		log_error(LOG_GAME, "cannot archive %s: %s", journal_path, strerror(errno));
 }
 
+/* Per-game state back to nothing, before the next game starts. */
+static void reset_game_state(struct session *s)
+{
+	pgn_game_free(&s->pgn);
+	memset(&s->pgn, 0, sizeof(s->pgn));
+	memset(s->uncompleted, 0, sizeof(s->uncompleted));
+	memset(s->warned, 0, sizeof(s->warned));
+	s->early_presses.count = 0;
+	s->touched = 0;
+	s->promo_pending = s->mismatch_open = s->mismatch_held = false;
+	s->promo_choice = CHESS_NO_PIECE;
+	s->game_over = s->flag_fell = s->resumed = false;
+	s->last_move_words[0] = '\0';
+}
+
+/* The game's tags, its audio record and its scoresheet (with the copy under games/). */
+static void open_game_files(struct session *s)
+{
+	set_tags(s);
+	if (s->voice && s->cfg->voice.record) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/games/%s.wav", s->dir, s->game_id);
+		voice_record_to(s->voice, path);
+	}
+	write_scoresheet_to(s, true);
+}
+
 static int start_new_game(struct session *s, const struct session_setup *setup, uint64_t now,
 			  const char *journal_path, char *err, size_t err_size)
 {
@@ -1036,25 +1064,15 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 	} else {
 		if (n > 0 && s->pgn.game.moves) {
 			archive_journal(s, journal_path);
-			pgn_game_free(&s->pgn);
-			memset(&s->pgn, 0, sizeof(s->pgn));
 		} else if (n > 0) {
 			snprintf(err, err_size, "%s: no game record", journal_path);
 			goto fail;
 		}
-		memset(s->uncompleted, 0, sizeof(s->uncompleted));
-		s->early_presses.count = 0;
-		s->touched = 0;
-		s->game_over = s->flag_fell = false;
+		reset_game_state(s);
 		if (start_new_game(s, setup, now, journal_path, err, err_size))
 			goto fail;
 	}
-	set_tags(s);
-	if (voice && cfg->voice.record) {
-		snprintf(path, sizeof(path), "%s/games/%s.wav", s->dir, s->game_id);
-		voice_record_to(voice, path);
-	}
-	write_scoresheet_to(s, true);
+	open_game_files(s);
 	if (s->resumed)
 		say_phrase(s, VOICE_PRIVATE,
 			   s->has_clock ? PHRASE_GAME_RESUMED_AFTER_RESTART
@@ -1206,29 +1224,14 @@ static void maybe_next_game(struct session *s, uint64_t now)
 	journal_close(s->journal);
 	s->journal = NULL;
 	archive_journal(s, journal_path);
-	pgn_game_free(&s->pgn);
-	memset(&s->pgn, 0, sizeof(s->pgn));
-	memset(s->uncompleted, 0, sizeof(s->uncompleted));
-	memset(s->warned, 0, sizeof(s->warned));
-	s->early_presses.count = 0;
-	s->touched = 0;
-	s->promo_pending = s->mismatch_open = s->mismatch_held = false;
-	s->game_over = s->flag_fell = s->resumed = false;
-	s->last_move_words[0] = '\0';
+	reset_game_state(s);
 	if (start_new_game(s, &s->setup, now, journal_path, err, sizeof(err))) {
 		/* Nothing is lost: the finished game is archived.  Stay over until restarted. */
 		log_error(LOG_GAME, "cannot start the next game: %s", err);
 		s->game_over = true;
 		return;
 	}
-	set_tags(s);
-	if (s->voice && s->cfg->voice.record) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/games/%s.wav", s->dir, s->game_id);
-		voice_record_to(s->voice, path);
-	}
-	write_scoresheet_to(s, true);
+	open_game_files(s);
 	detect_init(&s->det, &s->cfg->detect, current_pos(s), sensed);
 	log_info(LOG_GAME, "new game %s", s->game_id);
 	say_phrase(s, VOICE_PRIVATE, PHRASE_NEW_GAME, now);
