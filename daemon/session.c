@@ -79,7 +79,6 @@ struct session {
 	struct time_control tc;
 	bool has_clock;
 	struct chess_clock clock;
-	bool virtual_time;
 
 	struct pgn_game pgn; /* every made move */
 	bool resumed;
@@ -931,7 +930,7 @@ static void set_tags(struct session *s)
 	pgn_game_set_tag(&s->pgn, "Round", s->cfg->round);
 	pgn_game_set_tag(&s->pgn, "White", s->cfg->white);
 	pgn_game_set_tag(&s->pgn, "Black", s->cfg->black);
-	if (!s->virtual_time) {
+	if (!s->setup.virtual_time) {
 		time_t t = time(NULL);
 		struct tm tm;
 
@@ -1034,7 +1033,6 @@ struct session *session_open(const struct config *cfg, const struct session_setu
 	s->cfg = cfg;
 	s->voice = voice;
 	s->setup = *setup;
-	s->virtual_time = setup->virtual_time;
 	s->phrases = cfg->phrases;
 	/* Casual play announces check and mate unless told otherwise (DESIGN 3, item 6). */
 	if (cfg->mode == MODE_CASUAL && !cfg->announce_check_set)

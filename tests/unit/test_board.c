@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "gpio/board.h"
+#include "tests/unit/board_testutil.h"
 
 #define MAX_EVENTS 256
 
@@ -38,21 +39,6 @@ static const char *write_script(const char *text)
 	fputs(text, f);
 	fclose(f);
 	return script_path;
-}
-
-static void config(struct board_config *cfg, enum board_wiring w, bool active_low)
-{
-	board_config_defaults(cfg);
-	cfg->wiring = w;
-	cfg->active_low_squares = active_low;
-	/* keep the matrix and shift lines clear of the buttons on 64..69 */
-	for (int i = 0; i < 8; i++) {
-		cfg->row_lines[i] = 10 + i;
-		cfg->column_lines[i] = 20 + i;
-	}
-	cfg->shift_load = 30;
-	cfg->shift_clock = 31;
-	cfg->shift_data = 32;
 }
 
 static struct board *open_sim(const struct board_config *cfg, const char *text)
@@ -108,7 +94,7 @@ static void test_lift_place(void **state)
 			struct run r = {.n = 0};
 			struct board *b;
 
-			config(&cfg, wirings[w], lo);
+			board_test_config(&cfg, wirings[w], lo);
 			b = open_sim(&cfg, "+100 lift e2\n+400 place e4\n+1000 lift g8\n");
 			assert_true(board_occupancy(b) == 0xffff00000000ffffull);
 			assert_null(board_script_header(b)->has_setup ? "setup" : NULL);
@@ -136,7 +122,7 @@ static void test_scan_timing(void **state)
 		struct run r = {.n = 0};
 		struct board *b;
 
-		config(&cfg, wirings[w], false);
+		board_test_config(&cfg, wirings[w], false);
 		/* between scans: seen by the scan at 110 */
 		b = open_sim(&cfg, "+105 lift d2\n");
 		run_until(b, &r, 200);
@@ -150,7 +136,7 @@ static void test_scan_timing(void **state)
 		struct run r = {.n = 0};
 		struct board *b;
 
-		config(&cfg, BOARD_WIRING_DIRECT, false);
+		board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 		b = open_sim(&cfg, "+105 lift d2\n");
 		run_until(b, &r, 200);
 		assert_int_equal(r.n, 1);
@@ -167,7 +153,7 @@ static void test_chatter(void **state)
 		struct run r = {.n = 0};
 		struct board *b;
 
-		config(&cfg, wirings[w], w == 1);
+		board_test_config(&cfg, wirings[w], w == 1);
 		b = open_sim(&cfg, "+100 chatter e2 3\n+200 chatter e4 1\n+200 chatter a8 50\n"
 				   "+3 chatter a8 1000\n");
 		run_until(b, &r, 2000);
@@ -182,7 +168,7 @@ static void test_chatter(void **state)
 		struct run r = {.n = 0};
 		struct board *b;
 
-		config(&cfg, BOARD_WIRING_DIRECT, false);
+		board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 		b = open_sim(&cfg, "+100 lift e2\n+5 chatter e2 2\n");
 		run_until(b, &r, 1000);
 		assert_int_equal(r.n, 1);
@@ -200,7 +186,7 @@ static void test_buttons(void **state)
 		struct run r = {.n = 0};
 		struct board *b;
 
-		config(&cfg, wirings[w], false);
+		board_test_config(&cfg, wirings[w], false);
 		b = open_sim(&cfg, "+100 press player-clock\n+1000 hold select 500\n"
 				   "+1000 hold pause 10\n+1000 press info\n+40 press info\n");
 		run_until(b, &r, 10000);
@@ -225,7 +211,7 @@ static void test_deadlines(void **state)
 	struct board *b;
 
 	(void)state;
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	b = open_sim(&cfg, "+100 lift e2\n+300 place e4\n");
 	assert_int_equal(board_fd(b), -1);
 	assert_int_equal(board_deadline(b), 100);
@@ -247,7 +233,7 @@ static void test_deadlines(void **state)
 	board_close(b);
 
 	/* a scanned board wakes once per scan period and for nothing else */
-	config(&cfg, BOARD_WIRING_MATRIX, false);
+	board_test_config(&cfg, BOARD_WIRING_MATRIX, false);
 	cfg.scan_hz = 50;
 	b = open_sim(&cfg, "");
 	assert_int_equal(board_deadline(b), 20);
@@ -257,7 +243,7 @@ static void test_deadlines(void **state)
 	board_close(b);
 
 	/* events beyond max stay queued; the deadline says so */
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	b = open_sim(&cfg, "+10 lift a2\nlift b2\nlift c2\n");
 	assert_int_equal(board_service(b, 100, ev, 2), 2);
 	assert_int_equal(board_deadline(b), 0);
@@ -275,7 +261,7 @@ static void test_setup_place_crash(void **state)
 	struct board *b;
 
 	(void)state;
-	config(&cfg, BOARD_WIRING_SHIFT, true);
+	board_test_config(&cfg, BOARD_WIRING_SHIFT, true);
 	b = open_sim(&cfg, "player white\nsetup 8/8/8/8/8/8/8/K6k w - - 0 1\n"
 			   "+100 lift a1\n+10 crash\n+100 place a2\n");
 	assert_true(board_occupancy(b) == 0x81);
@@ -296,7 +282,7 @@ static void test_open_errors(void **state)
 	char err[256], spec[128];
 
 	(void)state;
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	assert_null(board_open(&cfg, "usb", NULL, 0, err, sizeof(err)));
 	assert_string_equal(err, "unknown board 'usb' (gpiod, sim:SCRIPT or replay:LOG)");
 	assert_null(board_open(&cfg, "sim:", NULL, 0, err, sizeof(err)));
@@ -316,7 +302,7 @@ static void test_open_errors(void **state)
 	assert_null(board_open(&cfg, "gpiod", NULL, 0, err, sizeof(err)));
 	assert_string_equal(err, "board configuration: line 66 used twice (direct wiring)");
 	/* no GPIO chip on the build machine */
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	snprintf(cfg.chip, sizeof(cfg.chip), "nochip");
 	assert_null(board_open(&cfg, "gpiod", NULL, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "gpiod: cannot open chip"));
@@ -394,7 +380,7 @@ static void test_zero_debounce(void **state)
 	struct board *b;
 
 	(void)state;
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	cfg.debounce_ms = 0;
 	b = open_sim(&cfg, "+100 chatter c3 1\n");
 	run_until(b, &r, 1000);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "gpio/board.h"
+#include "tests/unit/board_testutil.h"
 
 #define MAX_EVENTS 512
 
@@ -105,20 +106,6 @@ static const char *body(const char *log)
 	return s;
 }
 
-static void config(struct board_config *cfg, enum board_wiring w, bool active_low)
-{
-	board_config_defaults(cfg);
-	cfg->wiring = w;
-	cfg->active_low_squares = active_low;
-	for (int i = 0; i < 8; i++) {
-		cfg->row_lines[i] = 10 + i;
-		cfg->column_lines[i] = 20 + i;
-	}
-	cfg->shift_load = 30;
-	cfg->shift_clock = 31;
-	cfg->shift_data = 32;
-}
-
 static void test_record_replay(void **state)
 {
 	static const enum board_wiring wirings[] = {BOARD_WIRING_DIRECT, BOARD_WIRING_MATRIX,
@@ -138,7 +125,7 @@ static void test_record_replay(void **state)
 			struct run sim, replay, later;
 			char *a, *b;
 
-			config(&cfg, wirings[w], lo);
+			board_test_config(&cfg, wirings[w], lo);
 			snprintf(spec, sizeof(spec), "sim:%s", script);
 			run(&cfg, spec, log1, 0, &sim);
 			assert_true(sim.n >= 16);
@@ -199,7 +186,7 @@ static void test_hand_written_log(void **state)
 			 "5300000000 64 falling\n"
 			 "5300000000 500 falling\n"
 			 "5400000000 64 rising\n");
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	snprintf(spec, sizeof(spec), "replay:%s", path);
 	run(&cfg, spec, NULL, 100, &r);
 	assert_int_equal(r.n, 4);
@@ -254,7 +241,7 @@ static void test_malformed(void **state)
 
 	(void)state;
 	close(fd);
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	snprintf(spec, sizeof(spec), "replay:%s", path);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_file(path, cases[i].text);
@@ -299,7 +286,7 @@ static void test_empty_log(void **state)
 	(void)state;
 	close(fd);
 	write_file(path, "# start-ns: 0\n# occupancy: 0x0\n");
-	config(&cfg, BOARD_WIRING_MATRIX, false);
+	board_test_config(&cfg, BOARD_WIRING_MATRIX, false);
 	snprintf(spec, sizeof(spec), "replay:%s", path);
 	b = board_open(&cfg, spec, NULL, 0, err, sizeof(err));
 	assert_non_null(b);
@@ -317,7 +304,7 @@ static void test_record_unwritable(void **state)
 	char err[256];
 
 	(void)state;
-	config(&cfg, BOARD_WIRING_DIRECT, false);
+	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
 	assert_null(board_open(&cfg, "sim:/dev/null", "/nonexistent/dir/log", 0, err, sizeof(err)));
 	assert_string_equal(err, "/nonexistent/dir/log: No such file or directory");
 }
