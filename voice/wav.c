@@ -93,6 +93,8 @@ static int write_all(int fd, const void *buf, size_t n)
 
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k == 0)
+			errno = EIO; /* a write of nothing says nothing of its own */
 		if (k <= 0)
 			return -1;
 		p += k;
