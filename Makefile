@@ -8,7 +8,7 @@ SHELL := /bin/bash
 CC ?= cc
 BUILD ?= build
 
-LAYERS := chess gpio voice braille daemon
+LAYERS := base chess game control gpio voice braille daemon
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -4,7 +4,7 @@
  * marked "(=)".
  */
 #include "braille/braille.h"
-#include "chess/strbuf.h"
+#include "base/strbuf.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * of at most 40 (or the layout's) cells.
  */
 #include "braille/braille.h"
-#include "chess/strbuf.h"
+#include "base/strbuf.h"
 
 #include <errno.h>
 #include <stdlib.h>

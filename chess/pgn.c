@@ -9,7 +9,7 @@
  * anything it cannot read instead of guessing.
  */
 #include "chess/pgn.h"
-#include "chess/strbuf.h"
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
 #include "chess/chess.h"
 #include "chess/pgn.h"
 #include "daemon/cli.h"
-#include "daemon/clock.h"
+#include "game/clock.h"
 #include "daemon/state.h"
 
 #define STILL_BEFORE_PRESS_MS 400 /* well above the 150 ms settle time */

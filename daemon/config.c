@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "chess/chess.h"
-#include "daemon/log.h"
+#include "base/log.h"
 
 void config_defaults(struct config *cfg)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "chess/detect.h"
-#include "daemon/clock.h"
+#include "game/clock.h"
 #include "gpio/board.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
 
 struct journal {
 	int fd;

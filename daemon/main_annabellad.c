@@ -16,9 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "chess/chess.h"
 #include "daemon/config.h"
-#include "daemon/log.h"
+#include "base/log.h"
 #include "daemon/session.h"
 #include "daemon/state.h"
 #include "gpio/board.h"
@@ -110,14 +111,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	return 0;
-}
-
-static uint64_t monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* Daemon time: real milliseconds since start, or virtual. */

@@ -51,9 +51,9 @@
 #include "chess/chess.h"
 #include "chess/detect.h"
 #include "chess/pgn.h"
-#include "daemon/clock.h"
+#include "game/clock.h"
 #include "daemon/journal.h"
-#include "daemon/log.h"
+#include "base/log.h"
 #include "daemon/state.h"
 #include "voice/phrases.h"
 

@@ -25,21 +25,14 @@
 #include <sys/epoll.h>
 #endif
 
-#include "daemon/log.h"
+#include "base/log.h"
+#include "base/timeutil.h"
 #include "gpio/line.h"
 
 #define CONSUMER   "annabella"
 #define READ_CHUNK 16
 /* An edge older than this is taken as happening now: its time stamp is from another clock. */
 #define MAX_EDGE_AGE_NS (10ull * 1000000000ull)
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t edge_daemon_ns(uint64_t now_ns, uint64_t mono_now, uint64_t stamp_ns)
 {

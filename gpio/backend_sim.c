@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
 #include "gpio/line.h"
 #include "gpio/script.h"
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
 #include "gpio/board.h"
 #include "gpio/line.h"
 

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
+#include "base/timeutil.h"
 #include "voice/sink.h"
 
 #define ALSA_RETRY_MS	   3000 /* how often a missing device is tried again */
@@ -33,14 +34,6 @@ struct voice_sink {
 };
 
 static const char *const channel_names[VOICE_CHANNEL_COUNT] = {"public", "private"};
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* ALSA reports its own errors on stderr by default; keep them in our log at debug level. */
 static void alsa_error_handler(const char *file, int line, const char *function, int err,
@@ -73,7 +66,7 @@ static void channel_lost(struct voice_sink *s, enum voice_channel ch, const char
 		snd_pcm_close(c->pcm);
 		c->pcm = NULL;
 	}
-	c->next_retry_ms = now_ms() + ALSA_RETRY_MS;
+	c->next_retry_ms = monotonic_ms() + ALSA_RETRY_MS;
 }
 
 static void channel_try_open(struct voice_sink *s, enum voice_channel ch)
@@ -82,7 +75,7 @@ static void channel_try_open(struct voice_sink *s, enum voice_channel ch)
 	const char *name = s->env->cfg->device[ch];
 	int err;
 
-	if (c->pcm != NULL || now_ms() < c->next_retry_ms)
+	if (c->pcm != NULL || monotonic_ms() < c->next_retry_ms)
 		return;
 	err = snd_pcm_open(&c->pcm, name[0] ? name : "default", SND_PCM_STREAM_PLAYBACK,
 			   SND_PCM_NONBLOCK);
@@ -140,7 +133,7 @@ static int alsa_write(struct voice_sink *s, enum voice_channel ch, const int16_t
 			continue;
 		}
 		if (k == -EAGAIN || k == 0) {
-			uint64_t t = now_ms();
+			uint64_t t = monotonic_ms();
 
 			if (s->env->should_abort(s->env->abort_ctx))
 				return 0;
@@ -184,7 +177,7 @@ static void alsa_close(struct voice_sink *s)
 {
 	for (int ch = 0; ch < VOICE_CHANNEL_COUNT; ch++) {
 		struct alsa_channel *c = &s->chan[ch];
-		uint64_t deadline = now_ms() + ALSA_CLOSE_WAIT_MS;
+		uint64_t deadline = monotonic_ms() + ALSA_CLOSE_WAIT_MS;
 
 		if (c->pcm == NULL)
 			continue;
@@ -194,7 +187,8 @@ static void alsa_close(struct voice_sink *s)
 			struct timespec ts = {0, 10 * 1000000L};
 
 			if (snd_pcm_state(c->pcm) != SND_PCM_STATE_RUNNING ||
-			    snd_pcm_delay(c->pcm, &delay) < 0 || delay <= 0 || now_ms() > deadline)
+			    snd_pcm_delay(c->pcm, &delay) < 0 || delay <= 0 ||
+			    monotonic_ms() > deadline)
 				break;
 			nanosleep(&ts, NULL);
 		}

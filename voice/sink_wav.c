@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
 

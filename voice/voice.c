@@ -26,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
+#include "base/timeutil.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
 
@@ -94,14 +95,6 @@ struct voice {
 
 static const char *const channel_names[VOICE_CHANNEL_COUNT] = {"public", "private"};
 static const char *const kind_names[] = {"move", "repeat", "time", "prompt", "info"};
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void voice_config_defaults(struct voice_config *cfg)
 {
@@ -216,7 +209,7 @@ static void copy_text(char *dst, size_t size, const char *src)
 int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, const char *lang,
 	      const char *text, uint64_t time_ms)
 {
-	uint64_t said = mono_ns();
+	uint64_t said = monotonic_ns();
 	struct item *it;
 
 	if ((unsigned)ch >= VOICE_CHANNEL_COUNT)
@@ -324,7 +317,7 @@ static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 	if (v->current_to_sink)
 		lost = v->sink_ops->write(v->sink, v->current.ch, wav, (size_t)numsamples) != 0;
 	if (!v->first_sample_seen) {
-		uint64_t latency = mono_ns() - v->current.said_ns;
+		uint64_t latency = monotonic_ns() - v->current.said_ns;
 
 		v->first_sample_seen = true;
 		pthread_mutex_lock(&v->lock);

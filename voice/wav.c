@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "base/log.h"
 
 static void put_le16(uint8_t *p, unsigned v)
 {

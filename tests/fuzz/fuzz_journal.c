@@ -15,7 +15,7 @@
 
 #include "chess/chess.h"
 #include "daemon/config.h"
-#include "daemon/log.h"
+#include "base/log.h"
 #include "daemon/session.h"
 #include "voice/voice.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/clock.h"
+#include "game/clock.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

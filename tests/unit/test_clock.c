@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/clock.h"
+#include "game/clock.h"
 
 #define W   0
 #define B   1

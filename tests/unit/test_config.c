@@ -16,7 +16,7 @@
 
 #include "chess/chess.h"
 #include "daemon/config.h"
-#include "daemon/log.h"
+#include "base/log.h"
 
 /* ------------------------------------------------------------------ helpers */
 

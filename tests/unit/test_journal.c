@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "daemon/journal.h"
-#include "daemon/log.h"
+#include "base/log.h"
 
 #define MAX_RECORDS 16
 

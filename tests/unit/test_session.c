@@ -19,7 +19,7 @@
 #include "chess/chess.h"
 #include "daemon/config.h"
 #include "daemon/journal.h"
-#include "daemon/log.h"
+#include "base/log.h"
 #include "daemon/session.h"
 #include "voice/voice.h"
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "chess/strbuf.h"
+#include "base/strbuf.h"
 
 static void test_empty_is_empty_string(void **state)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/clock.h"
+#include "game/clock.h"
 
 static void test_parse_fide(void **state)
 {

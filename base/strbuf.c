@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "chess/strbuf.h"
+#include "base/strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
 /*
  * Clock arithmetic and the time-control syntax.  See clock.h for the rules.
  */
-#include "daemon/clock.h"
+#include "game/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
