@@ -219,9 +219,14 @@ struct chess_game {
 	int capacity;
 	chess_move *moves;
 	uint64_t *keys; /* keys[i] = key of the position before moves[i]; keys[count] = current */
+	bool fixed;	/* the buffers are the caller's: never grown or freed */
 };
 
 int chess_game_init(struct chess_game *game, const struct chess_pos *start);
+/* A game whose moves live in the caller's buffers (moves: capacity, keys: capacity + 1): it
+ * never allocates, and a push beyond capacity fails. */
+void chess_game_init_fixed(struct chess_game *game, const struct chess_pos *start,
+			   chess_move *moves, uint64_t *keys, int capacity);
 void chess_game_free(struct chess_game *game);
 /* Play a legal move; 0, or -1 if illegal or out of memory. */
 int chess_game_push(struct chess_game *game, chess_move m);

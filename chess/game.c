@@ -31,8 +31,25 @@ int chess_game_init(struct chess_game *game, const struct chess_pos *start)
 	return 0;
 }
 
+void chess_game_init_fixed(struct chess_game *game, const struct chess_pos *start,
+			   chess_move *moves, uint64_t *keys, int capacity)
+{
+	memset(game, 0, sizeof(*game));
+	game->start = *start;
+	game->pos = *start;
+	game->capacity = capacity;
+	game->moves = moves;
+	game->keys = keys;
+	game->fixed = true;
+	game->keys[0] = start->key;
+}
+
 void chess_game_free(struct chess_game *game)
 {
+	if (game->fixed) {
+		game->count = 0;
+		return;
+	}
 	free(game->moves);
 	free(game->keys);
 	game->moves = NULL;
@@ -43,6 +60,9 @@ void chess_game_free(struct chess_game *game)
 static int game_grow(struct chess_game *game)
 {
 	int cap = game->capacity ? game->capacity * 2 : 64;
+
+	if (game->fixed)
+		return -1;
 	chess_move *moves = realloc(game->moves, sizeof(*moves) * (size_t)cap);
 	if (!moves)
 		return -1;

@@ -310,6 +310,22 @@ static void sb_comment(struct sbuf *b, const char *text)
 	sb_word(b, piece, len);
 }
 
+/* A move number's digits into buf (at least 11 bytes); returns their count. */
+static size_t move_number(char *buf, int number)
+{
+	char rev[12];
+	size_t n = 0, len = 0;
+	unsigned v = number > 0 ? (unsigned)number : 0u;
+
+	do {
+		rev[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && n < sizeof(rev));
+	while (n)
+		buf[len++] = rev[--n];
+	return len;
+}
+
 char *pgn_format(const struct pgn_game *g)
 {
 	struct sbuf b = {0};
@@ -343,13 +359,18 @@ char *pgn_format(const struct pgn_game *g)
 		int number = (int)g->game.start.fullmove_number + (i + g->game.start.side) / 2;
 		bool white = ((g->game.start.side + i) & 1) == 0;
 
-		if (white)
-			snprintf(word, sizeof(word), "%d. %s", number, san);
-		else if (need_number)
-			snprintf(word, sizeof(word), "%d... %s", number, san);
-		else
-			snprintf(word, sizeof(word), "%s", san);
-		sb_word(&b, word, strlen(word));
+		size_t n = 0;
+
+		/* By hand, not snprintf: this runs for every move at every write. */
+		if (white || need_number) {
+			n = move_number(word, number);
+			memcpy(word + n, white ? ". " : "... ", white ? 2 : 4);
+			n += white ? 2 : 4;
+		}
+		for (const char *c = san; *c && n < sizeof(word) - 1; c++)
+			word[n++] = *c;
+		word[n] = '\0';
+		sb_word(&b, word, n);
 		need_number = false;
 		if (i < g->comments_capacity && g->comments[i] && *g->comments[i]) {
 			size_t before = b.text.len;

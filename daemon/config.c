@@ -16,9 +16,11 @@ void config_defaults(struct config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->player = CHESS_WHITE;
 	snprintf(cfg->time_control, sizeof(cfg->time_control), "-");
-	cfg->mode = MODE_TOURNAMENT;
-	cfg->rules = RULES_2023;
+	cfg->mode = GAME_TOURNAMENT;
+	cfg->edition = RULES_2023;
 	cfg->promotion_ms = 3000;
+	cfg->menu_hold_ms = 1000;
+	cfg->menu_ms = 15000;
 	snprintf(cfg->event, sizeof(cfg->event), "?");
 	snprintf(cfg->site, sizeof(cfg->site), "?");
 	snprintf(cfg->round, sizeof(cfg->round), "?");
@@ -31,6 +33,10 @@ void config_defaults(struct config *cfg)
 	board_config_defaults(&cfg->board);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
+	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
+	snprintf(cfg->control_group, sizeof(cfg->control_group), "annabella");
+	cfg->arbiter_count = 1;
+	snprintf(cfg->arbiters[0], sizeof(cfg->arbiters[0]), "root");
 	cfg->log_level = LOG_LEVEL_WARN;
 }
 
@@ -95,6 +101,74 @@ static int parse_warnings(struct config *cfg, const char *value)
 		return -1;                                                                         \
 	} while (0)
 
+/* [rules] edition, also read as [game] rules (where it was before). */
+static int set_edition(struct config *cfg, const char *key, const char *value, char *err,
+		       size_t err_size)
+{
+	int e = rules_edition_parse(value);
+
+	if (e < 0)
+		BAD("%s must be 2023, 2018 or 2005, not '%s'", key, value);
+	cfg->edition = (enum rules_edition)e;
+	return 0;
+}
+
+static int set_rules(struct config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size)
+{
+	if (strcmp(key, "edition"))
+		BAD("unknown key '%s' in [rules]", key);
+	return set_edition(cfg, key, value, err, err_size);
+}
+
+/* Space- or comma-separated user names. */
+static int parse_names(struct config *cfg, const char *value)
+{
+	char buf[512];
+	char *save = NULL;
+
+	if (copy_string(buf, sizeof(buf), value))
+		return -1;
+	cfg->arbiter_count = 0;
+	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (cfg->arbiter_count == CONFIG_MAX_ARBITERS ||
+		    copy_string(cfg->arbiters[cfg->arbiter_count], sizeof(cfg->arbiters[0]), tok))
+			return -1;
+		cfg->arbiter_count++;
+	}
+	return 0;
+}
+
+static int set_control(struct config *cfg, const char *key, const char *value, char *err,
+		       size_t err_size)
+{
+	if (!strcmp(key, "socket")) {
+		if (value[0] && strcmp(value, "none") && value[0] != '/')
+			BAD("socket must be an absolute path or none");
+		if (copy_string(cfg->control_socket, sizeof(cfg->control_socket), value))
+			BAD("socket path too long (at most %zu characters)",
+			    sizeof(cfg->control_socket) - 1);
+	} else if (!strcmp(key, "group")) {
+		if (copy_string(cfg->control_group, sizeof(cfg->control_group), value))
+			BAD("group name too long");
+	} else if (!strcmp(key, "arbiters")) {
+		if (parse_names(cfg, value))
+			BAD("arbiters must be up to %d user names", CONFIG_MAX_ARBITERS);
+	} else if (!strcmp(key, "arbiter-pin") || !strcmp(key, "assistant-pin")) {
+		char *dst = key[1] == 'r' ? cfg->arbiter_pin : cfg->assistant_pin;
+
+		if (value[0] && (strlen(value) < 4 || strspn(value, "0123456789") != strlen(value)))
+			BAD("%s must be at least 4 digits, or empty for none", key);
+		if (copy_string(dst, sizeof(cfg->arbiter_pin), value))
+			BAD("%s too long", key);
+	} else {
+		BAD("unknown key '%s' in [control]", key);
+	}
+	if (cfg->arbiter_pin[0] && !strcmp(cfg->arbiter_pin, cfg->assistant_pin))
+		BAD("arbiter-pin and assistant-pin must differ");
+	return 0;
+}
+
 static int set_game(struct config *cfg, const char *key, const char *value, char *err,
 		    size_t err_size)
 {
@@ -117,22 +191,25 @@ static int set_game(struct config *cfg, const char *key, const char *value, char
 			BAD("time-control too long");
 	} else if (!strcmp(key, "mode")) {
 		if (!strcmp(value, "tournament"))
-			cfg->mode = MODE_TOURNAMENT;
+			cfg->mode = GAME_TOURNAMENT;
 		else if (!strcmp(value, "casual"))
-			cfg->mode = MODE_CASUAL;
+			cfg->mode = GAME_CASUAL;
 		else
 			BAD("mode must be tournament or casual, not '%s'", value);
 	} else if (!strcmp(key, "rules")) {
-		if (!strcmp(value, "2023"))
-			cfg->rules = RULES_2023;
-		else if (!strcmp(value, "2018"))
-			cfg->rules = RULES_2018;
-		else
-			BAD("rules must be 2023 or 2018, not '%s'", value);
+		return set_edition(cfg, key, value, err, err_size);
 	} else if (!strcmp(key, "promotion-ms")) {
 		if (parse_uint(value, 500, 60000, &v))
 			BAD("promotion-ms must be 500..60000");
 		cfg->promotion_ms = (uint32_t)v;
+	} else if (!strcmp(key, "menu-hold-ms")) {
+		if (parse_uint(value, 300, 10000, &v))
+			BAD("menu-hold-ms must be 300..10000");
+		cfg->menu_hold_ms = (uint32_t)v;
+	} else if (!strcmp(key, "menu-ms")) {
+		if (parse_uint(value, 2000, 600000, &v))
+			BAD("menu-ms must be 2000..600000");
+		cfg->menu_ms = (uint32_t)v;
 	} else if (!strcmp(key, "event") || !strcmp(key, "site") || !strcmp(key, "round") ||
 		   !strcmp(key, "white") || !strcmp(key, "black")) {
 		char *dst = !strcmp(key, "event")   ? cfg->event
@@ -243,6 +320,10 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 
 	if (!strcmp(section, "game"))
 		return set_game(cfg, key, value, err, err_size);
+	if (!strcmp(section, "rules"))
+		return set_rules(cfg, key, value, err, err_size);
+	if (!strcmp(section, "control"))
+		return set_control(cfg, key, value, err, err_size);
 	if (!strcmp(section, "detect"))
 		return set_detect(cfg, key, value, err, err_size);
 	if (!strcmp(section, "voice"))

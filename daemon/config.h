@@ -12,24 +12,27 @@
 
 #include "chess/detect.h"
 #include "game/clock.h"
+#include "game/record.h"
+#include "game/rules.h"
 #include "gpio/board.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"
 
-enum game_mode { MODE_TOURNAMENT = 0, MODE_CASUAL };
-enum rules_edition { RULES_2023 = 0, RULES_2018 };
-
 #define CONFIG_MAX_WARNINGS 8
+#define CONFIG_MAX_ARBITERS 8
 
 struct config {
 	/* [game] */
 	int player; /* enum chess_color of the tactile player */
 	char time_control[64];
 	enum game_mode mode;
-	enum rules_edition rules;
 	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after
 				  the last select press (DESIGN 3) */
+	uint32_t menu_hold_ms; /* holding select this long opens the button menu */
+	uint32_t menu_ms;      /* the menu closes after this long unused */
 	char event[64], site[64], round[16], white[64], black[64];
+	/* [rules] */
+	enum rules_edition edition;
 	/* [detect] */
 	struct detect_config detect;
 	/* [voice] */
@@ -44,6 +47,12 @@ struct config {
 	/* [state] */
 	char state_dir[256];
 	bool sync; /* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
+	/* [control] */
+	char control_socket[108]; /* "" or "none": no control socket */
+	char control_group[32];
+	int arbiter_count;
+	char arbiters[CONFIG_MAX_ARBITERS][32];
+	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
 	/* [log] */
 	int log_level;
 };

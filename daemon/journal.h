@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JOURNAL_LINE_MAX 512
+#define JOURNAL_LINE_MAX 4200
 
 struct journal;
 

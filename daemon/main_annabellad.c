@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * annabellad: the daemon.  One poll() loop owns the game; the voice thread owns
- * eSpeak NG and the audio devices.  Time is real (monotonic) or virtual: in virtual
- * time the loop jumps straight to the next scripted action or timer deadline, so a
- * whole game replays in milliseconds with the same code that runs on a Pi.
+ * annabellad: the daemon shell.  main() opens the parts in order (board, voice, state
+ * files, the referee, the control socket) and closes them in reverse; the loop (loop.h)
+ * runs the sources that each part registers.  The game itself is decided by the referee
+ * (game/), a pure core: this file only wires it to the world.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,15 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "base/timeutil.h"
+#include "base/log.h"
 #include "chess/chess.h"
 #include "daemon/config.h"
-#include "base/log.h"
-#include "daemon/session.h"
+#include "daemon/driver.h"
+#include "daemon/loop.h"
+#include "daemon/present.h"
 #include "daemon/state.h"
+#include "daemon/store.h"
+#include "game/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
 
@@ -36,6 +38,21 @@ struct options {
 	const char *state_dir;
 	bool virtual_time;
 	int audio; /* enum voice_sink_type, or -1: the default */
+};
+
+struct daemon {
+	struct config cfg;
+	struct options opt;
+	struct loop *loop;
+	struct board *board;
+	struct driver *driver;
+	struct voice *voice;
+	struct store *store;
+	struct presenter *presenter;
+	struct referee *referee;
+	int sigfd;
+	uint64_t end_at;
+	bool started; /* the game is open: stopping writes its files */
 };
 
 static void usage(FILE *f)
@@ -113,39 +130,165 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* Daemon time: real milliseconds since start, or virtual. */
-struct timesrc {
-	bool virtual_time;
-	uint64_t origin;
-	uint64_t now;
-};
-
-static uint64_t timesrc_now(struct timesrc *t)
+/* What every new game is: the configuration, and the script's header over it.  A setup
+ * FEN that is not a position is an error only if a game is to start from it: a resumed game
+ * takes only its pegs (fen_err then holds the message). */
+static int game_settings(const struct daemon *d, struct referee_settings *s, char *err,
+			 size_t err_size, char *fen_err, size_t fen_err_size)
 {
-	if (!t->virtual_time)
-		t->now = monotonic_ms() - t->origin;
-	return t->now;
+	const struct config *cfg = &d->cfg;
+	const struct script_header *h = d->driver ? driver_header(d->driver) : NULL;
+	const char *script = d->driver ? strchr(d->opt.board_spec, ':') + 1 : "";
+	struct game_params *p = &s->next;
+	struct time_control tc;
+	struct chess_pos pos;
+	struct chess_error ferr;
+	char tc_err[200];
+
+	referee_settings_defaults(s);
+	p->player = cfg->player;
+	p->mode = cfg->mode;
+	p->edition = cfg->edition;
+	snprintf(p->time_control, sizeof(p->time_control), "%s", cfg->time_control);
+	snprintf(p->fen, sizeof(p->fen), "%s", CHESS_FEN_START);
+	if (h && h->player >= 0)
+		p->player = h->player;
+	if (h && h->has_time_control) {
+		if (time_control_parse(h->time_control, &tc, tc_err, sizeof(tc_err))) {
+			snprintf(err, err_size, "%s:%d: time-control: %s", script,
+				 h->time_control_line, tc_err);
+			return -1;
+		}
+		snprintf(p->time_control, sizeof(p->time_control), "%s", h->time_control);
+	}
+	if (h && h->has_setup) {
+		if (chess_fen_parse(&pos, h->setup_fen, &ferr))
+			snprintf(fen_err, fen_err_size, "%s:%d: setup FEN, column %d: %s", script,
+				 h->setup_line, ferr.column, ferr.message);
+		else
+			snprintf(p->fen, sizeof(p->fen), "%s", h->setup_fen);
+	}
+	game_params_set_tag(p, "Event", cfg->event);
+	game_params_set_tag(p, "Site", cfg->site);
+	game_params_set_tag(p, "Round", cfg->round);
+	game_params_set_tag(p, "White", cfg->white);
+	game_params_set_tag(p, "Black", cfg->black);
+	s->detect = cfg->detect;
+	s->promotion_ms = cfg->promotion_ms;
+	s->hold_ms = cfg->menu_hold_ms;
+	s->menu_ms = cfg->menu_ms;
+	s->warning_count = cfg->warning_count;
+	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
+	return 0;
 }
 
-static void make_setup(const struct config *cfg, const char *spec, const struct script_header *h,
-		       bool virtual_time, struct session_setup *setup)
+/* ------------------------------------------------------------------ sources */
+
+static void board_events(struct daemon *d, uint64_t now)
 {
-	memset(setup, 0, sizeof(*setup));
-	setup->player = cfg->player;
-	snprintf(setup->time_control, sizeof(setup->time_control), "%s", cfg->time_control);
-	snprintf(setup->fen, sizeof(setup->fen), "%s", CHESS_FEN_START);
-	setup->virtual_time = virtual_time;
-	if (!h)
+	struct board_event events[EVENTS_MAX];
+	int n = board_service(d->board, now, events, EVENTS_MAX);
+
+	if (n < 0) {
+		log_error(LOG_GPIO, "board failed: %s; stopping", board_error(d->board));
+		loop_stop(d->loop, 1);
 		return;
-	if (h->player >= 0)
-		setup->player = h->player;
-	if (h->has_time_control)
-		snprintf(setup->time_control, sizeof(setup->time_control), "%s", h->time_control);
-	if (h->has_setup) {
-		snprintf(setup->fen, sizeof(setup->fen), "%s", h->setup_fen);
-		snprintf(setup->fen_origin, sizeof(setup->fen_origin), "%s:%d",
-			 strchr(spec, ':') ? strchr(spec, ':') + 1 : spec, h->setup_line);
 	}
+	for (int i = 0; i < n; i++) {
+		/* When the peg moved or the button went down, not when debouncing confirmed it:
+		 * clock readings are taken at the press itself. */
+		struct game_event ev = {
+		    .kind = events[i].type == BOARD_EVENT_SQUARE ? GAME_EV_SQUARE : GAME_EV_BUTTON,
+		    .ms = events[i].change_ms,
+		    .index = events[i].index,
+		    .active = events[i].active,
+		};
+
+		referee_handle(d->referee, &ev);
+	}
+}
+
+static uint64_t board_deadline_fn(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)now;
+	return board_deadline(d->board);
+}
+
+static void board_run(void *user, uint64_t now)
+{
+	board_events(user, now);
+}
+
+static void board_fd_ready(void *user, int fd, short revents, uint64_t now)
+{
+	(void)fd;
+	(void)revents;
+	board_events(user, now);
+}
+
+/* The sim's power cut: the board's events confirmed by then are taken first, as they
+ * would have been on a real board. */
+static void before_crash(void *user, uint64_t now)
+{
+	board_events(user, now);
+}
+
+static uint64_t referee_deadline_fn(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	return referee_deadline(d->referee, now);
+}
+
+static void referee_run(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+	struct game_event ev = {.kind = GAME_EV_TICK, .ms = now};
+
+	referee_handle(d->referee, &ev);
+}
+
+/* A script or line log that has ended: five more seconds, then stop. */
+static uint64_t end_deadline(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	if (d->end_at == UINT64_MAX && strcmp(d->opt.board_spec, "gpiod") &&
+	    (!d->driver || driver_done(d->driver)) && board_finished(d->board))
+		d->end_at = now + END_GRACE_MS;
+	return d->end_at;
+}
+
+static void end_run(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)now;
+	loop_stop(d->loop, 0);
+}
+
+static void signal_ready(void *user, int fd, short revents, uint64_t now)
+{
+	struct daemon *d = user;
+	struct signalfd_siginfo si;
+	unsigned signo;
+
+	(void)revents;
+	(void)now;
+	if (read(fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return;
+	signo = si.ssi_signo;
+	log_info(LOG_MAIN, "stopping on signal %u", signo);
+	loop_stop(d->loop, 0);
+}
+
+static void voice_idle(void *user)
+{
+	struct daemon *d = user;
+
+	voice_wait_idle(d->voice);
 }
 
 static int open_signals(void)
@@ -160,160 +303,176 @@ static int open_signals(void)
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
+/* ------------------------------------------------------------------ start and stop */
+
+static int open_board(struct daemon *d, char *err, size_t err_size)
 {
-	return a < b ? a : b;
+	const char *spec = d->opt.board_spec;
+
+	if (!strncmp(spec, "sim:", 4)) {
+		if (!spec[4]) {
+			snprintf(err, err_size, "board '%s' needs a file name", spec);
+			return -1;
+		}
+		d->driver = driver_open(spec + 4, &d->cfg.board, err, err_size);
+		if (!d->driver)
+			return -1;
+	}
+	d->board =
+	    board_open(&d->cfg.board, spec, d->opt.record_path, loop_now(d->loop), err, err_size);
+	return d->board ? 0 : -1;
 }
 
-static int run(struct board *board, struct session *session, struct voice *voice,
-	       struct timesrc *ts, int sigfd)
+/* The simulated pegs: as the script sets them up, else where a resumed game's pegs stood
+ * when the power went, else the initial position. */
+static void place_pegs(struct daemon *d)
 {
-	struct board_event events[EVENTS_MAX];
-	uint64_t end_at = UINT64_MAX;
-	uint64_t now = timesrc_now(ts);
+	const struct script_header *h = d->driver ? driver_header(d->driver) : NULL;
+	uint64_t occ;
 
-	for (;;) {
-		uint64_t next;
-		int n = board_service(board, now, events, EVENTS_MAX);
+	if (!h)
+		return;
+	if (h->has_setup && script_fen_occupancy(h->setup_fen, &occ) == 0)
+		board_sim_place(d->board, occ);
+	else if (referee_resumed(d->referee))
+		board_sim_place(d->board, referee_expected_occupancy(d->referee));
+}
 
-		if (n < 0) {
-			log_error(LOG_GPIO, "board failed: %s; stopping", board_error(board));
-			return 1;
-		}
-		for (int i = 0; i < n; i++)
-			session_board_event(session, &events[i]);
-		session_tick(session, now);
-		if (end_at == UINT64_MAX && board_finished(board))
-			end_at = now + END_GRACE_MS;
-		if (now >= end_at)
-			return 0;
-		if (n == EVENTS_MAX)
-			continue; /* more may be waiting at this very time */
+static int start(struct daemon *d, char *err, size_t err_size, int *status)
+{
+	struct referee_settings settings;
+	struct store_config sc = {
+	    .dir = d->cfg.state_dir,
+	    .sync = d->cfg.sync,
+	    .record_audio = d->cfg.voice.record,
+	    .virtual_time = d->opt.virtual_time,
+	};
+	struct presenter_config pc = {
+	    .phrases = d->cfg.phrases,
+	    .announce_check_set = d->cfg.announce_check_set,
+	};
+	struct game_sink sink;
+	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
+	uint64_t origin;
+	char fen_err[400] = "";
+	const struct game *g;
 
-		next =
-		    min_u64(min_u64(board_deadline(board), session_deadline(session, now)), end_at);
-		if (ts->virtual_time) {
-			/* Speech takes no virtual time: finish it before time moves on. */
-			voice_wait_idle(voice);
-			if (next == UINT64_MAX) {
-				log_error(LOG_MAIN, "virtual time with nothing left to wait for");
-				return 0;
-			}
-			if (next > ts->now)
-				ts->now = next;
-			now = ts->now;
-			continue;
-		} else {
-			struct pollfd fds[2];
-			int nfds = 0;
-			int timeout = -1;
-
-			fds[nfds++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
-			if (board_fd(board) >= 0)
-				fds[nfds++] =
-				    (struct pollfd){.fd = board_fd(board), .events = POLLIN};
-			if (next != UINT64_MAX)
-				timeout = next > now ? (int)min_u64(next - now, 60000) : 0;
-			if (poll(fds, (nfds_t)nfds, timeout) < 0 && errno != EINTR) {
-				log_error(LOG_MAIN, "poll: %s", strerror(errno));
-				return 1;
-			}
-			if (fds[0].revents & POLLIN) {
-				log_info(LOG_MAIN, "stopping on a signal");
-				return 0;
-			}
-			now = timesrc_now(ts);
-		}
+	*status = 2;
+	if (open_board(d, err, err_size) ||
+	    game_settings(d, &settings, err, err_size, fen_err, sizeof(fen_err)))
+		return -1;
+	origin = loop_now(d->loop);
+	*status = 1;
+	d->sigfd = open_signals();
+	if (d->sigfd < 0) {
+		snprintf(err, err_size, "signals: %s", strerror(errno));
+		return -1;
 	}
+	if (state_mkdir(d->cfg.state_dir)) {
+		snprintf(err, err_size, "%s: %s", d->cfg.state_dir, strerror(errno));
+		return -1;
+	}
+	d->voice = voice_start(&d->cfg.voice, err, err_size);
+	if (!d->voice)
+		return -1;
+	d->store = store_open(&sc, d->voice, err, err_size);
+	d->presenter = d->store ? presenter_new(&pc, d->voice, d->store) : NULL;
+	if (!d->presenter)
+		return -1;
+	sink = presenter_sink(d->presenter);
+	d->referee = referee_new(&settings, &sink);
+	if (!d->referee) {
+		snprintf(err, err_size, "out of memory");
+		return -1;
+	}
+	presenter_attach(d->presenter, d->referee, NULL);
+	*status = 2;
+	if (store_replay(d->store, d->referee, err, err_size))
+		return -1;
+	g = referee_game(d->referee);
+	if (fen_err[0] && !(g->open && !game_over(g))) {
+		snprintf(err, err_size, "%s", fen_err);
+		return -1;
+	}
+	*status = 1;
+	referee_start(d->referee, loop_now(d->loop));
+	d->started = true;
+	place_pegs(d);
+	ready.ms = loop_now(d->loop);
+	ready.sensed = board_occupancy(d->board);
+	referee_handle(d->referee, &ready);
+
+	/* The script's actions at a time go before the board's service at that time, so a
+	 * scan sees the pegs they placed. */
+	if (d->driver) {
+		struct driver_hooks hooks = {.user = d, .before_crash = before_crash};
+
+		driver_start(d->driver, d->board, origin, &hooks);
+		loop_add_source(d->loop, driver_deadline, driver_run, d->driver);
+	}
+	loop_add_source(d->loop, board_deadline_fn, board_run, d);
+	loop_add_source(d->loop, referee_deadline_fn, referee_run, d);
+	loop_add_source(d->loop, end_deadline, end_run, d);
+	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
+	if (board_fd(d->board) >= 0)
+		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
+	if (d->opt.virtual_time)
+		loop_set_idle(d->loop, voice_idle, d);
+	return 0;
+}
+
+static void stop(struct daemon *d)
+{
+	if (d->started) {
+		referee_stop(d->referee, loop_now(d->loop));
+		store_close(d->store, referee_game(d->referee));
+	}
+	if (d->voice)
+		voice_stop(d->voice);
+	referee_free(d->referee);
+	presenter_free(d->presenter);
+	store_free(d->store);
+	board_close(d->board);
+	driver_free(d->driver);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	loop_free(d->loop);
 }
 
 int main(int argc, char **argv)
 {
-	static struct config cfg;
-	struct options opt;
-	struct timesrc ts = {0};
-	struct session_setup setup;
-	struct board *board = NULL;
-	struct voice *voice = NULL;
-	struct session *session = NULL;
+	static struct daemon d = {.sigfd = -1, .end_at = UINT64_MAX};
 	char err[512];
-	int status = 1, sigfd = -1;
+	int status;
 
-	if (parse_options(argc, argv, &opt)) {
+	if (parse_options(argc, argv, &d.opt)) {
 		usage(stderr);
 		return 2;
 	}
-	config_defaults(&cfg);
-	if (opt.config_path && config_load(&cfg, opt.config_path, err, sizeof(err))) {
+	config_defaults(&d.cfg);
+	if (d.opt.config_path && config_load(&d.cfg, d.opt.config_path, err, sizeof(err))) {
 		fprintf(stderr, "annabellad: %s\n", err);
 		return 2;
 	}
-	log_set_level((enum log_level)cfg.log_level);
-	if (opt.state_dir)
-		snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", opt.state_dir);
-	snprintf(cfg.voice.state_dir, sizeof(cfg.voice.state_dir), "%s", cfg.state_dir);
-	if (opt.audio >= 0)
-		cfg.voice.sink = (enum voice_sink_type)opt.audio;
-
-	ts.virtual_time = opt.virtual_time;
-	ts.origin = monotonic_ms();
-	timesrc_now(&ts);
+	log_set_level((enum log_level)d.cfg.log_level);
+	if (d.opt.state_dir)
+		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
+	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);
+	if (d.opt.audio >= 0)
+		d.cfg.voice.sink = (enum voice_sink_type)d.opt.audio;
 
 	chess_init();
-	board = board_open(&cfg.board, opt.board_spec, opt.record_path, ts.now, err, sizeof(err));
-	if (!board) {
+	d.loop = loop_new(d.opt.virtual_time);
+	if (!d.loop) {
+		fprintf(stderr, "annabellad: out of memory\n");
+		return 1;
+	}
+	if (start(&d, err, sizeof(err), &status)) {
 		fprintf(stderr, "annabellad: %s\n", err);
-		return 2;
+		stop(&d);
+		return status;
 	}
-	make_setup(&cfg, opt.board_spec, board_script_header(board), opt.virtual_time, &setup);
-	if (board_script_header(board) && board_script_header(board)->has_time_control) {
-		struct time_control tc;
-		char tc_err[200];
-
-		if (time_control_parse(setup.time_control, &tc, tc_err, sizeof(tc_err))) {
-			fprintf(stderr, "annabellad: %s:%d: time-control: %s\n",
-				strchr(opt.board_spec, ':') + 1,
-				board_script_header(board)->time_control_line, tc_err);
-			board_close(board);
-			return 2;
-		}
-	}
-
-	sigfd = open_signals();
-	if (sigfd < 0) {
-		fprintf(stderr, "annabellad: signals: %s\n", strerror(errno));
-		goto out;
-	}
-	if (state_mkdir(cfg.state_dir)) {
-		fprintf(stderr, "annabellad: %s: %s\n", cfg.state_dir, strerror(errno));
-		goto out;
-	}
-	voice = voice_start(&cfg.voice, err, sizeof(err));
-	if (!voice) {
-		fprintf(stderr, "annabellad: voice: %s\n", err);
-		goto out;
-	}
-	session = session_open(&cfg, &setup, voice, timesrc_now(&ts), err, sizeof(err));
-	if (!session) {
-		fprintf(stderr, "annabellad: %s\n", err);
-		status = 2;
-		goto out;
-	}
-	/* A resumed game's pegs stay where they were when the power went, unless the script
-	 * says where they are. */
-	if (session_resumed(session) && board_script_header(board) &&
-	    !board_script_header(board)->has_setup)
-		board_sim_place(board, session_expected_occupancy(session));
-	session_board_ready(session, board_occupancy(board), timesrc_now(&ts));
-
-	status = run(board, session, voice, &ts, sigfd);
-out:
-	if (session)
-		session_close(session, timesrc_now(&ts));
-	if (voice)
-		voice_stop(voice);
-	board_close(board);
-	if (sigfd >= 0)
-		close(sigfd);
+	status = loop_run(d.loop);
+	stop(&d);
 	return status;
 }

@@ -284,7 +284,7 @@ static void advance_period(struct chess_clock *c, int color)
 	c->remaining_ms[color] += (int64_t)current_period(c, color)->base_ms;
 }
 
-int clock_press(struct chess_clock *c, int color, uint64_t now)
+enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now)
 {
 	if (c->tc.count == 0 || (color != 0 && color != 1))
 		return CLOCK_PRESS_IGNORED;
@@ -459,4 +459,100 @@ void clock_format_hms(int64_t ms, char *buf, size_t size)
 	int64_t s = ms / 1000;
 	snprintf(buf, size, "%lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
 		 (long long)(s % 60));
+}
+
+/* ---------------------------------------------------------------- journal text */
+
+static const char *const state_names[] = {"not-started", "running", "paused", "flagged", "stopped"};
+
+static const char *color_word(int color)
+{
+	return color ? "black" : "white";
+}
+
+int clock_encode(const struct chess_clock *c, uint64_t now, char *buf, size_t size)
+{
+	uint64_t used[2] = {turn_used(c, 0, now), turn_used(c, 1, now)};
+
+	return snprintf(buf, size, "%s %s %lld %lld %d %d %d %d %d %d %llu %llu %lld %lld %s %s",
+			state_names[c->state], color_word(c->running),
+			(long long)c->remaining_ms[0], (long long)c->remaining_ms[1], c->moves[0],
+			c->moves[1], c->period[0], c->period[1], c->moves_in_period[0],
+			c->moves_in_period[1], (unsigned long long)used[0],
+			(unsigned long long)used[1], (long long)c->last_press_ms[0],
+			(long long)c->last_press_ms[1], color_word(c->first_mover),
+			c->flagged < 0 ? "-" : color_word(c->flagged));
+}
+
+static int word_index(const char *word, const char *const *names, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (!strcmp(word, names[i]))
+			return i;
+	return -1;
+}
+
+int clock_decode(struct chess_clock *c, const char *text, uint64_t now)
+{
+	static const char *const colors[] = {"white", "black", "-"};
+	char state[16], running[8], first[8], flagged[8];
+	long long w, b, lw, lb;
+	unsigned long long uw, ub;
+	int mw, mb, pw, pb, iw, ib, n = 0;
+	int st, run, fm, fl;
+	struct chess_clock out = *c;
+
+	if (sscanf(text, "%15s %7s %lld %lld %d %d %d %d %d %d %llu %llu %lld %lld %7s %7s%n",
+		   state, running, &w, &b, &mw, &mb, &pw, &pb, &iw, &ib, &uw, &ub, &lw, &lb, first,
+		   flagged, &n) != 16 ||
+	    !n)
+		return -1;
+	st = word_index(state, state_names, 5);
+	run = word_index(running, colors, 2);
+	fm = word_index(first, colors, 2);
+	fl = word_index(flagged, colors, 3);
+	if (st < 0 || run < 0 || fm < 0 || fl < 0 || mw < 0 || mb < 0 || iw < 0 || ib < 0 ||
+	    pw < 0 || pb < 0 || pw >= TC_MAX_PERIODS || pb >= TC_MAX_PERIODS || uw > UINT32_MAX ||
+	    ub > UINT32_MAX || w < -TC_MAX_SECONDS * 1000ll * TC_MAX_PERIODS ||
+	    w > 1000ll * UINT32_MAX || b < -TC_MAX_SECONDS * 1000ll * TC_MAX_PERIODS ||
+	    b > 1000ll * UINT32_MAX)
+		return -1;
+	out.state = (enum clock_state)st;
+	out.running = run;
+	out.remaining_ms[0] = w;
+	out.remaining_ms[1] = b;
+	out.moves[0] = mw;
+	out.moves[1] = mb;
+	out.period[0] = pw;
+	out.period[1] = pb;
+	out.moves_in_period[0] = iw;
+	out.moves_in_period[1] = ib;
+	out.turn_used_ms[0] = uw;
+	out.turn_used_ms[1] = ub;
+	out.last_press_ms[0] = lw;
+	out.last_press_ms[1] = lb;
+	out.first_mover = fm;
+	out.flagged = fl == 2 ? -1 : fl;
+	out.since_ms = now;
+	*c = out;
+	return n;
+}
+
+void clock_rebase(struct chess_clock *c, uint64_t now)
+{
+	if (c->state == CLOCK_RUNNING)
+		c->state = CLOCK_PAUSED;
+	c->since_ms = now;
+}
+
+int clock_adopt(struct chess_clock *c, const struct chess_clock *from)
+{
+	int periods = c->tc.count ? c->tc.count : 1;
+	struct time_control tc = c->tc;
+
+	if (from->period[0] >= periods || from->period[1] >= periods)
+		return -1;
+	*c = *from;
+	c->tc = tc;
+	return 0;
 }

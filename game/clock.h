@@ -126,7 +126,7 @@ void clock_set_first_mover(struct chess_clock *c, int color);
 /* `color` presses their clock button at now; see enum clock_press_result.  On a completing
  * press: Bronstein credit and Fischer increment of the current period are added, the move
  * counter advances, and on completing a period the next period's time is added. */
-int clock_press(struct chess_clock *c, int color, uint64_t now);
+enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now);
 /* Remaining time of `color` at now (may be negative after a late flag check). */
 int64_t clock_remaining(const struct chess_clock *c, int color, uint64_t now);
 /* The exact daemon time at which the running side's flag falls (its reading reaches 0),
@@ -160,5 +160,30 @@ void clock_stop(struct chess_clock *c, uint64_t now);
 int64_t clock_last_press_remaining(const struct chess_clock *c, int color);
 /* "H:MM:SS", truncated to whole seconds; negative times give "0:00:00". */
 void clock_format_hms(int64_t ms, char *buf, size_t size);
+
+/*
+ * The clock's state as text, for the journal: everything but the time control (which the
+ * game record holds), read at `now`:
+ *
+ *	STATE RUNNING W_MS B_MS W_MOVES B_MOVES W_PERIOD B_PERIOD W_INPER B_INPER W_USED B_USED
+ *	W_LAST B_LAST FIRST FLAGGED
+ *
+ * STATE is not-started|running|paused|flagged|stopped, RUNNING and FIRST white|black,
+ * FLAGGED white|black|-.  W_USED/B_USED are the running time of the current turn up to now,
+ * so the text stands alone: decoding it at a later time continues from there.  Returns the
+ * length (as snprintf).
+ */
+#define CLOCK_TEXT_MAX 200
+int clock_encode(const struct chess_clock *c, uint64_t now, char *buf, size_t size);
+/* Read what clock_encode() wrote into *c, keeping c->tc; the running stretch restarts at now.
+ * Returns the number of bytes read, or -1 (nothing changed) if the text is not a clock. */
+int clock_decode(struct chess_clock *c, const char *text, uint64_t now);
+/* Take the state of `from` (decoded from the journal), keeping c's time control.  0, or -1
+ * (nothing changed) if it names a period c's time control does not have. */
+int clock_adopt(struct chess_clock *c, const struct chess_clock *from);
+/* The daemon started again: its time counts from a new origin, and the time between the last
+ * journaled reading and the restart is unknown.  A running clock stands (PAUSED) at its
+ * reading as it was journaled, restarting from now when resumed. */
+void clock_rebase(struct chess_clock *c, uint64_t now);
 
 #endif

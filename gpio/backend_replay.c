@@ -115,7 +115,7 @@ static int replay_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, 
 static int replay_get(void *ctx, int line)
 {
 	struct replay *r = ctx;
-	uint64_t occ = r->header.has_occupancy ? r->header.occupancy : SCRIPT_INITIAL_OCCUPANCY;
+	uint64_t occ = r->header.has_occupancy ? r->header.occupancy : BOARD_INITIAL_OCCUPANCY;
 
 	if (line >= BOARD_VIRTUAL_LINE && line < BOARD_VIRTUAL_LINE + 64)
 		return (int)(occ >> (line - BOARD_VIRTUAL_LINE) & 1);

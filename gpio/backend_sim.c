@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The sim backend: runs a board script (DESIGN 4.3) against virtual pegs and buttons and
- * shows them on GPIO lines as the configured wiring would:
+ * The sim backend: virtual pegs and buttons, changed from outside (board_sim_peg() and
+ * friends, driven by the board-script driver), shown on GPIO lines as the configured wiring
+ * would show them:
  *  - direct: one line per hole, level = sensor (inverted if active-low), with edges;
  *  - matrix: a column line reads active when a peg sits in that file in a row that is driven
  *    active (a diode per hole, so other rows do not leak in); rows are outputs;
  *  - shift: eight 74HC165 in a chain: SH/LD low latches every hole, QH shows the current
  *    bit (a1 first), each CLK rising edge while SH/LD is high shifts the next one out.
- * Buttons are active-low input lines with edges in every wiring.
+ * Buttons are active-low input lines with edges in every wiring.  A chattering sensor flips
+ * on its own for a while: the backend plays that in time.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/log.h"
 #include "gpio/line.h"
-#include "gpio/script.h"
+
+#define EDGE_QUEUE 256
 
 enum sim_role {
 	ROLE_NONE = 0,
@@ -36,17 +38,14 @@ struct chatter {
 
 struct sim {
 	struct board_config cfg;
-	struct script script;
-	char name[256];
-	uint64_t origin_ns;
-	int next; /* next script action */
-	bool crashed;
 	uint64_t pegs;
 	uint64_t toggled; /* sensors flipped by a chatter in progress */
 	bool pressed[BOARD_BUTTON_COUNT];
-	uint64_t release_ns[BOARD_BUTTON_COUNT];
 	struct chatter chatter[64];
 	int chattering;
+	/* edges made by changes from outside, not yet read */
+	struct line_edge queue[EDGE_QUEUE];
+	int q_head, q_len;
 	/* outputs driven by the scanning code */
 	bool row_level[8];
 	bool load_level, clock_level;
@@ -75,38 +74,21 @@ static void set_role(struct sim *s, int line, enum sim_role role, int index)
 	}
 }
 
-static void *sim_open(const struct board_config *cfg, const char *path, uint64_t now_ms, char *err,
+static void *sim_open(const struct board_config *cfg, const char *name, uint64_t now_ms, char *err,
 		      size_t err_size)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 
+	(void)name;
+	(void)now_ms;
 	if (!s) {
 		snprintf(err, err_size, "out of memory");
 		return NULL;
 	}
 	s->cfg = *cfg;
-	snprintf(s->name, sizeof(s->name), "%s", path);
-	if (script_load(path, &s->script, err, err_size))
-		goto fail;
-	for (int i = 0; i < s->script.count; i++) {
-		const struct script_action *a = &s->script.actions[i];
-
-		if ((a->type == SCRIPT_PRESS || a->type == SCRIPT_HOLD) &&
-		    cfg->button_lines[a->target] == BOARD_NO_LINE) {
-			snprintf(err, err_size,
-				 "%s:%d: button '%s' has no line in the configuration", path,
-				 a->line, board_button_name((enum board_button)a->target));
-			goto fail;
-		}
-	}
-	s->origin_ns = now_ms * NS_PER_MS;
-	s->pegs = SCRIPT_INITIAL_OCCUPANCY;
-	if (s->script.header.has_setup)
-		script_fen_occupancy(s->script.header.setup_fen, &s->pegs);
-	for (int i = 0; i < BOARD_BUTTON_COUNT; i++) {
-		s->release_ns[i] = UINT64_MAX;
+	s->pegs = BOARD_INITIAL_OCCUPANCY;
+	for (int i = 0; i < BOARD_BUTTON_COUNT; i++)
 		set_role(s, cfg->button_lines[i], ROLE_BUTTON, i);
-	}
 	switch (cfg->wiring) {
 	case BOARD_WIRING_DIRECT:
 		for (int sq = 0; sq < 64; sq++)
@@ -127,18 +109,11 @@ static void *sim_open(const struct board_config *cfg, const char *path, uint64_t
 		break;
 	}
 	return s;
-fail:
-	script_free(&s->script);
-	free(s);
-	return NULL;
 }
 
 static void sim_close(void *ctx)
 {
-	struct sim *s = ctx;
-
-	script_free(&s->script);
-	free(s);
+	free(ctx);
 }
 
 static int sim_fd(void *ctx)
@@ -147,61 +122,39 @@ static int sim_fd(void *ctx)
 	return -1;
 }
 
-static uint64_t action_ns(const struct sim *s, int i)
+static void queue_edge(struct sim *s, uint64_t t, int line, bool rising)
 {
-	return s->origin_ns + s->script.actions[i].time_ms * NS_PER_MS;
+	if (s->q_len == EDGE_QUEUE) {
+		/* The reader is far behind: the oldest edge is lost, as on a real line. */
+		s->q_head = (s->q_head + 1) % EDGE_QUEUE;
+		s->q_len--;
+	}
+	s->queue[(s->q_head + s->q_len++) % EDGE_QUEUE] = (struct line_edge){
+	    .time_ns = t, .line = line, .kind = rising ? LINE_RISING : LINE_FALLING};
 }
 
-/* What happens next: a button release (kind 0, index), a chatter step (1, square) or the
- * next action (2).  Ties go in that order.  UINT64_MAX if nothing will. */
-static uint64_t next_change(const struct sim *s, int *kind, int *index)
+/* A hole's sensor changed: an edge on its line if it has one. */
+static void hole_edge(struct sim *s, int sq, uint64_t t)
+{
+	if (s->cfg.wiring == BOARD_WIRING_DIRECT)
+		queue_edge(s, t, s->cfg.square_lines[sq], hole_level(s, sq));
+}
+
+/* The next chatter step (square into *sq), or UINT64_MAX. */
+static uint64_t next_chatter(const struct sim *s, int *sq)
 {
 	uint64_t t = UINT64_MAX;
 
-	if (s->crashed)
-		return t;
-	for (int i = 0; i < BOARD_BUTTON_COUNT; i++) {
-		if (s->pressed[i] && s->release_ns[i] < t) {
-			t = s->release_ns[i];
-			*kind = 0;
-			*index = i;
+	for (int i = 0; s->chattering && i < 64; i++) {
+		if (s->chatter[i].left && s->chatter[i].next_ns < t) {
+			t = s->chatter[i].next_ns;
+			*sq = i;
 		}
-	}
-	for (int sq = 0; s->chattering && sq < 64; sq++) {
-		if (s->chatter[sq].left && s->chatter[sq].next_ns < t) {
-			t = s->chatter[sq].next_ns;
-			*kind = 1;
-			*index = sq;
-		}
-	}
-	if (s->next < s->script.count && action_ns(s, s->next) < t) {
-		t = action_ns(s, s->next);
-		*kind = 2;
-		*index = s->next;
 	}
 	return t;
 }
 
-/* A hole's sensor changed: an edge on its line if it has one. */
-static int hole_edge(struct sim *s, int sq, uint64_t t, struct line_edge *e)
-{
-	if (s->cfg.wiring != BOARD_WIRING_DIRECT)
-		return 0;
-	*e = (struct line_edge){.time_ns = t,
-				.line = s->cfg.square_lines[sq],
-				.kind = hole_level(s, sq) ? LINE_RISING : LINE_FALLING};
-	return 1;
-}
-
-static int button_edge(struct sim *s, int button, uint64_t t, struct line_edge *e)
-{
-	*e = (struct line_edge){.time_ns = t,
-				.line = s->cfg.button_lines[button],
-				.kind = s->pressed[button] ? LINE_FALLING : LINE_RISING};
-	return 1;
-}
-
-static int toggle(struct sim *s, int sq, uint64_t t, struct line_edge *e)
+static void toggle(struct sim *s, int sq, uint64_t t)
 {
 	struct chatter *c = &s->chatter[sq];
 
@@ -209,78 +162,71 @@ static int toggle(struct sim *s, int sq, uint64_t t, struct line_edge *e)
 	if (--c->left == 0)
 		s->chattering--;
 	c->next_ns = t + c->step_ns;
-	return hole_edge(s, sq, t, e);
+	hole_edge(s, sq, t);
 }
 
-/* Carry out one action; 0 or 1 edge into e. */
-static int act(struct sim *s, const struct script_action *a, uint64_t t, struct line_edge *e)
+static int sim_inject(void *ctx, enum line_inject kind, int target, uint32_t arg, uint64_t t)
 {
-	uint64_t bit = 1ull << (a->target & 63);
+	struct sim *s = ctx;
 	struct chatter *c;
 
-	switch (a->type) {
-	case SCRIPT_LIFT:
-	case SCRIPT_PLACE:
-		if (!(s->pegs & bit) == (a->type == SCRIPT_LIFT)) {
-			log_warn(LOG_GPIO, "%s:%d: %s: hole already %s", s->name, a->line,
-				 a->type == SCRIPT_LIFT ? "lift" : "place",
-				 a->type == SCRIPT_LIFT ? "empty" : "taken");
-			return 0;
-		}
-		s->pegs ^= bit;
-		return hole_edge(s, a->target, t, e);
-	case SCRIPT_PRESS:
-	case SCRIPT_HOLD: {
-		uint64_t until = t + (uint64_t)a->arg * NS_PER_MS;
-
-		if (s->pressed[a->target]) {
-			if (until > s->release_ns[a->target])
-				s->release_ns[a->target] = until;
-			return 0;
-		}
-		s->pressed[a->target] = true;
-		s->release_ns[a->target] = until;
-		return button_edge(s, a->target, t, e);
-	}
-	case SCRIPT_CHATTER:
-		c = &s->chatter[a->target];
+	switch (kind) {
+	case LINE_INJECT_PEG:
+		if (target < 0 || target > 63)
+			return -1;
+		if (((s->pegs >> target) & 1) == arg)
+			return 1;
+		s->pegs ^= 1ull << target;
+		hole_edge(s, target, t);
+		return 0;
+	case LINE_INJECT_BUTTON:
+		if (target < 0 || target >= BOARD_BUTTON_COUNT ||
+		    s->cfg.button_lines[target] == BOARD_NO_LINE)
+			return -1;
+		if (s->pressed[target] == (arg != 0))
+			return 1;
+		s->pressed[target] = arg != 0;
+		/* Buttons are active low: pressed pulls the line down. */
+		queue_edge(s, t, s->cfg.button_lines[target], !s->pressed[target]);
+		return 0;
+	case LINE_INJECT_CHATTER:
+		if (target < 0 || target > 63 || arg == 0)
+			return -1;
+		c = &s->chatter[target];
 		if (!c->left)
 			s->chattering++;
 		/* N bounces are 2N level changes spread evenly over the window. */
-		c->left += 2 * a->arg;
-		c->step_ns = SCRIPT_CHATTER_MS * NS_PER_MS / (2 * a->arg);
-		return toggle(s, a->target, t, e);
-	case SCRIPT_CRASH:
-		s->crashed = true;
-		*e = (struct line_edge){.time_ns = t, .line = -1, .kind = LINE_CRASH};
-		return 1;
+		c->left += 2 * arg;
+		c->step_ns = BOARD_SIM_CHATTER_MS * NS_PER_MS / (2 * arg);
+		toggle(s, target, t);
+		return 0;
 	}
-	return 0;
+	return -1;
 }
 
 static int sim_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, int max, char *err,
 			  size_t err_size)
 {
 	struct sim *s = ctx;
-	int n = 0;
+	int n = 0, sq = 0;
 
 	(void)err;
 	(void)err_size;
 	while (n < max) {
-		int kind = 0, index = 0;
-		uint64_t t = next_change(s, &kind, &index);
+		uint64_t tc = next_chatter(s, &sq);
+		uint64_t tq = s->q_len ? s->queue[s->q_head].time_ns : UINT64_MAX;
 
-		if (t > now_ns)
-			break;
-		if (kind == 0) {
-			s->pressed[index] = false;
-			s->release_ns[index] = UINT64_MAX;
-			n += button_edge(s, index, t, &out[n]);
-		} else if (kind == 1) {
-			n += toggle(s, index, t, &out[n]);
+		if (tq <= tc && tq <= now_ns) {
+			out[n++] = s->queue[s->q_head];
+			s->q_head = (s->q_head + 1) % EDGE_QUEUE;
+			s->q_len--;
+		} else if (tc <= now_ns) {
+			/* A chatter step queues its edge, read in the next round. */
+			toggle(s, sq, tc);
+			if (s->cfg.wiring != BOARD_WIRING_DIRECT && !s->q_len)
+				continue;
 		} else {
-			s->next++;
-			n += act(s, &s->script.actions[index], t, &out[n]);
+			break;
 		}
 	}
 	return n;
@@ -360,21 +306,18 @@ static int sim_set(void *ctx, int line, int value)
 
 static uint64_t sim_deadline_ns(void *ctx)
 {
-	int kind, index;
+	struct sim *s = ctx;
+	int sq;
+	uint64_t t = next_chatter(s, &sq);
 
-	return next_change(ctx, &kind, &index);
+	if (s->q_len && s->queue[s->q_head].time_ns < t)
+		t = s->queue[s->q_head].time_ns;
+	return t;
 }
 
 static bool sim_finished(void *ctx)
 {
-	int kind, index;
-
-	return next_change(ctx, &kind, &index) == UINT64_MAX;
-}
-
-static const struct script_header *sim_header(void *ctx)
-{
-	return &((struct sim *)ctx)->script.header;
+	return sim_deadline_ns(ctx) == UINT64_MAX;
 }
 
 static void sim_place(void *ctx, uint64_t occupancy)
@@ -395,6 +338,6 @@ const struct line_backend line_backend_sim = {
     .set = sim_set,
     .deadline_ns = sim_deadline_ns,
     .finished = sim_finished,
-    .header = sim_header,
     .place = sim_place,
+    .inject = sim_inject,
 };

@@ -45,8 +45,7 @@ struct board {
 	int16_t line_input[LINE_MAP_SIZE]; /* line -> input, -1 if none */
 	struct board_event queue[QUEUE_SIZE];
 	int q_head, q_len;
-	bool behind;  /* edges may be waiting that did not fit the queue */
-	bool crashed; /* the script crashed: nothing more happens */
+	bool behind; /* edges may be waiting that did not fit the queue */
 	bool done_seen;
 	uint64_t done_ns;
 	unsigned scan_errors;
@@ -357,9 +356,9 @@ struct board *board_open(const struct board_config *cfg, const char *spec, const
 	snprintf(b->spec, sizeof(b->spec), "%s", spec);
 	if (!strcmp(spec, "gpiod")) {
 		b->be = &line_backend_gpiod;
-	} else if (!strncmp(spec, "sim:", 4)) {
+	} else if (!strcmp(spec, "sim") || !strncmp(spec, "sim:", 4)) {
 		b->be = &line_backend_sim;
-		arg = spec + 4;
+		arg = spec[3] ? spec + 4 : "sim";
 	} else if (!strncmp(spec, "replay:", 7)) {
 		b->be = &line_backend_replay;
 		arg = spec + 7;
@@ -427,9 +426,9 @@ void board_close(struct board *b)
 	free(b);
 }
 
-const struct script_header *board_script_header(const struct board *b)
+bool board_is_sim(const struct board *b)
 {
-	return b->be->header ? b->be->header(b->ctx) : NULL;
+	return b->be->inject != NULL;
 }
 
 void board_sim_place(struct board *b, uint64_t occupancy)
@@ -452,8 +451,6 @@ uint64_t board_deadline(const struct board *b)
 
 	if (b->q_len > 0 || b->behind)
 		return 0;
-	if (b->crashed)
-		return UINT64_MAX;
 	if (b->pending) {
 		for (int i = 0; i < INPUTS; i++) {
 			if (!b->in[i].pending)
@@ -504,14 +501,6 @@ static int read_backend(struct board *b, uint64_t now_ns, char *err, size_t err_
 				t = now_ns;
 			fire_expiries(b, t);
 			b->last_ns = t;
-			if (edges[k].kind == LINE_CRASH) {
-				struct board_event ev = {.time_ms = ceil_ms(t),
-							 .type = BOARD_EVENT_CRASH,
-							 .change_ms = ceil_ms(t)};
-				push(b, &ev);
-				b->crashed = true;
-				return 0;
-			}
 			apply_edge(b, &edges[k], t);
 		}
 		if (n < EDGE_CHUNK)
@@ -529,11 +518,9 @@ int board_service(struct board *b, uint64_t now_ms, struct board_event *out, int
 	if (now_ns < b->last_ns)
 		now_ns = b->last_ns;
 	b->behind = false;
-	if (!b->crashed) {
-		if (read_backend(b, now_ns, b->error, sizeof(b->error)))
-			return -1;
-	}
-	if (!b->crashed && !b->behind) {
+	if (read_backend(b, now_ns, b->error, sizeof(b->error)))
+		return -1;
+	if (!b->behind) {
 		if (!b->done_seen && b->be->finished(b->ctx)) {
 			b->done_seen = true;
 			b->done_ns = now_ns;
@@ -566,8 +553,6 @@ bool board_finished(const struct board *b)
 {
 	if (b->q_len > 0)
 		return false;
-	if (b->crashed)
-		return true;
 	if (b->pending || b->behind || !b->be->finished(b->ctx))
 		return false;
 	/* A scan must have seen the last change. */
@@ -582,4 +567,26 @@ const char *board_error(const struct board *b)
 uint64_t board_occupancy(const struct board *b)
 {
 	return b->occupancy;
+}
+
+static int inject(struct board *b, enum line_inject kind, int target, uint32_t arg, uint64_t now_ms)
+{
+	if (!b->be->inject)
+		return -1;
+	return b->be->inject(b->ctx, kind, target, arg, now_ms * NS_PER_MS);
+}
+
+int board_sim_peg(struct board *b, int square, bool present, uint64_t now_ms)
+{
+	return inject(b, LINE_INJECT_PEG, square, present, now_ms);
+}
+
+int board_sim_button(struct board *b, int button, bool down, uint64_t now_ms)
+{
+	return inject(b, LINE_INJECT_BUTTON, button, down, now_ms);
+}
+
+int board_sim_chatter(struct board *b, int square, unsigned bounces, uint64_t now_ms)
+{
+	return inject(b, LINE_INJECT_CHATTER, square, bounces, now_ms);
 }

@@ -11,8 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpio/script.h"
-
 enum board_button {
 	BOARD_BUTTON_PLAYER_CLOCK = 0,
 	BOARD_BUTTON_OPPONENT_CLOCK,
@@ -102,7 +100,7 @@ int board_config_check(const struct board_config *cfg, char *err, size_t err_siz
 /* "direct", "matrix", "shift" */
 const char *board_wiring_name(enum board_wiring w);
 
-enum board_event_type { BOARD_EVENT_SQUARE = 0, BOARD_EVENT_BUTTON, BOARD_EVENT_CRASH };
+enum board_event_type { BOARD_EVENT_SQUARE = 0, BOARD_EVENT_BUTTON };
 
 struct board_event {
 	uint64_t time_ms; /* when the change was confirmed: change_ms + debounce-ms */
@@ -110,7 +108,7 @@ struct board_event {
 	int index;   /* square 0..63, or enum board_button */
 	bool active; /* square: peg present; button: pressed */
 	/* When the (raw) change that has now been confirmed began: the moment the peg left or the
-	 * button went down, best for clock readings.  Equal to time_ms for a crash. */
+	 * button went down, best for clock readings. */
 	uint64_t change_ms;
 };
 
@@ -144,22 +142,35 @@ struct board;
 #define BOARD_VIRTUAL_LINE 1000
 
 /*
- * Open a board: spec is "gpiod", "sim:SCRIPT" or "replay:LOG".  record_path, if not NULL,
+ * Open a board: spec is "gpiod", "sim[:NAME]" or "replay:LOG".  record_path, if not NULL,
  * receives every raw line edge (DESIGN 4.5).  now_ms is the daemon time at start.
- * Returns NULL with a message in err (naming file and line for a bad script or log).
- * For sim:, the pegs start as the script's `setup` (or the initial position); see
- * board_sim_place() for a resumed game.  Script times count from now_ms: an action at script
- * time T happens at daemon time now_ms + T.
+ * Returns NULL with a message in err (naming file and line for a bad log).
  */
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size);
 void board_close(struct board *b);
 
-/* The script's header (sim only; NULL otherwise). */
-const struct script_header *board_script_header(const struct board *b);
-/* For sim: place the virtual pegs to match an occupancy (a resumed game), before the first
- * service call. */
+/* The pegs of the initial position (a1 = bit 0). */
+#define BOARD_INITIAL_OCCUPANCY 0xffff00000000ffffull
+
+/*
+ * The sim backend's board (spec "sim" or "sim:NAME", NAME only naming it in a line log): the
+ * simulated pegs and buttons, driven from outside (the board-script driver in daemon/), shown
+ * on GPIO lines as the configured wiring would show them, so scanning and debouncing run as on
+ * hardware.  The pegs start as the initial position.
+ */
+bool board_is_sim(const struct board *b);
+/* Place the virtual pegs to match an occupancy, before the first service call. */
 void board_sim_place(struct board *b, uint64_t occupancy);
+/* At daemon time now_ms: a peg leaves (present false) or enters a hole; a button goes down
+ * or up; a hole's sensor bounces `bounces` times within 10 ms, ending as it was.  Returns 0,
+ * 1 when nothing changed (the hole was already so, the button already down), or -1 when the
+ * board is not simulated or the target has no line. */
+int board_sim_peg(struct board *b, int square, bool present, uint64_t now_ms);
+int board_sim_button(struct board *b, int button, bool down, uint64_t now_ms);
+int board_sim_chatter(struct board *b, int square, unsigned bounces, uint64_t now_ms);
+/* How long a sim chatter lasts. */
+#define BOARD_SIM_CHATTER_MS 10u
 
 /* A file descriptor to poll() for readability, or -1 if the board has none. */
 int board_fd(const struct board *b);

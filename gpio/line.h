@@ -16,13 +16,16 @@
 
 #define NS_PER_MS 1000000ull
 
-enum line_edge_kind { LINE_FALLING = 0, LINE_RISING = 1, LINE_CRASH = 2 };
+enum line_edge_kind { LINE_FALLING = 0, LINE_RISING = 1 };
 
 struct line_edge {
 	uint64_t time_ns; /* daemon time */
 	int line;	  /* GPIO line, or BOARD_VIRTUAL_LINE + square (replay of scanned wiring) */
 	enum line_edge_kind kind;
 };
+
+/* What the sim backend can be told to do. */
+enum line_inject { LINE_INJECT_PEG = 0, LINE_INJECT_BUTTON, LINE_INJECT_CHATTER };
 
 struct line_backend {
 	const char *name;
@@ -45,9 +48,10 @@ struct line_backend {
 	uint64_t (*deadline_ns)(void *ctx);
 	/* No more input will ever come. */
 	bool (*finished)(void *ctx);
-	/* sim only, NULL elsewhere */
-	const struct script_header *(*header)(void *ctx);
+	/* sim only, NULL elsewhere: set the pegs; change a peg, button or sensor at t_ns
+	 * (0 changed, 1 no change, -1 error). */
 	void (*place)(void *ctx, uint64_t occupancy);
+	int (*inject)(void *ctx, enum line_inject kind, int target, uint32_t arg, uint64_t t_ns);
 };
 
 extern const struct line_backend line_backend_gpiod;

@@ -75,7 +75,26 @@ enum phrase_id {
 	PHRASE_FIVEFOLD,
 	PHRASE_SEVENTY_FIVE,
 	PHRASE_ILLEGAL_MOVE, /* casual mode only */
-	PHRASE_ERROR,	     /* "Fehler" */
+	PHRASE_WHITE_RESIGNS,
+	PHRASE_BLACK_RESIGNS,
+	PHRASE_DRAW_OFFERED,	 /* the opponent offers a draw */
+	PHRASE_DRAW_OFFER_MADE,	 /* the player's own offer is recorded */
+	PHRASE_CLAIM_TO_ARBITER, /* a claim: the clocks stand for the arbiter */
+	PHRASE_CLAIM_CORRECT,	 /* casual mode */
+	PHRASE_CLAIM_INCORRECT,
+	PHRASE_RESULT_APPROVED,
+	PHRASE_NO_RESULT,
+	PHRASE_MENU_OFFER_DRAW, /* the button menu's items */
+	PHRASE_MENU_ACCEPT_DRAW,
+	PHRASE_MENU_CLAIM_THREEFOLD,
+	PHRASE_MENU_CLAIM_FIFTY,
+	PHRASE_MENU_RESIGN,
+	PHRASE_MENU_APPROVE,
+	PHRASE_MENU_CANCEL,
+	PHRASE_MENU_CONFIRM_RESIGN,
+	PHRASE_MENU_CLOSED,
+	PHRASE_NOT_NOW,
+	PHRASE_ERROR, /* "Fehler" */
 	PHRASE_ID_COUNT
 };
 /* A fixed phrase in the interface language. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target: the game journal as found at start.  The input is the journal of a
- * temporary state directory; the session is opened on it (resumed, archived, refused or
- * started anew: errors are fine), the board made ready, and closed.  It must never crash
- * or leak.
+ * temporary state directory; it is replayed into a referee through the daemon's store
+ * (resumed, finished, refused or started anew: errors are fine), the board made ready,
+ * time passes, and everything is closed.  It must never crash or leak.
  */
 #include <dirent.h>
 #include <stddef.h>
@@ -13,10 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "chess/chess.h"
 #include "daemon/config.h"
-#include "base/log.h"
-#include "daemon/session.h"
+#include "daemon/present.h"
+#include "daemon/store.h"
+#include "game/referee.h"
 #include "voice/voice.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -80,9 +82,15 @@ static void remove_games(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool ready;
-	struct session_setup setup = {.player = CHESS_WHITE, .virtual_time = true};
+	struct store_config sc = {.dir = dir, .sync = false, .virtual_time = true};
+	struct presenter_config pc = {.phrases = cfg.phrases};
+	struct referee_settings settings;
+	struct game_event ev = {.kind = GAME_EV_BOARD_READY, .ms = 1000};
+	struct store *store;
+	struct presenter *p;
+	struct referee *r;
+	struct game_sink sink;
 	char path[128], err[512];
-	struct session *s;
 	FILE *f;
 
 	if (size > 16384)
@@ -104,14 +112,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fclose(f);
 
-	snprintf(setup.time_control, sizeof(setup.time_control), "%s", size & 1 ? "60+1" : "-");
-	snprintf(setup.fen, sizeof(setup.fen), "%s", CHESS_FEN_START);
-	s = session_open(&cfg, &setup, voice, 1000, err, sizeof(err));
-	if (s) {
-		session_board_ready(s, session_expected_occupancy(s), 1000);
-		session_tick(s, 2000);
-		session_close(s, 3000);
+	referee_settings_defaults(&settings);
+	snprintf(settings.next.time_control, sizeof(settings.next.time_control), "%s",
+		 size & 1 ? "60+1" : "-");
+	store = store_open(&sc, voice, err, sizeof(err));
+	if (!store)
+		abort();
+	p = presenter_new(&pc, voice, store);
+	sink = presenter_sink(p);
+	r = referee_new(&settings, &sink);
+	presenter_attach(p, r, NULL);
+	if (store_replay(store, r, err, sizeof(err)) == 0) {
+		referee_start(r, 1000);
+		ev.sensed = referee_expected_occupancy(r);
+		referee_handle(r, &ev);
+		ev = (struct game_event){.kind = GAME_EV_TICK, .ms = 2000};
+		referee_handle(r, &ev);
+		referee_stop(r, 3000);
+		store_close(store, referee_game(r));
 	}
+	referee_free(r);
+	presenter_free(p);
+	store_free(store);
 	voice_wait_idle(voice);
 	snprintf(path, sizeof(path), "%s/speech.log", dir);
 	if (truncate(path, 0) != 0)

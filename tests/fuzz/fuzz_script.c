@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gpio/script.h"
+#include "daemon/script.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

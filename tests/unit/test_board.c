@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "daemon/driver.h"
 #include "gpio/board.h"
 #include "tests/unit/board_testutil.h"
 
@@ -41,36 +42,58 @@ static const char *write_script(const char *text)
 	return script_path;
 }
 
+/* The board of the sim backend, played by the board-script driver as the daemon plays it. */
+static struct driver *driver;
+
 static struct board *open_sim(const struct board_config *cfg, const char *text)
 {
-	char spec[128], err[256] = "";
+	char err[256] = "";
+	struct driver_hooks hooks = {0};
 	struct board *b;
 
-	snprintf(spec, sizeof(spec), "sim:%s", write_script(text));
-	b = board_open(cfg, spec, NULL, 0, err, sizeof(err));
+	driver_free(driver);
+	driver = driver_open(write_script(text), cfg, err, sizeof(err));
+	if (!driver)
+		fail_msg("driver_open: %s", err);
+	unlink(script_path);
+	b = board_open(cfg, "sim:test", NULL, 0, err, sizeof(err));
 	if (!b)
 		fail_msg("board_open: %s", err);
-	unlink(script_path);
+	driver_start(driver, b, 0, &hooks);
 	return b;
 }
 
-/* Run virtual time from deadline to deadline until `until`. */
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Run virtual time from deadline to deadline until `until`: the script's actions at a time
+ * first, then the board. */
 static void run_until(struct board *b, struct run *r, uint64_t until)
 {
 	for (int guard = 0; guard < 1000000; guard++) {
-		uint64_t d = board_deadline(b);
+		uint64_t d = min_u64(board_deadline(b),
+				     driver ? driver_deadline(driver, r->now) : UINT64_MAX);
 		int n;
 
 		if (d > until)
 			break;
 		if (d > r->now)
 			r->now = d;
+		if (driver)
+			driver_run(driver, r->now);
 		n = board_service(b, r->now, r->ev + r->n, MAX_EVENTS - r->n);
 		assert_true(n >= 0);
 		r->n += n;
 	}
 	if (r->now < until)
 		r->now = until;
+}
+
+static bool finished(const struct board *b)
+{
+	return board_finished(b) && (!driver || driver_done(driver));
 }
 
 static void expect(const struct run *r, int i, uint64_t time, enum board_event_type type, int index,
@@ -97,7 +120,7 @@ static void test_lift_place(void **state)
 			board_test_config(&cfg, wirings[w], lo);
 			b = open_sim(&cfg, "+100 lift e2\n+400 place e4\n+1000 lift g8\n");
 			assert_true(board_occupancy(b) == 0xffff00000000ffffull);
-			assert_null(board_script_header(b)->has_setup ? "setup" : NULL);
+			assert_false(driver_header(driver)->has_setup);
 			run_until(b, &r, 5000);
 			assert_int_equal(r.n, 3);
 			/* lifts at scan times (multiples of 10 ms) look the same to every wiring */
@@ -108,7 +131,7 @@ static void test_lift_place(void **state)
 			assert_true(
 			    board_occupancy(b) ==
 			    ((0xffff00000000ffffull & ~(1ull << 12) & ~(1ull << 62)) | 1ull << 28));
-			assert_true(board_finished(b));
+			assert_true(finished(b));
 			board_close(b);
 		}
 	}
@@ -159,7 +182,7 @@ static void test_chatter(void **state)
 		run_until(b, &r, 2000);
 		assert_int_equal(r.n, 0);
 		assert_true(board_occupancy(b) == 0xffff00000000ffffull);
-		assert_true(board_finished(b));
+		assert_true(finished(b));
 		board_close(b);
 	}
 	{
@@ -212,8 +235,10 @@ static void test_deadlines(void **state)
 
 	(void)state;
 	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
-	b = open_sim(&cfg, "+100 lift e2\n+300 place e4\n");
+	b = open_sim(&cfg, "");
 	assert_int_equal(board_fd(b), -1);
+	assert_true(board_deadline(b) == UINT64_MAX);
+	assert_int_equal(board_sim_peg(b, 12, false, 100), 0);
 	assert_int_equal(board_deadline(b), 100);
 	assert_int_equal(board_service(b, 50, ev, 8), 0);
 	assert_int_equal(board_deadline(b), 100);
@@ -221,15 +246,17 @@ static void test_deadlines(void **state)
 	assert_int_equal(board_deadline(b), 120); /* debounce expiry */
 	assert_int_equal(board_service(b, 119, ev, 8), 0);
 	assert_int_equal(board_service(b, 120, ev, 8), 1);
+	assert_true(board_deadline(b) == UINT64_MAX);
+	assert_int_equal(board_sim_peg(b, 28, true, 400), 0);
 	assert_int_equal(board_deadline(b), 400);
-	assert_false(board_finished(b));
+	assert_false(finished(b));
 	/* late service: the event keeps its own time */
 	assert_int_equal(board_service(b, 1000, ev, 8), 1);
 	assert_int_equal(ev[0].time_ms, 420);
 	assert_int_equal(ev[0].index, 28);
 	/* idle direct board: no wake-up at all */
 	assert_true(board_deadline(b) == UINT64_MAX);
-	assert_true(board_finished(b));
+	assert_true(finished(b));
 	board_close(b);
 
 	/* a scanned board wakes once per scan period and for nothing else */
@@ -239,22 +266,24 @@ static void test_deadlines(void **state)
 	assert_int_equal(board_deadline(b), 20);
 	assert_int_equal(board_service(b, 20, ev, 8), 0);
 	assert_int_equal(board_deadline(b), 40);
-	assert_true(board_finished(b));
+	assert_true(finished(b));
 	board_close(b);
 
 	/* events beyond max stay queued; the deadline says so */
 	board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
-	b = open_sim(&cfg, "+10 lift a2\nlift b2\nlift c2\n");
+	b = open_sim(&cfg, "");
+	for (int sq = 8; sq < 11; sq++)
+		assert_int_equal(board_sim_peg(b, sq, false, 10), 0);
 	assert_int_equal(board_service(b, 100, ev, 2), 2);
 	assert_int_equal(board_deadline(b), 0);
-	assert_false(board_finished(b));
+	assert_false(finished(b));
 	assert_int_equal(board_service(b, 100, ev, 2), 1);
 	assert_int_equal(ev[0].index, 10);
 	assert_true(board_deadline(b) == UINT64_MAX);
 	board_close(b);
 }
 
-static void test_setup_place_crash(void **state)
+static void test_setup_place(void **state)
 {
 	struct board_config cfg;
 	struct run r = {.n = 0};
@@ -263,16 +292,21 @@ static void test_setup_place_crash(void **state)
 	(void)state;
 	board_test_config(&cfg, BOARD_WIRING_SHIFT, true);
 	b = open_sim(&cfg, "player white\nsetup 8/8/8/8/8/8/8/K6k w - - 0 1\n"
-			   "+100 lift a1\n+10 crash\n+100 place a2\n");
+			   "+100 lift a1\n+100 place a2\n");
+	assert_true(board_occupancy(b) == 0xffff00000000ffffull);
+	assert_int_equal(driver_header(driver)->player, 0);
+	board_sim_place(b, 0x81);
 	assert_true(board_occupancy(b) == 0x81);
-	assert_int_equal(board_script_header(b)->player, 0);
 	board_sim_place(b, 0x8001);
 	assert_true(board_occupancy(b) == 0x8001);
 	run_until(b, &r, 1000);
-	assert_int_equal(r.n, 1); /* the crash comes before the lift's debounce ends */
-	expect(&r, 0, 110, BOARD_EVENT_CRASH, 0, false);
-	assert_true(board_finished(b));
-	assert_true(board_deadline(b) == UINT64_MAX);
+	assert_int_equal(r.n, 2);
+	expect(&r, 0, 120, BOARD_EVENT_SQUARE, 0, false);
+	expect(&r, 1, 220, BOARD_EVENT_SQUARE, 8, true);
+	assert_true(finished(b));
+	/* A peg into a taken hole changes nothing; not a sim board: refused. */
+	assert_int_equal(board_sim_peg(b, 8, true, 1000), 1);
+	assert_int_equal(board_sim_button(b, BOARD_BUTTON_COUNT, true, 1000), -1);
 	board_close(b);
 }
 
@@ -286,15 +320,15 @@ static void test_open_errors(void **state)
 	assert_null(board_open(&cfg, "usb", NULL, 0, err, sizeof(err)));
 	assert_string_equal(err, "unknown board 'usb' (gpiod, sim:SCRIPT or replay:LOG)");
 	assert_null(board_open(&cfg, "sim:", NULL, 0, err, sizeof(err)));
-	assert_null(board_open(&cfg, "sim:/nonexistent/x", NULL, 0, err, sizeof(err)));
+	assert_null(driver_open("/nonexistent/x", &cfg, err, sizeof(err)));
 	assert_string_equal(err, "/nonexistent/x: No such file or directory");
 
 	cfg.button_lines[BOARD_BUTTON_PAUSE] = BOARD_NO_LINE;
-	snprintf(spec, sizeof(spec), "sim:%s", write_script("lift a2\n\npress pause\n"));
-	assert_null(board_open(&cfg, spec, NULL, 0, err, sizeof(err)));
+	snprintf(spec, sizeof(spec), "%s", write_script("lift a2\n\npress pause\n"));
+	assert_null(driver_open(spec, &cfg, err, sizeof(err)));
 	assert_non_null(strstr(err, ":3: button 'pause' has no line in the configuration"));
-	snprintf(spec, sizeof(spec), "sim:%s", write_script("lift a2\nlift a9\n"));
-	assert_null(board_open(&cfg, spec, NULL, 0, err, sizeof(err)));
+	snprintf(spec, sizeof(spec), "%s", write_script("lift a2\nlift a9\n"));
+	assert_null(driver_open(spec, &cfg, err, sizeof(err)));
 	assert_non_null(strstr(err, ":2: bad square 'a9'"));
 	unlink(script_path);
 
@@ -395,9 +429,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lift_place),	  cmocka_unit_test(test_scan_timing),
 	    cmocka_unit_test(test_chatter),	  cmocka_unit_test(test_buttons),
-	    cmocka_unit_test(test_deadlines),	  cmocka_unit_test(test_setup_place_crash),
+	    cmocka_unit_test(test_deadlines),	  cmocka_unit_test(test_setup_place),
 	    cmocka_unit_test(test_open_errors),	  cmocka_unit_test(test_config_keys),
 	    cmocka_unit_test(test_zero_debounce),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	driver_free(driver);
+	return rc;
 }

@@ -22,7 +22,7 @@
 #include "chess/pgn.h"
 #include "daemon/cli.h"
 #include "gpio/board.h"
-#include "gpio/script.h"
+#include "daemon/script.h"
 
 #define PROMOTION_QUIET_MS 3000
 

@@ -100,8 +100,8 @@ static void test_defaults(void **state)
 	config_defaults(&cfg);
 	assert_int_equal(cfg.player, CHESS_WHITE);
 	assert_string_equal(cfg.time_control, "-");
-	assert_int_equal(cfg.mode, MODE_TOURNAMENT);
-	assert_int_equal(cfg.rules, RULES_2023);
+	assert_int_equal(cfg.mode, GAME_TOURNAMENT);
+	assert_int_equal(cfg.edition, RULES_2023);
 	assert_int_equal(cfg.promotion_ms, 3000);
 	assert_string_equal(cfg.event, "?");
 	assert_string_equal(cfg.site, "?");
@@ -191,13 +191,13 @@ static void test_game_keys(void **state)
 	expect_set_ok(&cfg, "game", "time-control", "-");
 	assert_string_equal(cfg.time_control, "-");
 	expect_set_ok(&cfg, "game", "mode", "casual");
-	assert_int_equal(cfg.mode, MODE_CASUAL);
+	assert_int_equal(cfg.mode, GAME_CASUAL);
 	expect_set_ok(&cfg, "game", "mode", "tournament");
-	assert_int_equal(cfg.mode, MODE_TOURNAMENT);
+	assert_int_equal(cfg.mode, GAME_TOURNAMENT);
 	expect_set_ok(&cfg, "game", "rules", "2018");
-	assert_int_equal(cfg.rules, RULES_2018);
+	assert_int_equal(cfg.edition, RULES_2018);
 	expect_set_ok(&cfg, "game", "rules", "2023");
-	assert_int_equal(cfg.rules, RULES_2023);
+	assert_int_equal(cfg.edition, RULES_2023);
 	expect_set_ok(&cfg, "game", "promotion-ms", "500");
 	assert_int_equal(cfg.promotion_ms, 500);
 	expect_set_ok(&cfg, "game", "promotion-ms", "60000");

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "daemon/driver.h"
 #include "gpio/board.h"
 #include "tests/unit/board_testutil.h"
 
@@ -59,29 +60,44 @@ static char *read_file(const char *path)
 	return buf;
 }
 
+/* A board as the daemon runs it: "sim:SCRIPT" played by the board-script driver. */
 static void run(const struct board_config *cfg, const char *spec, const char *record,
 		uint64_t start, struct run *r)
 {
 	char err[256] = "";
+	struct driver *d = NULL;
+	struct driver_hooks hooks = {0};
 	struct board *b = board_open(cfg, spec, record, start, err, sizeof(err));
 	uint64_t now = start;
 
 	if (!b)
 		fail_msg("board_open %s: %s", spec, err);
+	if (!strncmp(spec, "sim:", 4)) {
+		d = driver_open(spec + 4, cfg, err, sizeof(err));
+		if (!d)
+			fail_msg("driver_open %s: %s", spec, err);
+		driver_start(d, b, start, &hooks);
+	}
 	r->n = 0;
-	for (int guard = 0; guard < 1000000 && !board_finished(b); guard++) {
-		uint64_t d = board_deadline(b);
+	for (int guard = 0; guard < 1000000 && !(board_finished(b) && (!d || driver_done(d)));
+	     guard++) {
+		uint64_t dl = board_deadline(b);
 		int n;
 
-		assert_true(d != UINT64_MAX);
-		if (d > now)
-			now = d;
+		if (d && driver_deadline(d, now) < dl)
+			dl = driver_deadline(d, now);
+		assert_true(dl != UINT64_MAX);
+		if (dl > now)
+			now = dl;
+		if (d)
+			driver_run(d, now);
 		n = board_service(b, now, r->ev + r->n, MAX_EVENTS - r->n);
 		assert_true(n >= 0);
 		r->n += n;
 	}
 	assert_true(board_finished(b));
 	board_close(b);
+	driver_free(d);
 }
 
 static void same_events(const struct run *a, const struct run *b, uint64_t shift)

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "gpio/board.h"
-#include "gpio/script.h"
+#include "daemon/script.h"
 
 static int parse(const char *text, struct script *s, char *err, size_t size)
 {

@@ -12,6 +12,8 @@
  *   [+MS] hold BUTTON MS
  *   [+MS] chatter SQ N          N bounces (2N level changes) within 10 ms, ending as it was
  *   [+MS] crash
+ *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
+ *                               (DESIGN 8), its words joined by single spaces
  * `+MS` waits MS milliseconds after the previous action; without it an action happens at the
  * same time as the previous one.  Every error is reported as "NAME:LINE: message".
  */
@@ -41,6 +43,7 @@ enum script_action_type {
 	SCRIPT_HOLD,	/* press, hold arg ms, release */
 	SCRIPT_CHATTER, /* the square's sensor bounces arg times within 10 ms, ending as it was */
 	SCRIPT_CRASH,
+	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts` */
 };
 
 struct script_action {
@@ -67,7 +70,14 @@ struct script {
 	struct script_header header;
 	int count;
 	struct script_action *actions;
+	char *texts; /* the control commands' texts, NUL-terminated one after the other */
+	size_t texts_len;
 };
+
+/* The command text of a SCRIPT_CONTROL action. */
+const char *script_control_text(const struct script *s, const struct script_action *a);
+/* "assistant", "arbiter" */
+const char *script_control_role(const struct script_action *a);
 
 /* Parse script text.  0, or -1 with "NAME:LINE: message" in err. */
 int script_parse(const char *text, size_t len, const char *name, struct script *out, char *err,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "gpio/script.h"
+#include "daemon/script.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include "gpio/board.h"
 
-#define MAX_WORDS 16
+#define MAX_WORDS 64
 
 struct parser {
 	const char *name;
@@ -109,6 +109,25 @@ static int add_action(struct parser *p, enum script_action_type type, int target
 	}
 	s->actions[s->count++] = (struct script_action){
 	    .time_ms = p->time_ms, .type = type, .target = target, .arg = arg, .line = p->line};
+	return 0;
+}
+
+/* Append a word to the script's texts, then a space, or the text's end. */
+static int add_text(struct parser *p, const char *word, bool last)
+{
+	struct script *s = p->out;
+	size_t len = strlen(word);
+	char *t;
+
+	if (s->texts_len + len + 1 > SCRIPT_MAX_BYTES)
+		return fail(p, "control commands too long");
+	t = realloc(s->texts, s->texts_len + len + 1);
+	if (!t)
+		return fail(p, "out of memory");
+	s->texts = t;
+	memcpy(t + s->texts_len, word, len);
+	s->texts_len += len;
+	t[s->texts_len++] = last ? '\0' : ' ';
 	return 0;
 }
 
@@ -230,6 +249,24 @@ static int parse_action(struct parser *p, char **w, int n)
 		if (want_words(p, w, n, 1, "crash"))
 			return -1;
 		return add_action(p, SCRIPT_CRASH, 0, 0);
+	}
+	if (!strcmp(w[0], "control")) {
+		int role;
+		size_t at;
+
+		if (n < 3)
+			return fail(p, "usage: control assistant|arbiter COMMAND...");
+		if (!strcmp(w[1], "assistant"))
+			role = 0;
+		else if (!strcmp(w[1], "arbiter"))
+			role = 1;
+		else
+			return fail(p, "bad role '%s' (assistant or arbiter)", w[1]);
+		at = p->out->texts_len;
+		for (int i = 2; i < n; i++)
+			if (add_text(p, w[i], i + 1 == n))
+				return -1;
+		return add_action(p, SCRIPT_CONTROL, role, (uint32_t)at);
 	}
 	return fail(p, "unknown action '%s'", w[0]);
 }
@@ -375,6 +412,21 @@ out:
 void script_free(struct script *s)
 {
 	free(s->actions);
+	free(s->texts);
 	s->actions = NULL;
+	s->texts = NULL;
 	s->count = 0;
+	s->texts_len = 0;
+}
+
+const char *script_control_text(const struct script *s, const struct script_action *a)
+{
+	if (a->type != SCRIPT_CONTROL || !s->texts || a->arg >= s->texts_len)
+		return "";
+	return s->texts + a->arg;
+}
+
+const char *script_control_role(const struct script_action *a)
+{
+	return a->target ? "arbiter" : "assistant";
 }

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "daemon/driver.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+
+struct driver {
+	struct script script;
+	char name[256];
+	struct board *board;
+	uint64_t origin;
+	int next;				 /* next action */
+	uint64_t release_ms[BOARD_BUTTON_COUNT]; /* UINT64_MAX: not held */
+	struct driver_hooks hooks;
+};
+
+struct driver *driver_open(const char *path, const struct board_config *cfg, char *err,
+			   size_t err_size)
+{
+	struct driver *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	snprintf(d->name, sizeof(d->name), "%s", path);
+	if (script_load(path, &d->script, err, err_size)) {
+		free(d);
+		return NULL;
+	}
+	for (int i = 0; i < d->script.count; i++) {
+		const struct script_action *a = &d->script.actions[i];
+
+		if ((a->type == SCRIPT_PRESS || a->type == SCRIPT_HOLD) &&
+		    cfg->button_lines[a->target] == BOARD_NO_LINE) {
+			snprintf(err, err_size,
+				 "%s:%d: button '%s' has no line in the configuration", path,
+				 a->line, board_button_name((enum board_button)a->target));
+			driver_free(d);
+			return NULL;
+		}
+	}
+	for (int i = 0; i < BOARD_BUTTON_COUNT; i++)
+		d->release_ms[i] = UINT64_MAX;
+	d->next = d->script.count; /* nothing until driver_start() */
+	return d;
+}
+
+void driver_free(struct driver *d)
+{
+	if (!d)
+		return;
+	script_free(&d->script);
+	free(d);
+}
+
+const struct script_header *driver_header(const struct driver *d)
+{
+	return &d->script.header;
+}
+
+void driver_start(struct driver *d, struct board *board, uint64_t origin_ms,
+		  const struct driver_hooks *hooks)
+{
+	d->board = board;
+	d->origin = origin_ms;
+	d->next = 0;
+	d->hooks = *hooks;
+}
+
+static uint64_t action_ms(const struct driver *d, int i)
+{
+	return d->origin + d->script.actions[i].time_ms;
+}
+
+/* The next button release (its index into *button), or UINT64_MAX. */
+static uint64_t next_release(const struct driver *d, int *button)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (int i = 0; i < BOARD_BUTTON_COUNT; i++) {
+		if (d->release_ms[i] < t) {
+			t = d->release_ms[i];
+			*button = i;
+		}
+	}
+	return t;
+}
+
+uint64_t driver_deadline(void *user, uint64_t now)
+{
+	struct driver *d = user;
+	int button;
+	uint64_t t = next_release(d, &button);
+
+	(void)now;
+	if (d->next < d->script.count && action_ms(d, d->next) < t)
+		t = action_ms(d, d->next);
+	return t;
+}
+
+static void warn_hole(const struct driver *d, const struct script_action *a)
+{
+	bool lift = a->type == SCRIPT_LIFT;
+
+	log_warn(LOG_GPIO, "%s:%d: %s: hole already %s", d->name, a->line, lift ? "lift" : "place",
+		 lift ? "empty" : "taken");
+}
+
+static void act(struct driver *d, const struct script_action *a, uint64_t t)
+{
+	switch (a->type) {
+	case SCRIPT_LIFT:
+	case SCRIPT_PLACE:
+		if (board_sim_peg(d->board, a->target, a->type == SCRIPT_PLACE, t) == 1)
+			warn_hole(d, a);
+		break;
+	case SCRIPT_PRESS:
+	case SCRIPT_HOLD: {
+		uint64_t until = t + a->arg;
+
+		if (d->release_ms[a->target] != UINT64_MAX) {
+			/* Pressed again while held: it stays down the longer of the two. */
+			if (until > d->release_ms[a->target])
+				d->release_ms[a->target] = until;
+			break;
+		}
+		board_sim_button(d->board, a->target, true, t);
+		d->release_ms[a->target] = until;
+		break;
+	}
+	case SCRIPT_CHATTER:
+		board_sim_chatter(d->board, a->target, a->arg, t);
+		break;
+	case SCRIPT_CRASH:
+		/* The power goes: nothing is flushed. */
+		if (d->hooks.before_crash)
+			d->hooks.before_crash(d->hooks.user, t);
+		kill(getpid(), SIGKILL);
+		break;
+	case SCRIPT_CONTROL:
+		if (d->hooks.control)
+			d->hooks.control(d->hooks.user, script_control_role(a),
+					 script_control_text(&d->script, a), t);
+		break;
+	}
+}
+
+void driver_run(void *user, uint64_t now)
+{
+	struct driver *d = user;
+
+	for (;;) {
+		int button = 0;
+		uint64_t tr = next_release(d, &button);
+		uint64_t ta = d->next < d->script.count ? action_ms(d, d->next) : UINT64_MAX;
+
+		/* In time order; at one time a release comes before the next action. */
+		if (tr <= ta && tr <= now) {
+			d->release_ms[button] = UINT64_MAX;
+			board_sim_button(d->board, button, false, tr);
+		} else if (ta <= now) {
+			act(d, &d->script.actions[d->next++], ta);
+		} else {
+			break;
+		}
+	}
+}
+
+bool driver_done(const struct driver *d)
+{
+	int button;
+
+	return d->next >= d->script.count && next_release(d, &button) == UINT64_MAX;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The board-script driver (DESIGN 4.3): plays a script's actions on the sim backend's
+ * board at their times (pegs, buttons, chatter), gives its `control` lines to the control
+ * dispatcher, and carries out its `crash`.  A loop source.
+ */
+#ifndef ANNABELLA_DRIVER_H
+#define ANNABELLA_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/script.h"
+#include "gpio/board.h"
+
+struct driver;
+
+/* What the driver needs from the daemon: `control` gives COMMAND as ROLE (author "script");
+ * `crash` is called first, so what the board confirmed before the power went is taken. */
+struct driver_hooks {
+	void *user;
+	void (*control)(void *user, const char *role, const char *command, uint64_t now);
+	void (*before_crash)(void *user, uint64_t now);
+};
+
+/* Load and check a script (every button it presses must have a line in cfg).  NULL with
+ * "FILE:LINE: message" in err. */
+struct driver *driver_open(const char *path, const struct board_config *cfg, char *err,
+			   size_t err_size);
+void driver_free(struct driver *d);
+const struct script_header *driver_header(const struct driver *d);
+/* Start playing on board: script time 0 is daemon time origin_ms. */
+void driver_start(struct driver *d, struct board *board, uint64_t origin_ms,
+		  const struct driver_hooks *hooks);
+/* The loop source. */
+uint64_t driver_deadline(void *d, uint64_t now);
+void driver_run(void *d, uint64_t now);
+/* Every action has been played and every button released. */
+bool driver_done(const struct driver *d);
+
+#endif

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "daemon/present.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+
+#define TEXT_MAX 512
+
+struct presenter {
+	struct presenter_config cfg;
+	struct voice *voice;
+	struct store *store;
+	struct referee *referee;
+	struct ctlsock *ctl;
+};
+
+/* What each of the referee's messages is called in the phrase tables. */
+static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
+    [GAME_MSG_GAME_START] = PHRASE_GAME_START,
+    [GAME_MSG_NEW_GAME] = PHRASE_NEW_GAME,
+    [GAME_MSG_PAUSED] = PHRASE_PAUSED,
+    [GAME_MSG_RESUMED] = PHRASE_RESUMED,
+    [GAME_MSG_PROMOTION_PROMPT] = PHRASE_PROMOTION_PROMPT,
+    [GAME_MSG_PROMOTION_NEEDED] = PHRASE_PROMOTION_NEEDED,
+    [GAME_MSG_MISMATCH] = PHRASE_MISMATCH,
+    [GAME_MSG_BOARD_RESTORED] = PHRASE_BOARD_RESTORED,
+    [GAME_MSG_NOTHING_TO_REPEAT] = PHRASE_NOTHING_TO_REPEAT,
+    [GAME_MSG_RESUMED_AFTER_RESTART] = PHRASE_GAME_RESUMED_AFTER_RESTART,
+    [GAME_MSG_RESUMED_NO_CLOCK] = PHRASE_GAME_RESUMED_NO_CLOCK,
+    [GAME_MSG_FLAG_WHITE] = PHRASE_FLAG_WHITE,
+    [GAME_MSG_FLAG_BLACK] = PHRASE_FLAG_BLACK,
+    [GAME_MSG_CHECKMATE] = PHRASE_CHECKMATE,
+    [GAME_MSG_STALEMATE] = PHRASE_STALEMATE,
+    [GAME_MSG_DEAD_POSITION] = PHRASE_DEAD_POSITION,
+    [GAME_MSG_FIVEFOLD] = PHRASE_FIVEFOLD,
+    [GAME_MSG_SEVENTY_FIVE] = PHRASE_SEVENTY_FIVE,
+    [GAME_MSG_ILLEGAL_MOVE] = PHRASE_ILLEGAL_MOVE,
+    [GAME_MSG_RESULT_WHITE_WINS] = PHRASE_RESULT_WHITE_WINS,
+    [GAME_MSG_RESULT_BLACK_WINS] = PHRASE_RESULT_BLACK_WINS,
+    [GAME_MSG_RESULT_DRAW] = PHRASE_RESULT_DRAW,
+    [GAME_MSG_WHITE_RESIGNS] = PHRASE_WHITE_RESIGNS,
+    [GAME_MSG_BLACK_RESIGNS] = PHRASE_BLACK_RESIGNS,
+    [GAME_MSG_DRAW_OFFERED] = PHRASE_DRAW_OFFERED,
+    [GAME_MSG_DRAW_OFFER_MADE] = PHRASE_DRAW_OFFER_MADE,
+    [GAME_MSG_CLAIM_TO_ARBITER] = PHRASE_CLAIM_TO_ARBITER,
+    [GAME_MSG_CLAIM_CORRECT] = PHRASE_CLAIM_CORRECT,
+    [GAME_MSG_CLAIM_INCORRECT] = PHRASE_CLAIM_INCORRECT,
+    [GAME_MSG_RESULT_APPROVED] = PHRASE_RESULT_APPROVED,
+    [GAME_MSG_NO_RESULT] = PHRASE_NO_RESULT,
+    [GAME_MSG_MENU_OFFER_DRAW] = PHRASE_MENU_OFFER_DRAW,
+    [GAME_MSG_MENU_ACCEPT_DRAW] = PHRASE_MENU_ACCEPT_DRAW,
+    [GAME_MSG_MENU_CLAIM_THREEFOLD] = PHRASE_MENU_CLAIM_THREEFOLD,
+    [GAME_MSG_MENU_CLAIM_FIFTY] = PHRASE_MENU_CLAIM_FIFTY,
+    [GAME_MSG_MENU_RESIGN] = PHRASE_MENU_RESIGN,
+    [GAME_MSG_MENU_APPROVE] = PHRASE_MENU_APPROVE,
+    [GAME_MSG_MENU_CANCEL] = PHRASE_MENU_CANCEL,
+    [GAME_MSG_MENU_CONFIRM_RESIGN] = PHRASE_MENU_CONFIRM_RESIGN,
+    [GAME_MSG_MENU_CLOSED] = PHRASE_MENU_CLOSED,
+    [GAME_MSG_NOT_NOW] = PHRASE_NOT_NOW,
+};
+
+struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
+				struct store *store)
+{
+	struct presenter *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->cfg = *cfg;
+	p->voice = voice;
+	p->store = store;
+	return p;
+}
+
+void presenter_free(struct presenter *p)
+{
+	free(p);
+}
+
+void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c)
+{
+	p->referee = r;
+	p->ctl = c;
+}
+
+/* The phrase options for the game being played: casual play announces check and mate
+ * unless told otherwise (DESIGN 3, item 6). */
+static struct phrase_options options(const struct presenter *p)
+{
+	struct phrase_options o = p->cfg.phrases;
+	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
+
+	if (g && g->open && g->params.mode == GAME_CASUAL && !p->cfg.announce_check_set)
+		o.announce_check = true;
+	return o;
+}
+
+void presenter_move_words(const struct presenter *p, const struct chess_pos *before, chess_move m,
+			  char *buf, size_t size)
+{
+	struct phrase_options o = options(p);
+
+	phrase_move(&o, before, m, buf, size);
+}
+
+static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind, const char *lang,
+		const char *text, uint64_t ms)
+{
+	if (p->voice && text && *text)
+		voice_say(p->voice, ch == GAME_PUBLIC ? VOICE_PUBLIC : VOICE_PRIVATE, kind, lang,
+			  text, ms);
+}
+
+static void speak(struct presenter *p, const struct game_effect *fx)
+{
+	struct phrase_options o = options(p);
+	const char *lang = phrase_lang_code(o.lang);
+	char text[TEXT_MAX];
+
+	switch (fx->kind) {
+	case GAME_FX_SAY:
+		say(p, fx->channel,
+		    fx->channel == GAME_PRIVATE ? VOICE_KIND_PROMPT : VOICE_KIND_INFO, lang,
+		    phrase_text(o.lang, msg_phrase[fx->msg % GAME_MSG_COUNT]), fx->ms);
+		break;
+	case GAME_FX_MOVE:
+	case GAME_FX_REPEAT:
+		phrase_move(&o, &fx->before, fx->move, text, sizeof(text));
+		say(p, fx->channel, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
+		    "de", text, fx->ms);
+		break;
+	case GAME_FX_PIECE:
+		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, "de", phrase_piece(fx->piece), fx->ms);
+		break;
+	case GAME_FX_GUIDE:
+		phrase_square_should(&o, fx->square, fx->occupied, text, sizeof(text));
+		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, lang, text, fx->ms);
+		break;
+	case GAME_FX_TIMES:
+		if (fx->has_clock)
+			phrase_clock_info(o.lang, (uint64_t)fx->white_ms, (uint64_t)fx->black_ms,
+					  fx->move_number, text, sizeof(text));
+		else
+			phrase_move_number(o.lang, fx->move_number, text, sizeof(text));
+		say(p, GAME_PRIVATE, VOICE_KIND_TIME, lang, text, fx->ms);
+		break;
+	case GAME_FX_WARNING:
+		phrase_duration(o.lang, (uint64_t)fx->white_ms, text, sizeof(text));
+		say(p, GAME_PRIVATE, VOICE_KIND_TIME, lang, text, fx->ms);
+		break;
+	default:
+		break;
+	}
+}
+
+static void present_effect(void *user, const struct game_effect *fx)
+{
+	struct presenter *p = user;
+	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
+
+	switch (fx->kind) {
+	case GAME_FX_SCORESHEET:
+		if (g)
+			store_scoresheet(p->store, g);
+		break;
+	case GAME_FX_GAME_START:
+		if (g) {
+			store_game_start(p->store, g);
+			log_info(LOG_GAME, "game %s: %s", g->params.id,
+				 referee_resumed(p->referee) ? "resumed" : "begins");
+		}
+		break;
+	case GAME_FX_GAME_END:
+		if (g)
+			log_info(LOG_GAME, "game %s over: %s (%s)", g->params.id, g->result.result,
+				 g->result.reason);
+		break;
+	case GAME_FX_REPLY:
+		if (!fx->request && !fx->ok)
+			log_error(LOG_GAME, "%s", fx->text);
+		break;
+	default:
+		speak(p, fx);
+		break;
+	}
+}
+
+static void present_record(void *user, const struct game_record *rec)
+{
+	struct presenter *p = user;
+
+	store_record(p->store, rec);
+}
+
+static void present_new_game(void *user, struct game_params *params)
+{
+	struct presenter *p = user;
+
+	store_new_game(p->store, params);
+}
+
+struct game_sink presenter_sink(struct presenter *p)
+{
+	return (struct game_sink){
+	    .user = p,
+	    .record = present_record,
+	    .effect = present_effect,
+	    .new_game = present_new_game,
+	};
+}

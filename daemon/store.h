@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The game's files in the state directory (DESIGN 4.4): the journal the referee's records
+ * go to (one per game; a finished game's is kept under games/), game.pgn rewritten from the
+ * game after every change, its copy and the public audio record under games/.
+ */
+#ifndef ANNABELLA_STORE_H
+#define ANNABELLA_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chess/pgn.h"
+#include "game/referee.h"
+#include "voice/voice.h"
+
+struct store_config {
+	const char *dir;
+	bool sync;	   /* fsync the journal at durable records and the scoresheet */
+	bool record_audio; /* keep each game's public announcements (D.2.7) */
+	bool virtual_time; /* dates are unknown in virtual time */
+};
+
+struct store;
+
+/* NULL with a message in err if the directory cannot be made. */
+struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
+			 size_t err_size);
+void store_free(struct store *s);
+/* Replay the journal into the referee.  0, or -1 with "JOURNAL:LINE: ..." in err. */
+int store_replay(struct store *s, struct referee *r, char *err, size_t err_size);
+
+/* The referee's sink: a record goes to the journal (a game record starts a new journal
+ * and keeps the finished game's under games/); a new game gets its id and date. */
+void store_record(struct store *s, const struct game_record *rec);
+void store_new_game(struct store *s, struct game_params *params);
+/* A game begins or resumes: its audio record, its scoresheet and the copy. */
+void store_game_start(struct store *s, const struct game *g);
+/* game.pgn again (and its copy under games/ once the game is over). */
+void store_scoresheet(struct store *s, const struct game *g);
+/* The daemon stops: everything written; a finished game's journal kept under games/. */
+void store_close(struct store *s, const struct game *g);
+/* The scoresheet as last written (after store_scoresheet()). */
+const struct pgn_game *store_pgn(const struct store *s);
+
+#endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What the referee asks the world to do, at the level of meaning: "announce this move of
+ * this position publicly", "tell the player privately that the board does not match".
+ * Never words, files or sockets: the daemon's presenter renders each effect for speech,
+ * the scoresheet files, control replies and watchers.
+ */
+#ifndef ANNABELLA_EFFECT_H
+#define ANNABELLA_EFFECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chess/chess.h"
+
+enum game_channel { GAME_PUBLIC = 0, GAME_PRIVATE };
+
+/* Fixed messages, in the interface language when spoken. */
+enum game_msg {
+	GAME_MSG_GAME_START,		/* the clock started: "Partie beginnt" */
+	GAME_MSG_NEW_GAME,		/* the board set up again after a game */
+	GAME_MSG_PAUSED,		/* the clocks stand (Art. 6.11.2) */
+	GAME_MSG_RESUMED,		/* they run again */
+	GAME_MSG_PROMOTION_PROMPT,	/* choose the promotion piece */
+	GAME_MSG_PROMOTION_NEEDED,	/* a press before the piece was chosen */
+	GAME_MSG_MISMATCH,		/* the board does not match the game */
+	GAME_MSG_BOARD_RESTORED,	/* it matches again */
+	GAME_MSG_NOTHING_TO_REPEAT,	/* `repeat` before the first move */
+	GAME_MSG_RESUMED_AFTER_RESTART, /* the daemon restarted; the clocks stand */
+	GAME_MSG_RESUMED_NO_CLOCK,	/* the same without a clock */
+	GAME_MSG_FLAG_WHITE,		/* White's flag fell */
+	GAME_MSG_FLAG_BLACK,
+	GAME_MSG_CHECKMATE, /* the game ended by checkmate */
+	GAME_MSG_STALEMATE,
+	GAME_MSG_DEAD_POSITION,
+	GAME_MSG_FIVEFOLD,
+	GAME_MSG_SEVENTY_FIVE,
+	GAME_MSG_ILLEGAL_MOVE,	    /* casual mode only */
+	GAME_MSG_RESULT_WHITE_WINS, /* the result, to the tactile player */
+	GAME_MSG_RESULT_BLACK_WINS,
+	GAME_MSG_RESULT_DRAW,
+	GAME_MSG_WHITE_RESIGNS,
+	GAME_MSG_BLACK_RESIGNS,
+	GAME_MSG_DRAW_OFFERED,	   /* the opponent offers a draw */
+	GAME_MSG_DRAW_OFFER_MADE,  /* the player's own offer was recorded */
+	GAME_MSG_CLAIM_TO_ARBITER, /* a claim: the clocks stand, the arbiter decides */
+	GAME_MSG_CLAIM_CORRECT,	   /* casual mode: the claim is correct */
+	GAME_MSG_CLAIM_INCORRECT,  /* casual mode: it is not */
+	GAME_MSG_RESULT_APPROVED,  /* the result is approved (8.7) */
+	GAME_MSG_NO_RESULT,	   /* approve with no result to approve */
+	GAME_MSG_MENU_OFFER_DRAW,  /* the button menu's items */
+	GAME_MSG_MENU_ACCEPT_DRAW,
+	GAME_MSG_MENU_CLAIM_THREEFOLD,
+	GAME_MSG_MENU_CLAIM_FIFTY,
+	GAME_MSG_MENU_RESIGN,
+	GAME_MSG_MENU_APPROVE,
+	GAME_MSG_MENU_CANCEL,
+	GAME_MSG_MENU_CONFIRM_RESIGN, /* "press repeat again to resign" */
+	GAME_MSG_MENU_CLOSED,
+	GAME_MSG_NOT_NOW, /* a menu choice the game does not allow now */
+	GAME_MSG_COUNT
+};
+
+enum game_effect_kind {
+	GAME_FX_SAY,	    /* msg on channel */
+	GAME_FX_MOVE,	    /* announce the move `move` made from `before` (public) */
+	GAME_FX_REPEAT,	    /* the last move again (private); move NONE: nothing yet */
+	GAME_FX_PIECE,	    /* a promotion choice, `piece` (private) */
+	GAME_FX_GUIDE,	    /* `square` should be empty / occupied (private) */
+	GAME_FX_TIMES,	    /* both times and the move number (private, D.2.6.1) */
+	GAME_FX_WARNING,    /* the player's time left is `white_ms` (private) */
+	GAME_FX_SCORESHEET, /* the scoresheet changed: write it */
+	GAME_FX_GAME_START, /* a new game began: open its files */
+	GAME_FX_GAME_END,   /* the game ended (result in the game) */
+	GAME_FX_REPLY,	    /* the reply to a command */
+	GAME_FX_KIND_COUNT
+};
+
+/* Replies to commands. */
+#define GAME_REPLY_MAX 200
+
+struct game_effect {
+	enum game_effect_kind kind;
+	uint64_t ms; /* daemon time of the event */
+	enum game_channel channel;
+	enum game_msg msg;
+	/* MOVE, REPEAT */
+	struct chess_pos before;
+	chess_move move;
+	int ply;
+	/* PIECE */
+	enum chess_piece_type piece;
+	/* GUIDE */
+	int square;
+	bool occupied;
+	/* TIMES, WARNING */
+	bool has_clock;
+	int64_t white_ms, black_ms;
+	int move_number;
+	/* REPLY */
+	uint32_t request;
+	bool ok;
+	char text[GAME_REPLY_MAX]; /* the error, or what was done */
+};
+
+#endif

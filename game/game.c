@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * game_apply(): the one mutator of the game (game.h).  Each record type has its apply
+ * function; every check that can fail comes before the first change, so a record that does
+ * not fit leaves the game as it was.
+ */
+#include "game/game.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+void game_init(struct game *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->offer_color = -1;
+	completion_reset(&g->completion);
+	promotion_reset(&g->promotion);
+	mismatch_reset(&g->mismatch);
+	result_reset(&g->result);
+}
+
+void game_position_before(const struct game *g, int ply, struct chess_pos *out)
+{
+	chess_game_position_at(&g->chess, ply, out);
+}
+
+int game_ply_color(const struct game *g, int ply)
+{
+	return (g->start.side + ply) & 1;
+}
+
+int game_last_ply_of(const struct game *g, int color)
+{
+	for (int i = game_plies(g) - 1; i >= 0; i--)
+		if (game_ply_color(g, i) == color)
+			return i;
+	return -1;
+}
+
+/* A move of the record (from, to and promotion piece) as the legal move of the position. */
+static chess_move resolve(const struct chess_pos *pos, chess_move m)
+{
+	if (m == CHESS_MOVE_NONE)
+		return CHESS_MOVE_NONE;
+	return chess_pos_find_move(pos, chess_move_from(m), chess_move_to(m),
+				   chess_move_promotion(m));
+}
+
+/* ------------------------------------------------------------------ records */
+
+static int apply_game(struct game *g, const struct game_record *rec)
+{
+	const struct game_params *p = &rec->u.game;
+	struct chess_pos start;
+	struct chess_error err;
+	struct time_control tc;
+
+	if (!p->id[0] || chess_fen_parse(&start, p->fen, &err) ||
+	    time_control_parse(p->time_control, &tc, NULL, 0))
+		return -1;
+	game_init(g);
+	g->open = true;
+	g->params = *p;
+	g->rules = rules_get(p->edition);
+	g->start = start;
+	g->tc = tc;
+	g->has_clock = tc.count > 0;
+	chess_game_init_fixed(&g->chess, &start, g->move_buf, g->key_buf, GAME_MAX_PLIES);
+	clock_init(&g->clock, &tc);
+	/* From a set-up position with Black to move, White's press starts Black's clock. */
+	clock_set_first_mover(&g->clock, start.side);
+	return 0;
+}
+
+static int apply_promotion(struct game *g, const struct game_record *rec)
+{
+	chess_move m = chess_pos_find_move(game_position(g), chess_move_from(rec->u.promotion),
+					   chess_move_to(rec->u.promotion), CHESS_QUEEN);
+
+	if (chess_move_kind(m) != CHESS_MOVE_PROMOTION)
+		return -1;
+	promotion_set_pending(&g->promotion, m);
+	return 0;
+}
+
+static int apply_made(struct game *g, const struct game_record *rec)
+{
+	const struct chess_pos *pos = game_position(g);
+	int ply = game_plies(g), mover = pos->side;
+	chess_move m = resolve(pos, rec->u.made.move);
+	struct game_ply *p;
+	int64_t clk;
+
+	if (rec->u.made.ply != ply + 1 || m == CHESS_MOVE_NONE || ply >= GAME_MAX_PLIES)
+		return -1;
+	p = &g->plies[ply];
+	chess_move_to_san(pos, m, p->san, sizeof(p->san));
+	if (chess_game_push(&g->chess, m))
+		return -1;
+	p->move = m;
+	p->flags = 0;
+	p->clk_ms = -1;
+	g->touched = 0;
+	promotion_reset(&g->promotion);
+	/* A draw offer stands until the offered side moves (9.1.2.2). */
+	if (g->offer_color >= 0 && g->offer_color != mover)
+		g->offer_color = -1;
+	/* An opponent's press that came first completes it (its complete record follows);
+	 * otherwise it waits for its press. */
+	if (!g->has_clock)
+		return 0;
+	if (mover != g->params.player && completion_take_early(&g->completion, &clk))
+		return 0;
+	completion_made(&g->completion, mover, ply);
+	return 0;
+}
+
+static int adopt_clock(struct game *g, const struct game_record *rec)
+{
+	if (!g->has_clock)
+		return -1;
+	return clock_adopt(&g->clock, &rec->clock);
+}
+
+static int apply_press(struct game *g, const struct game_record *rec)
+{
+	int color = rec->u.press.color;
+
+	if (adopt_clock(g, rec))
+		return -1;
+	/* An opponent's press before their move reached the tactile board waits for it. */
+	if (rec->u.press.kind == PRESS_MOVE && color != g->params.player &&
+	    completion_waiting(&g->completion, color) < 0)
+		completion_early_press(&g->completion, g->clock.last_press_ms[color]);
+	return 0;
+}
+
+static int apply_complete(struct game *g, const struct game_record *rec)
+{
+	int ply = rec->u.complete.ply - 1;
+
+	if (ply < 0 || ply >= game_plies(g))
+		return -1;
+	g->plies[ply].clk_ms = rec->u.complete.clk_ms;
+	g->plies[ply].flags |= GAME_PLY_COMPLETE;
+	completion_done(&g->completion, game_ply_color(g, ply), ply);
+	return 0;
+}
+
+static int apply_flag(struct game *g, const struct game_record *rec)
+{
+	if (g->result.state != RESULT_ON || adopt_clock(g, rec))
+		return -1;
+	result_flag(&g->result, rec->u.flag.color, rec->u.flag.result);
+	return 0;
+}
+
+/* The clocks stop with the game, unless the move that ended it still waits for its press:
+ * that press completes it and gives its reading (Art. 6.2.1); until then the reading when it
+ * was made stands for it. */
+static void stop_clock(struct game *g, uint64_t ms)
+{
+	int last = game_plies(g) - 1;
+	int mover = last >= 0 ? game_ply_color(g, last) : 0;
+
+	if (!g->has_clock)
+		return;
+	if (last >= 0 && completion_waiting(&g->completion, mover) == last &&
+	    g->clock.state == CLOCK_RUNNING && g->clock.running == mover) {
+		int64_t left = clock_remaining(&g->clock, mover, ms);
+
+		g->completion.final_clk = left > 0 ? left : 0;
+		return;
+	}
+	clock_stop(&g->clock, ms);
+}
+
+static int apply_result(struct game *g, const struct game_record *rec)
+{
+	if (game_over(g))
+		return -1;
+	result_end(&g->result, rec->u.result.result, rec->u.result.termination,
+		   rec->u.result.reason);
+	g->offer_color = -1;
+	g->claim.open = false;
+	stop_clock(g, rec->ms);
+	return 0;
+}
+
+static int apply_offer(struct game *g, const struct game_record *rec)
+{
+	int ply = rec->u.offer.ply - 1;
+
+	if (ply < 0 || ply >= game_plies(g) || game_ply_color(g, ply) != rec->u.offer.color ||
+	    game_over(g))
+		return -1;
+	g->plies[ply].flags |= GAME_PLY_DRAW_OFFER;
+	g->offer_color = rec->u.offer.color;
+	g->offers++;
+	return 0;
+}
+
+static int apply_claim(struct game *g, const struct game_record *rec)
+{
+	chess_move m = rec->u.claim.move;
+
+	if (game_over(g))
+		return -1;
+	if (m != CHESS_MOVE_NONE && (m = resolve(game_position(g), m)) == CHESS_MOVE_NONE)
+		return -1;
+	g->claim = (struct game_claim){
+	    .open = true,
+	    .color = rec->u.claim.color,
+	    .kind = rec->u.claim.kind,
+	    .move = m,
+	    .correct = rec->u.claim.correct,
+	    .ply = game_plies(g),
+	};
+	snprintf(g->claim.author, sizeof(g->claim.author), "%s", rec->author);
+	g->claims++;
+	/* The clocks stop for the arbiter (9.2, 9.3). */
+	if (g->has_clock && g->clock.state == CLOCK_RUNNING)
+		clock_pause(&g->clock, rec->ms);
+	return 0;
+}
+
+static int apply_approve(struct game *g)
+{
+	if (!game_over(g) && g->result.state != RESULT_FLAG_PENDING)
+		return -1;
+	if (g->result.state == RESULT_FLAG_PENDING)
+		stop_clock(g, g->last_record_ms);
+	result_approve(&g->result);
+	return 0;
+}
+
+static int apply_resume(struct game *g, const struct game_record *rec)
+{
+	if (adopt_clock(g, rec))
+		return -1;
+	/* The arbiter's resumption after a claim: the game goes on. */
+	g->claim.open = false;
+	return 0;
+}
+
+int game_apply(struct game *g, const struct game_record *rec)
+{
+	int rc = -1;
+
+	if (rec->type != REC_GAME && !g->open)
+		return -1;
+	switch (rec->type) {
+	case REC_GAME:
+		rc = apply_game(g, rec);
+		break;
+	case REC_TOUCH:
+		g->touched |= 1ull << (rec->u.touch.square & 63);
+		rc = 0;
+		break;
+	case REC_SELECT:
+		promotion_choose(&g->promotion, rec->u.select, rec->ms);
+		rc = 0;
+		break;
+	case REC_PROMOTION:
+		rc = apply_promotion(g, rec);
+		break;
+	case REC_MADE:
+		rc = apply_made(g, rec);
+		break;
+	case REC_PRESS:
+		rc = apply_press(g, rec);
+		break;
+	case REC_COMPLETE:
+		rc = apply_complete(g, rec);
+		break;
+	case REC_PAUSE:
+	case REC_CLOCK_SET:
+		rc = adopt_clock(g, rec);
+		break;
+	case REC_RESUME:
+		rc = apply_resume(g, rec);
+		break;
+	case REC_MISMATCH:
+		mismatch_open(&g->mismatch, rec->u.mismatch.empty, rec->u.mismatch.occupied,
+			      rec->ms);
+		rc = 0;
+		break;
+	case REC_HELD:
+		mismatch_hold(&g->mismatch, rec->u.mismatch.empty, rec->u.mismatch.occupied,
+			      rec->ms);
+		rc = 0;
+		break;
+	case REC_RESTORED:
+		mismatch_reset(&g->mismatch);
+		rc = 0;
+		break;
+	case REC_FLAG:
+		rc = apply_flag(g, rec);
+		break;
+	case REC_RESULT:
+		rc = apply_result(g, rec);
+		break;
+	case REC_RESTART:
+		g->restarts++;
+		if (g->has_clock)
+			clock_rebase(&g->clock, rec->ms);
+		rc = 0;
+		break;
+	case REC_DRAW_OFFER:
+		rc = apply_offer(g, rec);
+		break;
+	case REC_CLAIM:
+		rc = apply_claim(g, rec);
+		break;
+	case REC_RESIGN:
+		rc = game_over(g) ? -1 : 0; /* its result record follows */
+		break;
+	case REC_APPROVE:
+		rc = apply_approve(g);
+		break;
+	case REC_TAG:
+		rc = game_params_set_tag(&g->params, rec->u.tag.name, rec->u.tag.value);
+		break;
+	case REC_RELAYED:
+	case REC_ROLLBACK:
+	case REC_ILLEGAL:
+	case REC_TYPE_COUNT:
+		/* The relayed move and the arbiter's rollback and illegal-move rulings come with
+		 * the irregularities' flows; until then no record of theirs fits a game. */
+		rc = -1;
+		break;
+	}
+	if (rc == 0)
+		g->last_record_ms = rec->ms;
+	return rc;
+}
+
+/* ------------------------------------------------------------------ description */
+
+int game_describe(const struct game *g, uint64_t now, char *buf, size_t size)
+{
+	char fen[CHESS_FEN_MAX], clock[CLOCK_TEXT_MAX] = "-";
+	size_t n = 0;
+	int w;
+
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		w = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__);                       \
+		if (w > 0)                                                                         \
+			n += (size_t)w;                                                            \
+	} while (0)
+
+	if (size)
+		buf[0] = '\0';
+	if (!g->open)
+		return snprintf(buf, size, "no game");
+	chess_fen_format(game_position(g), fen, sizeof(fen));
+	if (g->has_clock)
+		clock_encode(&g->clock, now, clock, sizeof(clock));
+	ADD("game %s player %s\nfen %s\nclock %s\n", g->params.id,
+	    game_color_name(g->params.player), fen, clock);
+	for (int i = 0; i < game_plies(g); i++)
+		ADD("%s%s{%" PRId64 "%s}", i ? " " : "", g->plies[i].san, g->plies[i].clk_ms,
+		    g->plies[i].flags & GAME_PLY_DRAW_OFFER ? " (=)" : "");
+	ADD("\ncompletion w%d b%d early%d final%" PRId64 "\n", g->completion.uncompleted[0].count,
+	    g->completion.uncompleted[1].count, g->completion.early_presses.count,
+	    g->completion.final_clk);
+	ADD("promotion %d %04x %d\n", g->promotion.state, g->promotion.move, g->promotion.choice);
+	ADD("mismatch %s %016" PRIx64 " %016" PRIx64 "\n", mismatch_state_name(g->mismatch.state),
+	    g->mismatch.should_be_empty, g->mismatch.should_be_occupied);
+	ADD("result %s %s %s %s flag %d %s\n", result_state_name(g->result.state), g->result.result,
+	    result_termination_word(g->result.termination), g->result.reason, g->result.flag_color,
+	    g->result.flag_result);
+	ADD("offer %d/%d claim %d %d %d %d %d/%d touched %016" PRIx64 " restarts %d\n",
+	    g->offer_color, g->offers, g->claim.open, g->claim.color, g->claim.kind,
+	    g->claim.correct, g->claim.ply, g->claims, g->touched, g->restarts);
+	for (int i = 0; i < g->params.tag_count; i++)
+		ADD("tag %s=%s\n", g->params.tags[i].name, g->params.tags[i].value);
+#undef ADD
+	return (int)n;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The game as the referee knows it: position and moves, the clock, and the flows that run
+ * beside them (completion, promotion, mismatch, result, draw offers and claims).  Pure data
+ * with one mutator: game_apply() takes a journal record (record.h).  The referee
+ * (referee.h) decides which records to make; a restart replays the journal's records
+ * through game_apply() and so comes back to the same game.
+ *
+ * No allocation: the moves live in the struct (GAME_MAX_PLIES), which callers allocate once.
+ */
+#ifndef ANNABELLA_GAME_H
+#define ANNABELLA_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chess/chess.h"
+#include "game/clock.h"
+#include "game/completion.h"
+#include "game/mismatch.h"
+#include "game/promotion.h"
+#include "game/record.h"
+#include "game/result.h"
+#include "game/rules.h"
+
+/* More plies than any game under the 75-move rule reaches in practice. */
+#define GAME_MAX_PLIES 6000
+
+enum {
+	GAME_PLY_COMPLETE = 1,	 /* its press came (or no clock) */
+	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
+};
+
+struct game_ply {
+	chess_move move;
+	uint8_t flags;
+	int64_t clk_ms; /* its [%clk] reading, -1 if none */
+	char san[CHESS_SAN_MAX];
+};
+
+struct game_claim {
+	bool open; /* the clocks stand for the arbiter */
+	int color;
+	enum claim_kind kind;
+	chess_move move; /* intended, or CHESS_MOVE_NONE */
+	bool correct;
+	int ply; /* plies played when it was made */
+	char author[GAME_AUTHOR_MAX];
+};
+
+struct game {
+	bool open; /* a game record has been applied */
+	struct game_params params;
+	const struct rules *rules;
+	struct chess_pos start;
+	struct time_control tc;
+	bool has_clock;
+	struct chess_game chess; /* moves and repetition keys, in the buffers below */
+	struct chess_clock clock;
+	struct completion completion;
+	struct promotion promotion;
+	struct mismatch mismatch;
+	struct result_flow result;
+	uint64_t touched; /* squares touched since the last made move (D.2.2) */
+	int restarts;
+	int offer_color; /* an open draw offer's colour, -1 if none */
+	int offers;	 /* draw offers made */
+	struct game_claim claim;
+	int claims;
+	uint64_t last_record_ms;
+	struct game_ply plies[GAME_MAX_PLIES];
+	chess_move move_buf[GAME_MAX_PLIES];
+	uint64_t key_buf[GAME_MAX_PLIES + 1];
+};
+
+/* No game yet. */
+void game_init(struct game *g);
+/* Apply one record.  0, or -1 (the game unchanged) when it does not fit the game: a move
+ * that is not legal, a ply out of order, a record before the game record. */
+int game_apply(struct game *g, const struct game_record *rec);
+
+static inline const struct chess_pos *game_position(const struct game *g)
+{
+	return &g->chess.pos;
+}
+static inline int game_plies(const struct game *g)
+{
+	return g->chess.count;
+}
+static inline bool game_over(const struct game *g)
+{
+	return result_over(&g->result);
+}
+/* The position before ply `ply` (0-based) into *out. */
+void game_position_before(const struct game *g, int ply, struct chess_pos *out);
+/* The colour that made ply `ply` (0-based). */
+int game_ply_color(const struct game *g, int ply);
+/* Moves completed by `color` (each ply of that colour made, in order). */
+int game_last_ply_of(const struct game *g, int color);
+
+/* Everything the property tests compare, as text: position, moves with their readings and
+ * marks, the clock at `now`, every flow and the result.  Returns the length (as snprintf). */
+int game_describe(const struct game *g, uint64_t now, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The button menu (DESIGN 1, 8): what a tactile player without an assistant would say or
+ * sign.  Holding `select` opens it; each `select` press steps to the next item, `repeat`
+ * chooses it.  Items are offered as the game allows them (a draw offer while the game is on,
+ * approving once there is a result), never by whether they would succeed: whether a claim
+ * is correct is the arbiter's to say (11.3.1).  Resigning asks for a second `repeat`.
+ *
+ *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
+ *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
+ *   OPEN ──repeat──▶ CLOSED (item done); OPEN, CONFIRM ──menu-ms unused──▶ CLOSED
+ */
+#ifndef ANNABELLA_MENU_H
+#define ANNABELLA_MENU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game/effect.h"
+#include "game/game.h"
+
+enum menu_item {
+	MENU_OFFER_DRAW = 0,
+	MENU_ACCEPT_DRAW,
+	MENU_CLAIM_THREEFOLD,
+	MENU_CLAIM_FIFTY,
+	MENU_RESIGN,
+	MENU_APPROVE,
+	MENU_CANCEL,
+	MENU_ITEM_COUNT
+};
+
+enum menu_state { MENU_CLOSED = 0, MENU_OPEN, MENU_CONFIRM };
+
+struct menu {
+	enum menu_state state;
+	int count;
+	enum menu_item items[MENU_ITEM_COUNT];
+	int at;
+	uint64_t last_ms;
+};
+
+/* Open at the first item the game allows for the tactile player. */
+void menu_open(struct menu *m, const struct game *g, uint64_t now);
+void menu_next(struct menu *m, uint64_t now);
+enum menu_item menu_current(const struct menu *m);
+/* The message that names an item. */
+enum game_msg menu_item_msg(enum menu_item item);
+
+#endif

@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The journal's vocabulary (see record.h): one table of record types, each with its
+ * encoder and decoder over a small token reader and writer.
+ */
+#include "game/record.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ tokens */
+
+struct writer {
+	char *buf;
+	size_t size, len;
+	bool full;
+};
+
+static void put_raw(struct writer *w, const char *s, size_t n)
+{
+	if (w->full || w->len + n + 1 > w->size) {
+		w->full = true;
+		return;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len] = '\0';
+}
+
+static void put_sep(struct writer *w)
+{
+	if (w->len)
+		put_raw(w, " ", 1);
+}
+
+static void put_word(struct writer *w, const char *word)
+{
+	put_sep(w);
+	put_raw(w, word, strlen(word));
+}
+
+static void put_fmt(struct writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put_fmt(struct writer *w, const char *fmt, ...)
+{
+	char tmp[CLOCK_TEXT_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		w->full = true;
+		return;
+	}
+	put_word(w, tmp);
+}
+
+static void put_string(struct writer *w, const char *s)
+{
+	put_sep(w);
+	put_raw(w, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			put_raw(w, "\\", 1);
+		if (*s == '\n' || *s == '\r')
+			put_raw(w, " ", 1); /* one line per record */
+		else
+			put_raw(w, s, 1);
+	}
+	put_raw(w, "\"", 1);
+}
+
+struct reader {
+	const char *p;
+	bool bad;
+};
+
+/* The next space-separated word into buf; false (and bad) if none or too long. */
+static bool get_word(struct reader *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (r->bad || !*r->p || *r->p == ' ' || *r->p == '"') {
+		r->bad = true;
+		return false;
+	}
+	while (r->p[n] && r->p[n] != ' ')
+		n++;
+	if (n >= size) {
+		r->bad = true;
+		return false;
+	}
+	memcpy(buf, r->p, n);
+	buf[n] = '\0';
+	r->p += n;
+	if (*r->p == ' ')
+		r->p++;
+	return true;
+}
+
+static bool get_string(struct reader *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (r->bad || *r->p != '"') {
+		r->bad = true;
+		return false;
+	}
+	r->p++;
+	while (*r->p && *r->p != '"') {
+		if (*r->p == '\\' && r->p[1])
+			r->p++;
+		if (n + 1 >= size) {
+			r->bad = true;
+			return false;
+		}
+		buf[n++] = *r->p++;
+	}
+	if (*r->p != '"') {
+		r->bad = true;
+		return false;
+	}
+	buf[n] = '\0';
+	r->p++;
+	if (*r->p == ' ')
+		r->p++;
+	return true;
+}
+
+static bool at_end(const struct reader *r)
+{
+	return !r->bad && !*r->p;
+}
+
+static long long get_int(struct reader *r, long long min, long long max)
+{
+	char word[24], *end;
+	long long v;
+
+	if (!get_word(r, word, sizeof(word)))
+		return min;
+	errno = 0;
+	v = strtoll(word, &end, 10);
+	if (errno || *end || end == word || v < min || v > max) {
+		r->bad = true;
+		return min;
+	}
+	return v;
+}
+
+static uint64_t get_mask(struct reader *r)
+{
+	char word[24], *end;
+	unsigned long long v;
+
+	if (!get_word(r, word, sizeof(word)))
+		return 0;
+	errno = 0;
+	v = strtoull(word, &end, 16);
+	if (errno || *end || end == word || strlen(word) != 16)
+		r->bad = true;
+	return v;
+}
+
+static int get_color(struct reader *r)
+{
+	char word[8];
+	int c;
+
+	if (!get_word(r, word, sizeof(word)))
+		return 0;
+	c = game_color_parse(word);
+	if (c < 0)
+		r->bad = true;
+	return c < 0 ? 0 : c;
+}
+
+static int get_enum(struct reader *r, const char *(*name)(int), int count)
+{
+	char word[24];
+
+	if (!get_word(r, word, sizeof(word)))
+		return 0;
+	for (int i = 0; i < count; i++)
+		if (!strcmp(word, name(i)))
+			return i;
+	r->bad = true;
+	return 0;
+}
+
+/* A move given in UCI, checked only for its shape (the position is the game's). */
+static chess_move get_uci(struct reader *r)
+{
+	char word[8];
+	int from, to;
+	enum chess_piece_type promo = CHESS_NO_PIECE;
+
+	if (!get_word(r, word, sizeof(word)))
+		return CHESS_MOVE_NONE;
+	from = chess_square_parse((char[]){word[0], word[0] ? word[1] : 0, 0});
+	to = strlen(word) >= 4 ? chess_square_parse((char[]){word[2], word[3], 0}) : -1;
+	if (strlen(word) == 5) {
+		const char *p = strchr("nbrq", word[4]);
+
+		promo = p && word[4] ? (enum chess_piece_type)(CHESS_KNIGHT + (p - "nbrq"))
+				     : CHESS_NO_PIECE;
+	}
+	if (from < 0 || to < 0 || (strlen(word) != 4 && promo == CHESS_NO_PIECE)) {
+		r->bad = true;
+		return CHESS_MOVE_NONE;
+	}
+	/* The kind is settled against the position when the record is applied. */
+	return chess_move_make(from, to, promo ? CHESS_MOVE_PROMOTION : CHESS_MOVE_NORMAL, promo);
+}
+
+static void put_uci(struct writer *w, chess_move m)
+{
+	char uci[8];
+
+	if (m == CHESS_MOVE_NONE) {
+		put_word(w, "-");
+		return;
+	}
+	chess_move_to_uci(m, uci, sizeof(uci));
+	put_word(w, uci);
+}
+
+static void put_clock(struct writer *w, const struct chess_clock *c, uint64_t ms)
+{
+	char text[CLOCK_TEXT_MAX];
+	int n = clock_encode(c, ms, text, sizeof(text));
+
+	if (n < 0 || (size_t)n >= sizeof(text)) {
+		w->full = true;
+		return;
+	}
+	put_word(w, text);
+}
+
+static void get_clock(struct reader *r, struct chess_clock *c, uint64_t ms)
+{
+	int n;
+
+	if (r->bad)
+		return;
+	memset(c, 0, sizeof(*c));
+	n = clock_decode(c, r->p, ms);
+	if (n < 0) {
+		r->bad = true;
+		return;
+	}
+	r->p += n;
+	if (*r->p == ' ')
+		r->p++;
+}
+
+static void get_author(struct reader *r, char *author)
+{
+	get_word(r, author, GAME_AUTHOR_MAX);
+}
+
+/* ------------------------------------------------------------------ the records */
+
+static void enc_game(const struct game_record *rec, struct writer *w)
+{
+	const struct game_params *p = &rec->u.game;
+
+	put_word(w, p->id);
+	put_word(w, game_color_name(p->player));
+	put_word(w, p->time_control);
+	put_word(w, game_mode_name(p->mode));
+	put_word(w, rules_edition_name(p->edition));
+	put_string(w, p->fen);
+	for (int i = 0; i < p->tag_count; i++) {
+		put_word(w, p->tags[i].name);
+		put_string(w, p->tags[i].value);
+	}
+}
+
+static const char *mode_name_int(int i)
+{
+	return game_mode_name((enum game_mode)i);
+}
+
+static const char *edition_name_int(int i)
+{
+	return rules_edition_name((enum rules_edition)i);
+}
+
+static void dec_game(struct game_record *rec, struct reader *r)
+{
+	struct game_params *p = &rec->u.game;
+
+	get_word(r, p->id, sizeof(p->id));
+	p->player = get_color(r);
+	get_word(r, p->time_control, sizeof(p->time_control));
+	p->mode = (enum game_mode)get_enum(r, mode_name_int, 2);
+	p->edition = (enum rules_edition)get_enum(r, edition_name_int, RULES_EDITION_COUNT);
+	get_string(r, p->fen, sizeof(p->fen));
+	while (!r->bad && *r->p) {
+		struct game_tag *t;
+
+		if (p->tag_count == GAME_MAX_TAGS) {
+			r->bad = true;
+			break;
+		}
+		t = &p->tags[p->tag_count++];
+		get_word(r, t->name, sizeof(t->name));
+		get_string(r, t->value, sizeof(t->value));
+	}
+}
+
+static void enc_touch(const struct game_record *rec, struct writer *w)
+{
+	static const char letters[] = " pnbrqk";
+	chess_piece p = rec->u.touch.piece;
+	char sq[3], piece[2] = {letters[CHESS_PIECE_TYPE(p) % 7], 0};
+
+	if (CHESS_PIECE_COLOR(p) == CHESS_WHITE)
+		piece[0] = (char)(piece[0] - 'a' + 'A');
+	chess_square_format(rec->u.touch.square, sq);
+	put_word(w, sq);
+	put_word(w, piece);
+}
+
+static void dec_touch(struct game_record *rec, struct reader *r)
+{
+	char sq[4], piece[4];
+	const char *p;
+
+	get_word(r, sq, sizeof(sq));
+	get_word(r, piece, sizeof(piece));
+	rec->u.touch.square = chess_square_parse(sq);
+	p = strchr("PNBRQKpnbrqk", piece[0]);
+	if (r->bad || rec->u.touch.square < 0 || !piece[0] || piece[1] || !p) {
+		r->bad = true;
+		return;
+	}
+	rec->u.touch.piece = CHESS_PIECE((p - "PNBRQKpnbrqk") / 6, 1 + (p - "PNBRQKpnbrqk") % 6);
+}
+
+static void enc_select(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, (char[]){"  NBRQ"[rec->u.select % 6], 0});
+}
+
+static void dec_select(struct game_record *rec, struct reader *r)
+{
+	char word[4];
+	const char *p;
+
+	get_word(r, word, sizeof(word));
+	p = strchr("NBRQ", word[0]);
+	if (r->bad || !word[0] || word[1] || !p) {
+		r->bad = true;
+		return;
+	}
+	rec->u.select = (enum chess_piece_type)(CHESS_KNIGHT + (p - "NBRQ"));
+}
+
+static void enc_promotion(const struct game_record *rec, struct writer *w)
+{
+	put_uci(w, rec->u.promotion);
+}
+
+static void dec_promotion(struct game_record *rec, struct reader *r)
+{
+	rec->u.promotion = get_uci(r);
+}
+
+static void enc_made(const struct game_record *rec, struct writer *w)
+{
+	put_fmt(w, "%d", rec->u.made.ply);
+	put_uci(w, rec->u.made.move);
+	put_word(w, rec->u.made.san);
+}
+
+static void dec_made(struct game_record *rec, struct reader *r)
+{
+	rec->u.made.ply = (int)get_int(r, 1, 1000000);
+	rec->u.made.move = get_uci(r);
+	get_word(r, rec->u.made.san, sizeof(rec->u.made.san));
+}
+
+static const char *press_name_int(int i)
+{
+	return game_press_kind_name((enum press_kind)i);
+}
+
+static void enc_press(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, game_color_name(rec->u.press.color));
+	put_word(w, game_press_kind_name(rec->u.press.kind));
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_press(struct game_record *rec, struct reader *r)
+{
+	rec->u.press.color = get_color(r);
+	rec->u.press.kind = (enum press_kind)get_enum(r, press_name_int, PRESS_KIND_COUNT);
+	get_clock(r, &rec->clock, rec->ms);
+}
+
+static void enc_complete(const struct game_record *rec, struct writer *w)
+{
+	put_fmt(w, "%d %" PRId64, rec->u.complete.ply, rec->u.complete.clk_ms);
+}
+
+static void dec_complete(struct game_record *rec, struct reader *r)
+{
+	rec->u.complete.ply = (int)get_int(r, 1, 1000000);
+	rec->u.complete.clk_ms = get_int(r, -1, INT64_MAX);
+}
+
+/* pause, resume, clock-set */
+static void enc_author_clock(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_author_clock(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	get_clock(r, &rec->clock, rec->ms);
+}
+
+static void enc_mismatch(const struct game_record *rec, struct writer *w)
+{
+	put_fmt(w, "%016" PRIx64 " %016" PRIx64, rec->u.mismatch.empty, rec->u.mismatch.occupied);
+}
+
+static void dec_mismatch(struct game_record *rec, struct reader *r)
+{
+	rec->u.mismatch.empty = get_mask(r);
+	rec->u.mismatch.occupied = get_mask(r);
+}
+
+static void enc_restored(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->u.restored_by_move ? "move" : "board");
+}
+
+static void dec_restored(struct game_record *rec, struct reader *r)
+{
+	char word[8];
+
+	get_word(r, word, sizeof(word));
+	rec->u.restored_by_move = !strcmp(word, "move");
+	if (!rec->u.restored_by_move && strcmp(word, "board"))
+		r->bad = true;
+}
+
+static void enc_flag(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, game_color_name(rec->u.flag.color));
+	put_word(w, rec->u.flag.result);
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_flag(struct game_record *rec, struct reader *r)
+{
+	rec->u.flag.color = get_color(r);
+	get_word(r, rec->u.flag.result, sizeof(rec->u.flag.result));
+	if (!result_valid(rec->u.flag.result))
+		r->bad = true;
+	get_clock(r, &rec->clock, rec->ms);
+}
+
+static void enc_result(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->u.result.result);
+	put_word(w, result_termination_word(rec->u.result.termination));
+	put_word(w, rec->author);
+	put_string(w, rec->u.result.reason);
+}
+
+static void dec_result(struct game_record *rec, struct reader *r)
+{
+	char word[24];
+	int t;
+
+	get_word(r, rec->u.result.result, sizeof(rec->u.result.result));
+	get_word(r, word, sizeof(word));
+	t = result_termination_parse(word);
+	get_author(r, rec->author);
+	get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
+	if (!result_valid(rec->u.result.result) || t <= TERMINATION_NONE)
+		r->bad = true;
+	rec->u.result.termination = t < 0 ? TERMINATION_NONE : (enum result_termination)t;
+}
+
+static void enc_restart(const struct game_record *rec, struct writer *w)
+{
+	put_fmt(w, "%d", rec->u.restart_plies);
+}
+
+static void dec_restart(struct game_record *rec, struct reader *r)
+{
+	rec->u.restart_plies = (int)get_int(r, 0, 1000000);
+}
+
+static void enc_offer(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_word(w, game_color_name(rec->u.offer.color));
+	put_fmt(w, "%d", rec->u.offer.ply);
+}
+
+static void dec_offer(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.offer.color = get_color(r);
+	rec->u.offer.ply = (int)get_int(r, 1, 1000000);
+}
+
+static const char *claim_name_int(int i)
+{
+	return game_claim_kind_name((enum claim_kind)i);
+}
+
+static void enc_claim(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_word(w, game_color_name(rec->u.claim.color));
+	put_word(w, game_claim_kind_name(rec->u.claim.kind));
+	put_uci(w, rec->u.claim.move);
+	put_word(w, rec->u.claim.correct ? "yes" : "no");
+}
+
+static void dec_claim(struct game_record *rec, struct reader *r)
+{
+	char word[8];
+
+	get_author(r, rec->author);
+	rec->u.claim.color = get_color(r);
+	rec->u.claim.kind = (enum claim_kind)get_enum(r, claim_name_int, CLAIM_KIND_COUNT);
+	if (!strncmp(r->p, "- ", 2)) {
+		r->p += 2;
+		rec->u.claim.move = CHESS_MOVE_NONE;
+	} else {
+		rec->u.claim.move = get_uci(r);
+	}
+	get_word(r, word, sizeof(word));
+	rec->u.claim.correct = !strcmp(word, "yes");
+	if (!rec->u.claim.correct && strcmp(word, "no"))
+		r->bad = true;
+}
+
+static void enc_color_author(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_word(w, game_color_name(rec->u.resign_color));
+}
+
+static void dec_color_author(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.resign_color = get_color(r);
+}
+
+static void enc_author(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+}
+
+static void dec_author(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+}
+
+static void enc_tag(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_word(w, rec->u.tag.name);
+	put_string(w, rec->u.tag.value);
+}
+
+static void dec_tag(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	get_word(r, rec->u.tag.name, sizeof(rec->u.tag.name));
+	get_string(r, rec->u.tag.value, sizeof(rec->u.tag.value));
+}
+
+static void enc_relayed(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_uci(w, rec->u.relayed.move);
+	put_word(w, rec->u.relayed.san);
+}
+
+static void dec_relayed(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.relayed.move = get_uci(r);
+	get_word(r, rec->u.relayed.san, sizeof(rec->u.relayed.san));
+}
+
+static void enc_rollback(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_fmt(w, "%d", rec->u.rollback_ply);
+}
+
+static void dec_rollback(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.rollback_ply = (int)get_int(r, 0, 1000000);
+}
+
+static void enc_illegal(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->author);
+	put_word(w, game_color_name(rec->u.illegal.color));
+	put_fmt(w, "%" PRId64 " %d", rec->u.illegal.penalty_ms, rec->u.illegal.count);
+}
+
+static void dec_illegal(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.illegal.color = get_color(r);
+	rec->u.illegal.penalty_ms = get_int(r, 0, 86400000);
+	rec->u.illegal.count = (int)get_int(r, 1, 1000);
+}
+
+/* ------------------------------------------------------------------ the table */
+
+enum { DURABLE = 1, SCORESHEET = 2, CLOCK = 4 };
+
+static const struct record_kind {
+	const char *name;
+	unsigned flags;
+	void (*encode)(const struct game_record *rec, struct writer *w);
+	void (*decode)(struct game_record *rec, struct reader *r);
+} kinds[REC_TYPE_COUNT] = {
+    [REC_GAME] = {"game", DURABLE | SCORESHEET, enc_game, dec_game},
+    [REC_TOUCH] = {"touch", 0, enc_touch, dec_touch},
+    [REC_SELECT] = {"select", 0, enc_select, dec_select},
+    [REC_PROMOTION] = {"promotion", 0, enc_promotion, dec_promotion},
+    [REC_MADE] = {"made", DURABLE | SCORESHEET, enc_made, dec_made},
+    [REC_PRESS] = {"press", DURABLE | CLOCK, enc_press, dec_press},
+    [REC_COMPLETE] = {"complete", DURABLE | SCORESHEET, enc_complete, dec_complete},
+    [REC_PAUSE] = {"pause", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
+    [REC_RESUME] = {"resume", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
+    [REC_MISMATCH] = {"mismatch", DURABLE, enc_mismatch, dec_mismatch},
+    [REC_HELD] = {"held", 0, enc_mismatch, dec_mismatch},
+    [REC_RESTORED] = {"restored", 0, enc_restored, dec_restored},
+    [REC_FLAG] = {"flag", DURABLE | CLOCK, enc_flag, dec_flag},
+    [REC_RESULT] = {"result", DURABLE | SCORESHEET, enc_result, dec_result},
+    [REC_RESTART] = {"restart", DURABLE, enc_restart, dec_restart},
+    [REC_DRAW_OFFER] = {"draw-offer", DURABLE | SCORESHEET, enc_offer, dec_offer},
+    [REC_CLAIM] = {"claim", DURABLE, enc_claim, dec_claim},
+    [REC_RESIGN] = {"resign", DURABLE, enc_color_author, dec_color_author},
+    [REC_APPROVE] = {"approve", DURABLE | SCORESHEET, enc_author, dec_author},
+    [REC_TAG] = {"tag", DURABLE | SCORESHEET, enc_tag, dec_tag},
+    [REC_RELAYED] = {"relayed", DURABLE | SCORESHEET, enc_relayed, dec_relayed},
+    [REC_ROLLBACK] = {"rollback", DURABLE | SCORESHEET, enc_rollback, dec_rollback},
+    [REC_ILLEGAL] = {"illegal", DURABLE | SCORESHEET, enc_illegal, dec_illegal},
+    [REC_CLOCK_SET] = {"clock-set", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
+};
+
+const char *game_record_name(enum game_record_type type)
+{
+	return (unsigned)type < REC_TYPE_COUNT ? kinds[type].name : "?";
+}
+
+bool game_record_durable(enum game_record_type type)
+{
+	return (unsigned)type < REC_TYPE_COUNT && (kinds[type].flags & DURABLE);
+}
+
+bool game_record_changes_scoresheet(enum game_record_type type)
+{
+	return (unsigned)type < REC_TYPE_COUNT && (kinds[type].flags & SCORESHEET);
+}
+
+bool game_record_has_clock(enum game_record_type type)
+{
+	return (unsigned)type < REC_TYPE_COUNT && (kinds[type].flags & CLOCK);
+}
+
+int game_record_encode(const struct game_record *r, char *buf, size_t size)
+{
+	struct writer w = {.buf = buf, .size = size};
+
+	if (!size || (unsigned)r->type >= REC_TYPE_COUNT)
+		return -1;
+	buf[0] = '\0';
+	kinds[r->type].encode(r, &w);
+	return w.full ? -1 : (int)w.len;
+}
+
+int game_record_decode(struct game_record *rec, const char *type, const char *args, uint64_t ms,
+		       char *err, size_t err_size)
+{
+	struct reader r = {.p = args};
+
+	memset(rec, 0, sizeof(*rec));
+	rec->ms = ms;
+	for (int i = 0; i < REC_TYPE_COUNT; i++) {
+		if (strcmp(type, kinds[i].name))
+			continue;
+		rec->type = (enum game_record_type)i;
+		kinds[i].decode(rec, &r);
+		if (!at_end(&r)) {
+			snprintf(err, err_size, "bad %s record", type);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, err_size, "unknown record type '%s'", type);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ names */
+
+const char *game_color_name(int color)
+{
+	return color ? "black" : "white";
+}
+
+int game_color_parse(const char *text)
+{
+	if (!strcmp(text, "white"))
+		return CHESS_WHITE;
+	if (!strcmp(text, "black"))
+		return CHESS_BLACK;
+	return -1;
+}
+
+const char *game_press_kind_name(enum press_kind kind)
+{
+	static const char *const names[PRESS_KIND_COUNT] = {"start",   "move",	  "idle",
+							    "refused", "illegal", "paused"};
+
+	return (unsigned)kind < PRESS_KIND_COUNT ? names[kind] : "?";
+}
+
+const char *game_claim_kind_name(enum claim_kind kind)
+{
+	return kind == CLAIM_FIFTY ? "fifty" : "threefold";
+}
+
+const char *game_mode_name(enum game_mode mode)
+{
+	return mode == GAME_CASUAL ? "casual" : "tournament";
+}
+
+const char *game_params_tag(const struct game_params *p, const char *name)
+{
+	for (int i = 0; i < p->tag_count; i++)
+		if (!strcmp(p->tags[i].name, name))
+			return p->tags[i].value;
+	return NULL;
+}
+
+int game_params_set_tag(struct game_params *p, const char *name, const char *value)
+{
+	struct game_tag *t = NULL;
+
+	if (strlen(name) >= GAME_TAG_NAME_MAX || strlen(value) >= GAME_TAG_VALUE_MAX)
+		return -1;
+	for (int i = 0; i < p->tag_count; i++)
+		if (!strcmp(p->tags[i].name, name))
+			t = &p->tags[i];
+	if (!t) {
+		if (p->tag_count == GAME_MAX_TAGS)
+			return -1;
+		t = &p->tags[p->tag_count++];
+		snprintf(t->name, sizeof(t->name), "%s", name);
+	}
+	snprintf(t->value, sizeof(t->value), "%s", value);
+	return 0;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The journal's vocabulary: every fact the game depends on is one record, and game_apply()
+ * (game.h) is the only way a record changes the game, live and when a journal is replayed.
+ * One table names each record type with its encoder and decoder; a record's text is
+ * `TYPE ARGS`, arguments separated by single spaces, text that may hold spaces in double
+ * quotes (\" and \\ escaped).  The journal file adds the time and a check (daemon/journal).
+ *
+ *	game ID PLAYER TC MODE EDITION "FEN" [TAG "VALUE"]...	a new game
+ *	touch SQ PIECE				a piece left its hole (D.2.2)
+ *	select PIECE				a promotion choice step (D.2.1)
+ *	promotion UCI				a promotion on the board, its piece not yet final
+ *	made PLY UCI SAN			a move made and announced
+ *	press COLOR KIND CLOCK			a clock press: KIND start|move|idle|refused|
+ *						illegal|paused
+ *	complete PLY CLK_MS			a move completed ([%clk]; -1: none)
+ *	pause AUTHOR CLOCK / resume AUTHOR CLOCK	Art. 6.11.2, the arbiter
+ *	mismatch EMPTY OCC / held EMPTY OCC	D.2.9 flow (hex square masks); held: kept from
+ *						the player until their press (Art. 11.3.1)
+ *	restored HOW				the board matches again (board|move)
+ *	flag COLOR RESULT CLOCK			a flag fell (Art. 6.9); RESULT waits
+ *	result RESULT TERMINATION AUTHOR "REASON"	the game ended
+ *	restart PLIES				the daemon started again and resumed the game
+ *	draw-offer AUTHOR COLOR PLY		a draw offer (9.1.2), marked at move PLY
+ *	claim AUTHOR COLOR KIND MOVE CORRECT	a draw claim (9.2, 9.3); MOVE the intended
+ *						move (UCI) or -; CORRECT yes|no
+ *	resign AUTHOR COLOR			a resignation (5.1.2)
+ *	approve AUTHOR				the players approve the result (8.7)
+ *	tag AUTHOR NAME "VALUE"			a PGN tag set
+ *	relayed AUTHOR UCI SAN			the opponent's move relayed (D.2.10)
+ *	rollback AUTHOR PLY			the game retraced to ply PLY (D.2.9)
+ *	illegal AUTHOR COLOR PENALTY_MS COUNT	an illegal move ruled (7.5)
+ *	clock-set AUTHOR CLOCK			the arbiter set the clocks (6.10.2, 7.1)
+ *
+ * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
+ * user of the control socket (with "+pin" when a PIN gave the role), "script", or
+ * "player" for the board's buttons.
+ */
+#ifndef ANNABELLA_RECORD_H
+#define ANNABELLA_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chess/chess.h"
+#include "game/clock.h"
+#include "game/result.h"
+#include "game/rules.h"
+
+#define GAME_ID_MAX	   48
+#define GAME_MAX_TAGS	   16
+#define GAME_TAG_NAME_MAX  32
+#define GAME_TAG_VALUE_MAX 128
+#define GAME_AUTHOR_MAX	   48
+/* Longest record text (TYPE ARGS). */
+#define GAME_RECORD_MAX 4000
+
+enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL };
+
+struct game_tag {
+	char name[GAME_TAG_NAME_MAX];
+	char value[GAME_TAG_VALUE_MAX];
+};
+
+/* What a game is: everything the referee's rules depend on. */
+struct game_params {
+	char id[GAME_ID_MAX];
+	int player; /* enum chess_color of the tactile player */
+	enum game_mode mode;
+	enum rules_edition edition;
+	char time_control[64]; /* DESIGN 4.6; "-" for none */
+	char fen[CHESS_FEN_MAX];
+	int tag_count;
+	struct game_tag tags[GAME_MAX_TAGS]; /* PGN tags (Event, Site, Date, Round, White,
+						Black, ...) */
+};
+
+enum game_record_type {
+	REC_GAME = 0,
+	REC_TOUCH,
+	REC_SELECT,
+	REC_PROMOTION,
+	REC_MADE,
+	REC_PRESS,
+	REC_COMPLETE,
+	REC_PAUSE,
+	REC_RESUME,
+	REC_MISMATCH,
+	REC_HELD,
+	REC_RESTORED,
+	REC_FLAG,
+	REC_RESULT,
+	REC_RESTART,
+	REC_DRAW_OFFER,
+	REC_CLAIM,
+	REC_RESIGN,
+	REC_APPROVE,
+	REC_TAG,
+	REC_RELAYED,
+	REC_ROLLBACK,
+	REC_ILLEGAL,
+	REC_CLOCK_SET,
+	REC_TYPE_COUNT
+};
+
+enum press_kind {
+	PRESS_START = 0, /* the first press: the first mover's clock runs (Art. 6.6) */
+	PRESS_MOVE,	 /* a completing press: the opponent's clock runs */
+	PRESS_IDLE,	 /* the clock did nothing (not the presser's clock) */
+	PRESS_REFUSED,	 /* a promotion without its piece: the press does not count */
+	PRESS_ILLEGAL,	 /* the board shows no legal move: Art. 7.5.1 */
+	PRESS_PAUSED,	 /* the clocks stand: the move completes without a reading */
+	PRESS_KIND_COUNT
+};
+
+enum claim_kind { CLAIM_THREEFOLD = 0, CLAIM_FIFTY, CLAIM_KIND_COUNT };
+
+struct game_record {
+	enum game_record_type type;
+	uint64_t ms; /* daemon time */
+	char author[GAME_AUTHOR_MAX];
+	union {
+		struct game_params game;
+		struct {
+			int square;
+			chess_piece piece;
+		} touch;
+		enum chess_piece_type select;
+		chess_move promotion;
+		struct {
+			int ply; /* 1-based */
+			chess_move move;
+			char san[CHESS_SAN_MAX];
+		} made, relayed;
+		struct {
+			int color;
+			enum press_kind kind;
+		} press;
+		struct {
+			int ply; /* 1-based */
+			int64_t clk_ms;
+		} complete;
+		struct {
+			uint64_t empty, occupied;
+		} mismatch; /* mismatch and held */
+		bool restored_by_move;
+		struct {
+			int color;
+			char result[8];
+		} flag;
+		struct {
+			char result[8];
+			enum result_termination termination;
+			char reason[RESULT_REASON_MAX];
+		} result;
+		int restart_plies;
+		struct {
+			int color;
+			int ply; /* 1-based: the offerer's move it goes with */
+		} offer;
+		struct {
+			int color;
+			enum claim_kind kind;
+			chess_move move; /* intended, or CHESS_MOVE_NONE */
+			bool correct;
+		} claim;
+		int resign_color;
+		struct game_tag tag;
+		int rollback_ply;
+		struct {
+			int color;
+			int64_t penalty_ms;
+			int count;
+		} illegal;
+	} u;
+	/* press, pause, resume, flag, clock-set: the clock as it stands after the record
+	 * (its time control is the game's). */
+	struct chess_clock clock;
+};
+
+const char *game_record_name(enum game_record_type type);
+/* Whether the record must be on storage before the game goes on (a move, a press, a
+ * result, a command), or may wait for the next such record (touches, select steps). */
+bool game_record_durable(enum game_record_type type);
+/* Whether the record changes the scoresheet. */
+bool game_record_changes_scoresheet(enum game_record_type type);
+bool game_record_has_clock(enum game_record_type type);
+
+/* The record's arguments as text (without its type); the length, or -1 if they do not fit. */
+int game_record_encode(const struct game_record *r, char *buf, size_t size);
+/* A record from its type and arguments, read back at time ms.  0, or -1 with a message. */
+int game_record_decode(struct game_record *r, const char *type, const char *args, uint64_t ms,
+		       char *err, size_t err_size);
+
+const char *game_color_name(int color); /* "white", "black" */
+int game_color_parse(const char *text); /* -1 if neither */
+const char *game_press_kind_name(enum press_kind kind);
+const char *game_claim_kind_name(enum claim_kind kind); /* "threefold", "fifty" */
+const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual" */
+
+/* Tags of a game's parameters. */
+const char *game_params_tag(const struct game_params *p, const char *name);
+/* Set or replace a tag; -1 if there is no room or the text does not fit. */
+int game_params_set_tag(struct game_params *p, const char *name, const char *value);
+
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The referee: the pure core's live side.  Events come in, each with its time (the board
+ * ready, a square's peg, a button, a timer tick, a command); the referee decides, and what
+ * it decides goes out as journal records (applied to the game through game_apply(), then
+ * handed to the sink to be written) and as meaning-level effects (effect.h).
+ *
+ * No I/O, no clock reads, no logging, no threads, and no allocation after referee_new().
+ * A restart replays the journal with referee_replay(): records only, no effects.
+ */
+#ifndef ANNABELLA_REFEREE_H
+#define ANNABELLA_REFEREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chess/detect.h"
+#include "game/command.h"
+#include "game/effect.h"
+#include "game/game.h"
+
+#define REFEREE_MAX_WARNINGS 8
+
+/* What the referee hands out.  record() sees each record after it was applied; new_game()
+ * fills the id and what the world knows of a game about to begin (its date). */
+struct game_sink {
+	void *user;
+	void (*record)(void *user, const struct game_record *rec);
+	void (*effect)(void *user, const struct game_effect *fx);
+	void (*new_game)(void *user, struct game_params *params);
+};
+
+struct referee_settings {
+	struct game_params next; /* every new game: player, mode, edition, clock, start, tags */
+	struct detect_config detect;
+	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after the
+				  last select press (DESIGN 3) */
+	int warning_count;
+	uint32_t warnings_s[REFEREE_MAX_WARNINGS]; /* private warnings at these times left */
+	uint32_t hold_ms;			   /* holding select this long opens the menu */
+	uint32_t menu_ms;			   /* the menu closes after this long unused */
+};
+void referee_settings_defaults(struct referee_settings *s);
+
+enum game_event_kind {
+	GAME_EV_BOARD_READY, /* the sensors are read: `sensed` */
+	GAME_EV_SQUARE,	     /* `index` square, `active`: a peg is in it */
+	GAME_EV_BUTTON,	     /* `index` enum game_button, `active`: pressed */
+	GAME_EV_TICK,	     /* time passed (referee_deadline() reached) */
+	GAME_EV_COMMAND,     /* `command` */
+};
+
+/* The board's buttons (DESIGN 1), in the board's order. */
+enum game_button {
+	GAME_BUTTON_PLAYER_CLOCK = 0,
+	GAME_BUTTON_OPPONENT_CLOCK,
+	GAME_BUTTON_INFO,
+	GAME_BUTTON_REPEAT,
+	GAME_BUTTON_SELECT,
+	GAME_BUTTON_PAUSE,
+	GAME_BUTTON_COUNT
+};
+
+struct game_event {
+	enum game_event_kind kind;
+	uint64_t ms; /* when it happened: the peg moved, the button went down */
+	int index;
+	bool active;
+	uint64_t sensed;
+	const struct game_command *command;
+};
+
+struct referee;
+
+/* NULL if out of memory.  The settings and sink are copied. */
+struct referee *referee_new(const struct referee_settings *settings, const struct game_sink *sink);
+void referee_free(struct referee *r);
+/* Settings that may change while a game runs (thresholds, warnings); `next` applies from
+ * the next game on. */
+void referee_update_settings(struct referee *r, const struct referee_settings *settings);
+
+/* A journal record read back at start.  0, or -1 if it does not fit the game so far. */
+int referee_replay(struct referee *r, const struct game_record *rec);
+/* After the replay: resume its game (said privately), or begin a new game when there was
+ * none or it had ended. */
+void referee_start(struct referee *r, uint64_t now);
+void referee_handle(struct referee *r, const struct game_event *ev);
+/* The next time a GAME_EV_TICK is due, or UINT64_MAX. */
+uint64_t referee_deadline(const struct referee *r, uint64_t now);
+/* The daemon stops: a game-ending move whose press never came gets the reading when it was
+ * made. */
+void referee_stop(struct referee *r, uint64_t now);
+
+const struct game *referee_game(const struct referee *r);
+/* Whether referee_start() resumed a game. */
+bool referee_resumed(const struct referee *r);
+/* The squares the board should show now (a resumed game's pegs). */
+uint64_t referee_expected_occupancy(const struct referee *r);
+/* The mismatch flow's view of the board: squares that differ from the game now. */
+uint64_t referee_board_differences(const struct referee *r);
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The referee's clock side: presses (Art. 6.2, 6.6, 7.5.1), pause and resume (6.11.2), the
+ * flag (6.9), the private warnings and `info` (D.2.6.1).  Every change of the clock is
+ * worked out on a copy and goes into the game as a record carrying the clock after it.
+ */
+#include "game/referee_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void press_record(struct referee *r, int color, enum press_kind kind,
+			 const struct chess_clock *after, uint64_t now)
+{
+	struct game_record rec = ref_record(REC_PRESS, now);
+
+	rec.u.press.color = color;
+	rec.u.press.kind = kind;
+	rec.clock = *after;
+	ref_emit(r, &rec);
+}
+
+static void complete(struct referee *r, int ply, int64_t clk, uint64_t now)
+{
+	struct game_record rec = ref_record(REC_COMPLETE, now);
+
+	rec.u.complete.ply = ply + 1;
+	rec.u.complete.clk_ms = clk;
+	ref_emit(r, &rec);
+}
+
+/* Art. 6.9: a flag fell; a draw if the opponent cannot checkmate by any legal series.  The
+ * result waits for the arbiter and the players (6.8, 8.7). */
+static void flag_fell(struct referee *r, const struct chess_clock *after, uint64_t now)
+{
+	struct game_record rec = ref_record(REC_FLAG, now);
+	int flagged = after->flagged, winner = !flagged;
+
+	rec.u.flag.color = flagged;
+	memcpy(rec.u.flag.result,
+	       chess_pos_can_checkmate(game_position(&r->g), (enum chess_color)winner)
+		   ? result_win(winner)
+		   : "1/2-1/2",
+	       8);
+	rec.clock = *after;
+	if (ref_emit(r, &rec) == 0)
+		ref_say(r, GAME_PUBLIC,
+			flagged == CHESS_WHITE ? GAME_MSG_FLAG_WHITE : GAME_MSG_FLAG_BLACK, now);
+}
+
+void ref_check_flag(struct referee *r, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct chess_clock c;
+
+	if (!g->has_clock || g->result.state != RESULT_ON || clock_flag_deadline(&g->clock) > now)
+		return;
+	c = g->clock;
+	if (clock_check_flag(&c, now) >= 0)
+		flag_fell(r, &c, now);
+}
+
+/* After the end only the press that completes the game's last move still counts; it also
+ * stops the clocks. */
+static void press_after_end(struct referee *r, int color, uint64_t now)
+{
+	struct game *g = &r->g;
+	int ply = completion_waiting(&g->completion, color);
+	struct chess_clock c = g->clock;
+
+	if (ply < 0 || c.state != CLOCK_RUNNING || c.running != color ||
+	    clock_press(&c, color, now) != CLOCK_PRESS_MOVE)
+		return;
+	clock_stop(&c, now);
+	press_record(r, color, PRESS_MOVE, &c, now);
+	complete(r, ply, c.last_press_ms[color], now);
+}
+
+void ref_press(struct referee *r, int color, uint64_t now)
+{
+	struct game *g = &r->g;
+	int player = g->params.player;
+	enum clock_state before;
+	enum clock_press_result rc;
+	struct chess_clock c;
+	int ply;
+
+	if (!g->has_clock)
+		return;
+	if (game_over(g)) {
+		press_after_end(r, color, now);
+		return;
+	}
+	ref_settle_now(r, now);
+	if (promotion_is_pending(&g->promotion)) {
+		if (game_position(g)->side == player && color == player &&
+		    g->promotion.choice == CHESS_NO_PIECE) {
+			/* Trap 2: never a silent queen.  The press does not count. */
+			press_record(r, color, PRESS_REFUSED, &g->clock, now);
+			ref_say(r, GAME_PRIVATE, GAME_MSG_PROMOTION_NEEDED, now);
+			return;
+		}
+		if (game_position(g)->side != player || color == player)
+			ref_promotion_final(r, now);
+	}
+	before = g->clock.state;
+	if (before == CLOCK_PAUSED) {
+		/* The clocks stand (for the arbiter, or after a restart until `pause`): the press
+		 * completes the mover's move, without a reading, and reminds the player. */
+		press_record(r, color, PRESS_PAUSED, &g->clock, now);
+		ply = completion_waiting(&g->completion, color);
+		if (ply >= 0)
+			complete(r, ply, -1, now);
+		if (color == player)
+			ref_say(r, GAME_PRIVATE, GAME_MSG_PAUSED, now);
+		return;
+	}
+	c = g->clock;
+	rc = clock_press(&c, color, now);
+	if (before == CLOCK_NOT_STARTED) {
+		press_record(r, color, rc == CLOCK_PRESS_STARTED ? PRESS_START : PRESS_IDLE, &c,
+			     now);
+		if (rc == CLOCK_PRESS_STARTED)
+			ref_say(r, GAME_PRIVATE, GAME_MSG_GAME_START, now);
+		return;
+	}
+	if (rc == CLOCK_PRESS_FLAGGED) {
+		/* The press came after the flag fell and before any tick saw it (real time):
+		 * the flag is what happened. */
+		if (g->result.state == RESULT_ON)
+			flag_fell(r, &c, now);
+		return;
+	}
+	if (rc != CLOCK_PRESS_MOVE) {
+		press_record(r, color, PRESS_IDLE, &c, now);
+		return;
+	}
+	if (color == player && g->mismatch.state == MISMATCH_HELD) {
+		/* Art. 7.5.1: a move is completed by the press, even an illegal one; now the
+		 * arbiter's flow may start. */
+		uint64_t diff = referee_board_differences(r);
+		uint64_t occ = chess_pos_occupancy(game_position(g));
+
+		press_record(r, color, PRESS_ILLEGAL, &c, now);
+		ref_mismatch_raise(r, diff & ~occ, diff & occ, now);
+		return;
+	}
+	/* The press that settled a game-ending move also stops the clocks. */
+	if (game_over(g))
+		clock_stop(&c, now);
+	press_record(r, color, PRESS_MOVE, &c, now);
+	ply = completion_waiting(&g->completion, color);
+	if (ply >= 0)
+		complete(r, ply, c.last_press_ms[color], now);
+	for (int i = 0; i < r->set.warning_count; i++)
+		if (clock_remaining(&g->clock, player, now) > (int64_t)r->set.warnings_s[i] * 1000)
+			r->warned[i] = false;
+}
+
+void ref_pause(struct referee *r, bool pause, const char *author, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = ref_record(pause ? REC_PAUSE : REC_RESUME, now);
+
+	if (!g->has_clock || game_over(g) ||
+	    g->clock.state != (pause ? CLOCK_RUNNING : CLOCK_PAUSED))
+		return;
+	rec.clock = g->clock;
+	if (pause)
+		clock_pause(&rec.clock, now);
+	else
+		clock_resume(&rec.clock, now);
+	snprintf(rec.author, sizeof(rec.author), "%s", author);
+	if (ref_emit(r, &rec) == 0)
+		ref_say(r, GAME_PRIVATE, pause ? GAME_MSG_PAUSED : GAME_MSG_RESUMED, now);
+}
+
+void ref_info(struct referee *r, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_effect fx = {.kind = GAME_FX_TIMES, .ms = now, .channel = GAME_PRIVATE};
+
+	fx.has_clock = g->has_clock;
+	fx.move_number = game_position(g)->fullmove_number;
+	if (g->has_clock) {
+		fx.white_ms = clock_remaining(&g->clock, CHESS_WHITE, now);
+		fx.black_ms = clock_remaining(&g->clock, CHESS_BLACK, now);
+		if (fx.white_ms < 0)
+			fx.white_ms = 0;
+		if (fx.black_ms < 0)
+			fx.black_ms = 0;
+	}
+	ref_effect(r, &fx);
+}
+
+static bool player_clock_runs(const struct referee *r)
+{
+	const struct game *g = &r->g;
+
+	return g->has_clock && g->clock.state == CLOCK_RUNNING &&
+	       g->clock.running == g->params.player;
+}
+
+void ref_check_warnings(struct referee *r, uint64_t now)
+{
+	int player = r->g.params.player;
+	int64_t left;
+
+	if (!player_clock_runs(r))
+		return;
+	left = clock_remaining(&r->g.clock, player, now);
+	for (int i = 0; i < r->set.warning_count; i++) {
+		struct game_effect fx = {
+		    .kind = GAME_FX_WARNING, .ms = now, .channel = GAME_PRIVATE, .has_clock = true};
+
+		if (r->warned[i] || left > (int64_t)r->set.warnings_s[i] * 1000)
+			continue;
+		r->warned[i] = true;
+		fx.white_ms = left > 0 ? left : 0;
+		ref_effect(r, &fx);
+	}
+}
+
+uint64_t ref_clock_deadline(const struct referee *r, uint64_t now)
+{
+	const struct game *g = &r->g;
+	uint64_t best = UINT64_MAX;
+	int64_t left;
+
+	if (!g->has_clock || g->result.state != RESULT_ON)
+		return best;
+	best = clock_flag_deadline(&g->clock);
+	if (!player_clock_runs(r))
+		return best;
+	left = clock_remaining(&g->clock, g->params.player, now);
+	for (int i = 0; i < r->set.warning_count; i++) {
+		int64_t at = (int64_t)r->set.warnings_s[i] * 1000;
+
+		/* Due when the reading reaches the threshold, so at it too. */
+		if (!r->warned[i] && left >= at && now + (uint64_t)(left - at) < best)
+			best = now + (uint64_t)(left - at);
+	}
+	return best;
+}

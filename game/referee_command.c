@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The referee's commands (DESIGN 8) and the button menu that gives the tactile player the
+ * same commands.  Each command is checked against the game first: one that the role may not
+ * give, that comes at the wrong moment or does not fit the position changes nothing and gets
+ * an error reply.
+ */
+#include "game/referee_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
+		  const char *fmt, ...)
+{
+	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = now, .ok = ok};
+	va_list ap;
+
+	fx.request = cmd->request;
+	va_start(ap, fmt);
+	vsnprintf(fx.text, sizeof(fx.text), fmt, ap);
+	va_end(ap);
+	ref_effect(r, &fx);
+	/* The tactile player hears when a choice from the menu cannot be done now. */
+	if (!ok && cmd->role == ROLE_PLAYER)
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+}
+
+static struct game_record command_record(enum game_record_type type, const struct game_command *cmd,
+					 uint64_t now)
+{
+	struct game_record rec = ref_record(type, now);
+
+	snprintf(rec.author, sizeof(rec.author), "%s", cmd->author[0] ? cmd->author : "-");
+	return rec;
+}
+
+static const char *color_word(int color)
+{
+	return game_color_name(color);
+}
+
+/* The side a command's colour defaults to: the side that moved last. */
+static int last_mover(const struct game *g)
+{
+	int n = game_plies(g);
+
+	return n ? game_ply_color(g, n - 1) : -1;
+}
+
+/* ------------------------------------------------------------------ tags */
+
+static bool tag_name_ok(const char *name)
+{
+	static const char *const reserved[] = {"Result", "FEN", "SetUp", "TimeControl",
+					       "Termination"};
+
+	if (!name[0] || !((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (!strcmp(name, reserved[i]))
+			return false;
+	return true;
+}
+
+static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game_record rec = command_record(REC_TAG, cmd, now);
+
+	if (!tag_name_ok(cmd->tag.name)) {
+		reply(r, cmd, false, now,
+		      "'%s' cannot be set: a tag name is letters, digits and _, and the device "
+		      "keeps Result, FEN, SetUp, TimeControl and Termination itself",
+		      cmd->tag.name);
+		return;
+	}
+	rec.u.tag = cmd->tag;
+	if (ref_emit(r, &rec)) {
+		reply(r, cmd, false, now, "no room for another tag");
+		return;
+	}
+	reply(r, cmd, true, now, "%s set", cmd->tag.name);
+}
+
+/* ------------------------------------------------------------------ draws */
+
+static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
+	struct game_record rec = command_record(REC_DRAW_OFFER, cmd, now);
+	int ply;
+
+	if (game_over(g) || g->result.state != RESULT_ON) {
+		reply(r, cmd, false, now, "the game is over");
+		return;
+	}
+	ply = color >= 0 ? game_last_ply_of(g, color) : -1;
+	if (ply < 0) {
+		reply(r, cmd, false, now,
+		      "a draw is offered after making a move (9.1.2.1): %s has made none",
+		      color >= 0 ? color_word(color) : "no side");
+		return;
+	}
+	rec.u.offer.color = color;
+	rec.u.offer.ply = ply + 1;
+	if (ref_emit(r, &rec)) {
+		reply(r, cmd, false, now, "the offer does not fit the game");
+		return;
+	}
+	ref_say(r, GAME_PRIVATE,
+		color == g->params.player ? GAME_MSG_DRAW_OFFER_MADE : GAME_MSG_DRAW_OFFERED, now);
+	reply(r, cmd, true, now, "draw offer by %s with move %d", color_word(color),
+	      g->chess.start.fullmove_number + (ply + g->chess.start.side) / 2);
+}
+
+static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	int color = cmd->color >= 0 ? cmd->color : g->params.player;
+
+	if (game_over(g) || g->offer_color < 0 || g->offer_color == color) {
+		reply(r, cmd, false, now, "no draw offer to accept");
+		return;
+	}
+	ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL, "draw agreed", cmd->author, now);
+	ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_DRAW, now);
+	reply(r, cmd, true, now, "draw agreed");
+}
+
+/* 9.2 and 9.3 for the claimant.  With a clock, a move made on the board and not yet
+ * completed by its mover's press is the move the claim intends (D.2.3: it is made, but the
+ * claimant has not finished it); without a MOVE and such a move, the claim is for the side
+ * to move in the position on the board. */
+static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	const struct chess_pos *pos = game_position(g);
+	struct game_record rec = command_record(REC_CLAIM, cmd, now);
+	int last = game_plies(g) - 1;
+	int claimant = pos->side;
+	bool made = false, correct;
+	chess_move m = CHESS_MOVE_NONE;
+
+	if (game_over(g) || g->result.state != RESULT_ON) {
+		reply(r, cmd, false, now, "the game is over");
+		return;
+	}
+	if (cmd->move[0]) {
+		struct chess_error err;
+
+		if (chess_move_parse_san(pos, cmd->move, &m, &err)) {
+			reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s", cmd->move,
+			      color_word(pos->side), err.message);
+			return;
+		}
+	} else if (g->has_clock && last >= 0 &&
+		   completion_waiting(&g->completion, game_ply_color(g, last)) == last) {
+		claimant = game_ply_color(g, last);
+		made = true;
+	}
+	if (cmd->color >= 0 && cmd->color != claimant) {
+		reply(r, cmd, false, now, "%s cannot claim now: it is %s's claim (9.2, 9.3)",
+		      color_word(cmd->color), color_word(claimant));
+		return;
+	}
+	if (cmd->claim == CLAIM_THREEFOLD)
+		correct = m != CHESS_MOVE_NONE ? chess_game_move_claims_threefold(&g->chess, m)
+			  : made	       ? chess_game_repetitions(&g->chess) >= 3
+					       : chess_game_can_claim_threefold(&g->chess);
+	else
+		correct = m != CHESS_MOVE_NONE ? chess_game_move_claims_fifty(&g->chess, m)
+			  : made	       ? pos->halfmove_clock >= 100
+					       : chess_game_can_claim_fifty(&g->chess);
+	rec.u.claim.color = claimant;
+	rec.u.claim.kind = cmd->claim;
+	rec.u.claim.move = m;
+	rec.u.claim.correct = correct;
+	if (ref_emit(r, &rec)) {
+		reply(r, cmd, false, now, "the claim does not fit the game");
+		return;
+	}
+	if (g->params.mode == GAME_CASUAL) {
+		/* No arbiter: the device decides. */
+		ref_say(r, GAME_PRIVATE,
+			correct ? GAME_MSG_CLAIM_CORRECT : GAME_MSG_CLAIM_INCORRECT, now);
+		if (correct)
+			ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL,
+				     cmd->claim == CLAIM_THREEFOLD ? "threefold repetition claimed"
+								   : "fifty-move rule claimed",
+				     cmd->author, now);
+		else
+			ref_pause(r, false, "device", now);
+	} else if (cmd->role == ROLE_PLAYER) {
+		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
+	}
+	/* Whether it is correct is for the arbiter alone (11.3.1). */
+	if (cmd->role == ROLE_ARBITER || g->params.mode == GAME_CASUAL)
+		reply(r, cmd, true, now, "%s claim by %s is %s", game_claim_kind_name(cmd->claim),
+		      color_word(claimant), correct ? "correct" : "not correct");
+	else
+		reply(r, cmd, true, now, "%s claim by %s: the clocks stand for the arbiter",
+		      game_claim_kind_name(cmd->claim), color_word(claimant));
+}
+
+/* ------------------------------------------------------------------ the end */
+
+static void say_result(struct referee *r, const char *result, uint64_t now)
+{
+	ref_say(r, GAME_PRIVATE,
+		!strcmp(result, "1-0")	 ? GAME_MSG_RESULT_WHITE_WINS
+		: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
+					 : GAME_MSG_RESULT_DRAW,
+		now);
+}
+
+static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = command_record(REC_RESIGN, cmd, now);
+	int color = cmd->color, winner;
+	const char *result;
+	char reason[64];
+
+	if (game_over(g)) {
+		reply(r, cmd, false, now, "the game is over: %s", g->result.result);
+		return;
+	}
+	if (color < 0) {
+		reply(r, cmd, false, now, "resign needs the side: white or black");
+		return;
+	}
+	winner = !color;
+	/* 2023 Art. 5.1.2: a draw when the opponent cannot checkmate by any legal series. */
+	result = r->g.rules->resignation_draw_without_mate &&
+			 !chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
+		     ? "1/2-1/2"
+		     : result_win(winner);
+	rec.u.resign_color = color;
+	if (ref_emit(r, &rec)) {
+		reply(r, cmd, false, now, "the resignation does not fit the game");
+		return;
+	}
+	snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
+	ref_end_game(r, result, TERMINATION_NORMAL, reason, cmd->author, now);
+	ref_say(r, GAME_PRIVATE, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
+	reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
+}
+
+/* The PGN Termination for an arbiter's reason: the standard value if the reason starts with
+ * one, else by what the reason says. */
+static enum result_termination termination_of(const char *reason)
+{
+	static const struct {
+		const char *word;
+		enum result_termination t;
+	} words[] = {
+	    {"time", TERMINATION_TIME_FORFEIT},	       {"flag", TERMINATION_TIME_FORFEIT},
+	    {"illegal", TERMINATION_RULES_INFRACTION}, {"infraction", TERMINATION_RULES_INFRACTION},
+	    {"device", TERMINATION_RULES_INFRACTION},  {"phone", TERMINATION_RULES_INFRACTION},
+	    {"adjudicat", TERMINATION_ADJUDICATION},   {"abandon", TERMINATION_ABANDONED},
+	    {"absent", TERMINATION_ABANDONED},	       {"no show", TERMINATION_ABANDONED},
+	};
+	char lower[RESULT_REASON_MAX];
+	size_t i;
+
+	for (i = 0; reason[i] && i + 1 < sizeof(lower); i++)
+		lower[i] =
+		    (char)(reason[i] >= 'A' && reason[i] <= 'Z' ? reason[i] + 32 : reason[i]);
+	lower[i] = '\0';
+	for (int t = TERMINATION_NORMAL; t < TERMINATION_COUNT; t++) {
+		const char *name = result_termination_pgn((enum result_termination)t);
+
+		if (!strncmp(lower, name, strlen(name)))
+			return (enum result_termination)t;
+	}
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(lower, words[i].word))
+			return words[i].t;
+	return TERMINATION_NORMAL;
+}
+
+static void cmd_result(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+
+	if (!result_valid(cmd->result)) {
+		reply(r, cmd, false, now, "result must be 1-0, 0-1 or 1/2-1/2");
+		return;
+	}
+	if (!cmd->text[0]) {
+		reply(r, cmd, false, now, "result needs a reason (agreed draw, claim upheld, ...)");
+		return;
+	}
+	if (game_over(g)) {
+		reply(r, cmd, false, now, "the game is over: %s (%s)", g->result.result,
+		      g->result.reason);
+		return;
+	}
+	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
+	say_result(r, cmd->result, now);
+	reply(r, cmd, true, now, "%s, %s", cmd->result, cmd->text);
+}
+
+static void cmd_approve(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = command_record(REC_APPROVE, cmd, now);
+	bool was_pending = g->result.state == RESULT_FLAG_PENDING;
+
+	if (g->result.state == RESULT_APPROVED) {
+		reply(r, cmd, false, now, "the result %s is approved already", g->result.result);
+		return;
+	}
+	if (!game_over(g) && !was_pending) {
+		reply(r, cmd, false, now, "no result to approve: the game is on");
+		return;
+	}
+	if (ref_emit(r, &rec)) {
+		reply(r, cmd, false, now, "no result to approve");
+		return;
+	}
+	if (was_pending) {
+		struct game_effect fx = {.kind = GAME_FX_GAME_END, .ms = now};
+
+		ref_effect(r, &fx);
+	}
+	ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_APPROVED, now);
+	reply(r, cmd, true, now, "result %s approved", g->result.result);
+}
+
+static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pause, uint64_t now)
+{
+	struct game *g = &r->g;
+
+	if (!g->has_clock) {
+		reply(r, cmd, false, now, "the game has no clock");
+		return;
+	}
+	if (game_over(g)) {
+		reply(r, cmd, false, now, "the game is over");
+		return;
+	}
+	if (g->clock.state != (pause ? CLOCK_RUNNING : CLOCK_PAUSED)) {
+		reply(r, cmd, false, now, "the clocks are not %s", pause ? "running" : "paused");
+		return;
+	}
+	ref_pause(r, pause, cmd->author, now);
+	reply(r, cmd, true, now, "clocks %s", pause ? "paused" : "running");
+}
+
+/* ------------------------------------------------------------------ dispatch */
+
+static bool allowed(enum game_command_kind kind, enum game_role role)
+{
+	switch (kind) {
+	case CMD_RESULT:
+	case CMD_PAUSE:
+	case CMD_RESUME:
+	case CMD_ROLLBACK:
+	case CMD_ILLEGAL:
+	case CMD_CLOCK_SET:
+		return role == ROLE_ARBITER;
+	case CMD_ACCEPT_DRAW:
+		return role == ROLE_PLAYER;
+	case CMD_TAG:
+	case CMD_MOVE:
+		return role != ROLE_PLAYER;
+	default:
+		return true;
+	}
+}
+
+void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	if (!allowed(cmd->kind, cmd->role)) {
+		reply(r, cmd, false, now, "not allowed for this role");
+		return;
+	}
+	switch (cmd->kind) {
+	case CMD_TAG:
+		cmd_tag(r, cmd, now);
+		break;
+	case CMD_DRAW_OFFER:
+		cmd_draw_offer(r, cmd, now);
+		break;
+	case CMD_ACCEPT_DRAW:
+		cmd_accept_draw(r, cmd, now);
+		break;
+	case CMD_CLAIM:
+		cmd_claim(r, cmd, now);
+		break;
+	case CMD_RESIGN:
+		cmd_resign(r, cmd, now);
+		break;
+	case CMD_RESULT:
+		cmd_result(r, cmd, now);
+		break;
+	case CMD_APPROVE:
+		cmd_approve(r, cmd, now);
+		break;
+	case CMD_PAUSE:
+	case CMD_RESUME:
+		cmd_pause(r, cmd, cmd->kind == CMD_PAUSE, now);
+		break;
+	case CMD_MOVE:
+	case CMD_ROLLBACK:
+	case CMD_ILLEGAL:
+	case CMD_CLOCK_SET:
+	case CMD_KIND_COUNT:
+		reply(r, cmd, false, now, "not available in this version");
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ the menu */
+
+static void menu_say(struct referee *r, uint64_t now)
+{
+	ref_say(r, GAME_PRIVATE,
+		r->menu.state == MENU_CONFIRM ? GAME_MSG_MENU_CONFIRM_RESIGN
+					      : menu_item_msg(menu_current(&r->menu)),
+		now);
+}
+
+static void menu_choose(struct referee *r, uint64_t now)
+{
+	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
+	enum menu_item item = menu_current(&r->menu);
+
+	snprintf(cmd.author, sizeof(cmd.author), "player");
+	if (item == MENU_RESIGN && r->menu.state != MENU_CONFIRM) {
+		r->menu.state = MENU_CONFIRM;
+		r->menu.last_ms = now;
+		menu_say(r, now);
+		return;
+	}
+	r->menu.state = MENU_CLOSED;
+	switch (item) {
+	case MENU_OFFER_DRAW:
+		cmd.kind = CMD_DRAW_OFFER;
+		break;
+	case MENU_ACCEPT_DRAW:
+		cmd.kind = CMD_ACCEPT_DRAW;
+		break;
+	case MENU_CLAIM_THREEFOLD:
+	case MENU_CLAIM_FIFTY:
+		cmd.kind = CMD_CLAIM;
+		cmd.color = -1;
+		cmd.claim = item == MENU_CLAIM_FIFTY ? CLAIM_FIFTY : CLAIM_THREEFOLD;
+		break;
+	case MENU_RESIGN:
+		cmd.kind = CMD_RESIGN;
+		break;
+	case MENU_APPROVE:
+		cmd.kind = CMD_APPROVE;
+		break;
+	case MENU_CANCEL:
+	case MENU_ITEM_COUNT:
+		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
+		return;
+	}
+	ref_command(r, &cmd, now);
+}
+
+void ref_menu_button(struct referee *r, enum game_button b, uint64_t now)
+{
+	if (b == GAME_BUTTON_SELECT) {
+		menu_next(&r->menu, now);
+		menu_say(r, now);
+	} else if (b == GAME_BUTTON_REPEAT) {
+		menu_choose(r, now);
+	}
+}
+
+void ref_menu_tick(struct referee *r, uint64_t now)
+{
+	if (r->select_down && !r->select_hold_used && now >= r->select_down_ms + r->set.hold_ms) {
+		r->select_hold_used = true;
+		if (r->menu.state == MENU_CLOSED) {
+			menu_open(&r->menu, &r->g, now);
+			menu_say(r, now);
+		}
+	}
+	if (r->menu.state != MENU_CLOSED && now >= r->menu.last_ms + r->set.menu_ms) {
+		r->menu.state = MENU_CLOSED;
+		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
+	}
+}
+
+uint64_t ref_menu_deadline(const struct referee *r)
+{
+	uint64_t best = UINT64_MAX;
+
+	if (r->select_down && !r->select_hold_used)
+		best = r->select_down_ms + r->set.hold_ms;
+	if (r->menu.state != MENU_CLOSED && r->menu.last_ms + r->set.menu_ms < best)
+		best = r->menu.last_ms + r->set.menu_ms;
+	return best;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The referee's inside, shared by its files: referee.c (events, the board, moves),
+ * referee_clock.c (presses, pause, flag, warnings), referee_command.c (commands and the
+ * button menu).  Internal to game/.
+ */
+#ifndef ANNABELLA_REFEREE_INT_H
+#define ANNABELLA_REFEREE_INT_H
+
+#include "game/menu.h"
+#include "game/referee.h"
+
+struct referee {
+	struct referee_settings set;
+	struct game_sink sink;
+	struct detect det; /* the sensors' reading of the board, rebuilt at every start */
+	bool board_ready;
+	bool resumed;
+	bool scoresheet_dirty;
+	bool warned[REFEREE_MAX_WARNINGS];
+	int guide_next; /* the mismatch guidance's next square */
+	bool select_down;
+	uint64_t select_down_ms;
+	bool select_hold_used; /* this hold opened the menu */
+	struct menu menu;
+	struct game g; /* last: it is large */
+};
+
+/* A record of `type` at `ms`, all else zero. */
+struct game_record ref_record(enum game_record_type type, uint64_t ms);
+/* Apply a record and hand it out.  0, or -1 if it did not fit (a fault, reported). */
+int ref_emit(struct referee *r, struct game_record *rec);
+void ref_effect(struct referee *r, const struct game_effect *fx);
+void ref_say(struct referee *r, enum game_channel ch, enum game_msg msg, uint64_t ms);
+
+/* referee.c */
+int ref_make_move(struct referee *r, chess_move m, uint64_t now);
+void ref_end_game(struct referee *r, const char *result, enum result_termination term,
+		  const char *reason, const char *author, uint64_t now);
+void ref_settle_now(struct referee *r, uint64_t now);
+void ref_mismatch_raise(struct referee *r, uint64_t empty, uint64_t occupied, uint64_t now);
+bool ref_promotion_final(struct referee *r, uint64_t now);
+
+/* referee_clock.c */
+void ref_press(struct referee *r, int color, uint64_t now);
+void ref_pause(struct referee *r, bool pause, const char *author, uint64_t now);
+void ref_check_flag(struct referee *r, uint64_t now);
+void ref_info(struct referee *r, uint64_t now);
+void ref_check_warnings(struct referee *r, uint64_t now);
+uint64_t ref_clock_deadline(const struct referee *r, uint64_t now);
+
+/* referee_command.c */
+void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);
+void ref_menu_tick(struct referee *r, uint64_t now);
+uint64_t ref_menu_deadline(const struct referee *r);
+
+#endif
