@@ -543,6 +543,24 @@ size_t braille_to_utf8(const braille_cell *cells, size_t count, char *buf, size_
 	return n;
 }
 
+size_t braille_computer_text(const char *ascii, braille_cell *cells, size_t max)
+{
+	size_t n = 0;
+	for (const unsigned char *s = (const unsigned char *)ascii; *s && n < max; s++) {
+		unsigned ch = *s;
+		braille_cell cell = 0xFF;
+		if (ch >= 0x20 && ch <= 0x7E) {
+			/* 0x60-0x7E share the cells of 0x40-0x5E; those have dot 7 (but '_'). */
+			unsigned base = ch >= 0x60 ? ch - 0x20 : ch;
+			cell = (braille_cell)braille_from_brf_char((char)base);
+			if (ch >= 0x40 && ch <= 0x5E)
+				cell |= BRAILLE_DOT(7);
+		}
+		cells[n++] = cell;
+	}
+	return n;
+}
+
 char braille_to_brf_char(braille_cell cell)
 {
 	return brf_chars[cell & 0x3F];

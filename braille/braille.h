@@ -85,6 +85,13 @@ int braille_lower_number(unsigned number, braille_cell *cells, size_t max);
  * 123456.  Returns the count (at most max: the rest is dropped). */
 size_t braille_text(const char *utf8, braille_cell *cells, size_t max);
 
+/* ASCII text (a move's SAN, a clock) in computer braille: the North American Braille
+ * Computer Code with eight dots, as BRLTTY's "en-nabcc" text table has it: the BRF cells for
+ * space to '?', the same cells with dot 7 for '@' to '^' (upper-case letters among them),
+ * '_' dots 456, and '`' to '~' as '@' to '^' without dot 7.  Other bytes become dots
+ * 12345678.  Returns the count (at most max). */
+size_t braille_computer_text(const char *ascii, braille_cell *cells, size_t max);
+
 /* Unicode braille (3 bytes per cell); returns the length without the NUL. */
 size_t braille_to_utf8(const braille_cell *cells, size_t count, char *buf, size_t size);
 /* North American ASCII braille; dots 7 and 8 are dropped. */
