@@ -560,6 +560,14 @@ int main(int argc, char **argv)
 	check(n == 1 && cmds[0] == BRAILLE_COMMAND_INFO, "routing key after the move: %d %d", n,
 	      n ? (int)cmds[0] : -1);
 
+	/* BRLTTY's own INFO and TIME commands (a display's status or clock key). */
+	press("Time");
+	n = read_commands(d, cmds, 8, 3000);
+	check(n == 1 && cmds[0] == BRAILLE_COMMAND_INFO, "TIME key: %d", n);
+	press("Info");
+	n = read_commands(d, cmds, 8, 3000);
+	check(n == 1 && cmds[0] == BRAILLE_COMMAND_INFO, "INFO key: %d", n);
+
 	/* The clocks on request. */
 	braille_display_show_clock(d, 5025000, 3599999);
 	expect_shown("⠼⠁⠒⠼⠃⠉⠒⠼⠙⠑⠀⠤⠀⠼⠚⠒⠼⠑⠊⠒⠼⠑⠊", "the clocks 1:23:45 - 0:59:59");
