@@ -82,7 +82,8 @@ struct connection {
 	brlapi_handle_t *handle;
 	bool open;
 	unsigned width, height;
-	uint64_t written; /* panel version on the display */
+	unsigned char *dots; /* width * height cells, allocated at connection */
+	uint64_t written;    /* panel version on the display */
 	bool written_any;
 };
 
@@ -147,6 +148,12 @@ static bool try_connect(struct braille_display *d, struct connection *c)
 		log_warn(LOG_BRAILLE, "BrlAPI tty mode: %s", brlapi_message());
 		goto fail;
 	}
+	unsigned char *dots = realloc(c->dots, (size_t)x * (y ? y : 1));
+	if (!dots) {
+		log_error(LOG_BRAILLE, "braille display: out of memory");
+		goto fail;
+	}
+	c->dots = dots;
 	c->open = true;
 	c->width = x;
 	c->height = y ? y : 1;
@@ -168,10 +175,8 @@ fail:
 /* Writes the window if the panel changed since the last write. */
 static void refresh(struct braille_display *d, struct connection *c)
 {
-	unsigned char dots[BRAILLE_PANEL_WIDTH_MAX * 4];
+	unsigned char *dots = c->dots;
 	size_t size = (size_t)c->width * c->height;
-	if (size > sizeof(dots))
-		size = sizeof(dots);
 	pthread_mutex_lock(&d->lock);
 	uint64_t version = d->version;
 	if (c->written_any && c->written == version) {
@@ -348,6 +353,7 @@ static void *display_thread(void *arg)
 		brlapi__leaveTtyMode(c.handle);
 		brlapi__closeConnection(c.handle);
 	}
+	free(c.dots);
 	free(c.handle);
 	return NULL;
 }

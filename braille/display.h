@@ -34,7 +34,7 @@
 struct braille_display_config {
 	const char *host; /* BrlAPI host ("localhost:1", ":0"); NULL: $BRLAPI_HOST or ":0" */
 	const char *auth; /* "keyfile:/etc/brlapi.key", "none"; NULL: $BRLAPI_AUTH or default */
-	int tty;	  /* tty to show on; -1: the one BrlAPI finds, else the whole display */
+	int tty;	  /* -1: the root of BrlAPI's tty tree (the whole display); N: tty N only */
 	enum braille_notation notation;
 	int retry_min_ms; /* 0: 100 */
 	int retry_max_ms; /* 0: 2000 */
