@@ -25,7 +25,7 @@ CPPFLAGS += -D_GNU_SOURCE -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2)
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-LDLIBS += $(PKG_LIBS) -lpthread -lm
+LDLIBS += $(PKG_LIBS) -lbrlapi -lpthread -lm
 TEST_LIBS := -lcmocka
 
 LIB_SRC := $(filter-out %/main_annabellad.c %/main_annabella.c,$(wildcard $(addsuffix /*.c,$(LAYERS))))
@@ -36,6 +36,9 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT := $(wildcard tests/unit/support_*.c)
 
+# The live braille display against a real BRLTTY (tests/check-brltty.sh, make brltest).
+BRLTEST := $(BUILD)/tests/brltest
+
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
@@ -44,7 +47,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: all deps deps-runtime check tests checks unit regress vmtest regress-update san tsan lint format bench demo fuzz clean
+.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update san tsan lint format bench demo fuzz clean
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -68,6 +71,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
 
+$(BRLTEST): tests/brltty/brltest.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
+
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
@@ -78,9 +85,9 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 # What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
 # and what the tests, demo and benchmarks need besides, from Debian 12.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
-	libasound2-dev alsa-utils libinih-dev
+	libasound2-dev alsa-utils libinih-dev libbrlapi-dev
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
-	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time
+	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time brltty
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
@@ -93,12 +100,15 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(MAKE) --no-print-directory unit regress checks
 
-tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN)
+tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST)
 
 # Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
 # pgn-extract, whole-game replays through the daemon.
-checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN)
+checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST)
 	@tests/run-checks.sh $(BUILD)
+
+brltest: $(BRLTEST)
+	@tests/check-brltty.sh $(BUILD)
 
 unit: $(TEST_BIN)
 	@tests/run-unit.sh $(TEST_BIN)
@@ -117,13 +127,14 @@ san: deps
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
 		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" unit regress
+		LDFLAGS="-fsanitize=address,undefined" unit regress brltest
 
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
 		EXTRA_CFLAGS="-fsanitize=thread" LDFLAGS="-fsanitize=thread" \
-		build-tsan/tests/test_voice_thread
+		build-tsan/tests/test_voice_thread build-tsan/tests/brltest
 	@TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_voice_thread
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/brltest
 
 FORMAT_SRC = $(shell git ls-files '*.c' '*.h')
 

@@ -59,13 +59,10 @@ static const braille_cell lower_digit_cells[10] = {
     D3 | D5,	       /* 9 */
 };
 
-/* Chess code signs. */
-#define CELL_CAPTURE	   ((braille_cell)(D5 | D6))
-#define CELL_CHECK	   ((braille_cell)(D4 | D5))
-#define CELL_CAPTURE_CHECK ((braille_cell)(D4 | D5 | D6))
-#define CELL_SEPARATOR	   ((braille_cell)(D3 | D4 | D5))
-#define CELL_HYPHEN	   ((braille_cell)(D3 | D6))
-#define CELL_SLASH	   ((braille_cell)(D3 | D4))
+/* Chess code signs (braille.h gives the section of the code for each). */
+#define CELL_SIGN   ((braille_cell)(D3 | D4 | D5)) /* 1.4; begins the 2.2 abbreviations */
+#define CELL_HYPHEN ((braille_cell)(D3 | D6))
+#define CELL_SLASH  ((braille_cell)(D3 | D4))
 
 /* UEB signs for text. */
 #define CELL_CAPITAL ((braille_cell)D6)
@@ -158,6 +155,15 @@ static bool parse_suffix(const char *s, bool *check, bool *mate)
 	return *s == '\0';
 }
 
+/* "+" and "#" after the move: dots 345 and a letter, as the code's example "6. e4+." shows. */
+static void put_check_or_mate(struct cell_out *o, bool check, bool mate)
+{
+	if (check || mate) {
+		put(o, CELL_SIGN);
+		put(o, letter(mate ? 'm' : 'p'));
+	}
+}
+
 static int castling(const char *san, struct cell_out *o)
 {
 	char zero = san[0];
@@ -175,17 +181,12 @@ static int castling(const char *san, struct cell_out *o)
 	bool check, mate;
 	if (!parse_suffix(san + i, &check, &mate))
 		return -1;
-	if (check)
-		put(o, CELL_CHECK);
 	for (int k = 0; k < rooks; k++) {
 		if (k)
 			put(o, CELL_HYPHEN);
 		put(o, lower_digit_cells[0]);
 	}
-	if (mate) {
-		put(o, CELL_SEPARATOR);
-		put(o, letter('m'));
-	}
+	put_check_or_mate(o, check, mate);
 	return o->overflow ? -1 : (int)o->n;
 }
 
@@ -241,24 +242,16 @@ int braille_move_from_san(const char *san, braille_cell *cells, size_t max)
 	if (!parse_suffix(san + i, &check, &mate))
 		return -1;
 
+	/* No capture sign: see braille.h. */
 	if (piece)
 		put(&o, piece_cell(piece));
 	for (size_t k = 0; k < hint; k++)
 		put_square_char(&o, body[k]);
-	if (capture && check)
-		put(&o, CELL_CAPTURE_CHECK);
-	else if (capture)
-		put(&o, CELL_CAPTURE);
-	else if (check)
-		put(&o, CELL_CHECK);
 	put_square_char(&o, body[len - 2]);
 	put_square_char(&o, body[len - 1]);
 	if (promotion)
 		put(&o, piece_cell(promotion));
-	if (mate) {
-		put(&o, CELL_SEPARATOR);
-		put(&o, letter('m'));
-	}
+	put_check_or_mate(&o, check, mate);
 	return o.overflow ? -1 : (int)o.n;
 }
 
@@ -547,6 +540,24 @@ size_t braille_to_utf8(const braille_cell *cells, size_t count, char *buf, size_
 	}
 	if (size)
 		buf[n] = '\0';
+	return n;
+}
+
+size_t braille_computer_text(const char *ascii, braille_cell *cells, size_t max)
+{
+	size_t n = 0;
+	for (const unsigned char *s = (const unsigned char *)ascii; *s && n < max; s++) {
+		unsigned ch = *s;
+		braille_cell cell = 0xFF;
+		if (ch >= 0x20 && ch <= 0x7E) {
+			/* 0x60-0x7E share the cells of 0x40-0x5E; those have dot 7 (but '_'). */
+			unsigned base = ch >= 0x60 ? ch - 0x20 : ch;
+			cell = (braille_cell)braille_from_brf_char((char)base);
+			if (ch >= 0x40 && ch <= 0x5E)
+				cell |= BRAILLE_DOT(7);
+		}
+		cells[n++] = cell;
+	}
 	return n;
 }
 

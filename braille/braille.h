@@ -7,31 +7,47 @@
  *
  * The chess code
  * --------------
- * Moves follow the Braille Chess Association's "Braille Chess Code and Layout" (UKAAF
- * 2015, braillechess.org.uk/resources/braille.php).  The move numbers, lower-cell digits and
- * piece letters below are as the code's own examples show them; the capture, check and mate
- * signs come from a published reading of its sections 2.2 and 3 that we could not check
- * against the full text:
- *   - pieces by letters: king k (dots 13), queen q (12345), rook r (1235), bishop l (123),
- *     knight s (234); pawns have no letter;
- *   - files are the letters a-h; ranks and move numbers are lower-cell digits without a
- *     numeric indicator: 1 dots 2, 2 dots 23, 3 dots 25, 4 dots 256, 5 dots 26, 6 dots 235,
- *     7 dots 2356, 8 dots 236, 9 dots 35, 0 dots 356 (e.g. "2. Nf3" = ⠆ ⠎⠋⠒);
- *   - a capture is dots 56 before the target square, a check dots 45 before it, a capturing
- *     check dots 456 ("cxd5" = ⠉⠰⠙⠢, "f5+" = ⠘⠋⠢, "Rxf4+" = ⠗⠸⠋⠲);
- *   - disambiguation as in print ("Nce5" = ⠎⠉⠑⠢, "N1c3" = ⠎⠂⠉⠒);
- *   - mate is dots 345 followed by m after the move ("Re8#" = ⠗⠑⠦⠜⠍), without a check sign;
- *   - en passant needs no sign: the square shows it;
+ * Moves follow the Braille Chess Association's "Braille Chess Code and Layout" (UKAAF/BCA,
+ * 2015 edition; braillechess.org.uk/resources/braille.php), cited below as "BCA 2015 n.n".
+ * Of that text only the introduction and sections 1.1-1.4 with their examples could be
+ * read; the list of signs itself (2.1 pieces, 2.2 move abbreviations, 2.3 miscellaneous,
+ * 3 algebraic notation) could not.  Every sign below says where it comes from; the README
+ * has the same table and lists what stays unverified.
+ *   - knight s (dots 234): BCA 2015 1.3, example "2. Nf3" = ⠆ ⠎⠋⠒;
+ *   - queen q (dots 12345): BCA 2015 1.4, example "queen," = ⠰⠟⠜⠂;
+ *   - king k (dots 13), rook r (dots 1235), bishop l (dots 123): the starting position of
+ *     BCA 2015 5.1 (diagrams: the same letters, dot 6 added for Black) as a third party
+ *     quotes it; the 2.1 list was not seen.  UNVERIFIED.  Pawns have no letter (1.3);
+ *   - files are the letters a-h: BCA 2015 1.3 and 1.4 (f, e, a);
+ *   - ranks and move numbers are lower-cell digits without a numeric indicator:
+ *     BCA 2015 1.3.  Seen in its examples: 1 dots 2, 2 dots 23, 3 dots 25, 4 dots 256,
+ *     6 dots 235, 8 dots 236.  5 dots 26, 7 dots 2356, 9 dots 35, 0 dots 356 complete the
+ *     lower-digit series (not in an example);
  *   - a move number is followed by a space; a first move that is Black's has dots 36 before
- *     it (print's "1...").
- * Assumptions, where no text of the code was at hand (revisit against the printed code):
- *   - castling is written with lower zeros joined by dots 36: "0-0" = ⠴⠤⠴,
- *     "0-0-0" = ⠴⠤⠴⠤⠴; a check sign goes before it, mate after it, as for other moves;
- *   - a promotion is the target square followed by the new piece's letter ("e8=Q" =
- *     ⠑⠦⠟, as "e8D" on paper);
- *   - results use lower digits: "1-0" = ⠂⠤⠴, "0-1" = ⠴⠤⠂, "1/2-1/2" = ⠂⠌⠆⠤⠂⠌⠆;
- *   - a draw offer (Art. 8.1.5) is "(=)" in Unified English Braille after the move:
- *     ⠐⠣⠐⠶⠐⠜;
+ *     it (print's "1..."): BCA 2015 1.2.  A single move shown alone (the live display) has
+ *     dots 36 before Black's move and nothing before White's: 1.2;
+ *   - check: dots 345 then p after the move, with no space: BCA 2015 1.4, example
+ *     "6. e4+." = ⠖ ⠑⠲⠜⠏⠲ ("f5+" = ⠋⠢⠜⠏).  2.2 abbreviations need no dots 345 before
+ *     following punctuation (1.4);
+ *   - mate: dots 345 then m after the move ("Re8#" = ⠗⠑⠦⠜⠍), in place of the check sign:
+ *     the form of 1.4's check sign; the 2.2 entry was not seen.  UNVERIFIED;
+ *   - capture: no sign.  The 2015 code uses dots 56 before piece and square names (its
+ *     introduction and 1.1), so the dots 56 capture sign once read from it is not used;
+ *     the code's own capture sign (2.2 or 3) was not seen.  Print may leave out "x" (FIDE
+ *     Appendix C) and the code asks for "the minimum amount of coding" (introduction), so a
+ *     capture is written as its move: "cxd5" = ⠉⠙⠢ (the pawn's file stays), "Nxe5" = ⠎⠑⠢.
+ *     UNVERIFIED;
+ *   - disambiguation as in print ("Nce5" = ⠎⠉⠑⠢, "N1c3" = ⠎⠂⠉⠒): UNVERIFIED (3);
+ *   - en passant needs no sign: the BCA's page on algebraic notation
+ *     (braillechess.org.uk/resources/algebraic-notation.php): "obvious from the square";
+ * Not seen in any text of the code (UNVERIFIED, kept until the printed code is at hand):
+ *   - castling: lower zeros joined by dots 36: "0-0" = ⠴⠤⠴, "0-0-0" = ⠴⠤⠴⠤⠴; a check or
+ *     mate sign after it as for other moves;
+ *   - promotion: the target square followed by the new piece's letter ("e8=Q" = ⠑⠦⠟, as
+ *     "e8D" on paper, Appendix C);
+ *   - results in lower digits: "1-0" = ⠂⠤⠴, "0-1" = ⠴⠤⠂, "1/2-1/2" = ⠂⠌⠆⠤⠂⠌⠆;
+ *   - a draw offer (Art. 8.1.5) is "(=)" in Unified English Braille after the move and a
+ *     space: ⠐⠣⠐⠶⠐⠜ (1.4: no dots 345 before a bracket);
  *   - names and other tag text are uncontracted (grade 1) UEB: capital sign dots 6 (dots 6,6
  *     for a word in capitals), numbers with the numeric indicator dots 3456.
  *
@@ -68,6 +84,13 @@ int braille_lower_number(unsigned number, braille_cell *cells, size_t max);
 /* UTF-8 text in uncontracted UEB (see above); characters without a rule become dots
  * 123456.  Returns the count (at most max: the rest is dropped). */
 size_t braille_text(const char *utf8, braille_cell *cells, size_t max);
+
+/* ASCII text (a move's SAN, a clock) in computer braille: the North American Braille
+ * Computer Code with eight dots, as BRLTTY's "en-nabcc" text table has it: the BRF cells for
+ * space to '?', the same cells with dot 7 for '@' to '^' (upper-case letters among them),
+ * '_' dots 456, and '`' to '~' as '@' to '^' without dot 7.  Other bytes become dots
+ * 12345678.  Returns the count (at most max). */
+size_t braille_computer_text(const char *ascii, braille_cell *cells, size_t max);
 
 /* Unicode braille (3 bytes per cell); returns the length without the NUL. */
 size_t braille_to_utf8(const braille_cell *cells, size_t count, char *buf, size_t size);

@@ -46,32 +46,35 @@ static void test_san_moves(void **state)
 	    {"Nce5", "⠎⠉⠑⠢"},
 	    {"N1c3", "⠎⠂⠉⠒"},
 	    {"Nb1c3", "⠎⠃⠂⠉⠒"},
-	    /* Captures: dots 56 before the square. */
-	    {"cxd5", "⠉⠰⠙⠢"},
-	    {"Nxe5", "⠎⠰⠑⠢"},
-	    {"Rdxd8", "⠗⠙⠰⠙⠦"},
+	    /* Captures: no sign; a pawn capture keeps its file. */
+	    {"cxd5", "⠉⠙⠢"},
+	    {"Nxe5", "⠎⠑⠢"},
+	    {"Rdxd8", "⠗⠙⠙⠦"},
+	    {"Rd8", "⠗⠙⠦"},
 	    /* En passant: no sign of its own. */
-	    {"exd6", "⠑⠰⠙⠖"},
-	    {"exd6 e.p.", "⠑⠰⠙⠖"},
-	    /* Checks: dots 45, with capture dots 456. */
-	    {"f5+", "⠘⠋⠢"},
-	    {"Qh5+", "⠟⠘⠓⠢"},
-	    {"Rxf4+", "⠗⠸⠋⠲"},
-	    /* Mate. */
+	    {"exd6", "⠑⠙⠖"},
+	    {"exd6 e.p.", "⠑⠙⠖"},
+	    /* Checks: dots 345 p after the move (BCA 2015 1.4, "6. e4+."). */
+	    {"e4+", "⠑⠲⠜⠏"},
+	    {"f5+", "⠋⠢⠜⠏"},
+	    {"Qh5+", "⠟⠓⠢⠜⠏"},
+	    {"Rxf4+", "⠗⠋⠲⠜⠏"},
+	    {"Nf3++", "⠎⠋⠒⠜⠏"},
+	    /* Mate: dots 345 m after the move, no check sign. */
 	    {"Re8#", "⠗⠑⠦⠜⠍"},
-	    {"Qxf7#", "⠟⠰⠋⠶⠜⠍"},
+	    {"Qxf7#", "⠟⠋⠶⠜⠍"},
 	    /* Castling. */
 	    {"O-O", "⠴⠤⠴"},
 	    {"O-O-O", "⠴⠤⠴⠤⠴"},
 	    {"0-0", "⠴⠤⠴"},
 	    {"0-0-0", "⠴⠤⠴⠤⠴"},
-	    {"O-O+", "⠘⠴⠤⠴"},
+	    {"O-O+", "⠴⠤⠴⠜⠏"},
 	    {"O-O-O#", "⠴⠤⠴⠤⠴⠜⠍"},
 	    /* Promotion. */
 	    {"e8=Q", "⠑⠦⠟"},
 	    {"a1=N", "⠁⠂⠎"},
 	    {"e8Q", "⠑⠦⠟"},
-	    {"bxa8=R+", "⠃⠸⠁⠦⠗"},
+	    {"bxa8=R+", "⠃⠁⠦⠗⠜⠏"},
 	    {"g1=B#", "⠛⠂⠇⠜⠍"},
 	    /* Annotation marks are dropped. */
 	    {"Nf3!?", "⠎⠋⠒"},
@@ -130,17 +133,17 @@ static void test_position_moves(void **state)
 	/* En passant. */
 	assert_string_equal(
 	    code_move("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6"),
-	    "⠑⠰⠋⠖");
+	    "⠑⠋⠖");
 	/* Promotion, with capture and check. */
 	assert_string_equal(code_move("3qk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7c8q"), "⠉⠦⠟");
-	assert_string_equal(code_move("3qk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8q"), "⠉⠸⠙⠦⠟");
-	assert_string_equal(code_move("3qk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8n"), "⠉⠰⠙⠦⠎");
+	assert_string_equal(code_move("3qk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8q"), "⠉⠙⠦⠟⠜⠏");
+	assert_string_equal(code_move("3qk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8n"), "⠉⠙⠦⠎");
 	/* Check and mate. */
 	assert_string_equal(
 	    code_move("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
 		      "h5f7"),
-	    "⠟⠰⠋⠶⠜⠍");
-	assert_string_equal(code_move("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8"), "⠗⠘⠁⠦");
+	    "⠟⠋⠶⠜⠍");
+	assert_string_equal(code_move("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8"), "⠗⠁⠦⠜⠏");
 }
 
 static void test_numbers_and_text(void **state)
@@ -257,7 +260,7 @@ static void test_game_unicode(void **state)
 				  "⠂⠀⠑⠲⠀⠑⠢\n"
 				  "⠆⠀⠇⠉⠲⠀⠎⠉⠖\n"
 				  "⠒⠀⠟⠓⠢⠀⠎⠋⠖\n"
-				  "⠲⠀⠟⠰⠋⠶⠜⠍\n"
+				  "⠲⠀⠟⠋⠶⠜⠍\n"
 				  "⠂⠤⠴\n");
 	free(text);
 }
@@ -277,7 +280,7 @@ static void test_game_brf(void **state)
 				  "1 E4 E5\r\n"
 				  "2 LC4 SC6\r\n"
 				  "3 QH5 SF6\r\n"
-				  "4 Q;F7>M\r\n"
+				  "4 QF7>M\r\n"
 				  "1-0\r\n");
 	free(text);
 
@@ -292,7 +295,7 @@ static void test_game_brf(void **state)
 				  "1 E4 E5\r\n"
 				  "2 LC4 SC6\r\n"
 				  "\f3 QH5 SF6\r\n"
-				  "4 Q;F7>M\r\n"
+				  "4 QF7>M\r\n"
 				  "1-0\r\n");
 	free(text);
 }
@@ -316,7 +319,7 @@ static void test_line_width_brf(void **state)
 				  "1 E4 E5\r\n"
 				  "2 LC4 SC6\r\n"
 				  "3 QH5 SF6\r\n"
-				  "4 Q;F7>M\r\n");
+				  "4 QF7>M\r\n");
 	/* No line is longer than 40 cells. */
 	for (const char *line = text; *line;) {
 		const char *end = strstr(line, "\r\n");
@@ -340,7 +343,7 @@ static void test_line_width_brf(void **state)
 				  "SC6\r\n"
 				  "3 QH5\r\n"
 				  "SF6\r\n"
-				  "4 Q;F7>M\r\n");
+				  "4 QF7>M\r\n");
 	free(text);
 }
 
@@ -380,9 +383,9 @@ static void test_endgame_braille(void **state)
 	assert_string_equal(text, "⠠⠁⠝⠝⠁⠀⠤⠀⠠⠃⠑⠇⠇⠁\n"
 				  "\n"
 				  "⠒⠴⠀⠴⠤⠴⠀⠴⠤⠴⠤⠴\n"
-				  "⠒⠂⠀⠓⠦⠟⠀⠗⠰⠓⠦⠀⠐⠣⠐⠶⠐⠜\n"
-				  "⠒⠆⠀⠅⠛⠆⠀⠗⠘⠓⠆\n"
-				  "⠒⠒⠀⠅⠰⠓⠆\n"
+				  "⠒⠂⠀⠓⠦⠟⠀⠗⠓⠦⠀⠐⠣⠐⠶⠐⠜\n"
+				  "⠒⠆⠀⠅⠛⠆⠀⠗⠓⠆⠜⠏\n"
+				  "⠒⠒⠀⠅⠓⠆\n"
 				  "⠂⠌⠆⠤⠂⠌⠆\n");
 	free(text);
 }
@@ -454,6 +457,37 @@ static void test_black_first(void **state)
 	free(text);
 }
 
+/* The examples printed in the code itself (BCA 2015 1.3 and 1.4), as scoresheet lines. */
+static void test_code_examples(void **state)
+{
+	(void)state;
+	static const struct {
+		int number;
+		const char *san, *line;
+	} cases[] = {
+	    {2, "Nf3", "⠆⠀⠎⠋⠒\n"},  /* 1.3: "2. Nf3" */
+	    {6, "e4+", "⠖⠀⠑⠲⠜⠏\n"}, /* 1.4: "6. e4+." without the full stop */
+	    {8, "Ne4", "⠦⠀⠎⠑⠲\n"},  /* 1.4: "8. Ne4)" without the bracket */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *list[] = {cases[i].san};
+		struct scoresheet_san sheet = {
+		    .san = list, .count = 1, .first_number = cases[i].number};
+		char *text = braille_scoresheet_san(&sheet, BRAILLE_UNICODE, NULL);
+		assert_non_null(text);
+		assert_string_equal(text, cases[i].line);
+		free(text);
+	}
+	/* 1.2: a first move that is Black's has dots 36 before it. */
+	const char *black[] = {"e5"};
+	struct scoresheet_san sheet = {
+	    .san = black, .count = 1, .first_number = 1, .first_color = CHESS_BLACK};
+	char *text = braille_scoresheet_san(&sheet, BRAILLE_UNICODE, NULL);
+	assert_non_null(text);
+	assert_string_equal(text, "⠂⠀⠤⠑⠢\n");
+	free(text);
+}
+
 static void test_invalid(void **state)
 {
 	(void)state;
@@ -491,6 +525,7 @@ int main(void)
 	    cmocka_unit_test(test_paper),
 	    cmocka_unit_test(test_black_first),
 	    cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_code_examples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The live display's document (last move, clocks, scoresheet) and its window.  See panel.h.
+ */
+#include "braille/panel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CELL_BLACK_MOVE ((braille_cell)(BRAILLE_DOT(3) | BRAILLE_DOT(6))) /* BCA 2015 1.2 */
+
+/* "(=)" in UEB, as on the braille scoresheet. */
+static const braille_cell draw_offer_cells[] = {
+    BRAILLE_DOT(5), BRAILLE_DOT(1) | BRAILLE_DOT(2) | BRAILLE_DOT(6),
+    BRAILLE_DOT(5), BRAILLE_DOT(2) | BRAILLE_DOT(3) | BRAILLE_DOT(5) | BRAILLE_DOT(6),
+    BRAILLE_DOT(5), BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5),
+};
+
+static int clamp_width(int width)
+{
+	if (width < 1)
+		return 1;
+	return width > BRAILLE_PANEL_WIDTH_MAX ? BRAILLE_PANEL_WIDTH_MAX : width;
+}
+
+void braille_panel_init(struct braille_panel *p, enum braille_notation notation, int width)
+{
+	memset(p, 0, sizeof(*p));
+	p->notation = notation;
+	p->width = clamp_width(width);
+	p->first_number = 1;
+	p->first_color = CHESS_WHITE;
+}
+
+/* Appends cells to a line, dropping what does not fit. */
+struct line_out {
+	braille_cell *cells;
+	int max;
+	int n;
+};
+
+static void put(struct line_out *o, braille_cell cell)
+{
+	if (o->n < o->max)
+		o->cells[o->n++] = cell;
+}
+
+static void put_text(struct line_out *o, const char *text)
+{
+	braille_cell cells[BRAILLE_PANEL_LINE_MAX];
+	size_t n = braille_computer_text(text, cells, sizeof(cells));
+	for (size_t k = 0; k < n; k++)
+		put(o, cells[k]);
+}
+
+static void put_number(struct line_out *o, int number)
+{
+	braille_cell cells[12];
+	int n = braille_lower_number((unsigned)(number > 0 ? number : 0), cells, sizeof(cells));
+	for (int k = 0; k < n; k++)
+		put(o, cells[k]);
+}
+
+/* One move in the panel's notation; SAN that the chess code cannot write is shown as it is
+ * in computer braille rather than not at all. */
+static void put_move(struct line_out *o, enum braille_notation notation, const char *san)
+{
+	if (notation == BRAILLE_NOTATION_BCA) {
+		braille_cell cells[BRAILLE_MOVE_MAX];
+		int n = braille_move_from_san(san, cells, BRAILLE_MOVE_MAX);
+		if (n >= 0) {
+			for (int k = 0; k < n; k++)
+				put(o, cells[k]);
+			return;
+		}
+	}
+	put_text(o, san);
+}
+
+/* A move with its number: "12 ⠎⠋⠒" / "12 ⠤⠎⠋⠒", or "12. Nf3" / "12... Nf3". */
+static void put_numbered(struct line_out *o, enum braille_notation notation, int number,
+			 enum chess_color color, const char *san)
+{
+	if (notation == BRAILLE_NOTATION_BCA) {
+		put_number(o, number);
+		put(o, 0);
+		if (color == CHESS_BLACK)
+			put(o, CELL_BLACK_MOVE);
+	} else {
+		char text[24];
+		snprintf(text, sizeof(text), "%d%s ", number, color == CHESS_BLACK ? "..." : ".");
+		put_text(o, text);
+	}
+	put_move(o, notation, san);
+}
+
+static void put_draw_offer(struct line_out *o, enum braille_notation notation)
+{
+	put(o, 0);
+	if (notation == BRAILLE_NOTATION_BCA) {
+		for (size_t k = 0; k < sizeof(draw_offer_cells); k++)
+			put(o, draw_offer_cells[k]);
+	} else {
+		put_text(o, "(=)");
+	}
+}
+
+static void format_clock(char *buf, size_t size, int64_t ms)
+{
+	if (ms < 0)
+		ms = 0;
+	int64_t s = ms / 1000;
+	snprintf(buf, size, "%d:%02d:%02d", (int)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
+}
+
+static int move_line(const struct braille_panel *p, struct line_out *o)
+{
+	if (p->have_last)
+		put_numbered(o, p->notation, p->last_number, p->last_color, p->last_san);
+	return o->n;
+}
+
+static int clock_line(const struct braille_panel *p, struct line_out *o)
+{
+	char white[24], black[24], text[64];
+	format_clock(white, sizeof(white), p->white_ms);
+	format_clock(black, sizeof(black), p->black_ms);
+	snprintf(text, sizeof(text), "%s - %s", white, black);
+	if (p->notation == BRAILLE_NOTATION_BCA) {
+		braille_cell cells[BRAILLE_PANEL_LINE_MAX];
+		size_t n = braille_text(text, cells, sizeof(cells));
+		for (size_t k = 0; k < n; k++)
+			put(o, cells[k]);
+	} else {
+		put_text(o, text);
+	}
+	return o->n;
+}
+
+/* Scoresheet line `k` (0-based): the move pair, or Black's first move alone. */
+static int sheet_line(const struct braille_panel *p, int k, struct line_out *o)
+{
+	int ply = k * 2; /* index of the line's first move */
+	if (p->first_color == CHESS_BLACK)
+		ply = k == 0 ? 0 : k * 2 - 1;
+	int number = p->first_number + k;
+	enum chess_color color = (k == 0) ? p->first_color : CHESS_WHITE;
+	if (ply >= p->plies)
+		return 0;
+	put_numbered(o, p->notation, number, color, p->moves[ply].san);
+	if (p->moves[ply].draw_offered)
+		put_draw_offer(o, p->notation);
+	if (color == CHESS_WHITE && ply + 1 < p->plies) {
+		put(o, 0);
+		put_move(o, p->notation, p->moves[ply + 1].san);
+		if (p->moves[ply + 1].draw_offered)
+			put_draw_offer(o, p->notation);
+	}
+	return o->n;
+}
+
+static int sheet_lines(const struct braille_panel *p)
+{
+	int moves = p->plies + (p->first_color == CHESS_BLACK ? 1 : 0);
+	return (moves + 1) / 2;
+}
+
+static int first_sheet_line(const struct braille_panel *p)
+{
+	return p->clock_shown ? 2 : 1;
+}
+
+int braille_panel_lines(const struct braille_panel *p)
+{
+	return first_sheet_line(p) + sheet_lines(p);
+}
+
+int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max)
+{
+	struct line_out o = {cells, max, 0};
+	if (line == 0)
+		return move_line(p, &o);
+	if (line == 1 && p->clock_shown)
+		return clock_line(p, &o);
+	int k = line - first_sheet_line(p);
+	if (k < 0 || k >= sheet_lines(p))
+		return 0;
+	return sheet_line(p, k, &o);
+}
+
+static int line_length(const struct braille_panel *p, int line)
+{
+	braille_cell cells[BRAILLE_PANEL_LINE_MAX];
+	return braille_panel_line(p, line, cells, BRAILLE_PANEL_LINE_MAX);
+}
+
+static void clamp_view(struct braille_panel *p)
+{
+	int lines = braille_panel_lines(p);
+	if (p->line >= lines)
+		p->line = lines - 1;
+	if (p->line < 0)
+		p->line = 0;
+	int len = line_length(p, p->line);
+	if (p->offset >= len)
+		p->offset = len > 0 ? (len - 1) / p->width * p->width : 0;
+	if (p->offset < 0)
+		p->offset = 0;
+}
+
+void braille_panel_set_width(struct braille_panel *p, int width)
+{
+	p->width = clamp_width(width);
+	p->offset = p->offset / p->width * p->width;
+	clamp_view(p);
+}
+
+static void set_last(struct braille_panel *p, const char *san, int number, enum chess_color color)
+{
+	p->have_last = true;
+	snprintf(p->last_san, sizeof(p->last_san), "%s", san);
+	p->last_number = number;
+	p->last_color = color;
+	p->clock_shown = false;
+	p->line = 0;
+	p->offset = 0;
+}
+
+void braille_panel_move_san(struct braille_panel *p, int ply, const char *san, int number,
+			    enum chess_color color)
+{
+	set_last(p, san, number, color);
+	int index = ply - p->ply_base;
+	bool full = p->plies == BRAILLE_PANEL_MAX_PLIES && index > BRAILLE_PANEL_MAX_PLIES;
+	if (!full && (index < 1 || index > p->plies + 1)) {
+		/* Earlier moves are unknown here: the sheet starts anew at this move. */
+		p->ply_base = ply - 1;
+		p->plies = 0;
+		index = 1;
+	}
+	if (index == 1) {
+		p->first_number = number;
+		p->first_color = color;
+	}
+	if (index > BRAILLE_PANEL_MAX_PLIES) {
+		p->plies = BRAILLE_PANEL_MAX_PLIES;
+		return;
+	}
+	struct braille_panel_move *slot = &p->moves[index - 1];
+	snprintf(slot->san, sizeof(slot->san), "%s", san);
+	slot->draw_offered = false;
+	p->plies = index;
+}
+
+int braille_panel_move(struct braille_panel *p, int ply, const struct chess_pos *pos, chess_move m)
+{
+	if (!chess_pos_is_legal(pos, m))
+		return -1;
+	char san[CHESS_SAN_MAX];
+	chess_move_to_san(pos, m, san, sizeof(san));
+	braille_panel_move_san(p, ply, san, pos->fullmove_number, (enum chess_color)pos->side);
+	return 0;
+}
+
+void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t black_ms)
+{
+	p->clock_shown = true;
+	p->white_ms = white_ms;
+	p->black_ms = black_ms;
+	p->line = 1;
+	p->offset = 0;
+}
+
+void braille_panel_sheet(struct braille_panel *p, const struct scoresheet_san *sheet)
+{
+	int count = sheet->count > 0 ? sheet->count : 0;
+	if (count > BRAILLE_PANEL_MAX_PLIES)
+		count = BRAILLE_PANEL_MAX_PLIES;
+	p->first_number = sheet->first_number > 0 ? sheet->first_number : 1;
+	p->first_color = sheet->first_color;
+	for (int i = 0; i < count; i++) {
+		snprintf(p->moves[i].san, sizeof(p->moves[i].san), "%s", sheet->san[i]);
+		p->moves[i].draw_offered = sheet->draw_offered && sheet->draw_offered[i];
+	}
+	p->plies = count;
+	p->ply_base = 0;
+	if (sheet->count > 0) {
+		int last = sheet->count - 1;
+		int index = last + (p->first_color == CHESS_BLACK ? 1 : 0);
+		p->have_last = true;
+		snprintf(p->last_san, sizeof(p->last_san), "%s", sheet->san[last]);
+		p->last_number = p->first_number + index / 2;
+		p->last_color = index % 2 ? CHESS_BLACK : CHESS_WHITE;
+	} else {
+		p->have_last = false;
+	}
+	clamp_view(p);
+}
+
+void braille_panel_window(const struct braille_panel *p, braille_cell *cells)
+{
+	braille_cell line[BRAILLE_PANEL_LINE_MAX];
+	int len = braille_panel_line(p, p->line, line, BRAILLE_PANEL_LINE_MAX);
+	for (int k = 0; k < p->width; k++) {
+		int at = p->offset + k;
+		cells[k] = at < len ? line[at] : 0;
+	}
+}
+
+static int last_window(const struct braille_panel *p, int line)
+{
+	int len = line_length(p, line);
+	return len > 0 ? (len - 1) / p->width * p->width : 0;
+}
+
+bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
+{
+	int line = p->line, offset = p->offset;
+	int lines = braille_panel_lines(p);
+	switch (key) {
+	case BRAILLE_KEY_PAN_RIGHT:
+		if (p->offset + p->width < line_length(p, p->line)) {
+			p->offset += p->width;
+		} else if (p->line + 1 < lines) {
+			p->line++;
+			p->offset = 0;
+		}
+		break;
+	case BRAILLE_KEY_PAN_LEFT:
+		if (p->offset > 0) {
+			p->offset = p->offset > p->width ? p->offset - p->width : 0;
+		} else if (p->line > 0) {
+			p->line--;
+			p->offset = last_window(p, p->line);
+		}
+		break;
+	case BRAILLE_KEY_LINE_UP:
+		if (p->line > 0) {
+			p->line--;
+			p->offset = 0;
+		}
+		break;
+	case BRAILLE_KEY_LINE_DOWN:
+		if (p->line + 1 < lines) {
+			p->line++;
+			p->offset = 0;
+		}
+		break;
+	case BRAILLE_KEY_TOP: {
+		int top = first_sheet_line(p);
+		p->line = top < lines ? top : 0;
+		p->offset = 0;
+		break;
+	}
+	case BRAILLE_KEY_BOTTOM:
+		p->line = lines - 1;
+		p->offset = 0;
+		break;
+	case BRAILLE_KEY_HOME:
+		p->line = 0;
+		p->offset = 0;
+		break;
+	}
+	return p->line != line || p->offset != offset;
+}
+
+enum braille_command braille_panel_route(const struct braille_panel *p, int cell)
+{
+	if (cell < 0 || cell >= p->width)
+		return BRAILLE_COMMAND_NONE;
+	if (p->line == 0) {
+		int at = p->offset + cell;
+		return at < line_length(p, 0) ? BRAILLE_COMMAND_REPEAT : BRAILLE_COMMAND_INFO;
+	}
+	if (p->line == 1 && p->clock_shown)
+		return BRAILLE_COMMAND_INFO;
+	return BRAILLE_COMMAND_NONE;
+}

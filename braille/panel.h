@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What a refreshable braille display shows during a game, and how its keys move through it.
+ * Pure: moves and clock readings in, the cells of the display's window out.  The BrlAPI side
+ * (braille/display.c) owns one panel and feeds it.
+ *
+ * The panel is a short document of lines that the display's window moves over:
+ *   line 0          the last move with its number: BCA code "12 ⠎⠋⠒", Black "12 ⠤⠎⠋⠒"
+ *                   (BCA 2015 1.2), or computer braille "12. Nf3", "12... Nf3";
+ *   line 1          the clocks, White's then Black's, H:MM:SS, only after show_clock and
+ *                   until the next move (UEB numbers in the BCA notation);
+ *   then            the scoresheet, one move pair a line, as on the braille scoresheet.
+ * Panning right goes along a long line window by window, then to the start of the next line;
+ * panning left goes back the same way.  A new move brings the window back to line 0, a
+ * clock reading to the clock line.
+ */
+#ifndef ANNABELLA_BRAILLE_PANEL_H
+#define ANNABELLA_BRAILLE_PANEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "braille/braille.h"
+#include "chess/chess.h"
+
+/* Plies a panel's scoresheet holds; later moves are still shown as the last move. */
+#define BRAILLE_PANEL_MAX_PLIES 1024
+/* Cells of one line (a move pair with two draw offers fits). */
+#define BRAILLE_PANEL_LINE_MAX 64
+/* Widest display served (BrlAPI displays are at most a few rows of 80). */
+#define BRAILLE_PANEL_WIDTH_MAX 256
+
+enum braille_notation {
+	BRAILLE_NOTATION_BCA = 0, /* the chess code of braille.h */
+	BRAILLE_NOTATION_COMPUTER /* the SAN in eight-dot computer braille */
+};
+
+/* What a key of the display asks of the game; the rest the panel does itself. */
+enum braille_command { BRAILLE_COMMAND_NONE = 0, BRAILLE_COMMAND_INFO, BRAILLE_COMMAND_REPEAT };
+
+enum braille_panel_key {
+	BRAILLE_KEY_PAN_LEFT,
+	BRAILLE_KEY_PAN_RIGHT,
+	BRAILLE_KEY_LINE_UP,
+	BRAILLE_KEY_LINE_DOWN,
+	BRAILLE_KEY_TOP,
+	BRAILLE_KEY_BOTTOM,
+	BRAILLE_KEY_HOME
+};
+
+struct braille_panel_move {
+	char san[CHESS_SAN_MAX];
+	bool draw_offered;
+};
+
+struct braille_panel {
+	enum braille_notation notation;
+	int width; /* cells of the display's window, 1..BRAILLE_PANEL_WIDTH_MAX */
+	/* The scoresheet. */
+	int first_number;
+	enum chess_color first_color;
+	int plies;
+	int ply_base; /* the caller's ply number of the sheet's first move, minus one */
+	struct braille_panel_move moves[BRAILLE_PANEL_MAX_PLIES];
+	/* The last move: its SAN, number and colour (also when the sheet is full). */
+	bool have_last;
+	char last_san[CHESS_SAN_MAX];
+	int last_number;
+	enum chess_color last_color;
+	/* The clocks, when asked for. */
+	bool clock_shown;
+	int64_t white_ms, black_ms;
+	/* The window. */
+	int line;
+	int offset;
+};
+
+void braille_panel_init(struct braille_panel *p, enum braille_notation notation, int width);
+/* A new window width (another display); the window stays on its line. */
+void braille_panel_set_width(struct braille_panel *p, int width);
+
+/* Move `ply` (1 for the game's first move) was made in pos: it becomes the last move and
+ * the sheet's move `ply`; later moves of the sheet are dropped (a correction or a
+ * rollback).  A ply that does not follow the sheet (the sheet was never set after a
+ * resume) starts the sheet anew at this move, and later plies follow it.  Returns 0, or -1
+ * if the move is not legal in pos. */
+int braille_panel_move(struct braille_panel *p, int ply, const struct chess_pos *pos, chess_move m);
+/* The same from SAN, the move's number and colour. */
+void braille_panel_move_san(struct braille_panel *p, int ply, const char *san, int number,
+			    enum chess_color color);
+void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t black_ms);
+/* The whole scoresheet at once (after a resume, a rollback, a draw offer); the last move
+ * becomes the sheet's last.  Plies beyond BRAILLE_PANEL_MAX_PLIES are left out. */
+void braille_panel_sheet(struct braille_panel *p, const struct scoresheet_san *sheet);
+
+/* The number of lines, and the cells of line `line` (count, at most max). */
+int braille_panel_lines(const struct braille_panel *p);
+int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max);
+
+/* The window: exactly p->width cells, blank past the line's end. */
+void braille_panel_window(const struct braille_panel *p, braille_cell *cells);
+/* A navigation key; returns true if the window moved. */
+bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key);
+/* A routing key over cell `cell` of the window (0 = leftmost): over the last move (number
+ * and move) it is `repeat`; past it on that line, or on the clock line, `info`. */
+enum braille_command braille_panel_route(const struct braille_panel *p, int cell);
+
+#endif

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The live display's panel: lines, window, panning, routing keys; computer braille. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "braille/braille.h"
+#include "braille/panel.h"
+
+static struct braille_panel panel;
+
+/* The window as Unicode braille without trailing blanks. */
+static const char *window(const struct braille_panel *p)
+{
+	static char out[BRAILLE_PANEL_WIDTH_MAX * 3 + 1];
+	braille_cell cells[BRAILLE_PANEL_WIDTH_MAX];
+	braille_panel_window(p, cells);
+	int n = p->width;
+	while (n > 0 && cells[n - 1] == 0)
+		n--;
+	braille_to_utf8(cells, (size_t)n, out, sizeof(out));
+	return out;
+}
+
+static const char *line(const struct braille_panel *p, int k)
+{
+	static char out[BRAILLE_PANEL_LINE_MAX * 3 + 1];
+	braille_cell cells[BRAILLE_PANEL_LINE_MAX];
+	int n = braille_panel_line(p, k, cells, BRAILLE_PANEL_LINE_MAX);
+	braille_to_utf8(cells, (size_t)n, out, sizeof(out));
+	return out;
+}
+
+static const char *computer(const char *text)
+{
+	static char out[64 * 3 + 1];
+	braille_cell cells[64];
+	size_t n = braille_computer_text(text, cells, 64);
+	braille_to_utf8(cells, n, out, sizeof(out));
+	return out;
+}
+
+/* Plays SAN moves from the start (or fen) into the panel, as the presenter would. */
+static void play(struct braille_panel *p, const char *fen, const char *const *san, int count,
+		 int first_ply)
+{
+	struct chess_pos pos;
+	struct chess_error err;
+	assert_int_equal(chess_fen_parse(&pos, fen ? fen : CHESS_FEN_START, &err), 0);
+	for (int i = 0; i < count; i++) {
+		chess_move m;
+		if (chess_move_parse_san(&pos, san[i], &m, &err) != 0)
+			fail_msg("%s: %s", san[i], err.message);
+		assert_int_equal(braille_panel_move(p, first_ply + i, &pos, m), 0);
+		struct chess_undo undo;
+		chess_pos_make(&pos, m, &undo);
+	}
+}
+
+static const char *const opening[] = {"e4",   "e5",   "Nf3", "Nc6",  "Bb5", "a6",
+				      "Bxc6", "dxc6", "O-O", "f6",   "d4",  "exd4",
+				      "Nxd4", "c5",   "Nb3", "Qxd1", "Rxd1"};
+
+static void test_move_line(void **state)
+{
+	(void)state;
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 40);
+	assert_string_equal(window(&panel), "");
+	assert_int_equal(braille_panel_lines(&panel), 1);
+	play(&panel, NULL, opening, 3, 1);
+	/* "2. Nf3" as in BCA 2015 1.3. */
+	assert_string_equal(window(&panel), "⠆⠀⠎⠋⠒");
+	play(&panel, NULL, opening, 4, 1);
+	assert_string_equal(window(&panel), "⠆⠀⠤⠎⠉⠖"); /* Black: dots 36 (1.2) */
+	play(&panel, NULL, opening, 17, 1);
+	assert_string_equal(window(&panel), "⠔⠀⠗⠙⠂"); /* 9. Rxd1 */
+	assert_int_equal(braille_panel_lines(&panel), 1 + 9);
+	assert_string_equal(line(&panel, 1), "⠂⠀⠑⠲⠀⠑⠢");
+	assert_string_equal(line(&panel, 5), "⠢⠀⠴⠤⠴⠀⠋⠖");
+	assert_string_equal(line(&panel, 9), "⠔⠀⠗⠙⠂");
+	assert_string_equal(line(&panel, 10), "");
+
+	braille_panel_init(&panel, BRAILLE_NOTATION_COMPUTER, 40);
+	play(&panel, NULL, opening, 17, 1);
+	assert_string_equal(window(&panel), computer("9. Rxd1"));
+	assert_string_equal(line(&panel, 8), computer("8. Nb3 Qxd1"));
+	play(&panel, NULL, opening, 16, 1);
+	assert_string_equal(window(&panel), computer("8... Qxd1"));
+}
+
+/* The panel's sheet lines are the embosser's scoresheet lines. */
+static void test_sheet_matches_scoresheet(void **state)
+{
+	(void)state;
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 40);
+	play(&panel, NULL, opening, 17, 1);
+	struct scoresheet_san sheet = {.san = opening, .count = 17, .first_number = 1};
+	char *text = braille_scoresheet_san(&sheet, BRAILLE_UNICODE, NULL);
+	assert_non_null(text);
+	char *save = NULL;
+	int k = 1;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save), k++)
+		assert_string_equal(line(&panel, k), l);
+	assert_int_equal(k, braille_panel_lines(&panel));
+	free(text);
+}
+
+static void test_panning(void **state)
+{
+	(void)state;
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 4);
+	play(&panel, NULL, opening, 17, 1);
+	/* A 4-cell display: "⠔⠀⠗⠙⠂" takes two windows. */
+	assert_string_equal(window(&panel), "⠔⠀⠗⠙");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT));
+	assert_string_equal(window(&panel), "⠂");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT));
+	assert_string_equal(window(&panel), "⠂⠀⠑⠲"); /* the sheet's first line */
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT));
+	assert_string_equal(window(&panel), "⠀⠑⠢");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_LEFT));
+	assert_string_equal(window(&panel), "⠂⠀⠑⠲");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_LEFT));
+	assert_string_equal(window(&panel), "⠂"); /* the last window of the line above */
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_LEFT));
+	assert_false(braille_panel_key(&panel, BRAILLE_KEY_PAN_LEFT)); /* the very start */
+	assert_false(braille_panel_key(&panel, BRAILLE_KEY_LINE_UP));
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_BOTTOM));
+	assert_string_equal(window(&panel), "⠔⠀⠗⠙");
+	assert_int_equal(panel.line, 9);
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT));
+	assert_false(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT)); /* the very end */
+	assert_false(braille_panel_key(&panel, BRAILLE_KEY_LINE_DOWN));
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_TOP));
+	assert_int_equal(panel.line, 1);
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_LINE_DOWN));
+	assert_string_equal(window(&panel), "⠆⠀⠎⠋");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_HOME));
+	assert_int_equal(panel.line, 0);
+	/* A new move brings the window back to it. */
+	braille_panel_key(&panel, BRAILLE_KEY_BOTTOM);
+	braille_panel_move_san(&panel, 18, "Bd6", 9, CHESS_BLACK);
+	assert_int_equal(panel.line, 0);
+	assert_string_equal(window(&panel), "⠔⠀⠤⠇");
+	assert_int_equal(panel.plies, 18);
+	/* A wider display: the window keeps its line. */
+	braille_panel_key(&panel, BRAILLE_KEY_LINE_DOWN);
+	braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT);
+	braille_panel_set_width(&panel, 40);
+	assert_int_equal(panel.line, 1);
+	assert_int_equal(panel.offset, 0);
+	assert_string_equal(window(&panel), "⠂⠀⠑⠲⠀⠑⠢");
+}
+
+static void test_clock_and_routing(void **state)
+{
+	(void)state;
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 20);
+	/* Before any move, any routing key asks for the times. */
+	assert_int_equal(braille_panel_route(&panel, 0), BRAILLE_COMMAND_INFO);
+	play(&panel, NULL, opening, 3, 1);
+	assert_int_equal(braille_panel_route(&panel, 0), BRAILLE_COMMAND_REPEAT);
+	assert_int_equal(braille_panel_route(&panel, 4), BRAILLE_COMMAND_REPEAT);
+	assert_int_equal(braille_panel_route(&panel, 5), BRAILLE_COMMAND_INFO);
+	assert_int_equal(braille_panel_route(&panel, 19), BRAILLE_COMMAND_INFO);
+	assert_int_equal(braille_panel_route(&panel, 20), BRAILLE_COMMAND_NONE);
+	assert_int_equal(braille_panel_route(&panel, -1), BRAILLE_COMMAND_NONE);
+
+	braille_panel_clock(&panel, 5025999, -5);
+	assert_int_equal(panel.line, 1);
+	assert_string_equal(window(&panel), "⠼⠁⠒⠼⠃⠉⠒⠼⠙⠑⠀⠤⠀⠼⠚⠒⠼⠚⠚⠒");
+	assert_int_equal(braille_panel_lines(&panel), 4);
+	assert_int_equal(braille_panel_route(&panel, 3), BRAILLE_COMMAND_INFO);
+	braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT);
+	assert_string_equal(window(&panel), "⠼⠚⠚");
+	braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT);
+	assert_string_equal(window(&panel), "⠂⠀⠑⠲⠀⠑⠢");
+	assert_int_equal(braille_panel_route(&panel, 0), BRAILLE_COMMAND_NONE);
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_HOME));
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_TOP));
+	assert_int_equal(panel.line, 2); /* the sheet's top, past the clocks */
+
+	/* The clocks before any move: "top" has no sheet to go to (found by fuzz_braille). */
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 20);
+	braille_panel_clock(&panel, 1000, 2000);
+	braille_panel_key(&panel, BRAILLE_KEY_TOP);
+	assert_int_equal(panel.line, 0);
+	assert_int_equal(braille_panel_lines(&panel), 2);
+
+	braille_panel_init(&panel, BRAILLE_NOTATION_COMPUTER, 40);
+	braille_panel_clock(&panel, 600000, 59000);
+	assert_string_equal(window(&panel), computer("0:10:00 - 0:00:59"));
+	/* The next move takes the clocks away. */
+	play(&panel, NULL, opening, 1, 1);
+	assert_int_equal(braille_panel_lines(&panel), 2);
+	assert_int_equal(panel.line, 0);
+}
+
+static void test_sheet_changes(void **state)
+{
+	(void)state;
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 40);
+	play(&panel, NULL, opening, 6, 1);
+	/* A correction (D.2.8): ply 6 again, another move; a rollback: ply 3 again. */
+	const char *corrected[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6"};
+	play(&panel, NULL, corrected, 6, 1);
+	assert_int_equal(panel.plies, 6);
+	assert_string_equal(line(&panel, 3), "⠒⠀⠇⠃⠢⠀⠎⠋⠖");
+	play(&panel, NULL, corrected, 3, 1);
+	assert_int_equal(panel.plies, 3);
+	assert_int_equal(braille_panel_lines(&panel), 3);
+	assert_string_equal(line(&panel, 2), "⠆⠀⠎⠋⠒");
+
+	/* A ply past the sheet's end: the sheet starts anew at that move. */
+	braille_panel_move_san(&panel, 40, "Kd7", 40, CHESS_BLACK);
+	assert_int_equal(panel.plies, 1);
+	assert_string_equal(line(&panel, 1), "⠲⠴⠀⠤⠅⠙⠶");
+	braille_panel_move_san(&panel, 41, "e4", 41, CHESS_WHITE);
+	assert_string_equal(line(&panel, 2), "⠲⠂⠀⠑⠲");
+	assert_string_equal(window(&panel), "⠲⠂⠀⠑⠲");
+
+	/* The whole sheet at once, with a draw offer, from a set-up position (Black first). */
+	const char *san[] = {"Kd7", "e4", "Ke6", "e5"};
+	bool draw[] = {false, true, false, false};
+	struct scoresheet_san sheet = {.san = san,
+				       .count = 4,
+				       .first_number = 40,
+				       .first_color = CHESS_BLACK,
+				       .draw_offered = draw};
+	braille_panel_key(&panel, BRAILLE_KEY_BOTTOM);
+	braille_panel_sheet(&panel, &sheet);
+	assert_string_equal(line(&panel, 0), "⠲⠆⠀⠑⠢");
+	assert_string_equal(line(&panel, 1), "⠲⠴⠀⠤⠅⠙⠶");
+	assert_string_equal(line(&panel, 2), "⠲⠂⠀⠑⠲⠀⠐⠣⠐⠶⠐⠜⠀⠅⠑⠖");
+	assert_string_equal(line(&panel, 3), "⠲⠆⠀⠑⠢");
+	assert_int_equal(panel.line, 2); /* clamped to the shorter sheet */
+	/* The same sheet written out by the scoresheet module. */
+	char *text = braille_scoresheet_san(&sheet, BRAILLE_UNICODE, NULL);
+	assert_string_equal(text, "⠲⠴⠀⠤⠅⠙⠶\n⠲⠂⠀⠑⠲⠀⠐⠣⠐⠶⠐⠜⠀⠅⠑⠖\n⠲⠆⠀⠑⠢\n");
+	free(text);
+	braille_panel_init(&panel, BRAILLE_NOTATION_COMPUTER, 40);
+	braille_panel_sheet(&panel, &sheet);
+	assert_string_equal(line(&panel, 2), computer("41. e4 (=) Ke6"));
+	assert_string_equal(line(&panel, 1), computer("40... Kd7"));
+
+	/* An empty sheet. */
+	struct scoresheet_san empty = {0};
+	braille_panel_sheet(&panel, &empty);
+	assert_int_equal(braille_panel_lines(&panel), 1);
+	assert_string_equal(window(&panel), "");
+
+	/* An illegal move is refused. */
+	struct chess_pos pos;
+	struct chess_error err;
+	chess_fen_parse(&pos, CHESS_FEN_START, &err);
+	assert_int_equal(braille_panel_move(&panel, 1, &pos, 0), -1);
+}
+
+static void test_full_sheet(void **state)
+{
+	(void)state;
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 40);
+	/* Knights back and forth far beyond the sheet's room. */
+	const char *dance[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+	for (int ply = 1; ply <= BRAILLE_PANEL_MAX_PLIES + 10; ply++) {
+		int i = (ply - 1) % 4;
+		braille_panel_move_san(&panel, ply, dance[i], (ply + 1) / 2,
+				       ply % 2 ? CHESS_WHITE : CHESS_BLACK);
+	}
+	assert_int_equal(panel.plies, BRAILLE_PANEL_MAX_PLIES);
+	/* The last move is still shown. */
+	assert_string_equal(window(&panel), "⠢⠂⠶⠀⠤⠎⠋⠖"); /* 517... Nf6 */
+	assert_int_equal(braille_panel_lines(&panel), 1 + BRAILLE_PANEL_MAX_PLIES / 2);
+	/* Widths are clamped. */
+	braille_panel_set_width(&panel, 0);
+	assert_int_equal(panel.width, 1);
+	braille_panel_set_width(&panel, 100000);
+	assert_int_equal(panel.width, BRAILLE_PANEL_WIDTH_MAX);
+}
+
+static void test_computer_text(void **state)
+{
+	(void)state;
+	/* North American computer braille, eight dots (BRLTTY's en-nabcc). */
+	assert_string_equal(computer("Nf3"), "⡝⠋⠒");
+	assert_string_equal(computer("O-O+"), "⡕⠤⡕⠬");
+	assert_string_equal(computer("e8=Q#"), "⠑⠦⠿⡟⠼");
+	assert_string_equal(computer("@[\\]^_`{|}~"), "⡈⡪⡳⡻⡘⠸⠈⠪⠳⠻⠘");
+	assert_string_equal(computer("\t\xc3\xa4"), "⣿⣿⣿");
+	braille_cell cells[2];
+	assert_int_equal(braille_computer_text("abc", cells, 2), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_move_line),	  cmocka_unit_test(test_sheet_matches_scoresheet),
+	    cmocka_unit_test(test_panning),	  cmocka_unit_test(test_clock_and_routing),
+	    cmocka_unit_test(test_sheet_changes), cmocka_unit_test(test_full_sheet),
+	    cmocka_unit_test(test_computer_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
