@@ -4,7 +4,8 @@
  * writes and key reading.  See display.h.
  */
 #include "braille/display.h"
-#include "daemon/log.h"
+#include "base/log.h"
+#include "base/timeutil.h"
 
 #include <brlapi.h>
 #include <errno.h>
@@ -37,13 +38,6 @@ struct braille_display {
 	int queue_head, queue_count;
 	struct braille_display_stats stats;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void poke(int fd)
 {
@@ -194,7 +188,7 @@ static void refresh(struct braille_display *d, struct connection *c)
 	c->written_any = true;
 	pthread_mutex_lock(&d->lock);
 	d->stats.writes++;
-	d->stats.last_write_ns = now_ns();
+	d->stats.last_write_ns = (int64_t)monotonic_ns();
 	d->stats.shown_version = version;
 	pthread_mutex_unlock(&d->lock);
 }
@@ -315,7 +309,7 @@ static void *display_thread(void *arg)
 	int backoff = d->retry_min_ms;
 	int64_t next_try = 0;
 	while (!stopping(d)) {
-		int64_t now = now_ns();
+		int64_t now = (int64_t)monotonic_ns();
 		if (!c.open && now >= next_try) {
 			if (try_connect(d, &c)) {
 				backoff = d->retry_min_ms;
@@ -333,7 +327,7 @@ static void *display_thread(void *arg)
 		if (c.open) {
 			fds[1].fd = brlapi__getFileDescriptor(c.handle);
 		} else {
-			int64_t wait = (next_try - now_ns()) / 1000000;
+			int64_t wait = (next_try - (int64_t)monotonic_ns()) / 1000000;
 			timeout = wait < 0 ? 0 : (int)wait + 1;
 		}
 		if (poll(fds, 2, timeout) < 0 && errno != EINTR) {

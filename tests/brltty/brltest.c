@@ -35,7 +35,8 @@
 #include "braille/braille.h"
 #include "braille/display.h"
 #include "chess/chess.h"
-#include "daemon/log.h"
+#include "base/log.h"
+#include "base/timeutil.h"
 
 #define CELLS 40
 
@@ -63,13 +64,6 @@ static void check(int ok, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
 	va_end(ap);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static void die(const char *what)
@@ -101,7 +95,7 @@ static void write_key_file(void)
 /* A BrlAPI port number whose TCP port is free now. */
 static int free_port(void)
 {
-	srand((unsigned)(getpid() ^ now_ns()));
+	srand((unsigned)(getpid() ^ (int64_t)monotonic_ns()));
 	for (int tries = 0; tries < 200; tries++) {
 		int n = 2000 + rand() % 20000;
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -207,7 +201,7 @@ static void parse_braille(const char *s)
 			cells[k] |= BRAILLE_DOT(*q - '0');
 	}
 	memcpy(shown, cells, sizeof(shown));
-	shown_ns = now_ns();
+	shown_ns = (int64_t)monotonic_ns();
 }
 
 /* Reads what BRLTTY sends for up to timeout_ms; returns false on EOF. */
@@ -246,13 +240,13 @@ static void utf8(const braille_cell *cells, int n, char *buf, size_t size)
  * time it became so, or -1. */
 static int64_t wait_shown(const char *want, int timeout_ms)
 {
-	int64_t deadline = now_ns() + (int64_t)timeout_ms * 1000000;
+	int64_t deadline = (int64_t)monotonic_ns() + (int64_t)timeout_ms * 1000000;
 	char got[CELLS * 3 + 1];
 	for (;;) {
 		utf8(shown, CELLS, got, sizeof(got));
 		if (strcmp(got, want) == 0)
 			return shown_ns;
-		int64_t left = (deadline - now_ns()) / 1000000;
+		int64_t left = (deadline - (int64_t)monotonic_ns()) / 1000000;
 		if (left <= 0)
 			return -1;
 		if (!pump((int)left) && vr_fd < 0)
@@ -262,10 +256,10 @@ static int64_t wait_shown(const char *want, int timeout_ms)
 
 static void expect_shown(const char *want, const char *what)
 {
-	int64_t t_start = now_ns();
+	int64_t t_start = (int64_t)monotonic_ns();
 	int64_t t = wait_shown(want, 3000);
 	if (getenv("BRLTEST_TRACE"))
-		fprintf(stderr, "%s: %.1f ms\n", what, (now_ns() - t_start) / 1e6);
+		fprintf(stderr, "%s: %.1f ms\n", what, ((int64_t)monotonic_ns() - t_start) / 1e6);
 	char got[CELLS * 3 + 1];
 	utf8(shown, CELLS, got, sizeof(got));
 	check(t >= 0, "%s: display shows \"%s\", want \"%s\"", what, got, want);
@@ -350,9 +344,9 @@ static int read_commands(struct braille_display *d, enum braille_command *cmds, 
 
 static int64_t show(struct braille_display *d, int i, int64_t *call_ns)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = (int64_t)monotonic_ns();
 	braille_display_show_move(d, i + 1, &positions[i], moves[i]);
-	int64_t t1 = now_ns();
+	int64_t t1 = (int64_t)monotonic_ns();
 	if (call_ns)
 		*call_ns = t1 - t0;
 	char want[CELLS * 3 + 1];
@@ -364,14 +358,14 @@ static int64_t show(struct braille_display *d, int i, int64_t *call_ns)
 
 static int wait_connected(struct braille_display *d, int timeout_ms)
 {
-	int64_t deadline = now_ns() + (int64_t)timeout_ms * 1000000;
+	int64_t deadline = (int64_t)monotonic_ns() + (int64_t)timeout_ms * 1000000;
 	struct braille_display_stats st;
 	do {
 		braille_display_stats(d, &st);
 		if (st.connected)
 			return 1;
 		pump(10);
-	} while (now_ns() < deadline);
+	} while ((int64_t)monotonic_ns() < deadline);
 	return 0;
 }
 
@@ -485,15 +479,16 @@ int main(int argc, char **argv)
 	snprintf(auth, sizeof(auth), "keyfile:%s/brlapi.key", dir);
 	struct braille_display_config config = {
 	    .host = host, .auth = auth, .tty = -1, .notation = BRAILLE_NOTATION_BCA};
-	int64_t t0 = now_ns();
+	int64_t t0 = (int64_t)monotonic_ns();
 	struct braille_display *d = braille_display_open(&config);
 	check(d != NULL, "braille_display_open");
 	if (!d)
 		return 1;
 	int64_t max_call = 0, call;
 	braille_display_show_move(d, 1, &positions[0], moves[0]); /* nobody shows it yet */
-	check(now_ns() - t0 < 50000000, "open and a move without BRLTTY took %" PRId64 " ms",
-	      (now_ns() - t0) / 1000000);
+	check((int64_t)monotonic_ns() - t0 < 50000000,
+	      "open and a move without BRLTTY took %" PRId64 " ms",
+	      ((int64_t)monotonic_ns() - t0) / 1000000);
 
 	start_brltty();
 	if (accept_vr(10000) < 0 || !wait_connected(d, 10000)) {
@@ -582,20 +577,20 @@ int main(int argc, char **argv)
 	stop_brltty(SIGKILL);
 	int64_t worst_down = 0;
 	for (int i = half; i < GAME_PLIES - 4; i++) {
-		int64_t a = now_ns();
+		int64_t a = (int64_t)monotonic_ns();
 		braille_display_show_move(d, i + 1, &positions[i], moves[i]);
-		int64_t b = now_ns() - a;
+		int64_t b = (int64_t)monotonic_ns() - a;
 		if (b > worst_down)
 			worst_down = b;
 	}
 	check(worst_down < 5000000, "a move while BRLTTY is down took %" PRId64 " us",
 	      worst_down / 1000);
-	int64_t gone = now_ns() + 3000000000;
+	int64_t gone = (int64_t)monotonic_ns() + 3000000000;
 	do {
 		braille_display_stats(d, &st);
 		if (st.connected)
 			usleep(10000);
-	} while (st.connected && now_ns() < gone);
+	} while (st.connected && (int64_t)monotonic_ns() < gone);
 	check(!st.connected, "still connected 3 s after BRLTTY died");
 	unsigned connects = st.connects;
 
@@ -668,9 +663,10 @@ int main(int argc, char **argv)
 			"brltest: move shown after %.1f ms (median), %.1f ms (max), %d moves\n",
 			lat[nlat / 2] / 1e6, lat[nlat - 1] / 1e6, nlat);
 
-	int64_t c0 = now_ns();
+	int64_t c0 = (int64_t)monotonic_ns();
 	braille_display_close(d);
-	check(now_ns() - c0 < 1000000000, "close took %" PRId64 " ms", (now_ns() - c0) / 1000000);
+	check((int64_t)monotonic_ns() - c0 < 1000000000, "close took %" PRId64 " ms",
+	      ((int64_t)monotonic_ns() - c0) / 1000000);
 	if (failed)
 		print_log_tail();
 	cleanup(keep);
