@@ -259,6 +259,20 @@ static void get_clock(struct reader *r, struct chess_clock *c, uint64_t ms)
 		r->p++;
 }
 
+/* An author is one word: what would split it becomes '_'. */
+static void put_author(struct writer *w, const char *author)
+{
+	char word[GAME_AUTHOR_MAX];
+	size_t n = 0;
+
+	for (; author[n] && n + 1 < sizeof(word); n++)
+		word[n] = author[n] == ' ' || author[n] == '"' || (unsigned char)author[n] < 0x20
+			      ? '_'
+			      : author[n];
+	word[n] = '\0';
+	put_word(w, n ? word : "-");
+}
+
 static void get_author(struct reader *r, char *author)
 {
 	get_word(r, author, GAME_AUTHOR_MAX);
@@ -420,7 +434,7 @@ static void dec_complete(struct game_record *rec, struct reader *r)
 /* pause, resume, clock-set */
 static void enc_author_clock(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_clock(w, &rec->clock, rec->ms);
 }
 
@@ -476,7 +490,7 @@ static void enc_result(const struct game_record *rec, struct writer *w)
 {
 	put_word(w, rec->u.result.result);
 	put_word(w, result_termination_word(rec->u.result.termination));
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_string(w, rec->u.result.reason);
 }
 
@@ -507,7 +521,7 @@ static void dec_restart(struct game_record *rec, struct reader *r)
 
 static void enc_offer(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_word(w, game_color_name(rec->u.offer.color));
 	put_fmt(w, "%d", rec->u.offer.ply);
 }
@@ -526,7 +540,7 @@ static const char *claim_name_int(int i)
 
 static void enc_claim(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_word(w, game_color_name(rec->u.claim.color));
 	put_word(w, game_claim_kind_name(rec->u.claim.kind));
 	put_uci(w, rec->u.claim.move);
@@ -554,7 +568,7 @@ static void dec_claim(struct game_record *rec, struct reader *r)
 
 static void enc_color_author(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_word(w, game_color_name(rec->u.resign_color));
 }
 
@@ -566,7 +580,7 @@ static void dec_color_author(struct game_record *rec, struct reader *r)
 
 static void enc_author(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 }
 
 static void dec_author(struct game_record *rec, struct reader *r)
@@ -576,7 +590,7 @@ static void dec_author(struct game_record *rec, struct reader *r)
 
 static void enc_tag(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_word(w, rec->u.tag.name);
 	put_string(w, rec->u.tag.value);
 }
@@ -590,7 +604,7 @@ static void dec_tag(struct game_record *rec, struct reader *r)
 
 static void enc_relayed(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_uci(w, rec->u.relayed.move);
 	put_word(w, rec->u.relayed.san);
 }
@@ -604,7 +618,7 @@ static void dec_relayed(struct game_record *rec, struct reader *r)
 
 static void enc_rollback(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_fmt(w, "%d", rec->u.rollback_ply);
 }
 
@@ -616,7 +630,7 @@ static void dec_rollback(struct game_record *rec, struct reader *r)
 
 static void enc_illegal(const struct game_record *rec, struct writer *w)
 {
-	put_word(w, rec->author);
+	put_author(w, rec->author);
 	put_word(w, game_color_name(rec->u.illegal.color));
 	put_fmt(w, "%" PRId64 " %d", rec->u.illegal.penalty_ms, rec->u.illegal.count);
 }

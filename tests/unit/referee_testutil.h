@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Shared by the referee's tests: a referee driven event by event in virtual time, with a
+ * sink that keeps every record (as its journal text) and a line per effect, and a check that
+ * the records, read back, give the same game.
+ */
+#ifndef ANNABELLA_REFEREE_TESTUTIL_H
+#define ANNABELLA_REFEREE_TESTUTIL_H
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chess/chess.h"
+#include "game/referee.h"
+
+#define RT_MAX_RECORDS 4000
+#define RT_LOG_MAX     (256 * 1024)
+
+struct rt {
+	struct referee *r;
+	struct referee_settings set;
+	uint64_t now;
+	int games;
+	int nrec;
+	char types[RT_MAX_RECORDS][24];
+	char args[RT_MAX_RECORDS][GAME_RECORD_MAX];
+	uint64_t ms[RT_MAX_RECORDS];
+	char log[RT_LOG_MAX]; /* one line per effect: "MS KIND DETAIL" */
+	size_t log_len;
+};
+
+static inline void rt_logf(struct rt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void rt_logf(struct rt *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->log + t->log_len, RT_LOG_MAX - t->log_len, fmt, ap);
+	va_end(ap);
+	if (n > 0 && t->log_len + (size_t)n < RT_LOG_MAX)
+		t->log_len += (size_t)n;
+}
+
+static inline void rt_record(void *user, const struct game_record *rec)
+{
+	struct rt *t = user;
+
+	if (t->nrec == RT_MAX_RECORDS)
+		return;
+	snprintf(t->types[t->nrec], sizeof(t->types[0]), "%s", game_record_name(rec->type));
+	if (game_record_encode(rec, t->args[t->nrec], sizeof(t->args[0])) < 0)
+		snprintf(t->args[t->nrec], sizeof(t->args[0]), "(too long)");
+	t->ms[t->nrec] = rec->ms;
+	t->nrec++;
+}
+
+static inline void rt_effect(void *user, const struct game_effect *fx)
+{
+	static const char *const kinds[] = {"SAY",	   "MOVE",	 "REPEAT", "PIECE",
+					    "GUIDE",	   "TIMES",	 "WARNING", "SCORESHEET",
+					    "GAME_START", "GAME_END", "REPLY"};
+	struct rt *t = user;
+	char uci[8], sq[3];
+
+	rt_logf(t, "%" PRIu64 " %s", fx->ms, kinds[fx->kind]);
+	switch (fx->kind) {
+	case GAME_FX_SAY:
+		rt_logf(t, " %s msg%d", fx->channel == GAME_PUBLIC ? "public" : "private", fx->msg);
+		break;
+	case GAME_FX_MOVE:
+	case GAME_FX_REPEAT:
+		chess_move_to_uci(fx->move, uci, sizeof(uci));
+		rt_logf(t, " %s", uci);
+		break;
+	case GAME_FX_PIECE:
+		rt_logf(t, " %c", " PNBRQK"[fx->piece % 7]);
+		break;
+	case GAME_FX_GUIDE:
+		chess_square_format(fx->square, sq);
+		rt_logf(t, " %s %s %c", sq, fx->occupied ? "occupied" : "empty",
+			" PNBRQK"[fx->piece % 7]);
+		break;
+	case GAME_FX_TIMES:
+	case GAME_FX_WARNING:
+		rt_logf(t, " %" PRId64 " %" PRId64 " %d", fx->white_ms, fx->black_ms,
+			fx->move_number);
+		break;
+	case GAME_FX_REPLY:
+		rt_logf(t, " %u %s %s", fx->request, fx->ok ? "ok" : "error", fx->text);
+		break;
+	default:
+		break;
+	}
+	rt_logf(t, "\n");
+}
+
+static inline void rt_new_game(void *user, struct game_params *p)
+{
+	struct rt *t = user;
+
+	snprintf(p->id, sizeof(p->id), "test-%d", ++t->games);
+}
+
+/* A referee for a new game: player, time control, start FEN (NULL: initial). */
+static inline void rt_open(struct rt *t, int player, const char *tc, const char *fen)
+{
+	struct game_sink sink = {.user = t,
+				 .record = rt_record,
+				 .effect = rt_effect,
+				 .new_game = rt_new_game};
+	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
+
+	if (!t->set.promotion_ms)
+		referee_settings_defaults(&t->set);
+	t->set.next.player = player;
+	snprintf(t->set.next.time_control, sizeof(t->set.next.time_control), "%s", tc);
+	snprintf(t->set.next.fen, sizeof(t->set.next.fen), "%s", fen ? fen : CHESS_FEN_START);
+	t->r = referee_new(&t->set, &sink);
+	referee_start(t->r, t->now);
+	ready.ms = t->now;
+	ready.sensed = referee_expected_occupancy(t->r);
+	referee_handle(t->r, &ready);
+}
+
+static inline void rt_close(struct rt *t)
+{
+	referee_stop(t->r, t->now);
+	referee_free(t->r);
+	t->r = NULL;
+}
+
+static inline const struct game *rt_game(const struct rt *t)
+{
+	return referee_game(t->r);
+}
+
+/* Ticks at the referee's deadlines up to now + ms, as the loop runs them. */
+static inline void rt_wait(struct rt *t, uint64_t ms)
+{
+	uint64_t end = t->now + ms;
+
+	for (int i = 0; i < 10000; i++) {
+		uint64_t d = referee_deadline(t->r, t->now);
+		struct game_event tick = {.kind = GAME_EV_TICK};
+
+		if (d > end)
+			break;
+		if (d > t->now)
+			t->now = d;
+		tick.ms = t->now;
+		referee_handle(t->r, &tick);
+	}
+	t->now = end;
+}
+
+static inline void rt_event(struct rt *t, enum game_event_kind kind, int index, bool active)
+{
+	struct game_event ev = {.kind = kind, .ms = t->now, .index = index, .active = active};
+
+	referee_handle(t->r, &ev);
+}
+
+static inline int rt_sq(const char *name)
+{
+	return chess_square_parse(name);
+}
+
+/* A peg leaves / enters a hole; 100 ms pass. */
+static inline void rt_lift(struct rt *t, const char *sq)
+{
+	rt_event(t, GAME_EV_SQUARE, rt_sq(sq), false);
+	rt_wait(t, 100);
+}
+
+static inline void rt_place(struct rt *t, const char *sq)
+{
+	rt_event(t, GAME_EV_SQUARE, rt_sq(sq), true);
+	rt_wait(t, 100);
+}
+
+/* A quiet move (or a capture, the captured piece taken first), then the settle time. */
+static inline void rt_move(struct rt *t, const char *from, const char *to)
+{
+	rt_lift(t, from);
+	rt_place(t, to);
+	rt_wait(t, 200);
+}
+
+static inline void rt_capture(struct rt *t, const char *from, const char *to)
+{
+	rt_lift(t, to);
+	rt_lift(t, from);
+	rt_place(t, to);
+	rt_wait(t, 200);
+}
+
+/* A button pressed and released (held `ms`), then 100 ms. */
+static inline void rt_hold(struct rt *t, enum game_button b, uint64_t ms)
+{
+	rt_event(t, GAME_EV_BUTTON, b, true);
+	rt_wait(t, ms);
+	rt_event(t, GAME_EV_BUTTON, b, false);
+	rt_wait(t, 100);
+}
+
+static inline void rt_press(struct rt *t, enum game_button b)
+{
+	rt_hold(t, b, 80);
+}
+
+/* A command as `role`; the reply's line in the log carries request `id`. */
+static inline void rt_command(struct rt *t, const struct game_command *cmd)
+{
+	struct game_event ev = {.kind = GAME_EV_COMMAND, .ms = t->now, .command = cmd};
+
+	referee_handle(t->r, &ev);
+}
+
+/* Read the kept records back into a fresh referee, as a restart does: 0 when every record
+ * decodes and applies; the game's description at `at` into buf. */
+static inline int rt_replay(const struct rt *t, int from, int to, struct referee *fresh)
+{
+	for (int i = from; i < to; i++) {
+		struct game_record rec;
+		char err[160];
+
+		if (game_record_decode(&rec, t->types[i], t->args[i], t->ms[i], err, sizeof(err)))
+			return -1;
+		if (referee_replay(fresh, &rec))
+			return -1;
+	}
+	return 0;
+}
+
+/* The index of the last game record, where the current game's journal begins. */
+static inline int rt_game_start(const struct rt *t)
+{
+	for (int i = t->nrec - 1; i >= 0; i--)
+		if (!strcmp(t->types[i], "game"))
+			return i;
+	return 0;
+}
+
+#endif

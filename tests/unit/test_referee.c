@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The referee driven event by event (DESIGN 3, 6, 8): what it records and what it asks
+ * to be said, and that its records read back into the same game.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/referee_testutil.h"
+
+static struct rt *t;
+
+static int setup(void **state)
+{
+	(void)state;
+	t = calloc(1, sizeof(*t));
+	return t ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (t->r)
+		rt_close(t);
+	free(t);
+	return 0;
+}
+
+static void assert_logged(const char *want)
+{
+	if (!strstr(t->log, want))
+		fail_msg("expected '%s' in:\n%s", want, t->log);
+}
+
+static void assert_not_logged(const char *unwanted)
+{
+	if (strstr(t->log, unwanted))
+		fail_msg("did not expect '%s' in:\n%s", unwanted, t->log);
+}
+
+/* The last record of a type, its arguments; NULL if none. */
+static const char *last_record(const char *type)
+{
+	for (int i = t->nrec - 1; i >= 0; i--)
+		if (!strcmp(t->types[i], type))
+			return t->args[i];
+	return NULL;
+}
+
+static int count_records(const char *type)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nrec; i++)
+		n += !strcmp(t->types[i], type);
+	return n;
+}
+
+static const char *san(int ply)
+{
+	return rt_game(t)->plies[ply].san;
+}
+
+static void command(enum game_command_kind kind, enum game_role role, uint32_t id)
+{
+	struct game_command c = {.kind = kind, .role = role, .request = id, .color = -1};
+
+	snprintf(c.author, sizeof(c.author), "tester");
+	rt_command(t, &c);
+}
+
+/* The game read back from its records is the game, and starting it again resumes it. */
+static void assert_replays(void)
+{
+	struct game_sink none = {0};
+	struct referee *fresh = referee_new(&t->set, &none);
+	char a[8192], b[8192];
+
+	assert_non_null(fresh);
+	assert_int_equal(rt_replay(t, rt_game_start(t), t->nrec, fresh), 0);
+	game_describe(rt_game(t), t->now, a, sizeof(a));
+	game_describe(referee_game(fresh), t->now, b, sizeof(b));
+	assert_string_equal(a, b);
+	referee_free(fresh);
+}
+
+/* ------------------------------------------------------------------ moves */
+
+static void test_moves_and_captures(void **state)
+{
+	(void)state;
+	t->now = 1000;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	assert_logged("1000 GAME_START");
+	rt_move(t, "e2", "e4");
+	rt_move(t, "d7", "d5");
+	rt_capture(t, "e4", "d5"); /* the captured pawn off first */
+	rt_lift(t, "d8");	   /* the capturing queen first */
+	rt_lift(t, "d5");
+	rt_place(t, "d5");
+	rt_wait(t, 200);
+	assert_int_equal(game_plies(rt_game(t)), 4);
+	assert_string_equal(san(2), "exd5");
+	assert_string_equal(san(3), "Qxd5");
+	assert_logged(" MOVE e2e4\n");
+	assert_logged(" MOVE d8d5\n");
+	/* Without a clock a move is complete when made. */
+	assert_int_equal(count_records("complete"), 4);
+	assert_string_equal(last_record("complete"), "4 -1");
+	assert_string_equal(last_record("made"), "4 d8d5 Qxd5");
+	assert_non_null(strstr(t->args[1], "d2 ") == t->args[1] ? t->args[1] : "touch");
+	assert_replays();
+}
+
+static void test_repeat_and_info(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" SAY private msg8\n"); /* GAME_MSG_NOTHING_TO_REPEAT */
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" REPEAT g1f3\n");
+	rt_press(t, GAME_BUTTON_INFO);
+	assert_logged(" TIMES 0 0 1\n");
+}
+
+/* ------------------------------------------------------------------ the clock */
+
+static void test_clock_readings(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	t->now = 1000;
+	rt_open(t, CHESS_WHITE, "300+2", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* Black's press starts White's clock */
+	assert_logged(" SAY private msg0\n");	 /* GAME_MSG_GAME_START */
+	t->now = 3000;
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	t->now = 10000;
+	rt_move(t, "e7", "e5");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	g = rt_game(t);
+	assert_int_equal(game_plies(g), 2);
+	/* White ran from 1000 (the press went down at 1000) to 3400: 2.4 s, +2 s. */
+	assert_int_equal(g->plies[0].clk_ms, 300000 - 2400 + 2000);
+	assert_int_equal(g->plies[1].clk_ms, 300000 - (10400 - 3400) + 2000);
+	assert_true(g->plies[1].flags & GAME_PLY_COMPLETE);
+	assert_replays();
+}
+
+static void test_press_before_replication(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "60+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	/* The sighted opponent moves and presses before the move reaches the tactile board. */
+	t->now += 5000;
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	g = rt_game(t);
+	assert_int_equal(g->completion.early_presses.count, 1);
+	rt_move(t, "c7", "c5");
+	assert_int_equal(g->completion.early_presses.count, 0);
+	assert_true(g->plies[1].flags & GAME_PLY_COMPLETE);
+	assert_true(g->plies[1].clk_ms > 54000 && g->plies[1].clk_ms < 55000);
+	assert_replays();
+}
+
+static void test_flag_at_deadline(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "10+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's clock runs from 0 */
+	rt_wait(t, 20000);
+	assert_logged("10000 SAY public msg11\n"); /* GAME_MSG_FLAG_WHITE, at the deadline */
+	assert_string_equal(rt_game(t)->result.flag_result, "0-1");
+	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
+	assert_int_equal(count_records("flag"), 1);
+	assert_replays();
+}
+
+/* Regression: in real time a press can come after the flag's deadline before any tick saw
+ * it; the flag is what happened (it was journaled as an idle press, and never said). */
+static void test_flag_found_by_late_press(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "10+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	t->now = 12000; /* no tick since the deadline at 10000 */
+	rt_event(t, GAME_EV_BUTTON, GAME_BUTTON_PLAYER_CLOCK, true);
+	assert_logged("12000 SAY public msg11\n");
+	assert_non_null(last_record("flag"));
+	assert_true(strncmp(last_record("flag"), "white 0-1 flagged", 17) == 0);
+	assert_null(strstr(last_record("press"), "idle"));
+	assert_replays();
+}
+
+static void test_pause_button(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_BLACK, "600+0", NULL);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_logged(" SAY private msg2\n");
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	assert_logged(" SAY private msg3\n");
+	assert_true(strncmp(last_record("resume"), "player running", 14) == 0);
+	assert_replays();
+}
+
+/* ------------------------------------------------------------------ promotion */
+
+#define PROMO_FEN "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+
+static void test_promotion_needs_a_piece(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "60+0", PROMO_FEN);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "a7", "a8");
+	assert_logged(" SAY private msg4\n"); /* choose a piece */
+	assert_int_equal(game_plies(rt_game(t)), 0);
+	/* Trap 2: a press before the choice is refused, never a silent queen. */
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_logged(" SAY private msg5\n");
+	assert_non_null(strstr(last_record("press"), "white refused "));
+	assert_int_equal(game_plies(rt_game(t)), 0);
+	rt_press(t, GAME_BUTTON_SELECT);
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" PIECE Q\n");
+	assert_logged(" PIECE R\n");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(game_plies(rt_game(t)), 1);
+	assert_string_equal(san(0), "a8=R+");
+	assert_replays();
+}
+
+/* ------------------------------------------------------------------ mismatch */
+
+static void test_impossible_move_held_until_press(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e5");
+	rt_wait(t, 5000);
+	/* Art. 11.3.1: nothing is said about the player's own board before their press. */
+	assert_not_logged("msg6");
+	assert_int_equal(rt_game(t)->mismatch.state, MISMATCH_HELD);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_logged(" SAY private msg6\n");
+	assert_non_null(strstr(last_record("press"), "white illegal "));
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" GUIDE e2 occupied P\n");
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" GUIDE e5 empty  \n");
+	rt_move(t, "e5", "e4");
+	assert_int_equal(game_plies(rt_game(t)), 1);
+	assert_int_equal(rt_game(t)->mismatch.state, MISMATCH_NONE);
+	assert_replays();
+}
+
+static void test_casual_mismatch_at_once(void **state)
+{
+	(void)state;
+	t->set.next.mode = GAME_CASUAL;
+	referee_settings_defaults(&t->set);
+	t->set.next.mode = GAME_CASUAL;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e5");
+	rt_wait(t, 3500);
+	assert_logged(" SAY private msg18\n"); /* illegal move, casual mode only */
+	assert_logged(" SAY private msg6\n");
+}
+
+/* ------------------------------------------------------------------ the end */
+
+static void fools_mate(void)
+{
+	rt_move(t, "f2", "f3");
+	rt_move(t, "e7", "e5");
+	rt_move(t, "g2", "g4");
+	rt_move(t, "d8", "h4");
+}
+
+static void test_checkmate_ends_the_game(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	fools_mate();
+	assert_true(game_over(rt_game(t)));
+	assert_string_equal(rt_game(t)->result.result, "0-1");
+	assert_logged(" GAME_END\n");
+	/* Pegs moved after the end change nothing. */
+	rt_move(t, "e1", "f2");
+	assert_int_equal(game_plies(rt_game(t)), 4);
+	assert_replays();
+}
+
+static void test_checkmate_press_completes(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_BLACK, "60+1", NULL);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "f2", "f3");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e7", "e5");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "g2", "g4");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "d8", "h4");
+	assert_true(game_over(rt_game(t)));
+	/* The clocks run until the mating move's press, which gives its reading. */
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	assert_true(rt_game(t)->plies[3].clk_ms < 0);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_STOPPED);
+	assert_true(rt_game(t)->plies[3].clk_ms > 59000);
+	assert_replays();
+}
+
+/* ------------------------------------------------------------------ a restart */
+
+static void test_resume_from_records(void **state)
+{
+	struct game_sink none = {0};
+	struct referee *fresh;
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "900+10", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_lift(t, "c7"); /* touched when the power goes */
+	fresh = referee_new(&t->set, &none);
+	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+	referee_start(fresh, 0);
+	assert_true(referee_resumed(fresh));
+	g = referee_game(fresh);
+	assert_int_equal(game_plies(g), 1);
+	assert_true(g->touched & (1ull << rt_sq("c7")));
+	/* The clocks come back standing at their last journaled reading. */
+	assert_int_equal(g->clock.state, CLOCK_PAUSED);
+	assert_int_equal(g->clock.running, CHESS_BLACK);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_BLACK, 5000), 900000);
+	referee_free(fresh);
+}
+
+/* ------------------------------------------------------------------ commands */
+
+static void test_draw_offer(void **state)
+{
+	struct game_command c = {.kind = CMD_DRAW_OFFER, .role = ROLE_ASSISTANT, .request = 7};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	c.color = -1;
+	rt_command(t, &c);
+	assert_logged(" REPLY 7 error a draw is offered after making a move");
+	rt_move(t, "e2", "e4");
+	rt_move(t, "e7", "e5");
+	rt_command(t, &c); /* default: the side that moved last, Black */
+	assert_logged(" REPLY 7 ok draw offer by black with move 1");
+	assert_logged(" SAY private msg24\n"); /* offered to the tactile player */
+	assert_true(rt_game(t)->plies[1].flags & GAME_PLY_DRAW_OFFER);
+	assert_int_equal(rt_game(t)->offer_color, CHESS_BLACK);
+	rt_move(t, "g1", "f3"); /* the offer lapses with White's move */
+	assert_int_equal(rt_game(t)->offer_color, -1);
+	assert_replays();
+}
+
+static void repeat_knights(int times)
+{
+	for (int i = 0; i < times; i++) {
+		rt_move(t, "g1", "f3");
+		rt_move(t, "g8", "f6");
+		rt_move(t, "f3", "g1");
+		rt_move(t, "f6", "g8");
+	}
+}
+
+static void test_claim_threefold(void **state)
+{
+	struct game_command c = {.kind = CMD_CLAIM, .claim = CLAIM_THREEFOLD, .color = -1};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	c.role = ROLE_ASSISTANT;
+	c.request = 1;
+	rt_command(t, &c);
+	/* To the assistant the reply does not say whether the claim is correct. */
+	assert_logged(" REPLY 1 ok threefold claim by white: the clocks stand for the arbiter");
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_true(rt_game(t)->claim.open);
+	assert_false(rt_game(t)->claim.correct);
+	c.role = ROLE_ARBITER;
+	c.request = 2;
+	rt_command(t, &c);
+	assert_logged(" REPLY 2 ok threefold claim by white is not correct");
+	command(CMD_RESUME, ROLE_ARBITER, 3);
+	assert_logged(" REPLY 3 ok clocks running");
+	assert_false(rt_game(t)->claim.open);
+	assert_not_logged("msg27"); /* nothing said to the players (11.3.1) */
+	assert_replays();
+}
+
+static void test_claim_with_intended_move(void **state)
+{
+	struct game_command c = {.kind = CMD_CLAIM,
+				 .claim = CLAIM_THREEFOLD,
+				 .color = -1,
+				 .role = ROLE_ARBITER,
+				 .request = 4};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	repeat_knights(1);
+	rt_move(t, "g1", "f3");
+	rt_move(t, "g8", "f6");
+	rt_move(t, "f3", "g1");
+	/* Black intends Ng8: the start position would stand a third time. */
+	snprintf(c.move, sizeof(c.move), "Sg8");
+	rt_command(t, &c);
+	assert_logged(" REPLY 4 ok threefold claim by black is correct");
+	assert_non_null(strstr(last_record("claim"), "black threefold f6g8 yes"));
+	c.request = 5;
+	snprintf(c.move, sizeof(c.move), "Ke9");
+	rt_command(t, &c);
+	assert_logged(" REPLY 5 error 'Ke9' is not a legal move for black");
+	assert_replays();
+}
+
+static void test_resign(void **state)
+{
+	struct game_command c = {.kind = CMD_RESIGN, .role = ROLE_ASSISTANT, .request = 9};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	c.color = -1;
+	rt_command(t, &c);
+	assert_logged(" REPLY 9 error resign needs the side");
+	c.color = CHESS_BLACK;
+	rt_command(t, &c);
+	assert_logged(" REPLY 9 ok black resigns: 1-0");
+	assert_logged(" SAY private msg23\n");
+	assert_string_equal(rt_game(t)->result.result, "1-0");
+	/* A command at the wrong moment changes nothing. */
+	rt_command(t, &c);
+	assert_logged(" REPLY 9 error the game is over: 1-0");
+	assert_int_equal(count_records("resign"), 1);
+	assert_replays();
+}
+
+/* 2023 Art. 5.1.2: resigning against a lone king is a draw. */
+static void test_resign_against_bare_king(void **state)
+{
+	struct game_command c = {.kind = CMD_RESIGN, .role = ROLE_ARBITER, .color = CHESS_WHITE};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+	rt_command(t, &c);
+	assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
+	rt_close(t);
+	t->set.next.edition = RULES_2018;
+	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+	rt_command(t, &c);
+	assert_string_equal(rt_game(t)->result.result, "0-1");
+}
+
+static void test_result_and_approve(void **state)
+{
+	struct game_command c = {.kind = CMD_RESULT, .role = ROLE_ASSISTANT, .request = 11};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	command(CMD_APPROVE, ROLE_ASSISTANT, 10);
+	assert_logged(" REPLY 10 error no result to approve: the game is on");
+	snprintf(c.result, sizeof(c.result), "1/2-1/2");
+	snprintf(c.text, sizeof(c.text), "agreed draw");
+	rt_command(t, &c);
+	assert_logged(" REPLY 11 error not allowed for this role");
+	assert_false(game_over(rt_game(t)));
+	c.role = ROLE_ARBITER;
+	snprintf(c.result, sizeof(c.result), "2-0");
+	rt_command(t, &c);
+	assert_logged(" REPLY 11 error result must be 1-0, 0-1 or 1/2-1/2");
+	snprintf(c.result, sizeof(c.result), "1/2-1/2");
+	rt_command(t, &c);
+	assert_logged(" REPLY 11 ok 1/2-1/2, agreed draw");
+	assert_int_equal(rt_game(t)->result.state, RESULT_ENDED);
+	assert_int_equal(rt_game(t)->result.termination, TERMINATION_NORMAL);
+	command(CMD_APPROVE, ROLE_ASSISTANT, 12);
+	assert_logged(" REPLY 12 ok result 1/2-1/2 approved");
+	assert_int_equal(rt_game(t)->result.state, RESULT_APPROVED);
+	command(CMD_APPROVE, ROLE_ASSISTANT, 13);
+	assert_logged(" REPLY 13 error the result 1/2-1/2 is approved already");
+	assert_replays();
+}
+
+static void test_time_forfeit_result(void **state)
+{
+	struct game_command c = {.kind = CMD_RESULT, .role = ROLE_ARBITER, .request = 1};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "5+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 6000);
+	snprintf(c.result, sizeof(c.result), "0-1");
+	snprintf(c.text, sizeof(c.text), "White lost on time");
+	rt_command(t, &c);
+	assert_int_equal(rt_game(t)->result.termination, TERMINATION_TIME_FORFEIT);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_STOPPED);
+	assert_replays();
+}
+
+static void test_tags(void **state)
+{
+	struct game_command c = {.kind = CMD_TAG, .role = ROLE_ASSISTANT, .request = 3};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	snprintf(c.tag.name, sizeof(c.tag.name), "White");
+	snprintf(c.tag.value, sizeof(c.tag.value), "Anna \"the rook\" Berg");
+	rt_command(t, &c);
+	assert_logged(" REPLY 3 ok White set");
+	assert_string_equal(game_params_tag(&rt_game(t)->params, "White"), "Anna \"the rook\" Berg");
+	snprintf(c.tag.name, sizeof(c.tag.name), "Result");
+	rt_command(t, &c);
+	assert_logged(" REPLY 3 error 'Result' cannot be set");
+	snprintf(c.tag.name, sizeof(c.tag.name), "Bad Name");
+	rt_command(t, &c);
+	assert_logged(" REPLY 3 error 'Bad Name' cannot be set");
+	assert_replays();
+}
+
+static void test_pause_commands(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	command(CMD_PAUSE, ROLE_ARBITER, 1);
+	assert_logged(" REPLY 1 error the game has no clock");
+	rt_close(t);
+	rt_open(t, CHESS_WHITE, "600+0", NULL);
+	command(CMD_PAUSE, ROLE_ARBITER, 2);
+	assert_logged(" REPLY 2 error the clocks are not running");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	command(CMD_PAUSE, ROLE_ASSISTANT, 3);
+	assert_logged(" REPLY 3 error not allowed for this role");
+	command(CMD_PAUSE, ROLE_ARBITER, 4);
+	assert_logged(" REPLY 4 ok clocks paused");
+	assert_non_null(strstr(last_record("pause"), "tester paused"));
+}
+
+/* ------------------------------------------------------------------ the button menu */
+
+static void test_menu(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_move(t, "e2", "e4");
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	assert_logged(" SAY private msg31\n"); /* offer a draw */
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private msg33\n"); /* claim: threefold */
+	rt_press(t, GAME_BUTTON_SELECT);
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private msg35\n"); /* resign */
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" SAY private msg38\n"); /* confirm with repeat again */
+	assert_false(game_over(rt_game(t)));
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_true(game_over(rt_game(t)));
+	assert_string_equal(rt_game(t)->result.result, "0-1");
+	assert_non_null(strstr(last_record("resign"), "player white"));
+	/* After the end the menu offers approving the result. */
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	assert_logged(" SAY private msg36\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_int_equal(rt_game(t)->result.state, RESULT_APPROVED);
+	assert_replays();
+}
+
+static void test_menu_closes_unused(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	rt_wait(t, 20000);
+	assert_logged(" SAY private msg39\n"); /* menu closed */
+	/* repeat is the board's repeat again */
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" SAY private msg8\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_moves_and_captures, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repeat_and_info, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_readings, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_press_before_replication, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_flag_at_deadline, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_flag_found_by_late_press, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pause_button, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_promotion_needs_a_piece, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_impossible_move_held_until_press, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_casual_mismatch_at_once, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_checkmate_ends_the_game, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_checkmate_press_completes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_resume_from_records, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_draw_offer, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_claim_threefold, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_claim_with_intended_move, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_resign_against_bare_king, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_result_and_approve, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_time_forfeit_result, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tags, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pause_commands, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_menu, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_menu_closes_unused, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
