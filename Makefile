@@ -65,7 +65,7 @@ $(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lreadline
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
@@ -85,7 +85,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 # What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
 # and what the tests, demo and benchmarks need besides, from Debian 12.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
-	libasound2-dev alsa-utils libinih-dev libbrlapi-dev
+	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
 	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time brltty
 

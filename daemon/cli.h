@@ -10,5 +10,7 @@ int cli_perft(int argc, char **argv); /* perft FEN DEPTH [--divide] */
 int cli_script(int argc,
 	       char **argv); /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
+int cli_control(int argc, char **argv);	   /* control [--socket PATH] [COMMAND ARGS...] */
+int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
 
 #endif

@@ -11,47 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "braille/braille.h"
 #include "chess/pgn.h"
 #include "daemon/cli.h"
+#include "daemon/scoresheet.h"
 #include "daemon/state.h"
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: annabella scoresheet --format pgn|text|brf|unicode STATE_DIR\n");
 	return 2;
-}
-
-static char *render(const struct pgn_game *g, const char *format)
-{
-	struct scoresheet_game sheet = {0};
-	bool *offers;
-	char *out;
-
-	if (!strcmp(format, "pgn"))
-		return pgn_format(g);
-	offers = calloc((size_t)g->game.count + 1, sizeof(*offers));
-	if (!offers)
-		return NULL;
-	/* A draw offer (Art. 8.1.5) is kept as "(=)" in the move's comment. */
-	for (int i = 0; i < g->game.count && i < g->comments_capacity; i++)
-		offers[i] = g->comments[i] && strstr(g->comments[i], "(=)");
-	sheet.start = &g->game.start;
-	sheet.moves = g->game.moves;
-	sheet.count = g->game.count;
-	sheet.draw_offered = offers;
-	sheet.tags.white = pgn_game_tag(g, "White");
-	sheet.tags.black = pgn_game_tag(g, "Black");
-	sheet.tags.event = pgn_game_tag(g, "Event");
-	sheet.tags.date = pgn_game_tag(g, "Date");
-	sheet.tags.result = g->result;
-	if (!strcmp(format, "text"))
-		out = scoresheet_text(&sheet);
-	else
-		out = braille_scoresheet(
-		    &sheet, !strcmp(format, "brf") ? BRAILLE_BRF : BRAILLE_UNICODE, NULL);
-	free(offers);
-	return out;
 }
 
 int cli_scoresheet(int argc, char **argv)
@@ -107,7 +75,7 @@ int cli_scoresheet(int argc, char **argv)
 			fprintf(stderr, "annabella scoresheet: %s: no game\n", path);
 		return 2;
 	}
-	out = render(&game, format);
+	out = scoresheet_render(&game, format);
 	pgn_game_free(&game);
 	if (!out) {
 		fprintf(stderr, "annabella scoresheet: cannot render the %s scoresheet: %s\n",

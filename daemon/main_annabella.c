@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * annabella: the command-line tool (perft, board scripts, scoresheet exports; later the
+ * annabella: the command-line tool (perft, board scripts, scoresheet exports, and the
  * control client of DESIGN section 8).
  */
 #include <stdio.h>
@@ -16,6 +16,8 @@ static const struct {
     {"perft", cli_perft, "perft FEN DEPTH [--divide]"},
     {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]"},
     {"scoresheet", cli_scoresheet, "scoresheet --format pgn|text|brf|unicode STATE_DIR"},
+    {"control", cli_control, "control [--socket PATH] [COMMAND ARGS...]"},
+    {"status", cli_status, "status [--socket PATH]"},
 };
 
 static void usage(FILE *f)

@@ -18,6 +18,7 @@
 #include "base/log.h"
 #include "chess/chess.h"
 #include "daemon/config.h"
+#include "daemon/ctlsock.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/present.h"
@@ -36,6 +37,7 @@ struct options {
 	const char *board_spec;
 	const char *record_path;
 	const char *state_dir;
+	const char *control; /* --control PATH|none */
 	bool virtual_time;
 	int audio; /* enum voice_sink_type, or -1: the default */
 };
@@ -50,6 +52,7 @@ struct daemon {
 	struct store *store;
 	struct presenter *presenter;
 	struct referee *referee;
+	struct ctlsock *ctl;
 	int sigfd;
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
@@ -59,7 +62,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: annabellad [--config FILE] [--board gpiod|sim:SCRIPT|replay:LOG]\n"
 		   "                  [--time real|virtual] [--audio alsa|wav|none] [--state DIR]\n"
-		   "                  [--record-lines LOG]\n");
+		   "                  [--record-lines LOG] [--control PATH|none]\n");
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -71,6 +74,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"audio", required_argument, NULL, 'a'},
 	    {"state", required_argument, NULL, 's'},
 	    {"record-lines", required_argument, NULL, 'r'},
+	    {"control", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -113,6 +117,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'r':
 			o->record_path = optarg;
+			break;
+		case 'C':
+			o->control = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -233,6 +240,13 @@ static void board_fd_ready(void *user, int fd, short revents, uint64_t now)
 static void before_crash(void *user, uint64_t now)
 {
 	board_events(user, now);
+}
+
+static void script_control(void *user, const char *role, const char *command, uint64_t now)
+{
+	struct daemon *d = user;
+
+	ctlsock_script(d->ctl, role, command, now);
 }
 
 static uint64_t referee_deadline_fn(void *user, uint64_t now)
@@ -385,7 +399,13 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		snprintf(err, err_size, "out of memory");
 		return -1;
 	}
-	presenter_attach(d->presenter, d->referee, NULL);
+	d->ctl = ctlsock_open(&d->cfg, d->loop);
+	if (!d->ctl) {
+		snprintf(err, err_size, "out of memory");
+		return -1;
+	}
+	ctlsock_attach(d->ctl, d->referee, d->presenter, d->store);
+	presenter_attach(d->presenter, d->referee, d->ctl);
 	*status = 2;
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
@@ -405,7 +425,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	/* The script's actions at a time go before the board's service at that time, so a
 	 * scan sees the pegs they placed. */
 	if (d->driver) {
-		struct driver_hooks hooks = {.user = d, .before_crash = before_crash};
+		struct driver_hooks hooks = {
+		    .user = d, .before_crash = before_crash, .control = script_control};
 
 		driver_start(d->driver, d->board, origin, &hooks);
 		loop_add_source(d->loop, driver_deadline, driver_run, d->driver);
@@ -427,6 +448,7 @@ static void stop(struct daemon *d)
 		referee_stop(d->referee, loop_now(d->loop));
 		store_close(d->store, referee_game(d->referee));
 	}
+	ctlsock_close(d->ctl);
 	if (d->voice)
 		voice_stop(d->voice);
 	referee_free(d->referee);
@@ -460,6 +482,11 @@ int main(int argc, char **argv)
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);
 	if (d.opt.audio >= 0)
 		d.cfg.voice.sink = (enum voice_sink_type)d.opt.audio;
+	if (d.opt.control && snprintf(d.cfg.control_socket, sizeof(d.cfg.control_socket), "%s",
+				      d.opt.control) >= (int)sizeof(d.cfg.control_socket)) {
+		fprintf(stderr, "annabellad: --control: path too long\n");
+		return 2;
+	}
 
 	chess_init();
 	d.loop = loop_new(d.opt.virtual_time);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "control/protocol.h"
+#include "daemon/ctlsock.h"
 
 #define TEXT_MAX 512
 
@@ -43,8 +45,8 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_RESULT_DRAW] = PHRASE_RESULT_DRAW,
     [GAME_MSG_WHITE_RESIGNS] = PHRASE_WHITE_RESIGNS,
     [GAME_MSG_BLACK_RESIGNS] = PHRASE_BLACK_RESIGNS,
-    [GAME_MSG_DRAW_OFFERED] = PHRASE_DRAW_OFFERED,
-    [GAME_MSG_DRAW_OFFER_MADE] = PHRASE_DRAW_OFFER_MADE,
+    [GAME_MSG_WHITE_OFFERS_DRAW] = PHRASE_WHITE_OFFERS_DRAW,
+    [GAME_MSG_BLACK_OFFERS_DRAW] = PHRASE_BLACK_OFFERS_DRAW,
     [GAME_MSG_CLAIM_TO_ARBITER] = PHRASE_CLAIM_TO_ARBITER,
     [GAME_MSG_CLAIM_CORRECT] = PHRASE_CLAIM_CORRECT,
     [GAME_MSG_CLAIM_INCORRECT] = PHRASE_CLAIM_INCORRECT,
@@ -109,9 +111,19 @@ void presenter_move_words(const struct presenter *p, const struct chess_pos *bef
 static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind, const char *lang,
 		const char *text, uint64_t ms)
 {
-	if (p->voice && text && *text)
+	if (!text || !*text)
+		return;
+	if (p->voice)
 		voice_say(p->voice, ch == GAME_PUBLIC ? VOICE_PUBLIC : VOICE_PRIVATE, kind, lang,
 			  text, ms);
+	if (ctlsock_watched(p->ctl)) {
+		struct strbuf line = {0};
+
+		control_event_say(&line, ms, ch == GAME_PUBLIC, text);
+		if (line.p)
+			ctlsock_event(p->ctl, line.p);
+		free(line.p);
+	}
 }
 
 static void speak(struct presenter *p, const struct game_effect *fx)
@@ -181,6 +193,8 @@ static void present_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_REPLY:
 		if (!fx->request && !fx->ok)
 			log_error(LOG_GAME, "%s", fx->text);
+		else if (p->ctl)
+			ctlsock_reply(p->ctl, fx->request, fx->ok, fx->text, fx->ms);
 		break;
 	default:
 		speak(p, fx);
@@ -193,6 +207,14 @@ static void present_record(void *user, const struct game_record *rec)
 	struct presenter *p = user;
 
 	store_record(p->store, rec);
+	if (ctlsock_watched(p->ctl)) {
+		struct strbuf line = {0};
+
+		control_event_record(&line, rec, p->referee ? referee_game(p->referee) : NULL);
+		if (line.p)
+			ctlsock_event(p->ctl, line.p);
+		free(line.p);
+	}
 }
 
 static void present_new_game(void *user, struct game_params *params)

@@ -234,9 +234,9 @@ static void set_comment(struct pgn_game *pgn, int ply, const char *text)
 	pgn->comments[ply] = copy;
 }
 
-/* A ply's comment: its [%clk] reading (DESIGN 4.4: truncated to whole seconds) and the
- * draw offer made with it (8.1.5). */
-static const char *ply_comment(const struct game_ply *p, char *buf, size_t size)
+/* A ply's comment: its [%clk] reading (DESIGN 4.4: truncated to whole seconds), the draw
+ * offer made with it (8.1.5), and after the game's last move why the game ended. */
+static const char *ply_comment(const struct game_ply *p, const char *end, char *buf, size_t size)
 {
 	char hms[32];
 	int n = 0;
@@ -247,7 +247,9 @@ static const char *ply_comment(const struct game_ply *p, char *buf, size_t size)
 		n = snprintf(buf, size, "[%%clk %s]", hms);
 	}
 	if (p->flags & GAME_PLY_DRAW_OFFER)
-		snprintf(buf + n, size - (size_t)n, "%s(=)", n ? " " : "");
+		n += snprintf(buf + n, size - (size_t)n, "%s(=)", n ? " " : "");
+	if (end && end[0] && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "%s%s", n ? " " : "", end);
 	return buf[0] ? buf : NULL;
 }
 
@@ -255,7 +257,9 @@ static const char *ply_comment(const struct game_ply *p, char *buf, size_t size)
 static int sync_pgn(struct store *s, const struct game *g)
 {
 	struct pgn_game *pgn = &s->pgn;
-	char comment[64];
+	char comment[64 + RESULT_REASON_MAX];
+	const char *end = game_over(g) ? g->result.reason : NULL;
+	int last = game_plies(g) - 1;
 
 	if (s->pgn_ready &&
 	    (strcmp(s->pgn_game_id, g->params.id) || pgn->game.count > game_plies(g))) {
@@ -289,7 +293,10 @@ static int sync_pgn(struct store *s, const struct game *g)
 		pgn_game_set_tag(pgn, "TimeControl", g->params.time_control);
 	if (game_over(g)) {
 		pgn_game_set_result(pgn, g->result.result);
-		pgn_game_set_tag(pgn, "Termination", g->result.reason);
+		pgn_game_set_tag(pgn, "Termination", result_termination_pgn(g->result.termination));
+		/* Why it ended, as a comment: before the first move if none was made. */
+		if (last < 0)
+			pgn_game_set_leading_comment(pgn, end);
 	} else {
 		pgn_game_set_result(pgn, "*");
 	}
@@ -299,10 +306,12 @@ static int sync_pgn(struct store *s, const struct game *g)
 	for (int i = 0; i < game_plies(g); i++) {
 		const struct game_ply *p = &g->plies[i];
 
+		/* The last ply's comment also says why the game ended: made again each time. */
 		if (i < s->marks_count && s->marks[i].clk_ms == p->clk_ms &&
-		    s->marks[i].flags == p->flags)
+		    s->marks[i].flags == p->flags && i != last)
 			continue;
-		set_comment(pgn, i, ply_comment(p, comment, sizeof(comment)));
+		set_comment(pgn, i,
+			    ply_comment(p, i == last ? end : NULL, comment, sizeof(comment)));
 		s->marks[i] = *p;
 	}
 	s->marks_count = game_plies(g);
@@ -355,7 +364,9 @@ void store_close(struct store *s, const struct game *g)
 	write_pgn(s, g, true);
 	if (s->journal)
 		journal_sync(s->journal);
-	if (g->open && game_over(g))
+	/* A game whose result is approved is done: its journal is kept under games/.  One
+	 * still waiting for approval (8.7) is resumed at the next start. */
+	if (g->open && g->result.state == RESULT_APPROVED)
 		archive_journal(s);
 }
 

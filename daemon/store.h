@@ -38,7 +38,8 @@ void store_new_game(struct store *s, struct game_params *params);
 void store_game_start(struct store *s, const struct game *g);
 /* game.pgn again (and its copy under games/ once the game is over). */
 void store_scoresheet(struct store *s, const struct game *g);
-/* The daemon stops: everything written; a finished game's journal kept under games/. */
+/* The daemon stops: everything written; the journal of a game whose result is approved
+ * kept under games/. */
 void store_close(struct store *s, const struct game *g);
 /* The scoresheet as last written (after store_scoresheet()). */
 const struct pgn_game *store_pgn(const struct store *s);

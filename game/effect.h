@@ -41,8 +41,9 @@ enum game_msg {
 	GAME_MSG_RESULT_DRAW,
 	GAME_MSG_WHITE_RESIGNS,
 	GAME_MSG_BLACK_RESIGNS,
-	GAME_MSG_DRAW_OFFERED,	   /* the opponent offers a draw */
-	GAME_MSG_DRAW_OFFER_MADE,  /* the player's own offer was recorded */
+	GAME_MSG_WHITE_OFFERS_DRAW, /* a draw offer: public when the tactile player makes it,
+				       private when it is made to them */
+	GAME_MSG_BLACK_OFFERS_DRAW,
 	GAME_MSG_CLAIM_TO_ARBITER, /* a claim: the clocks stand, the arbiter decides */
 	GAME_MSG_CLAIM_CORRECT,	   /* casual mode: the claim is correct */
 	GAME_MSG_CLAIM_INCORRECT,  /* casual mode: it is not */
@@ -75,6 +76,9 @@ enum game_effect_kind {
 	GAME_FX_REPLY,	    /* the reply to a command */
 	GAME_FX_KIND_COUNT
 };
+
+/* "game-start", "mismatch", ...: for logs, tests and watchers. */
+const char *game_msg_name(enum game_msg msg);
 
 /* Replies to commands. */
 #define GAME_REPLY_MAX 200

@@ -127,10 +127,13 @@ static void check_outcome(struct referee *r, uint64_t now)
 	if ((o == CHESS_FIVEFOLD || o == CHESS_SEVENTY_FIVE) &&
 	    !r->g.rules->automatic_fivefold_seventy_five)
 		return; /* a claim for the players, not an automatic end (2005) */
-	/* Trap 1: in a tournament a fivefold or 75-move draw goes to the arbiter, not the
-	 * players. */
-	if (r->g.params.mode == GAME_CASUAL)
+	/* Mate and stalemate end the game for everyone to hear (Art. 5.1.1, 5.2.1).  In a
+	 * tournament a dead position is told to the tactile player alone, and a fivefold or
+	 * 75-move draw goes to the arbiter (status), not the players (trap 1). */
+	if (r->g.params.mode == GAME_CASUAL || o == CHESS_CHECKMATE || o == CHESS_STALEMATE)
 		ref_say(r, GAME_PUBLIC, ends[o].msg, now);
+	else if (o == CHESS_DEAD_POSITION)
+		ref_say(r, GAME_PRIVATE, ends[o].msg, now);
 	ref_end_game(r, o == CHESS_CHECKMATE ? result_win(mover) : "1/2-1/2", TERMINATION_NORMAL,
 		     ends[o].reason, "device", now);
 }
@@ -415,6 +418,7 @@ static void new_game(struct referee *r, uint64_t now)
 		r->sink.new_game(r->sink.user, &rec.u.game);
 	memset(r->warned, 0, sizeof(r->warned));
 	r->guide_next = 0;
+	r->cleared = false;
 	r->menu.state = MENU_CLOSED;
 	r->resumed = false;
 	if (ref_emit(r, &rec))
@@ -426,7 +430,8 @@ void referee_start(struct referee *r, uint64_t now)
 {
 	struct game *g = &r->g;
 
-	if (g->open && !game_over(g)) {
+	/* A game on, or over and its result not yet approved (8.7), goes on. */
+	if (g->open && g->result.state != RESULT_APPROVED) {
 		struct game_record rec = ref_record(REC_RESTART, now);
 		struct game_effect fx = {.kind = GAME_FX_GAME_START, .ms = now};
 
@@ -434,23 +439,28 @@ void referee_start(struct referee *r, uint64_t now)
 		rec.u.restart_plies = game_plies(g);
 		ref_emit(r, &rec);
 		ref_effect(r, &fx);
-		ref_say(r, GAME_PRIVATE,
-			g->has_clock ? GAME_MSG_RESUMED_AFTER_RESTART : GAME_MSG_RESUMED_NO_CLOCK,
-			now);
+		if (!game_over(g))
+			ref_say(r, GAME_PRIVATE,
+				g->has_clock ? GAME_MSG_RESUMED_AFTER_RESTART
+					     : GAME_MSG_RESUMED_NO_CLOCK,
+				now);
 		return;
 	}
 	new_game(r, now);
 	flush(r, now);
 }
 
-/* After a game is over, the board set up in the start position (and still for the settle
- * time) begins the next game: the finished one stays under games/ with its journal. */
+/* After a game is over and its result approved (8.7), or the board cleared, the board set
+ * up in the start position (and still for the settle time) begins the next game: the
+ * finished one stays under games/ with its journal.  A game that ends with the start
+ * position on the board (a fivefold repetition of it) does not begin the next by itself. */
 static uint64_t next_game_due(const struct referee *r)
 {
 	struct chess_pos start;
 	struct chess_error err;
 
 	if (!game_over(&r->g) || !r->board_ready ||
+	    (r->g.result.state != RESULT_APPROVED && !r->cleared) ||
 	    chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))
 		return UINT64_MAX;
@@ -545,9 +555,11 @@ static void square(struct referee *r, int sq, bool occupied, uint64_t now)
 	if (!r->board_ready || sq < 0 || sq > 63)
 		return;
 	/* After the end, pegs are taken away and put back: nothing to record, but the board
-	 * is followed, so that setting it up again starts the next game. */
+	 * is followed, so that clearing it and setting it up again starts the next game. */
 	if (detect_square(&r->det, sq, occupied, now, &res) != DETECT_NONE && !game_over(&r->g))
 		handle_detect(r, &res, now);
+	if (game_over(&r->g) && r->det.sensed == 0)
+		r->cleared = true;
 }
 
 static void tick(struct referee *r, uint64_t now)

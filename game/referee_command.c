@@ -53,21 +53,28 @@ static int last_mover(const struct game *g)
 
 /* ------------------------------------------------------------------ tags */
 
+/* A PGN tag name: a letter, then letters, digits and underscores. */
 static bool tag_name_ok(const char *name)
 {
-	static const char *const reserved[] = {"Result", "FEN", "SetUp", "TimeControl",
-					       "Termination"};
-
-	if (!name[0] || !((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')))
+	if (!((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')))
 		return false;
 	for (const char *p = name; *p; p++)
 		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
 		      (*p >= '0' && *p <= '9') || *p == '_'))
 			return false;
+	return true;
+}
+
+/* Tags the device writes itself from the game. */
+static bool tag_reserved(const char *name)
+{
+	static const char *const reserved[] = {"Result", "FEN", "SetUp", "TimeControl",
+					       "Termination"};
+
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		if (!strcmp(name, reserved[i]))
-			return false;
-	return true;
+			return true;
+	return false;
 }
 
 static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -76,8 +83,12 @@ static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t 
 
 	if (!tag_name_ok(cmd->tag.name)) {
 		reply(r, cmd, false, now,
-		      "'%s' cannot be set: a tag name is letters, digits and _, and the device "
-		      "keeps Result, FEN, SetUp, TimeControl and Termination itself",
+		      "'%s' is not a tag name: a letter, then letters, digits and _",
+		      cmd->tag.name);
+		return;
+	}
+	if (tag_reserved(cmd->tag.name)) {
+		reply(r, cmd, false, now, "%s is written by the device from the game",
 		      cmd->tag.name);
 		return;
 	}
@@ -115,8 +126,10 @@ static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, ui
 		reply(r, cmd, false, now, "the offer does not fit the game");
 		return;
 	}
-	ref_say(r, GAME_PRIVATE,
-		color == g->params.player ? GAME_MSG_DRAW_OFFER_MADE : GAME_MSG_DRAW_OFFERED, now);
+	/* The tactile player's offer must reach the sighted opponent; an offer to the tactile
+	 * player is said to them alone. */
+	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
+		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
 	reply(r, cmd, true, now, "draw offer by %s with move %d", color_word(color),
 	      g->chess.start.fullmove_number + (ply + g->chess.start.side) / 2);
 }
@@ -131,7 +144,7 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 		return;
 	}
 	ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL, "draw agreed", cmd->author, now);
-	ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_DRAW, now);
+	ref_say(r, GAME_PUBLIC, GAME_MSG_RESULT_DRAW, now);
 	reply(r, cmd, true, now, "draw agreed");
 }
 
@@ -250,7 +263,8 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 	}
 	snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
 	ref_end_game(r, result, TERMINATION_NORMAL, reason, cmd->author, now);
-	ref_say(r, GAME_PRIVATE, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
+	/* Both players hear it: the resignation may have come from the menu or an assistant. */
+	ref_say(r, GAME_PUBLIC, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
 	reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
 }
 

@@ -22,6 +22,7 @@ struct referee {
 	bool select_down;
 	uint64_t select_down_ms;
 	bool select_hold_used; /* this hold opened the menu */
+	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
 	struct game g; /* last: it is large */
 };

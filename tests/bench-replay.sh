@@ -28,7 +28,7 @@ best_ms() { # CONF STATE_BASE -> best of five wall times in microseconds
 	for i in 1 2 3 4 5; do
 		rm -rf "$2.$i"
 		t0=$(date +%s%N)
-		"$build/annabellad" --config "$1" --board "sim:$work/game.script" --time virtual \
+		"$build/annabellad" --control none --config "$1" --board "sim:$work/game.script" --time virtual \
 			--audio none --state "$2.$i" >/dev/null 2>&1
 		t1=$(date +%s%N)
 		d=$(((t1 - t0) / 1000))
@@ -42,14 +42,14 @@ awk -v us="$us" -v m="$moves" 'BEGIN { printf "bench replay_100_moves_ms %.1f ms
 us=$(best_ms "$work/synced.conf" "$work/state")
 awk -v us="$us" -v m="$moves" 'BEGIN { printf "bench replay_100_moves_synced_ms %.1f ms\n", us / 1000 * 100 / m }'
 rm -rf "$shm/rss"
-/usr/bin/time -o "$work/rss" -f '%M' "$build/annabellad" --config "$work/fast.conf" \
+/usr/bin/time -o "$work/rss" -f '%M' "$build/annabellad" --control none --config "$work/fast.conf" \
 	--board "sim:$work/game.script" --time virtual --audio none --state "$shm/rss" \
 	>/dev/null 2>&1
 echo "bench replay_rss_kb $(tail -1 "$work/rss") KB"
 
 # Idle: a script that waits 4 s in real time before its only action.
 printf 'player white\ntime-control -\n+4000 lift e2\n' >"$work/idle.script"
-"$build/annabellad" --config "$work/fast.conf" --board "sim:$work/idle.script" --time real \
+"$build/annabellad" --control none --config "$work/fast.conf" --board "sim:$work/idle.script" --time real \
 	--audio none --state "$shm/idle" >/dev/null 2>&1 &
 pid=$!
 sleep 1

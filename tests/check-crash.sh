@@ -28,11 +28,11 @@ for ((i = 1; i <= points; i++)); do
 		"$run/2.script"
 	# In a subshell whose own report of the expected SIGKILL goes nowhere.
 	rc1=$( (
-		"$build/annabellad" --board "sim:$run/1.script" --time virtual --audio none \
+		"$build/annabellad" --control none --board "sim:$run/1.script" --time virtual --audio none \
 			--state "$run/state" >"$run/1.out" 2>&1
 		echo $?
 	) 2>/dev/null)
-	"$build/annabellad" --board "sim:$run/2.script" --time virtual --audio none \
+	"$build/annabellad" --control none --board "sim:$run/2.script" --time virtual --audio none \
 		--state "$run/state" >"$run/2.out" 2>&1
 	rc2=$?
 	$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$run/state/game.pgn" \

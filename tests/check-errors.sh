@@ -13,7 +13,7 @@ expect() { # WANT_STATUS PATTERN ARGS...
 	local want=$1 pattern=$2
 	shift 2
 	local out status
-	out=$("$build/annabellad" "$@" --time virtual --audio none --state "$work/state" 2>&1)
+	out=$("$build/annabellad" --control none "$@" --time virtual --audio none --state "$work/state" 2>&1)
 	status=$?
 	if [ "$status" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
 		passed=$((passed + 1))
@@ -52,7 +52,7 @@ dir=$(cd "$(dirname "$0")/.." && pwd)
 printf 'player white\n+1000 lift e2\n+300 place e4\n+1500 lift e7\n+300 place e5\n' >"$work/game.script"
 for conf in "$dir"/configs/annabella.conf "$dir"/configs/wirings/*.conf; do
 	rm -rf "$work/state"
-	if "$build/annabellad" --config "$conf" --board "sim:$work/game.script" --time virtual \
+	if "$build/annabellad" --control none --config "$conf" --board "sim:$work/game.script" --time virtual \
 		--audio none --state "$work/state" >"$work/out" 2>&1 &&
 		grep -q '^1. e4 e5' "$work/state/game.pgn"; then
 		passed=$((passed + 1))

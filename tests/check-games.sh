@@ -55,7 +55,7 @@ for g in "${games[@]}"; do
 			python3 "$dir/gamecheck.py" squeeze "$run.script" 5 100 "$run.fast"
 			mv "$run.fast" "$run.script"
 		fi
-		if ! "$build/annabellad" --board "sim:$run.script" --time virtual --audio none \
+		if ! "$build/annabellad" --control none --board "sim:$run.script" --time virtual --audio none \
 			--state "$run" >"$run.out" 2>&1; then
 			echo "games: $name as $player: annabellad failed: $(head -3 "$run.out")"
 			failed=$((failed + 1))

@@ -16,7 +16,7 @@ for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasie
 		"$(sed -n 's/^\[Event "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
 		"$(sed -n 's/^\[White "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
 		"$(sed -n 's/^\[Black "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" >"$work/$game.conf"
-	"$build/annabellad" --config "$work/$game.conf" --board "sim:$work/$game.script" \
+	"$build/annabellad" --control none --config "$work/$game.conf" --board "sim:$work/$game.script" \
 		--time virtual --audio none --state "$work/$game" >/dev/null 2>&1
 	for format in text brf unicode; do
 		out="$work/$game.$format"

@@ -77,8 +77,8 @@ enum phrase_id {
 	PHRASE_ILLEGAL_MOVE, /* casual mode only */
 	PHRASE_WHITE_RESIGNS,
 	PHRASE_BLACK_RESIGNS,
-	PHRASE_DRAW_OFFERED,	 /* the opponent offers a draw */
-	PHRASE_DRAW_OFFER_MADE,	 /* the player's own offer is recorded */
+	PHRASE_WHITE_OFFERS_DRAW,
+	PHRASE_BLACK_OFFERS_DRAW,
 	PHRASE_CLAIM_TO_ARBITER, /* a claim: the clocks stand for the arbiter */
 	PHRASE_CLAIM_CORRECT,	 /* casual mode */
 	PHRASE_CLAIM_INCORRECT,

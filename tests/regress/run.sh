@@ -2,7 +2,8 @@
 # Golden replay tests: each tests/regress/cases/NAME/ holds the input of one or more daemon
 # runs on one state directory (run1.script, run2.script, ... as sim: scripts, or runN.log as
 # replay: line logs; optional annabella.conf) and the expected output in expected/
-# (game.pgn, speech.log).  The daemon runs in virtual time without audio.
+# (game.pgn, speech.log, and control.log where the case has one: the replies to the script's
+# control lines).  The daemon runs in virtual time without audio.
 # With --update, the expectations are rewritten from this build (review the diff!).
 set -u
 build=${1:-build}
@@ -28,7 +29,7 @@ for case in "$dir"/cases/*/; do
 		esac
 		# A subshell, so its report of an expected SIGKILL (the script's crash) goes nowhere.
 		rc=$( (
-			"$daemon" "${conf[@]}" --board "$board" --time virtual --audio none \
+			"$daemon" "${conf[@]}" --board "$board" --time virtual --audio none --control none \
 				--state "$state" >"$state/$run.out" 2>&1
 			echo $?
 		) 2>/dev/null)
@@ -44,9 +45,14 @@ for case in "$dir"/cases/*/; do
 	if [ "$update" = --update ]; then
 		mkdir -p "$case/expected"
 		cp "$state/game.pgn" "$state/speech.log" "$case/expected/"
+		if grep -q -E '^(\+[0-9]+[[:space:]]+)?control ' "$case"/run*.script 2>/dev/null; then
+			cp "$state/control.log" "$case/expected/"
+		fi
 		continue
 	fi
-	for f in game.pgn speech.log; do
+	files=(game.pgn speech.log)
+	[ -f "$case/expected/control.log" ] && files+=(control.log)
+	for f in "${files[@]}"; do
 		if ! diff -u "$case/expected/$f" "$state/$f" >"$state/$f.diff" 2>&1; then
 			echo "regress: $name: $f differs:"
 			head -40 "$state/$f.diff" | sed 's/^/    /'

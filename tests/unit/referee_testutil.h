@@ -32,7 +32,8 @@ struct rt {
 	size_t log_len;
 };
 
-static inline void rt_logf(struct rt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void rt_logf(struct rt *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static inline void rt_logf(struct rt *t, const char *fmt, ...)
 {
 	va_list ap;
@@ -60,8 +61,8 @@ static inline void rt_record(void *user, const struct game_record *rec)
 
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
-	static const char *const kinds[] = {"SAY",	   "MOVE",	 "REPEAT", "PIECE",
-					    "GUIDE",	   "TIMES",	 "WARNING", "SCORESHEET",
+	static const char *const kinds[] = {"SAY",	  "MOVE",     "REPEAT",	 "PIECE",
+					    "GUIDE",	  "TIMES",    "WARNING", "SCORESHEET",
 					    "GAME_START", "GAME_END", "REPLY"};
 	struct rt *t = user;
 	char uci[8], sq[3];
@@ -69,7 +70,8 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	rt_logf(t, "%" PRIu64 " %s", fx->ms, kinds[fx->kind]);
 	switch (fx->kind) {
 	case GAME_FX_SAY:
-		rt_logf(t, " %s msg%d", fx->channel == GAME_PUBLIC ? "public" : "private", fx->msg);
+		rt_logf(t, " %s %s", fx->channel == GAME_PUBLIC ? "public" : "private",
+			game_msg_name(fx->msg));
 		break;
 	case GAME_FX_MOVE:
 	case GAME_FX_REPEAT:
@@ -108,10 +110,8 @@ static inline void rt_new_game(void *user, struct game_params *p)
 /* A referee for a new game: player, time control, start FEN (NULL: initial). */
 static inline void rt_open(struct rt *t, int player, const char *tc, const char *fen)
 {
-	struct game_sink sink = {.user = t,
-				 .record = rt_record,
-				 .effect = rt_effect,
-				 .new_game = rt_new_game};
+	struct game_sink sink = {
+	    .user = t, .record = rt_record, .effect = rt_effect, .new_game = rt_new_game};
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
 
 	if (!t->set.promotion_ms)

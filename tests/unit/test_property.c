@@ -169,7 +169,7 @@ static void play(chess_move m)
 
 		rt_wait(t, 400);
 		/* Dame, Turm, Läufer, Springer: select until the piece comes up. */
-		for (int i = 0, n = want == CHESS_QUEEN    ? 1
+		for (int i = 0, n = want == CHESS_QUEEN	   ? 1
 				    : want == CHESS_ROOK   ? 2
 				    : want == CHESS_BISHOP ? 3
 							   : 4;
@@ -218,7 +218,8 @@ static void run_game(const char *path, int player, const char *tc, int seed)
 		else if (game_plies(rt_game(t)) == i)
 			rt_wait(t, 2000);
 		if (game_plies(rt_game(t)) != i + 1) {
-			fprintf(stderr, "%s\n", t->log + (t->log_len > 3000 ? t->log_len - 3000 : 0));
+			fprintf(stderr, "%s\n",
+				t->log + (t->log_len > 3000 ? t->log_len - 3000 : 0));
 			for (int k = t->nrec > 12 ? t->nrec - 12 : 0; k < t->nrec; k++)
 				fprintf(stderr, "%llu %s %s\n", (unsigned long long)t->ms[k],
 					t->types[k], t->args[k]);

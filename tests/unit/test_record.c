@@ -205,8 +205,9 @@ static void test_clock_text(void **state)
 	/* White moved at 61000 after 60 s (+30 s); read at 70000, Black has used 9 s. */
 	n = clock_encode(&c, 70000, text, sizeof(text));
 	assert_true(n > 0 && (size_t)n < sizeof(text));
-	assert_string_equal(text, "running black 5370000 5400000 1 0 0 0 1 0 0 9000 5370000 5400000 "
-				  "white -");
+	assert_string_equal(text,
+			    "running black 5370000 5400000 1 0 0 0 1 0 0 9000 5370000 5400000 "
+			    "white -");
 	memset(&d, 0, sizeof(d));
 	d.tc = c.tc;
 	assert_int_equal(clock_decode(&d, text, 80000), n);

@@ -124,7 +124,7 @@ static void test_repeat_and_info(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_press(t, GAME_BUTTON_REPEAT);
-	assert_logged(" SAY private msg8\n"); /* GAME_MSG_NOTHING_TO_REPEAT */
+	assert_logged(" SAY private nothing-to-repeat\n");
 	rt_move(t, "g1", "f3");
 	rt_press(t, GAME_BUTTON_REPEAT);
 	assert_logged(" REPEAT g1f3\n");
@@ -141,8 +141,8 @@ static void test_clock_readings(void **state)
 	(void)state;
 	t->now = 1000;
 	rt_open(t, CHESS_WHITE, "300+2", NULL);
-	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* Black's press starts White's clock */
-	assert_logged(" SAY private msg0\n");	 /* GAME_MSG_GAME_START */
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);    /* Black's press starts White's clock */
+	assert_logged(" SAY private game-start\n"); /* GAME_MSG_GAME_START */
 	t->now = 3000;
 	rt_move(t, "e2", "e4");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
@@ -185,7 +185,7 @@ static void test_flag_at_deadline(void **state)
 	rt_open(t, CHESS_WHITE, "10+0", NULL);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's clock runs from 0 */
 	rt_wait(t, 20000);
-	assert_logged("10000 SAY public msg11\n"); /* GAME_MSG_FLAG_WHITE, at the deadline */
+	assert_logged("10000 SAY public flag-white\n"); /* at the deadline */
 	assert_string_equal(rt_game(t)->result.flag_result, "0-1");
 	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
 	assert_int_equal(count_records("flag"), 1);
@@ -201,7 +201,7 @@ static void test_flag_found_by_late_press(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	t->now = 12000; /* no tick since the deadline at 10000 */
 	rt_event(t, GAME_EV_BUTTON, GAME_BUTTON_PLAYER_CLOCK, true);
-	assert_logged("12000 SAY public msg11\n");
+	assert_logged("12000 SAY public flag-white\n");
 	assert_non_null(last_record("flag"));
 	assert_true(strncmp(last_record("flag"), "white 0-1 flagged", 17) == 0);
 	assert_null(strstr(last_record("press"), "idle"));
@@ -215,10 +215,10 @@ static void test_pause_button(void **state)
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
 	rt_press(t, GAME_BUTTON_PAUSE);
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
-	assert_logged(" SAY private msg2\n");
+	assert_logged(" SAY private paused\n");
 	rt_press(t, GAME_BUTTON_PAUSE);
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
-	assert_logged(" SAY private msg3\n");
+	assert_logged(" SAY private resumed\n");
 	assert_true(strncmp(last_record("resume"), "player running", 14) == 0);
 	assert_replays();
 }
@@ -233,11 +233,11 @@ static void test_promotion_needs_a_piece(void **state)
 	rt_open(t, CHESS_WHITE, "60+0", PROMO_FEN);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "a7", "a8");
-	assert_logged(" SAY private msg4\n"); /* choose a piece */
+	assert_logged(" SAY private promotion-prompt\n"); /* choose a piece */
 	assert_int_equal(game_plies(rt_game(t)), 0);
 	/* Trap 2: a press before the choice is refused, never a silent queen. */
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	assert_logged(" SAY private msg5\n");
+	assert_logged(" SAY private promotion-needed\n");
 	assert_non_null(strstr(last_record("press"), "white refused "));
 	assert_int_equal(game_plies(rt_game(t)), 0);
 	rt_press(t, GAME_BUTTON_SELECT);
@@ -260,10 +260,10 @@ static void test_impossible_move_held_until_press(void **state)
 	rt_move(t, "e2", "e5");
 	rt_wait(t, 5000);
 	/* Art. 11.3.1: nothing is said about the player's own board before their press. */
-	assert_not_logged("msg6");
+	assert_not_logged("private mismatch");
 	assert_int_equal(rt_game(t)->mismatch.state, MISMATCH_HELD);
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	assert_logged(" SAY private msg6\n");
+	assert_logged(" SAY private mismatch\n");
 	assert_non_null(strstr(last_record("press"), "white illegal "));
 	rt_press(t, GAME_BUTTON_SELECT);
 	assert_logged(" GUIDE e2 occupied P\n");
@@ -285,8 +285,8 @@ static void test_casual_mismatch_at_once(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "e2", "e5");
 	rt_wait(t, 3500);
-	assert_logged(" SAY private msg18\n"); /* illegal move, casual mode only */
-	assert_logged(" SAY private msg6\n");
+	assert_logged(" SAY private illegal-move\n"); /* illegal move, casual mode only */
+	assert_logged(" SAY private mismatch\n");
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -378,7 +378,7 @@ static void test_draw_offer(void **state)
 	rt_move(t, "e7", "e5");
 	rt_command(t, &c); /* default: the side that moved last, Black */
 	assert_logged(" REPLY 7 ok draw offer by black with move 1");
-	assert_logged(" SAY private msg24\n"); /* offered to the tactile player */
+	assert_logged(" SAY private black-offers-draw\n"); /* Black offers, to the tactile player */
 	assert_true(rt_game(t)->plies[1].flags & GAME_PLY_DRAW_OFFER);
 	assert_int_equal(rt_game(t)->offer_color, CHESS_BLACK);
 	rt_move(t, "g1", "f3"); /* the offer lapses with White's move */
@@ -418,7 +418,7 @@ static void test_claim_threefold(void **state)
 	command(CMD_RESUME, ROLE_ARBITER, 3);
 	assert_logged(" REPLY 3 ok clocks running");
 	assert_false(rt_game(t)->claim.open);
-	assert_not_logged("msg27"); /* nothing said to the players (11.3.1) */
+	assert_not_logged("claim-correct"); /* nothing said to the players (11.3.1) */
 	assert_replays();
 }
 
@@ -460,7 +460,7 @@ static void test_resign(void **state)
 	c.color = CHESS_BLACK;
 	rt_command(t, &c);
 	assert_logged(" REPLY 9 ok black resigns: 1-0");
-	assert_logged(" SAY private msg23\n");
+	assert_logged(" SAY public black-resigns\n"); /* for both to hear */
 	assert_string_equal(rt_game(t)->result.result, "1-0");
 	/* A command at the wrong moment changes nothing. */
 	rt_command(t, &c);
@@ -541,13 +541,14 @@ static void test_tags(void **state)
 	snprintf(c.tag.value, sizeof(c.tag.value), "Anna \"the rook\" Berg");
 	rt_command(t, &c);
 	assert_logged(" REPLY 3 ok White set");
-	assert_string_equal(game_params_tag(&rt_game(t)->params, "White"), "Anna \"the rook\" Berg");
+	assert_string_equal(game_params_tag(&rt_game(t)->params, "White"),
+			    "Anna \"the rook\" Berg");
 	snprintf(c.tag.name, sizeof(c.tag.name), "Result");
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 error 'Result' cannot be set");
+	assert_logged(" REPLY 3 error Result is written by the device from the game");
 	snprintf(c.tag.name, sizeof(c.tag.name), "Bad Name");
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 error 'Bad Name' cannot be set");
+	assert_logged(" REPLY 3 error 'Bad Name' is not a tag name");
 	assert_replays();
 }
 
@@ -577,14 +578,14 @@ static void test_menu(void **state)
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_move(t, "e2", "e4");
 	rt_hold(t, GAME_BUTTON_SELECT, 1500);
-	assert_logged(" SAY private msg31\n"); /* offer a draw */
+	assert_logged(" SAY private menu-offer-draw\n"); /* offer a draw */
 	rt_press(t, GAME_BUTTON_SELECT);
-	assert_logged(" SAY private msg33\n"); /* claim: threefold */
+	assert_logged(" SAY private menu-claim-threefold\n"); /* claim: threefold */
 	rt_press(t, GAME_BUTTON_SELECT);
 	rt_press(t, GAME_BUTTON_SELECT);
-	assert_logged(" SAY private msg35\n"); /* resign */
+	assert_logged(" SAY private menu-resign\n"); /* resign */
 	rt_press(t, GAME_BUTTON_REPEAT);
-	assert_logged(" SAY private msg38\n"); /* confirm with repeat again */
+	assert_logged(" SAY private menu-confirm-resign\n"); /* confirm with repeat again */
 	assert_false(game_over(rt_game(t)));
 	rt_press(t, GAME_BUTTON_REPEAT);
 	assert_true(game_over(rt_game(t)));
@@ -592,7 +593,7 @@ static void test_menu(void **state)
 	assert_non_null(strstr(last_record("resign"), "player white"));
 	/* After the end the menu offers approving the result. */
 	rt_hold(t, GAME_BUTTON_SELECT, 1500);
-	assert_logged(" SAY private msg36\n");
+	assert_logged(" SAY private menu-approve\n");
 	rt_press(t, GAME_BUTTON_REPEAT);
 	assert_int_equal(rt_game(t)->result.state, RESULT_APPROVED);
 	assert_replays();
@@ -604,10 +605,10 @@ static void test_menu_closes_unused(void **state)
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_hold(t, GAME_BUTTON_SELECT, 1500);
 	rt_wait(t, 20000);
-	assert_logged(" SAY private msg39\n"); /* menu closed */
+	assert_logged(" SAY private menu-closed\n"); /* menu closed */
 	/* repeat is the board's repeat again */
 	rt_press(t, GAME_BUTTON_REPEAT);
-	assert_logged(" SAY private msg8\n");
+	assert_logged(" SAY private nothing-to-repeat\n");
 }
 
 int main(void)
