@@ -142,6 +142,7 @@ format:
 	clang-format -i $(FORMAT_SRC)
 
 lint: deps
+	@tests/lint-layers.sh && echo "lint: layers clean"
 	@clang-format --dry-run --Werror $(FORMAT_SRC) && echo "lint: clang-format clean"
 	@cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 		--inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -DANNABELLA_GPIOD_V2=0 \

@@ -62,8 +62,7 @@ static void copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-static int p_none(const struct words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_none(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	(void)req;
 	if (ws->n != 1)
@@ -71,8 +70,7 @@ static int p_none(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_tags(const struct words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_tags(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	struct game_tag *t = &req->game.tag;
 	const char *v;
@@ -103,11 +101,9 @@ static int p_tags(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_move(const struct words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_move(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
-	if (want(ws, 1, 1, "move MOVE (SAN with English or German letters, or UCI)", err,
-		 err_size))
+	if (want(ws, 1, 1, "move MOVE (SAN with English or German letters, or UCI)", err, err_size))
 		return -1;
 	if (strlen(ws->w[1]) >= sizeof(req->game.move))
 		return fail(err, err_size, "'%s' is not a move", ws->w[1]);
@@ -125,8 +121,7 @@ static int p_draw_offer(const struct words *ws, struct control_request *req, cha
 	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err, err_size) : 0;
 }
 
-static int p_claim(const struct words *ws, struct control_request *req, char *err,
-		   size_t err_size)
+static int p_claim(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	if (want(ws, 1, 2, "claim threefold|fifty [MOVE]", err, err_size))
 		return -1;
@@ -145,8 +140,7 @@ static int p_claim(const struct words *ws, struct control_request *req, char *er
 	return 0;
 }
 
-static int p_resign(const struct words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_resign(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	if (want(ws, 1, 1, "resign white|black", err, err_size))
 		return -1;
@@ -154,8 +148,7 @@ static int p_resign(const struct words *ws, struct control_request *req, char *e
 	return color_arg(ws->w[1], &req->game.color, err, err_size);
 }
 
-static int p_result(const struct words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_result(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	if (ws->n < 3)
 		return fail(err, err_size, "usage: result 1-0|0-1|1/2-1/2 REASON...");
@@ -170,8 +163,7 @@ static int p_result(const struct words *ws, struct control_request *req, char *e
 	return 0;
 }
 
-static int p_kind(const struct words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_kind(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	if (p_none(ws, req, err, err_size))
 		return -1;
@@ -214,8 +206,7 @@ static int parse_hms(const char *text, int64_t *ms)
 	return 0;
 }
 
-static int p_clock(const struct words *ws, struct control_request *req, char *err,
-		   size_t err_size)
+static int p_clock(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	static const char usage[] = "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]";
 
@@ -228,8 +219,8 @@ static int p_clock(const struct words *ws, struct control_request *req, char *er
 		char *e1, *e2;
 		long w = strtol(ws->w[4], &e1, 10), b = strtol(ws->w[5], &e2, 10);
 
-		if (*e1 || *e2 || e1 == ws->w[4] || e2 == ws->w[5] || w < 0 || b < 0 ||
-		    w > 9999 || b > 9999)
+		if (*e1 || *e2 || e1 == ws->w[4] || e2 == ws->w[5] || w < 0 || b < 0 || w > 9999 ||
+		    b > 9999)
 			return fail(err, err_size, "move counters are numbers: %s", usage);
 		req->game.white_moves = (int)w;
 		req->game.black_moves = (int)b;
@@ -272,8 +263,7 @@ static int p_illegal(const struct words *ws, struct control_request *req, char *
 	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err, err_size) : 0;
 }
 
-static int p_auth(const struct words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_auth(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	if (want(ws, 1, 1, "auth PIN", err, err_size))
 		return -1;
@@ -283,8 +273,7 @@ static int p_auth(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_export(const struct words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_export(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};
 

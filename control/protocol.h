@@ -89,7 +89,8 @@ struct control_status_extra {
 };
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);
-/* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,"draw_offer":false},...]} */
+/* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,"draw_offer":false},...]}
+ */
 void control_reply_moves(struct strbuf *out, const struct game *g);
 /* {"ok":true,"format":"pgn","text":"..."} */
 void control_reply_export(struct strbuf *out, const char *format, const char *text);
@@ -100,8 +101,7 @@ const char *control_export_name(enum control_export f);
 /* ------------------------------------------------------------------ watch events */
 
 /* One line for watchers: a record as it happened ({"event":"made","ms":..,...}). */
-void control_event_record(struct strbuf *out, const struct game_record *rec,
-			  const struct game *g);
+void control_event_record(struct strbuf *out, const struct game_record *rec, const struct game *g);
 /* An utterance ({"event":"say","ms":..,"channel":"public","text":"..."}). */
 void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, const char *text);
 

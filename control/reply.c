@@ -66,8 +66,8 @@ static void uci(struct json_writer *w, const char *key, chess_move m)
 
 static const char *piece_name(enum chess_piece_type p)
 {
-	static const char *const names[] = {NULL, "pawn", "knight", "bishop", "rook", "queen",
-					    "king"};
+	static const char *const names[] = {NULL,   "pawn",  "knight", "bishop",
+					    "rook", "queen", "king"};
 
 	return (unsigned)p < 7 ? names[p] : NULL;
 }
@@ -103,8 +103,7 @@ static void clock_status(struct json_writer *w, const struct game *g, uint64_t n
 	json_end(w);
 }
 
-static void flows(struct json_writer *w, const struct game *g,
-		  const struct control_status_extra *x)
+static void flows(struct json_writer *w, const struct game *g, const struct control_status_extra *x)
 {
 	json_object(w, "flows");
 	if (promotion_is_pending(&g->promotion)) {
@@ -286,8 +285,7 @@ void control_reply_help(struct strbuf *out)
 
 /* ------------------------------------------------------------------ events */
 
-void control_event_record(struct strbuf *out, const struct game_record *rec,
-			  const struct game *g)
+void control_event_record(struct strbuf *out, const struct game_record *rec, const struct game *g)
 {
 	struct json_writer w;
 	char args[GAME_RECORD_MAX];

@@ -26,7 +26,7 @@
 #include "daemon/cli.h"
 #include "daemon/netcheck.h"
 
-#define DEFAULT_SOCKET	"/run/annabella/control"
+#define DEFAULT_SOCKET	 "/run/annabella/control"
 #define REPLY_TIMEOUT_MS 15000
 
 struct conn {
@@ -182,7 +182,8 @@ static int interactive_tty(struct conn *c)
 	interactive_status = 0;
 	rl_callback_handler_install("annabella> ", interactive_line);
 	while (interactive_status == 0) {
-		struct pollfd pfd[2] = {{.fd = 0, .events = POLLIN}, {.fd = c->fd, .events = POLLIN}};
+		struct pollfd pfd[2] = {{.fd = 0, .events = POLLIN},
+					{.fd = c->fd, .events = POLLIN}};
 		char *line;
 		size_t used;
 
@@ -349,8 +350,8 @@ static int run(int argc, char **argv, bool status)
 		return 2;
 	}
 	for (; i < argc; i++) {
-		int n = snprintf(request + len, sizeof(request) - len, "%s%s", len ? " " : "",
-				 argv[i]);
+		int n =
+		    snprintf(request + len, sizeof(request) - len, "%s%s", len ? " " : "", argv[i]);
 
 		if (n < 0 || (size_t)n >= sizeof(request) - len) {
 			fprintf(stderr, "annabella: request longer than %d bytes\n",

@@ -77,9 +77,9 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 
 	if (c->log_fd < 0)
 		return;
-	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now,
-		     author, control_role_name(role), line, ok ? "ok" : "error",
-		     text && *text ? " " : "", text ? text : "");
+	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, author,
+		     control_role_name(role), line, ok ? "ok" : "error", text && *text ? " " : "",
+		     text ? text : "");
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(buf)) {
@@ -191,8 +191,7 @@ static void answer(struct ctlsock *c, struct client *cl, const struct strbuf *re
 		send_line(c, cl, reply->p, reply->len);
 }
 
-static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role role,
-			 uint64_t now)
+static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role role, uint64_t now)
 {
 	const struct game *g = referee_game(c->referee);
 	struct control_status_extra x = {.now = now, .role = role};
@@ -331,8 +330,7 @@ done:
 	answer(c, cl, &out);
 	free(out.p);
 	if (cl && cl->auth_failures < 0 && cl->fd >= 0) {
-		log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user,
-			 AUTH_TRIES);
+		log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user, AUTH_TRIES);
 		flush_client(c, cl);
 		drop(c, cl, NULL);
 	}
@@ -341,10 +339,11 @@ done:
 void ctlsock_reply(struct ctlsock *c, uint32_t id, bool ok, const char *text, uint64_t now)
 {
 	struct strbuf out = {0};
-	struct client *cl = c->current;
+	struct client *cl;
 
 	if (!c || id != c->current_id || c->replied)
 		return;
+	cl = c->current;
 	c->replied = true;
 	if (ok)
 		control_reply_ok(&out, text);
@@ -397,8 +396,8 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 		return;
 	while (budget > 0 && cl->fd >= 0) {
 		char *nl;
-		ssize_t n = recv(fd, cl->in + cl->in_len, sizeof(cl->in) - cl->in_len,
-				 MSG_DONTWAIT);
+		ssize_t n =
+		    recv(fd, cl->in + cl->in_len, sizeof(cl->in) - cl->in_len, MSG_DONTWAIT);
 
 		if (n == 0) {
 			drop(c, cl, NULL); /* closed: a line half sent is not a request */
@@ -472,7 +471,8 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			static const char busy[] = "{\"ok\":false,\"error\":\"too many clients\"}\n";
+			static const char busy[] =
+			    "{\"ok\":false,\"error\":\"too many clients\"}\n";
 
 			if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 				log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
@@ -545,8 +545,8 @@ static int listen_at(struct ctlsock *c, const char *path, const char *group)
 		if (chown(path, (uid_t)-1, gres->gr_gid))
 			log_warn(LOG_CONTROL, "%s: group %s: %s", path, group, strerror(errno));
 	} else if (group[0]) {
-		log_warn(LOG_CONTROL, "%s: no group '%s'; the socket keeps the daemon's group", path,
-			 group);
+		log_warn(LOG_CONTROL, "%s: no group '%s'; the socket keeps the daemon's group",
+			 path, group);
 	}
 	if (chmod(path, 0660))
 		log_warn(LOG_CONTROL, "%s: %s", path, strerror(errno));
@@ -582,8 +582,7 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	return c;
 }
 
-void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p,
-		    struct store *s)
+void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, struct store *s)
 {
 	c->referee = r;
 	c->presenter = p;

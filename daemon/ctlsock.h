@@ -29,8 +29,7 @@ struct ctlsock;
  * socket cannot be made: that is logged, and the game goes on without it).  The audit goes
  * to control.log in the state directory.  NULL only when out of memory. */
 struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop);
-void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p,
-		    struct store *s);
+void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, struct store *s);
 void ctlsock_close(struct ctlsock *c);
 /* Whether the socket is listening (for tests and the log). */
 bool ctlsock_listening(const struct ctlsock *c);

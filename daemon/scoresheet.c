@@ -37,4 +37,3 @@ char *scoresheet_render(const struct pgn_game *g, const char *format)
 	free(offers);
 	return out;
 }
-
