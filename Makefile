@@ -163,9 +163,14 @@ build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
-build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+FUZZ_LIB := build-fuzz/libannabella.a
+$(FUZZ_LIB): $(FUZZ_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz: deps $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)

@@ -37,11 +37,10 @@ static void flag_fell(struct referee *r, const struct chess_clock *after, uint64
 	int flagged = after->flagged, winner = !flagged;
 
 	rec.u.flag.color = flagged;
-	memcpy(rec.u.flag.result,
-	       chess_pos_can_checkmate(game_position(&r->g), (enum chess_color)winner)
-		   ? result_win(winner)
-		   : "1/2-1/2",
-	       8);
+	snprintf(rec.u.flag.result, sizeof(rec.u.flag.result), "%s",
+		 chess_pos_can_checkmate(game_position(&r->g), (enum chess_color)winner)
+		     ? result_win(winner)
+		     : "1/2-1/2");
 	rec.clock = *after;
 	if (ref_emit(r, &rec) == 0)
 		ref_say(r, GAME_PUBLIC,

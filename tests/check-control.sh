@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# The control socket through the annabella CLI (DESIGN 8), with real Unix users: an
+# assistant and an arbiter in the socket's group, and a third user outside it who is
+# refused at connect.  A daemon plays a sim game in real time while the users give
+# commands; then it is killed as by a power cut, restarted, and the commands' effects are
+# still there.  Also: a PIN, a watcher, a client that sends 10,000 requests without reading,
+# one that sends nothing and one that leaves mid-line: the game goes on.
+# Needs root (or sudo) to make the test users; they are removed at the end.
+set -u
+build=$(cd "${1:-build}" && pwd)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+work=$(mktemp -d)
+group=anb-ctltest
+users=(anb-assistant anb-arbiter anb-outsider)
+daemon_pid=""
+cleanup() {
+	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null
+	for u in "${users[@]}"; do $sudo userdel "$u" >/dev/null 2>&1; done
+	$sudo groupdel "$group" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() {
+	failed=$((failed + 1))
+	echo "control: $*"
+}
+
+if ! $sudo groupadd "$group" 2>"$work/err" ||
+	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-assistant 2>>"$work/err" ||
+	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-arbiter 2>>"$work/err" ||
+	! $sudo useradd -M -N -s /usr/sbin/nologin anb-outsider 2>>"$work/err"; then
+	echo "control: cannot make the test users (root or sudo needed): $(cat "$work/err")"
+	echo "control: 0 passed, 1 failed"
+	exit 1
+fi
+chmod 755 "$work"
+sock="$work/run/control"
+cat >"$work/annabella.conf" <<CONF
+[control]
+socket = $sock
+group = $group
+arbiters = anb-arbiter
+arbiter-pin = 4711
+assistant-pin = 1234
+[voice]
+record = no
+CONF
+as() { # USER CLI-ARGS...: the CLI as that user; its output in $work/out, status echoed
+	local u=$1
+	shift
+	$sudo runuser -u "$u" -- "$build/annabella" control --socket "$sock" "$@" >"$work/out" 2>&1
+	echo $?
+}
+expect() { # WHAT STATUS WANT-STATUS [TEXT]
+	if [ "$2" -ne "$3" ] || { [ -n "${4:-}" ] && ! grep -qF -- "$4" "$work/out"; }; then
+		bad "$1: exit $2 (want $3), said: $(head -c 300 "$work/out")"
+	else
+		ok
+	fi
+}
+wait_socket() {
+	for _ in $(seq 100); do
+		[ -S "$sock" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# A game in real time: the moves, then a long wait for the users; the power goes.
+cat >"$work/run1.script" <<'SCRIPT'
+player white
+time-control 600+5
++300 press opponent-clock
++300 lift e2
++200 place e4
++300 press player-clock
++300 lift e7
++200 place e5
++300 press opponent-clock
++9000 lift g1
++200 place f3
++1500 crash
+SCRIPT
+"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
+	--time real --audio none --state "$work/state" 2>"$work/daemon1.err" &
+daemon_pid=$!
+wait_socket || bad "no socket at $sock"
+sleep 2.2
+
+expect "assistant status" "$(as anb-assistant status)" 0 '"plies":2'
+expect "assistant tags" "$(as anb-assistant tags White "Anna Berg")" 0 '"ok":true'
+expect "assistant draw offer" "$(as anb-assistant draw-offer)" 0 'draw offer by black'
+expect "assistant may not give a result" "$(as anb-assistant result 1-0 because)" 1 \
+	'not allowed for this role'
+expect "assistant may not pause" "$(as anb-assistant pause)" 1 'not allowed'
+expect "arbiter pause" "$(as anb-arbiter pause)" 0 'clocks paused'
+expect "arbiter resume" "$(as anb-arbiter resume)" 0 'clocks running'
+expect "malformed argument" "$(as anb-assistant resign green)" 1 "'green': white or black"
+expect "unknown command" "$(as anb-assistant teleport e2 e8)" 1 'unknown command'
+expect "outsider refused at connect" "$(as anb-outsider status)" 2 'cannot reach the daemon'
+# A PIN gives the arbiter's role to the assistant's connection.
+printf 'auth 4711\nclaim threefold\n' >"$work/pin.in"
+$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
+	<"$work/pin.in" >"$work/out" 2>&1
+expect "PIN gives the arbiter's reply" $? 0 'threefold claim by white is not correct'
+expect "arbiter resumes after the claim" "$(as anb-arbiter resume)" 0 'clocks running'
+printf 'auth 1\nauth 2\nauth 3\nauth 4\nauth 5\nstatus\n' >"$work/pins.in"
+$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
+	<"$work/pins.in" >"$work/out" 2>&1
+st=$?
+if [ "$(grep -c 'wrong PIN' "$work/out")" -eq 5 ] && ! grep -q '"plies"' "$work/out" &&
+	[ $st -ne 0 ]; then ok; else bad "five wrong PINs: exit $st, said: $(cat "$work/out")"; fi
+# A watcher sees the next move.
+$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" watch \
+	>"$work/watch.out" 2>&1 &
+watcher=$!
+# Unruly clients: silent, half a line, and a burst that is never read.
+python3 - "$sock" <<'PY' &
+import socket, sys, time
+path = sys.argv[1]
+silent = socket.socket(socket.AF_UNIX); silent.connect(path)
+half = socket.socket(socket.AF_UNIX); half.connect(path); half.sendall(b"sta"); half.close()
+burst = socket.socket(socket.AF_UNIX); burst.connect(path); burst.setblocking(False)
+sent = 0
+try:
+    for i in range(10000):
+        burst.send(b"status\n"); sent += 1
+except BlockingIOError:
+    pass
+time.sleep(6)
+PY
+unruly=$!
+wait $daemon_pid 2>/dev/null
+rc1=$?
+daemon_pid=""
+kill $watcher $unruly 2>/dev/null
+wait $watcher $unruly 2>/dev/null
+[ $rc1 -eq 137 ] && ok || bad "the first run exited $rc1 (want 137, the crash)"
+grep -q '"event":"made".*"san":"Nf3"' "$work/watch.out" && ok ||
+	bad "the watcher did not see Nf3: $(head -c 300 "$work/watch.out")"
+# The script placed f3 at 11100 ms of daemon time; the move is made after the settle time.
+said=$(awk '/public Springer Gustav eins Felix drei/ { print $1; exit }' "$work/state/speech.log")
+if [ -n "$said" ]; then
+	ok
+	echo "control: with the unruly clients, Nf3 was announced $((said - 11100)) ms after its" \
+		"peg went in (settle time 150 ms)"
+else
+	bad "the move after the unruly clients was not announced"
+fi
+grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold => ok' "$work/state/control.log" &&
+	ok || bad "control.log lacks the PIN's author: $(grep claim "$work/state/control.log")"
+grep -q '^[0-9]* anb-arbiter arbiter pause => ok clocks paused' "$work/state/control.log" &&
+	ok || bad "control.log lacks the arbiter's pause"
+
+# The power comes back: the commands' effects are in the journal.
+cat >"$work/run2.script" <<'SCRIPT'
+player white
+time-control 600+5
++6000 lift b8
+SCRIPT
+"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
+	--time real --audio none --state "$work/state" 2>"$work/daemon2.err" &
+daemon_pid=$!
+wait_socket || bad "no socket after the restart"
+sleep 0.5
+expect "tags after the restart" "$(as anb-assistant status)" 0 '"White":"Anna Berg"'
+expect "draw offer after the restart" "$(as anb-assistant moves)" 0 \
+	'"san":"e5","clk":"0:10:04","clk_ms":604'
+grep -q '"san":"e5"[^}]*"draw_offer":true' "$work/out" && ok || bad "the offer's mark is lost"
+expect "arbiter result after the restart" \
+	"$(as anb-arbiter result 1/2-1/2 agreed draw)" 0 'agreed draw'
+expect "approve" "$(as anb-assistant approve)" 0 'approved'
+expect "resign after the end" "$(as anb-assistant resign white)" 1 'the game is over'
+kill $daemon_pid
+wait $daemon_pid 2>/dev/null
+rc2=$?
+daemon_pid=""
+[ $rc2 -eq 0 ] && ok || bad "the second run exited $rc2 on SIGTERM"
+grep -q '\[White "Anna Berg"\]' "$work/state/games/"game-0001.pgn &&
+	grep -q '\[Result "1/2-1/2"\]' "$work/state/games/"game-0001.pgn && ok ||
+	bad "the archived scoresheet: $(cat "$work/state/games/"game-0001.pgn)"
+[ ! -e "$sock" ] && ok || bad "the socket was left behind"
+echo "control: $passed passed, $failed failed"
+[ $failed -eq 0 ]
