@@ -42,6 +42,15 @@ printf '[game]\nthis line has no equals sign\n' >"$work/syntax.conf"
 expect 2 "syntax.conf:2: " --config "$work/syntax.conf" --board "sim:$work/square.script"
 printf '[board]\nwiring = spiral\n' >"$work/wiring.conf"
 expect 2 "wiring.conf:2: " --config "$work/wiring.conf" --board "sim:$work/square.script"
+printf '[game]\nplayer = white\n[rules]\nedition = 1999\n' >"$work/rules.conf"
+expect 2 "rules.conf:4: edition must be 2023, 2018 or 2005" --config "$work/rules.conf" \
+	--board "sim:$work/square.script"
+printf '[control]\nsocket = control.sock\n' >"$work/socket.conf"
+expect 2 "socket.conf:2: socket must be an absolute path or none" --config "$work/socket.conf" \
+	--board "sim:$work/square.script"
+printf '[control]\narbiter-pin = 12\n' >"$work/pin.conf"
+expect 2 "pin.conf:2: arbiter-pin must be at least 4 digits" --config "$work/pin.conf" \
+	--board "sim:$work/square.script"
 expect 2 "missing.conf" --config "$work/missing.conf"
 expect 2 "missing.script" --board "sim:$work/missing.script"
 expect 2 "unknown option" --frobnicate

@@ -67,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			control_reply_status(&out, referee_game(r),
 					     &(struct control_status_extra){.now = now});
 			one_line(&out);
-			if (json_get(out.p, "ok", value, sizeof(value)) < 0 || strcmp(value, "true"))
+			if (json_get(out.p, "ok", value, sizeof(value)) < 0 ||
+			    strcmp(value, "true"))
 				abort();
 			free(out.p);
 			out = (struct strbuf){0};

@@ -592,11 +592,54 @@ static void test_load_squares_given_twice(void **state)
 	assert_int_equal(cfg.board.square_lines[0], 63);
 }
 
+static void test_rules_and_control_keys(void **state)
+{
+	struct config cfg;
+
+	(void)state;
+	config_defaults(&cfg);
+	assert_int_equal(cfg.edition, RULES_2023);
+	assert_string_equal(cfg.control_socket, "/run/annabella/control");
+	assert_string_equal(cfg.control_group, "annabella");
+	assert_int_equal(cfg.arbiter_count, 1);
+	assert_string_equal(cfg.arbiters[0], "root");
+	expect_set_ok(&cfg, "rules", "edition", "2005");
+	assert_int_equal(cfg.edition, RULES_2005);
+	expect_set_bad("rules", "edition", "2020", "edition must be 2023, 2018 or 2005");
+	expect_set_bad("rules", "penalty", "2", "unknown key 'penalty' in [rules]");
+	expect_set_ok(&cfg, "control", "socket", "none");
+	assert_string_equal(cfg.control_socket, "none");
+	expect_set_ok(&cfg, "control", "socket", "/tmp/annabella.sock");
+	expect_set_bad("control", "socket", "relative/path", "absolute path or none");
+	expect_set_ok(&cfg, "control", "arbiters", "anna, bert carl");
+	assert_int_equal(cfg.arbiter_count, 3);
+	assert_string_equal(cfg.arbiters[2], "carl");
+	expect_set_bad("control", "arbiters", "a b c d e f g h i", "up to 8 user names");
+	expect_set_ok(&cfg, "control", "arbiter-pin", "4711");
+	expect_set_bad("control", "assistant-pin", "12", "at least 4 digits");
+	expect_set_bad("control", "assistant-pin", "12ab", "at least 4 digits");
+	{
+		struct config c2;
+		char err[200];
+
+		config_defaults(&c2);
+		expect_set_ok(&c2, "control", "arbiter-pin", "4711");
+		assert_int_equal(
+		    config_set(&c2, "control", "assistant-pin", "4711", err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "must differ"));
+	}
+	expect_set_ok(&cfg, "game", "menu-hold-ms", "1500");
+	assert_int_equal(cfg.menu_hold_ms, 1500);
+	expect_set_bad("game", "menu-hold-ms", "100", "menu-hold-ms must be 300..10000");
+	expect_set_bad("game", "menu-ms", "100", "menu-ms must be 2000..600000");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_shipped_config_loads),
+	    cmocka_unit_test(test_rules_and_control_keys),
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_game_keys),
 	    cmocka_unit_test(test_game_text_limits),
