@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's commands (DESIGN 8) and the button menu that gives the tactile player the
- * same commands.  Each command is checked against the game first: one that the role may not
- * give, that comes at the wrong moment or does not fit the position changes nothing and gets
- * an error reply.
+ * The referee's commands (DESIGN 8), from the control interface and the button menu.  Each
+ * command is checked against the game first: one that the role may not give, that comes at
+ * the wrong moment or does not fit the position changes nothing and gets an error reply.
  */
 #include "game/referee_int.h"
 
@@ -432,90 +431,4 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		reply(r, cmd, false, now, "not available in this version");
 		break;
 	}
-}
-
-/* ------------------------------------------------------------------ the menu */
-
-static void menu_say(struct referee *r, uint64_t now)
-{
-	ref_say(r, GAME_PRIVATE,
-		r->menu.state == MENU_CONFIRM ? GAME_MSG_MENU_CONFIRM_RESIGN
-					      : menu_item_msg(menu_current(&r->menu)),
-		now);
-}
-
-static void menu_choose(struct referee *r, uint64_t now)
-{
-	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
-	enum menu_item item = menu_current(&r->menu);
-
-	snprintf(cmd.author, sizeof(cmd.author), "player");
-	if (item == MENU_RESIGN && r->menu.state != MENU_CONFIRM) {
-		r->menu.state = MENU_CONFIRM;
-		r->menu.last_ms = now;
-		menu_say(r, now);
-		return;
-	}
-	r->menu.state = MENU_CLOSED;
-	switch (item) {
-	case MENU_OFFER_DRAW:
-		cmd.kind = CMD_DRAW_OFFER;
-		break;
-	case MENU_ACCEPT_DRAW:
-		cmd.kind = CMD_ACCEPT_DRAW;
-		break;
-	case MENU_CLAIM_THREEFOLD:
-	case MENU_CLAIM_FIFTY:
-		cmd.kind = CMD_CLAIM;
-		cmd.color = -1;
-		cmd.claim = item == MENU_CLAIM_FIFTY ? CLAIM_FIFTY : CLAIM_THREEFOLD;
-		break;
-	case MENU_RESIGN:
-		cmd.kind = CMD_RESIGN;
-		break;
-	case MENU_APPROVE:
-		cmd.kind = CMD_APPROVE;
-		break;
-	case MENU_CANCEL:
-	case MENU_ITEM_COUNT:
-		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
-		return;
-	}
-	ref_command(r, &cmd, now);
-}
-
-void ref_menu_button(struct referee *r, enum game_button b, uint64_t now)
-{
-	if (b == GAME_BUTTON_SELECT) {
-		menu_next(&r->menu, now);
-		menu_say(r, now);
-	} else if (b == GAME_BUTTON_REPEAT) {
-		menu_choose(r, now);
-	}
-}
-
-void ref_menu_tick(struct referee *r, uint64_t now)
-{
-	if (r->select_down && !r->select_hold_used && now >= r->select_down_ms + r->set.hold_ms) {
-		r->select_hold_used = true;
-		if (r->menu.state == MENU_CLOSED) {
-			menu_open(&r->menu, &r->g, now);
-			menu_say(r, now);
-		}
-	}
-	if (r->menu.state != MENU_CLOSED && now >= r->menu.last_ms + r->set.menu_ms) {
-		r->menu.state = MENU_CLOSED;
-		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
-	}
-}
-
-uint64_t ref_menu_deadline(const struct referee *r)
-{
-	uint64_t best = UINT64_MAX;
-
-	if (r->select_down && !r->select_hold_used)
-		best = r->select_down_ms + r->set.hold_ms;
-	if (r->menu.state != MENU_CLOSED && r->menu.last_ms + r->set.menu_ms < best)
-		best = r->menu.last_ms + r->set.menu_ms;
-	return best;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's inside, shared by its files: referee.c (events, the board, moves),
- * referee_clock.c (presses, pause, flag, warnings), referee_command.c (commands and the
+ * The referee's inside, shared by its files: referee.c (events, games, output),
+ * referee_board.c (the board: moves, promotion, mismatch, the game's end), referee_clock.c
+ * (presses, pause, flag, warnings), referee_command.c (commands), referee_menu.c (the
  * button menu).  Internal to game/.
  */
 #ifndef ANNABELLA_REFEREE_INT_H
@@ -35,12 +36,21 @@ void ref_effect(struct referee *r, const struct game_effect *fx);
 void ref_say(struct referee *r, enum game_channel ch, enum game_msg msg, uint64_t ms);
 
 /* referee.c */
+/* A fault of the referee's own (a record that did not fit): a reply to no request. */
+void ref_fault(struct referee *r, uint64_t ms, const char *what);
+
+/* referee_board.c */
 int ref_make_move(struct referee *r, chess_move m, uint64_t now);
 void ref_end_game(struct referee *r, const char *result, enum result_termination term,
 		  const char *reason, const char *author, uint64_t now);
 void ref_settle_now(struct referee *r, uint64_t now);
 void ref_mismatch_raise(struct referee *r, uint64_t empty, uint64_t occupied, uint64_t now);
 bool ref_promotion_final(struct referee *r, uint64_t now);
+void ref_board_ready(struct referee *r, uint64_t sensed, uint64_t now);
+void ref_square(struct referee *r, int sq, bool occupied, uint64_t now);
+void ref_select(struct referee *r, uint64_t now);
+bool ref_detecting(const struct referee *r);
+void ref_poll_detect(struct referee *r, uint64_t now);
 
 /* referee_clock.c */
 void ref_press(struct referee *r, int color, uint64_t now);
@@ -52,6 +62,8 @@ uint64_t ref_clock_deadline(const struct referee *r, uint64_t now);
 
 /* referee_command.c */
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now);
+
+/* referee_menu.c */
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);
 void ref_menu_tick(struct referee *r, uint64_t now);
 uint64_t ref_menu_deadline(const struct referee *r);

@@ -29,8 +29,7 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-static void event(struct referee *r, enum game_event_kind kind, int index, bool active,
-		  uint64_t ms)
+static void event(struct referee *r, enum game_event_kind kind, int index, bool active, uint64_t ms)
 {
 	struct game_event ev = {.kind = kind, .ms = ms, .index = index, .active = active};
 
