@@ -232,6 +232,8 @@ void chess_game_free(struct chess_game *game);
 int chess_game_push(struct chess_game *game, chess_move m);
 /* Take back the last move; 0, or -1 if none. */
 int chess_game_pop(struct chess_game *game);
+/* Keep the first `count` moves only (a retraction); 0, or -1 if count is out of range. */
+int chess_game_truncate(struct chess_game *game, int count);
 /* Position after `ply` moves (0 = start) into *out. */
 void chess_game_position_at(const struct chess_game *game, int ply, struct chess_pos *out);
 /* How many times the current position has occurred (Art. 9.2 identity). */

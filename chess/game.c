@@ -116,6 +116,15 @@ int chess_game_pop(struct chess_game *game)
 	return 0;
 }
 
+int chess_game_truncate(struct chess_game *game, int count)
+{
+	if (count < 0 || count > game->count)
+		return -1;
+	chess_game_position_at(game, count, &game->pos);
+	game->count = count;
+	return 0;
+}
+
 int chess_game_repetitions(const struct chess_game *game)
 {
 	uint64_t key = game->keys[game->count];

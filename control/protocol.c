@@ -123,8 +123,17 @@ static int p_draw_offer(const struct words *ws, struct control_request *req, cha
 
 static int p_claim(const struct words *ws, struct control_request *req, char *err, size_t err_size)
 {
-	if (want(ws, 1, 2, "claim threefold|fifty [MOVE]", err, err_size))
+	if (want(ws, 1, 2, "claim threefold|fifty [MOVE], or claim uphold|reject", err, err_size))
 		return -1;
+	if (!strcmp(ws->w[1], "uphold") || !strcmp(ws->w[1], "reject")) {
+		/* The arbiter's ruling on the open claim (9.5). */
+		if (ws->n != 2)
+			return fail(err, err_size, "usage: claim uphold|reject");
+		req->game.kind = CMD_RULING;
+		req->game.upheld = ws->w[1][0] == 'u';
+		req->arbiter_only = true;
+		return 0;
+	}
 	if (!strcmp(ws->w[1], "threefold"))
 		req->game.claim = CLAIM_THREEFOLD;
 	else if (!strcmp(ws->w[1], "fifty"))
@@ -300,7 +309,9 @@ static const struct command_row {
     [CTL_TAGS] = {{"tags", false, "tags NAME VALUE"}, true, p_tags},
     [CTL_MOVE] = {{"move", false, "move MOVE"}, true, p_move},
     [CTL_DRAW_OFFER] = {{"draw-offer", false, "draw-offer [white|black]"}, true, p_draw_offer},
-    [CTL_CLAIM] = {{"claim", false, "claim threefold|fifty [MOVE]"}, true, p_claim},
+    [CTL_CLAIM] = {{"claim", false, "claim threefold|fifty [MOVE] | claim uphold|reject (arbiter)"},
+		   true,
+		   p_claim},
     [CTL_RESIGN] = {{"resign", false, "resign white|black"}, true, p_resign},
     [CTL_RESULT] = {{"result", true, "result 1-0|0-1|1/2-1/2 REASON..."}, true, p_result},
     [CTL_APPROVE] = {{"approve", false, "approve"}, true, p_kind},

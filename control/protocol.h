@@ -15,6 +15,7 @@
 
 #include "base/strbuf.h"
 #include "game/command.h"
+#include "game/compare.h"
 #include "game/game.h"
 
 #define CONTROL_LINE_MAX 4096
@@ -94,6 +95,9 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 void control_reply_moves(struct strbuf *out, const struct game *g);
 /* {"ok":true,"format":"pgn","text":"..."} */
 void control_reply_export(struct strbuf *out, const char *format, const char *text);
+/* {"ok":true,"agree":N,"device_plies":..,"their_plies":..,"differ":{"ply","move_number",
+ * "device","theirs","their_word"}|null[,"unreadable":WORD]} (D.2.9) */
+void control_reply_compare(struct strbuf *out, const struct game_comparison *c);
 /* {"ok":true,"commands":[{"name":..,"usage":..,"arbiter":..},...]} */
 void control_reply_help(struct strbuf *out);
 const char *control_export_name(enum control_export f);

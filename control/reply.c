@@ -100,6 +100,11 @@ static void clock_status(struct json_writer *w, const struct game *g, uint64_t n
 		json_null(w, "running");
 	json_int(w, "white_moves", c->moves[0]);
 	json_int(w, "black_moves", c->moves[1]);
+	/* After a restart: thinking time the clocks gave back (the arbiter decides). */
+	if (g->uncharged_ms > 0) {
+		json_int(w, "uncharged_ms", g->uncharged_ms);
+		json_string(w, "uncharged_color", game_color_name(g->uncharged_color));
+	}
 	json_end(w);
 }
 
@@ -113,6 +118,14 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 		json_end(w);
 	} else {
 		json_null(w, "promotion");
+	}
+	if (g->mismatch.state == MISMATCH_SETUP) {
+		json_null(w, "mismatch");
+		json_object(w, "setup");
+		squares(w, "differ_now", x->board_differences);
+		json_end(w);
+		json_end(w);
+		return;
 	}
 	if (mismatch_active(&g->mismatch)) {
 		json_object(w, "mismatch");
@@ -202,8 +215,20 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	}
 	flows(&w, g, x);
 	json_object(&w, "illegal");
-	json_int(&w, "white", 0);
-	json_int(&w, "black", 0);
+	json_int(&w, "white", g->illegal_count[0]);
+	json_int(&w, "black", g->illegal_count[1]);
+	json_end(&w);
+	json_object(&w, "empty_presses");
+	json_int(&w, "white", g->empty_presses[0]);
+	json_int(&w, "black", g->empty_presses[1]);
+	json_end(&w);
+	json_array(&w, "notes");
+	for (int i = 0; i < g->note_count; i++) {
+		json_object(&w, NULL);
+		json_int(&w, "after_ply", g->notes[i].ply + 1);
+		json_string(&w, "text", g->notes[i].text);
+		json_end(&w);
+	}
 	json_end(&w);
 	if (g->offer_color >= 0)
 		json_string(&w, "draw_offer", game_color_name(g->offer_color));
@@ -259,6 +284,32 @@ void control_reply_export(struct strbuf *out, const char *format, const char *te
 	json_bool(&w, "ok", true);
 	json_string(&w, "format", format);
 	json_string(&w, "text", text);
+	json_end(&w);
+}
+
+void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
+{
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_bool(&w, "ok", true);
+	json_int(&w, "agree", c->agree);
+	json_int(&w, "device_plies", c->device_plies);
+	json_int(&w, "their_plies", c->their_plies);
+	if (c->differ) {
+		json_object(&w, "differ");
+		json_int(&w, "ply", c->agree + 1);
+		json_int(&w, "move_number", c->move_number);
+		json_string(&w, "device", c->device[0] ? c->device : NULL);
+		json_string(&w, "theirs", c->theirs[0] ? c->theirs : NULL);
+		json_string(&w, "their_word", c->their_word[0] ? c->their_word : NULL);
+		json_end(&w);
+	} else {
+		json_null(&w, "differ");
+	}
+	if (c->unreadable)
+		json_string(&w, "unreadable", c->unreadable_word);
 	json_end(&w);
 }
 

@@ -300,6 +300,17 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	case CTL_HELP:
 		control_reply_help(&out);
 		break;
+	case CTL_COMPARE: {
+		struct game_comparison cmp;
+
+		if (game_compare(referee_game(c->referee), req.movetext, &cmp, err, sizeof(err))) {
+			ok = false;
+			control_reply_error(&out, err);
+		} else {
+			control_reply_compare(&out, &cmp);
+		}
+		break;
+	}
 	case CTL_WATCH:
 		if (!cl) {
 			ok = false;

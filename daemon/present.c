@@ -62,6 +62,12 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_MENU_CONFIRM_RESIGN] = PHRASE_MENU_CONFIRM_RESIGN,
     [GAME_MSG_MENU_CLOSED] = PHRASE_MENU_CLOSED,
     [GAME_MSG_NOT_NOW] = PHRASE_NOT_NOW,
+    [GAME_MSG_PRESS_NO_MOVE] = PHRASE_PRESS_NO_MOVE,
+    [GAME_MSG_SETUP] = PHRASE_SETUP,
+    [GAME_MSG_SETUP_DONE] = PHRASE_SETUP_DONE,
+    [GAME_MSG_CLOCKS_SET] = PHRASE_CLOCKS_SET,
+    [GAME_MSG_CLAIM_REJECTED] = PHRASE_CLAIM_REJECTED,
+    [GAME_MSG_CORRECTION] = PHRASE_CORRECTION,
 };
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
@@ -131,6 +137,7 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 	struct phrase_options o = options(p);
 	const char *lang = phrase_lang_code(o.lang);
 	char text[TEXT_MAX];
+	size_t n;
 
 	switch (fx->kind) {
 	case GAME_FX_SAY:
@@ -140,7 +147,11 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		break;
 	case GAME_FX_MOVE:
 	case GAME_FX_REPEAT:
-		phrase_move(&o, &fx->before, fx->move, text, sizeof(text));
+		n = 0;
+		if (fx->correction)
+			n = (size_t)snprintf(text, sizeof(text),
+					     "%s: ", phrase_text(o.lang, PHRASE_CORRECTION));
+		phrase_move(&o, &fx->before, fx->move, text + n, sizeof(text) - n);
 		say(p, fx->channel, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
 		    "de", text, fx->ms);
 		break;
@@ -148,7 +159,13 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, "de", phrase_piece(fx->piece), fx->ms);
 		break;
 	case GAME_FX_GUIDE:
-		phrase_square_should(&o, fx->square, fx->occupied, text, sizeof(text));
+		if (fx->confirmed) {
+			n = phrase_square(&o, fx->square, text, sizeof(text));
+			snprintf(text + n, sizeof(text) - n, " %s",
+				 phrase_text(o.lang, PHRASE_SQUARE_OK));
+		} else {
+			phrase_square_should(&o, fx->square, fx->occupied, text, sizeof(text));
+		}
 		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, lang, text, fx->ms);
 		break;
 	case GAME_FX_TIMES:

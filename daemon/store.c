@@ -28,6 +28,7 @@ struct store {
 	struct game_ply *marks;
 	int marks_count, marks_capacity;
 	struct game_params tagged; /* the tags last given to the scoresheet */
+	int notes_seen;		   /* the game's notes when the comments were last made */
 };
 
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
@@ -234,9 +235,24 @@ static void set_comment(struct pgn_game *pgn, int ply, const char *text)
 	pgn->comments[ply] = copy;
 }
 
+/* What the game notes after ply `ply` (-1: before the first move): moves withdrawn,
+ * retracted or ruled illegal, and after the last move why the game ended; "" if nothing. */
+static void notes_after(const struct game *g, int ply, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < g->note_count && n < size; i++)
+		if (g->notes[i].ply == ply)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s.", n ? " " : "",
+					      g->notes[i].text);
+	if (game_over(g) && ply == game_plies(g) - 1 && g->result.reason[0] && n < size)
+		snprintf(buf + n, size - n, "%s%s", n ? " " : "", g->result.reason);
+}
+
 /* A ply's comment: its [%clk] reading (DESIGN 4.4: truncated to whole seconds), the draw
- * offer made with it (8.1.5), and after the game's last move why the game ended. */
-static const char *ply_comment(const struct game_ply *p, const char *end, char *buf, size_t size)
+ * offer made with it (8.1.5), and the notes after it. */
+static const char *ply_comment(const struct game_ply *p, const char *notes, char *buf, size_t size)
 {
 	char hms[32];
 	int n = 0;
@@ -248,8 +264,8 @@ static const char *ply_comment(const struct game_ply *p, const char *end, char *
 	}
 	if (p->flags & GAME_PLY_DRAW_OFFER)
 		n += snprintf(buf + n, size - (size_t)n, "%s(=)", n ? " " : "");
-	if (end && end[0] && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, "%s%s", n ? " " : "", end);
+	if (notes[0] && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "%s%s", n ? " " : "", notes);
 	return buf[0] ? buf : NULL;
 }
 
@@ -257,12 +273,14 @@ static const char *ply_comment(const struct game_ply *p, const char *end, char *
 static int sync_pgn(struct store *s, const struct game *g)
 {
 	struct pgn_game *pgn = &s->pgn;
-	char comment[64 + RESULT_REASON_MAX];
-	const char *end = game_over(g) ? g->result.reason : NULL;
+	char notes[GAME_MAX_NOTES * GAME_NOTE_MAX / 4], comment[sizeof(notes) + 64];
 	int last = game_plies(g) - 1;
 
+	/* Moves withdrawn or retracted leave the scoresheet: it is made again. */
 	if (s->pgn_ready &&
-	    (strcmp(s->pgn_game_id, g->params.id) || pgn->game.count > game_plies(g))) {
+	    (strcmp(s->pgn_game_id, g->params.id) || pgn->game.count > game_plies(g) ||
+	     memcmp(pgn->game.moves, g->chess.moves,
+		    sizeof(chess_move) * (size_t)pgn->game.count))) {
 		pgn_game_free(pgn);
 		s->pgn_ready = false;
 		s->marks_count = 0;
@@ -294,11 +312,14 @@ static int sync_pgn(struct store *s, const struct game *g)
 	if (game_over(g)) {
 		pgn_game_set_result(pgn, g->result.result);
 		pgn_game_set_tag(pgn, "Termination", result_termination_pgn(g->result.termination));
-		/* Why it ended, as a comment: before the first move if none was made. */
-		if (last < 0)
-			pgn_game_set_leading_comment(pgn, end);
 	} else {
 		pgn_game_set_result(pgn, "*");
+	}
+	notes_after(g, -1, notes, sizeof(notes));
+	pgn_game_set_leading_comment(pgn, notes[0] ? notes : NULL);
+	if (g->note_count != s->notes_seen) {
+		s->notes_seen = g->note_count;
+		s->marks_count = 0; /* every comment made again */
 	}
 	for (int i = pgn->game.count; i < game_plies(g); i++)
 		if (pgn_game_push(pgn, g->plies[i].move, NULL))
@@ -310,8 +331,8 @@ static int sync_pgn(struct store *s, const struct game *g)
 		if (i < s->marks_count && s->marks[i].clk_ms == p->clk_ms &&
 		    s->marks[i].flags == p->flags && i != last)
 			continue;
-		set_comment(pgn, i,
-			    ply_comment(p, i == last ? end : NULL, comment, sizeof(comment)));
+		notes_after(g, i, notes, sizeof(notes));
+		set_comment(pgn, i, ply_comment(p, notes, comment, sizeof(comment)));
 		s->marks[i] = *p;
 	}
 	s->marks_count = game_plies(g);

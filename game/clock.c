@@ -196,13 +196,6 @@ enum clock_game_kind clock_kind(const struct time_control *tc)
 	return CLOCK_STANDARD;
 }
 
-int64_t clock_illegal_move_penalty_ms(enum clock_game_kind kind, bool rules_2023)
-{
-	if (rules_2023 && kind != CLOCK_STANDARD)
-		return 60 * 1000;
-	return 2 * 60 * 1000;
-}
-
 /* ---------------------------------------------------------------- clock */
 
 static const struct tc_period *current_period(const struct chess_clock *c, int color)
@@ -281,7 +274,10 @@ static void advance_period(struct chess_clock *c, int color)
 	if (c->period[color] + 1 < c->tc.count)
 		c->period[color]++;
 	/* else the last period repeats */
-	c->remaining_ms[color] += (int64_t)current_period(c, color)->base_ms;
+	if ((p->mode == TC_DELAY || p->mode == TC_BRONSTEIN) && !c->delay_carries_saved_time)
+		c->remaining_ms[color] = (int64_t)current_period(c, color)->base_ms;
+	else
+		c->remaining_ms[color] += (int64_t)current_period(c, color)->base_ms;
 }
 
 enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now)
@@ -430,6 +426,31 @@ void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int mo
 		c->flagged = -1;
 		c->turn_used_ms[c->running] = 0;
 	}
+}
+
+void clock_give(struct chess_clock *c, int color, int64_t ms)
+{
+	if (color == 0 || color == 1)
+		c->remaining_ms[color] += ms;
+}
+
+void clock_set_running(struct chess_clock *c, int color, uint64_t now)
+{
+	if (c->state == CLOCK_NOT_STARTED || c->state == CLOCK_STOPPED ||
+	    (color != 0 && color != 1))
+		return;
+	if (c->running != color) {
+		/* The reading of the colour that ran stays as it is now. */
+		c->remaining_ms[c->running] = clock_remaining(c, c->running, now);
+		c->turn_used_ms[c->running] = 0;
+		c->running = color;
+		c->turn_used_ms[color] = 0;
+	}
+	if (c->state == CLOCK_FLAGGED) {
+		c->state = CLOCK_PAUSED;
+		c->flagged = -1;
+	}
+	c->since_ms = now;
 }
 
 void clock_stop(struct chess_clock *c, uint64_t now)

@@ -14,10 +14,11 @@
  *   "40/7200"             2 h per 40 moves, repeating
  * A period with a move count lasts that many moves of each player; when a colour completes
  * them, the next period's SECONDS are added to that colour's remaining time and the next
- * period's mode applies.  A period without a move count lasts the rest of the game, so it
- * may only be the last.  If the last period has a move count, it repeats: "40/7200" gives
- * another 2 h after every 40 moves, and "40/5400:20/1800" adds 30 min after moves 60, 80,
- * 100, ...
+ * period's mode applies.  After a delay or Bronstein period the time saved in it is not
+ * carried over (Art. 6.3.2): the remaining time becomes the next period's SECONDS.  A period
+ * without a move count lasts the rest of the game, so it may only be the last.  If the last period
+ * has a move count, it repeats: "40/7200" gives another 2 h after every 40 moves, and
+ * "40/5400:20/1800" adds 30 min after moves 60, 80, 100, ...
  *
  * Modes, applied to the turn of the colour whose clock runs:
  *   Fischer (+N): N s are added when the mover presses (also on the move that completes a
@@ -77,9 +78,6 @@ bool time_control_equal(const struct time_control *a, const struct time_control 
  * 10 min or less blitz, less than 60 min rapid, otherwise (and without a clock) standard. */
 enum clock_game_kind { CLOCK_STANDARD = 0, CLOCK_RAPID, CLOCK_BLITZ };
 enum clock_game_kind clock_kind(const struct time_control *tc);
-/* Time given to the opponent for a first completed illegal move (Art. 7.5.5, A.4.2, B):
- * 2 min; 1 min in rapid and blitz under the 2023 Laws. */
-int64_t clock_illegal_move_penalty_ms(enum clock_game_kind kind, bool rules_2023);
 
 enum clock_state {
 	CLOCK_NOT_STARTED = 0, /* waiting for Black's first press (Art. 6.6) */
@@ -115,6 +113,10 @@ struct chess_clock {
 	int moves_in_period[2];
 	int flagged;		  /* colour whose flag fell, or -1 */
 	int64_t last_press_ms[2]; /* reading right after the colour's last completing press */
+	/* Art. 6.3.2: time saved in a period is carried over to the next, except in delay
+	 * mode (a delay or Bronstein period); true carries it over in delay mode too.  From the
+	 * rules of the game's edition (rules.h); false after clock_init(). */
+	bool delay_carries_saved_time;
 };
 
 /* Both clocks get the first period's time; the state is NOT_STARTED.  With "-" (count 0)
@@ -146,8 +148,14 @@ void clock_resume(struct chess_clock *c, uint64_t now);
  * (Black first); the periods are placed from these counts (no time is added).  A FLAGGED clock
  * becomes PAUSED (the arbiter decided the game goes on); otherwise the state is kept. */
 void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now);
-/* Both counters explicitly, for a restart from the journal. */
+/* Both counters explicitly (the arbiter's clock set). */
 void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves);
+/* Time added to a colour's remaining time (a penalty given to the opponent, Art. 7.5.5). */
+void clock_give(struct chess_clock *c, int color, int64_t ms);
+/* The arbiter's turn of the clock: `color`'s clock is the one that runs (or would, while the
+ * clocks stand), a new turn from now.  A FLAGGED clock becomes PAUSED; a clock not started
+ * or stopped is left alone. */
+void clock_set_running(struct chess_clock *c, int color, uint64_t now);
 /* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
 

@@ -29,6 +29,7 @@ enum game_command_kind {
 	CMD_ILLEGAL,	 /* illegal [white|black] */
 	CMD_CLOCK_SET,	 /* clock set H:MM:SS H:MM:SS [W B] */
 	CMD_ACCEPT_DRAW, /* the button menu: the player accepts the opponent's offer */
+	CMD_RULING,	 /* claim uphold|reject: the arbiter's ruling on the open claim */
 	CMD_KIND_COUNT
 };
 
@@ -39,6 +40,7 @@ struct game_command {
 	char author[GAME_AUTHOR_MAX];
 	int color; /* -1: the command's default */
 	enum claim_kind claim;
+	bool upheld;   /* CMD_RULING */
 	char move[32]; /* claim's intended move, relayed move: SAN or UCI */
 	char result[8];
 	char text[RESULT_REASON_MAX]; /* result's reason */

@@ -43,6 +43,12 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_MENU_CONFIRM_RESIGN] = "menu-confirm-resign",
     [GAME_MSG_MENU_CLOSED] = "menu-closed",
     [GAME_MSG_NOT_NOW] = "not-now",
+    [GAME_MSG_PRESS_NO_MOVE] = "press-no-move",
+    [GAME_MSG_SETUP] = "setup",
+    [GAME_MSG_SETUP_DONE] = "setup-done",
+    [GAME_MSG_CLOCKS_SET] = "clocks-set",
+    [GAME_MSG_CLAIM_REJECTED] = "claim-rejected",
+    [GAME_MSG_CORRECTION] = "correction",
 };
 
 const char *game_msg_name(enum game_msg msg)

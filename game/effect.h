@@ -58,7 +58,13 @@ enum game_msg {
 	GAME_MSG_MENU_CANCEL,
 	GAME_MSG_MENU_CONFIRM_RESIGN, /* "press repeat again to resign" */
 	GAME_MSG_MENU_CLOSED,
-	GAME_MSG_NOT_NOW, /* a menu choice the game does not allow now */
+	GAME_MSG_NOT_NOW,	 /* a menu choice the game does not allow now */
+	GAME_MSG_PRESS_NO_MOVE,	 /* the tactile player pressed with no move made (7.5.3) */
+	GAME_MSG_SETUP,		 /* set up the position the arbiter retraced the game to */
+	GAME_MSG_SETUP_DONE,	 /* the board shows it: the game goes on */
+	GAME_MSG_CLOCKS_SET,	 /* the arbiter set the clocks */
+	GAME_MSG_CLAIM_REJECTED, /* the arbiter rejected the tactile player's claim */
+	GAME_MSG_CORRECTION,	 /* the next move corrects the one announced before (D.2.8) */
 	GAME_MSG_COUNT
 };
 
@@ -92,11 +98,13 @@ struct game_effect {
 	struct chess_pos before;
 	chess_move move;
 	int ply;
+	bool correction; /* MOVE: it replaces the move announced before (D.2.8) */
 	/* PIECE */
 	enum chess_piece_type piece;
 	/* GUIDE */
 	int square;
-	bool occupied;
+	bool occupied;	/* the square should hold a peg (of `piece`) */
+	bool confirmed; /* it does now (set-up guidance confirms each square) */
 	/* TIMES, WARNING */
 	bool has_clock;
 	int64_t white_ms, black_ms;

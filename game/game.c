@@ -38,6 +38,69 @@ int game_last_ply_of(const struct game *g, int color)
 	return -1;
 }
 
+int game_move_number(const struct game *g, int ply)
+{
+	return g->start.fullmove_number + (ply + g->start.side) / 2;
+}
+
+/* ------------------------------------------------------------------ notes */
+
+static void add_note(struct game *g, int ply, const char *text)
+{
+	struct game_note *n;
+
+	if (g->note_count == GAME_MAX_NOTES) {
+		/* The oldest note goes: the journal keeps every record anyway. */
+		memmove(g->notes, g->notes + 1, sizeof(g->notes[0]) * (GAME_MAX_NOTES - 1));
+		g->note_count--;
+	}
+	n = &g->notes[g->note_count++];
+	n->ply = ply;
+	snprintf(n->text, sizeof(n->text), "%s", text);
+}
+
+/* "PREFIX: 21. e4 Nc6 22. Nf3" for plies [from, to), as a note after ply from - 1. */
+static void note_moves(struct game *g, int from, int to, const char *prefix)
+{
+	char text[GAME_NOTE_MAX];
+	size_t n = (size_t)snprintf(text, sizeof(text), "%s:", prefix);
+
+	for (int i = from; i < to && n < sizeof(text); i++) {
+		bool white = game_ply_color(g, i) == CHESS_WHITE;
+
+		if (white || i == from)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, " %d.%s",
+					      game_move_number(g, i), white ? "" : "..");
+		if (n < sizeof(text))
+			n += (size_t)snprintf(text + n, sizeof(text) - n, " %s", g->plies[i].san);
+	}
+	add_note(g, from - 1, text);
+}
+
+/* Keep the first `keep` plies: later moves leave the movetext (noted), the flows that
+ * waited on them end, and the tactile board must be set up again. */
+static void retract(struct game *g, int keep, const char *why, uint64_t ms)
+{
+	note_moves(g, keep, game_plies(g), why);
+	chess_game_truncate(&g->chess, keep);
+	for (int c = 0; c < 2; c++) {
+		struct completion_fifo *f = &g->completion.uncompleted[c];
+		int n = 0;
+
+		for (int i = 0; i < f->count; i++)
+			if (f->items[i] < keep)
+				f->items[n++] = f->items[i];
+		f->count = n;
+	}
+	g->completion.early_presses.count = 0;
+	promotion_reset(&g->promotion);
+	mismatch_setup(&g->mismatch, ms);
+	g->offer_color = -1;
+	g->claim.open = false;
+	g->board_event_count = 0;
+	g->touched = 0;
+}
+
 /* A move of the record (from, to and promotion piece) as the legal move of the position. */
 static chess_move resolve(const struct chess_pos *pos, chess_move m)
 {
@@ -68,6 +131,7 @@ static int apply_game(struct game *g, const struct game_record *rec)
 	g->has_clock = tc.count > 0;
 	chess_game_init_fixed(&g->chess, &start, g->move_buf, g->key_buf, GAME_MAX_PLIES);
 	clock_init(&g->clock, &tc);
+	g->clock.delay_carries_saved_time = g->rules->delay_carries_saved_time;
 	/* From a set-up position with Black to move, White's press starts Black's clock. */
 	clock_set_first_mover(&g->clock, start.side);
 	return 0;
@@ -75,8 +139,16 @@ static int apply_game(struct game *g, const struct game_record *rec)
 
 static int apply_promotion(struct game *g, const struct game_record *rec)
 {
-	chess_move m = chess_pos_find_move(game_position(g), chess_move_from(rec->u.promotion),
-					   chess_move_to(rec->u.promotion), CHESS_QUEEN);
+	chess_move m;
+
+	/* Withdrawn: the board no longer shows it; the choice stepped so far is kept. */
+	if (rec->u.promotion == CHESS_MOVE_NONE) {
+		g->promotion.state = PROMOTION_NONE;
+		g->promotion.move = CHESS_MOVE_NONE;
+		return 0;
+	}
+	m = chess_pos_find_move(game_position(g), chess_move_from(rec->u.promotion),
+				chess_move_to(rec->u.promotion), CHESS_QUEEN);
 
 	if (chess_move_kind(m) != CHESS_MOVE_PROMOTION)
 		return -1;
@@ -84,24 +156,55 @@ static int apply_promotion(struct game *g, const struct game_record *rec)
 	return 0;
 }
 
+/* The board's events the move was made of leave the list: what follows (a fast reply)
+ * stays for the next move. */
+static void consume_events(struct game *g, int n)
+{
+	if (n >= g->board_event_count) {
+		g->board_event_count = 0;
+		return;
+	}
+	memmove(g->board_events, g->board_events + n,
+		sizeof(g->board_events[0]) * (size_t)(g->board_event_count - n));
+	g->board_event_count -= n;
+}
+
+static void board_event(struct game *g, const struct game_record *rec)
+{
+	struct game_board_event *e;
+
+	if (g->board_event_count == GAME_BOARD_EVENTS)
+		consume_events(g, 1);
+	e = &g->board_events[g->board_event_count++];
+	e->ms = rec->ms;
+	e->square = (uint8_t)(rec->u.peg.square & 63);
+	e->occupied = rec->type == REC_PLACE;
+	if (rec->type == REC_LIFT && rec->u.peg.piece)
+		g->touched |= 1ull << e->square;
+}
+
 static int apply_made(struct game *g, const struct game_record *rec)
 {
 	const struct chess_pos *pos = game_position(g);
 	int ply = game_plies(g), mover = pos->side;
-	chess_move m = resolve(pos, rec->u.made.move);
+	bool relayed = rec->type == REC_RELAYED;
+	chess_move m = resolve(pos, relayed ? rec->u.relayed.move : rec->u.made.move);
 	struct game_ply *p;
 	int64_t clk;
 
-	if (rec->u.made.ply != ply + 1 || m == CHESS_MOVE_NONE || ply >= GAME_MAX_PLIES)
+	if ((relayed ? rec->u.relayed.ply : rec->u.made.ply) != ply + 1 || m == CHESS_MOVE_NONE ||
+	    ply >= GAME_MAX_PLIES || game_over(g))
 		return -1;
 	p = &g->plies[ply];
 	chess_move_to_san(pos, m, p->san, sizeof(p->san));
 	if (chess_game_push(&g->chess, m))
 		return -1;
 	p->move = m;
-	p->flags = 0;
+	p->flags = relayed ? GAME_PLY_RELAYED : 0;
 	p->clk_ms = -1;
 	g->touched = 0;
+	/* A relayed move was not made on the board: the board's events are not its. */
+	consume_events(g, relayed ? g->board_event_count : rec->u.made.events);
 	promotion_reset(&g->promotion);
 	/* A draw offer stands until the offered side moves (9.1.2.2). */
 	if (g->offer_color >= 0 && g->offer_color != mover)
@@ -118,9 +221,93 @@ static int apply_made(struct game *g, const struct game_record *rec)
 
 static int adopt_clock(struct game *g, const struct game_record *rec)
 {
-	if (!g->has_clock)
+	if (!g->has_clock || clock_adopt(&g->clock, &rec->clock))
 		return -1;
-	return clock_adopt(&g->clock, &rec->clock);
+	g->last_clock_ms = rec->ms;
+	return 0;
+}
+
+/* D.2.8: a move announced and corrected before its press leaves the movetext. */
+static int apply_withdrawn(struct game *g, const struct game_record *rec)
+{
+	int ply = rec->u.withdrawn.ply - 1, last = game_plies(g) - 1;
+	struct chess_pos before;
+	char text[GAME_NOTE_MAX];
+
+	game_position_before(g, last < 0 ? 0 : last, &before);
+	if (ply != last || last < 0 || (g->plies[last].flags & GAME_PLY_COMPLETE) ||
+	    resolve(&before, rec->u.withdrawn.move) != g->plies[last].move || game_over(g))
+		return -1;
+	snprintf(text, sizeof(text), "%s", "withdrawn before the press (D.2.8)");
+	completion_done(&g->completion, game_ply_color(g, last), last);
+	note_moves(g, last, last + 1, text);
+	chess_game_truncate(&g->chess, last);
+	promotion_reset(&g->promotion);
+	g->board_event_count = 0;
+	return 0;
+}
+
+static int apply_rollback(struct game *g, const struct game_record *rec)
+{
+	int keep = rec->u.rollback_ply;
+
+	if (keep < 0 || keep >= game_plies(g) || g->result.state == RESULT_APPROVED)
+		return -1;
+	retract(g, keep, "retracted by the arbiter (D.2.9)", rec->ms);
+	/* The game goes on from there: an end it reached later is void. */
+	if (game_over(g))
+		result_reset(&g->result);
+	return 0;
+}
+
+static int apply_illegal(struct game *g, const struct game_record *rec)
+{
+	int ply = rec->u.illegal.ply - 1, color = rec->u.illegal.color;
+
+	if (ply < 0 || ply >= game_plies(g) || game_ply_color(g, ply) != color || game_over(g) ||
+	    (g->has_clock && clock_adopt(&g->clock, &rec->clock)))
+		return -1;
+	if (g->has_clock)
+		g->last_clock_ms = rec->ms;
+	retract(g, ply, "illegal (7.5.1)", rec->ms);
+	g->illegal_count[color & 1] = rec->u.illegal.count;
+	return 0;
+}
+
+static int apply_clock_set(struct game *g, const struct game_record *rec)
+{
+	if (adopt_clock(g, rec))
+		return -1;
+	/* The arbiter set the clocks: a pending flag is his decision now, and the time the
+	 * restart left uncharged is settled. */
+	if (g->result.state == RESULT_FLAG_PENDING)
+		result_reset(&g->result);
+	g->uncharged_ms = 0;
+	return 0;
+}
+
+static int apply_ruling(struct game *g, const struct game_record *rec)
+{
+	if (!g->claims || game_over(g) || (g->has_clock && clock_adopt(&g->clock, &rec->clock)))
+		return -1;
+	if (g->has_clock)
+		g->last_clock_ms = rec->ms;
+	g->claim.open = false;
+	return 0;
+}
+
+static void apply_restart(struct game *g, const struct game_record *rec)
+{
+	g->restarts++;
+	if (!g->has_clock)
+		return;
+	/* The clock ran at least until the journal's last record before the power went. */
+	if (g->clock.state == CLOCK_RUNNING && g->last_record_ms > g->last_clock_ms) {
+		g->uncharged_ms = (int64_t)(g->last_record_ms - g->last_clock_ms);
+		g->uncharged_color = g->clock.running;
+	}
+	clock_rebase(&g->clock, rec->ms);
+	g->last_clock_ms = rec->ms;
 }
 
 static int apply_press(struct game *g, const struct game_record *rec)
@@ -129,6 +316,8 @@ static int apply_press(struct game *g, const struct game_record *rec)
 
 	if (adopt_clock(g, rec))
 		return -1;
+	if (rec->u.press.kind == PRESS_EMPTY)
+		g->empty_presses[color & 1]++;
 	/* An opponent's press before their move reached the tactile board waits for it. */
 	if (rec->u.press.kind == PRESS_MOVE && color != g->params.player &&
 	    completion_waiting(&g->completion, color) < 0)
@@ -254,8 +443,9 @@ int game_apply(struct game *g, const struct game_record *rec)
 	case REC_GAME:
 		rc = apply_game(g, rec);
 		break;
-	case REC_TOUCH:
-		g->touched |= 1ull << (rec->u.touch.square & 63);
+	case REC_LIFT:
+	case REC_PLACE:
+		board_event(g, rec);
 		rc = 0;
 		break;
 	case REC_SELECT:
@@ -266,6 +456,7 @@ int game_apply(struct game *g, const struct game_record *rec)
 		rc = apply_promotion(g, rec);
 		break;
 	case REC_MADE:
+	case REC_RELAYED:
 		rc = apply_made(g, rec);
 		break;
 	case REC_PRESS:
@@ -275,8 +466,10 @@ int game_apply(struct game *g, const struct game_record *rec)
 		rc = apply_complete(g, rec);
 		break;
 	case REC_PAUSE:
-	case REC_CLOCK_SET:
 		rc = adopt_clock(g, rec);
+		break;
+	case REC_CLOCK_SET:
+		rc = apply_clock_set(g, rec);
 		break;
 	case REC_RESUME:
 		rc = apply_resume(g, rec);
@@ -302,9 +495,7 @@ int game_apply(struct game *g, const struct game_record *rec)
 		rc = apply_result(g, rec);
 		break;
 	case REC_RESTART:
-		g->restarts++;
-		if (g->has_clock)
-			clock_rebase(&g->clock, rec->ms);
+		apply_restart(g, rec);
 		rc = 0;
 		break;
 	case REC_DRAW_OFFER:
@@ -322,12 +513,19 @@ int game_apply(struct game *g, const struct game_record *rec)
 	case REC_TAG:
 		rc = game_params_set_tag(&g->params, rec->u.tag.name, rec->u.tag.value);
 		break;
-	case REC_RELAYED:
+	case REC_WITHDRAWN:
+		rc = apply_withdrawn(g, rec);
+		break;
 	case REC_ROLLBACK:
+		rc = apply_rollback(g, rec);
+		break;
 	case REC_ILLEGAL:
+		rc = apply_illegal(g, rec);
+		break;
+	case REC_RULING:
+		rc = apply_ruling(g, rec);
+		break;
 	case REC_TYPE_COUNT:
-		/* The relayed move and the arbiter's rollback and illegal-move rulings come with
-		 * the irregularities' flows; until then no record of theirs fits a game. */
 		rc = -1;
 		break;
 	}
@@ -375,6 +573,16 @@ int game_describe(const struct game *g, uint64_t now, char *buf, size_t size)
 	ADD("offer %d/%d claim %d %d %d %d %d/%d touched %016" PRIx64 " restarts %d\n",
 	    g->offer_color, g->offers, g->claim.open, g->claim.color, g->claim.kind,
 	    g->claim.correct, g->claim.ply, g->claims, g->touched, g->restarts);
+	ADD("illegal %d %d empty %d %d uncharged %" PRId64 " %d\n", g->illegal_count[0],
+	    g->illegal_count[1], g->empty_presses[0], g->empty_presses[1], g->uncharged_ms,
+	    g->uncharged_color);
+	for (int i = 0; i < g->board_event_count; i++)
+		ADD("%s%c%c%c", i ? " " : "events ", 'a' + (g->board_events[i].square & 7),
+		    '1' + (g->board_events[i].square >> 3),
+		    g->board_events[i].occupied ? '+' : '-');
+	ADD("%s", g->board_event_count ? "\n" : "");
+	for (int i = 0; i < g->note_count; i++)
+		ADD("note %d %s\n", g->notes[i].ply, g->notes[i].text);
 	for (int i = 0; i < g->params.tag_count; i++)
 		ADD("tag %s=%s\n", g->params.tags[i].name, g->params.tags[i].value);
 #undef ADD

@@ -30,6 +30,26 @@
 enum {
 	GAME_PLY_COMPLETE = 1,	 /* its press came (or no clock) */
 	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
+	GAME_PLY_RELAYED = 4,	 /* relayed by an assistant (D.2.10), not seen on the board */
+};
+
+/* The board's events since the last move made from them, in order: what a restart needs to
+ * recognise a move in progress (a capture whose piece is already off the board). */
+#define GAME_BOARD_EVENTS 64
+struct game_board_event {
+	uint64_t ms;
+	uint8_t square;
+	bool occupied;
+};
+
+/* What the scoresheet says about moves that are not in it (D.2.8 corrections, moves
+ * retracted by the arbiter, illegal moves): a comment after ply `ply` (-1: before the first
+ * move). */
+#define GAME_MAX_NOTES 32
+#define GAME_NOTE_MAX  200
+struct game_note {
+	int ply;
+	char text[GAME_NOTE_MAX];
 };
 
 struct game_ply {
@@ -68,6 +88,17 @@ struct game {
 	int offers;	 /* draw offers made */
 	struct game_claim claim;
 	int claims;
+	int illegal_count[2]; /* completed illegal moves ruled (7.5.5) */
+	int empty_presses[2]; /* presses with no move made (7.5.3) */
+	int note_count;
+	struct game_note notes[GAME_MAX_NOTES];
+	int board_event_count;
+	struct game_board_event board_events[GAME_BOARD_EVENTS];
+	/* After a restart: how long the running clock ran at least between its last journaled
+	 * reading and the journal's last record, not charged to anyone (the arbiter decides). */
+	int64_t uncharged_ms;
+	int uncharged_color;
+	uint64_t last_clock_ms; /* time of the last record that carried the clock */
 	uint64_t last_record_ms;
 	struct game_ply plies[GAME_MAX_PLIES];
 	chess_move move_buf[GAME_MAX_PLIES];
@@ -96,8 +127,10 @@ static inline bool game_over(const struct game *g)
 void game_position_before(const struct game *g, int ply, struct chess_pos *out);
 /* The colour that made ply `ply` (0-based). */
 int game_ply_color(const struct game *g, int ply);
-/* Moves completed by `color` (each ply of that colour made, in order). */
+/* The last ply made by `color` (0-based), or -1. */
 int game_last_ply_of(const struct game *g, int color);
+/* The move number of ply `ply` (0-based): "12" of "12. e4" or "12... e5". */
+int game_move_number(const struct game *g, int ply);
 
 /* Everything the property tests compare, as text: position, moves with their readings and
  * marks, the clock at `now`, every flow and the result.  Returns the length (as snprintf). */

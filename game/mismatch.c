@@ -25,6 +25,11 @@ void mismatch_open(struct mismatch *m, uint64_t empty, uint64_t occupied, uint64
 	set(m, MISMATCH_OPEN, empty, occupied, now);
 }
 
+void mismatch_setup(struct mismatch *m, uint64_t now)
+{
+	set(m, MISMATCH_SETUP, 0, 0, now);
+}
+
 bool mismatch_active(const struct mismatch *m)
 {
 	return m->state != MISMATCH_NONE;
@@ -32,7 +37,7 @@ bool mismatch_active(const struct mismatch *m)
 
 const char *mismatch_state_name(enum mismatch_state s)
 {
-	static const char *const names[] = {"none", "held", "open"};
+	static const char *const names[] = {"none", "held", "open", "setup"};
 
-	return (unsigned)s < 3 ? names[s] : "?";
+	return (unsigned)s < 4 ? names[s] : "?";
 }

@@ -329,33 +329,45 @@ static void dec_game(struct game_record *rec, struct reader *r)
 	}
 }
 
-static void enc_touch(const struct game_record *rec, struct writer *w)
+static void enc_peg(const struct game_record *rec, struct writer *w)
 {
 	static const char letters[] = " pnbrqk";
-	chess_piece p = rec->u.touch.piece;
+	chess_piece p = rec->u.peg.piece;
 	char sq[3], piece[2] = {letters[CHESS_PIECE_TYPE(p) % 7], 0};
 
+	chess_square_format(rec->u.peg.square, sq);
+	put_word(w, sq);
+	if (rec->type == REC_PLACE)
+		return;
+	if (!p) {
+		put_word(w, "-");
+		return;
+	}
 	if (CHESS_PIECE_COLOR(p) == CHESS_WHITE)
 		piece[0] = (char)(piece[0] - 'a' + 'A');
-	chess_square_format(rec->u.touch.square, sq);
-	put_word(w, sq);
 	put_word(w, piece);
 }
 
-static void dec_touch(struct game_record *rec, struct reader *r)
+static void dec_peg(struct game_record *rec, struct reader *r)
 {
 	char sq[4], piece[4];
 	const char *p;
 
 	get_word(r, sq, sizeof(sq));
+	rec->u.peg.square = chess_square_parse(sq);
+	if (rec->u.peg.square < 0)
+		r->bad = true;
+	if (rec->type == REC_PLACE || r->bad)
+		return;
 	get_word(r, piece, sizeof(piece));
-	rec->u.touch.square = chess_square_parse(sq);
+	if (!strcmp(piece, "-"))
+		return;
 	p = strchr("PNBRQKpnbrqk", piece[0]);
-	if (r->bad || rec->u.touch.square < 0 || !piece[0] || piece[1] || !p) {
+	if (r->bad || !piece[0] || piece[1] || !p) {
 		r->bad = true;
 		return;
 	}
-	rec->u.touch.piece = CHESS_PIECE((p - "PNBRQKpnbrqk") / 6, 1 + (p - "PNBRQKpnbrqk") % 6);
+	rec->u.peg.piece = CHESS_PIECE((p - "PNBRQKpnbrqk") / 6, 1 + (p - "PNBRQKpnbrqk") % 6);
 }
 
 static void enc_select(const struct game_record *rec, struct writer *w)
@@ -384,6 +396,11 @@ static void enc_promotion(const struct game_record *rec, struct writer *w)
 
 static void dec_promotion(struct game_record *rec, struct reader *r)
 {
+	if (!strcmp(r->p, "-")) {
+		r->p++;
+		rec->u.promotion = CHESS_MOVE_NONE;
+		return;
+	}
 	rec->u.promotion = get_uci(r);
 }
 
@@ -392,6 +409,7 @@ static void enc_made(const struct game_record *rec, struct writer *w)
 	put_fmt(w, "%d", rec->u.made.ply);
 	put_uci(w, rec->u.made.move);
 	put_word(w, rec->u.made.san);
+	put_fmt(w, "%d", rec->u.made.events);
 }
 
 static void dec_made(struct game_record *rec, struct reader *r)
@@ -399,6 +417,7 @@ static void dec_made(struct game_record *rec, struct reader *r)
 	rec->u.made.ply = (int)get_int(r, 1, 1000000);
 	rec->u.made.move = get_uci(r);
 	get_word(r, rec->u.made.san, sizeof(rec->u.made.san));
+	rec->u.made.events = (int)get_int(r, 0, 100000);
 }
 
 static const char *press_name_int(int i)
@@ -605,6 +624,7 @@ static void dec_tag(struct game_record *rec, struct reader *r)
 static void enc_relayed(const struct game_record *rec, struct writer *w)
 {
 	put_author(w, rec->author);
+	put_fmt(w, "%d", rec->u.relayed.ply);
 	put_uci(w, rec->u.relayed.move);
 	put_word(w, rec->u.relayed.san);
 }
@@ -612,8 +632,44 @@ static void enc_relayed(const struct game_record *rec, struct writer *w)
 static void dec_relayed(struct game_record *rec, struct reader *r)
 {
 	get_author(r, rec->author);
+	rec->u.relayed.ply = (int)get_int(r, 1, 1000000);
 	rec->u.relayed.move = get_uci(r);
 	get_word(r, rec->u.relayed.san, sizeof(rec->u.relayed.san));
+}
+
+static void enc_withdrawn(const struct game_record *rec, struct writer *w)
+{
+	put_author(w, rec->author);
+	put_fmt(w, "%d", rec->u.withdrawn.ply);
+	put_uci(w, rec->u.withdrawn.move);
+}
+
+static void dec_withdrawn(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.withdrawn.ply = (int)get_int(r, 1, 1000000);
+	rec->u.withdrawn.move = get_uci(r);
+}
+
+static void enc_ruling(const struct game_record *rec, struct writer *w)
+{
+	put_author(w, rec->author);
+	put_word(w, rec->u.ruling.upheld ? "upheld" : "rejected");
+	put_fmt(w, "%" PRId64, rec->u.ruling.penalty_ms);
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_ruling(struct game_record *rec, struct reader *r)
+{
+	char word[12];
+
+	get_author(r, rec->author);
+	get_word(r, word, sizeof(word));
+	rec->u.ruling.upheld = !strcmp(word, "upheld");
+	if (!rec->u.ruling.upheld && strcmp(word, "rejected"))
+		r->bad = true;
+	rec->u.ruling.penalty_ms = get_int(r, 0, 86400000);
+	get_clock(r, &rec->clock, rec->ms);
 }
 
 static void enc_rollback(const struct game_record *rec, struct writer *w)
@@ -632,15 +688,19 @@ static void enc_illegal(const struct game_record *rec, struct writer *w)
 {
 	put_author(w, rec->author);
 	put_word(w, game_color_name(rec->u.illegal.color));
-	put_fmt(w, "%" PRId64 " %d", rec->u.illegal.penalty_ms, rec->u.illegal.count);
+	put_fmt(w, "%d %" PRId64 " %d", rec->u.illegal.ply, rec->u.illegal.penalty_ms,
+		rec->u.illegal.count);
+	put_clock(w, &rec->clock, rec->ms);
 }
 
 static void dec_illegal(struct game_record *rec, struct reader *r)
 {
 	get_author(r, rec->author);
 	rec->u.illegal.color = get_color(r);
+	rec->u.illegal.ply = (int)get_int(r, 1, 1000000);
 	rec->u.illegal.penalty_ms = get_int(r, 0, 86400000);
 	rec->u.illegal.count = (int)get_int(r, 1, 1000);
+	get_clock(r, &rec->clock, rec->ms);
 }
 
 /* ------------------------------------------------------------------ the table */
@@ -654,7 +714,8 @@ static const struct record_kind {
 	void (*decode)(struct game_record *rec, struct reader *r);
 } kinds[REC_TYPE_COUNT] = {
     [REC_GAME] = {"game", DURABLE | SCORESHEET, enc_game, dec_game},
-    [REC_TOUCH] = {"touch", 0, enc_touch, dec_touch},
+    [REC_LIFT] = {"lift", 0, enc_peg, dec_peg},
+    [REC_PLACE] = {"place", 0, enc_peg, dec_peg},
     [REC_SELECT] = {"select", 0, enc_select, dec_select},
     [REC_PROMOTION] = {"promotion", 0, enc_promotion, dec_promotion},
     [REC_MADE] = {"made", DURABLE | SCORESHEET, enc_made, dec_made},
@@ -675,8 +736,10 @@ static const struct record_kind {
     [REC_TAG] = {"tag", DURABLE | SCORESHEET, enc_tag, dec_tag},
     [REC_RELAYED] = {"relayed", DURABLE | SCORESHEET, enc_relayed, dec_relayed},
     [REC_ROLLBACK] = {"rollback", DURABLE | SCORESHEET, enc_rollback, dec_rollback},
-    [REC_ILLEGAL] = {"illegal", DURABLE | SCORESHEET, enc_illegal, dec_illegal},
+    [REC_ILLEGAL] = {"illegal", DURABLE | SCORESHEET | CLOCK, enc_illegal, dec_illegal},
     [REC_CLOCK_SET] = {"clock-set", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
+    [REC_WITHDRAWN] = {"withdrawn", DURABLE | SCORESHEET, enc_withdrawn, dec_withdrawn},
+    [REC_RULING] = {"ruling", DURABLE | CLOCK, enc_ruling, dec_ruling},
 };
 
 const char *game_record_name(enum game_record_type type)
@@ -750,8 +813,8 @@ int game_color_parse(const char *text)
 
 const char *game_press_kind_name(enum press_kind kind)
 {
-	static const char *const names[PRESS_KIND_COUNT] = {"start",   "move",	  "idle",
-							    "refused", "illegal", "paused"};
+	static const char *const names[PRESS_KIND_COUNT] = {"start",   "move",	 "idle", "refused",
+							    "illegal", "paused", "empty"};
 
 	return (unsigned)kind < PRESS_KIND_COUNT ? names[kind] : "?";
 }

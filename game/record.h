@@ -7,12 +7,17 @@
  * quotes (\" and \\ escaped).  The journal file adds the time and a check (daemon/journal).
  *
  *	game ID PLAYER TC MODE EDITION "FEN" [TAG "VALUE"]...	a new game
- *	touch SQ PIECE				a piece left its hole (D.2.2)
+ *	lift SQ PIECE|-				a peg left its hole; PIECE: the game's piece
+ *						that stood there, touched (D.2.2)
+ *	place SQ				a peg went into a hole
  *	select PIECE				a promotion choice step (D.2.1)
- *	promotion UCI				a promotion on the board, its piece not yet final
- *	made PLY UCI SAN			a move made and announced
+ *	promotion UCI|-				a promotion on the board, its piece not yet
+ *						final; -: the board no longer shows it
+ *	made PLY UCI SAN EVENTS			a move made and announced; EVENTS: how many
+ *						of the board's events since the last move
+ *						it was made of
  *	press COLOR KIND CLOCK			a clock press: KIND start|move|idle|refused|
- *						illegal|paused
+ *						illegal|paused|empty (7.5.3: no move made)
  *	complete PLY CLK_MS			a move completed ([%clk]; -1: none)
  *	pause AUTHOR CLOCK / resume AUTHOR CLOCK	Art. 6.11.2, the arbiter
  *	mismatch EMPTY OCC / held EMPTY OCC	D.2.9 flow (hex square masks); held: kept from
@@ -24,12 +29,17 @@
  *	draw-offer AUTHOR COLOR PLY		a draw offer (9.1.2), marked at move PLY
  *	claim AUTHOR COLOR KIND MOVE CORRECT	a draw claim (9.2, 9.3); MOVE the intended
  *						move (UCI) or -; CORRECT yes|no
+ *	ruling AUTHOR upheld|rejected PENALTY_MS CLOCK	the arbiter's ruling on a claim
+ *						(9.5.3: a rejected one, time to the opponent)
  *	resign AUTHOR COLOR			a resignation (5.1.2)
  *	approve AUTHOR				the players approve the result (8.7)
  *	tag AUTHOR NAME "VALUE"			a PGN tag set
- *	relayed AUTHOR UCI SAN			the opponent's move relayed (D.2.10)
+ *	relayed AUTHOR PLY UCI SAN		the opponent's move relayed (D.2.10)
+ *	withdrawn AUTHOR PLY UCI		a move announced and corrected before its
+ *						press (D.2.8); kept as a comment
  *	rollback AUTHOR PLY			the game retraced to ply PLY (D.2.9)
- *	illegal AUTHOR COLOR PENALTY_MS COUNT	an illegal move ruled (7.5)
+ *	illegal AUTHOR COLOR PLY PENALTY_MS COUNT CLOCK	the move PLY ruled illegal (7.5):
+ *						retracted, the opponent given PENALTY_MS
  *	clock-set AUTHOR CLOCK			the arbiter set the clocks (6.10.2, 7.1)
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
@@ -78,7 +88,8 @@ struct game_params {
 
 enum game_record_type {
 	REC_GAME = 0,
-	REC_TOUCH,
+	REC_LIFT,
+	REC_PLACE,
 	REC_SELECT,
 	REC_PROMOTION,
 	REC_MADE,
@@ -101,6 +112,8 @@ enum game_record_type {
 	REC_ROLLBACK,
 	REC_ILLEGAL,
 	REC_CLOCK_SET,
+	REC_WITHDRAWN,
+	REC_RULING,
 	REC_TYPE_COUNT
 };
 
@@ -111,6 +124,7 @@ enum press_kind {
 	PRESS_REFUSED,	 /* a promotion without its piece: the press does not count */
 	PRESS_ILLEGAL,	 /* the board shows no legal move: Art. 7.5.1 */
 	PRESS_PAUSED,	 /* the clocks stand: the move completes without a reading */
+	PRESS_EMPTY,	 /* the tactile player's press with no move made (7.5.3) */
 	PRESS_KIND_COUNT
 };
 
@@ -124,15 +138,24 @@ struct game_record {
 		struct game_params game;
 		struct {
 			int square;
-			chess_piece piece;
-		} touch;
+			chess_piece piece; /* lift: the game's piece touched, or 0 */
+		} peg;			   /* lift and place */
 		enum chess_piece_type select;
 		chess_move promotion;
 		struct {
 			int ply; /* 1-based */
 			chess_move move;
 			char san[CHESS_SAN_MAX];
+			int events; /* made: the board's events it consumed */
 		} made, relayed;
+		struct {
+			int ply; /* 1-based */
+			chess_move move;
+		} withdrawn;
+		struct {
+			bool upheld;
+			int64_t penalty_ms;
+		} ruling;
 		struct {
 			int color;
 			enum press_kind kind;
@@ -170,12 +193,13 @@ struct game_record {
 		int rollback_ply;
 		struct {
 			int color;
+			int ply; /* 1-based: the illegal move */
 			int64_t penalty_ms;
 			int count;
 		} illegal;
 	} u;
-	/* press, pause, resume, flag, clock-set: the clock as it stands after the record
-	 * (its time control is the game's). */
+	/* press, pause, resume, flag, clock-set, illegal, ruling: the clock as it stands after
+	 * the record (its time control is the game's). */
 	struct chess_clock clock;
 };
 

@@ -63,7 +63,7 @@ int ref_emit(struct referee *r, struct game_record *rec)
 		return -1;
 	}
 	/* The move's SAN as the game wrote it when the move was applied. */
-	if (rec->type == REC_MADE)
+	if (rec->type == REC_MADE || rec->type == REC_RELAYED)
 		memcpy(rec->u.made.san, r->g.plies[rec->u.made.ply - 1].san,
 		       sizeof(rec->u.made.san));
 	if (r->sink.record)
@@ -241,6 +241,8 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 		ref_select(r, now);
 		break;
 	case GAME_BUTTON_PAUSE:
+		/* The player calls the arbiter (6.11.2): a mismatch kept from them opens. */
+		ref_mismatch_open_held(r, now);
 		ref_pause(r, g->has_clock && g->clock.state == CLOCK_RUNNING, "player", now);
 		break;
 	case GAME_BUTTON_COUNT:

@@ -58,18 +58,52 @@ static void check_outcome(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ moves */
 
-int ref_make_move(struct referee *r, chess_move m, uint64_t now)
+/* Art. 6.2.1.2: a move is also completed when its mover makes their next move.  A move whose
+ * press did not count (the clocks not started, an empty or illegal press, a forgotten press)
+ * so gets no reading rather than a later move's. */
+static void complete_waiting(struct referee *r, int mover, uint64_t now)
+{
+	int ply;
+
+	while ((ply = completion_waiting(&r->g.completion, mover)) >= 0) {
+		struct game_record rec = ref_record(REC_COMPLETE, now);
+
+		rec.u.complete.ply = ply + 1;
+		rec.u.complete.clk_ms = -1;
+		if (ref_emit(r, &rec))
+			break;
+	}
+}
+
+/* How many of the game's board events the move consumes: all but those the detector keeps
+ * after it (a fast reply's).  The detector drops events only from the front (a move, a
+ * board that matches again, an overflow), so what it keeps is the journal's last events. */
+static int events_of(const struct referee *r, chess_move m)
+{
+	struct detect after;
+	int n = r->g.board_event_count;
+
+	if (!r->board_ready)
+		return n;
+	after = r->det;
+	detect_commit(&after, m);
+	return n > after.event_count ? n - after.event_count : 0;
+}
+
+int ref_make_move(struct referee *r, chess_move m, bool correction, const char *relayed_by,
+		  uint64_t now)
 {
 	struct game *g = &r->g;
 	struct chess_pos before = *game_position(g);
-	struct game_record rec = ref_record(REC_MADE, now);
+	struct game_record rec = ref_record(relayed_by ? REC_RELAYED : REC_MADE, now);
 	struct game_effect fx = {.kind = GAME_FX_MOVE, .ms = now, .channel = GAME_PUBLIC};
 	int mover = before.side, ply = game_plies(g);
 	bool early = false;
 	int64_t early_clk = -1;
 
-	if (!chess_pos_is_legal(&before, m))
+	if (!chess_pos_is_legal(&before, m) || game_over(g))
 		return -1;
+	complete_waiting(r, mover, now);
 	/* An opponent's press that came first completes the move at once. */
 	if (g->has_clock && mover != g->params.player && completion_has_early(&g->completion)) {
 		early = true;
@@ -77,13 +111,21 @@ int ref_make_move(struct referee *r, chess_move m, uint64_t now)
 	}
 	rec.u.made.ply = ply + 1;
 	rec.u.made.move = m;
+	rec.u.made.events = relayed_by ? 0 : events_of(r, m);
+	if (relayed_by)
+		snprintf(rec.author, sizeof(rec.author), "%s", relayed_by);
 	fx.before = before;
 	fx.move = m;
 	fx.ply = ply;
+	fx.correction = correction;
 	ref_effect(r, &fx);
 	if (ref_emit(r, &rec))
 		return -1;
-	if (r->board_ready)
+	/* A relayed move the tactile board must then show: no moves are read from it until it
+	 * does; a different move there opens the mismatch flow. */
+	if (r->board_ready && relayed_by)
+		detect_set_position(&r->det, game_position(g));
+	else if (r->board_ready)
 		detect_commit(&r->det, m);
 	check_outcome(r, now);
 	if (!g->has_clock || early) {
@@ -96,6 +138,56 @@ int ref_make_move(struct referee *r, chess_move m, uint64_t now)
 	return 0;
 }
 
+/* D.2.8: the move announced last leaves the game before its press; the board must then show
+ * what comes instead (the detector follows from the position before it). */
+int ref_withdraw_last(struct referee *r, const char *author, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = ref_record(REC_WITHDRAWN, now);
+	int last = game_plies(g) - 1;
+
+	if (last < 0)
+		return -1;
+	rec.u.withdrawn.ply = last + 1;
+	rec.u.withdrawn.move = g->plies[last].move;
+	snprintf(rec.author, sizeof(rec.author), "%s", author);
+	if (ref_emit(r, &rec))
+		return -1;
+	if (r->board_ready)
+		detect_set_position(&r->det, game_position(g));
+	return 0;
+}
+
+/* The legal move from the position before the tactile player's last move, other than that
+ * move, whose board the sensors show now: the move the player changed theirs into after
+ * announcing it.  CHESS_MOVE_NONE if there is none (or only a promotion, whose piece the
+ * sensors cannot tell). */
+chess_move ref_changed_move(const struct referee *r)
+{
+	const struct game *g = &r->g;
+	int last = game_plies(g) - 1;
+	struct chess_pos before;
+	struct chess_move_list list;
+	int n;
+
+	if (!r->board_ready || last < 0 || game_ply_color(g, last) != g->params.player)
+		return CHESS_MOVE_NONE;
+	game_position_before(g, last, &before);
+	n = chess_pos_legal_moves(&before, &list);
+	for (int i = 0; i < n; i++) {
+		struct chess_pos after = before;
+		struct chess_undo undo;
+		chess_move m = list.moves[i];
+
+		if (m == g->plies[last].move || chess_move_kind(m) == CHESS_MOVE_PROMOTION)
+			continue;
+		chess_pos_make(&after, m, &undo);
+		if (chess_pos_occupancy(&after) == r->det.sensed)
+			return m;
+	}
+	return CHESS_MOVE_NONE;
+}
+
 /* ------------------------------------------------------------------ promotion */
 
 bool ref_promotion_final(struct referee *r, uint64_t now)
@@ -104,9 +196,32 @@ bool ref_promotion_final(struct referee *r, uint64_t now)
 
 	if (m == CHESS_MOVE_NONE)
 		return false;
-	if (ref_make_move(r, m, now))
+	if (ref_make_move(r, m, false, NULL, now))
 		ref_fault(r, now, "promotion move refused by the rules core");
 	return true;
+}
+
+static void promotion_set(struct referee *r, chess_move m, uint64_t now)
+{
+	struct game_record rec = ref_record(REC_PROMOTION, now);
+
+	rec.u.promotion = m;
+	ref_emit(r, &rec);
+}
+
+/* The board no longer shows the promotion that waits for its piece (the pawn put back,
+ * another move made instead): it is withdrawn, and the board is read again. */
+static void promotion_recheck(struct referee *r, uint64_t now)
+{
+	const struct game *g = &r->g;
+	struct chess_pos after = *game_position(g);
+	struct chess_undo undo;
+
+	if (!promotion_is_pending(&g->promotion) || !r->board_ready || r->det.dirty)
+		return;
+	chess_pos_make(&after, g->promotion.move, &undo);
+	if (chess_pos_occupancy(&after) != r->det.sensed)
+		promotion_set(r, CHESS_MOVE_NONE, now);
 }
 
 static void promotion_select(struct referee *r, uint64_t now)
@@ -148,30 +263,75 @@ void ref_mismatch_raise(struct referee *r, uint64_t empty, uint64_t occupied, ui
 	ref_say(r, GAME_PRIVATE, GAME_MSG_MISMATCH, now);
 }
 
+/* A held mismatch opens now (the player's press, the pause button, the opponent's reply). */
+void ref_mismatch_open_held(struct referee *r, uint64_t now)
+{
+	uint64_t diff = referee_board_differences(r);
+	uint64_t occ = chess_pos_occupancy(game_position(&r->g));
+
+	if (r->g.mismatch.state == MISMATCH_HELD)
+		ref_mismatch_raise(r, diff & ~occ, diff & occ, now);
+}
+
+/* Whether a piece of the tactile player's opponent has left its square on the board: the
+ * opponent's reply is being made there. */
+static bool opponent_moved(const struct referee *r)
+{
+	const struct chess_pos *pos = game_position(&r->g);
+	uint64_t gone = chess_pos_occupancy(pos) & ~r->det.sensed;
+
+	return (gone & pos->by_color[!r->g.params.player]) != 0;
+}
+
+/* The tactile player's own move is in progress: their turn, or their move made and, with a
+ * clock, not yet completed by their press; without a clock, until the opponent's reply
+ * reaches the board.  Their board is theirs until then (Art. 11.3.1). */
+static bool own_move_in_progress(const struct referee *r)
+{
+	const struct game *g = &r->g;
+	int player = g->params.player, last = game_plies(g) - 1;
+
+	if (game_position(g)->side == player)
+		return true;
+	if (last < 0 || game_ply_color(g, last) != player)
+		return false;
+	if (g->has_clock)
+		return completion_waiting(&g->completion, player) == last;
+	return !opponent_moved(r);
+}
+
+/* The next differing square, named with what belongs there (or confirmed). */
+static void guide(struct referee *r, int sq, bool confirmed, uint64_t now)
+{
+	const struct chess_pos *pos = game_position(&r->g);
+	struct game_effect fx = {.kind = GAME_FX_GUIDE, .ms = now, .channel = GAME_PRIVATE};
+
+	fx.square = sq;
+	fx.occupied = (chess_pos_occupancy(pos) >> sq & 1) != 0;
+	fx.piece = CHESS_PIECE_TYPE(chess_pos_piece_at(pos, sq));
+	fx.confirmed = confirmed;
+	ref_effect(r, &fx);
+}
+
 static void mismatch_guide(struct referee *r, uint64_t now)
 {
 	uint64_t diff = detect_differences(&r->det);
-	uint64_t occupied = chess_pos_occupancy(game_position(&r->g));
-	struct game_effect fx = {.kind = GAME_FX_GUIDE, .ms = now, .channel = GAME_PRIVATE};
-	int n = 0;
+	int n = 0, sq = -1;
 
 	if (!diff) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_BOARD_RESTORED, now);
 		return;
 	}
 	/* Step through the differing squares, one per select press. */
-	fx.square = -1;
 	for (int i = 0; i < 64; i++) {
 		if (!(diff >> i & 1))
 			continue;
 		if (n == r->guide_next % __builtin_popcountll(diff))
-			fx.square = i;
+			sq = i;
 		n++;
 	}
 	r->guide_next++;
-	fx.occupied = occupied >> fx.square & 1;
-	fx.piece = CHESS_PIECE_TYPE(chess_pos_piece_at(game_position(&r->g), fx.square));
-	ref_effect(r, &fx);
+	guide(r, sq, false, now);
 }
 
 static void restored(struct referee *r, bool by_move, uint64_t now)
@@ -180,6 +340,44 @@ static void restored(struct referee *r, bool by_move, uint64_t now)
 
 	rec.u.restored_by_move = by_move;
 	ref_emit(r, &rec);
+}
+
+/* Set-up after the arbiter retraced the game: said privately, the first square named. */
+void ref_setup_begin(struct referee *r, uint64_t now)
+{
+	uint64_t diff;
+
+	if (!r->board_ready)
+		return;
+	detect_set_position(&r->det, game_position(&r->g));
+	r->guide_next = 0;
+	ref_say(r, GAME_PRIVATE, GAME_MSG_SETUP, now);
+	diff = detect_differences(&r->det);
+	if (diff)
+		guide(r, __builtin_ctzll(diff), false, now);
+}
+
+/* A square of the set-up that became right is confirmed, and the next one named; once the
+ * board is still and right, the game goes on. */
+static void setup_square(struct referee *r, int sq, uint64_t before, uint64_t now)
+{
+	uint64_t occ = chess_pos_occupancy(game_position(&r->g));
+	uint64_t diff = r->det.sensed ^ occ;
+
+	if (!(((before ^ occ) >> sq) & 1) || (diff >> sq & 1))
+		return; /* it was right, or it is still wrong */
+	guide(r, sq, true, now);
+	if (diff)
+		guide(r, __builtin_ctzll(diff), false, now);
+}
+
+static void setup_check_done(struct referee *r, uint64_t now)
+{
+	if (r->g.mismatch.state != MISMATCH_SETUP || !r->board_ready || r->det.dirty ||
+	    detect_differences(&r->det))
+		return;
+	restored(r, false, now);
+	ref_say(r, GAME_PRIVATE, GAME_MSG_SETUP_DONE, now);
 }
 
 /* ------------------------------------------------------------------ detection */
@@ -192,43 +390,47 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 	switch (res->kind) {
 	case DETECT_NONE:
 		break;
-	case DETECT_TOUCH: {
-		struct game_record rec = ref_record(REC_TOUCH, now);
-
-		rec.u.touch.square = res->square;
-		rec.u.touch.piece = res->piece;
-		ref_emit(r, &rec);
-		/* A lift after a replicated promotion makes its choice final (DESIGN 3). */
+	case DETECT_TOUCH:
+		/* The touch is in the lift's record.  A lift after a replicated promotion makes
+		 * its choice final (DESIGN 3). */
 		if (promotion_is_pending(&g->promotion) && pos->side != g->params.player)
 			ref_promotion_final(r, now);
 		break;
-	}
 	case DETECT_MOVE:
-		if (mismatch_active(&g->mismatch))
-			restored(r, true, now);
+		if (g->mismatch.state == MISMATCH_SETUP)
+			break; /* the set-up is not done: no moves until the board matches */
 		if (res->promotion_pending) {
+			if (promotion_is_pending(&g->promotion) &&
+			    chess_move_from(g->promotion.move) == chess_move_from(res->move) &&
+			    chess_move_to(g->promotion.move) == chess_move_to(res->move))
+				break;
+			if (mismatch_active(&g->mismatch))
+				restored(r, true, now);
 			/* The choice is kept: select steps since the last move, restored from the
 			 * journal after a restart. */
-			struct game_record rec = ref_record(REC_PROMOTION, now);
-
-			rec.u.promotion = res->move;
-			ref_emit(r, &rec);
+			promotion_set(r, res->move, now);
 			if (g->promotion.choice == CHESS_NO_PIECE)
 				ref_say(r, GAME_PRIVATE, GAME_MSG_PROMOTION_PROMPT, now);
 			break;
 		}
-		if (ref_make_move(r, res->move, now)) {
+		if (promotion_is_pending(&g->promotion))
+			promotion_set(r, CHESS_MOVE_NONE, now); /* another move made instead */
+		if (mismatch_active(&g->mismatch))
+			restored(r, true, now);
+		if (ref_make_move(r, res->move, false, NULL, now)) {
 			ref_fault(r, now, "detected move refused by the rules core");
 			detect_set_position(&r->det, pos);
 		}
 		break;
 	case DETECT_UNEXPLAINED:
+		if (promotion_is_pending(&g->promotion))
+			promotion_set(r, CHESS_MOVE_NONE, now);
 		if (mismatch_active(&g->mismatch))
 			break;
-		if (g->params.mode == GAME_TOURNAMENT && g->has_clock &&
-		    pos->side == g->params.player) {
-			/* The player's own move in progress: warning them before their press
-			 * would be advice (Art. 11.3.1, trap 1).  Kept for the press. */
+		if (g->params.mode == GAME_TOURNAMENT && own_move_in_progress(r)) {
+			/* Warning the player before their move is complete would be advice
+			 * (Art. 11.3.1, trap 1): kept for their press (or, without a clock, the
+			 * opponent's reply or the pause button). */
 			struct game_record rec = ref_record(REC_HELD, now);
 
 			rec.u.mismatch.empty = res->should_be_empty;
@@ -239,8 +441,12 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 		ref_mismatch_raise(r, res->should_be_empty, res->should_be_occupied, now);
 		break;
 	case DETECT_RESTORED:
+		if (promotion_is_pending(&g->promotion))
+			promotion_set(r, CHESS_MOVE_NONE, now);
 		if (g->mismatch.state == MISMATCH_OPEN)
 			ref_say(r, GAME_PRIVATE, GAME_MSG_BOARD_RESTORED, now);
+		if (g->mismatch.state == MISMATCH_SETUP)
+			ref_say(r, GAME_PRIVATE, GAME_MSG_SETUP_DONE, now);
 		if (mismatch_active(&g->mismatch))
 			restored(r, false, now);
 		break;
@@ -249,7 +455,7 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 
 bool ref_detecting(const struct referee *r)
 {
-	return r->board_ready && !promotion_is_pending(&r->g.promotion) && !game_over(&r->g);
+	return r->board_ready && !game_over(&r->g);
 }
 
 void ref_poll_detect(struct referee *r, uint64_t now)
@@ -263,6 +469,10 @@ void ref_poll_detect(struct referee *r, uint64_t now)
 		if (detect_poll(&r->det, now, &res) == DETECT_NONE)
 			break;
 		handle_detect(r, &res, now);
+	}
+	if (ref_detecting(r)) {
+		promotion_recheck(r, now);
+		setup_check_done(r, now);
 	}
 }
 
@@ -282,50 +492,73 @@ void ref_settle_now(struct referee *r, uint64_t now)
 
 void ref_board_ready(struct referee *r, uint64_t sensed, uint64_t now)
 {
-	const struct chess_pos *pos = game_position(&r->g);
-	uint64_t expected = chess_pos_occupancy(pos);
-	uint64_t touched = r->g.touched;
+	const struct game *g = &r->g;
+	const struct chess_pos *pos = game_position(g);
+	int last = game_plies(g) - 1;
+	uint64_t t = now;
 
-	detect_init(&r->det, &r->set.detect, pos, expected);
+	detect_init(&r->det, &r->set.detect, pos, chess_pos_occupancy(pos));
 	r->board_ready = true;
-	/* What happened on the board before a restart: the journaled touches (a captured
-	 * piece's hole emptied) and the pegs as they stand now. */
-	for (int sq = 0; sq < 64; sq++) {
-		if (touched >> sq & 1) {
-			detect_square(&r->det, sq, false, now, NULL);
-			if (sensed >> sq & 1)
-				detect_square(&r->det, sq, true, now, NULL);
-		} else if ((sensed ^ expected) >> sq & 1) {
-			detect_square(&r->det, sq, sensed >> sq & 1, now, NULL);
-		}
-	}
+	/* What happened on the board before a restart, in its order (a captured piece's hole
+	 * emptied first), a millisecond apart; then the pegs as they stand now. */
+	for (int i = 0; i < g->board_event_count; i++)
+		detect_square(&r->det, g->board_events[i].square, g->board_events[i].occupied, t++,
+			      NULL);
+	for (int sq = 0; sq < 64; sq++)
+		if ((sensed ^ r->det.sensed) >> sq & 1)
+			detect_square(&r->det, sq, sensed >> sq & 1, t, NULL);
+	/* A position the board must still be set up to: after the arbiter retraced the game,
+	 * or a relayed move the board does not show yet. */
+	if (g->mismatch.state == MISMATCH_SETUP ||
+	    (last >= 0 && (g->plies[last].flags & GAME_PLY_RELAYED) && !g->board_event_count))
+		detect_set_position(&r->det, pos);
 }
 
 void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 {
+	struct game *g = &r->g;
 	struct detect_result res;
+	uint64_t before = r->det.sensed;
+	enum detect_kind kind;
 
 	if (!r->board_ready || sq < 0 || sq > 63)
 		return;
+	kind = detect_square(&r->det, sq, occupied, now, &res);
 	/* After the end, pegs are taken away and put back: nothing to record, but the board
 	 * is followed, so that clearing it and setting it up again starts the next game. */
-	if (detect_square(&r->det, sq, occupied, now, &res) != DETECT_NONE && !game_over(&r->g))
+	if (game_over(g)) {
+		if (r->det.sensed == 0)
+			r->cleared = true;
+		return;
+	}
+	if (r->det.sensed != before) {
+		struct game_record rec = ref_record(occupied ? REC_PLACE : REC_LIFT, now);
+
+		rec.u.peg.square = sq;
+		rec.u.peg.piece = kind == DETECT_TOUCH ? res.piece : 0;
+		ref_emit(r, &rec);
+	}
+	if (kind != DETECT_NONE)
 		handle_detect(r, &res, now);
-	if (game_over(&r->g) && r->det.sensed == 0)
-		r->cleared = true;
+	if (g->mismatch.state == MISMATCH_SETUP)
+		setup_square(r, sq, before, now);
+	/* Without a clock, a held mismatch opens when the opponent's reply reaches the board. */
+	if (g->mismatch.state == MISMATCH_HELD && !g->has_clock && opponent_moved(r))
+		ref_mismatch_open_held(r, now);
 }
 
 /* `select`: a promotion's piece, or the next square that differs. */
 void ref_select(struct referee *r, uint64_t now)
 {
 	struct game *g = &r->g;
+	enum mismatch_state m = g->mismatch.state;
 
 	/* A select press right after the new piece went in: the promotion is made now, so the
 	 * press chooses its piece. */
-	if (!promotion_is_pending(&g->promotion) && g->mismatch.state != MISMATCH_OPEN)
+	if (!promotion_is_pending(&g->promotion) && m != MISMATCH_OPEN && m != MISMATCH_SETUP)
 		ref_settle_now(r, now);
 	if (promotion_is_pending(&g->promotion) || promotion_in_hand(r))
 		promotion_select(r, now);
-	else if (g->mismatch.state == MISMATCH_OPEN)
+	else if (m == MISMATCH_OPEN || m == MISMATCH_SETUP)
 		mismatch_guide(r, now);
 }

@@ -134,14 +134,37 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		press_record(r, color, PRESS_IDLE, &c, now);
 		return;
 	}
-	if (color == player && g->mismatch.state == MISMATCH_HELD) {
-		/* Art. 7.5.1: a move is completed by the press, even an illegal one; now the
-		 * arbiter's flow may start. */
+	if (color == player && referee_board_differences(r)) {
+		chess_move changed = ref_changed_move(r);
+
+		if (changed != CHESS_MOVE_NONE &&
+		    completion_waiting(&g->completion, player) == game_plies(g) - 1) {
+			/* The move was changed after it was announced (e2-e3, then on to e4): the
+			 * correction is said before the opponent's clock starts; the first move
+			 * stays in the journal and a comment (4.7 gives the opponent a claim). */
+			ref_withdraw_last(r, "device", now);
+			ref_make_move(r, changed, true, NULL, now);
+		}
+	}
+	if (color == player && referee_board_differences(r)) {
+		/* Art. 7.5.1: a move is completed by the press, even an illegal one; the board
+		 * no legal move explains opens the arbiter's flow now, whether or not its
+		 * mismatch time has passed. */
 		uint64_t diff = referee_board_differences(r);
 		uint64_t occ = chess_pos_occupancy(game_position(g));
 
 		press_record(r, color, PRESS_ILLEGAL, &c, now);
-		ref_mismatch_raise(r, diff & ~occ, diff & occ, now);
+		if (g->mismatch.state == MISMATCH_HELD)
+			ref_mismatch_open_held(r, now);
+		else if (!mismatch_active(&g->mismatch))
+			ref_mismatch_raise(r, diff & ~occ, diff & occ, now);
+		return;
+	}
+	if (color == player && completion_waiting(&g->completion, player) < 0) {
+		/* Art. 7.5.3: a press with no move made is an illegal move.  The clocks switched;
+		 * the player, who cannot see it, is told; the arbiter sees it in status. */
+		press_record(r, color, PRESS_EMPTY, &c, now);
+		ref_say(r, GAME_PRIVATE, GAME_MSG_PRESS_NO_MOVE, now);
 		return;
 	}
 	/* The press that settled a game-ending move also stops the clocks. */

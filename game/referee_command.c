@@ -10,10 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
-		  const char *fmt, ...)
+void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
+	       const char *fmt, ...)
 {
 	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = now, .ok = ok};
 	va_list ap;
@@ -28,8 +26,8 @@ static void reply(struct referee *r, const struct game_command *cmd, bool ok, ui
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
 }
 
-static struct game_record command_record(enum game_record_type type, const struct game_command *cmd,
-					 uint64_t now)
+struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
+				      uint64_t now)
 {
 	struct game_record rec = ref_record(type, now);
 
@@ -78,25 +76,25 @@ static bool tag_reserved(const char *name)
 
 static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	struct game_record rec = command_record(REC_TAG, cmd, now);
+	struct game_record rec = ref_command_record(REC_TAG, cmd, now);
 
 	if (!tag_name_ok(cmd->tag.name)) {
-		reply(r, cmd, false, now,
-		      "'%s' is not a tag name: a letter, then letters, digits and _",
-		      cmd->tag.name);
+		ref_reply(r, cmd, false, now,
+			  "'%s' is not a tag name: a letter, then letters, digits and _",
+			  cmd->tag.name);
 		return;
 	}
 	if (tag_reserved(cmd->tag.name)) {
-		reply(r, cmd, false, now, "%s is written by the device from the game",
-		      cmd->tag.name);
+		ref_reply(r, cmd, false, now, "%s is written by the device from the game",
+			  cmd->tag.name);
 		return;
 	}
 	rec.u.tag = cmd->tag;
 	if (ref_emit(r, &rec)) {
-		reply(r, cmd, false, now, "no room for another tag");
+		ref_reply(r, cmd, false, now, "no room for another tag");
 		return;
 	}
-	reply(r, cmd, true, now, "%s set", cmd->tag.name);
+	ref_reply(r, cmd, true, now, "%s set", cmd->tag.name);
 }
 
 /* ------------------------------------------------------------------ draws */
@@ -105,32 +103,32 @@ static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, ui
 {
 	struct game *g = &r->g;
 	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
-	struct game_record rec = command_record(REC_DRAW_OFFER, cmd, now);
+	struct game_record rec = ref_command_record(REC_DRAW_OFFER, cmd, now);
 	int ply;
 
 	if (game_over(g) || g->result.state != RESULT_ON) {
-		reply(r, cmd, false, now, "the game is over");
+		ref_reply(r, cmd, false, now, "the game is over");
 		return;
 	}
 	ply = color >= 0 ? game_last_ply_of(g, color) : -1;
 	if (ply < 0) {
-		reply(r, cmd, false, now,
-		      "a draw is offered after making a move (9.1.2.1): %s has made none",
-		      color >= 0 ? color_word(color) : "no side");
+		ref_reply(r, cmd, false, now,
+			  "a draw is offered after making a move (9.1.2.1): %s has made none",
+			  color >= 0 ? color_word(color) : "no side");
 		return;
 	}
 	rec.u.offer.color = color;
 	rec.u.offer.ply = ply + 1;
 	if (ref_emit(r, &rec)) {
-		reply(r, cmd, false, now, "the offer does not fit the game");
+		ref_reply(r, cmd, false, now, "the offer does not fit the game");
 		return;
 	}
 	/* The tactile player's offer must reach the sighted opponent; an offer to the tactile
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
-	reply(r, cmd, true, now, "draw offer by %s with move %d", color_word(color),
-	      g->chess.start.fullmove_number + (ply + g->chess.start.side) / 2);
+	ref_reply(r, cmd, true, now, "draw offer by %s with move %d", color_word(color),
+		  g->chess.start.fullmove_number + (ply + g->chess.start.side) / 2);
 }
 
 static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -139,12 +137,12 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	int color = cmd->color >= 0 ? cmd->color : g->params.player;
 
 	if (game_over(g) || g->offer_color < 0 || g->offer_color == color) {
-		reply(r, cmd, false, now, "no draw offer to accept");
+		ref_reply(r, cmd, false, now, "no draw offer to accept");
 		return;
 	}
 	ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL, "draw agreed", cmd->author, now);
 	ref_say(r, GAME_PUBLIC, GAME_MSG_RESULT_DRAW, now);
-	reply(r, cmd, true, now, "draw agreed");
+	ref_reply(r, cmd, true, now, "draw agreed");
 }
 
 /* 9.2 and 9.3 for the claimant.  With a clock, a move made on the board and not yet
@@ -155,22 +153,22 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 {
 	struct game *g = &r->g;
 	const struct chess_pos *pos = game_position(g);
-	struct game_record rec = command_record(REC_CLAIM, cmd, now);
+	struct game_record rec = ref_command_record(REC_CLAIM, cmd, now);
 	int last = game_plies(g) - 1;
 	int claimant = pos->side;
 	bool made = false, correct;
 	chess_move m = CHESS_MOVE_NONE;
 
 	if (game_over(g) || g->result.state != RESULT_ON) {
-		reply(r, cmd, false, now, "the game is over");
+		ref_reply(r, cmd, false, now, "the game is over");
 		return;
 	}
 	if (cmd->move[0]) {
 		struct chess_error err;
 
 		if (chess_move_parse_san(pos, cmd->move, &m, &err)) {
-			reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s", cmd->move,
-			      color_word(pos->side), err.message);
+			ref_reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s",
+				  cmd->move, color_word(pos->side), err.message);
 			return;
 		}
 	} else if (g->has_clock && last >= 0 &&
@@ -179,8 +177,8 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 		made = true;
 	}
 	if (cmd->color >= 0 && cmd->color != claimant) {
-		reply(r, cmd, false, now, "%s cannot claim now: it is %s's claim (9.2, 9.3)",
-		      color_word(cmd->color), color_word(claimant));
+		ref_reply(r, cmd, false, now, "%s cannot claim now: it is %s's claim (9.2, 9.3)",
+			  color_word(cmd->color), color_word(claimant));
 		return;
 	}
 	if (cmd->claim == CLAIM_THREEFOLD)
@@ -196,7 +194,7 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	rec.u.claim.move = m;
 	rec.u.claim.correct = correct;
 	if (ref_emit(r, &rec)) {
-		reply(r, cmd, false, now, "the claim does not fit the game");
+		ref_reply(r, cmd, false, now, "the claim does not fit the game");
 		return;
 	}
 	if (g->params.mode == GAME_CASUAL) {
@@ -215,11 +213,12 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	}
 	/* Whether it is correct is for the arbiter alone (11.3.1). */
 	if (cmd->role == ROLE_ARBITER || g->params.mode == GAME_CASUAL)
-		reply(r, cmd, true, now, "%s claim by %s is %s", game_claim_kind_name(cmd->claim),
-		      color_word(claimant), correct ? "correct" : "not correct");
+		ref_reply(r, cmd, true, now, "%s claim by %s is %s",
+			  game_claim_kind_name(cmd->claim), color_word(claimant),
+			  correct ? "correct" : "not correct");
 	else
-		reply(r, cmd, true, now, "%s claim by %s: the clocks stand for the arbiter",
-		      game_claim_kind_name(cmd->claim), color_word(claimant));
+		ref_reply(r, cmd, true, now, "%s claim by %s: the clocks stand for the arbiter",
+			  game_claim_kind_name(cmd->claim), color_word(claimant));
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -236,17 +235,17 @@ static void say_result(struct referee *r, const char *result, uint64_t now)
 static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
-	struct game_record rec = command_record(REC_RESIGN, cmd, now);
+	struct game_record rec = ref_command_record(REC_RESIGN, cmd, now);
 	int color = cmd->color, winner;
 	const char *result;
 	char reason[64];
 
 	if (game_over(g)) {
-		reply(r, cmd, false, now, "the game is over: %s", g->result.result);
+		ref_reply(r, cmd, false, now, "the game is over: %s", g->result.result);
 		return;
 	}
 	if (color < 0) {
-		reply(r, cmd, false, now, "resign needs the side: white or black");
+		ref_reply(r, cmd, false, now, "resign needs the side: white or black");
 		return;
 	}
 	winner = !color;
@@ -257,14 +256,14 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 		     : result_win(winner);
 	rec.u.resign_color = color;
 	if (ref_emit(r, &rec)) {
-		reply(r, cmd, false, now, "the resignation does not fit the game");
+		ref_reply(r, cmd, false, now, "the resignation does not fit the game");
 		return;
 	}
 	snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
 	ref_end_game(r, result, TERMINATION_NORMAL, reason, cmd->author, now);
 	/* Both players hear it: the resignation may have come from the menu or an assistant. */
 	ref_say(r, GAME_PUBLIC, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
-	reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
+	ref_reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
 }
 
 /* The PGN Termination for an arbiter's reason: the standard value if the reason starts with
@@ -305,39 +304,41 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 	struct game *g = &r->g;
 
 	if (!result_valid(cmd->result)) {
-		reply(r, cmd, false, now, "result must be 1-0, 0-1 or 1/2-1/2");
+		ref_reply(r, cmd, false, now, "result must be 1-0, 0-1 or 1/2-1/2");
 		return;
 	}
 	if (!cmd->text[0]) {
-		reply(r, cmd, false, now, "result needs a reason (agreed draw, claim upheld, ...)");
+		ref_reply(r, cmd, false, now,
+			  "result needs a reason (agreed draw, claim upheld, ...)");
 		return;
 	}
 	if (game_over(g)) {
-		reply(r, cmd, false, now, "the game is over: %s (%s)", g->result.result,
-		      g->result.reason);
+		ref_reply(r, cmd, false, now, "the game is over: %s (%s)", g->result.result,
+			  g->result.reason);
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
 	say_result(r, cmd->result, now);
-	reply(r, cmd, true, now, "%s, %s", cmd->result, cmd->text);
+	ref_reply(r, cmd, true, now, "%s, %s", cmd->result, cmd->text);
 }
 
 static void cmd_approve(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
-	struct game_record rec = command_record(REC_APPROVE, cmd, now);
+	struct game_record rec = ref_command_record(REC_APPROVE, cmd, now);
 	bool was_pending = g->result.state == RESULT_FLAG_PENDING;
 
 	if (g->result.state == RESULT_APPROVED) {
-		reply(r, cmd, false, now, "the result %s is approved already", g->result.result);
+		ref_reply(r, cmd, false, now, "the result %s is approved already",
+			  g->result.result);
 		return;
 	}
 	if (!game_over(g) && !was_pending) {
-		reply(r, cmd, false, now, "no result to approve: the game is on");
+		ref_reply(r, cmd, false, now, "no result to approve: the game is on");
 		return;
 	}
 	if (ref_emit(r, &rec)) {
-		reply(r, cmd, false, now, "no result to approve");
+		ref_reply(r, cmd, false, now, "no result to approve");
 		return;
 	}
 	if (was_pending) {
@@ -346,7 +347,7 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 		ref_effect(r, &fx);
 	}
 	ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_APPROVED, now);
-	reply(r, cmd, true, now, "result %s approved", g->result.result);
+	ref_reply(r, cmd, true, now, "result %s approved", g->result.result);
 }
 
 static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pause, uint64_t now)
@@ -354,19 +355,20 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 	struct game *g = &r->g;
 
 	if (!g->has_clock) {
-		reply(r, cmd, false, now, "the game has no clock");
+		ref_reply(r, cmd, false, now, "the game has no clock");
 		return;
 	}
 	if (game_over(g)) {
-		reply(r, cmd, false, now, "the game is over");
+		ref_reply(r, cmd, false, now, "the game is over");
 		return;
 	}
 	if (g->clock.state != (pause ? CLOCK_RUNNING : CLOCK_PAUSED)) {
-		reply(r, cmd, false, now, "the clocks are not %s", pause ? "running" : "paused");
+		ref_reply(r, cmd, false, now, "the clocks are not %s",
+			  pause ? "running" : "paused");
 		return;
 	}
 	ref_pause(r, pause, cmd->author, now);
-	reply(r, cmd, true, now, "clocks %s", pause ? "paused" : "running");
+	ref_reply(r, cmd, true, now, "clocks %s", pause ? "paused" : "running");
 }
 
 /* ------------------------------------------------------------------ dispatch */
@@ -380,6 +382,7 @@ static bool allowed(enum game_command_kind kind, enum game_role role)
 	case CMD_ROLLBACK:
 	case CMD_ILLEGAL:
 	case CMD_CLOCK_SET:
+	case CMD_RULING:
 		return role == ROLE_ARBITER;
 	case CMD_ACCEPT_DRAW:
 		return role == ROLE_PLAYER;
@@ -394,7 +397,7 @@ static bool allowed(enum game_command_kind kind, enum game_role role)
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	if (!allowed(cmd->kind, cmd->role)) {
-		reply(r, cmd, false, now, "not allowed for this role");
+		ref_reply(r, cmd, false, now, "not allowed for this role");
 		return;
 	}
 	switch (cmd->kind) {
@@ -424,11 +427,21 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		cmd_pause(r, cmd, cmd->kind == CMD_PAUSE, now);
 		break;
 	case CMD_MOVE:
+		ref_cmd_move(r, cmd, now);
+		break;
 	case CMD_ROLLBACK:
+		ref_cmd_rollback(r, cmd, now);
+		break;
 	case CMD_ILLEGAL:
+		ref_cmd_illegal(r, cmd, now);
+		break;
 	case CMD_CLOCK_SET:
+		ref_cmd_clock_set(r, cmd, now);
+		break;
+	case CMD_RULING:
+		ref_cmd_ruling(r, cmd, now);
+		break;
 	case CMD_KIND_COUNT:
-		reply(r, cmd, false, now, "not available in this version");
 		break;
 	}
 }

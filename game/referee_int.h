@@ -40,7 +40,13 @@ void ref_say(struct referee *r, enum game_channel ch, enum game_msg msg, uint64_
 void ref_fault(struct referee *r, uint64_t ms, const char *what);
 
 /* referee_board.c */
-int ref_make_move(struct referee *r, chess_move m, uint64_t now);
+/* A move made: from the board, or relayed by an assistant (relayed_by: the author). */
+int ref_make_move(struct referee *r, chess_move m, bool correction, const char *relayed_by,
+		  uint64_t now);
+int ref_withdraw_last(struct referee *r, const char *author, uint64_t now);
+chess_move ref_changed_move(const struct referee *r);
+void ref_mismatch_open_held(struct referee *r, uint64_t now);
+void ref_setup_begin(struct referee *r, uint64_t now);
 void ref_end_game(struct referee *r, const char *result, enum result_termination term,
 		  const char *reason, const char *author, uint64_t now);
 void ref_settle_now(struct referee *r, uint64_t now);
@@ -62,6 +68,18 @@ uint64_t ref_clock_deadline(const struct referee *r, uint64_t now);
 
 /* referee_command.c */
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The reply to a command (a menu command's error is also said to the player). */
+void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
+				      uint64_t now);
+
+/* referee_arbiter.c */
+void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t now);
 
 /* referee_menu.c */
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);

@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-
 static void menu_say(struct referee *r, uint64_t now)
 {
 	ref_say(r, GAME_PRIVATE,

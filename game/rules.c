@@ -13,6 +13,7 @@ static const struct rules editions[RULES_EDITION_COUNT] = {
 	    .illegal_losing_count = 2,
 	    .resignation_draw_without_mate = true,
 	    .automatic_fivefold_seventy_five = true,
+	    .delay_carries_saved_time = false,
 	},
     [RULES_2018] =
 	{
@@ -21,6 +22,7 @@ static const struct rules editions[RULES_EDITION_COUNT] = {
 	    .illegal_losing_count = 2,
 	    .resignation_draw_without_mate = false,
 	    .automatic_fivefold_seventy_five = true,
+	    .delay_carries_saved_time = false,
 	},
     [RULES_2005] =
 	{
@@ -29,6 +31,7 @@ static const struct rules editions[RULES_EDITION_COUNT] = {
 	    .illegal_losing_count = 3,
 	    .resignation_draw_without_mate = false,
 	    .automatic_fivefold_seventy_five = false,
+	    .delay_carries_saved_time = false,
 	},
 };
 

@@ -9,16 +9,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum rules_edition { RULES_2023 = 0, RULES_2018, RULES_2005, RULES_EDITION_COUNT };
+#include "game/clock.h"
 
-/* Appendix A/B: the kind of game by its time control (see clock_kind()). */
-enum rules_game_kind { RULES_STANDARD = 0, RULES_RAPID, RULES_BLITZ, RULES_KIND_COUNT };
+enum rules_edition { RULES_2023 = 0, RULES_2018, RULES_2005, RULES_EDITION_COUNT };
 
 struct rules {
 	const char *name; /* "2023" */
 	/* Art. 7.5.5 (2005: 7.4 b), A.4.2, B.2 / 2023 A.3, B.3: time given to the opponent for
-	 * a completed illegal move, by kind of game; 9.5.3 gives the same for a wrong claim. */
-	int64_t illegal_penalty_ms[RULES_KIND_COUNT];
+	 * a completed illegal move, by kind of game (enum clock_game_kind: standard, rapid,
+	 * blitz); 9.5.3 gives the same for a wrong claim. */
+	int64_t illegal_penalty_ms[3];
 	/* The completed illegal move of one player that loses the game (2023, 2018: the second;
 	 * 2005: the third). */
 	int illegal_losing_count;
@@ -28,6 +28,10 @@ struct rules {
 	/* Art. 9.6: fivefold repetition and the 75-move rule end the game by themselves (not in
 	 * the 2005 text). */
 	bool automatic_fivefold_seventy_five;
+	/* Art. 6.3.2 (2005: 6.2 b): time saved in a period is carried over to the next except
+	 * in delay mode; all three texts say so (false: not carried over after a delay or
+	 * Bronstein period). */
+	bool delay_carries_saved_time;
 };
 
 const struct rules *rules_get(enum rules_edition edition);

@@ -118,7 +118,11 @@ def expected_clocks(header, actions, player_default):
             inper[color] = 0
             if per[color] + 1 < len(periods):
                 per[color] += 1
-            rem[color] += periods[per[color]][1]
+            # Art. 6.3.2: time saved is not carried over after a delay period.
+            if mode in ("delay", "bronstein"):
+                rem[color] = periods[per[color]][1]
+            else:
+                rem[color] += periods[per[color]][1]
         out.append(rem[color])
         running, since, used_before = 1 - color, t, 0
     return out

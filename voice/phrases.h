@@ -94,7 +94,14 @@ enum phrase_id {
 	PHRASE_MENU_CONFIRM_RESIGN,
 	PHRASE_MENU_CLOSED,
 	PHRASE_NOT_NOW,
-	PHRASE_ERROR, /* "Fehler" */
+	PHRASE_PRESS_NO_MOVE,  /* the clock pressed with no move made (7.5.3) */
+	PHRASE_SETUP,	       /* set up the position the arbiter retraced the game to */
+	PHRASE_SETUP_DONE,     /* the board shows it: the game goes on */
+	PHRASE_CLOCKS_SET,     /* the arbiter set the clocks */
+	PHRASE_CLAIM_REJECTED, /* the arbiter rejected the player's claim */
+	PHRASE_CORRECTION,     /* before a move that corrects the one announced (D.2.8) */
+	PHRASE_SQUARE_OK,      /* after a square's name: it is right now (set-up guidance) */
+	PHRASE_ERROR,	       /* "Fehler" */
 	PHRASE_ID_COUNT
 };
 /* A fixed phrase in the interface language. */

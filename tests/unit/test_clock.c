@@ -414,10 +414,6 @@ static void test_kind_and_penalty(void **state)
 		assert_int_equal(time_control_parse(cases[i].tc, &tc, err, sizeof(err)), 0);
 		assert_int_equal(clock_kind(&tc), cases[i].kind);
 	}
-	assert_int_equal(clock_illegal_move_penalty_ms(CLOCK_STANDARD, true), 120 * SEC);
-	assert_int_equal(clock_illegal_move_penalty_ms(CLOCK_RAPID, true), 60 * SEC);
-	assert_int_equal(clock_illegal_move_penalty_ms(CLOCK_BLITZ, true), 60 * SEC);
-	assert_int_equal(clock_illegal_move_penalty_ms(CLOCK_BLITZ, false), 120 * SEC);
 }
 
 int main(void)

@@ -67,10 +67,15 @@ static void test_every_type(void **state)
 	round_trip(&r, "game-0007 black 900+10 casual 2005 "
 		       "\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" "
 		       "Event \"Club \\\"Open\\\" \\\\ 2026\" Date \"2026.11.24\"");
-	r = record(REC_TOUCH);
-	r.u.touch.square = chess_square_parse("d7");
-	r.u.touch.piece = CHESS_PIECE(CHESS_BLACK, CHESS_PAWN);
+	r = record(REC_LIFT);
+	r.u.peg.square = chess_square_parse("d7");
+	r.u.peg.piece = CHESS_PIECE(CHESS_BLACK, CHESS_PAWN);
 	round_trip(&r, "d7 p");
+	r.u.peg.piece = 0;
+	round_trip(&r, "d7 -");
+	r = record(REC_PLACE);
+	r.u.peg.square = chess_square_parse("h8");
+	round_trip(&r, "h8");
 	r = record(REC_SELECT);
 	r.u.select = CHESS_KNIGHT;
 	round_trip(&r, "N");
@@ -81,7 +86,20 @@ static void test_every_type(void **state)
 	r.u.made.ply = 31;
 	r.u.made.move = chess_move_make(4, 6, CHESS_MOVE_CASTLING, CHESS_NO_PIECE);
 	snprintf(r.u.made.san, sizeof(r.u.made.san), "O-O+");
-	round_trip(&r, "31 e1g1 O-O+");
+	r.u.made.events = 4;
+	round_trip(&r, "31 e1g1 O-O+ 4");
+	r = record(REC_PROMOTION);
+	r.u.promotion = CHESS_MOVE_NONE;
+	round_trip(&r, "-");
+	r = record(REC_WITHDRAWN);
+	r.u.withdrawn.ply = 9;
+	r.u.withdrawn.move = chess_move_make(12, 20, CHESS_MOVE_NORMAL, CHESS_NO_PIECE);
+	round_trip(&r, "alice+pin 9 e2e3");
+	r = record(REC_RULING);
+	r.u.ruling.upheld = false;
+	r.u.ruling.penalty_ms = 120000;
+	r.clock = a_clock();
+	round_trip(&r, NULL);
 	r = record(REC_PRESS);
 	r.u.press.color = CHESS_WHITE;
 	r.u.press.kind = PRESS_MOVE;
@@ -139,16 +157,19 @@ static void test_every_type(void **state)
 	round_trip(&r, "alice+pin 0");
 	r = record(REC_ILLEGAL);
 	r.u.illegal.color = CHESS_WHITE;
+	r.u.illegal.ply = 21;
 	r.u.illegal.penalty_ms = 120000;
 	r.u.illegal.count = 1;
-	round_trip(&r, "alice+pin white 120000 1");
+	r.clock = a_clock();
+	round_trip(&r, NULL);
 	r = record(REC_CLOCK_SET);
 	r.clock = a_clock();
 	round_trip(&r, NULL);
 	r = record(REC_RELAYED);
+	r.u.relayed.ply = 1;
 	r.u.relayed.move = chess_move_make(12, 28, CHESS_MOVE_NORMAL, CHESS_NO_PIECE);
 	snprintf(r.u.relayed.san, sizeof(r.u.relayed.san), "e4");
-	round_trip(&r, "alice+pin e2e4 e4");
+	round_trip(&r, "alice+pin 1 e2e4 e4");
 	/* An author that would split the record is kept in one word. */
 	r = record(REC_APPROVE);
 	snprintf(r.author, sizeof(r.author), "a b\"c");
@@ -171,14 +192,17 @@ static void test_bad_records(void **state)
 {
 	(void)state;
 	expect_bad("teleport", "e2 e4");
-	expect_bad("touch", "e9 P");
-	expect_bad("touch", "e2");
-	expect_bad("touch", "e2 X");
-	expect_bad("touch", "e2 P extra");
+	expect_bad("lift", "e9 P");
+	expect_bad("lift", "e2");
+	expect_bad("lift", "e2 X");
+	expect_bad("lift", "e2 P extra");
+	expect_bad("place", "e2 P");
+	expect_bad("ruling", "arbiter maybe 0 running white 1 1 0 0 0 0 0 0 0 0 1 1 white -");
 	expect_bad("select", "K");
 	expect_bad("made", "0 e2e4 e4");
 	expect_bad("made", "1 e2e9 e4");
 	expect_bad("made", "1 e2e4");
+	expect_bad("made", "1 e2e4 e4");
 	expect_bad("press", "white move");
 	expect_bad("press", "green move running white 1 1 0 0 0 0 0 0 0 0 1 1 white -");
 	expect_bad("press", "white jump running white 1 1 0 0 0 0 0 0 0 0 1 1 white -");

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * D.2.9: the device's scoresheet against the opponent's.  The opponent's is movetext as a
+ * person writes it: move numbers optional, English or German piece letters, 0-0 or O-O,
+ * d8D or d8=Q, captures and checks marked or not, comments in braces and (=) ignored.
+ * Pure.
+ */
+#ifndef ANNABELLA_COMPARE_H
+#define ANNABELLA_COMPARE_H
+
+#include <stddef.h>
+
+#include "game/game.h"
+
+struct game_comparison {
+	int device_plies; /* plies on the device's scoresheet */
+	int their_plies;  /* plies read from theirs (up to the first that is not legal) */
+	int agree;	  /* plies both agree on from the start */
+	/* The first ply that differs (0-based: `agree`), if one does: the device's SAN and
+	 * theirs as the device writes it ("" where a scoresheet ends); their word as written. */
+	bool differ;
+	char device[CHESS_SAN_MAX];
+	char theirs[CHESS_SAN_MAX];
+	char their_word[32];
+	/* A word of theirs that is not a legal move where it stands (their_plies stops there). */
+	bool unreadable;
+	char unreadable_word[32];
+	int move_number; /* of the first differing ply */
+};
+
+/* 0, or -1 with a message in err (nothing to compare). */
+int game_compare(const struct game *g, const char *movetext, struct game_comparison *out,
+		 char *err, size_t err_size);
+
+#endif
