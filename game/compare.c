@@ -43,8 +43,8 @@ static void promotion_letters(char *word, size_t size)
 	}
 }
 
-int game_compare(const struct game *g, const char *movetext, struct game_comparison *out,
-		 char *err, size_t err_size)
+int game_compare(const struct game *g, const char *movetext, struct game_comparison *out, char *err,
+		 size_t err_size)
 {
 	struct chess_pos pos = g->start;
 	const char *p = movetext;
@@ -81,8 +81,8 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 		}
 		while (p[n] && !strchr(" \t\r\n,{(", p[n]))
 			n++;
-		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) - 4 ? n : sizeof(word) - 4),
-			 p);
+		snprintf(word, sizeof(word), "%.*s",
+			 (int)(n < sizeof(word) - 4 ? n : sizeof(word) - 4), p);
 		p += n;
 		w = strip(word);
 		if (!w)

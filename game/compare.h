@@ -29,7 +29,7 @@ struct game_comparison {
 };
 
 /* 0, or -1 with a message in err (nothing to compare). */
-int game_compare(const struct game *g, const char *movetext, struct game_comparison *out,
-		 char *err, size_t err_size);
+int game_compare(const struct game *g, const char *movetext, struct game_comparison *out, char *err,
+		 size_t err_size);
 
 #endif

@@ -64,10 +64,11 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 			return;
 		}
 		if (g->plies[last].flags & GAME_PLY_COMPLETE) {
-			ref_reply(r, cmd, false, now,
-				  "%s was completed by the opponent's press: too late to correct it "
-				  "(D.2.8); the arbiter may roll back",
-				  name);
+			ref_reply(
+			    r, cmd, false, now,
+			    "%s was completed by the opponent's press: too late to correct it "
+			    "(D.2.8); the arbiter may roll back",
+			    name);
 			return;
 		}
 		if (ref_withdraw_last(r, cmd->author, now)) {
@@ -83,7 +84,8 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		return;
 	}
 	ply_name(g, game_plies(g) - 1, name, sizeof(name));
-	ref_reply(r, cmd, true, now, "%s %s", name, correction ? "relayed as a correction" : "relayed");
+	ref_reply(r, cmd, true, now, "%s %s", name,
+		  correction ? "relayed as a correction" : "relayed");
 }
 
 /* ------------------------------------------------------------------ retraced games */
@@ -112,10 +114,11 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 		return;
 	}
 	ref_setup_begin(r, now);
-	ref_reply(r, cmd, true, now,
-		  "retraced to ply %d (after %s); %d later plies kept as a comment; the clocks stay "
-		  "until set",
-		  cmd->ply, name, plies - cmd->ply);
+	ref_reply(
+	    r, cmd, true, now,
+	    "retraced to ply %d (after %s); %d later plies kept as a comment; the clocks stay "
+	    "until set",
+	    cmd->ply, name, plies - cmd->ply);
 }
 
 /* The running clock's kind of game (Appendix A/B) picks the edition's penalty. */
@@ -191,8 +194,9 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 			: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
 						 : GAME_MSG_RESULT_DRAW,
 			now);
-		ref_reply(r, cmd, true, now, "%s illegal: %s's illegal move number %d ends the game: %s",
-			  name, color_word(color), count, result);
+		ref_reply(r, cmd, true, now,
+			  "%s illegal: %s's illegal move number %d ends the game: %s", name,
+			  color_word(color), count, result);
 		return;
 	}
 	ref_setup_begin(r, now);
