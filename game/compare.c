@@ -57,7 +57,7 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 		return -1;
 	}
 	while (*p) {
-		char word[32];
+		char word[32], written[32];
 		const char *w;
 		size_t n = 0;
 		chess_move m;
@@ -87,7 +87,9 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 		w = strip(word);
 		if (!w)
 			continue;
-		snprintf(word, sizeof(word), "%s", w);
+		snprintf(written, sizeof(written), "%s", w); /* w points into word */
+		w = written;
+		snprintf(word, sizeof(word), "%s", written);
 		promotion_letters(word, sizeof(word));
 		if (chess_move_parse_san(&pos, word, &m, &cerr)) {
 			out->unreadable = true;

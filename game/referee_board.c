@@ -300,6 +300,18 @@ static bool own_move_in_progress(const struct referee *r)
 	return !opponent_moved(r);
 }
 
+/* The board has not yet shown the opponent's move an assistant relayed (D.2.10): what it
+ * shows is the replication of that move, not the player's own move, so a difference is
+ * said at once; naming it is no advice on the player's move. */
+static bool replicating_relayed(const struct referee *r)
+{
+	const struct game *g = &r->g;
+	int last = game_plies(g) - 1;
+
+	return r->det.setting_up && last >= 0 && (g->plies[last].flags & GAME_PLY_RELAYED) &&
+	       game_ply_color(g, last) != g->params.player;
+}
+
 /* The next differing square, named with what belongs there (or confirmed). */
 static void guide(struct referee *r, int sq, bool confirmed, uint64_t now)
 {
@@ -427,7 +439,8 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 			promotion_set(r, CHESS_MOVE_NONE, now);
 		if (mismatch_active(&g->mismatch))
 			break;
-		if (g->params.mode == GAME_TOURNAMENT && own_move_in_progress(r)) {
+		if (g->params.mode == GAME_TOURNAMENT && own_move_in_progress(r) &&
+		    !replicating_relayed(r)) {
 			/* Warning the player before their move is complete would be advice
 			 * (Art. 11.3.1, trap 1): kept for their press (or, without a clock, the
 			 * opponent's reply or the pause button). */

@@ -83,8 +83,8 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		break;
 	case GAME_FX_GUIDE:
 		chess_square_format(fx->square, sq);
-		rt_logf(t, " %s %s %c", sq, fx->occupied ? "occupied" : "empty",
-			" PNBRQK"[fx->piece % 7]);
+		rt_logf(t, " %s %s %c%s", sq, fx->occupied ? "occupied" : "empty",
+			" PNBRQK"[fx->piece % 7], fx -> confirmed ? " confirmed" : "");
 		break;
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
