@@ -488,6 +488,8 @@ void detect_commit(struct detect *d, chess_move move)
 		d->lifted = 0;
 		d->last_change_ms = d->now_ms;
 		d->dirty = d->sensed != chess_pos_occupancy(&d->pos);
+		if (!d->dirty)
+			d->setting_up = false; /* the board shows it already */
 		return;
 	}
 

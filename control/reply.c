@@ -290,10 +290,13 @@ void control_reply_export(struct strbuf *out, const char *format, const char *te
 void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
 {
 	struct json_writer w;
+	char text[256];
 
+	game_compare_describe(c, text, sizeof(text));
 	json_init(&w, out);
 	json_object(&w, NULL);
 	json_bool(&w, "ok", true);
+	json_string(&w, "text", text);
 	json_int(&w, "agree", c->agree);
 	json_int(&w, "device_plies", c->device_plies);
 	json_int(&w, "their_plies", c->their_plies);

@@ -251,7 +251,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 {
 	struct control_request req;
 	struct strbuf out = {0};
-	char err[256], shown[256];
+	char err[256], shown[256], said[256] = "";
 	bool ok;
 
 	loggable(line, len, shown, sizeof(shown));
@@ -308,6 +308,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			control_reply_error(&out, err);
 		} else {
 			control_reply_compare(&out, &cmp);
+			game_compare_describe(&cmp, said, sizeof(said));
 		}
 		break;
 	}
@@ -334,7 +335,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		break;
 	}
 	if (ok)
-		audit(c, now, author, role, shown, true, NULL);
+		audit(c, now, author, role, shown, true, said);
 	else
 		audit(c, now, author, role, shown, false, "refused");
 done:

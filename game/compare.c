@@ -116,3 +116,27 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 	}
 	return 0;
 }
+
+void game_compare_describe(const struct game_comparison *c, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%d of %d plies agree", c->agree, c->device_plies);
+	size_t used = n > 0 ? (size_t)n : 0;
+
+	if (used < size && c->differ && c->device[0] && c->theirs[0])
+		snprintf(out + used, size - used,
+			 "; ply %d (move %d) differs: %s on the device, %s on theirs", c->agree + 1,
+			 c->move_number, c->device, c->theirs);
+	else if (used < size && c->differ && c->device[0])
+		snprintf(out + used, size - used,
+			 "; theirs ends before ply %d (move %d, %s on the device)", c->agree + 1,
+			 c->move_number, c->device);
+	else if (used < size && c->differ)
+		snprintf(out + used, size - used,
+			 "; theirs goes on after the device's last ply (%s)", c->theirs);
+	else if (used < size)
+		snprintf(out + used, size - used, "; the scoresheets agree");
+	used = strlen(out);
+	if (used < size && c->unreadable)
+		snprintf(out + used, size - used, "; '%s' after ply %d is not a legal move",
+			 c->unreadable_word, c->their_plies);
+}

@@ -128,6 +128,12 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	else if (r->board_ready)
 		detect_commit(&r->det, m);
 	check_outcome(r, now);
+	/* The player's own clock is not running: their press came first (a press of an
+	 * impossible board, or one with no move, switched the clocks, 7.5.1, 7.5.3).  The move
+	 * made after it is complete, without a reading of its own. */
+	if (g->has_clock && mover == g->params.player && g->clock.state == CLOCK_RUNNING &&
+	    g->clock.running != mover)
+		early = true;
 	if (!g->has_clock || early) {
 		struct game_record done = ref_record(REC_COMPLETE, now);
 
@@ -312,6 +318,18 @@ static bool replicating_relayed(const struct referee *r)
 	       game_ply_color(g, last) != g->params.player;
 }
 
+/* The relayed move is not begun on the board: it shows the position before it. */
+static bool relay_untouched(const struct referee *r)
+{
+	const struct game *g = &r->g;
+	struct chess_pos before;
+
+	if (!replicating_relayed(r))
+		return false;
+	game_position_before(g, game_plies(g) - 1, &before);
+	return r->det.sensed == chess_pos_occupancy(&before);
+}
+
 /* The next differing square, named with what belongs there (or confirmed). */
 static void guide(struct referee *r, int sq, bool confirmed, uint64_t now)
 {
@@ -439,6 +457,12 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 			promotion_set(r, CHESS_MOVE_NONE, now);
 		if (mismatch_active(&g->mismatch))
 			break;
+		if (relay_untouched(r)) {
+			/* Nobody has begun to replicate the relayed move yet: nothing is wrong;
+			 * the board is watched again from now. */
+			detect_set_position(&r->det, pos);
+			break;
+		}
 		if (g->params.mode == GAME_TOURNAMENT && own_move_in_progress(r) &&
 		    !replicating_relayed(r)) {
 			/* Warning the player before their move is complete would be advice

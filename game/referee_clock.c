@@ -154,6 +154,11 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		uint64_t occ = chess_pos_occupancy(game_position(g));
 
 		press_record(r, color, PRESS_ILLEGAL, &c, now);
+		/* The press completes the move the player made before it (7.5.1), without a
+		 * reading: the reading is the impossible board's. */
+		ply = completion_waiting(&g->completion, player);
+		if (ply >= 0)
+			complete(r, ply, -1, now);
 		if (g->mismatch.state == MISMATCH_HELD)
 			ref_mismatch_open_held(r, now);
 		else if (!mismatch_active(&g->mismatch))
