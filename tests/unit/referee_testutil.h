@@ -15,6 +15,7 @@
 
 #include "chess/chess.h"
 #include "game/referee.h"
+#include "tests/unit/utterances.h"
 
 #define RT_MAX_RECORDS 4000
 #define RT_LOG_MAX     (256 * 1024)
@@ -30,6 +31,11 @@ struct rt {
 	uint64_t ms[RT_MAX_RECORDS];
 	char log[RT_LOG_MAX]; /* one line per effect: "MS KIND DETAIL" */
 	size_t log_len;
+	/* Utterances in tournament mode that utterances.h does not allow there: how many, the
+	 * first, and how many utterances were checked. */
+	int tournament_faults;
+	char tournament_fault[160];
+	int tournament_said;
 };
 
 static inline void rt_logf(struct rt *t, const char *fmt, ...)
@@ -59,6 +65,45 @@ static inline void rt_record(void *user, const struct game_record *rec)
 	t->nrec++;
 }
 
+/* The utterance an effect makes, by the names of utterances.h; NULL if it says nothing. */
+static inline const char *rt_utterance(const struct game_effect *fx)
+{
+	switch (fx->kind) {
+	case GAME_FX_SAY:
+		return game_msg_name(fx->msg);
+	case GAME_FX_MOVE:
+		return "move";
+	case GAME_FX_REPEAT:
+		return fx->move == CHESS_MOVE_NONE ? "nothing-to-repeat" : "repeat";
+	case GAME_FX_PIECE:
+		return "piece";
+	case GAME_FX_GUIDE:
+		return "guide";
+	case GAME_FX_TIMES:
+		return "times";
+	case GAME_FX_WARNING:
+		return "warning";
+	default:
+		return NULL;
+	}
+}
+
+static inline void rt_check_tournament(struct rt *t, const struct game_effect *fx)
+{
+	const char *name = rt_utterance(fx), *channel, *fault;
+
+	if (!name || !t->r || referee_game(t->r)->params.mode != GAME_TOURNAMENT)
+		return;
+	channel = fx->channel == GAME_PUBLIC ? "public" : "private";
+	t->tournament_said++;
+	if (fx->kind == GAME_FX_MOVE && fx->correction)
+		name = "correction"; /* said with the move it announces */
+	fault = utterance_tournament_fault(name, channel);
+	if (fault && !t->tournament_faults++)
+		snprintf(t->tournament_fault, sizeof(t->tournament_fault), "%s (%s): %s", name,
+			 channel, fault);
+}
+
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
 	static const char *const kinds[] = {"SAY",	  "MOVE",     "REPEAT",	 "PIECE",
@@ -67,6 +112,7 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	struct rt *t = user;
 	char uci[8], sq[3];
 
+	rt_check_tournament(t, fx);
 	rt_logf(t, "%" PRIu64 " %s", fx->ms, kinds[fx->kind]);
 	switch (fx->kind) {
 	case GAME_FX_SAY:

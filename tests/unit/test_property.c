@@ -21,6 +21,7 @@
 #include "tests/unit/referee_testutil.h"
 
 static struct rt *t;
+static int said; /* utterances checked against the tournament list */
 static uint64_t rng = 88172645463325252ull;
 
 static unsigned rnd(unsigned n)
@@ -232,6 +233,10 @@ static void run_game(const char *path, int player, const char *tc, int seed)
 	check_replay();
 	referee_stop(t->r, t->now);
 	check_replay(); /* with what stopping added */
+	if (t->tournament_faults)
+		fail_msg("%s: %d utterances not allowed in tournament mode; the first: %s", path,
+			 t->tournament_faults, t->tournament_fault);
+	said += t->tournament_said;
 	referee_free(t->r);
 	t->r = NULL;
 	pgn_game_free(&pgn);
@@ -255,6 +260,8 @@ static void test_games_read_back(void **state)
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		for (int seed = 1; seed <= 2; seed++)
 			run_game(runs[i].path, runs[i].player, runs[i].tc, seed);
+	/* The games are tournament games (the default mode): their utterances were checked. */
+	assert_true(said > 100);
 }
 
 int main(void)

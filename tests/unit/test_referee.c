@@ -29,6 +29,9 @@ static int teardown(void **state)
 	(void)state;
 	if (t->r)
 		rt_close(t);
+	if (t->tournament_faults)
+		fail_msg("%d utterances not allowed in tournament mode; the first: %s",
+			 t->tournament_faults, t->tournament_fault);
 	free(t);
 	return 0;
 }

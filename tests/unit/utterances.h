@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Every utterance the referee can make, with its channel and the condition under which it is
+ * made in tournament mode (Art. 11.3.1, 12.6: no advice; never that the opponent moved or
+ * that a press is missing).  test_tournament checks this list against the game's messages
+ * and against the README's table for arbiters; test_property checks every utterance of its
+ * tournament games against it.  Utterances marked casual-only must never be heard in a
+ * tournament.
+ */
+#ifndef ANNABELLA_TEST_UTTERANCES_H
+#define ANNABELLA_TEST_UTTERANCES_H
+
+#include <stdbool.h>
+#include <string.h>
+
+struct utterance {
+	const char *name;    /* game_msg_name(), or the effect: move, repeat, piece, ... */
+	const char *channel; /* public, private, or "public or private" */
+	bool tournament;     /* may be said in tournament mode */
+	const char *when;
+};
+
+static const struct utterance utterances[] = {
+    {"move", "public", true,
+     "a move is made: the board shows it (settle time or press), or an assistant relays it"},
+    {"correction", "public", true,
+     "before a move that replaces one announced before the opponent's press (D.2.8)"},
+    {"game-start", "private", true, "the clock was started"},
+    {"new-game", "private", true, "the board was set up for the next game after a result"},
+    {"paused", "private", true,
+     "the clocks were stopped (arbiter), or the player pressed while they stand"},
+    {"resumed", "private", true, "the arbiter started the clocks again"},
+    {"resumed-after-restart", "private", true, "the device restarted; the clocks stand"},
+    {"resumed-no-clock", "private", true, "the device restarted in a game without a clock"},
+    {"promotion-prompt", "private", true,
+     "a pawn reached the last rank on the board: choose the piece with select"},
+    {"promotion-needed", "private", true,
+     "the player pressed after their own promotion before choosing its piece"},
+    {"piece", "private", true, "select stepped the promotion piece"},
+    {"mismatch", "private", true,
+     "the board shows no legal move: at the player's press of an impossible board, or when "
+     "replicating the opponent's move, or (without a clock) when the opponent's reply reaches "
+     "the board or at pause; never during the player's own move"},
+    {"guide", "private", true,
+     "select during the mismatch flow or a set-up: the next square that differs, with its piece"},
+    {"board-restored", "private", true, "the board matches the game again"},
+    {"setup", "private", true, "the arbiter retraced the game: set that position up"},
+    {"setup-done", "private", true, "the board shows the retraced position"},
+    {"repeat", "private", true, "repeat: the last move"},
+    {"nothing-to-repeat", "private", true, "repeat before the first move"},
+    {"times", "private", true, "info: both remaining times and the moves made"},
+    {"warning", "private", true, "the player's own time fell below a [clock] warnings mark"},
+    {"press-no-move", "private", true,
+     "after the player's press, when it completed no move (7.5.3)"},
+    {"flag-white", "public", true, "White's flag fell (6.9)"},
+    {"flag-black", "public", true, "Black's flag fell (6.9)"},
+    {"checkmate", "public", true, "the move made was checkmate (5.1.1)"},
+    {"stalemate", "public", true, "the move made was stalemate (5.2.1)"},
+    {"dead-position", "private", true, "the move made left a dead position (5.2.2)"},
+    {"fivefold", "public", false, "casual mode: fivefold repetition (9.6.1)"},
+    {"seventy-five", "public", false, "casual mode: 75 moves (9.6.2)"},
+    {"illegal-move", "private", false, "casual mode: the board shows an illegal move"},
+    {"white-resigns", "public", true, "White resigned (menu or assistant)"},
+    {"black-resigns", "public", true, "Black resigned (menu or assistant)"},
+    {"white-offers-draw", "public or private", true,
+     "White offered a draw: public when the tactile player offers, private when offered to "
+     "them"},
+    {"black-offers-draw", "public or private", true, "Black offered a draw: as for White"},
+    {"claim-to-arbiter", "private", true,
+     "the player's claim went to the arbiter; the clocks stand"},
+    {"claim-rejected", "private", true, "the arbiter rejected the player's claim"},
+    {"claim-correct", "private", false, "casual mode: the claim is correct"},
+    {"claim-incorrect", "private", false, "casual mode: the claim is not"},
+    {"result-white-wins", "public or private", true,
+     "a result was given (arbiter: private; an illegal move that loses: public)"},
+    {"result-black-wins", "public or private", true, "as for White"},
+    {"result-draw", "public or private", true,
+     "a draw result was given, agreed (public) or ruled (private)"},
+    {"result-approved", "private", true, "the result was approved (8.7)"},
+    {"no-result", "private", true, "approve with no result to approve"},
+    {"clocks-set", "private", true, "the arbiter set the clocks"},
+    {"menu-offer-draw", "private", true, "the player's menu item: offer a draw"},
+    {"menu-accept-draw", "private", true, "menu item, only while the opponent's offer stands"},
+    {"menu-claim-threefold", "private", true, "menu item, only on the player's turn"},
+    {"menu-claim-fifty", "private", true, "menu item, only on the player's turn"},
+    {"menu-resign", "private", true, "menu item: resign"},
+    {"menu-approve", "private", true, "menu item, only while a result waits"},
+    {"menu-cancel", "private", true, "menu item: cancel"},
+    {"menu-confirm-resign", "private", true, "after choosing resign: press repeat again"},
+    {"menu-closed", "private", true, "the menu closed (cancel, or menu-ms unused)"},
+    {"not-now", "private", true, "a menu choice the game does not allow now"},
+};
+
+#define UTTERANCE_COUNT (sizeof(utterances) / sizeof(utterances[0]))
+
+static inline const struct utterance *utterance_find(const char *name)
+{
+	for (size_t i = 0; i < UTTERANCE_COUNT; i++)
+		if (!strcmp(utterances[i].name, name))
+			return &utterances[i];
+	return NULL;
+}
+
+/* NULL when `name` said on `channel` ("public"/"private") is allowed in tournament mode,
+ * else why not. */
+static inline const char *utterance_tournament_fault(const char *name, const char *channel)
+{
+	const struct utterance *u = utterance_find(name);
+
+	if (!u)
+		return "not in the list of utterances";
+	if (!u->tournament)
+		return "casual mode only";
+	if (!strstr(u->channel, channel))
+		return "on a channel the list does not give";
+	return NULL;
+}
+
+#endif
