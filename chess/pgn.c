@@ -272,12 +272,12 @@ static void sb_comment(struct sbuf *b, const char *text)
 
 	/* A short comment such as "[%clk 1:23:45]" stays whole on one line, so readers that
 	 * look for clock commands line by line find them. */
-	if (strlen(text) <= WORD_MAX && !strpbrk(text, "}\n\r\t")) {
+	if (strlen(text) <= WORD_MAX && !strpbrk(text, "\n\r\t")) {
 		while (*s == ' ')
 			s++;
 		for (; *s && len < WORD_MAX; s++)
 			if (!(*s == ' ' && (s[1] == ' ' || s[1] == '\0')))
-				piece[len++ + 1] = *s;
+				piece[len++ + 1] = *s == '}' ? ')' : *s;
 		if (len) {
 			piece[0] = '{';
 			piece[len + 1] = '}';
