@@ -94,6 +94,8 @@ static void clock_status(struct json_writer *w, const struct game *g, uint64_t n
 	json_string(w, "state", clock_state_name(c->state));
 	json_int(w, "white_ms", clock_remaining(c, CHESS_WHITE, now));
 	json_int(w, "black_ms", clock_remaining(c, CHESS_BLACK, now));
+	json_int(w, "white_used_ms", (int64_t)clock_used(c, CHESS_WHITE, now));
+	json_int(w, "black_used_ms", (int64_t)clock_used(c, CHESS_BLACK, now));
 	if (turn)
 		json_string(w, "running", game_color_name(c->running));
 	else

@@ -221,6 +221,20 @@ static uint64_t turn_used(const struct chess_clock *c, int color, uint64_t now)
 	return used;
 }
 
+/* The current turn of `color` ends: its running time goes to the game's. */
+static void end_turn(struct chess_clock *c, int color, uint64_t now)
+{
+	c->game_used_ms[color] += turn_used(c, color, now);
+	c->turn_used_ms[color] = 0;
+}
+
+uint64_t clock_used(const struct chess_clock *c, int color, uint64_t now)
+{
+	if (color != 0 && color != 1)
+		return 0;
+	return c->game_used_ms[color] + turn_used(c, color, now);
+}
+
 /* Fold the running stretch into turn_used so that since_ms == now. */
 static void fold(struct chess_clock *c, uint64_t now)
 {
@@ -303,7 +317,7 @@ enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t n
 	else if (p->mode == TC_FISCHER)
 		left += (int64_t)p->extra_ms;
 	c->remaining_ms[color] = left;
-	c->turn_used_ms[color] = 0;
+	end_turn(c, color, now);
 	advance_period(c, color);
 	c->last_press_ms[color] = c->remaining_ms[color];
 	start_turn(c, !color, now);
@@ -352,7 +366,7 @@ int clock_check_flag(struct chess_clock *c, uint64_t now)
 	if (left > 0)
 		return -1;
 	c->remaining_ms[color] = left;
-	c->turn_used_ms[color] = 0;
+	end_turn(c, color, now);
 	c->since_ms = now;
 	c->state = CLOCK_FLAGGED;
 	c->flagged = color;
@@ -442,7 +456,7 @@ void clock_set_running(struct chess_clock *c, int color, uint64_t now)
 	if (c->running != color) {
 		/* The reading of the colour that ran stays as it is now. */
 		c->remaining_ms[c->running] = clock_remaining(c, c->running, now);
-		c->turn_used_ms[c->running] = 0;
+		end_turn(c, c->running, now);
 		c->running = color;
 		c->turn_used_ms[color] = 0;
 	}
@@ -458,7 +472,7 @@ void clock_stop(struct chess_clock *c, uint64_t now)
 	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) {
 		int color = c->running;
 		c->remaining_ms[color] = clock_remaining(c, color, now);
-		c->turn_used_ms[color] = 0;
+		end_turn(c, color, now);
 	}
 	c->since_ms = now;
 	c->state = CLOCK_STOPPED;
@@ -495,14 +509,15 @@ int clock_encode(const struct chess_clock *c, uint64_t now, char *buf, size_t si
 {
 	uint64_t used[2] = {turn_used(c, 0, now), turn_used(c, 1, now)};
 
-	return snprintf(buf, size, "%s %s %lld %lld %d %d %d %d %d %d %llu %llu %lld %lld %s %s",
-			state_names[c->state], color_word(c->running),
-			(long long)c->remaining_ms[0], (long long)c->remaining_ms[1], c->moves[0],
-			c->moves[1], c->period[0], c->period[1], c->moves_in_period[0],
-			c->moves_in_period[1], (unsigned long long)used[0],
-			(unsigned long long)used[1], (long long)c->last_press_ms[0],
-			(long long)c->last_press_ms[1], color_word(c->first_mover),
-			c->flagged < 0 ? "-" : color_word(c->flagged));
+	return snprintf(
+	    buf, size, "%s %s %lld %lld %d %d %d %d %d %d %llu %llu %lld %lld %s %s %llu %llu",
+	    state_names[c->state], color_word(c->running), (long long)c->remaining_ms[0],
+	    (long long)c->remaining_ms[1], c->moves[0], c->moves[1], c->period[0], c->period[1],
+	    c->moves_in_period[0], c->moves_in_period[1], (unsigned long long)used[0],
+	    (unsigned long long)used[1], (long long)c->last_press_ms[0],
+	    (long long)c->last_press_ms[1], color_word(c->first_mover),
+	    c->flagged < 0 ? "-" : color_word(c->flagged), (unsigned long long)c->game_used_ms[0],
+	    (unsigned long long)c->game_used_ms[1]);
 }
 
 static int word_index(const char *word, const char *const *names, int count)
@@ -555,6 +570,18 @@ int clock_decode(struct chess_clock *c, const char *text, uint64_t now)
 	out.first_mover = fm;
 	out.flagged = fl == 2 ? -1 : fl;
 	out.since_ms = now;
+	/* The time used in the game's earlier turns; journals written before it was kept have
+	 * none (the time used then counts from the restart). */
+	{
+		unsigned long long gw, gb;
+		int m = 0;
+
+		if (sscanf(text + n, " %llu %llu%n", &gw, &gb, &m) == 2 && m) {
+			out.game_used_ms[0] = gw;
+			out.game_used_ms[1] = gb;
+			n += m;
+		}
+	}
 	*c = out;
 	return n;
 }

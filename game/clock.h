@@ -108,6 +108,7 @@ struct chess_clock {
 	int64_t remaining_ms[2];  /* at the start of the turn / at the last press or correction */
 	uint64_t since_ms;	  /* daemon time when `running` started this stretch */
 	uint64_t turn_used_ms[2]; /* time used in the current turn before this stretch (pauses) */
+	uint64_t game_used_ms[2]; /* time used in the game's turns before the current one */
 	int period[2];		  /* index into tc.periods */
 	int moves[2];		  /* moves completed (presses) by each colour */
 	int moves_in_period[2];
@@ -130,6 +131,9 @@ void clock_set_first_mover(struct chess_clock *c, int color);
  * counter advances, and on completing a period the next period's time is added. */
 enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now);
 /* Remaining time of `color` at now (may be negative after a late flag check). */
+/* Time `color` has used in the game up to now: every turn's running time, the current
+ * turn's included (the time used that `info` may say instead of, or with, the time left). */
+uint64_t clock_used(const struct chess_clock *c, int color, uint64_t now);
 int64_t clock_remaining(const struct chess_clock *c, int color, uint64_t now);
 /* The exact daemon time at which the running side's flag falls (its reading reaches 0),
  * or UINT64_MAX when no clock runs.  In delay mode the unused delay is included. */

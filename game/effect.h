@@ -108,7 +108,9 @@ struct game_effect {
 	/* TIMES, WARNING */
 	bool has_clock;
 	int64_t white_ms, black_ms;
-	int move_number;
+	int move_number;		      /* of the position: the move to be made next */
+	int moves_made;			      /* the number of the last move on the scoresheet */
+	int64_t white_used_ms, black_used_ms; /* TIMES: the time each has used in the game */
 	/* REPLY */
 	uint32_t request;
 	bool ok;

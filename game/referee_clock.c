@@ -209,7 +209,13 @@ void ref_info(struct referee *r, uint64_t now)
 
 	fx.has_clock = g->has_clock;
 	fx.move_number = game_position(g)->fullmove_number;
+	/* D.2.6.1, D.2.10.4: the number of moves made, not the position's move number. */
+	if (game_plies(g) > 0)
+		fx.moves_made =
+		    g->start.fullmove_number + (game_plies(g) - 1 + (int)g->start.side) / 2;
 	if (g->has_clock) {
+		fx.white_used_ms = (int64_t)clock_used(&g->clock, CHESS_WHITE, now);
+		fx.black_used_ms = (int64_t)clock_used(&g->clock, CHESS_BLACK, now);
 		fx.white_ms = clock_remaining(&g->clock, CHESS_WHITE, now);
 		fx.black_ms = clock_remaining(&g->clock, CHESS_BLACK, now);
 		if (fx.white_ms < 0)

@@ -231,15 +231,27 @@ static void test_clock_text(void **state)
 	assert_true(n > 0 && (size_t)n < sizeof(text));
 	assert_string_equal(text,
 			    "running black 5370000 5400000 1 0 0 0 1 0 0 9000 5370000 5400000 "
-			    "white -");
+			    "white - 60000 0");
 	memset(&d, 0, sizeof(d));
 	d.tc = c.tc;
 	assert_int_equal(clock_decode(&d, text, 80000), n);
+	/* The time used: White's 60 s turn, and Black's 9 s so far (then 19 s, read later). */
+	assert_int_equal(clock_used(&c, CHESS_WHITE, 70000), 60000);
+	assert_int_equal(clock_used(&c, CHESS_BLACK, 70000), 9000);
+	assert_int_equal(clock_used(&d, CHESS_BLACK, 90000), 19000);
 	/* Decoded later, the turn goes on from where it was read. */
 	assert_int_equal(clock_remaining(&d, CHESS_BLACK, 81000), clock_remaining(&c, 1, 71000));
 	clock_encode(&d, 80000, again, sizeof(again));
 	assert_string_equal(text, again);
 	assert_int_equal(clock_decode(&d, "running black 1 2", 0), -1);
+	/* A journal from before the time used was kept: it counts from the restart. */
+	memset(&d, 0, sizeof(d));
+	d.tc = c.tc;
+	assert_true(clock_decode(&d,
+				 "running black 5370000 5400000 1 0 0 0 1 0 0 9000 5370000 5400000 "
+				 "white -",
+				 80000) > 0);
+	assert_int_equal(clock_used(&d, CHESS_WHITE, 80000), 0);
 	/* A period the time control does not have is refused when adopted. */
 	d.period[0] = 5;
 	assert_int_equal(clock_adopt(&c, &d), -1);
