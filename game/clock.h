@@ -130,10 +130,10 @@ void clock_set_first_mover(struct chess_clock *c, int color);
  * press: Bronstein credit and Fischer increment of the current period are added, the move
  * counter advances, and on completing a period the next period's time is added. */
 enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now);
-/* Remaining time of `color` at now (may be negative after a late flag check). */
 /* Time `color` has used in the game up to now: every turn's running time, the current
  * turn's included (the time used that `info` may say instead of, or with, the time left). */
 uint64_t clock_used(const struct chess_clock *c, int color, uint64_t now);
+/* Remaining time of `color` at now (may be negative after a late flag check). */
 int64_t clock_remaining(const struct chess_clock *c, int color, uint64_t now);
 /* The exact daemon time at which the running side's flag falls (its reading reaches 0),
  * or UINT64_MAX when no clock runs.  In delay mode the unused delay is included. */

@@ -32,8 +32,8 @@ struct game_comparison {
 int game_compare(const struct game *g, const char *movetext, struct game_comparison *out, char *err,
 		 size_t err_size);
 
-/* The comparison in a sentence for the arbiter ("3 plies agree; ply 4 (2...) differs: Nc6 on
- * the device, Nf6 on theirs"). */
+/* The comparison in a sentence for the arbiter ("3 of 5 plies agree; ply 4 (move 2) differs:
+ * Nc6 on the device, Nf6 on theirs"). */
 void game_compare_describe(const struct game_comparison *c, char *out, size_t size);
 
 #endif
