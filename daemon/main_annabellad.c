@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/timeutil.h"
+#include "base/trace.h"
 #include "chess/chess.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
@@ -211,6 +213,9 @@ static void board_events(struct daemon *d, uint64_t now)
 		    .active = events[i].active,
 		};
 
+		if (ev.kind == GAME_EV_SQUARE && trace_on() && !loop_virtual(d->loop))
+			trace_at(monotonic_ns() - (now - ev.ms) * 1000000u, "edge", "%d %d",
+				 ev.index, ev.active);
 		referee_handle(d->referee, &ev);
 	}
 }
@@ -489,6 +494,7 @@ int main(int argc, char **argv)
 	}
 
 	chess_init();
+	trace_open_from_env();
 	d.loop = loop_new(d.opt.virtual_time);
 	if (!d.loop) {
 		fprintf(stderr, "annabellad: out of memory\n");
@@ -501,5 +507,6 @@ int main(int argc, char **argv)
 	}
 	status = loop_run(d.loop);
 	stop(&d);
+	trace_close();
 	return status;
 }
