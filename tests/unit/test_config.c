@@ -118,9 +118,9 @@ static void test_defaults(void **state)
 	assert_false(cfg.phrases.announce_check);
 	assert_false(cfg.announce_check_set);
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
-	assert_int_equal(cfg.voice.rate, 160);
-	assert_int_equal(cfg.voice.pitch, 50);
-	assert_int_equal(cfg.voice.volume, 100);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, 160);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].pitch, 50);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].volume, 100);
 	assert_int_equal(cfg.warning_count, 0);
 	assert_int_equal(cfg.board.wiring, BOARD_WIRING_DIRECT);
 	assert_int_equal(cfg.board.debounce_ms, 20);
@@ -154,7 +154,7 @@ static void test_shipped_config_loads(void **state)
 	assert_memory_equal(&cfg.detect, &def.detect, sizeof(cfg.detect));
 	assert_int_equal(cfg.phrases.lang, def.phrases.lang);
 	assert_int_equal(cfg.voice.sink, def.voice.sink);
-	assert_int_equal(cfg.voice.rate, def.voice.rate);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, def.voice.params[VOICE_PUBLIC].rate);
 	assert_memory_equal(&cfg.board, &def.board, sizeof(cfg.board));
 	assert_string_equal(cfg.state_dir, def.state_dir);
 	assert_int_equal(cfg.sync, def.sync);
@@ -321,13 +321,13 @@ static void test_voice_keys(void **state)
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
 	expect_set_ok(&cfg, "voice", "rate", "80");
 	expect_set_ok(&cfg, "voice", "rate", "450");
-	assert_int_equal(cfg.voice.rate, 450);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, 450);
 	expect_set_ok(&cfg, "voice", "pitch", "0");
 	expect_set_ok(&cfg, "voice", "pitch", "100");
-	assert_int_equal(cfg.voice.pitch, 100);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].pitch, 100);
 	expect_set_ok(&cfg, "voice", "volume", "0");
 	expect_set_ok(&cfg, "voice", "volume", "200");
-	assert_int_equal(cfg.voice.volume, 200);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].volume, 200);
 	expect_set_ok(&cfg, "voice", "public-device", "hw:1,0");
 	assert_string_equal(cfg.voice.device[VOICE_PUBLIC], "hw:1,0");
 	expect_set_ok(&cfg, "voice", "private-device", "plughw:CARD=Headset");
