@@ -36,6 +36,7 @@
 
 #include "base/log.h"
 #include "base/timeutil.h"
+#include "voice/phonemes.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
 
@@ -454,19 +455,15 @@ static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 	return current_aborted(v) ? 1 : 0;
 }
 
-/* eSpeak NG is set up once per process and never terminated: espeak_Terminate() followed by
- * a second espeak_Initialize() can hang in eSpeak NG 1.51.  Voices come one after another
+/* eSpeak NG is set up once per process (voice/phonemes.c).  Voices come one after another
  * (pthread_join orders them), so plain statics suffice. */
-static int espeak_rate;
 static char espeak_loaded_voice[48];
 
 static void espeak_start(struct voice *v)
 {
-	if (espeak_rate == 0)
-		espeak_rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, VOICE_ESPEAK_BUFFER_MS,
-						NULL, espeakINITIALIZE_DONT_EXIT);
+	int espeak_rate = voice_espeak_init(VOICE_ESPEAK_BUFFER_MS);
+
 	if (espeak_rate <= 0) {
-		espeak_rate = -1;
 		log_error(LOG_VOICE,
 			  "eSpeak NG cannot start (data missing?): nothing will be heard");
 		v->sample_rate = 22050;

@@ -355,6 +355,67 @@ static void test_voice_keys(void **state)
 	expect_set_bad("voice", "speed", "160", "speed");
 }
 
+/* Per-channel voices, pronunciation overrides, the slow repeat, the braille display. */
+static void test_speech_and_braille_keys(void **state)
+{
+	(void)state;
+	struct config cfg;
+
+	config_defaults(&cfg);
+	assert_int_equal(cfg.slow_repeat, 70);
+	assert_false(cfg.braille_display);
+	assert_int_equal(cfg.braille_tty, -1);
+	expect_set_ok(&cfg, "voice", "rate", "200");
+	expect_set_ok(&cfg, "voice", "private-rate", "140");
+	expect_set_ok(&cfg, "voice", "public-pitch", "30");
+	expect_set_ok(&cfg, "voice", "private-volume", "150");
+	expect_set_ok(&cfg, "voice", "variant", "f2");
+	expect_set_ok(&cfg, "voice", "public-variant", "");
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, 200);
+	assert_int_equal(cfg.voice.params[VOICE_PRIVATE].rate, 140);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].pitch, 30);
+	assert_int_equal(cfg.voice.params[VOICE_PRIVATE].pitch, 50);
+	assert_int_equal(cfg.voice.params[VOICE_PRIVATE].volume, 150);
+	assert_string_equal(cfg.voice.params[VOICE_PRIVATE].variant, "f2");
+	assert_string_equal(cfg.voice.params[VOICE_PUBLIC].variant, "");
+	expect_set_bad("voice", "private-rate", "20", "private-rate");
+	expect_set_bad("voice", "variant", "f2; rm", "variant");
+	expect_set_bad("voice", "middle-rate", "100", "middle-rate");
+
+	expect_set_ok(&cfg, "speech", "pronounce Cesar", "ts'e:zA:r");
+	expect_set_ok(&cfg, "speech", "pronounce en passant", "A~pas'A~");
+	expect_set_ok(&cfg, "speech", "pronounce-sv remi", "rEm'i:");
+	expect_set_ok(&cfg, "speech", "pronounce Cesar", "ts'e:zar");
+	assert_int_equal(cfg.voice.pronounce.count, 3);
+	assert_string_equal(pronounce_lookup(&cfg.voice.pronounce, PHRASE_DE, "Cesar"), "ts'e:zar");
+	assert_string_equal(pronounce_lookup(&cfg.voice.pronounce, PHRASE_SV, "remi"), "rEm'i:");
+	assert_null(pronounce_lookup(&cfg.voice.pronounce, PHRASE_EN, "remi"));
+	expect_set_bad("speech", "pronounce", "x", "pronounce");
+	expect_set_bad("speech", "pronounce-fr mot", "x", "pronounce-fr");
+	expect_set_bad("speech", "pronounce Ce3ar", "x", "letters");
+	expect_set_bad("speech", "pronounce Cesar", "[[x]]", "brackets");
+	expect_set_bad("speech", "pronounce Cesar", "", "phonemes");
+	expect_set_ok(&cfg, "speech", "slow-repeat", "60");
+	assert_int_equal(cfg.slow_repeat, 60);
+	expect_set_bad("speech", "slow-repeat", "20", "slow-repeat");
+	expect_set_bad("speech", "voice", "x", "unknown key");
+
+	expect_set_ok(&cfg, "braille", "display", "yes");
+	expect_set_ok(&cfg, "braille", "host", "localhost:1");
+	expect_set_ok(&cfg, "braille", "auth", "none");
+	expect_set_ok(&cfg, "braille", "tty", "3");
+	expect_set_ok(&cfg, "braille", "notation", "computer");
+	assert_true(cfg.braille_display);
+	assert_string_equal(cfg.braille_host, "localhost:1");
+	assert_int_equal(cfg.braille_tty, 3);
+	assert_int_equal(cfg.braille_notation, BRAILLE_NOTATION_COMPUTER);
+	expect_set_ok(&cfg, "braille", "tty", "root");
+	assert_int_equal(cfg.braille_tty, -1);
+	expect_set_bad("braille", "notation", "ueb", "notation");
+	expect_set_bad("braille", "tty", "x", "tty");
+	expect_set_bad("braille", "speed", "1", "unknown key");
+}
+
 static void test_board_keys(void **state)
 {
 	struct config cfg;
@@ -645,6 +706,7 @@ int main(void)
 	    cmocka_unit_test(test_game_text_limits),
 	    cmocka_unit_test(test_detect_keys),
 	    cmocka_unit_test(test_voice_keys),
+	    cmocka_unit_test(test_speech_and_braille_keys),
 	    cmocka_unit_test(test_board_keys),
 	    cmocka_unit_test(test_clock_state_log_keys),
 	    cmocka_unit_test(test_load_values),
