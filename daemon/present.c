@@ -175,7 +175,9 @@ static void say_settings(struct presenter *p, uint64_t ms)
 	phrase_add(&u, &o, PHRASE_SETTINGS, &a);
 	utterance_add(&u, o.lang, ", ");
 	phrase_add(&u, &o, o.short_form ? PHRASE_SETTINGS_SHORT : PHRASE_SETTINGS_LONG, NULL);
-	say(p, GAME_PRIVATE, VOICE_KIND_INFO, &u, 100, ms);
+	/* A prompt, as the game's other private words then: in the order they are said
+	 * (a prompt goes before queued information). */
+	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
 static void speak(struct presenter *p, const struct game_effect *fx)
