@@ -143,23 +143,6 @@ static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind,
 	}
 }
 
-/* D.2.6.1: the moves made, as a clock's move counter counts them for the tactile player:
- * their own moves (White's moves include one not yet answered). */
-static int moves_made(const struct presenter *p)
-{
-	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
-	const struct chess_pos *pos;
-	int made;
-
-	if (!g || !g->open)
-		return 0;
-	pos = game_position(g);
-	made = pos->fullmove_number - 1;
-	if (g->params.player == CHESS_WHITE && pos->side == CHESS_BLACK)
-		made++;
-	return made < 0 ? 0 : made;
-}
-
 /* Once, privately, when the first game opens or resumes: the language, the rate and the
  * form of the announcements. */
 static void say_settings(struct presenter *p, uint64_t ms)
@@ -240,7 +223,7 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_TIMES:
-		a.count = moves_made(p);
+		a.count = fx->moves_made; /* D.2.6.1: the number of moves made */
 		a.white_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
 		a.black_ms = fx->black_ms > 0 ? (uint64_t)fx->black_ms : 0;
 		phrase_add(&u, &o, fx->has_clock ? PHRASE_CLOCK_INFO : PHRASE_MOVES_PLAYED, &a);

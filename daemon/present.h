@@ -6,8 +6,8 @@
  * referee's sink.
  *
  * Speech decisions made here: each utterance is built in segments (voice/utterance.h);
- * `info` says the number of moves made, counted from the game position for the tactile
- * player's side (the moves that count towards a time control); a mate said with its move
+ * `info` says the number of moves made (the referee's count: the number of the last move on
+ * the scoresheet), not the position's move number; a mate said with its move
  * (", Matt") is not said again as "Schachmatt"; `repeat` pressed again within
  * PRESENT_SLOW_REPEAT_MS is said at the slow-repeat rate; the settings are said once,
  * privately, when the first game opens or resumes.
