@@ -47,7 +47,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update san tsan lint format bench demo fuzz clean
+.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -119,6 +119,12 @@ regress: $(PROGRAMS)
 regress-update: $(PROGRAMS)
 	@tests/regress/run.sh $(BUILD) --update
 	@REGRESS_UPDATE=1 tests/check-scoresheet.sh $(BUILD)
+	@REGRESS_UPDATE=1 tests/check-speech.sh $(BUILD)
+
+# The listening kit: one WAV per phrase and language, and an index page to review them.
+SPEECH_SAMPLES ?= $(BUILD)/speech-samples
+speech-samples: $(BUILD)/annabella
+	@$(BUILD)/annabella speech-samples $(SPEECH_SAMPLES)
 
 san: deps
 	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \

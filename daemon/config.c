@@ -30,6 +30,9 @@ void config_defaults(struct config *cfg)
 	phrase_options_defaults(&cfg->phrases);
 	voice_config_defaults(&cfg->voice);
 	cfg->voice.sink = VOICE_SINK_ALSA;
+	cfg->slow_repeat = 70;
+	cfg->braille_tty = -1;
+	cfg->braille_notation = BRAILLE_NOTATION_BCA;
 	board_config_defaults(&cfg->board);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
@@ -255,10 +258,127 @@ static int set_detect(struct config *cfg, const char *key, const char *value, ch
 	return 0;
 }
 
+/* rate, pitch, volume, variant: "public-rate" for one channel, "rate" for both.  0 if
+ * set; -1 with err empty if the key is not one of them, with a message if the value is
+ * bad. */
+static int set_voice_params(struct config *cfg, const char *key, const char *value, char *err,
+			    size_t err_size)
+{
+	int first = 0, last = VOICE_CHANNEL_COUNT - 1;
+	const char *name = key;
+	long v = 0;
+
+	err[0] = '\0';
+	if (!strncmp(key, "public-", 7)) {
+		first = last = VOICE_PUBLIC;
+		name = key + 7;
+	} else if (!strncmp(key, "private-", 8)) {
+		first = last = VOICE_PRIVATE;
+		name = key + 8;
+	}
+	if (!strcmp(name, "rate")) {
+		if (parse_uint(value, 80, 450, &v))
+			BAD("%s must be 80..450 words per minute", key);
+	} else if (!strcmp(name, "pitch")) {
+		if (parse_uint(value, 0, 100, &v))
+			BAD("%s must be 0..100", key);
+	} else if (!strcmp(name, "volume")) {
+		if (parse_uint(value, 0, 200, &v))
+			BAD("%s must be 0..200", key);
+	} else if (!strcmp(name, "variant")) {
+		if (strlen(value) >= sizeof(cfg->voice.params[0].variant) ||
+		    strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(value))
+			BAD("%s must be an eSpeak NG variant name (e.g. f2, klatt), or empty", key);
+	} else {
+		return -1;
+	}
+	for (int ch = first; ch <= last; ch++) {
+		struct voice_params *p = &cfg->voice.params[ch];
+
+		if (!strcmp(name, "rate"))
+			p->rate = (int)v;
+		else if (!strcmp(name, "pitch"))
+			p->pitch = (int)v;
+		else if (!strcmp(name, "volume"))
+			p->volume = (int)v;
+		else
+			copy_string(p->variant, sizeof(p->variant), value);
+	}
+	return 0;
+}
+
+/* [speech]: pronunciation overrides and how a repeat asked again is said.
+ * "pronounce WORD" is for the German voice, "pronounce-en WORD" (-sv, -nl) for another. */
+static int set_speech(struct config *cfg, const char *key, const char *value, char *err,
+		      size_t err_size)
+{
+	long v;
+
+	if (!strncmp(key, "pronounce", 9)) {
+		const char *word = key + 9;
+		int lang = PHRASE_DE;
+
+		if (word[0] == '-') {
+			char code[3] = {word[1], word[1] ? word[2] : '\0', '\0'};
+
+			lang = phrase_lang_parse(code);
+			if (lang < 0 || !word[1] || !word[2])
+				BAD("'%s': pronounce-LANG takes de, en, sv or nl", key);
+			word += 3;
+		}
+		if (word[0] != ' ')
+			BAD("'%s': write pronounce WORD = PHONEMES", key);
+		word += strspn(word, " ");
+		return pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value,
+				     err, err_size);
+	}
+	if (!strcmp(key, "slow-repeat")) {
+		if (parse_uint(value, 50, 100, &v))
+			BAD("slow-repeat must be 50..100 (percent of the rate)");
+		cfg->slow_repeat = (int)v;
+		return 0;
+	}
+	BAD("unknown key '%s' in [speech]", key);
+}
+
+/* [braille]: the live display through BRLTTY. */
+static int set_braille(struct config *cfg, const char *key, const char *value, char *err,
+		       size_t err_size)
+{
+	long v;
+
+	if (!strcmp(key, "display")) {
+		if (parse_bool(value, &cfg->braille_display))
+			BAD("display must be yes or no, not '%s'", value);
+	} else if (!strcmp(key, "host")) {
+		if (copy_string(cfg->braille_host, sizeof(cfg->braille_host), value))
+			BAD("host too long");
+	} else if (!strcmp(key, "auth")) {
+		if (copy_string(cfg->braille_auth, sizeof(cfg->braille_auth), value))
+			BAD("auth too long");
+	} else if (!strcmp(key, "tty")) {
+		if (!strcmp(value, "root"))
+			cfg->braille_tty = -1;
+		else if (parse_uint(value, 0, 63, &v))
+			BAD("tty must be root or 0..63");
+		else
+			cfg->braille_tty = (int)v;
+	} else if (!strcmp(key, "notation")) {
+		if (!strcmp(value, "bca"))
+			cfg->braille_notation = BRAILLE_NOTATION_BCA;
+		else if (!strcmp(value, "computer"))
+			cfg->braille_notation = BRAILLE_NOTATION_COMPUTER;
+		else
+			BAD("notation must be bca or computer, not '%s'", value);
+	} else {
+		BAD("unknown key '%s' in [braille]", key);
+	}
+	return 0;
+}
+
 static int set_voice(struct config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size)
 {
-	long v;
 	bool b;
 
 	if (!strcmp(key, "language")) {
@@ -290,18 +410,10 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 			cfg->voice.sink = VOICE_SINK_NONE;
 		else
 			BAD("audio must be alsa, wav or none, not '%s'", value);
-	} else if (!strcmp(key, "rate")) {
-		if (parse_uint(value, 80, 450, &v))
-			BAD("rate must be 80..450 words per minute");
-		cfg->voice.rate = (int)v;
-	} else if (!strcmp(key, "pitch")) {
-		if (parse_uint(value, 0, 100, &v))
-			BAD("pitch must be 0..100");
-		cfg->voice.pitch = (int)v;
-	} else if (!strcmp(key, "volume")) {
-		if (parse_uint(value, 0, 200, &v))
-			BAD("volume must be 0..200");
-		cfg->voice.volume = (int)v;
+	} else if (set_voice_params(cfg, key, value, err, err_size) == 0) {
+		return 0;
+	} else if (err[0]) {
+		return -1;
 	} else if (!strcmp(key, "public-device") || !strcmp(key, "private-device")) {
 		int ch = !strcmp(key, "public-device") ? VOICE_PUBLIC : VOICE_PRIVATE;
 
@@ -328,6 +440,10 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_detect(cfg, key, value, err, err_size);
 	if (!strcmp(section, "voice"))
 		return set_voice(cfg, key, value, err, err_size);
+	if (!strcmp(section, "speech"))
+		return set_speech(cfg, key, value, err, err_size);
+	if (!strcmp(section, "braille"))
+		return set_braille(cfg, key, value, err, err_size);
 	if (!strcmp(section, "board"))
 		return board_config_set(&cfg->board, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "braille/panel.h"
 #include "chess/detect.h"
 #include "game/clock.h"
 #include "game/record.h"
@@ -37,8 +38,15 @@ struct config {
 	struct detect_config detect;
 	/* [voice] */
 	struct phrase_options phrases;
-	bool announce_check_set; /* announce-check given explicitly */
-	struct voice_config voice;
+	bool announce_check_set;   /* announce-check given explicitly */
+	struct voice_config voice; /* also [voice] public-rate ... and [speech] pronounce */
+	/* [speech] */
+	int slow_repeat; /* percent of the rate for `repeat` pressed again within 10 s */
+	/* [braille] */
+	bool braille_display;
+	char braille_host[64], braille_auth[128];
+	int braille_tty; /* -1: the root */
+	enum braille_notation braille_notation;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */

@@ -21,6 +21,7 @@
 #include "chess/chess.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
+#include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/present.h"
@@ -55,6 +56,7 @@ struct daemon {
 	struct presenter *presenter;
 	struct referee *referee;
 	struct ctlsock *ctl;
+	struct display *display;
 	int sigfd;
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
@@ -369,6 +371,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	struct presenter_config pc = {
 	    .phrases = d->cfg.phrases,
 	    .announce_check_set = d->cfg.announce_check_set,
+	    .rate = d->cfg.voice.params[VOICE_PRIVATE].rate,
+	    .slow_repeat = d->cfg.slow_repeat,
 	};
 	struct game_sink sink;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
@@ -411,6 +415,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	}
 	ctlsock_attach(d->ctl, d->referee, d->presenter, d->store);
 	presenter_attach(d->presenter, d->referee, d->ctl);
+	d->display = display_open(&d->cfg, d->loop, d->referee);
+	presenter_attach_display(d->presenter, d->display);
 	*status = 2;
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
@@ -454,6 +460,7 @@ static void stop(struct daemon *d)
 		store_close(d->store, referee_game(d->referee));
 	}
 	ctlsock_close(d->ctl);
+	display_close(d->display);
 	if (d->voice)
 		voice_stop(d->voice);
 	referee_free(d->referee);

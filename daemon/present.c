@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "control/protocol.h"
 #include "daemon/ctlsock.h"
+#include "daemon/display.h"
 
 #define TEXT_MAX 512
 
@@ -17,6 +18,11 @@ struct presenter {
 	struct store *store;
 	struct referee *referee;
 	struct ctlsock *ctl;
+	struct display *display;
+	bool mate_said;	    /* the last move was announced with ", Matt" */
+	bool settings_said; /* the settings were said (once, at the first game) */
+	bool repeated;	    /* a repeat was said, at last_repeat_ms */
+	uint64_t last_repeat_ms;
 };
 
 /* What each of the referee's messages is called in the phrase tables. */
@@ -94,6 +100,11 @@ void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c)
 	p->ctl = c;
 }
 
+void presenter_attach_display(struct presenter *p, struct display *d)
+{
+	p->display = d;
+}
+
 /* The phrase options for the game being played: casual play announces check and mate
  * unless told otherwise (DESIGN 3, item 6). */
 static struct phrase_options options(const struct presenter *p)
@@ -114,71 +125,116 @@ void presenter_move_words(const struct presenter *p, const struct chess_pos *bef
 	phrase_move(&o, before, m, buf, size);
 }
 
-static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind, const char *lang,
-		const char *text, uint64_t ms)
+static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind,
+		const struct utterance *u, int rate_percent, uint64_t ms)
 {
-	if (!text || !*text)
+	if (!u->text[0])
 		return;
 	if (p->voice)
-		voice_say(p->voice, ch == GAME_PUBLIC ? VOICE_PUBLIC : VOICE_PRIVATE, kind, lang,
-			  text, ms);
+		voice_say_utterance(p->voice, ch == GAME_PUBLIC ? VOICE_PUBLIC : VOICE_PRIVATE,
+				    kind, u, rate_percent, ms);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
-		control_event_say(&line, ms, ch == GAME_PUBLIC, text);
+		control_event_say(&line, ms, ch == GAME_PUBLIC, u->text);
 		if (line.p)
 			ctlsock_event(p->ctl, line.p);
 		free(line.p);
 	}
 }
 
+/* Once, privately, when the first game opens or resumes: the language, the rate and the
+ * form of the announcements. */
+static void say_settings(struct presenter *p, uint64_t ms)
+{
+	struct phrase_options o = options(p);
+	struct phrase_args a = {.square = -1, .count = p->cfg.rate};
+	struct utterance u;
+
+	if (p->settings_said)
+		return;
+	p->settings_said = true;
+	utterance_clear(&u);
+	phrase_add(&u, &o, PHRASE_SETTINGS, &a);
+	utterance_add(&u, o.lang, ", ");
+	phrase_add(&u, &o, o.short_form ? PHRASE_SETTINGS_SHORT : PHRASE_SETTINGS_LONG, NULL);
+	/* A prompt, as the game's other private words then: in the order they are said
+	 * (a prompt goes before queued information). */
+	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
+}
+
 static void speak(struct presenter *p, const struct game_effect *fx)
 {
 	struct phrase_options o = options(p);
-	const char *lang = phrase_lang_code(o.lang);
-	char text[TEXT_MAX];
-	size_t n;
+	struct phrase_args a = {.square = -1};
+	struct utterance u;
+	int rate = 100;
+	bool mate;
 
+	utterance_clear(&u);
 	switch (fx->kind) {
 	case GAME_FX_SAY:
+		if (fx->msg == GAME_MSG_CHECKMATE && p->mate_said)
+			break;
+		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], NULL);
 		say(p, fx->channel,
-		    fx->channel == GAME_PRIVATE ? VOICE_KIND_PROMPT : VOICE_KIND_INFO, lang,
-		    phrase_text(o.lang, msg_phrase[fx->msg % GAME_MSG_COUNT]), fx->ms);
+		    fx->channel == GAME_PRIVATE ? VOICE_KIND_PROMPT : VOICE_KIND_INFO, &u, 100,
+		    fx->ms);
 		break;
 	case GAME_FX_MOVE:
 	case GAME_FX_REPEAT:
-		n = 0;
-		if (fx->correction)
-			n = (size_t)snprintf(text, sizeof(text),
-					     "%s: ", phrase_text(o.lang, PHRASE_CORRECTION));
-		phrase_move(&o, &fx->before, fx->move, text + n, sizeof(text) - n);
+		if (fx->correction) {
+			phrase_add(&u, &o, PHRASE_CORRECTION, NULL);
+			utterance_add(&u, o.lang, ": ");
+		}
+		mate = phrase_add_move(&u, &o, &fx->before, fx->move);
+		if (fx->kind == GAME_FX_MOVE) {
+			p->mate_said = mate;
+			display_show_move(p->display, fx->ply, &fx->before, fx->move);
+		} else {
+			if (p->repeated && fx->ms - p->last_repeat_ms < PRESENT_SLOW_REPEAT_MS)
+				rate = p->cfg.slow_repeat > 0 ? p->cfg.slow_repeat : 70;
+			p->repeated = true;
+			p->last_repeat_ms = fx->ms;
+		}
 		say(p, fx->channel, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
-		    "de", text, fx->ms);
+		    &u, rate, fx->ms);
 		break;
 	case GAME_FX_PIECE:
-		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, "de", phrase_piece(fx->piece), fx->ms);
+		phrase_add_german(&u, phrase_piece(fx->piece));
+		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_GUIDE:
-		if (fx->confirmed) {
-			n = phrase_square(&o, fx->square, text, sizeof(text));
-			snprintf(text + n, sizeof(text) - n, " %s",
-				 phrase_text(o.lang, PHRASE_SQUARE_OK));
-		} else {
-			phrase_square_should(&o, fx->square, fx->occupied, text, sizeof(text));
+		a.square = fx->square;
+		a.piece = fx->piece;
+		if (fx->confirmed)
+			phrase_add(&u, &o, PHRASE_SQUARE_OK, &a);
+		else if (!fx->occupied)
+			phrase_add(&u, &o, PHRASE_SQUARE_EMPTY, &a);
+		else if (fx->piece != CHESS_NO_PIECE)
+			phrase_add(&u, &o, PHRASE_SQUARE_OCCUPIED, &a);
+		else {
+			char text[UTTERANCE_TEXT_MAX];
+
+			phrase_square_should(&o, fx->square, true, CHESS_NO_PIECE, text,
+					     sizeof(text));
+			utterance_add(&u, o.lang, text);
 		}
-		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, lang, text, fx->ms);
+		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_TIMES:
+		a.count = fx->moves_made; /* D.2.6.1: the number of moves made */
+		a.white_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		a.black_ms = fx->black_ms > 0 ? (uint64_t)fx->black_ms : 0;
+		phrase_add(&u, &o, fx->has_clock ? PHRASE_CLOCK_INFO : PHRASE_MOVES_PLAYED, &a);
+		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
 		if (fx->has_clock)
-			phrase_clock_info(o.lang, (uint64_t)fx->white_ms, (uint64_t)fx->black_ms,
-					  fx->move_number, text, sizeof(text));
-		else
-			phrase_move_number(o.lang, fx->move_number, text, sizeof(text));
-		say(p, GAME_PRIVATE, VOICE_KIND_TIME, lang, text, fx->ms);
+			display_show_clock(p->display, fx->white_ms, fx->black_ms);
 		break;
 	case GAME_FX_WARNING:
-		phrase_duration(o.lang, (uint64_t)fx->white_ms, text, sizeof(text));
-		say(p, GAME_PRIVATE, VOICE_KIND_TIME, lang, text, fx->ms);
+		a.time_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		phrase_add(&u, &o, PHRASE_TIME_LEFT, &a);
+		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
 		break;
 	default:
 		break;
@@ -192,12 +248,15 @@ static void present_effect(void *user, const struct game_effect *fx)
 
 	switch (fx->kind) {
 	case GAME_FX_SCORESHEET:
-		if (g)
+		if (g) {
 			store_scoresheet(p->store, g);
+			display_show_scoresheet(p->display, g);
+		}
 		break;
 	case GAME_FX_GAME_START:
 		if (g) {
 			store_game_start(p->store, g);
+			say_settings(p, fx->ms);
 			log_info(LOG_GAME, "game %s: %s", g->params.id,
 				 referee_resumed(p->referee) ? "resumed" : "begins");
 		}

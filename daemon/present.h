@@ -2,7 +2,15 @@
 /*
  * The presenter: renders each of the referee's effects (game/effect.h) for whoever must
  * hear or see it: speech (phrases in the interface language, moves in Appendix D words),
- * the game's files, control replies and watchers.  It is the referee's sink.
+ * braille (daemon/display.h), the game's files, control replies and watchers.  It is the
+ * referee's sink.
+ *
+ * Speech decisions made here: each utterance is built in segments (voice/utterance.h);
+ * `info` says the number of moves made (the referee's count: the number of the last move on
+ * the scoresheet), not the position's move number; a mate said with its move
+ * (", Matt") is not said again as "Schachmatt"; `repeat` pressed again within
+ * PRESENT_SLOW_REPEAT_MS is said at the slow-repeat rate; the settings are said once,
+ * privately, when the first game opens or resumes.
  */
 #ifndef ANNABELLA_PRESENT_H
 #define ANNABELLA_PRESENT_H
@@ -17,10 +25,16 @@
 struct presenter_config {
 	struct phrase_options phrases;
 	bool announce_check_set; /* announce-check given explicitly (else: casual says check) */
+	int rate;		 /* the private channel's rate, said with the settings */
+	int slow_repeat;	 /* percent of the rate for `repeat` again within 10 s (0: 70) */
 };
+
+/* `repeat` pressed again within this time is said slower. */
+#define PRESENT_SLOW_REPEAT_MS 10000
 
 struct presenter;
 struct ctlsock;
+struct display;
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
 				struct store *store);
@@ -28,6 +42,8 @@ void presenter_free(struct presenter *p);
 /* The referee whose effects it renders, and the control socket for replies and watchers
  * (NULL: none). */
 void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c);
+/* The braille display that shows moves, clocks and the scoresheet (NULL: none). */
+void presenter_attach_display(struct presenter *p, struct display *d);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
 /* The words of a move as announced (for status and the last move). */

@@ -14,46 +14,38 @@
  * - National rank numerals: en one two ..., sv ett två ..., nl één twee ... ("één", not
  *   "een", so that eSpeak NG says the numeral and not the article); de is the default.
  * - Durations name each non-zero unit with the right number and gender ("eine Stunde,
- *   fünf Sekunden"); a zero duration is "null Sekunden" / "zero seconds" / "noll sekunder" /
- *   "nul seconden".  Only whole seconds are spoken.
+ *   fünf Sekunden").  Under ten seconds the tenths are said ("vier Komma zwei Sekunden",
+ *   "four point two seconds"), under one second "unter einer Sekunde" while time is left;
+ *   "null Sekunden" / "zero seconds" / "noll sekunder" / "nul seconden" only at zero.
+ * - Segments: Appendix D words are German, national rank numerals are in their language,
+ *   the rest in the interface language (voice/utterance.h).
  * - Numbers: English uses "and" after hundreds ("one hundred and five"); German, Swedish and
  *   Dutch write numbers as one word ("einhunderteins", "etthundraett", "honderdeen").
  */
 #include "voice/phrases.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- a bounded string builder */
+/* ---------------------------------------------------------------- text in segments */
 
+/* Text being built in one language; the utterance keeps each language's segment. */
 struct text {
-	char *buf;
-	size_t size;
-	size_t len; /* as snprintf: the length the full text would have */
+	struct utterance *u;
+	enum phrase_lang lang;
 };
-
-static void text_init(struct text *t, char *buf, size_t size)
-{
-	t->buf = buf;
-	t->size = size;
-	t->len = 0;
-	if (size > 0)
-		buf[0] = '\0';
-}
 
 static void text_add(struct text *t, const char *s)
 {
-	size_t n = strlen(s);
+	utterance_add(t->u, t->lang, s);
+}
 
-	if (t->len + 1 < t->size) {
-		size_t room = t->size - 1 - t->len;
-		size_t k = n < room ? n : room;
-
-		memcpy(t->buf + t->len, s, k);
-		t->buf[t->len + k] = '\0';
-	}
-	t->len += n;
+/* The plain text of u into buf; the length as snprintf. */
+static size_t text_out(const struct utterance *u, char *buf, size_t size)
+{
+	if (size > 0)
+		snprintf(buf, size, "%s", u->text);
+	return u->want;
 }
 
 /* ---------------------------------------------------------------- numbers */
@@ -180,11 +172,12 @@ static void number_words(struct text *t, enum phrase_lang lang, int n)
 
 size_t phrase_number(enum phrase_lang lang, int n, char *buf, size_t size)
 {
-	struct text t;
+	struct utterance u;
+	struct text t = {&u, (unsigned)lang < PHRASE_LANG_COUNT ? lang : PHRASE_DE};
 
-	text_init(&t, buf, size);
-	number_words(&t, lang, n);
-	return t.len;
+	utterance_clear(&u);
+	number_words(&t, t.lang, n);
+	return text_out(&u, buf, size);
 }
 
 /* ---------------------------------------------------------------- languages, options */
@@ -224,27 +217,32 @@ static enum phrase_lang lang_of(const struct phrase_options *o)
 
 static const char *const file_names[8] = {"Anna", "Bella", "Cesar",  "David",
 					  "Eva",  "Felix", "Gustav", "Hector"};
-/* Rank numerals are the cardinals one to eight. */
-static const char *rank_word(const struct phrase_options *o, int rank)
+/* Rank numerals are the cardinals one to eight, German unless national. */
+static enum phrase_lang rank_lang(const struct phrase_options *o)
 {
-	return numerals[o->national_ranks ? lang_of(o) : PHRASE_DE].units[(rank & 7) + 1];
+	return o->national_ranks ? lang_of(o) : PHRASE_DE;
 }
 
-static void add_square(struct text *t, const struct phrase_options *o, int sq)
+static void add_rank(struct utterance *u, const struct phrase_options *o, int rank)
 {
-	text_add(t, file_names[CHESS_FILE(sq) & 7]);
-	text_add(t, " ");
-	text_add(t, rank_word(o, CHESS_RANK(sq)));
+	utterance_add(u, rank_lang(o), numerals[rank_lang(o)].units[(rank & 7) + 1]);
+}
+
+static void add_square(struct utterance *u, const struct phrase_options *o, int sq)
+{
+	utterance_add(u, PHRASE_DE, file_names[CHESS_FILE(sq) & 7]);
+	utterance_add(u, PHRASE_DE, " ");
+	add_rank(u, o, CHESS_RANK(sq));
 }
 
 size_t phrase_square(const struct phrase_options *o, int sq, char *buf, size_t size)
 {
-	struct text t;
+	struct utterance u;
 
-	text_init(&t, buf, size);
+	utterance_clear(&u);
 	if (sq >= 0 && sq < 64)
-		add_square(&t, o, sq);
-	return t.len;
+		add_square(&u, o, sq);
+	return text_out(&u, buf, size);
 }
 
 const char *phrase_piece(enum chess_piece_type type)
@@ -268,9 +266,14 @@ const char *phrase_piece(enum chess_piece_type type)
 	}
 }
 
+void phrase_add_german(struct utterance *u, const char *text)
+{
+	utterance_add(u, PHRASE_DE, text);
+}
+
 /* Short form: what distinguishes the mover from other pieces of its kind that could also
  * legally go to the same square (Appendix C: file first, then rank, then both). */
-static void add_disambiguation(struct text *t, const struct phrase_options *o,
+static void add_disambiguation(struct utterance *u, const struct phrase_options *o,
 			       const struct chess_pos *before, chess_move m)
 {
 	struct chess_move_list list;
@@ -292,55 +295,55 @@ static void add_disambiguation(struct text *t, const struct phrase_options *o,
 	}
 	if (!other)
 		return;
-	if (!same_file) {
-		text_add(t, " ");
-		text_add(t, file_names[CHESS_FILE(from)]);
-	} else if (!same_rank) {
-		text_add(t, " ");
-		text_add(t, rank_word(o, CHESS_RANK(from)));
-	} else {
-		text_add(t, " ");
-		add_square(t, o, from);
-	}
+	utterance_add(u, PHRASE_DE, " ");
+	if (!same_file)
+		utterance_add(u, PHRASE_DE, file_names[CHESS_FILE(from)]);
+	else if (!same_rank)
+		add_rank(u, o, CHESS_RANK(from));
+	else
+		add_square(u, o, from);
 }
 
-size_t phrase_move(const struct phrase_options *o, const struct chess_pos *before, chess_move m,
-		   char *buf, size_t size)
+bool phrase_add_move(struct utterance *u, const struct phrase_options *o,
+		     const struct chess_pos *before, chess_move m)
 {
-	struct text t;
 	int from = chess_move_from(m), to = chess_move_to(m);
 	enum chess_move_kind kind = chess_move_kind(m);
 	enum chess_piece_type type = CHESS_PIECE_TYPE(before->board[from]);
 	bool capture = kind == CHESS_MOVE_EN_PASSANT ||
 		       (kind != CHESS_MOVE_CASTLING && before->board[to] != 0);
+	bool mate = false;
 
-	text_init(&t, buf, size);
 	if (kind == CHESS_MOVE_CASTLING) {
-		text_add(&t, CHESS_FILE(to) > CHESS_FILE(from) ? "Kurze Rochade" : "Lange Rochade");
+		utterance_add(u, PHRASE_DE,
+			      CHESS_FILE(to) > CHESS_FILE(from) ? "Kurze Rochade"
+								: "Lange Rochade");
 	} else if (o->short_form) {
-		text_add(&t, phrase_piece(type));
+		utterance_add(u, PHRASE_DE, phrase_piece(type));
 		if (type == CHESS_PAWN) {
 			if (capture) {
-				text_add(&t, " ");
-				text_add(&t, file_names[CHESS_FILE(from)]);
+				utterance_add(u, PHRASE_DE, " ");
+				utterance_add(u, PHRASE_DE, file_names[CHESS_FILE(from)]);
 			}
 		} else {
-			add_disambiguation(&t, o, before, m);
+			add_disambiguation(u, o, before, m);
 		}
-		text_add(&t, capture ? " schlägt " : " ");
-		add_square(&t, o, to);
+		utterance_add(u, PHRASE_DE, capture ? " schlägt " : " ");
+		add_square(u, o, to);
 	} else {
-		text_add(&t, phrase_piece(type));
-		text_add(&t, " ");
-		add_square(&t, o, from);
-		text_add(&t, capture ? " schlägt " : " ");
-		add_square(&t, o, to);
+		utterance_add(u, PHRASE_DE, phrase_piece(type));
+		utterance_add(u, PHRASE_DE, " ");
+		add_square(u, o, from);
+		utterance_add(u, PHRASE_DE, capture ? " schlägt " : " ");
+		add_square(u, o, to);
 	}
-	if (kind == CHESS_MOVE_EN_PASSANT)
-		text_add(&t, " en passant");
+	if (kind == CHESS_MOVE_EN_PASSANT) {
+		utterance_add(u, PHRASE_DE, " ");
+		utterance_add(u, PHRASE_DE, "en passant");
+	}
 	if (kind == CHESS_MOVE_PROMOTION) {
-		text_add(&t, ", ");
-		text_add(&t, phrase_piece(chess_move_promotion(m)));
+		utterance_add(u, PHRASE_DE, ", ");
+		utterance_add(u, PHRASE_DE, phrase_piece(chess_move_promotion(m)));
 	}
 	if (o->announce_check) {
 		struct chess_pos after = *before;
@@ -350,11 +353,22 @@ size_t phrase_move(const struct phrase_options *o, const struct chess_pos *befor
 		if (chess_pos_in_check(&after)) {
 			struct chess_move_list replies;
 
-			text_add(&t, chess_pos_legal_moves(&after, &replies) == 0 ? ", Matt"
-										  : ", Schach");
+			mate = chess_pos_legal_moves(&after, &replies) == 0;
+			utterance_add(u, PHRASE_DE, ", ");
+			utterance_add(u, PHRASE_DE, mate ? "Matt" : "Schach");
 		}
 	}
-	return t.len;
+	return mate;
+}
+
+size_t phrase_move(const struct phrase_options *o, const struct chess_pos *before, chess_move m,
+		   char *buf, size_t size)
+{
+	struct utterance u;
+
+	utterance_clear(&u);
+	phrase_add_move(&u, o, before, m);
+	return text_out(&u, buf, size);
 }
 
 /* ---------------------------------------------------------------- durations */
@@ -369,213 +383,167 @@ static const char *const unit_names[PHRASE_LANG_COUNT][3][2] = {
     {{"uur", "uur"}, {"minuut", "minuten"}, {"seconde", "seconden"}},
 };
 static const char *const one_before_unit[PHRASE_LANG_COUNT] = {"eine", "one", "en", "één"};
+/* The decimal mark as said ("vier Komma zwei"), and less than a second. */
+static const char *const decimal_point[PHRASE_LANG_COUNT] = {" Komma ", " point ", " komma ",
+							     " komma "};
+static const char *const under_a_second[PHRASE_LANG_COUNT] = {
+    "unter einer Sekunde", "under one second", "under en sekund", "minder dan een seconde"};
 
-static void add_amount(struct text *t, enum phrase_lang lang, uint64_t n, enum unit u)
+static void add_amount(struct text *t, uint64_t n, enum unit u)
 {
 	if (n == 1) {
-		text_add(t, one_before_unit[lang]);
+		text_add(t, one_before_unit[t->lang]);
 	} else {
-		number_words(t, lang, n > 9999 ? 9999 : (int)n);
+		number_words(t, t->lang, n > 9999 ? 9999 : (int)n);
 	}
 	text_add(t, " ");
-	text_add(t, unit_names[lang][u][n == 1 ? 0 : 1]);
+	text_add(t, unit_names[t->lang][u][n == 1 ? 0 : 1]);
 }
 
-static void add_duration(struct text *t, enum phrase_lang lang, uint64_t ms)
+static void add_duration(struct text *t, uint64_t ms)
 {
-	uint64_t s = ms / 1000;
+	uint64_t s = ms / 1000, tenths = ms / 100 % 10;
 	uint64_t parts[3] = {s / 3600, s / 60 % 60, s % 60};
 	bool any = false;
 
+	if (ms > 0 && ms < 1000) {
+		text_add(t, under_a_second[t->lang]);
+		return;
+	}
+	if (s < 10 && tenths > 0) {
+		number_words(t, t->lang, (int)s);
+		text_add(t, decimal_point[t->lang]);
+		number_words(t, t->lang, (int)tenths);
+		text_add(t, " ");
+		text_add(t, unit_names[t->lang][UNIT_SECOND][1]);
+		return;
+	}
 	for (int u = UNIT_HOUR; u <= UNIT_SECOND; u++) {
 		if (parts[u] == 0)
 			continue;
 		if (any)
 			text_add(t, ", ");
-		add_amount(t, lang, parts[u], (enum unit)u);
+		add_amount(t, parts[u], (enum unit)u);
 		any = true;
 	}
 	if (!any)
-		add_amount(t, lang, 0, UNIT_SECOND);
+		add_amount(t, 0, UNIT_SECOND);
 }
 
 size_t phrase_duration(enum phrase_lang lang, uint64_t ms, char *buf, size_t size)
 {
-	struct text t;
+	struct utterance u;
+	struct text t = {&u, (unsigned)lang < PHRASE_LANG_COUNT ? lang : PHRASE_DE};
 
-	if ((unsigned)lang >= PHRASE_LANG_COUNT)
-		lang = PHRASE_DE;
-	text_init(&t, buf, size);
-	add_duration(&t, lang, ms);
-	return t.len;
+	utterance_clear(&u);
+	add_duration(&t, ms);
+	return text_out(&u, buf, size);
 }
 
-static const char *const clock_words[PHRASE_LANG_COUNT][3] = {
-    {"Weiß: ", "Schwarz: ", "Zug "},
-    {"White: ", "Black: ", "Move "},
-    {"Vit: ", "Svart: ", "Drag "},
-    {"Wit: ", "Zwart: ", "Zet "},
-};
+/* ---------------------------------------------------------------- the phrase tables */
 
-size_t phrase_move_number(enum phrase_lang lang, int move_number, char *buf, size_t size)
-{
-	struct text t;
-
-	if ((unsigned)lang >= PHRASE_LANG_COUNT)
-		lang = PHRASE_DE;
-	text_init(&t, buf, size);
-	text_add(&t, clock_words[lang][2]);
-	number_words(&t, lang, move_number);
-	text_add(&t, ".");
-	return t.len;
-}
-
-size_t phrase_clock_info(enum phrase_lang lang, uint64_t white_ms, uint64_t black_ms,
-			 int move_number, char *buf, size_t size)
-{
-	const char *const *words;
-	struct text t;
-
-	if ((unsigned)lang >= PHRASE_LANG_COUNT)
-		lang = PHRASE_DE;
-	words = clock_words[lang];
-	text_init(&t, buf, size);
-	text_add(&t, words[0]);
-	add_duration(&t, lang, white_ms);
-	text_add(&t, ". ");
-	text_add(&t, words[1]);
-	add_duration(&t, lang, black_ms);
-	text_add(&t, ". ");
-	text_add(&t, words[2]);
-	number_words(&t, lang, move_number);
-	text_add(&t, ".");
-	return t.len;
-}
-
-/* ---------------------------------------------------------------- fixed phrases */
-
-static const char *const fixed[PHRASE_ID_COUNT][PHRASE_LANG_COUNT] = {
-    [PHRASE_GAME_START] = {"Partie beginnt", "Game starts", "Partiet börjar", "De partij begint"},
-    [PHRASE_NEW_GAME] = {"Neue Partie", "New game", "Nytt parti", "Nieuwe partij"},
-    [PHRASE_PAUSED] = {"Uhren angehalten", "Clocks stopped", "Klockorna stoppade",
-		       "Klokken gestopt"},
-    [PHRASE_RESUMED] = {"Uhren laufen weiter", "Clocks running again", "Klockorna går igen",
-			"Klokken lopen weer"},
-    [PHRASE_PROMOTION_PROMPT] = {"Umwandlung: Figur wählen", "Promotion: choose a piece",
-				 "Förvandling: välj en pjäs", "Promotie: kies een stuk"},
-    [PHRASE_PROMOTION_NEEDED] = {"Erst die Umwandlungsfigur wählen",
-				 "Choose the promotion piece first",
-				 "Välj förvandlingspjäsen först", "Kies eerst het promotiestuk"},
-    [PHRASE_MISMATCH] = {"Brett stimmt nicht mit der Partie überein",
-			 "The board does not match the game", "Brädet stämmer inte med partiet",
-			 "Het bord klopt niet met de partij"},
-    [PHRASE_BOARD_RESTORED] = {"Brett wieder in Ordnung", "Board restored",
-			       "Brädet är i ordning igen", "Het bord is weer in orde"},
-    [PHRASE_NOTHING_TO_REPEAT] = {"Noch kein Zug", "No move yet", "Inget drag än", "Nog geen zet"},
-    [PHRASE_CLOCK_NOT_RUNNING] = {"Die Uhr läuft nicht", "The clock is not running",
-				  "Klockan går inte", "De klok loopt niet"},
-    [PHRASE_GAME_RESUMED_AFTER_RESTART] = {"Partie fortgesetzt, Uhren angehalten",
-					   "Game resumed, clocks stopped",
-					   "Partiet återupptaget, klockorna stoppade",
-					   "Partij hervat, klokken gestopt"},
-    [PHRASE_GAME_RESUMED_NO_CLOCK] = {"Partie fortgesetzt", "Game resumed", "Partiet återupptaget",
-				      "Partij hervat"},
-    [PHRASE_FLAG_WHITE] = {"Zeit überschritten: Weiß", "Time exceeded: White",
-			   "Tiden överskriden: Vit", "Tijd overschreden: Wit"},
-    [PHRASE_FLAG_BLACK] = {"Zeit überschritten: Schwarz", "Time exceeded: Black",
-			   "Tiden överskriden: Svart", "Tijd overschreden: Zwart"},
-    [PHRASE_RESULT_WHITE_WINS] = {"Weiß gewinnt", "White wins", "Vit vinner", "Wit wint"},
-    [PHRASE_RESULT_BLACK_WINS] = {"Schwarz gewinnt", "Black wins", "Svart vinner", "Zwart wint"},
-    [PHRASE_RESULT_DRAW] = {"Remis", "Draw", "Remi", "Remise"},
-    [PHRASE_CHECKMATE] = {"Schachmatt", "Checkmate", "Schackmatt", "Schaakmat"},
-    [PHRASE_STALEMATE] = {"Patt", "Stalemate", "Patt", "Pat"},
-    [PHRASE_DEAD_POSITION] = {"Tote Stellung", "Dead position", "Död ställning", "Dode stelling"},
-    [PHRASE_FIVEFOLD] = {"Fünfmalige Stellungswiederholung", "Fivefold repetition",
-			 "Femfaldig upprepning", "Vijfvoudige herhaling"},
-    [PHRASE_SEVENTY_FIVE] = {"Fünfundsiebzig-Züge-Regel", "Seventy-five-move rule",
-			     "Sjuttiofemdragsregeln", "Vijfenzeventig-zettenregel"},
-    [PHRASE_ILLEGAL_MOVE] = {"Unzulässiger Zug", "Illegal move", "Otillåtet drag",
-			     "Onreglementaire zet"},
-    [PHRASE_WHITE_RESIGNS] = {"Weiß gibt auf", "White resigns", "Vit ger upp", "Wit geeft op"},
-    [PHRASE_BLACK_RESIGNS] = {"Schwarz gibt auf", "Black resigns", "Svart ger upp",
-			      "Zwart geeft op"},
-    [PHRASE_WHITE_OFFERS_DRAW] = {"Weiß bietet Remis an", "White offers a draw",
-				  "Vit erbjuder remi", "Wit biedt remise aan"},
-    [PHRASE_BLACK_OFFERS_DRAW] = {"Schwarz bietet Remis an", "Black offers a draw",
-				  "Svart erbjuder remi", "Zwart biedt remise aan"},
-    [PHRASE_CLAIM_TO_ARBITER] = {"Reklamation an den Schiedsrichter, Uhren angehalten",
-				 "Claim passed to the arbiter, clocks stopped",
-				 "Reklamationen går till domaren, klockorna stoppade",
-				 "Claim naar de arbiter, klokken stilgezet"},
-    [PHRASE_CLAIM_CORRECT] = {"Reklamation berechtigt", "The claim is correct",
-			      "Reklamationen är riktig", "De claim is terecht"},
-    [PHRASE_CLAIM_INCORRECT] = {"Reklamation unberechtigt", "The claim is not correct",
-				"Reklamationen är inte riktig", "De claim is onterecht"},
-    [PHRASE_RESULT_APPROVED] = {"Ergebnis bestätigt", "Result approved", "Resultatet godkänt",
-				"Uitslag bevestigd"},
-    [PHRASE_NO_RESULT] = {"Noch kein Ergebnis", "No result yet", "Inget resultat än",
-			  "Nog geen uitslag"},
-    [PHRASE_MENU_OFFER_DRAW] = {"Remis anbieten", "Offer a draw", "Erbjud remi",
-				"Remise aanbieden"},
-    [PHRASE_MENU_ACCEPT_DRAW] = {"Remis annehmen", "Accept the draw", "Anta remi",
-				 "Remise aannemen"},
-    [PHRASE_MENU_CLAIM_THREEFOLD] = {"Remis reklamieren: dreimalige Stellungswiederholung",
-				     "Claim a draw: threefold repetition",
-				     "Reklamera remi: trefaldig upprepning",
-				     "Remise claimen: drievoudige herhaling"},
-    [PHRASE_MENU_CLAIM_FIFTY] = {"Remis reklamieren: fünfzig Züge", "Claim a draw: fifty moves",
-				 "Reklamera remi: femtio drag", "Remise claimen: vijftig zetten"},
-    [PHRASE_MENU_RESIGN] = {"Aufgeben", "Resign", "Ge upp", "Opgeven"},
-    [PHRASE_MENU_APPROVE] = {"Ergebnis bestätigen", "Approve the result", "Godkänn resultatet",
-			     "Uitslag bevestigen"},
-    [PHRASE_MENU_CANCEL] = {"Abbrechen", "Cancel", "Avbryt", "Annuleren"},
-    [PHRASE_MENU_CONFIRM_RESIGN] = {"Wirklich aufgeben? Zum Bestätigen noch einmal Wiederholen",
-				    "Really resign? Press repeat again to confirm",
-				    "Ge upp? Tryck upprepa igen för att bekräfta",
-				    "Echt opgeven? Druk nog eens op herhalen om te bevestigen"},
-    [PHRASE_MENU_CLOSED] = {"Menü geschlossen", "Menu closed", "Menyn stängd", "Menu gesloten"},
-    [PHRASE_NOT_NOW] = {"Jetzt nicht möglich", "Not possible now", "Inte möjligt nu",
-			"Nu niet mogelijk"},
-    [PHRASE_PRESS_NO_MOVE] = {"Uhr gedrückt ohne Zug", "Clock pressed without a move",
-			      "Klockan tryckt utan drag", "Klok ingedrukt zonder zet"},
-    [PHRASE_SETUP] = {"Stellung aufbauen", "Set up the position", "Ställ upp ställningen",
-		      "Stelling opzetten"},
-    [PHRASE_SETUP_DONE] = {"Stellung stimmt, die Partie geht weiter",
-			   "The position is set up, the game goes on",
-			   "Ställningen stämmer, partiet fortsätter",
-			   "De stelling klopt, de partij gaat verder"},
-    [PHRASE_CLOCKS_SET] = {"Uhren gestellt", "Clocks set", "Klockorna ställda",
-			   "Klokken ingesteld"},
-    [PHRASE_CLAIM_REJECTED] = {"Reklamation abgelehnt", "Claim rejected", "Reklamationen avslogs",
-			       "Claim afgewezen"},
-    [PHRASE_CORRECTION] = {"Korrektur", "Correction", "Rättelse", "Correctie"},
-    [PHRASE_SQUARE_OK] = {"stimmt", "is right", "stämmer", "klopt"},
-    [PHRASE_ERROR] = {"Fehler", "Error", "Fel", "Fout"},
-};
+static const char *const *const tables[PHRASE_LANG_COUNT] = {phrases_de, phrases_en, phrases_sv,
+							     phrases_nl};
 
 const char *phrase_text(enum phrase_lang lang, enum phrase_id id)
 {
+	const char *s;
+
 	if ((unsigned)id >= PHRASE_ID_COUNT)
 		id = PHRASE_ERROR;
 	if ((unsigned)lang >= PHRASE_LANG_COUNT)
 		lang = PHRASE_DE;
-	return fixed[id][lang];
+	s = tables[lang][id];
+	return s ? s : "";
+}
+
+void phrase_add(struct utterance *u, const struct phrase_options *o, enum phrase_id id,
+		const struct phrase_args *a)
+{
+	static const struct phrase_args none = {.square = -1};
+	struct text t = {u, lang_of(o)};
+	const char *s = phrase_text(t.lang, id);
+	char piece[UTTERANCE_TEXT_MAX];
+
+	if (!a)
+		a = &none;
+	while (*s) {
+		const char *open = strchr(s, '{'), *close = open ? strchr(open, '}') : NULL;
+		size_t n = open && close ? (size_t)(open - s) : strlen(s);
+
+		if (n > 0) {
+			snprintf(piece, sizeof(piece), "%.*s", (int)n, s);
+			text_add(&t, piece);
+		}
+		if (!open || !close)
+			break;
+		snprintf(piece, sizeof(piece), "%.*s", (int)(close - open - 1), open + 1);
+		if (!strcmp(piece, "square") && a->square >= 0 && a->square < 64)
+			add_square(u, o, a->square);
+		else if (!strcmp(piece, "piece"))
+			utterance_add(u, PHRASE_DE, phrase_piece(a->piece));
+		else if (!strcmp(piece, "time"))
+			add_duration(&t, a->time_ms);
+		else if (!strcmp(piece, "white"))
+			add_duration(&t, a->white_ms);
+		else if (!strcmp(piece, "black"))
+			add_duration(&t, a->black_ms);
+		else if (!strcmp(piece, "count"))
+			number_words(&t, t.lang, a->count);
+		s = close + 1;
+	}
+}
+
+static size_t phrase_out(const struct phrase_options *o, enum phrase_id id,
+			 const struct phrase_args *a, char *buf, size_t size)
+{
+	struct utterance u;
+
+	utterance_clear(&u);
+	phrase_add(&u, o, id, a);
+	return text_out(&u, buf, size);
+}
+
+size_t phrase_move_number(enum phrase_lang lang, int moves_made, char *buf, size_t size)
+{
+	struct phrase_options o;
+	struct phrase_args a = {.square = -1, .count = moves_made};
+
+	phrase_options_defaults(&o);
+	o.lang = lang;
+	return phrase_out(&o, PHRASE_MOVES_PLAYED, &a, buf, size);
+}
+
+size_t phrase_clock_info(enum phrase_lang lang, uint64_t white_ms, uint64_t black_ms,
+			 int moves_made, char *buf, size_t size)
+{
+	struct phrase_options o;
+	struct phrase_args a = {
+	    .square = -1, .white_ms = white_ms, .black_ms = black_ms, .count = moves_made};
+
+	phrase_options_defaults(&o);
+	o.lang = lang;
+	return phrase_out(&o, PHRASE_CLOCK_INFO, &a, buf, size);
 }
 
 size_t phrase_square_should(const struct phrase_options *o, int sq, bool should_be_occupied,
-			    char *buf, size_t size)
+			    enum chess_piece_type piece, char *buf, size_t size)
 {
-	static const char *const rest[PHRASE_LANG_COUNT][2] = {
-	    {" sollte leer sein", " sollte besetzt sein"},
-	    {" should be empty", " should be occupied"},
-	    {" ska vara tom", " ska vara besatt"},
-	    {" moet leeg zijn", " moet bezet zijn"},
-	};
-	struct text t;
+	struct phrase_args a = {.square = sq, .piece = piece};
+	struct utterance u;
 
-	text_init(&t, buf, size);
-	if (sq >= 0 && sq < 64)
-		add_square(&t, o, sq);
-	text_add(&t, rest[lang_of(o)][should_be_occupied ? 1 : 0]);
-	return t.len;
+	utterance_clear(&u);
+	if (!should_be_occupied) {
+		phrase_add(&u, o, PHRASE_SQUARE_EMPTY, &a);
+	} else if (piece != CHESS_NO_PIECE) {
+		phrase_add(&u, o, PHRASE_SQUARE_OCCUPIED, &a);
+	} else {
+		/* The phrase without its piece: up to the colon. */
+		phrase_add(&u, o, PHRASE_SQUARE_OCCUPIED, &a);
+		const char *colon = strrchr(u.text, ':');
+
+		if (colon)
+			utterance_truncate(&u, (size_t)(colon - u.text));
+	}
+	return text_out(&u, buf, size);
 }

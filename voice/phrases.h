@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "chess/chess.h"
+#include "voice/utterance.h"
 
-enum phrase_lang { PHRASE_DE = 0, PHRASE_EN, PHRASE_SV, PHRASE_NL, PHRASE_LANG_COUNT };
 /* "de", "en", "sv", "nl" <-> enum; -1 if unknown. */
 int phrase_lang_parse(const char *code);
 const char *phrase_lang_code(enum phrase_lang lang);
@@ -39,14 +39,15 @@ size_t phrase_move(const struct phrase_options *o, const struct chess_pos *befor
 		   char *buf, size_t size);
 /* A duration as a person says it: "eine Stunde, dreiundzwanzig Minuten, fünf Sekunden",
  * "one hour, twenty-three minutes", "fünf Minuten" (never a clock-face reading).
- * Whole seconds (truncated); under ten seconds also tenths are not spoken. */
+ * Whole seconds (truncated); under ten seconds with tenths ("vier Komma zwei Sekunden"),
+ * under one second "unter einer Sekunde"; "null Sekunden" only at zero. */
 size_t phrase_duration(enum phrase_lang lang, uint64_t ms, char *buf, size_t size);
-/* D.2.6.1: both remaining times and the move number: "Weiß ... Schwarz ... Zug
- * einunddreißig". */
+/* D.2.6.1: both remaining times and the number of moves made: "Weiß: ... Schwarz: ...
+ * Gespielte Züge: dreißig." */
 size_t phrase_clock_info(enum phrase_lang lang, uint64_t white_ms, uint64_t black_ms,
-			 int move_number, char *buf, size_t size);
-/* The move number alone, for `info` without a clock: "Zug einunddreißig." */
-size_t phrase_move_number(enum phrase_lang lang, int move_number, char *buf, size_t size);
+			 int moves_made, char *buf, size_t size);
+/* The number of moves made alone, for `info` without a clock: "Gespielte Züge: dreißig." */
+size_t phrase_move_number(enum phrase_lang lang, int moves_made, char *buf, size_t size);
 /* A number as words (cardinal, 0..9999): "einunddreißig". */
 size_t phrase_number(enum phrase_lang lang, int n, char *buf, size_t size);
 
@@ -74,7 +75,7 @@ enum phrase_id {
 	PHRASE_DEAD_POSITION,
 	PHRASE_FIVEFOLD,
 	PHRASE_SEVENTY_FIVE,
-	PHRASE_ILLEGAL_MOVE, /* casual mode only */
+	PHRASE_ILLEGAL_MOVE, /* casual mode only: "Regelwidriger Zug" */
 	PHRASE_WHITE_RESIGNS,
 	PHRASE_BLACK_RESIGNS,
 	PHRASE_WHITE_OFFERS_DRAW,
@@ -94,24 +95,59 @@ enum phrase_id {
 	PHRASE_MENU_CONFIRM_RESIGN,
 	PHRASE_MENU_CLOSED,
 	PHRASE_NOT_NOW,
-	PHRASE_PRESS_NO_MOVE,  /* the clock pressed with no move made (7.5.3) */
-	PHRASE_SETUP,	       /* set up the position the arbiter retraced the game to */
-	PHRASE_SETUP_DONE,     /* the board shows it: the game goes on */
-	PHRASE_CLOCKS_SET,     /* the arbiter set the clocks */
-	PHRASE_CLAIM_REJECTED, /* the arbiter rejected the player's claim */
-	PHRASE_CORRECTION,     /* before a move that corrects the one announced (D.2.8) */
-	PHRASE_SQUARE_OK,      /* after a square's name: it is right now (set-up guidance) */
-	PHRASE_ERROR,	       /* "Fehler" */
+	PHRASE_PRESS_NO_MOVE,	/* the clock pressed with no move made (7.5.3) */
+	PHRASE_SETUP,		/* set up the position the arbiter retraced the game to */
+	PHRASE_SETUP_DONE,	/* the board shows it: the game goes on */
+	PHRASE_CLOCKS_SET,	/* the arbiter set the clocks */
+	PHRASE_CLAIM_REJECTED,	/* the arbiter rejected the player's claim */
+	PHRASE_CORRECTION,	/* before a move that corrects the one announced (D.2.8) */
+	PHRASE_SQUARE_OK,	/* "{square} stimmt": it is right now (set-up guidance) */
+	PHRASE_ERROR,		/* "Fehler" */
+	PHRASE_SQUARE_EMPTY,	/* "{square} sollte leer sein" */
+	PHRASE_SQUARE_OCCUPIED, /* "{square} sollte besetzt sein: {piece}" */
+	PHRASE_CLOCK_INFO,	/* "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}." */
+	PHRASE_MOVES_PLAYED,	/* "Gespielte Züge: {count}." (no clock) */
+	PHRASE_TIME_LEFT,	/* a warning: "noch {time}" */
+	PHRASE_SETTINGS,	/* at start: "Sprache Deutsch, Sprechtempo {count}" */
+	PHRASE_SETTINGS_LONG,	/* the move form, after the settings: "lange Zugansage" */
+	PHRASE_SETTINGS_SHORT,
 	PHRASE_ID_COUNT
 };
-/* A fixed phrase in the interface language. */
+
+/* The slots a phrase may hold, each filled from phrase_args: {square} in Appendix D words,
+ * {piece} the German piece name, {time} {white} {black} durations and {count} a number in
+ * the interface language. */
+struct phrase_args {
+	int square;
+	enum chess_piece_type piece;
+	uint64_t time_ms, white_ms, black_ms;
+	int count;
+};
+/* A phrase of the interface language's table as written, slots and all ("{square} stimmt");
+ * every id exists in every language with the same slots (tests/unit/test_phrases.c). */
 const char *phrase_text(enum phrase_lang lang, enum phrase_id id);
+/* A phrase with its slots filled, appended to u in segments. */
+void phrase_add(struct utterance *u, const struct phrase_options *o, enum phrase_id id,
+		const struct phrase_args *a);
+/* A move (as phrase_move) appended to u: German words, national numerals in their
+ * language.  Returns true if the move announces mate (", Matt"). */
+bool phrase_add_move(struct utterance *u, const struct phrase_options *o,
+		     const struct chess_pos *before, chess_move m);
+/* German text (a piece name) appended to u. */
+void phrase_add_german(struct utterance *u, const char *text);
 /* A promotion choice: "Dame", "Turm", "Läufer", "Springer" (Appendix D: German names,
  * since the announcement names the piece in German). */
 const char *phrase_piece(enum chess_piece_type type);
-/* Mismatch guidance for one square: "Eva vier sollte leer sein" / "... sollte besetzt sein"
- * (square in Appendix D words, the rest in the interface language). */
+/* Mismatch guidance for one square: "Eva vier sollte leer sein" / "... sollte besetzt sein:
+ * Springer" (square and piece in Appendix D words, the rest in the interface language);
+ * piece CHESS_NO_PIECE: not named. */
 size_t phrase_square_should(const struct phrase_options *o, int sq, bool should_be_occupied,
-			    char *buf, size_t size);
+			    enum chess_piece_type piece, char *buf, size_t size);
+
+/* The phrase tables, one per language (voice/phrases_de.c ...). */
+extern const char *const phrases_de[PHRASE_ID_COUNT];
+extern const char *const phrases_en[PHRASE_ID_COUNT];
+extern const char *const phrases_sv[PHRASE_ID_COUNT];
+extern const char *const phrases_nl[PHRASE_ID_COUNT];
 
 #endif

@@ -11,6 +11,14 @@
  * warning) and stops one being spoken (the synth callback returns 1; ALSA drops its buffer).
  * A new TIME or REPEAT replaces a queued one of its kind.
  *
+ * An utterance is a list of segments, each in its language (voice/utterance.h).  They are
+ * synthesised one after another into the one stream, each with its own language's voice
+ * (consecutive texts: one SSML text with <voice xml:lang> switches left ~320 ms of silence at
+ * its end and no joint we could find).  A segment that goes on ends with a comma, for the
+ * intonation of a phrase that continues.  eSpeak NG ends a text with up to ~130 ms of
+ * silence and starts the next with more; the thread holds back the quiet samples at each
+ * joint and keeps at most VOICE_JOINT_TAIL_MS of the first and VOICE_JOINT_MAX_MS in all.
+ *
  * eSpeak NG keeps global state, so there is one voice per process at a time.
  */
 #include "voice/voice.h"
@@ -28,6 +36,7 @@
 
 #include "base/log.h"
 #include "base/timeutil.h"
+#include "voice/phonemes.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
 
@@ -45,9 +54,14 @@ struct item {
 	uint64_t said_ns; /* monotonic, when voice_say() took it */
 	uint64_t seq;
 	int record_fd; /* ITEM_RECORD: the new record file, or -1 to end the record */
-	char lang[16];
-	char text[VOICE_TEXT_MAX];
+	int rate_percent;
+	struct utterance u;
 };
+
+/* A sample quieter than this (of 32767) counts as silence at a joint (about -54 dB). */
+#define JOINT_SILENCE_LEVEL 64
+/* Quiet samples held back at most (longer quiet passages are let through as they are). */
+#define JOINT_HOLD_MAX 8192
 
 /* Room for record commands beyond VOICE_QUEUE_SIZE utterances, so they are never refused. */
 #define QUEUE_SLOTS (VOICE_QUEUE_SIZE + 4)
@@ -91,6 +105,15 @@ struct voice {
 	bool espeak_ok;
 	int sample_rate;
 	struct wav_writer record;
+	/* The joint between segments: quiet samples held back at a segment's end, and the
+	 * quiet samples before the next segment's first sound. */
+	bool seg_goes_on;  /* the segment being synthesised is not the last */
+	bool seg_leading;  /* no sound yet in this segment (and it is not the first) */
+	size_t held;	   /* quiet samples held back */
+	size_t lead_quiet; /* quiet samples skipped before the first sound */
+	size_t tail_kept;  /* of the previous segment's held samples, kept */
+	size_t joint_raw;  /* the joint's silence as eSpeak NG made it */
+	short hold[JOINT_HOLD_MAX];
 };
 
 static const char *const channel_names[VOICE_CHANNEL_COUNT] = {"public", "private"};
@@ -103,9 +126,11 @@ void voice_config_defaults(struct voice_config *cfg)
 	snprintf(cfg->device[VOICE_PUBLIC], sizeof(cfg->device[0]), "default");
 	snprintf(cfg->device[VOICE_PRIVATE], sizeof(cfg->device[0]), "default");
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), ".");
-	cfg->rate = 160;
-	cfg->pitch = 50;
-	cfg->volume = 100;
+	for (int ch = 0; ch < VOICE_CHANNEL_COUNT; ch++) {
+		cfg->params[ch].rate = 160;
+		cfg->params[ch].pitch = 50;
+		cfg->params[ch].volume = 100;
+	}
 	cfg->record = true;
 }
 
@@ -135,7 +160,7 @@ static void queue_drop_where(struct voice *v, bool (*match)(const struct item *,
 
 		if (it->type == ITEM_UTTERANCE && match(it, kind)) {
 			log_warn(LOG_VOICE, "not spoken (%s): %s %s \"%s\"", why,
-				 kind_names[it->kind], channel_names[it->ch], it->text);
+				 kind_names[it->kind], channel_names[it->ch], it->u.text);
 			v->stats.dropped++;
 			queue_remove_at(v, i);
 		} else {
@@ -192,22 +217,22 @@ static void queue_insert(struct voice *v, struct item *it)
 
 /* ---------------------------------------------------------------- the main loop's side */
 
-/* Copy and cut to size, never in the middle of a UTF-8 character. */
-static void copy_text(char *dst, size_t size, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= size) {
-		n = size - 1;
-		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
-			n--;
-	}
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, const char *lang,
 	      const char *text, uint64_t time_ms)
+{
+	static const char *const codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
+	enum phrase_lang l = PHRASE_DE;
+	struct utterance u;
+
+	for (int i = 0; lang && i < PHRASE_LANG_COUNT; i++)
+		if (!strcmp(lang, codes[i]))
+			l = (enum phrase_lang)i;
+	utterance_set(&u, l, text ? text : "");
+	return voice_say_utterance(v, ch, kind, &u, 100, time_ms);
+}
+
+int voice_say_utterance(struct voice *v, enum voice_channel ch, enum voice_kind kind,
+			const struct utterance *u, int rate_percent, uint64_t time_ms)
 {
 	uint64_t said = monotonic_ns();
 	struct item *it;
@@ -216,8 +241,6 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 		ch = VOICE_PRIVATE;
 	if ((unsigned)kind > VOICE_KIND_INFO)
 		kind = VOICE_KIND_INFO;
-	if (text == NULL)
-		text = "";
 	pthread_mutex_lock(&v->lock);
 	if (kind == VOICE_KIND_MOVE) {
 		queue_drop_where(v, match_stale, kind, "superseded by a move");
@@ -230,7 +253,8 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 	if (it == NULL) {
 		v->stats.dropped++;
 		pthread_mutex_unlock(&v->lock);
-		log_warn(LOG_VOICE, "queue full, not spoken: %s \"%s\"", channel_names[ch], text);
+		log_warn(LOG_VOICE, "queue full, not spoken: %s \"%s\"", channel_names[ch],
+			 u->text);
 		return -1;
 	}
 	it->type = ITEM_UTTERANCE;
@@ -239,8 +263,8 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 	it->time_ms = time_ms;
 	it->said_ns = said;
 	it->record_fd = -1;
-	snprintf(it->lang, sizeof(it->lang), "%s", lang != NULL && lang[0] ? lang : "de");
-	copy_text(it->text, sizeof(it->text), text);
+	it->rate_percent = rate_percent > 0 ? rate_percent : 100;
+	it->u = *u;
 	queue_insert(v, it);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
@@ -268,10 +292,10 @@ int voice_record_to(struct voice *v, const char *path)
 			close(fd);
 		return -1;
 	}
-	memset(it, 0, offsetof(struct item, text));
+	memset(it, 0, offsetof(struct item, u));
 	it->type = ITEM_RECORD;
 	it->record_fd = fd;
-	it->text[0] = '\0';
+	utterance_clear(&it->u);
 	queue_insert(v, it);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
@@ -302,20 +326,15 @@ static bool current_aborted(void *ctx)
 	return atomic_load(&v->abort_seq) == v->current.seq;
 }
 
-static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
+/* Samples on their way out: to the sink and the game's record. */
+static void emit(struct voice *v, const short *wav, size_t numsamples)
 {
-	struct voice *v = events != NULL ? events->user_data : NULL;
-
-	if (v == NULL)
-		return 0;
-	if (current_aborted(v))
-		return 1;
-	if (wav == NULL || numsamples <= 0)
-		return 0;
 	bool lost = false, recorded = false;
 
+	if (numsamples == 0)
+		return;
 	if (v->current_to_sink)
-		lost = v->sink_ops->write(v->sink, v->current.ch, wav, (size_t)numsamples) != 0;
+		lost = v->sink_ops->write(v->sink, v->current.ch, wav, numsamples) != 0;
 	if (!v->first_sample_seen) {
 		uint64_t latency = monotonic_ns() - v->current.said_ns;
 
@@ -325,7 +344,7 @@ static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 		pthread_mutex_unlock(&v->lock);
 	}
 	if (v->current_to_record)
-		recorded = wav_writer_write(&v->record, wav, (size_t)numsamples) == 0;
+		recorded = wav_writer_write(&v->record, wav, numsamples) == 0;
 	pthread_mutex_lock(&v->lock);
 	if (v->current_to_sink) {
 		if (lost)
@@ -336,22 +355,115 @@ static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 	if (recorded)
 		v->stats.samples_recorded += (uint64_t)numsamples;
 	pthread_mutex_unlock(&v->lock);
+}
+
+static void emit_silence(struct voice *v, size_t n)
+{
+	static const short zeros[256];
+
+	while (n > 0) {
+		size_t k = n < 256 ? n : 256;
+
+		emit(v, zeros, k);
+		n -= k;
+	}
+}
+
+static size_t ms_samples(const struct voice *v, int ms)
+{
+	return (size_t)v->sample_rate * (size_t)ms / 1000;
+}
+
+/* The samples of a segment, with the joints' silence cut: quiet samples at the start of a
+ * segment after the first are counted, not passed; quiet samples of a segment that goes on
+ * are held until a sound follows (then passed) or the segment ends (then mostly dropped). */
+static void joint_filter(struct voice *v, const short *wav, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && v->seg_leading) {
+		if (abs(wav[i]) > JOINT_SILENCE_LEVEL) {
+			size_t allowed = ms_samples(v, VOICE_JOINT_MAX_MS) - v->tail_kept;
+			size_t kept = v->lead_quiet < allowed ? v->lead_quiet : allowed;
+
+			emit_silence(v, kept);
+			v->joint_raw += v->lead_quiet;
+			pthread_mutex_lock(&v->lock);
+			v->stats.joints++;
+			v->stats.last_joint_raw_ms =
+			    (uint32_t)(v->joint_raw * 1000 / (size_t)v->sample_rate);
+			v->stats.last_joint_ms =
+			    (uint32_t)((v->tail_kept + kept) * 1000 / (size_t)v->sample_rate);
+			if (v->stats.last_joint_raw_ms > v->stats.joint_raw_max_ms)
+				v->stats.joint_raw_max_ms = v->stats.last_joint_raw_ms;
+			if (v->stats.last_joint_ms > v->stats.joint_max_ms)
+				v->stats.joint_max_ms = v->stats.last_joint_ms;
+			pthread_mutex_unlock(&v->lock);
+			v->seg_leading = false;
+			break;
+		}
+		v->lead_quiet++;
+		i++;
+	}
+	wav += i;
+	n -= i;
+	if (!v->seg_goes_on) {
+		emit(v, wav, n);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (abs(wav[k]) > JOINT_SILENCE_LEVEL) {
+			emit(v, v->hold, v->held);
+			v->held = 0;
+			emit(v, &wav[k], 1);
+			continue;
+		}
+		if (v->held == JOINT_HOLD_MAX) {
+			emit(v, v->hold, v->held);
+			v->held = 0;
+		}
+		v->hold[v->held++] = wav[k];
+	}
+}
+
+/* A segment that goes on has ended: keep the start of its trailing silence. */
+static void joint_segment_end(struct voice *v)
+{
+	size_t keep = ms_samples(v, VOICE_JOINT_TAIL_MS);
+
+	if (keep > v->held)
+		keep = v->held;
+	emit(v, v->hold, keep);
+	v->tail_kept = keep;
+	v->joint_raw = v->held;
+	v->held = 0;
+	v->lead_quiet = 0;
+	v->seg_leading = true;
+}
+
+static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
+{
+	struct voice *v = events != NULL ? events->user_data : NULL;
+
+	if (v == NULL)
+		return 0;
+	if (current_aborted(v))
+		return 1;
+	if (wav == NULL || numsamples <= 0)
+		return 0;
+	joint_filter(v, wav, (size_t)numsamples);
 	return current_aborted(v) ? 1 : 0;
 }
 
-/* eSpeak NG is set up once per process and never terminated: espeak_Terminate() followed by
- * a second espeak_Initialize() can hang in eSpeak NG 1.51.  Voices come one after another
+/* eSpeak NG is set up once per process (voice/phonemes.c).  Voices come one after another
  * (pthread_join orders them), so plain statics suffice. */
-static int espeak_rate;
-static char espeak_loaded_voice[16];
+static char espeak_loaded_voice[48];
 
 static void espeak_start(struct voice *v)
 {
-	if (espeak_rate == 0)
-		espeak_rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, VOICE_ESPEAK_BUFFER_MS,
-						NULL, espeakINITIALIZE_DONT_EXIT);
+	int espeak_rate = voice_espeak_init(VOICE_ESPEAK_BUFFER_MS);
+
 	if (espeak_rate <= 0) {
-		espeak_rate = -1;
 		log_error(LOG_VOICE,
 			  "eSpeak NG cannot start (data missing?): nothing will be heard");
 		v->sample_rate = 22050;
@@ -365,24 +477,50 @@ static void espeak_start(struct voice *v)
 	espeak_loaded_voice[0] = '\0';
 }
 
-static bool espeak_use_voice(struct voice *v, const char *lang)
+/* Load lang's voice with the channel's variant, and set the channel's parameters. */
+static bool espeak_use_voice(struct voice *v, const char *lang, enum voice_channel ch,
+			     int rate_percent)
 {
-	if (strcmp(espeak_loaded_voice, lang) == 0)
-		return true;
-	if (espeak_SetVoiceByName(lang) != EE_OK) {
-		log_warn(LOG_VOICE, "eSpeak NG has no voice \"%s\"", lang);
-		if (strcmp(lang, "de") == 0 || espeak_SetVoiceByName("de") != EE_OK) {
-			espeak_loaded_voice[0] = '\0';
-			return false;
+	const struct voice_params *p = &v->cfg.params[ch];
+	char name[sizeof(espeak_loaded_voice)];
+	int rate = p->rate * rate_percent / 100;
+
+	if (p->variant[0])
+		snprintf(name, sizeof(name), "%s+%s", lang, p->variant);
+	else
+		snprintf(name, sizeof(name), "%s", lang);
+	if (strcmp(espeak_loaded_voice, name) != 0) {
+		if (espeak_SetVoiceByName(name) != EE_OK) {
+			log_warn(LOG_VOICE, "eSpeak NG has no voice \"%s\"", name);
+			if (espeak_SetVoiceByName(lang) != EE_OK &&
+			    espeak_SetVoiceByName("de") != EE_OK) {
+				espeak_loaded_voice[0] = '\0';
+				return false;
+			}
 		}
-		lang = "de";
+		snprintf(espeak_loaded_voice, sizeof(espeak_loaded_voice), "%s", name);
 	}
 	/* A voice brings its own defaults; ours come after it. */
-	espeak_SetParameter(espeakRATE, v->cfg.rate, 0);
-	espeak_SetParameter(espeakPITCH, v->cfg.pitch, 0);
-	espeak_SetParameter(espeakVOLUME, v->cfg.volume, 0);
-	snprintf(espeak_loaded_voice, sizeof(espeak_loaded_voice), "%s", lang);
+	espeak_SetParameter(espeakRATE, rate < 80 ? 80 : rate, 0);
+	espeak_SetParameter(espeakPITCH, p->pitch, 0);
+	espeak_SetParameter(espeakVOLUME, p->volume, 0);
 	return true;
+}
+
+size_t voice_segment_input(const struct pronounce_table *t, const struct utterance *u, int i,
+			   char *buf, size_t size)
+{
+	char words[UTTERANCE_TEXT_MAX + 2];
+	size_t n = utterance_segment_text(u, i, words, sizeof(words) - 1);
+
+	if (n >= sizeof(words) - 1)
+		n = strlen(words);
+	if (i + 1 < u->count) {
+		words[n++] = ',';
+		words[n] = '\0';
+	}
+	return pronounce_apply(t, i >= 0 && i < u->count ? u->seg[i].lang : PHRASE_DE, words, buf,
+			       size);
 }
 
 static void speech_log_write(struct voice *v, const struct item *it)
@@ -395,7 +533,7 @@ static void speech_log_write(struct voice *v, const struct item *it)
 	if (n < 0)
 		return;
 	len = (size_t)n;
-	for (const char *p = it->text; *p && len + 2 < sizeof(line); p++)
+	for (const char *p = it->u.text; *p && len + 2 < sizeof(line); p++)
 		line[len++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
 	line[len++] = '\n';
 	if (write(v->speech_log_fd, line, len) != (ssize_t)len)
@@ -413,31 +551,48 @@ static void switch_record(struct voice *v, int fd)
 	}
 }
 
+static const char *const lang_codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
+
 static void speak(struct voice *v)
 {
 	struct item *it = &v->current;
-	bool aborted;
+	char input[2 * UTTERANCE_TEXT_MAX];
+	bool aborted = false;
 
 	speech_log_write(v, it);
 	v->current_to_sink = v->sink_ops->wants_audio;
 	v->current_to_record = it->ch == VOICE_PUBLIC && v->record.fd >= 0;
 	v->first_sample_seen = false;
-	if (!v->espeak_ok || (!v->current_to_sink && !v->current_to_record) || !it->text[0])
-		return;
-	if (!espeak_use_voice(v, it->lang))
+	if (!v->espeak_ok || (!v->current_to_sink && !v->current_to_record) || !it->u.count)
 		return;
 	if (v->current_to_sink)
 		v->sink_ops->begin(v->sink, it->ch);
-	espeak_Synth(it->text, strlen(it->text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL,
-		     v);
-	aborted = current_aborted(v);
+	v->held = 0;
+	v->tail_kept = 0;
+	v->seg_leading = false;
+	for (int i = 0; i < it->u.count && !aborted; i++) {
+		enum phrase_lang lang = it->u.seg[i].lang;
+
+		if (!espeak_use_voice(v, lang_codes[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0],
+				      it->ch, it->rate_percent))
+			break;
+		voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
+		v->seg_goes_on = i + 1 < it->u.count;
+		espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
+			     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
+		aborted = current_aborted(v);
+		if (v->seg_goes_on && !aborted)
+			joint_segment_end(v);
+	}
+	v->seg_goes_on = false;
+	v->seg_leading = false;
 	if (v->current_to_sink)
 		v->sink_ops->end(v->sink, it->ch, aborted);
 	if (v->current_to_record)
 		wav_writer_commit(&v->record);
 	if (aborted) {
 		log_info(LOG_VOICE, "stopped (superseded by a move): %s \"%s\"",
-			 channel_names[it->ch], it->text);
+			 channel_names[it->ch], it->u.text);
 		pthread_mutex_lock(&v->lock);
 		v->stats.aborted++;
 		pthread_mutex_unlock(&v->lock);
@@ -451,7 +606,7 @@ static void *voice_thread(void *arg)
 
 	espeak_start(v);
 	if (v->espeak_ok)
-		espeak_use_voice(v, "de");
+		espeak_use_voice(v, "de", VOICE_PUBLIC, 100);
 	v->sink_env.cfg = &v->cfg;
 	v->sink_env.sample_rate = (unsigned)v->sample_rate;
 	v->sink_env.should_abort = current_aborted;
@@ -470,10 +625,10 @@ static void *voice_thread(void *arg)
 	for (;;) {
 		int slot;
 
-		if (v->queued == 0 && v->espeak_ok && strcmp(espeak_loaded_voice, "de") != 0) {
+		if (v->queued == 0 && v->espeak_ok && strncmp(espeak_loaded_voice, "de", 2) != 0) {
 			/* Idle: have the moves' voice ready, so the next move starts at once. */
 			pthread_mutex_unlock(&v->lock);
-			espeak_use_voice(v, "de");
+			espeak_use_voice(v, "de", VOICE_PUBLIC, 100);
 			pthread_mutex_lock(&v->lock);
 		}
 		while (v->queued == 0 && !v->stopping)

@@ -10,9 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "voice/pronounce.h"
+#include "voice/utterance.h"
+
 /* Longest utterance text in bytes (longer text is cut), and how many utterances may wait. */
-#define VOICE_TEXT_MAX	 480
+#define VOICE_TEXT_MAX	 UTTERANCE_TEXT_MAX
 #define VOICE_QUEUE_SIZE 32
+
+/* The silence left where one segment's voice hands over to the next (eSpeak NG leaves up
+ * to ~130 ms at the end of a text and more before the next): at most VOICE_JOINT_TAIL_MS
+ * after the last word, and all of it at most VOICE_JOINT_MAX_MS. */
+#define VOICE_JOINT_TAIL_MS 15
+#define VOICE_JOINT_MAX_MS  45
 
 enum voice_channel { VOICE_PUBLIC = 0, VOICE_PRIVATE = 1, VOICE_CHANNEL_COUNT };
 enum voice_sink_type { VOICE_SINK_NONE = 0, VOICE_SINK_WAV, VOICE_SINK_ALSA };
@@ -27,14 +36,21 @@ enum voice_kind {
 	VOICE_KIND_INFO
 };
 
+/* How a channel's voice sounds. */
+struct voice_params {
+	int rate;	  /* words per minute (eSpeak NG, default 160) */
+	int pitch;	  /* 0..100 (default 50) */
+	int volume;	  /* 0..200 (default 100) */
+	char variant[32]; /* eSpeak NG voice variant ("f2", "klatt"), "" for the default */
+};
+
 struct voice_config {
 	enum voice_sink_type sink;
 	char device[VOICE_CHANNEL_COUNT][64]; /* ALSA PCM names, e.g. "default", "null" */
 	char state_dir[256];		      /* speech.log and audio/ go here */
-	int rate;			      /* words per minute (eSpeak NG, default 160) */
-	int pitch;			      /* 0..100 (default 50) */
-	int volume;			      /* 0..200 (default 100) */
-	bool record;			      /* keep each game's public audio record */
+	struct voice_params params[VOICE_CHANNEL_COUNT];
+	struct pronounce_table pronounce; /* the user's pronunciation overrides */
+	bool record;			  /* keep each game's public audio record */
 };
 void voice_config_defaults(struct voice_config *cfg);
 
@@ -50,6 +66,15 @@ void voice_stop(struct voice *v);
  * or -1 if the queue is full (the utterance is logged as dropped). */
 int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, const char *lang,
 	      const char *text, uint64_t time_ms);
+/* The same for an utterance of segments, each said in its language's voice one after the
+ * other in one stream (the joints cut to VOICE_JOINT_MAX_MS of silence).  rate_percent
+ * scales the channel's rate (100: as set; a repeat asked again is said slower). */
+int voice_say_utterance(struct voice *v, enum voice_channel ch, enum voice_kind kind,
+			const struct utterance *u, int rate_percent, uint64_t time_ms);
+/* The text eSpeak NG gets for segment i of u (pronunciation overrides as [[phonemes]], a
+ * comma after a segment that goes on); the length as snprintf. */
+size_t voice_segment_input(const struct pronounce_table *t, const struct utterance *u, int i,
+			   char *buf, size_t size);
 /* Wait until the queue is empty and nothing is being spoken (virtual time: speech takes no
  * daemon time, so replays are deterministic). */
 void voice_wait_idle(struct voice *v);
@@ -67,6 +92,10 @@ struct voice_stats {
 	uint64_t samples_to_sink;      /* samples the sink took */
 	uint64_t samples_lost;	       /* samples the sink could not take (device missing) */
 	uint64_t samples_recorded;     /* samples written to game records */
+	uint64_t joints;	       /* segment joints spoken */
+	uint32_t joint_raw_max_ms;     /* the longest silence eSpeak NG left at a joint */
+	uint32_t joint_max_ms;	       /* the longest left after cutting */
+	uint32_t last_joint_raw_ms, last_joint_ms; /* of the last joint */
 };
 void voice_get_stats(struct voice *v, struct voice_stats *out);
 

@@ -11,6 +11,13 @@
  * BRLTTY is killed and started again in the middle of the game.
  *
  *   brltest [--bench N] [--keep]
+ *   brltest --daemon ANNABELLAD [--keep]
+ *
+ * With --daemon it runs the daemon itself against the same BRLTTY ([braille] display = yes,
+ * a board script in real time): the move appears on the display; the display's INFO key
+ * gives the times, spoken (speech.log) and shown; a routing key over the move repeats it.
+ * Keys are paced (each waits for its effect): BRLTTY's Virtual driver takes one input line
+ * each time input arrives, so keys sent back to back can lag.
  *
  * Prints "brltty: N passed, M failed"; with --bench also "bench NAME VALUE UNIT" lines for N
  * moves (the time from the show-move call to the cells on the display).
@@ -429,13 +436,126 @@ static void cleanup(int keep)
 		fprintf(stderr, "brltest: kept %s\n", dir);
 		return;
 	}
-	const char *files[] = {"brlapi.key", "vr.sock", "brltty.log", "brltty.pid"};
-	char path[400];
-	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[k]);
-		unlink(path);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "brltest: cannot remove %s\n", dir);
+}
+
+/* ---------------------------------------------------------------- the daemon */
+
+static void print_log_tail(void);
+
+/* Whether the daemon's speech.log has a line containing `want` (after `after` lines). */
+static int speech_has(const char *want, int after, int timeout_ms)
+{
+	int64_t deadline = (int64_t)monotonic_ns() + (int64_t)timeout_ms * 1000000;
+	char path[300], line[600];
+
+	snprintf(path, sizeof(path), "%s/state/speech.log", dir);
+	do {
+		FILE *f = fopen(path, "r");
+		int n = 0, found = 0;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (n++ >= after && strstr(line, want))
+				found = 1;
+		if (f)
+			fclose(f);
+		if (found)
+			return n;
+		pump(20);
+	} while ((int64_t)monotonic_ns() < deadline);
+	return 0;
+}
+
+static int speech_lines(void)
+{
+	char path[300], line[600];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/state/speech.log", dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static int daemon_test(const char *daemon)
+{
+	char conf[300], script[300], state[300], board[320];
+	FILE *f;
+	pid_t pid;
+	int status = 0, lines;
+
+	snprintf(conf, sizeof(conf), "%s/annabella.conf", dir);
+	snprintf(script, sizeof(script), "%s/game.script", dir);
+	snprintf(state, sizeof(state), "%s/state", dir);
+	snprintf(board, sizeof(board), "sim:%s", script);
+	f = fopen(conf, "w");
+	if (!f)
+		die(conf);
+	fprintf(f, "[braille]\ndisplay = yes\nhost = 127.0.0.1:%d\nauth = keyfile:%s/brlapi.key\n",
+		brlapi_port, dir);
+	fclose(f);
+	f = fopen(script, "w");
+	if (!f)
+		die(script);
+	fprintf(f, "player white\ntime-control 300+0\n+500 press opponent-clock\n"
+		   "+1000 lift e2\n+300 place e4\n+60000 press pause\n");
+	fclose(f);
+	start_brltty();
+	if (accept_vr(10000) < 0) {
+		check(0, "BRLTTY did not come up");
+		print_log_tail();
+		return 1;
 	}
-	rmdir(dir);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		execl(daemon, daemon, "--config", conf, "--board", board, "--time", "real",
+		      "--audio", "none", "--control", "none", "--state", state, (char *)NULL);
+		perror(daemon);
+		_exit(127);
+	}
+	/* 1. e4 on the display, as soon as it is announced. */
+	expect_shown("⠂⠀⠑⠲", "the daemon's first move on the display");
+	check(speech_has("public Bauer Eva zwei Eva vier", 0, 3000) > 0,
+	      "the move announced in speech.log");
+
+	/* The display's INFO key: the times, spoken privately and shown (the clock line). */
+	lines = speech_lines();
+	press("Info");
+	check(speech_has("private Weiß: ", lines, 3000) > 0, "INFO key: the times spoken");
+	{
+		int64_t deadline = (int64_t)monotonic_ns() + 3000000000;
+
+		while (shown[0] !=
+			   (BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6)) &&
+		       (int64_t)monotonic_ns() < deadline)
+			pump(20);
+		check(shown[0] ==
+			  (BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6)),
+		      "INFO key: the clocks shown");
+	}
+
+	/* A routing key over the move repeats it, privately. */
+	press("Home");
+	expect_shown("⠂⠀⠑⠲", "home: the move again");
+	lines = speech_lines();
+	press("Route 2");
+	check(speech_has("private Bauer Eva zwei Eva vier", lines, 3000) > 0,
+	      "routing key over the move: repeated");
+
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the daemon stopped: status %d",
+	      status);
+	return failed ? 1 : 0;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -456,13 +576,17 @@ static void print_log_tail(void)
 int main(int argc, char **argv)
 {
 	int bench = 0, keep = 0;
+	const char *daemon = NULL;
 	for (int k = 1; k < argc; k++) {
 		if (strcmp(argv[k], "--bench") == 0 && k + 1 < argc)
 			bench = atoi(argv[++k]);
+		else if (strcmp(argv[k], "--daemon") == 0 && k + 1 < argc)
+			daemon = argv[++k];
 		else if (strcmp(argv[k], "--keep") == 0)
 			keep = 1;
 		else {
-			fprintf(stderr, "usage: brltest [--bench N] [--keep]\n");
+			fprintf(stderr, "usage: brltest [--bench N] [--keep]\n"
+					"       brltest --daemon ANNABELLAD [--keep]\n");
 			return 2;
 		}
 	}
@@ -471,6 +595,14 @@ int main(int argc, char **argv)
 	log_set_level(LOG_LEVEL_ERROR);
 	play_game();
 	setup();
+	if (daemon) {
+		daemon_test(daemon);
+		if (failed)
+			print_log_tail();
+		cleanup(keep);
+		printf("brltty --daemon: %d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
 	check_nabcc_table();
 
 	/* The display module starts before BRLTTY: it must neither block nor give up. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target: the configuration file.  The input is written to a file and loaded over
- * the defaults; it must never crash, and every error must start with the file name.
+ * the defaults; it must never crash, and every error must start with the file name.  The
+ * user's pronunciation overrides it accepted are applied to a text in every language.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "daemon/config.h"
+#include "voice/pronounce.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,6 +42,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (strncmp(err, path, n) != 0 || err[n] != ':')
 			__builtin_trap(); /* an error that does not name the file */
+	} else {
+		static const char text[] = "Springer Cesar eins schlägt David acht en passant, "
+					   "one hundred and five remi opgeven";
+		char out[1024];
+
+		for (int lang = 0; lang < PHRASE_LANG_COUNT; lang++)
+			if (pronounce_apply(&cfg.voice.pronounce, (enum phrase_lang)lang, text, out,
+					    sizeof(out)) >= sizeof(out))
+				__builtin_trap();
 	}
 	unlink(path);
 	return 0;

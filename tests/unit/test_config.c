@@ -118,9 +118,9 @@ static void test_defaults(void **state)
 	assert_false(cfg.phrases.announce_check);
 	assert_false(cfg.announce_check_set);
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
-	assert_int_equal(cfg.voice.rate, 160);
-	assert_int_equal(cfg.voice.pitch, 50);
-	assert_int_equal(cfg.voice.volume, 100);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, 160);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].pitch, 50);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].volume, 100);
 	assert_int_equal(cfg.warning_count, 0);
 	assert_int_equal(cfg.board.wiring, BOARD_WIRING_DIRECT);
 	assert_int_equal(cfg.board.debounce_ms, 20);
@@ -154,7 +154,7 @@ static void test_shipped_config_loads(void **state)
 	assert_memory_equal(&cfg.detect, &def.detect, sizeof(cfg.detect));
 	assert_int_equal(cfg.phrases.lang, def.phrases.lang);
 	assert_int_equal(cfg.voice.sink, def.voice.sink);
-	assert_int_equal(cfg.voice.rate, def.voice.rate);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, def.voice.params[VOICE_PUBLIC].rate);
 	assert_memory_equal(&cfg.board, &def.board, sizeof(cfg.board));
 	assert_string_equal(cfg.state_dir, def.state_dir);
 	assert_int_equal(cfg.sync, def.sync);
@@ -321,13 +321,13 @@ static void test_voice_keys(void **state)
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
 	expect_set_ok(&cfg, "voice", "rate", "80");
 	expect_set_ok(&cfg, "voice", "rate", "450");
-	assert_int_equal(cfg.voice.rate, 450);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, 450);
 	expect_set_ok(&cfg, "voice", "pitch", "0");
 	expect_set_ok(&cfg, "voice", "pitch", "100");
-	assert_int_equal(cfg.voice.pitch, 100);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].pitch, 100);
 	expect_set_ok(&cfg, "voice", "volume", "0");
 	expect_set_ok(&cfg, "voice", "volume", "200");
-	assert_int_equal(cfg.voice.volume, 200);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].volume, 200);
 	expect_set_ok(&cfg, "voice", "public-device", "hw:1,0");
 	assert_string_equal(cfg.voice.device[VOICE_PUBLIC], "hw:1,0");
 	expect_set_ok(&cfg, "voice", "private-device", "plughw:CARD=Headset");
@@ -353,6 +353,67 @@ static void test_voice_keys(void **state)
 		       "a-device-name-that-is-far-too-long-for-the-sixty-four-byte-buffer-x",
 		       "private-device");
 	expect_set_bad("voice", "speed", "160", "speed");
+}
+
+/* Per-channel voices, pronunciation overrides, the slow repeat, the braille display. */
+static void test_speech_and_braille_keys(void **state)
+{
+	(void)state;
+	struct config cfg;
+
+	config_defaults(&cfg);
+	assert_int_equal(cfg.slow_repeat, 70);
+	assert_false(cfg.braille_display);
+	assert_int_equal(cfg.braille_tty, -1);
+	expect_set_ok(&cfg, "voice", "rate", "200");
+	expect_set_ok(&cfg, "voice", "private-rate", "140");
+	expect_set_ok(&cfg, "voice", "public-pitch", "30");
+	expect_set_ok(&cfg, "voice", "private-volume", "150");
+	expect_set_ok(&cfg, "voice", "variant", "f2");
+	expect_set_ok(&cfg, "voice", "public-variant", "");
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].rate, 200);
+	assert_int_equal(cfg.voice.params[VOICE_PRIVATE].rate, 140);
+	assert_int_equal(cfg.voice.params[VOICE_PUBLIC].pitch, 30);
+	assert_int_equal(cfg.voice.params[VOICE_PRIVATE].pitch, 50);
+	assert_int_equal(cfg.voice.params[VOICE_PRIVATE].volume, 150);
+	assert_string_equal(cfg.voice.params[VOICE_PRIVATE].variant, "f2");
+	assert_string_equal(cfg.voice.params[VOICE_PUBLIC].variant, "");
+	expect_set_bad("voice", "private-rate", "20", "private-rate");
+	expect_set_bad("voice", "variant", "f2; rm", "variant");
+	expect_set_bad("voice", "middle-rate", "100", "middle-rate");
+
+	expect_set_ok(&cfg, "speech", "pronounce Cesar", "ts'e:zA:r");
+	expect_set_ok(&cfg, "speech", "pronounce en passant", "A~pas'A~");
+	expect_set_ok(&cfg, "speech", "pronounce-sv remi", "rEm'i:");
+	expect_set_ok(&cfg, "speech", "pronounce Cesar", "ts'e:zar");
+	assert_int_equal(cfg.voice.pronounce.count, 3);
+	assert_string_equal(pronounce_lookup(&cfg.voice.pronounce, PHRASE_DE, "Cesar"), "ts'e:zar");
+	assert_string_equal(pronounce_lookup(&cfg.voice.pronounce, PHRASE_SV, "remi"), "rEm'i:");
+	assert_null(pronounce_lookup(&cfg.voice.pronounce, PHRASE_EN, "remi"));
+	expect_set_bad("speech", "pronounce", "x", "pronounce");
+	expect_set_bad("speech", "pronounce-fr mot", "x", "pronounce-fr");
+	expect_set_bad("speech", "pronounce Ce3ar", "x", "letters");
+	expect_set_bad("speech", "pronounce Cesar", "[[x]]", "brackets");
+	expect_set_bad("speech", "pronounce Cesar", "", "phonemes");
+	expect_set_ok(&cfg, "speech", "slow-repeat", "60");
+	assert_int_equal(cfg.slow_repeat, 60);
+	expect_set_bad("speech", "slow-repeat", "20", "slow-repeat");
+	expect_set_bad("speech", "voice", "x", "unknown key");
+
+	expect_set_ok(&cfg, "braille", "display", "yes");
+	expect_set_ok(&cfg, "braille", "host", "localhost:1");
+	expect_set_ok(&cfg, "braille", "auth", "none");
+	expect_set_ok(&cfg, "braille", "tty", "3");
+	expect_set_ok(&cfg, "braille", "notation", "computer");
+	assert_true(cfg.braille_display);
+	assert_string_equal(cfg.braille_host, "localhost:1");
+	assert_int_equal(cfg.braille_tty, 3);
+	assert_int_equal(cfg.braille_notation, BRAILLE_NOTATION_COMPUTER);
+	expect_set_ok(&cfg, "braille", "tty", "root");
+	assert_int_equal(cfg.braille_tty, -1);
+	expect_set_bad("braille", "notation", "ueb", "notation");
+	expect_set_bad("braille", "tty", "x", "tty");
+	expect_set_bad("braille", "speed", "1", "unknown key");
 }
 
 static void test_board_keys(void **state)
@@ -645,6 +706,7 @@ int main(void)
 	    cmocka_unit_test(test_game_text_limits),
 	    cmocka_unit_test(test_detect_keys),
 	    cmocka_unit_test(test_voice_keys),
+	    cmocka_unit_test(test_speech_and_braille_keys),
 	    cmocka_unit_test(test_board_keys),
 	    cmocka_unit_test(test_clock_state_log_keys),
 	    cmocka_unit_test(test_load_values),

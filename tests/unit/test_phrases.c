@@ -203,26 +203,33 @@ static void test_square(void **state)
 static void test_square_should(void **state)
 {
 	(void)state;
-	static const char *const expected[PHRASE_LANG_COUNT][2] = {
-	    {"Eva vier sollte leer sein", "Eva vier sollte besetzt sein"},
-	    {"Eva vier should be empty", "Eva vier should be occupied"},
-	    {"Eva vier ska vara tom", "Eva vier ska vara besatt"},
-	    {"Eva vier moet leeg zijn", "Eva vier moet bezet zijn"},
+	/* Guidance names the piece that belongs on the square (issue 12), in German. */
+	static const char *const expected[PHRASE_LANG_COUNT][3] = {
+	    {"Eva vier sollte leer sein", "Eva vier sollte besetzt sein",
+	     "Eva vier sollte besetzt sein: Springer"},
+	    {"Eva vier should be empty", "Eva vier should be occupied",
+	     "Eva vier should be occupied: Springer"},
+	    {"Eva vier ska vara tom", "Eva vier ska vara upptagen",
+	     "Eva vier ska vara upptagen: Springer"},
+	    {"Eva vier moet leeg zijn", "Eva vier moet bezet zijn",
+	     "Eva vier moet bezet zijn: Springer"},
 	};
 	char buf[80];
 
 	for (int lang = 0; lang < PHRASE_LANG_COUNT; lang++) {
 		struct phrase_options o = opts((enum phrase_lang)lang, false, false, false);
 
-		for (int occ = 0; occ < 2; occ++) {
-			size_t n = phrase_square_should(&o, CHESS_SQ(4, 3), occ, buf, sizeof(buf));
+		for (int k = 0; k < 3; k++) {
+			size_t n = phrase_square_should(&o, CHESS_SQ(4, 3), k > 0,
+							k == 2 ? CHESS_KNIGHT : CHESS_NO_PIECE, buf,
+							sizeof(buf));
 
-			assert_string_equal(buf, expected[lang][occ]);
+			assert_string_equal(buf, expected[lang][k]);
 			assert_int_equal(n, strlen(buf));
 		}
 	}
 	struct phrase_options nl = opts(PHRASE_NL, false, true, false);
-	phrase_square_should(&nl, CHESS_SQ(6, 0), false, buf, sizeof(buf));
+	phrase_square_should(&nl, CHESS_SQ(6, 0), false, CHESS_NO_PIECE, buf, sizeof(buf));
 	assert_string_equal(buf, "Gustav één moet leeg zijn");
 }
 
@@ -256,7 +263,18 @@ static void test_durations(void **state)
 	check_duration(PHRASE_EN, 0, "zero seconds");
 	check_duration(PHRASE_SV, 0, "noll sekunder");
 	check_duration(PHRASE_NL, 0, "nul seconden");
-	check_duration(PHRASE_DE, 999, "null Sekunden"); /* truncated to whole seconds */
+	/* Time left is never "zero": under a second, and tenths under ten seconds. */
+	check_duration(PHRASE_DE, 999, "unter einer Sekunde");
+	check_duration(PHRASE_EN, 1, "under one second");
+	check_duration(PHRASE_SV, 500, "under en sekund");
+	check_duration(PHRASE_NL, 900, "minder dan een seconde");
+	check_duration(PHRASE_DE, 4250, "vier Komma zwei Sekunden");
+	check_duration(PHRASE_EN, 4250, "four point two seconds");
+	check_duration(PHRASE_SV, 9999, "nio komma nio sekunder");
+	check_duration(PHRASE_NL, 1100, "één komma één seconden");
+	check_duration(PHRASE_DE, 1000, "eine Sekunde");
+	check_duration(PHRASE_DE, 5000, "fünf Sekunden");
+	check_duration(PHRASE_DE, 10900, "zehn Sekunden");
 
 	check_duration(PHRASE_DE, HMS(0, 0, 59), "neunundfünfzig Sekunden");
 	check_duration(PHRASE_EN, HMS(0, 0, 59), "fifty-nine seconds");
@@ -352,14 +370,18 @@ static void test_clock_info(void **state)
 
 	phrase_clock_info(PHRASE_DE, HMS(1, 2, 0), HMS(0, 3, 5), 31, buf, sizeof(buf));
 	assert_string_equal(buf, "Weiß: eine Stunde, zwei Minuten. Schwarz: drei Minuten, fünf "
-				 "Sekunden. Zug einunddreißig.");
+				 "Sekunden. Gespielte Züge: einunddreißig.");
 	phrase_clock_info(PHRASE_EN, HMS(1, 2, 0), HMS(0, 0, 1), 1, buf, sizeof(buf));
-	assert_string_equal(buf, "White: one hour, two minutes. Black: one second. Move one.");
+	assert_string_equal(buf,
+			    "White: one hour, two minutes. Black: one second. Moves played: one.");
 	phrase_clock_info(PHRASE_SV, HMS(0, 10, 0), HMS(0, 0, 0), 40, buf, sizeof(buf));
-	assert_string_equal(buf, "Vit: tio minuter. Svart: noll sekunder. Drag fyrtio.");
+	assert_string_equal(buf, "Vit: tio minuter. Svart: noll sekunder. Spelade drag: fyrtio.");
 	phrase_clock_info(PHRASE_NL, HMS(1, 30, 0), HMS(1, 29, 59), 22, buf, sizeof(buf));
 	assert_string_equal(buf, "Wit: één uur, dertig minuten. Zwart: één uur, negenentwintig "
-				 "minuten, negenenvijftig seconden. Zet tweeëntwintig.");
+				 "minuten, negenenvijftig seconden. Gespeelde zetten: "
+				 "tweeëntwintig.");
+	phrase_move_number(PHRASE_DE, 101, buf, sizeof(buf));
+	assert_string_equal(buf, "Gespielte Züge: einhunderteins.");
 	assert_false(has_digit(buf));
 }
 
@@ -380,7 +402,10 @@ static void test_fixed_phrases(void **state)
 	assert_string_equal(phrase_text(PHRASE_DE, PHRASE_GAME_START), "Partie beginnt");
 	assert_string_equal(phrase_text(PHRASE_DE, PHRASE_PROMOTION_PROMPT),
 			    "Umwandlung: Figur wählen");
-	assert_string_equal(phrase_text(PHRASE_EN, PHRASE_FLAG_WHITE), "Time exceeded: White");
+	assert_string_equal(phrase_text(PHRASE_EN, PHRASE_FLAG_WHITE), "White's flag has fallen");
+	assert_string_equal(phrase_text(PHRASE_EN, PHRASE_FLAG_BLACK), "Black's flag has fallen");
+	assert_string_equal(phrase_text(PHRASE_DE, PHRASE_ILLEGAL_MOVE), "Regelwidriger Zug");
+	assert_string_equal(phrase_text(PHRASE_SV, PHRASE_ILLEGAL_MOVE), "Regelstridigt drag");
 	assert_string_equal(phrase_text(PHRASE_DE, PHRASE_ERROR), "Fehler");
 	assert_string_equal(phrase_text(PHRASE_SV, PHRASE_RESULT_DRAW), "Remi");
 	assert_string_equal(phrase_text(PHRASE_NL, PHRASE_MISMATCH),
@@ -391,6 +416,114 @@ static void test_fixed_phrases(void **state)
 	assert_string_equal(phrase_piece(CHESS_KNIGHT), "Springer");
 	assert_string_equal(phrase_piece(CHESS_KING), "König");
 	assert_string_equal(phrase_piece(CHESS_PAWN), "Bauer");
+}
+
+/* The slots of a phrase, in order: "{square}{piece}". */
+static void slots_of(const char *t, char *out, size_t size)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const char *p = strchr(t, '{'); p; p = strchr(p + 1, '{')) {
+		const char *close = strchr(p, '}');
+
+		assert_non_null(close);
+		n += (size_t)snprintf(out + n, size - n, "%.*s", (int)(close - p + 1), p);
+		assert_true(n < size);
+	}
+}
+
+/* Every phrase id exists in every language's table with the same slots. */
+static void test_tables_complete(void **state)
+{
+	(void)state;
+	const char *const *tables[PHRASE_LANG_COUNT] = {phrases_de, phrases_en, phrases_sv,
+							phrases_nl};
+
+	for (int id = 0; id < PHRASE_ID_COUNT; id++) {
+		char de_slots[80], slots[80];
+
+		assert_non_null(tables[PHRASE_DE][id]);
+		slots_of(tables[PHRASE_DE][id], de_slots, sizeof(de_slots));
+		for (int lang = 1; lang < PHRASE_LANG_COUNT; lang++) {
+			if (tables[lang][id] == NULL)
+				fail_msg("phrase %d missing in language %d", id, lang);
+			slots_of(tables[lang][id], slots, sizeof(slots));
+			if (strcmp(slots, de_slots))
+				fail_msg("phrase %d: slots '%s' in language %d, '%s' in de", id,
+					 slots, lang, de_slots);
+		}
+	}
+}
+
+static void expect_segments(const struct utterance *u, const char *expected)
+{
+	char got[400], word[200];
+	size_t n = 0;
+
+	got[0] = '\0';
+	for (int i = 0; i < u->count; i++) {
+		utterance_segment_text(u, i, word, sizeof(word));
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s:%s", i ? " | " : "",
+				      phrase_lang_code(u->seg[i].lang), word);
+	}
+	assert_string_equal(got, expected);
+}
+
+/* Appendix D words German, national numerals in their language, the rest in the
+ * interface language. */
+static void test_segments(void **state)
+{
+	(void)state;
+	struct phrase_options en = opts(PHRASE_EN, false, true, false);
+	struct phrase_options sv = opts(PHRASE_SV, false, false, false);
+	struct phrase_options de_check = opts(PHRASE_DE, false, false, true);
+	struct phrase_args a = {.square = CHESS_SQ(6, 0), .piece = CHESS_KNIGHT};
+	struct chess_pos pos;
+	struct chess_error err;
+	struct utterance u;
+	chess_move m;
+
+	assert_int_equal(chess_fen_parse(&pos, START, &err), 0);
+	assert_int_equal(chess_move_parse_uci(&pos, "g1f3", &m), 0);
+	utterance_clear(&u);
+	assert_false(phrase_add_move(&u, &en, &pos, m));
+	assert_string_equal(u.text, "Springer Gustav one Felix three");
+	expect_segments(&u, "de:Springer Gustav | en:one | de:Felix | en:three");
+
+	utterance_clear(&u);
+	phrase_add(&u, &sv, PHRASE_SQUARE_OCCUPIED, &a);
+	assert_string_equal(u.text, "Gustav eins ska vara upptagen: Springer");
+	expect_segments(&u, "de:Gustav eins | sv:ska vara upptagen | de:Springer");
+
+	utterance_clear(&u);
+	a.time_ms = 4200;
+	phrase_add(&u, &sv, PHRASE_TIME_LEFT, &a);
+	expect_segments(&u, "sv:fyra komma två sekunder kvar");
+
+	assert_int_equal(chess_fen_parse(&pos, MATE_FEN, &err), 0);
+	assert_int_equal(chess_move_parse_uci(&pos, "a1a8", &m), 0);
+	utterance_clear(&u);
+	assert_true(phrase_add_move(&u, &de_check, &pos, m));
+	assert_string_equal(u.text, "Turm Anna eins Anna acht, Matt");
+	expect_segments(&u, "de:Turm Anna eins Anna acht, Matt");
+}
+
+static void test_warnings(void **state)
+{
+	(void)state;
+	static const char *const expected[PHRASE_LANG_COUNT] = {
+	    "noch fünf Minuten", "five minutes left", "fem minuter kvar", "nog vijf minuten"};
+	struct phrase_args a = {.square = -1, .time_ms = HMS(0, 5, 0)};
+
+	for (int lang = 0; lang < PHRASE_LANG_COUNT; lang++) {
+		struct phrase_options o = opts((enum phrase_lang)lang, false, false, false);
+		struct utterance u;
+
+		utterance_clear(&u);
+		phrase_add(&u, &o, PHRASE_TIME_LEFT, &a);
+		assert_string_equal(u.text, expected[lang]);
+	}
 }
 
 static void test_languages_and_truncation(void **state)
@@ -433,6 +566,9 @@ int main(void)
 	    cmocka_unit_test(test_clock_info),
 	    cmocka_unit_test(test_fixed_phrases),
 	    cmocka_unit_test(test_languages_and_truncation),
+	    cmocka_unit_test(test_tables_complete),
+	    cmocka_unit_test(test_segments),
+	    cmocka_unit_test(test_warnings),
 	};
 	return cmocka_run_group_tests_name("phrases", tests, NULL, NULL);
 }
