@@ -13,14 +13,14 @@
 #include <stdbool.h>
 #include <string.h>
 
-struct utterance {
+struct tournament_utterance {
 	const char *name;    /* game_msg_name(), or the effect: move, repeat, piece, ... */
 	const char *channel; /* public, private, or "public or private" */
 	bool tournament;     /* may be said in tournament mode */
 	const char *when;
 };
 
-static const struct utterance utterances[] = {
+static const struct tournament_utterance utterances[] = {
     {"move", "public", true,
      "a move is made: the board shows it (settle time or press), or an assistant relays it"},
     {"correction", "public", true,
@@ -93,7 +93,7 @@ static const struct utterance utterances[] = {
 
 #define UTTERANCE_COUNT (sizeof(utterances) / sizeof(utterances[0]))
 
-static inline const struct utterance *utterance_find(const char *name)
+static inline const struct tournament_utterance *utterance_find(const char *name)
 {
 	for (size_t i = 0; i < UTTERANCE_COUNT; i++)
 		if (!strcmp(utterances[i].name, name))
@@ -105,7 +105,7 @@ static inline const struct utterance *utterance_find(const char *name)
  * else why not. */
 static inline const char *utterance_tournament_fault(const char *name, const char *channel)
 {
-	const struct utterance *u = utterance_find(name);
+	const struct tournament_utterance *u = utterance_find(name);
 
 	if (!u)
 		return "not in the list of utterances";
