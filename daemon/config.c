@@ -410,6 +410,13 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 			cfg->voice.sink = VOICE_SINK_NONE;
 		else
 			BAD("audio must be alsa, wav or none, not '%s'", value);
+	} else if (!strcmp(key, "engine")) {
+		if (!strcmp(value, "library"))
+			cfg->voice.engine = VOICE_ENGINE_LIBRARY;
+		else if (!strcmp(value, "process"))
+			cfg->voice.engine = VOICE_ENGINE_PROCESS;
+		else
+			BAD("engine must be library or process, not '%s'", value);
 	} else if (set_voice_params(cfg, key, value, err, err_size) == 0) {
 		return 0;
 	} else if (err[0]) {

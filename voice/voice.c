@@ -30,12 +30,16 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <spawn.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/log.h"
 #include "base/timeutil.h"
+#include "base/trace.h"
 #include "voice/phonemes.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
@@ -241,6 +245,7 @@ int voice_say_utterance(struct voice *v, enum voice_channel ch, enum voice_kind 
 		ch = VOICE_PRIVATE;
 	if ((unsigned)kind > VOICE_KIND_INFO)
 		kind = VOICE_KIND_INFO;
+	trace_at(said, "say", "%s %s", channel_names[ch], kind_names[kind]);
 	pthread_mutex_lock(&v->lock);
 	if (kind == VOICE_KIND_MOVE) {
 		queue_drop_where(v, match_stale, kind, "superseded by a move");
@@ -338,6 +343,8 @@ static void emit(struct voice *v, const short *wav, size_t numsamples)
 	if (!v->first_sample_seen) {
 		uint64_t latency = monotonic_ns() - v->current.said_ns;
 
+		trace_at(0, "first-sample", "%s %s", channel_names[v->current.ch],
+			 kind_names[v->current.kind]);
 		v->first_sample_seen = true;
 		pthread_mutex_lock(&v->lock);
 		v->stats.last_first_sample_ns = latency;
@@ -553,6 +560,78 @@ static void switch_record(struct voice *v, int fd)
 
 static const char *const lang_codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
 
+extern char **environ;
+
+/* The process engine: `espeak-ng --stdout` spawned for one segment, its WAV read (the
+ * 44-byte header skipped) and passed on as the library's samples are.  Stopped early when
+ * the utterance is superseded. */
+static void spawn_segment(struct voice *v, const char *lang, enum voice_channel ch,
+			  int rate_percent, char *text)
+{
+	const struct voice_params *p = &v->cfg.params[ch];
+	char voice_name[64], rate[16], pitch[16], amplitude[16];
+	char *argv[] = {"espeak-ng", "-v",	voice_name, "-s", rate, "-p", pitch,
+			"-a",	     amplitude, "--stdout", "--", text, NULL};
+	int fds[2], status, rc, r = p->rate * rate_percent / 100;
+	posix_spawn_file_actions_t fa;
+	short buf[1024];
+	size_t skip = 44, have = 0;
+	pid_t pid;
+
+	if (p->variant[0])
+		snprintf(voice_name, sizeof(voice_name), "%s+%s", lang, p->variant);
+	else
+		snprintf(voice_name, sizeof(voice_name), "%s", lang);
+	snprintf(rate, sizeof(rate), "%d", r < 80 ? 80 : r);
+	snprintf(pitch, sizeof(pitch), "%d", p->pitch);
+	snprintf(amplitude, sizeof(amplitude), "%d", p->volume);
+	if (pipe2(fds, O_CLOEXEC)) {
+		log_warn(LOG_VOICE, "espeak-ng: pipe: %s", strerror(errno));
+		return;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, "espeak-ng", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		log_warn(LOG_VOICE, "espeak-ng: %s", strerror(rc));
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	close(fds[1]);
+	for (;;) {
+		ssize_t n = read(fds[0], (char *)buf + have, sizeof(buf) - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || current_aborted(v))
+			break;
+		have += (size_t)n;
+		if (skip) {
+			size_t k = have < skip ? have : skip;
+
+			memmove(buf, (char *)buf + k, have - k);
+			have -= k;
+			skip -= k;
+		}
+		if (have >= sizeof(short)) {
+			size_t samples = have / sizeof(short);
+
+			joint_filter(v, buf, samples);
+			memmove(buf, (char *)buf + samples * sizeof(short),
+				have - samples * sizeof(short));
+			have -= samples * sizeof(short);
+		}
+	}
+	if (current_aborted(v))
+		kill(pid, SIGTERM);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
 static void speak(struct voice *v)
 {
 	struct item *it = &v->current;
@@ -578,8 +657,12 @@ static void speak(struct voice *v)
 			break;
 		voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
 		v->seg_goes_on = i + 1 < it->u.count;
-		espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
-			     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
+		if (v->cfg.engine == VOICE_ENGINE_PROCESS)
+			spawn_segment(v, lang_codes[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0],
+				      it->ch, it->rate_percent, input);
+		else
+			espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
+				     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
 		aborted = current_aborted(v);
 		if (v->seg_goes_on && !aborted)
 			joint_segment_end(v);

@@ -51,6 +51,10 @@ struct voice_config {
 	struct voice_params params[VOICE_CHANNEL_COUNT];
 	struct pronounce_table pronounce; /* the user's pronunciation overrides */
 	bool record;			  /* keep each game's public audio record */
+	/* How speech is made: eSpeak NG's library in the voice thread (the default), or, for
+	 * comparison in measurements, an espeak-ng process spawned per segment whose --stdout
+	 * WAV is read (`[voice] engine = library|process`). */
+	enum voice_engine { VOICE_ENGINE_LIBRARY = 0, VOICE_ENGINE_PROCESS } engine;
 };
 void voice_config_defaults(struct voice_config *cfg);
 
