@@ -68,6 +68,37 @@ static void test_wav_sink(void **state)
 	tu_rmdir(dir);
 }
 
+/* The process engine (an espeak-ng process per phrase, for measurements) says the same words
+ * into the same sink: about as long and as loud as the library's. */
+static void test_process_engine(void **state)
+{
+	struct voice_config cfg;
+	struct voice *v;
+	struct tu_wav lib, proc;
+	char dir[64], pub[128], err[200];
+
+	(void)state;
+	for (int engine = VOICE_ENGINE_LIBRARY; engine <= VOICE_ENGINE_PROCESS; engine++) {
+		tu_tempdir(dir, "engine");
+		snprintf(pub, sizeof(pub), "%s/audio/public.wav", dir);
+		voice_config_defaults(&cfg);
+		cfg.sink = VOICE_SINK_WAV;
+		cfg.engine = (enum voice_engine)engine;
+		snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", dir);
+		v = voice_start(&cfg, err, sizeof(err));
+		assert_non_null(v);
+		voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "Springer Gustav eins Felix drei",
+			  1);
+		voice_stop(v);
+		assert_int_equal(tu_wav_load(pub, engine ? &proc : &lib), 0);
+		tu_rmdir(dir);
+	}
+	assert_true(proc.rms > 300);
+	assert_true(proc.seconds > 0.8 * lib.seconds && proc.seconds < 1.25 * lib.seconds);
+	tu_wav_free(&lib);
+	tu_wav_free(&proc);
+}
+
 /* A file that is not ours (or is damaged) is started afresh rather than appended to. */
 static void test_wav_sink_replaces_foreign_file(void **state)
 {
@@ -220,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_wav_sink),
 	    cmocka_unit_test(test_wav_sink_replaces_foreign_file),
+	    cmocka_unit_test(test_process_engine),
 	    cmocka_unit_test(test_record_with_sink_none),
 	    cmocka_unit_test(test_state_dir_not_writable),
 	    cmocka_unit_test(test_parse_header_huge_chunk),
