@@ -318,6 +318,11 @@ static void test_voice_keys(void **state)
 	expect_set_ok(&cfg, "voice", "audio", "none");
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_NONE);
 	expect_set_ok(&cfg, "voice", "audio", "alsa");
+	assert_int_equal(cfg.voice.engine, VOICE_ENGINE_LIBRARY);
+	expect_set_ok(&cfg, "voice", "engine", "process");
+	assert_int_equal(cfg.voice.engine, VOICE_ENGINE_PROCESS);
+	expect_set_ok(&cfg, "voice", "engine", "library");
+	assert_int_equal(cfg.voice.engine, VOICE_ENGINE_LIBRARY);
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
 	expect_set_ok(&cfg, "voice", "rate", "80");
 	expect_set_ok(&cfg, "voice", "rate", "450");
@@ -340,6 +345,7 @@ static void test_voice_keys(void **state)
 	expect_set_bad("voice", "announce-check", "2", "announce-check");
 	expect_set_bad("voice", "record", "yess", "record");
 	expect_set_bad("voice", "audio", "pulse", "audio");
+	expect_set_bad("voice", "engine", "festival", "engine");
 	expect_set_bad("voice", "rate", "79", "rate");
 	expect_set_bad("voice", "rate", "451", "rate");
 	expect_set_bad("voice", "pitch", "101", "pitch");
