@@ -460,6 +460,17 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				    CONFIG_MAX_WARNINGS);
 			return 0;
 		}
+		if (!strcmp(key, "info")) {
+			if (!strcmp(value, "left"))
+				cfg->clock_info = PRESENT_INFO_LEFT;
+			else if (!strcmp(value, "used"))
+				cfg->clock_info = PRESENT_INFO_USED;
+			else if (!strcmp(value, "both"))
+				cfg->clock_info = PRESENT_INFO_BOTH;
+			else
+				BAD("info must be left, used or both, not '%s'", value);
+			return 0;
+		}
 		BAD("unknown key '%s' in [clock]", key);
 	}
 	if (!strcmp(section, "state")) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
+#include "daemon/present.h"
 #include "chess/detect.h"
 #include "game/clock.h"
 #include "game/record.h"
@@ -50,6 +51,7 @@ struct config {
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
+	enum present_info clock_info;		  /* what info says of the clocks */
 	/* [board] */
 	struct board_config board;
 	/* [state] */

@@ -373,6 +373,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .announce_check_set = d->cfg.announce_check_set,
 	    .rate = d->cfg.voice.params[VOICE_PRIVATE].rate,
 	    .slow_repeat = d->cfg.slow_repeat,
+	    .info = d->cfg.clock_info,
 	};
 	struct game_sink sink;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};

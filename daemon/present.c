@@ -166,7 +166,7 @@ static void say_settings(struct presenter *p, uint64_t ms)
 static void speak(struct presenter *p, const struct game_effect *fx)
 {
 	struct phrase_options o = options(p);
-	struct phrase_args a = {.square = -1};
+	struct phrase_args a = {.square = -1}, used;
 	struct utterance u;
 	int rate = 100;
 	bool mate;
@@ -226,7 +226,22 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		a.count = fx->moves_made; /* D.2.6.1: the number of moves made */
 		a.white_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
 		a.black_ms = fx->black_ms > 0 ? (uint64_t)fx->black_ms : 0;
-		phrase_add(&u, &o, fx->has_clock ? PHRASE_CLOCK_INFO : PHRASE_MOVES_PLAYED, &a);
+		used = a;
+		used.white_ms = fx->white_used_ms > 0 ? (uint64_t)fx->white_used_ms : 0;
+		used.black_ms = fx->black_used_ms > 0 ? (uint64_t)fx->black_used_ms : 0;
+		if (!fx->has_clock) {
+			phrase_add(&u, &o, PHRASE_MOVES_PLAYED, &a);
+		} else if (p->cfg.info == PRESENT_INFO_USED) {
+			phrase_add(&u, &o, PHRASE_CLOCK_USED, &used);
+			utterance_add(&u, o.lang, " ");
+			phrase_add(&u, &o, PHRASE_MOVES_PLAYED, &a);
+		} else {
+			phrase_add(&u, &o, PHRASE_CLOCK_INFO, &a);
+			if (p->cfg.info == PRESENT_INFO_BOTH) {
+				utterance_add(&u, o.lang, " ");
+				phrase_add(&u, &o, PHRASE_CLOCK_USED, &used);
+			}
+		}
 		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
 		if (fx->has_clock)
 			display_show_clock(p->display, fx->white_ms, fx->black_ms);

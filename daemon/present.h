@@ -27,6 +27,9 @@ struct presenter_config {
 	bool announce_check_set; /* announce-check given explicitly (else: casual says check) */
 	int rate;		 /* the private channel's rate, said with the settings */
 	int slow_repeat;	 /* percent of the rate for `repeat` again within 10 s (0: 70) */
+	/* What `info` says of the clocks ([clock] info): the time left, the time used, or
+	 * both. */
+	enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH } info;
 };
 
 /* `repeat` pressed again within this time is said slower. */

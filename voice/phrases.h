@@ -107,6 +107,7 @@ enum phrase_id {
 	PHRASE_SQUARE_OCCUPIED, /* "{square} sollte besetzt sein: {piece}" */
 	PHRASE_CLOCK_INFO,	/* "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}." */
 	PHRASE_MOVES_PLAYED,	/* "Gespielte Züge: {count}." (no clock) */
+	PHRASE_CLOCK_USED,	/* "Verbraucht: Weiß {white}, Schwarz {black}." ([clock] info) */
 	PHRASE_TIME_LEFT,	/* a warning: "noch {time}" */
 	PHRASE_SETTINGS,	/* at start: "Sprache Deutsch, Sprechtempo {count}" */
 	PHRASE_SETTINGS_LONG,	/* the move form, after the settings: "lange Zugansage" */

@@ -57,6 +57,7 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_SQUARE_OCCUPIED] = "{square} sollte besetzt sein: {piece}",
     [PHRASE_CLOCK_INFO] = "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}.",
     [PHRASE_MOVES_PLAYED] = "Gespielte Züge: {count}.",
+    [PHRASE_CLOCK_USED] = "Verbraucht: Weiß {white}, Schwarz {black}.",
     [PHRASE_TIME_LEFT] = "noch {time}",
     [PHRASE_SETTINGS] = "Sprache Deutsch, Sprechtempo {count}",
     [PHRASE_SETTINGS_LONG] = "lange Zugansage",

@@ -57,6 +57,7 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_SQUARE_OCCUPIED] = "{square} should be occupied: {piece}",
     [PHRASE_CLOCK_INFO] = "White: {white}. Black: {black}. Moves played: {count}.",
     [PHRASE_MOVES_PLAYED] = "Moves played: {count}.",
+    [PHRASE_CLOCK_USED] = "Time used: White {white}, Black {black}.",
     [PHRASE_TIME_LEFT] = "{time} left",
     [PHRASE_SETTINGS] = "Language English, speech rate {count}",
     [PHRASE_SETTINGS_LONG] = "long move announcements",

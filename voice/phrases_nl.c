@@ -57,6 +57,7 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_SQUARE_OCCUPIED] = "{square} moet bezet zijn: {piece}",
     [PHRASE_CLOCK_INFO] = "Wit: {white}. Zwart: {black}. Gespeelde zetten: {count}.",
     [PHRASE_MOVES_PLAYED] = "Gespeelde zetten: {count}.",
+    [PHRASE_CLOCK_USED] = "Verbruikt: wit {white}, zwart {black}.",
     [PHRASE_TIME_LEFT] = "nog {time}",
     [PHRASE_SETTINGS] = "Taal Nederlands, spreeksnelheid {count}",
     [PHRASE_SETTINGS_LONG] = "lange zetaankondiging",

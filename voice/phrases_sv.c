@@ -57,6 +57,7 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_SQUARE_OCCUPIED] = "{square} ska vara upptagen: {piece}",
     [PHRASE_CLOCK_INFO] = "Vit: {white}. Svart: {black}. Spelade drag: {count}.",
     [PHRASE_MOVES_PLAYED] = "Spelade drag: {count}.",
+    [PHRASE_CLOCK_USED] = "Förbrukad tid: vit {white}, svart {black}.",
     [PHRASE_TIME_LEFT] = "{time} kvar",
     [PHRASE_SETTINGS] = "Språk svenska, taltempo {count}",
     [PHRASE_SETTINGS_LONG] = "långa dragutrop",

@@ -323,6 +323,11 @@ static void test_voice_keys(void **state)
 	assert_int_equal(cfg.voice.engine, VOICE_ENGINE_PROCESS);
 	expect_set_ok(&cfg, "voice", "engine", "library");
 	assert_int_equal(cfg.voice.engine, VOICE_ENGINE_LIBRARY);
+	assert_int_equal(cfg.clock_info, PRESENT_INFO_LEFT);
+	expect_set_ok(&cfg, "clock", "info", "used");
+	assert_int_equal(cfg.clock_info, PRESENT_INFO_USED);
+	expect_set_ok(&cfg, "clock", "info", "both");
+	assert_int_equal(cfg.clock_info, PRESENT_INFO_BOTH);
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
 	expect_set_ok(&cfg, "voice", "rate", "80");
 	expect_set_ok(&cfg, "voice", "rate", "450");
@@ -346,6 +351,7 @@ static void test_voice_keys(void **state)
 	expect_set_bad("voice", "record", "yess", "record");
 	expect_set_bad("voice", "audio", "pulse", "audio");
 	expect_set_bad("voice", "engine", "festival", "engine");
+	expect_set_bad("clock", "info", "remaining", "info");
 	expect_set_bad("voice", "rate", "79", "rate");
 	expect_set_bad("voice", "rate", "451", "rate");
 	expect_set_bad("voice", "pitch", "101", "pitch");
