@@ -430,6 +430,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
 	place_pegs(d);
+	board_record_start(d->board);
 	ready.ms = loop_now(d->loop);
 	ready.sensed = board_occupancy(d->board);
 	referee_handle(d->referee, &ready);

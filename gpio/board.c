@@ -414,6 +414,12 @@ fail_free:
 	return NULL;
 }
 
+void board_record_start(struct board *b)
+{
+	if (b && !b->header_written)
+		record_header(b);
+}
+
 void board_close(struct board *b)
 {
 	if (!b)

@@ -149,6 +149,10 @@ struct board;
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size);
 void board_close(struct board *b);
+/* The line log's header, once the pegs are where the game starts (the sim's are placed after
+ * board_open); written at the first board_service() otherwise.  Without it a real board that
+ * sees no edge and needs no scan would leave the log without a header until its first edge. */
+void board_record_start(struct board *b);
 
 /* The pegs of the initial position (a1 = bit 0). */
 #define BOARD_INITIAL_OCCUPANCY 0xffff00000000ffffull

@@ -100,6 +100,15 @@ while ! grep -q '^# occupancy:' /tmp/lines.log 2>/dev/null; do
 		echo "@@BEGIN daemon.err@@"
 		cat /tmp/daemon.err
 		echo "@@END daemon.err@@"
+		if kill -0 "$pid" 2>/dev/null; then
+			info daemon-state "running, no line log after $i tries"
+			for t in /proc/"$pid"/task/*; do
+				info daemon-thread "${t##*/} $(cat "$t"/comm) $(cat "$t"/wchan) $(cat "$t"/syscall 2>/dev/null | cut -d' ' -f1)"
+			done
+		else
+			wait "$pid"
+			info daemon-state "exited with status $?"
+		fi
 		fail "the daemon did not start"
 	fi
 	sleep 0.1
