@@ -176,7 +176,10 @@ $(FUZZ_LIB): $(FUZZ_OBJ)
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+# Header changes rebuild the instrumented objects too.
+-include $(shell find build-fuzz -name '*.d' 2>/dev/null)
 
 fuzz: deps $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)

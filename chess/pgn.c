@@ -260,29 +260,33 @@ static void sb_word(struct sbuf *b, const char *w, size_t n)
 	b->col += (int)n;
 }
 
-/* A comment as brace-delimited words; '}' cannot appear inside one, and runs of
- * white space become single spaces so that it can be wrapped.  A word too long for
- * a line is cut into pieces: the line limit wins over the word. */
+/* A comment as brace-delimited words; '}' cannot appear inside one (it becomes ')'), and
+ * runs of white space become single spaces so that it can be wrapped.  A comment that is
+ * short once so normalised (such as "[%clk 1:23:45]") stays whole on one line, so readers
+ * that look for clock commands line by line find them; the choice depends on the normalised
+ * text alone, so a second export is the same as the first.  A word too long for a line is
+ * cut into pieces: the line limit wins over the word. */
 static void sb_comment(struct sbuf *b, const char *text)
 {
-	char piece[WORD_MAX + 3];
-	size_t len = 0;
+	char norm[WORD_MAX + 3], piece[WORD_MAX + 3];
+	size_t len = 0, total = 0;
 	bool have = false;
 	const char *s = text;
 
-	/* A short comment such as "[%clk 1:23:45]" stays whole on one line, so readers that
-	 * look for clock commands line by line find them. */
-	if (strlen(text) <= WORD_MAX && !strpbrk(text, "\n\r\t")) {
-		while (*s == ' ')
-			s++;
-		for (; *s && len < WORD_MAX; s++)
-			if (!(*s == ' ' && (s[1] == ' ' || s[1] == '\0')))
-				piece[len++ + 1] = *s == '}' ? ')' : *s;
-		if (len) {
-			piece[0] = '{';
-			piece[len + 1] = '}';
-			sb_word(b, piece, len + 2);
-		}
+	/* The normalised length, and the text itself when it is short. */
+	for (const char *q = text; *q; q++) {
+		if (is_space(*q) && (total == 0 || is_space(q[1]) || !q[1]))
+			continue;
+		if (total < WORD_MAX)
+			norm[total + 1] = is_space(*q) ? ' ' : *q == '}' ? ')' : *q;
+		total++;
+	}
+	if (total == 0)
+		return;
+	if (total <= WORD_MAX) {
+		norm[0] = '{';
+		norm[total + 1] = '}';
+		sb_word(b, norm, total + 2);
 		return;
 	}
 

@@ -292,7 +292,9 @@ static void test_format_short_comment_with_brace_is_fixed_point(void **state)
 		first[pad] = '\0';
 		assert_int_equal(pgn_game_init(&g, NULL), 0);
 		push_san(&g, "e4", first);
-		push_san(&g, "e5", "[%clk 1:30:25]} ... e5 {[%clk 1:30:20] 2. Nf3 Nc6 .");
+		push_san(&g, "e5",
+			 pad % 2 ? "[%clk 1:30:25]} ... e5 {[%clk 1:30:20] 2. Nf3 Nc6 ."
+				 : "[%clk 1:30:25]}\n ... e5\t{[%clk 1:30:20]  2. Nf3 Nc6 .");
 		text = pgn_format(&g);
 		assert_non_null(text);
 		assert_non_null(strstr(text, "{[%clk 1:30:25]) ... e5"));
