@@ -145,6 +145,9 @@ struct search {
 	int n;
 	uint64_t running[DETECT_MAX_EVENTS + 1]; /* occupancy after the first i events */
 	uint64_t emptied_before;		 /* holes empty before events[0] */
+	/* The order of a quiet move's reports is not held against it: its source's sensor
+	 * may report late (lag, a sticky contact, a sensor stuck for a while). */
+	bool relaxed;
 };
 
 /*
@@ -190,16 +193,23 @@ static int64_t capture_score(const struct search *sr, const struct chess_pos *po
 }
 
 /*
- * Whether the events [s, e) can be m physically: nothing is put on the destination before
- * the moving piece leaves its hole.  (A promotion may be made either way round, Art. 4.4.4:
- * the new piece may go in before the pawn comes off.)  Events with one time are unordered.
+ * Whether the events [s, e) can be m physically: nothing stands on the destination, put
+ * there by a report of these events, when the moving piece leaves its hole (a stray peg put
+ * there and taken away again does not count).  (A promotion may be made either way round,
+ * Art. 4.4.4: the new piece may go in before the pawn comes off.)  Events with one time are
+ * unordered.  In the relaxed search a quiet move's order does not count; a capture's always
+ * does, or a victim touched and put back would become a phantom capture.
  */
-static bool order_plausible(const struct search *sr, chess_move m, int s, int e)
+static bool order_plausible(const struct search *sr, const struct chess_pos *pos, chess_move m,
+			    int s, int e)
 {
 	int from = chess_move_from(m), to = chess_move_to(m);
 	uint64_t left = UINT64_MAX;
+	bool placed = false;
 
 	if (chess_move_kind(m) == CHESS_MOVE_PROMOTION)
+		return true;
+	if (sr->relaxed && chess_move_capture_square(pos, m) == CHESS_NO_SQUARE)
 		return true;
 	for (int i = s; i < e; i++) {
 		const struct detect_event *ev = &sr->d->events[i];
@@ -214,10 +224,10 @@ static bool order_plausible(const struct search *sr, chess_move m, int s, int e)
 	for (int i = s; i < e; i++) {
 		const struct detect_event *ev = &sr->d->events[i];
 
-		if (ev->square == to && ev->occupied && ev->time_ms < left)
-			return false;
+		if (ev->square == to && ev->time_ms < left)
+			placed = ev->occupied;
 	}
-	return true;
+	return !placed;
 }
 
 /* Collapse the four promotions of one pawn move into one (queen stands for the choice). */
@@ -258,7 +268,7 @@ static bool explain(const struct search *sr, const struct chess_pos *pos, int s,
 				if (tried[i] || skip_underpromotion(list.moves[i]) ||
 				    after[i] != sr->running[k])
 					continue;
-				int64_t score = order_plausible(sr, list.moves[i], s, k)
+				int64_t score = order_plausible(sr, pos, list.moves[i], s, k)
 						    ? capture_score(sr, pos, list.moves[i], s, k)
 						    : -1;
 				if (score < 0) {
@@ -291,22 +301,65 @@ static bool explain(const struct search *sr, const struct chess_pos *pos, int s,
 	return false;
 }
 
-static bool explain_board(const struct detect *d, struct chain *out)
+static void search_init(struct search *sr, const struct detect *d, int n, bool relaxed)
 {
-	struct search sr;
 	uint64_t occ = chess_pos_occupancy(&d->pos);
 
-	sr.d = d;
-	sr.n = d->event_count;
-	sr.running[0] = d->base;
-	for (int i = 0; i < sr.n; i++) {
+	sr->d = d;
+	sr->n = n;
+	sr->relaxed = relaxed;
+	sr->running[0] = d->base;
+	for (int i = 0; i < d->event_count; i++) {
 		uint64_t b = bit(d->events[i].square);
-		sr.running[i + 1] = d->events[i].occupied ? sr.running[i] | b : sr.running[i] & ~b;
+		sr->running[i + 1] =
+		    d->events[i].occupied ? sr->running[i] | b : sr->running[i] & ~b;
 	}
-	sr.emptied_before = d->dropped_emptied | (occ & ~d->base);
-	for (int depth = 1; depth <= MAX_CHAIN; depth++) {
-		out->length = 0;
-		if (explain(&sr, &d->pos, 0, depth, out))
+	sr->emptied_before = d->dropped_emptied | (occ & ~d->base);
+}
+
+/* The events [0, n) as a chain of moves: the strict search first; only if it finds none,
+ * the relaxed one (a quiet move whose source reported late). */
+static bool explain_events(const struct detect *d, int n, int max_depth, struct chain *out)
+{
+	struct search sr;
+
+	for (int relaxed = 0; relaxed < 2; relaxed++) {
+		search_init(&sr, d, n, relaxed);
+		for (int depth = 1; depth <= max_depth; depth++) {
+			out->length = 0;
+			if (explain(&sr, &d->pos, 0, depth, out))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool explain_board(const struct detect *d, struct chain *out)
+{
+	return explain_events(d, d->event_count, MAX_CHAIN, out);
+}
+
+/*
+ * A move, and after it only lifts of the next mover's pieces: the reply has begun (within
+ * the settle time, or while a rook move waits to be castling).  The move is made now; the
+ * lifts stay for the reply.
+ */
+static bool explain_with_reply_begun(const struct detect *d, struct chain *out)
+{
+	for (int k = d->event_count - 1; k >= 1 && !d->events[k].occupied; k--) {
+		struct chess_pos after = d->pos;
+		struct chess_undo undo;
+		bool reply = true;
+
+		if (!explain_events(d, k, 1, out))
+			continue;
+		chess_pos_make(&after, out->moves[0], &undo);
+		for (int i = k; i < d->event_count && reply; i++) {
+			chess_piece p = after.board[d->events[i].square];
+
+			reply = p && CHESS_PIECE_COLOR(p) == after.side;
+		}
+		if (reply)
 			return true;
 	}
 	return false;
@@ -410,7 +463,11 @@ static enum detect_kind classify(struct detect *d, uint64_t now, bool force,
 			out->time_ms = now;
 			return DETECT_RESTORED;
 		}
-		if (d->setting_up || !explain_board(d, &chain)) {
+		bool explained = !d->setting_up && explain_board(d, &chain), begun = false;
+
+		if (!d->setting_up && !explained)
+			begun = explain_with_reply_begun(d, &chain);
+		if (!explained && !begun) {
 			d->reported = CHESS_MOVE_NONE;
 			if (!d->unexplained)
 				d->wait =
@@ -421,7 +478,7 @@ static enum detect_kind classify(struct detect *d, uint64_t now, bool force,
 				d->reported_events = chain.ends[0];
 				return DETECT_NONE; /* already reported, awaiting commit */
 			}
-			if (chain.length == 1 && castling_prefix(&d->pos, m) && !force &&
+			if (!begun && chain.length == 1 && castling_prefix(&d->pos, m) && !force &&
 			    now < d->last_change_ms + d->cfg.castle_wait_ms) {
 				d->wait = DETECT_WAIT_CASTLE;
 				return DETECT_NONE;

@@ -137,6 +137,16 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 	case SCRIPT_CHATTER:
 		board_sim_chatter(d->board, a->target, a->arg, t);
 		break;
+	case SCRIPT_STUCK:
+		if (board_sim_stuck(d->board, a->target, a->arg2 != 0, a->arg, t))
+			log_warn(LOG_GPIO, "%s:%d: stuck: that line is not on this board", d->name,
+				 a->line);
+		break;
+	case SCRIPT_BOUNCE:
+		if (board_sim_bounce(d->board, a->target, a->arg, a->arg2, t))
+			log_warn(LOG_GPIO, "%s:%d: bounce: that line is not on this board", d->name,
+				 a->line);
+		break;
 	case SCRIPT_CRASH:
 		/* The power goes: nothing is flushed. */
 		if (d->hooks.before_crash)

@@ -245,6 +245,50 @@ static int parse_action(struct parser *p, char **w, int n)
 				    SCRIPT_MAX_CHATTER);
 		return add_action(p, SCRIPT_CHATTER, sq, (uint32_t)v);
 	}
+	if (!strcmp(w[0], "stuck") || !strcmp(w[0], "bounce")) {
+		bool stuck = w[0][0] == 's';
+		int target, at = stuck ? 3 : 2;
+		uint32_t arg2 = 0;
+
+		if (stuck && want_words(p, w, n, 4,
+					"stuck SQ occupied|empty MS, or stuck BUTTON down|up MS"))
+			return -1;
+		if (!stuck && n < 3)
+			return fail(p, "usage: bounce SQ|BUTTON MS [SEED]");
+		if (!stuck && n > 4)
+			return fail(p, "unexpected '%s' after bounce", w[4]);
+		target = parse_square(w[1]);
+		if (target < 0) {
+			button = board_button_parse(w[1]);
+			if (button < 0)
+				return fail(p, "bad square or button '%s'", w[1]);
+			target = BOARD_SIM_BUTTON + button;
+		}
+		if (stuck) {
+			const char *on = target < BOARD_SIM_BUTTON ? "occupied" : "down";
+			const char *off = target < BOARD_SIM_BUTTON ? "empty" : "up";
+
+			if (strcmp(w[2], on) && strcmp(w[2], off))
+				return fail(p, "bad level '%s' (%s or %s)", w[2], on, off);
+			arg2 = !strcmp(w[2], on);
+		}
+		if (parse_uint(w[at], SCRIPT_MAX_WAIT_MS, &v) || v == 0)
+			return fail(p, "bad number '%s' (milliseconds, 1..%u)", w[at],
+				    SCRIPT_MAX_WAIT_MS);
+		if (!stuck && n == 4) {
+			uint64_t seed;
+
+			if (parse_uint(w[3], UINT32_MAX, &seed))
+				return fail(p, "bad seed '%s' (0..%u)", w[3], UINT32_MAX);
+			arg2 = (uint32_t)seed;
+		} else if (!stuck) {
+			arg2 = (uint32_t)(p->time_ms * 2654435761u) ^ (uint32_t)target * 40503u;
+		}
+		if (add_action(p, stuck ? SCRIPT_STUCK : SCRIPT_BOUNCE, target, (uint32_t)v))
+			return -1;
+		p->out->actions[p->out->count - 1].arg2 = arg2;
+		return 0;
+	}
 	if (!strcmp(w[0], "crash")) {
 		if (want_words(p, w, n, 1, "crash"))
 			return -1;

@@ -11,6 +11,12 @@
  *   [+MS] press BUTTON          BUTTON: player-clock, opponent-clock, info, repeat, select, pause
  *   [+MS] hold BUTTON MS
  *   [+MS] chatter SQ N          N bounces (2N level changes) within 10 ms, ending as it was
+ *   [+MS] stuck SQ occupied|empty MS     the sensor reads that for MS, whatever the peg does
+ *   [+MS] stuck BUTTON down|up MS        the same for a button's line
+ *   [+MS] bounce SQ|BUTTON MS [SEED]     the line flickers irregularly for MS, then shows the
+ *                               peg or button as it is; without SEED the flickers follow
+ *                               from the action's time and line (the same script, the same
+ *                               flickers).  See board_sim_stuck()/board_sim_bounce().
  *   [+MS] crash
  *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
  *                               (DESIGN 8), its words joined by single spaces
@@ -44,6 +50,8 @@ enum script_action_type {
 	SCRIPT_CHATTER, /* the square's sensor bounces arg times within 10 ms, ending as it was */
 	SCRIPT_CRASH,
 	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts` */
+	SCRIPT_STUCK,	/* target: square, or BOARD_SIM_BUTTON + button; arg: ms; arg2: level */
+	SCRIPT_BOUNCE,	/* target as for STUCK; arg: ms; arg2: seed */
 };
 
 struct script_action {
@@ -51,6 +59,7 @@ struct script_action {
 	enum script_action_type type;
 	int target; /* square 0..63 or enum board_button */
 	uint32_t arg;
+	uint32_t arg2;
 	int line; /* line in the script file */
 };
 

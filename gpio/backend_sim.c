@@ -9,7 +9,8 @@
  *  - shift: eight 74HC165 in a chain: SH/LD low latches every hole, QH shows the current
  *    bit (a1 first), each CLK rising edge while SH/LD is high shifts the next one out.
  * Buttons are active-low input lines with edges in every wiring.  A chattering sensor flips
- * on its own for a while: the backend plays that in time.
+ * on its own for a while, a faulty line is stuck at a level or bounces irregularly for a
+ * while: the backend plays that in time.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +37,19 @@ struct chatter {
 	uint64_t next_ns, step_ns;
 };
 
+enum fault_kind { FAULT_NONE = 0, FAULT_STUCK, FAULT_BOUNCE };
+
+/* A line's fault: squares 0..63, buttons BOARD_SIM_BUTTON + i. */
+struct fault {
+	enum fault_kind kind;
+	bool level; /* stuck: what the line reads (occupied, or down) */
+	bool flip;  /* bounce: the line shows the opposite of its peg or button now */
+	uint64_t until_ns, next_ns;
+	uint64_t rng;
+};
+
+#define FAULT_LINES (BOARD_SIM_BUTTON + BOARD_BUTTON_COUNT)
+
 struct sim {
 	struct board_config cfg;
 	uint64_t pegs;
@@ -43,6 +57,8 @@ struct sim {
 	bool pressed[BOARD_BUTTON_COUNT];
 	struct chatter chatter[64];
 	int chattering;
+	struct fault fault[FAULT_LINES];
+	int faults; /* lines with a fault in progress */
 	/* edges made by changes from outside, not yet read */
 	struct line_edge queue[EDGE_QUEUE];
 	int q_head, q_len;
@@ -57,7 +73,21 @@ struct sim {
 
 static bool sensor(const struct sim *s, int sq)
 {
-	return ((s->pegs ^ s->toggled) >> sq) & 1;
+	const struct fault *f = &s->fault[sq];
+
+	if (f->kind == FAULT_STUCK)
+		return f->level;
+	return (((s->pegs ^ s->toggled) >> sq) & 1) != (f->kind == FAULT_BOUNCE && f->flip);
+}
+
+/* A button as its line shows it. */
+static bool button_down(const struct sim *s, int i)
+{
+	const struct fault *f = &s->fault[BOARD_SIM_BUTTON + i];
+
+	if (f->kind == FAULT_STUCK)
+		return f->level;
+	return s->pressed[i] != (f->kind == FAULT_BOUNCE && f->flip);
 }
 
 /* Physical level of a hole's sensor output. */
@@ -133,11 +163,123 @@ static void queue_edge(struct sim *s, uint64_t t, int line, bool rising)
 	    .time_ns = t, .line = line, .kind = rising ? LINE_RISING : LINE_FALLING};
 }
 
-/* A hole's sensor changed: an edge on its line if it has one. */
-static void hole_edge(struct sim *s, int sq, uint64_t t)
+/* A hole's sensor may have changed from `before`: an edge on its line if it did and the
+ * hole has a line of its own. */
+static void hole_edge(struct sim *s, int sq, bool before, uint64_t t)
 {
-	if (s->cfg.wiring == BOARD_WIRING_DIRECT)
+	if (sensor(s, sq) != before && s->cfg.wiring == BOARD_WIRING_DIRECT)
 		queue_edge(s, t, s->cfg.square_lines[sq], hole_level(s, sq));
+}
+
+/* The same for a button's line (active low: down pulls it low). */
+static void button_edge(struct sim *s, int i, bool before, uint64_t t)
+{
+	if (button_down(s, i) != before)
+		queue_edge(s, t, s->cfg.button_lines[i], !button_down(s, i));
+}
+
+/* Either kind of line: what it shows now (occupied, down). */
+static bool line_shows(const struct sim *s, int target)
+{
+	return target < BOARD_SIM_BUTTON ? sensor(s, target)
+					 : button_down(s, target - BOARD_SIM_BUTTON);
+}
+
+static void line_edge(struct sim *s, int target, bool before, uint64_t t)
+{
+	if (target < BOARD_SIM_BUTTON)
+		hole_edge(s, target, before, t);
+	else
+		button_edge(s, target - BOARD_SIM_BUTTON, before, t);
+}
+
+/* The next fault step (line into *target), or UINT64_MAX. */
+static uint64_t next_fault(const struct sim *s, int *target)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (int i = 0; s->faults && i < FAULT_LINES; i++) {
+		const struct fault *f = &s->fault[i];
+		uint64_t at = f->kind == FAULT_STUCK ? f->until_ns : f->next_ns;
+
+		if (f->kind != FAULT_NONE && at < t) {
+			t = at;
+			*target = i;
+		}
+	}
+	return t;
+}
+
+/* The time to the next flicker of a bouncing line. */
+static uint64_t bounce_step_ns(struct fault *f)
+{
+	uint64_t x = f->rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	f->rng = x;
+	if ((x >> 8) % 4 != 0)
+		return 50000 + (x >> 16) % 4950000; /* 0.05-5 ms */
+	return 5000000 + (x >> 16) % 35000000;	    /* 5-40 ms: gets through a debounce */
+}
+
+static void fault_end(struct sim *s, int target, uint64_t t)
+{
+	bool before = line_shows(s, target);
+
+	s->fault[target].kind = FAULT_NONE;
+	s->fault[target].flip = false;
+	s->faults--;
+	line_edge(s, target, before, t);
+}
+
+/* A fault's moment at t: a stuck line lets go, a bouncing one flickers or ends. */
+static void fault_step(struct sim *s, int target, uint64_t t)
+{
+	struct fault *f = &s->fault[target];
+	bool before;
+
+	if (f->kind == FAULT_STUCK || t >= f->until_ns) {
+		fault_end(s, target, t);
+		return;
+	}
+	before = line_shows(s, target);
+	f->flip = !f->flip;
+	f->next_ns = t + bounce_step_ns(f);
+	if (f->next_ns > f->until_ns)
+		f->next_ns = f->until_ns;
+	line_edge(s, target, before, t);
+}
+
+static int fault_start(struct sim *s, enum fault_kind kind, int target, uint32_t ms, uint32_t arg2,
+		       uint64_t t)
+{
+	struct fault *f;
+	bool before;
+
+	if (target < 0 || target >= FAULT_LINES || ms == 0)
+		return -1;
+	if (target >= BOARD_SIM_BUTTON &&
+	    s->cfg.button_lines[target - BOARD_SIM_BUTTON] == BOARD_NO_LINE)
+		return -1;
+	f = &s->fault[target];
+	before = line_shows(s, target);
+	if (f->kind == FAULT_NONE)
+		s->faults++;
+	*f = (struct fault){.kind = kind, .until_ns = t + (uint64_t)ms * NS_PER_MS};
+	if (kind == FAULT_STUCK) {
+		f->level = arg2 != 0;
+	} else {
+		/* Never zero: xorshift would stay there. */
+		f->rng = ((uint64_t)arg2 << 32 | (uint32_t)target) ^ 0x9e3779b97f4a7c15ull;
+		f->flip = true;
+		f->next_ns = t + bounce_step_ns(f);
+		if (f->next_ns > f->until_ns)
+			f->next_ns = f->until_ns;
+	}
+	line_edge(s, target, before, t);
+	return 0;
 }
 
 /* The next chatter step (square into *sq), or UINT64_MAX. */
@@ -157,18 +299,21 @@ static uint64_t next_chatter(const struct sim *s, int *sq)
 static void toggle(struct sim *s, int sq, uint64_t t)
 {
 	struct chatter *c = &s->chatter[sq];
+	bool before = sensor(s, sq);
 
 	s->toggled ^= 1ull << sq;
 	if (--c->left == 0)
 		s->chattering--;
 	c->next_ns = t + c->step_ns;
-	hole_edge(s, sq, t);
+	hole_edge(s, sq, before, t);
 }
 
-static int sim_inject(void *ctx, enum line_inject kind, int target, uint32_t arg, uint64_t t)
+static int sim_inject(void *ctx, enum line_inject kind, int target, uint32_t arg, uint32_t arg2,
+		      uint64_t t)
 {
 	struct sim *s = ctx;
 	struct chatter *c;
+	bool before;
 
 	switch (kind) {
 	case LINE_INJECT_PEG:
@@ -176,8 +321,9 @@ static int sim_inject(void *ctx, enum line_inject kind, int target, uint32_t arg
 			return -1;
 		if (((s->pegs >> target) & 1) == arg)
 			return 1;
+		before = sensor(s, target);
 		s->pegs ^= 1ull << target;
-		hole_edge(s, target, t);
+		hole_edge(s, target, before, t);
 		return 0;
 	case LINE_INJECT_BUTTON:
 		if (target < 0 || target >= BOARD_BUTTON_COUNT ||
@@ -185,10 +331,14 @@ static int sim_inject(void *ctx, enum line_inject kind, int target, uint32_t arg
 			return -1;
 		if (s->pressed[target] == (arg != 0))
 			return 1;
+		before = button_down(s, target);
 		s->pressed[target] = arg != 0;
-		/* Buttons are active low: pressed pulls the line down. */
-		queue_edge(s, t, s->cfg.button_lines[target], !s->pressed[target]);
+		button_edge(s, target, before, t);
 		return 0;
+	case LINE_INJECT_STUCK:
+		return fault_start(s, FAULT_STUCK, target, arg, arg2, t);
+	case LINE_INJECT_BOUNCE:
+		return fault_start(s, FAULT_BOUNCE, target, arg, arg2, t);
 	case LINE_INJECT_CHATTER:
 		if (target < 0 || target > 63 || arg == 0)
 			return -1;
@@ -213,18 +363,20 @@ static int sim_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, int
 	(void)err;
 	(void)err_size;
 	while (n < max) {
+		int line = 0;
 		uint64_t tc = next_chatter(s, &sq);
+		uint64_t tf = next_fault(s, &line);
 		uint64_t tq = s->q_len ? s->queue[s->q_head].time_ns : UINT64_MAX;
 
-		if (tq <= tc && tq <= now_ns) {
+		if (tq <= tc && tq <= tf && tq <= now_ns) {
 			out[n++] = s->queue[s->q_head];
 			s->q_head = (s->q_head + 1) % EDGE_QUEUE;
 			s->q_len--;
-		} else if (tc <= now_ns) {
+		} else if (tc <= tf && tc <= now_ns) {
 			/* A chatter step queues its edge, read in the next round. */
 			toggle(s, sq, tc);
-			if (s->cfg.wiring != BOARD_WIRING_DIRECT && !s->q_len)
-				continue;
+		} else if (tf <= now_ns) {
+			fault_step(s, line, tf);
 		} else {
 			break;
 		}
@@ -246,7 +398,7 @@ static int sim_get(void *ctx, int line)
 	case ROLE_SQUARE:
 		return hole_level(s, i);
 	case ROLE_BUTTON:
-		return !s->pressed[i];
+		return !button_down(s, i);
 	case ROLE_ROW:
 		return s->row_level[i];
 	case ROLE_COLUMN:
@@ -307,9 +459,11 @@ static int sim_set(void *ctx, int line, int value)
 static uint64_t sim_deadline_ns(void *ctx)
 {
 	struct sim *s = ctx;
-	int sq;
-	uint64_t t = next_chatter(s, &sq);
+	int sq, line;
+	uint64_t t = next_chatter(s, &sq), tf = next_fault(s, &line);
 
+	if (tf < t)
+		t = tf;
 	if (s->q_len && s->queue[s->q_head].time_ns < t)
 		t = s->queue[s->q_head].time_ns;
 	return t;

@@ -575,24 +575,35 @@ uint64_t board_occupancy(const struct board *b)
 	return b->occupancy;
 }
 
-static int inject(struct board *b, enum line_inject kind, int target, uint32_t arg, uint64_t now_ms)
+static int inject(struct board *b, enum line_inject kind, int target, uint32_t arg, uint32_t arg2,
+		  uint64_t now_ms)
 {
 	if (!b->be->inject)
 		return -1;
-	return b->be->inject(b->ctx, kind, target, arg, now_ms * NS_PER_MS);
+	return b->be->inject(b->ctx, kind, target, arg, arg2, now_ms * NS_PER_MS);
 }
 
 int board_sim_peg(struct board *b, int square, bool present, uint64_t now_ms)
 {
-	return inject(b, LINE_INJECT_PEG, square, present, now_ms);
+	return inject(b, LINE_INJECT_PEG, square, present, 0, now_ms);
 }
 
 int board_sim_button(struct board *b, int button, bool down, uint64_t now_ms)
 {
-	return inject(b, LINE_INJECT_BUTTON, button, down, now_ms);
+	return inject(b, LINE_INJECT_BUTTON, button, down, 0, now_ms);
 }
 
 int board_sim_chatter(struct board *b, int square, unsigned bounces, uint64_t now_ms)
 {
-	return inject(b, LINE_INJECT_CHATTER, square, bounces, now_ms);
+	return inject(b, LINE_INJECT_CHATTER, square, bounces, 0, now_ms);
+}
+
+int board_sim_stuck(struct board *b, int target, bool level, uint32_t ms, uint64_t now_ms)
+{
+	return inject(b, LINE_INJECT_STUCK, target, ms, level, now_ms);
+}
+
+int board_sim_bounce(struct board *b, int target, uint32_t ms, uint32_t seed, uint64_t now_ms)
+{
+	return inject(b, LINE_INJECT_BOUNCE, target, ms, seed, now_ms);
 }

@@ -175,6 +175,21 @@ int board_sim_button(struct board *b, int button, bool down, uint64_t now_ms);
 int board_sim_chatter(struct board *b, int square, unsigned bounces, uint64_t now_ms);
 /* How long a sim chatter lasts. */
 #define BOARD_SIM_CHATTER_MS 10u
+/*
+ * Sensor faults, on the line below scanning and debouncing (so every wiring sees them).
+ * target: a square 0..63, or BOARD_SIM_BUTTON + enum board_button.
+ * - stuck: for ms the line reads `level` (occupied, or the button down) whatever the peg or
+ *   button does, then shows the peg or button again; a stuck line shows no bounce or chatter.
+ *   A press that ends while its button is stuck up is lost; one still held shows at the end.
+ * - bounce: for ms the line flickers at pseudo-random intervals from `seed` (three in four
+ *   0.05-5 ms apart, one in four 5-40 ms, so some flickers outlast a 20 ms debounce), then
+ *   shows the peg or button as it is.
+ * A new fault on a line replaces the one in progress.  Returns 0, or -1 (not simulated, no
+ * line, ms 0).
+ */
+#define BOARD_SIM_BUTTON 64
+int board_sim_stuck(struct board *b, int target, bool level, uint32_t ms, uint64_t now_ms);
+int board_sim_bounce(struct board *b, int target, uint32_t ms, uint32_t seed, uint64_t now_ms);
 
 /* A file descriptor to poll() for readability, or -1 if the board has none. */
 int board_fd(const struct board *b);

@@ -25,7 +25,13 @@ struct line_edge {
 };
 
 /* What the sim backend can be told to do. */
-enum line_inject { LINE_INJECT_PEG = 0, LINE_INJECT_BUTTON, LINE_INJECT_CHATTER };
+enum line_inject {
+	LINE_INJECT_PEG = 0,
+	LINE_INJECT_BUTTON,
+	LINE_INJECT_CHATTER,
+	LINE_INJECT_STUCK,  /* target: square, or 64 + button; arg: ms; arg2: the level */
+	LINE_INJECT_BOUNCE, /* target as for STUCK; arg: ms; arg2: the seed */
+};
 
 struct line_backend {
 	const char *name;
@@ -51,7 +57,8 @@ struct line_backend {
 	/* sim only, NULL elsewhere: set the pegs; change a peg, button or sensor at t_ns
 	 * (0 changed, 1 no change, -1 error). */
 	void (*place)(void *ctx, uint64_t occupancy);
-	int (*inject)(void *ctx, enum line_inject kind, int target, uint32_t arg, uint64_t t_ns);
+	int (*inject)(void *ctx, enum line_inject kind, int target, uint32_t arg, uint32_t arg2,
+		      uint64_t t_ns);
 };
 
 extern const struct line_backend line_backend_gpiod;

@@ -227,6 +227,74 @@ static void test_buttons(void **state)
 	}
 }
 
+/* Faults on the lines, in every wiring: a stuck sensor hides the peg until it lets go; a
+ * bounce ends as the peg is; a button stuck up loses a press that ends during the fault and
+ * shows one still held when it ends; a stuck line shows no chatter. */
+static void test_stuck_and_bounce(void **state)
+{
+	(void)state;
+	for (size_t w = 0; w < 3; w++) {
+		struct board_config cfg;
+		struct run r = {.n = 0};
+		struct board *b;
+
+		board_test_config(&cfg, wirings[w], w == 2);
+		b = open_sim(&cfg, "+100 stuck e2 occupied 1000\n"
+				   "+100 lift e2\n"
+				   "+1500 bounce e4 300 42\n"
+				   "+1000 stuck select up 500\n"
+				   "+100 press select\n"
+				   "+1000 stuck info up 500\n"
+				   "+100 hold info 1000\n"
+				   "+2000 stuck a8 occupied 200\n"
+				   "chatter a8 5\n");
+		run_until(b, &r, 10000);
+		/* e2 seen empty when its sensor lets go (1100), not at the lift (200). */
+		assert_true(r.n >= 2);
+		assert_int_equal(r.ev[0].type, BOARD_EVENT_SQUARE);
+		assert_int_equal(r.ev[0].index, 12);
+		assert_false(r.ev[0].active);
+		assert_true(r.ev[0].change_ms >= 1100 && r.ev[0].change_ms <= 1110);
+		/* e4's bounce may show a flicker, but the board ends as its pegs are. */
+		assert_true(board_occupancy(b) == (0xffff00000000ffffull & ~(1ull << 12)));
+		/* select's press was lost; info's shows at the end of its fault (4300). */
+		for (int i = 0; i < r.n; i++) {
+			if (r.ev[i].type != BOARD_EVENT_BUTTON)
+				continue;
+			assert_int_not_equal(r.ev[i].index, BOARD_BUTTON_SELECT);
+			if (r.ev[i].index == BOARD_BUTTON_INFO && r.ev[i].active)
+				assert_true(r.ev[i].change_ms >= 4300 && r.ev[i].change_ms <= 4310);
+		}
+		assert_true(finished(b));
+		board_close(b);
+	}
+}
+
+/* A bounce is the same for a script run twice, and a seed changes it. */
+static void test_bounce_is_repeatable(void **state)
+{
+	struct run runs[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct board_config cfg;
+		struct board *b;
+
+		memset(&runs[k], 0, sizeof(runs[k]));
+		board_test_config(&cfg, BOARD_WIRING_DIRECT, false);
+		cfg.debounce_ms = 2;
+		b = open_sim(&cfg, k < 2 ? "+100 bounce e2 500\n" : "+100 bounce e2 500 9\n");
+		run_until(b, &runs[k], 2000);
+		board_close(b);
+	}
+	assert_true(runs[0].n > 2);
+	assert_int_equal(runs[0].n, runs[1].n);
+	for (int i = 0; i < runs[0].n; i++)
+		assert_int_equal(runs[0].ev[i].change_ms, runs[1].ev[i].change_ms);
+	assert_true(runs[2].n != runs[0].n || runs[2].ev[0].change_ms != runs[0].ev[0].change_ms ||
+		    runs[2].ev[1].change_ms != runs[0].ev[1].change_ms);
+}
+
 static void test_deadlines(void **state)
 {
 	struct board_config cfg;
@@ -427,10 +495,11 @@ static void test_zero_debounce(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_lift_place),	  cmocka_unit_test(test_scan_timing),
-	    cmocka_unit_test(test_chatter),	  cmocka_unit_test(test_buttons),
-	    cmocka_unit_test(test_deadlines),	  cmocka_unit_test(test_setup_place),
-	    cmocka_unit_test(test_open_errors),	  cmocka_unit_test(test_config_keys),
+	    cmocka_unit_test(test_lift_place),	     cmocka_unit_test(test_scan_timing),
+	    cmocka_unit_test(test_chatter),	     cmocka_unit_test(test_buttons),
+	    cmocka_unit_test(test_stuck_and_bounce), cmocka_unit_test(test_bounce_is_repeatable),
+	    cmocka_unit_test(test_deadlines),	     cmocka_unit_test(test_setup_place),
+	    cmocka_unit_test(test_open_errors),	     cmocka_unit_test(test_config_keys),
 	    cmocka_unit_test(test_zero_debounce),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -478,6 +478,106 @@ static void test_carry_over_double_step_then_capture(void **state)
 	expect_still();
 }
 
+/* ---------------------------------------------------------------- late or faulty sensors */
+
+/* Board case 5: the source's sensor reports after the destination's (30 ms of sensor lag):
+ * the still board shows exactly the quiet move, and it is made. */
+static void test_quiet_move_source_reports_late(void **state)
+{
+	(void)state;
+	start(START);
+	act("+e4 /30 -e2");
+	expect_move("e2e4");
+	expect_still();
+	/* A sticky contact that lets go seconds later. */
+	act("/2000 +e5 /3000 -e7");
+	expect_move("e7e5");
+	expect_still();
+}
+
+/* Board case 6: the source's sensor is stuck occupied; the board is unexplained until it
+ * recovers, and then the move it shows is made. */
+static void test_stuck_source_recovers(void **state)
+{
+	struct detect_result r;
+
+	(void)state;
+	start(START);
+	act("+f3");
+	assert_int_equal(wait_result(&r), DETECT_UNEXPLAINED);
+	act("/5000 -g1");
+	expect_move("g1f3");
+	expect_still();
+}
+
+/* A late source never makes a capture: the victim touched and put back, then the capturing
+ * piece lifted, is not a capture (case 8 of issue 10 stays as it was). */
+static void test_late_source_capture_refused(void **state)
+{
+	struct detect_result r;
+
+	(void)state;
+	start(KNIGHT_TAKES);
+	act("-d5 +d5 -c3");
+	assert_true(wait_result(&r) != DETECT_MOVE);
+}
+
+/* A stray peg put on the destination and taken away again before the piece leaves does not
+ * refuse the move. */
+static void test_stray_peg_on_destination_removed(void **state)
+{
+	(void)state;
+	start(START);
+	act("+e4 -e4 -e2 +e4");
+	expect_move("e2e4");
+	expect_still();
+}
+
+/* Board case 7: the opponent's rook move replicated while castling is still legal, then the
+ * player lifts an own piece within the castling wait: the rook move is made at once; the
+ * player's lift is the start of their reply, not a mismatch. */
+static void test_rook_move_then_next_movers_lift(void **state)
+{
+	struct detect_result r;
+
+	(void)state;
+	start("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1");
+	act("-h8 +f8 /300 -g2");
+	assert_int_equal(wait_result(&r), DETECT_MOVE);
+	assert_int_equal(r.move, uci("h8f8"));
+	detect_commit(&h.d, r.move);
+	act("+g3");
+	expect_move("g2g3");
+	expect_still();
+}
+
+/* The same with any move: a reply begun within the settle time of the move before it. */
+static void test_move_then_reply_begun_at_once(void **state)
+{
+	struct detect_result r;
+
+	(void)state;
+	start(START);
+	act_gap("-e2 +e4 -e7", 50);
+	assert_int_equal(wait_result(&r), DETECT_MOVE);
+	assert_int_equal(r.move, uci("e2e4"));
+	detect_commit(&h.d, r.move);
+	act("/2000 +e5");
+	expect_move("e7e5");
+	expect_still();
+}
+
+/* The mover's own further lift after their move is not a reply: nothing is made early. */
+static void test_own_lift_after_move_is_no_reply(void **state)
+{
+	struct detect_result r;
+
+	(void)state;
+	start(START);
+	act_gap("-e2 +e4 -d2", 50);
+	assert_true(wait_result(&r) != DETECT_MOVE);
+}
+
 static void test_promotion_committed_at_next_lift(void **state)
 {
 	(void)state;
@@ -701,6 +801,13 @@ int main(void)
 	    cmocka_unit_test(test_fast_reply_recapture_same_square),
 	    cmocka_unit_test(test_fast_reply_capture_of_moved_piece),
 	    cmocka_unit_test(test_fast_reply_after_castling),
+	    cmocka_unit_test(test_quiet_move_source_reports_late),
+	    cmocka_unit_test(test_stuck_source_recovers),
+	    cmocka_unit_test(test_late_source_capture_refused),
+	    cmocka_unit_test(test_stray_peg_on_destination_removed),
+	    cmocka_unit_test(test_rook_move_then_next_movers_lift),
+	    cmocka_unit_test(test_move_then_reply_begun_at_once),
+	    cmocka_unit_test(test_own_lift_after_move_is_no_reply),
 	    cmocka_unit_test(test_promotion_committed_at_next_lift),
 	    cmocka_unit_test(test_chatter),
 	    cmocka_unit_test(test_chatter_on_other_enemy_piece_during_capture),

@@ -118,6 +118,33 @@ struct bad_case {
 	const char *error;
 };
 
+/* Sensor faults: squares and buttons, levels, durations, seeds (given, or from the time
+ * and the line). */
+static void test_faults(void **state)
+{
+	struct script s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("+100 stuck e2 occupied 4000\n+5 stuck select up 300\n"
+			       "+10 bounce g1 60 7\n+10 bounce pause 40\n+10 bounce pause 40\n",
+			       &s, err, sizeof(err)),
+			 0);
+	assert_int_equal(s.count, 5);
+	assert_int_equal(s.actions[0].type, SCRIPT_STUCK);
+	assert_int_equal(s.actions[0].target, 12);
+	assert_int_equal(s.actions[0].arg, 4000);
+	assert_int_equal(s.actions[0].arg2, 1);
+	assert_int_equal(s.actions[1].target, BOARD_SIM_BUTTON + BOARD_BUTTON_SELECT);
+	assert_int_equal(s.actions[1].arg2, 0);
+	assert_int_equal(s.actions[2].type, SCRIPT_BOUNCE);
+	assert_int_equal(s.actions[2].arg2, 7);
+	assert_int_equal(s.actions[3].target, BOARD_SIM_BUTTON + BOARD_BUTTON_PAUSE);
+	/* Without a seed, two bounces at different times flicker differently. */
+	assert_int_not_equal(s.actions[3].arg2, s.actions[4].arg2);
+	script_free(&s);
+}
+
 static void test_errors(void **state)
 {
 	static const struct bad_case cases[] = {
@@ -132,6 +159,15 @@ static void test_errors(void **state)
 	    {"chatter a1 0\n", "t.script:1: bad number '0' (bounces, 1..1000)"},
 	    {"chatter a1 1001\n", "t.script:1: bad number '1001' (bounces, 1..1000)"},
 	    {"crash now\n", "t.script:1: unexpected 'now' after crash"},
+	    {"stuck e2 full 100\n", "t.script:1: bad level 'full' (occupied or empty)"},
+	    {"stuck select occupied 100\n", "t.script:1: bad level 'occupied' (down or up)"},
+	    {"stuck e2 occupied\n",
+	     "t.script:1: usage: stuck SQ occupied|empty MS, or stuck BUTTON down|up MS"},
+	    {"stuck z9 empty 10\n", "t.script:1: bad square or button 'z9'"},
+	    {"stuck e2 empty 0\n", "t.script:1: bad number '0' (milliseconds, 1..86400000)"},
+	    {"bounce e2\n", "t.script:1: usage: bounce SQ|BUTTON MS [SEED]"},
+	    {"bounce e2 10 1 2\n", "t.script:1: unexpected '2' after bounce"},
+	    {"bounce e2 10 -1\n", "t.script:1: bad seed '-1' (0..4294967295)"},
 	    {"+abc lift e2\n", "t.script:1: bad number '+abc' (a wait is +MS, at most 86400000)"},
 	    {"+-5 lift e2\n", "t.script:1: bad number '+-5' (a wait is +MS, at most 86400000)"},
 	    {"+ lift e2\n", "t.script:1: bad number '+' (a wait is +MS, at most 86400000)"},
@@ -224,8 +260,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_actions),	  cmocka_unit_test(test_defaults),
-	    cmocka_unit_test(test_fen_occupancy), cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_bounds),	  cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_fen_occupancy), cmocka_unit_test(test_faults),
+	    cmocka_unit_test(test_errors),	  cmocka_unit_test(test_bounds),
+	    cmocka_unit_test(test_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
