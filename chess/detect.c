@@ -148,6 +148,9 @@ struct search {
 	/* The order of a quiet move's reports is not held against it: its source's sensor
 	 * may report late (lag, a sticky contact, a sensor stuck for a while). */
 	bool relaxed;
+	/* The strict search refused a quiet move for its order: only then is the relaxed one
+	 * worth running. */
+	bool refused_quiet;
 };
 
 /*
@@ -200,8 +203,8 @@ static int64_t capture_score(const struct search *sr, const struct chess_pos *po
  * unordered.  In the relaxed search a quiet move's order does not count; a capture's always
  * does, or a victim touched and put back would become a phantom capture.
  */
-static bool order_plausible(const struct search *sr, const struct chess_pos *pos, chess_move m,
-			    int s, int e)
+static bool order_plausible(struct search *sr, const struct chess_pos *pos, chess_move m, int s,
+			    int e)
 {
 	int from = chess_move_from(m), to = chess_move_to(m);
 	uint64_t left = UINT64_MAX;
@@ -227,6 +230,8 @@ static bool order_plausible(const struct search *sr, const struct chess_pos *pos
 		if (ev->square == to && ev->time_ms < left)
 			placed = ev->occupied;
 	}
+	if (placed && chess_move_capture_square(pos, m) == CHESS_NO_SQUARE)
+		sr->refused_quiet = true;
 	return !placed;
 }
 
@@ -240,7 +245,7 @@ static bool skip_underpromotion(chess_move m)
  * Explain events [s, n) from pos by exactly `depth` moves.  Moves ending at an
  * earlier split are tried first, and at one split the likelier capture first.
  */
-static bool explain(const struct search *sr, const struct chess_pos *pos, int s, int depth,
+static bool explain(struct search *sr, const struct chess_pos *pos, int s, int depth,
 		    struct chain *out)
 {
 	struct chess_move_list list;
@@ -308,6 +313,7 @@ static void search_init(struct search *sr, const struct detect *d, int n, bool r
 	sr->d = d;
 	sr->n = n;
 	sr->relaxed = relaxed;
+	sr->refused_quiet = false;
 	sr->running[0] = d->base;
 	for (int i = 0; i < d->event_count; i++) {
 		uint64_t b = bit(d->events[i].square);
@@ -330,6 +336,8 @@ static bool explain_events(const struct detect *d, int n, int max_depth, struct 
 			if (explain(&sr, &d->pos, 0, depth, out))
 				return true;
 		}
+		if (!sr.refused_quiet)
+			break;
 	}
 	return false;
 }
