@@ -18,61 +18,7 @@
 #include <cmocka.h>
 
 #include "game/compare.h"
-#include "tests/unit/referee_testutil.h"
-
-static struct rt *t;
-
-static int setup(void **state)
-{
-	(void)state;
-	t = calloc(1, sizeof(*t));
-	return t ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	if (t->r)
-		rt_close(t);
-	if (t->tournament_faults)
-		fail_msg("%d utterances not allowed in tournament mode; the first: %s",
-			 t->tournament_faults, t->tournament_fault);
-	free(t);
-	return 0;
-}
-
-static void assert_logged(const char *want)
-{
-	if (!strstr(t->log, want))
-		fail_msg("expected '%s' in:\n%s", want, t->log);
-}
-
-static void assert_not_logged(const char *unwanted)
-{
-	if (strstr(t->log, unwanted))
-		fail_msg("did not expect '%s' in:\n%s", unwanted, t->log);
-}
-
-static const char *last_record(const char *type)
-{
-	for (int i = t->nrec - 1; i >= 0; i--)
-		if (!strcmp(t->types[i], type))
-			return t->args[i];
-	return NULL;
-}
-
-static void assert_replays(void)
-{
-	struct game_sink none = {0};
-	struct referee *fresh = referee_new(&t->set, &none);
-	static char a[16384], b[16384];
-
-	assert_int_equal(rt_replay(t, rt_game_start(t), t->nrec, fresh), 0);
-	game_describe(rt_game(t), t->now, a, sizeof(a));
-	game_describe(referee_game(fresh), t->now, b, sizeof(b));
-	assert_string_equal(a, b);
-	referee_free(fresh);
-}
+#include "tests/unit/referee_cases.h"
 
 static struct game_command cmd(enum game_command_kind kind, enum game_role role, uint32_t id)
 {
@@ -89,11 +35,6 @@ static void relay(const char *move, uint32_t id)
 
 	snprintf(c.move, sizeof(c.move), "%s", move);
 	rt_command(t, &c);
-}
-
-static const char *san(int ply)
-{
-	return rt_game(t)->plies[ply].san;
 }
 
 static void clear_log(void)

@@ -13,49 +13,7 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/referee_testutil.h"
-
-static struct rt *t;
-
-static int setup(void **state)
-{
-	(void)state;
-	t = calloc(1, sizeof(*t));
-	return t ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	if (t->r)
-		rt_close(t);
-	if (t->tournament_faults)
-		fail_msg("%d utterances not allowed in tournament mode; the first: %s",
-			 t->tournament_faults, t->tournament_fault);
-	free(t);
-	return 0;
-}
-
-static void assert_logged(const char *want)
-{
-	if (!strstr(t->log, want))
-		fail_msg("expected '%s' in:\n%s", want, t->log);
-}
-
-static void assert_not_logged(const char *unwanted)
-{
-	if (strstr(t->log, unwanted))
-		fail_msg("did not expect '%s' in:\n%s", unwanted, t->log);
-}
-
-/* The last record of a type, its arguments; NULL if none. */
-static const char *last_record(const char *type)
-{
-	for (int i = t->nrec - 1; i >= 0; i--)
-		if (!strcmp(t->types[i], type))
-			return t->args[i];
-	return NULL;
-}
+#include "tests/unit/referee_cases.h"
 
 static int count_records(const char *type)
 {
@@ -66,32 +24,12 @@ static int count_records(const char *type)
 	return n;
 }
 
-static const char *san(int ply)
-{
-	return rt_game(t)->plies[ply].san;
-}
-
 static void command(enum game_command_kind kind, enum game_role role, uint32_t id)
 {
 	struct game_command c = {.kind = kind, .role = role, .request = id, .color = -1};
 
 	snprintf(c.author, sizeof(c.author), "tester");
 	rt_command(t, &c);
-}
-
-/* The game read back from its records is the game, and starting it again resumes it. */
-static void assert_replays(void)
-{
-	struct game_sink none = {0};
-	struct referee *fresh = referee_new(&t->set, &none);
-	char a[8192], b[8192];
-
-	assert_non_null(fresh);
-	assert_int_equal(rt_replay(t, rt_game_start(t), t->nrec, fresh), 0);
-	game_describe(rt_game(t), t->now, a, sizeof(a));
-	game_describe(referee_game(fresh), t->now, b, sizeof(b));
-	assert_string_equal(a, b);
-	referee_free(fresh);
 }
 
 /* ------------------------------------------------------------------ moves */
