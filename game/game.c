@@ -203,6 +203,8 @@ static int apply_made(struct game *g, const struct game_record *rec)
 	p->flags = relayed ? GAME_PLY_RELAYED : 0;
 	p->clk_ms = -1;
 	g->touched = 0;
+	if (mover == g->params.player)
+		g->player_pressed_first = false;
 	/* A relayed move was not made on the board: the board's events are not its. */
 	consume_events(g, relayed ? g->board_event_count : rec->u.made.events);
 	promotion_reset(&g->promotion);
@@ -318,6 +320,11 @@ static int apply_press(struct game *g, const struct game_record *rec)
 		return -1;
 	if (rec->u.press.kind == PRESS_EMPTY)
 		g->empty_presses[color & 1]++;
+	if (color == g->params.player &&
+	    (rec->u.press.kind == PRESS_EMPTY || rec->u.press.kind == PRESS_ILLEGAL))
+		g->player_pressed_first = true;
+	else if (color != g->params.player && rec->u.press.kind == PRESS_MOVE)
+		g->player_pressed_first = false;
 	/* An opponent's press before their move reached the tactile board waits for it. */
 	if (rec->u.press.kind == PRESS_MOVE && color != g->params.player &&
 	    completion_waiting(&g->completion, color) < 0)
@@ -573,9 +580,9 @@ int game_describe(const struct game *g, uint64_t now, char *buf, size_t size)
 	ADD("offer %d/%d claim %d %d %d %d %d/%d touched %016" PRIx64 " restarts %d\n",
 	    g->offer_color, g->offers, g->claim.open, g->claim.color, g->claim.kind,
 	    g->claim.correct, g->claim.ply, g->claims, g->touched, g->restarts);
-	ADD("illegal %d %d empty %d %d uncharged %" PRId64 " %d\n", g->illegal_count[0],
-	    g->illegal_count[1], g->empty_presses[0], g->empty_presses[1], g->uncharged_ms,
-	    g->uncharged_color);
+	ADD("illegal %d %d empty %d %d pressed-first %d uncharged %" PRId64 " %d\n",
+	    g->illegal_count[0], g->illegal_count[1], g->empty_presses[0], g->empty_presses[1],
+	    g->player_pressed_first, g->uncharged_ms, g->uncharged_color);
 	for (int i = 0; i < g->board_event_count; i++)
 		ADD("%s%c%c%c", i ? " " : "events ", 'a' + (g->board_events[i].square & 7),
 		    '1' + (g->board_events[i].square >> 3),

@@ -90,6 +90,10 @@ struct game {
 	int claims;
 	int illegal_count[2]; /* completed illegal moves ruled (7.5.5) */
 	int empty_presses[2]; /* presses with no move made (7.5.3) */
+	/* The tactile player's press switched the clocks with no move completed on the board
+	 * (an impossible board, 7.5.1, or no move, 7.5.3): the move they make next is complete
+	 * at once.  Until that move, or the opponent's press. */
+	bool player_pressed_first;
 	int note_count;
 	struct game_note notes[GAME_MAX_NOTES];
 	int board_event_count;

@@ -99,6 +99,7 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	struct game_effect fx = {.kind = GAME_FX_MOVE, .ms = now, .channel = GAME_PUBLIC};
 	int mover = before.side, ply = game_plies(g);
 	bool early = false;
+	bool pressed_first = g->has_clock && mover == g->params.player && g->player_pressed_first;
 	int64_t early_clk = -1;
 
 	if (!chess_pos_is_legal(&before, m) || game_over(g))
@@ -128,11 +129,10 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	else if (r->board_ready)
 		detect_commit(&r->det, m);
 	check_outcome(r, now);
-	/* The player's own clock is not running: their press came first (a press of an
-	 * impossible board, or one with no move, switched the clocks, 7.5.1, 7.5.3).  The move
-	 * made after it is complete, without a reading of its own. */
-	if (g->has_clock && mover == g->params.player && g->clock.state == CLOCK_RUNNING &&
-	    g->clock.running != mover)
+	/* The player's press came first (a press of an impossible board, or one with no move,
+	 * switched the clocks, 7.5.1, 7.5.3): the move made after it is complete, without a
+	 * reading of its own. */
+	if (pressed_first)
 		early = true;
 	if (!g->has_clock || early) {
 		struct game_record done = ref_record(REC_COMPLETE, now);

@@ -395,6 +395,38 @@ static void test_press_without_a_move(void **state)
 	assert_replays();
 }
 
+/* After a press with no move the player's next move is complete at once (their press came
+ * first); a move the player makes while the opponent has only forgotten to press is not:
+ * their own board stays theirs until their press (11.3.1). */
+static void test_move_after_a_press_that_came_first(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK); /* no move: 7.5.3 */
+	rt_move(t, "e2", "e4");
+	g = rt_game(t);
+	assert_true(g->plies[0].flags & GAME_PLY_COMPLETE);
+	assert_int_equal(g->plies[0].clk_ms, -1);
+	assert_false(g->player_pressed_first);
+	rt_move(t, "e7", "e5");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	/* Black replicates, forgets to press; White goes on and then moves a second piece. */
+	rt_move(t, "b8", "c6");
+	rt_move(t, "f1", "c4");
+	assert_false(g->plies[4].flags & GAME_PLY_COMPLETE);
+	clear_log();
+	rt_lift(t, "d2");
+	rt_place(t, "d5");
+	rt_wait(t, 6000);
+	assert_not_logged("mismatch");
+	assert_replays();
+}
+
 /* Readings belong to the move whose press they record: moves made before the clocks
  * started get none, and a later press no longer shifts readings onto earlier moves. */
 static void test_readings_on_their_own_moves(void **state)
@@ -607,6 +639,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_claim_ruling, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_clock_set, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_press_without_a_move, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_move_after_a_press_that_came_first, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_readings_on_their_own_moves, setup, teardown),
 	    cmocka_unit_test(test_delay_period_saves_nothing),
 	    cmocka_unit_test_setup_teardown(test_press_of_an_impossible_board, setup, teardown),
