@@ -87,6 +87,15 @@ struct control_status_extra {
 	const char *last_move_words; /* the last move as announced, or NULL */
 	uint64_t board_differences;  /* squares that differ from the game now */
 	enum game_role role;	     /* the arbiter also sees whether a claim is correct */
+	/* The record on disk (DESIGN 4.4): what the journal's reading at start skipped, a
+	 * longer scoresheet kept aside, and whether saving works now. */
+	struct control_record_status {
+		int skipped, bad, duplicates, refused, first_skipped_line;
+		int scoresheet_kept_plies;
+		const char *scoresheet_kept; /* path, or NULL */
+		bool saving_fails;
+		const char *saving_error; /* why, or NULL */
+	} record;
 };
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);

@@ -216,6 +216,17 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 		json_null(&w, "last_move");
 	}
 	flows(&w, g, x);
+	json_object(&w, "record");
+	json_int(&w, "skipped", x->record.skipped);
+	json_int(&w, "bad", x->record.bad);
+	json_int(&w, "duplicates", x->record.duplicates);
+	json_int(&w, "refused", x->record.refused);
+	json_int(&w, "first_skipped_line", x->record.first_skipped_line);
+	json_int(&w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
+	json_string(&w, "scoresheet_kept", x->record.scoresheet_kept);
+	json_bool(&w, "saving", !x->record.saving_fails);
+	json_string(&w, "saving_error", x->record.saving_error);
+	json_end(&w);
 	json_object(&w, "illegal");
 	json_int(&w, "white", g->illegal_count[0]);
 	json_int(&w, "black", g->illegal_count[1]);

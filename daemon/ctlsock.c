@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/ctlsock.h"
 
+#include "daemon/journal.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -207,6 +209,21 @@ static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role r
 		x.last_move_words = words;
 	}
 	x.board_differences = referee_board_differences(c->referee);
+	if (c->store) {
+		const struct journal_stats *st = store_recovery(c->store);
+
+		x.record.skipped = store_recovery_skipped(c->store);
+		x.record.bad = st->bad;
+		x.record.duplicates = st->duplicates;
+		x.record.refused = st->refused;
+		x.record.first_skipped_line = st->first_skipped;
+		x.record.scoresheet_kept_plies =
+		    store_scoresheet_kept(c->store, &x.record.scoresheet_kept);
+		if (!x.record.scoresheet_kept_plies)
+			x.record.scoresheet_kept = NULL;
+		x.record.saving_error = store_saving_error(c->store);
+		x.record.saving_fails = x.record.saving_error != NULL;
+	}
 	control_reply_status(out, g, &x);
 }
 

@@ -147,6 +147,10 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 			log_warn(LOG_GPIO, "%s:%d: bounce: that line is not on this board", d->name,
 				 a->line);
 		break;
+	case SCRIPT_DISK:
+		if (d->hooks.disk)
+			d->hooks.disk(d->hooks.user, a->target, t);
+		break;
 	case SCRIPT_CRASH:
 		/* The power goes: nothing is flushed. */
 		if (d->hooks.before_crash)

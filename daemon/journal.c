@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "daemon/state.h"
 
 struct journal {
 	int fd;
 	bool sync;
 	bool dirty;
+	bool torn; /* a cut-short record could not be cut off: start the next on a new line */
 };
 
 uint32_t journal_crc32(const void *data, size_t len)
@@ -50,7 +52,7 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 		snprintf(err, err_size, "out of memory");
 		return NULL;
 	}
-	j->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	j->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
 	if (j->fd < 0) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		free(j);
@@ -69,29 +71,30 @@ void journal_close(struct journal *j)
 	free(j);
 }
 
-int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
+static int format_v(char *line, size_t size, uint64_t ms, const char *type, const char *fmt,
+		    va_list ap)
 {
-	char line[JOURNAL_LINE_MAX];
 	char *body = line + 9; /* after "CRC32HEX " */
-	size_t room = sizeof(line) - 9 - 1;
-	int n = snprintf(body, room, "%" PRIu64 " %s", ms, type);
-	va_list ap;
+	size_t room;
+	int n;
 
+	if (size < JOURNAL_LINE_MAX)
+		return -1;
+	room = JOURNAL_LINE_MAX - 9 - 1;
 	/* Only what journal_read() takes back: a type of one word that fits its record. */
 	if (!type || !*type || strlen(type) >= sizeof(((struct journal_record *)0)->type) ||
 	    strpbrk(type, " \t\r\n")) {
 		log_error(LOG_GAME, "journal record type '%s' refused", type ? type : "(null)");
 		return -1;
 	}
+	n = snprintf(body, room, "%" PRIu64 " %s", ms, type);
 	if (n < 0 || (size_t)n >= room)
 		return -1;
 	if (fmt && *fmt) {
 		int m;
 
 		body[n++] = ' ';
-		va_start(ap, fmt);
 		m = vsnprintf(body + n, room - (size_t)n, fmt, ap);
-		va_end(ap);
 		if (m < 0 || (size_t)(n + m) >= room) {
 			log_error(LOG_GAME, "journal record '%s' too long; not written", type);
 			return -1;
@@ -105,11 +108,67 @@ int journal_append(struct journal *j, uint64_t ms, const char *type, const char 
 	snprintf(line, 10, "%08" PRIx32, journal_crc32(body, (size_t)n));
 	line[8] = ' ';
 	body[n++] = '\n';
-	size_t len = 9 + (size_t)n;
-	ssize_t w = write(j->fd, line, len);
+	body[n] = '\0';
+	return 9 + n;
+}
+
+int journal_format(char *line, size_t size, uint64_t ms, const char *type, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = format_v(line, size, ms, type, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
+{
+	char line[JOURNAL_LINE_MAX + 1];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = format_v(line, sizeof(line), ms, type, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if (journal_append_line(j, line, (size_t)n)) {
+		log_error(LOG_GAME, "journal write failed: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool journal_removed(const struct journal *j)
+{
+	struct stat st;
+
+	return fstat(j->fd, &st) == 0 && st.st_nlink == 0;
+}
+
+int journal_append_line(struct journal *j, const char *line, size_t len)
+{
+	off_t before;
+	ssize_t w;
+
+	if (j->torn) {
+		if (state_write(j->fd, "\n", 1) != 1)
+			return -1;
+		j->torn = false;
+	}
+	before = lseek(j->fd, 0, SEEK_END);
+	w = state_write(j->fd, line, len);
 
 	if (w != (ssize_t)len) {
-		log_error(LOG_GAME, "journal write failed: %s", w < 0 ? strerror(errno) : "short");
+		int e = w < 0 ? errno : ENOSPC;
+
+		/* A short write would leave a torn record in the middle of the journal, gluing
+		 * the next one to it: cut it off again. */
+		if (w > 0 && before >= 0 && ftruncate(j->fd, before))
+			j->torn = true;
+		errno = e;
 		return -1;
 	}
 	j->dirty = true;
@@ -120,6 +179,8 @@ int journal_sync(struct journal *j)
 {
 	if (!j->dirty || !j->sync)
 		return 0;
+	if (state_fault_allow(1) < 0)
+		return -1;
 	j->dirty = false;
 	if (fdatasync(j->fd)) {
 		log_error(LOG_GAME, "journal sync failed: %s", strerror(errno));
@@ -160,51 +221,121 @@ static int parse_line(char *line, size_t len, int lineno, struct journal_record 
 	return 0;
 }
 
-int journal_read(const char *path, bool repair, journal_record_fn fn, void *user, char *err,
-		 size_t err_size)
+/* The lines seen so far, by CRC and body length, for finding duplicates. */
+struct seen {
+	uint64_t *keys; /* 0: empty slot */
+	size_t size, count;
+};
+
+/* true if key was seen before; else remembers it.  Without memory, nothing is a duplicate. */
+static bool seen_before(struct seen *t, uint64_t key)
+{
+	if (t->count * 2 >= t->size) {
+		size_t size = t->size ? t->size * 2 : 1024;
+		uint64_t *keys = calloc(size, sizeof(*keys));
+
+		if (!keys)
+			return false;
+		for (size_t i = 0; i < t->size; i++) {
+			size_t h;
+
+			if (!t->keys[i])
+				continue;
+			for (h = t->keys[i] % size; keys[h]; h = (h + 1) % size)
+				;
+			keys[h] = t->keys[i];
+		}
+		free(t->keys);
+		t->keys = keys;
+		t->size = size;
+	}
+	for (size_t h = key % t->size;; h = (h + 1) % t->size) {
+		if (t->keys[h] == key)
+			return true;
+		if (!t->keys[h]) {
+			t->keys[h] = key;
+			t->count++;
+			return false;
+		}
+	}
+}
+
+/* A line's identity: its CRC and an independent hash of it (FNV-1a), never 0. */
+static uint64_t line_key(const char *line, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)line[i]) * 16777619u;
+	return (uint64_t)journal_crc32(line, len) << 32 | h | 1u;
+}
+
+static void skipped(struct journal_stats *st, int lineno, int *count)
+{
+	(*count)++;
+	if (!st->first_skipped)
+		st->first_skipped = lineno;
+}
+
+int journal_read(const char *path, bool repair, journal_record_fn fn, void *user,
+		 struct journal_stats *stats, char *err, size_t err_size)
 {
 	FILE *f = fopen(path, "r");
-	char line[JOURNAL_LINE_MAX + 2];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
 	long good_end = 0;
-	int lineno = 0, count = 0;
-	bool torn = false;
+	int lineno = 0;
+	struct journal_stats local, *st = stats ? stats : &local;
+	struct seen seen = {0};
 
+	memset(st, 0, sizeof(*st));
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
+	while ((got = getline(&line, &cap, f)) > 0) {
+		size_t len = (size_t)got;
 		struct journal_record rec;
+		char why[160] = "";
 
 		lineno++;
-		if (len == 0 || line[len - 1] != '\n') {
-			torn = true;
+		if (line[len - 1] != '\n') {
+			st->torn_tail = true;
+			log_warn(LOG_GAME, "%s:%d: torn last line dropped", path, lineno);
 			break;
 		}
-		line[len - 1] = '\0';
-		if (parse_line(line, len - 1, lineno, &rec)) {
-			torn = true;
-			break;
-		}
-		if (fn && fn(user, &rec)) {
-			snprintf(err, err_size, "%s:%d: bad record '%s'", path, lineno, rec.type);
-			fclose(f);
-			return -1;
-		}
-		count++;
 		good_end = ftell(f);
-	}
-	fclose(f);
-	if (torn) {
-		log_warn(LOG_GAME, "%s:%d: torn or corrupt journal tail dropped", path, lineno);
-		if (repair && truncate(path, good_end)) {
-			snprintf(err, err_size, "%s: cannot cut the bad tail: %s", path,
-				 strerror(errno));
-			return -1;
+		line[--len] = '\0';
+		if (len > JOURNAL_LINE_MAX || memchr(line, '\0', len) ||
+		    parse_line(line, len, lineno, &rec)) {
+			skipped(st, lineno, &st->bad);
+			log_warn(LOG_GAME, "%s:%d: bad record skipped", path, lineno);
+			continue;
 		}
+		if (seen_before(&seen, line_key(line, len))) {
+			skipped(st, lineno, &st->duplicates);
+			log_warn(LOG_GAME, "%s:%d: duplicate of an earlier record skipped", path,
+				 lineno);
+			continue;
+		}
+		if (fn && fn(user, &rec, why, sizeof(why))) {
+			skipped(st, lineno, &st->refused);
+			log_warn(LOG_GAME, "%s:%d: %s record skipped: %s", path, lineno, rec.type,
+				 why[0] ? why : "refused");
+			continue;
+		}
+		st->taken++;
 	}
-	return count;
+	free(line);
+	fclose(f);
+	free(seen.keys);
+	if (st->torn_tail && repair && truncate(path, good_end)) {
+		snprintf(err, err_size, "%s: cannot cut the torn last line: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	return st->taken;
 }

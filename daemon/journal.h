@@ -5,9 +5,11 @@
  *
  *	CRC32HEX SP BODY LF        BODY = MS SP TYPE [SP ARGS]
  *
- * A torn or corrupt tail (a crash mid-write, a power loss) is detected on
- * reading: everything from the first bad line on is dropped, with a log line,
- * and the file is cut back to its last good record.
+ * Every line stands alone: a bad line (a flipped byte, a torn write followed by good
+ * writes, garbage) is skipped and reported, and the good records after it are read as
+ * before it; a line identical to an earlier one (a block written twice) is skipped as a
+ * duplicate.  Nothing good is ever cut away: only a torn tail after the last newline (a
+ * crash mid-write) is cut, so that the next record starts on a line of its own.
  */
 #ifndef ANNABELLA_JOURNAL_H
 #define ANNABELLA_JOURNAL_H
@@ -28,6 +30,15 @@ void journal_close(struct journal *j);
 /* Append one record, written with a single write(2).  0 or -1 (logged). */
 int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A record's line as journal_append writes it, with its newline, into line (at least
+ * JOURNAL_LINE_MAX + 1 bytes); its length, or -1 (logged) if it cannot be a record. */
+int journal_format(char *line, size_t size, uint64_t ms, const char *type, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The journal's file was removed (its state directory deleted or unmounted). */
+bool journal_removed(const struct journal *j);
+/* Append one whole line (with its newline) as made by journal_format; a short write is cut
+ * off again.  0, or -1 with errno. */
+int journal_append_line(struct journal *j, const char *line, size_t len);
 /* Make everything appended so far durable (fsync), if syncing is on. */
 int journal_sync(struct journal *j);
 
@@ -39,15 +50,28 @@ struct journal_record {
 	const char *args; /* the rest of the body, "" if none */
 };
 
-typedef int (*journal_record_fn)(void *user, const struct journal_record *rec);
+/* 0 to take the record; non-zero to refuse it (it is skipped and reported with `why`). */
+typedef int (*journal_record_fn)(void *user, const struct journal_record *rec, char *why,
+				 size_t why_size);
+
+/* What a reading found besides the records taken. */
+struct journal_stats {
+	int taken;	   /* records fn took */
+	int bad;	   /* lines that are no record (CRC, format, length), skipped */
+	int duplicates;	   /* lines identical to an earlier one, skipped */
+	int refused;	   /* records fn refused, skipped */
+	int first_skipped; /* the line of the first skipped line, 0 if none */
+	bool torn_tail;	   /* the file ended in a partial line */
+};
 
 /*
- * Read every good record of the journal at path in order, calling fn for each (fn returns
- * 0 to go on, non-zero to stop with an error).  A bad tail is cut off the file (if
- * `repair`) and logged.  Returns the number of records, 0 if the file does not exist, or
- * -1 with a message in err.
+ * Read every good record of the journal at path in order, calling fn for each; bad,
+ * duplicated and refused lines are skipped and logged (each with its line), and reading
+ * goes on.  With `repair` a torn tail is cut off.  Returns the number of records taken, 0 if
+ * the file does not exist, or -1 with a message in err (it cannot be read).  stats may be
+ * NULL.
  */
-int journal_read(const char *path, bool repair, journal_record_fn fn, void *user, char *err,
-		 size_t err_size);
+int journal_read(const char *path, bool repair, journal_record_fn fn, void *user,
+		 struct journal_stats *stats, char *err, size_t err_size);
 
 #endif

@@ -26,6 +26,7 @@
 #include "daemon/loop.h"
 #include "daemon/present.h"
 #include "daemon/state.h"
+#include "daemon/script.h"
 #include "daemon/store.h"
 #include "game/referee.h"
 #include "gpio/board.h"
@@ -256,6 +257,46 @@ static void script_control(void *user, const char *role, const char *command, ui
 	ctlsock_script(d->ctl, role, command, now);
 }
 
+/* `disk` in a board script: a storage fault from now on, or the state directory removed. */
+static void script_disk(void *user, int what, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)now;
+	if (what != SCRIPT_DISK_REMOVED) {
+		state_set_fault((enum state_fault)what);
+		return;
+	}
+	if (state_remove_tree(d->cfg.state_dir))
+		log_error(LOG_MAIN, "disk removed: cannot remove %s: %s", d->cfg.state_dir,
+			  strerror(errno));
+}
+
+static void saving_notice(void *user, bool failing)
+{
+	struct daemon *d = user;
+
+	presenter_notice(d->presenter,
+			 failing ? PRESENT_NOTICE_SAVE_FAILED : PRESENT_NOTICE_SAVE_WORKS,
+			 loop_now(d->loop));
+}
+
+/* Saving is tried again while it fails. */
+static uint64_t store_deadline_fn(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)now;
+	return store_retry_deadline(d->store);
+}
+
+static void store_run(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	store_retry(d->store, now);
+}
+
 static uint64_t referee_deadline_fn(void *user, uint64_t now)
 {
 	struct daemon *d = user;
@@ -427,8 +468,13 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	*status = 1;
+	store_set_notice(d->store, saving_notice, d);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
+	/* The arbiter sees it in status; the player hears it once. */
+	if (store_recovery_skipped(d->store) || store_scoresheet_kept(d->store, NULL))
+		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
+				 loop_now(d->loop));
 	place_pegs(d);
 	board_record_start(d->board);
 	ready.ms = loop_now(d->loop);
@@ -438,14 +484,17 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	/* The script's actions at a time go before the board's service at that time, so a
 	 * scan sees the pegs they placed. */
 	if (d->driver) {
-		struct driver_hooks hooks = {
-		    .user = d, .before_crash = before_crash, .control = script_control};
+		struct driver_hooks hooks = {.user = d,
+					     .before_crash = before_crash,
+					     .control = script_control,
+					     .disk = script_disk};
 
 		driver_start(d->driver, d->board, origin, &hooks);
 		loop_add_source(d->loop, driver_deadline, driver_run, d->driver);
 	}
 	loop_add_source(d->loop, board_deadline_fn, board_run, d);
 	loop_add_source(d->loop, referee_deadline_fn, referee_run, d);
+	loop_add_source(d->loop, store_deadline_fn, store_run, d);
 	loop_add_source(d->loop, end_deadline, end_run, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)

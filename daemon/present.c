@@ -163,6 +163,23 @@ static void say_settings(struct presenter *p, uint64_t ms)
 	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
+void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
+{
+	static const enum phrase_id phrases[] = {
+	    [PRESENT_NOTICE_SAVE_FAILED] = PHRASE_SAVE_FAILED,
+	    [PRESENT_NOTICE_SAVE_WORKS] = PHRASE_SAVE_WORKS,
+	    [PRESENT_NOTICE_RECOVERY_INCOMPLETE] = PHRASE_RECOVERY_INCOMPLETE,
+	};
+	struct phrase_options o = options(p);
+	struct utterance u;
+
+	if ((unsigned)n >= sizeof(phrases) / sizeof(phrases[0]))
+		return;
+	utterance_clear(&u);
+	phrase_add(&u, &o, phrases[n], NULL);
+	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
+}
+
 static void speak(struct presenter *p, const struct game_effect *fx)
 {
 	struct phrase_options o = options(p);

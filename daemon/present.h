@@ -47,6 +47,14 @@ void presenter_free(struct presenter *p);
 void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c);
 /* The braille display that shows moves, clocks and the scoresheet (NULL: none). */
 void presenter_attach_display(struct presenter *p, struct display *d);
+/* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
+ * saving fails, saving works again, the game was not fully recovered. */
+enum present_notice {
+	PRESENT_NOTICE_SAVE_FAILED = 0,
+	PRESENT_NOTICE_SAVE_WORKS,
+	PRESENT_NOTICE_RECOVERY_INCOMPLETE
+};
+void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
 /* The words of a move as announced (for status and the last move). */

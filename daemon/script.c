@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/state.h"
 #include "gpio/board.h"
 
 #define MAX_WORDS 64
@@ -288,6 +289,17 @@ static int parse_action(struct parser *p, char **w, int n)
 			return -1;
 		p->out->actions[p->out->count - 1].arg2 = arg2;
 		return 0;
+	}
+	if (!strcmp(w[0], "disk")) {
+		int f;
+
+		if (want_words(p, w, n, 2, "disk full|eio|readonly|ok|removed"))
+			return -1;
+		f = !strcmp(w[1], "removed") ? SCRIPT_DISK_REMOVED : state_fault_parse(w[1]);
+		if (f < 0)
+			return fail(p, "bad disk state '%s' (full, eio, readonly, ok or removed)",
+				    w[1]);
+		return add_action(p, SCRIPT_DISK, f, 0);
 	}
 	if (!strcmp(w[0], "crash")) {
 		if (want_words(p, w, n, 1, "crash"))

@@ -13,6 +13,9 @@
  *   [+MS] chatter SQ N          N bounces (2N level changes) within 10 ms, ending as it was
  *   [+MS] stuck SQ occupied|empty MS     the sensor reads that for MS, whatever the peg does
  *   [+MS] stuck BUTTON down|up MS        the same for a button's line
+ *   [+MS] disk full|eio|readonly|ok      the state directory's writes fail that way from now
+ *                               on (ok: they work again); see state_set_fault()
+ *   [+MS] disk removed          the state directory is removed (as if deleted or unmounted)
  *   [+MS] bounce SQ|BUTTON MS [SEED]     the line flickers irregularly for MS, then shows the
  *                               peg or button as it is; without SEED the flickers follow
  *                               from the action's time and line (the same script, the same
@@ -52,7 +55,9 @@ enum script_action_type {
 	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts` */
 	SCRIPT_STUCK,	/* target: square, or BOARD_SIM_BUTTON + button; arg: ms; arg2: level */
 	SCRIPT_BOUNCE,	/* target as for STUCK; arg: ms; arg2: seed */
+	SCRIPT_DISK,	/* target: enum state_fault, or SCRIPT_DISK_REMOVED */
 };
+#define SCRIPT_DISK_REMOVED 100
 
 struct script_action {
 	uint64_t time_ms; /* absolute script time: the sum of the +MS waits so far */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,6 +11,69 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static enum state_fault fault;
+static bool fault_short_done;
+
+void state_set_fault(enum state_fault f)
+{
+	fault = f;
+	fault_short_done = false;
+}
+
+int state_fault_parse(const char *word)
+{
+	static const char *const names[] = {"ok", "full", "eio", "readonly"};
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(word, names[i]))
+			return i;
+	return -1;
+}
+
+ssize_t state_fault_allow(size_t len)
+{
+	switch (fault) {
+	case STATE_FAULT_NONE:
+		return (ssize_t)len;
+	case STATE_FAULT_FULL:
+		if (!fault_short_done && len > 1) {
+			fault_short_done = true;
+			return (ssize_t)(len / 2);
+		}
+		errno = ENOSPC;
+		return -1;
+	case STATE_FAULT_EIO:
+		errno = EIO;
+		return -1;
+	case STATE_FAULT_READONLY:
+		errno = EROFS;
+		return -1;
+	}
+	return (ssize_t)len;
+}
+
+ssize_t state_write(int fd, const void *data, size_t len)
+{
+	ssize_t allowed = state_fault_allow(len);
+
+	if (allowed <= 0)
+		return allowed;
+	return write(fd, data, (size_t)allowed);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int state_remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 int state_mkdir(const char *path)
 {
@@ -25,11 +89,11 @@ int state_mkdir(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
+		if (mkdir(buf, 0750) && errno != EEXIST)
 			return -1;
 		*p = '/';
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
+	if (mkdir(buf, 0750) && errno != EEXIST)
 		return -1;
 	return 0;
 }
@@ -58,11 +122,15 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fault == STATE_FAULT_READONLY || fault == STATE_FAULT_EIO) {
+		errno = fault == STATE_FAULT_EIO ? EIO : EROFS;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return -1;
 	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
+		ssize_t w = state_write(fd, data + done, len - done);
 
 		if (w < 0) {
 			if (errno == EINTR)

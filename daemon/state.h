@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* mkdir -p; 0 or -1 with errno. */
 int state_mkdir(const char *path);
@@ -15,5 +16,24 @@ int state_mkdir(const char *path);
 int state_write_atomic(const char *path, const char *data, size_t len, bool sync);
 /* Read a whole file (NUL-terminated, malloc'd); NULL with errno. */
 char *state_read_file(const char *path, size_t *len);
+
+/*
+ * A storage fault played from a board script (`+MS disk full|eio|readonly|ok`): from now on
+ * every write to the state directory through this module and the journal fails that way
+ * (full: the first write after the fault is cut short, as on a disk that fills up mid-write,
+ * then ENOSPC; eio: EIO; readonly: EROFS), until `ok`.  For tests only: nothing else sets it.
+ */
+enum state_fault { STATE_FAULT_NONE = 0, STATE_FAULT_FULL, STATE_FAULT_EIO, STATE_FAULT_READONLY };
+void state_set_fault(enum state_fault f);
+/* "full", "eio", "readonly", "ok" -> the fault (-1 if none of them). */
+int state_fault_parse(const char *word);
+/* Whether a write of len bytes may go ahead: len itself, fewer (a short write), or -1 with
+ * errno set. */
+ssize_t state_fault_allow(size_t len);
+/* Remove a directory and everything under it (a board script's `disk removed`).  0 or -1
+ * with errno. */
+int state_remove_tree(const char *path);
+/* write(2) through the fault hook: as write, or short, or -1 with errno. */
+ssize_t state_write(int fd, const void *data, size_t len);
 
 #endif

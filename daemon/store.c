@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/log.h"
+#include "chess/pgn.h"
 #include "daemon/journal.h"
 #include "daemon/state.h"
 
@@ -27,9 +29,105 @@ struct store {
 	/* What each ply's comment was made from, so only changed comments are made again. */
 	struct game_ply *marks;
 	int marks_count, marks_capacity;
-	struct game_params tagged; /* the tags last given to the scoresheet */
-	int notes_seen;		   /* the game's notes when the comments were last made */
+	struct game_params tagged;     /* the tags last given to the scoresheet */
+	int notes_seen;		       /* the game's notes when the comments were last made */
+	struct journal_stats recovery; /* what reading the journal at start found */
+	/* game.pgn held more plies than the journal gave back: how many, and where it is kept */
+	int scoresheet_kept;
+	char scoresheet_kept_path[PATH_MAX];
+	/* The current game's journal lines, all of them: the ones not yet on disk are written
+	 * when storage works again, and all of them if the file was removed. */
+	char **lines;
+	size_t nlines, lines_cap, written;
+	bool sync_due; /* a durable record is not yet synced */
+	/* Saving fails: since when, why; the scoresheet to write again. */
+	bool failing;
+	char fail_error[128];
+	uint64_t last_try_ms;
+	bool pgn_due;
+	const struct game *game;
+	void (*notice)(void *user, bool failing);
+	void *notice_user;
 };
+
+const char *store_saving_error(const struct store *s)
+{
+	return s->failing ? s->fail_error : NULL;
+}
+
+void store_set_notice(struct store *s, void (*notice)(void *user, bool failing), void *user)
+{
+	s->notice = notice;
+	s->notice_user = user;
+}
+
+static void lines_clear(struct store *s)
+{
+	for (size_t i = 0; i < s->nlines; i++)
+		free(s->lines[i]);
+	s->nlines = s->written = 0;
+}
+
+static int lines_add(struct store *s, const char *line)
+{
+	char *copy = strdup(line);
+
+	if (!copy)
+		return -1;
+	if (s->nlines == s->lines_cap) {
+		size_t cap = s->lines_cap ? s->lines_cap * 2 : 256;
+		char **l = realloc(s->lines, cap * sizeof(*l));
+
+		if (!l) {
+			free(copy);
+			return -1;
+		}
+		s->lines = l;
+		s->lines_cap = cap;
+	}
+	s->lines[s->nlines++] = copy;
+	return 0;
+}
+
+/* Saving failed: said once (log, the arbiter's status, privately to the player); the game
+ * goes on in memory. */
+static void saving_failed(struct store *s, const char *what, int err)
+{
+	snprintf(s->fail_error, sizeof(s->fail_error), "%s: %s", what, strerror(err));
+	if (s->failing)
+		return;
+	s->failing = true;
+	log_error(LOG_GAME, "cannot save the game (%s); kept in memory, retried", s->fail_error);
+	if (s->notice)
+		s->notice(s->notice_user, true);
+}
+
+static void saving_works(struct store *s)
+{
+	if (!s->failing)
+		return;
+	s->failing = false;
+	log_info(LOG_GAME, "saving works again: the game is on disk whole");
+	if (s->notice)
+		s->notice(s->notice_user, false);
+}
+
+int store_scoresheet_kept(const struct store *s, const char **path)
+{
+	if (path)
+		*path = s->scoresheet_kept_path;
+	return s->scoresheet_kept;
+}
+
+int store_recovery_skipped(const struct store *s)
+{
+	return s->recovery.bad + s->recovery.duplicates + s->recovery.refused;
+}
+
+const struct journal_stats *store_recovery(const struct store *s)
+{
+	return &s->recovery;
+}
 
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
 			 size_t err_size)
@@ -63,6 +161,8 @@ void store_free(struct store *s)
 	if (s->pgn_ready)
 		pgn_game_free(&s->pgn);
 	free(s->marks);
+	lines_clear(s);
+	free(s->lines);
 	free(s);
 }
 
@@ -76,29 +176,96 @@ static void journal_path(const struct store *s, char *path, size_t size)
 struct replay {
 	struct store *s;
 	struct referee *r;
-	char err[160];
 };
 
-static int replay_record(void *user, const struct journal_record *jr)
+static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size)
 {
 	struct replay *rp = user;
 	struct game_record rec;
 
-	if (game_record_decode(&rec, jr->type, jr->args, jr->ms, rp->err, sizeof(rp->err)))
+	if (game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size))
 		return -1;
 	/* One game per journal: a finished game's records are kept under games/. */
 	if (rec.type == REC_GAME && rp->s->journal_game[0]) {
-		snprintf(rp->err, sizeof(rp->err), "a second game record");
+		snprintf(why, why_size, "a second game record");
+		return -1;
+	}
+	if (rec.type != REC_GAME && !rp->s->journal_game[0]) {
+		snprintf(why, why_size, "no game record before it");
 		return -1;
 	}
 	if (referee_replay(rp->r, &rec)) {
-		snprintf(rp->err, sizeof(rp->err), "%s record does not fit the game",
-			 game_record_name(rec.type));
+		snprintf(why, why_size, "it does not fit the game");
 		return -1;
 	}
 	if (rec.type == REC_GAME)
 		snprintf(rp->s->journal_game, sizeof(rp->s->journal_game), "%s", rec.u.game.id);
+	{
+		char line[JOURNAL_LINE_MAX + 1];
+
+		if (journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0 &&
+		    lines_add(rp->s, line) == 0)
+			rp->s->written = rp->s->nlines;
+	}
 	return 0;
+}
+
+/* The plies of the first game of a PGN file if it is unfinished (result "*"; a finished
+ * game is in games/ already); -1 if it cannot be read or is finished. */
+static int pgn_file_plies(const char *path)
+{
+	struct chess_error cerr;
+	struct pgn_game pgn;
+	struct pgn_reader *rd;
+	size_t len;
+	char *text = state_read_file(path, &len);
+	int plies = -1;
+
+	if (!text)
+		return -1;
+	rd = pgn_reader_new(text, len);
+	if (rd && pgn_reader_next(rd, &pgn, &cerr) == 1) {
+		if (!strcmp(pgn.result, "*"))
+			plies = pgn.game.count;
+		pgn_game_free(&pgn);
+	}
+	pgn_reader_free(rd);
+	free(text);
+	return plies;
+}
+
+/*
+ * The scoresheet on disk is the one record a player cannot get back: when the journal gave
+ * back fewer moves than game.pgn holds (damaged records, an empty journal), game.pgn is kept
+ * under games/ before it is ever written again, and the arbiter and the player are told.
+ */
+static void keep_longer_scoresheet(struct store *s, const struct game *g)
+{
+	char path[PATH_MAX], kept[PATH_MAX];
+	int on_disk, recovered = g->open ? game_plies(g) : 0;
+
+	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
+	on_disk = pgn_file_plies(path);
+	if (on_disk <= recovered)
+		return;
+	for (int n = 1; n < 1000; n++) {
+		snprintf(kept, sizeof(kept), "%s/games/%s-before-recovery-%d.pgn", s->dir,
+			 g->open ? g->params.id : "unknown", n);
+		if (access(kept, F_OK) == 0)
+			continue;
+		if (link(path, kept) && errno != EEXIST) {
+			log_error(LOG_GAME, "cannot keep %s as %s: %s", path, kept,
+				  strerror(errno));
+			return;
+		}
+		break;
+	}
+	s->scoresheet_kept = on_disk;
+	snprintf(s->scoresheet_kept_path, sizeof(s->scoresheet_kept_path), "%s", kept);
+	log_warn(LOG_GAME,
+		 "the journal gave back %d plies, game.pgn holds %d: game.pgn kept as %s; the "
+		 "arbiter decides",
+		 recovered, on_disk, kept);
 }
 
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
@@ -109,20 +276,16 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	int n;
 
 	journal_path(s, path, sizeof(path));
-	n = journal_read(path, true, replay_record, &rp, err, err_size);
-	if (n < 0) {
-		/* journal_read() names the line; say what was wrong with it. */
-		if (rp.err[0]) {
-			size_t len = strlen(err);
-
-			snprintf(err + len, err_size > len ? err_size - len : 0, ": %s", rp.err);
-		}
+	n = journal_read(path, true, replay_record, &rp, &s->recovery, err, err_size);
+	if (n < 0)
 		return -1;
-	}
-	if (n > 0 && !g->open) {
-		snprintf(err, err_size, "%s: no game record", path);
-		return -1;
-	}
+	if (store_recovery_skipped(s))
+		log_warn(LOG_GAME,
+			 "%s: %d records skipped (%d bad, %d duplicated, %d not fitting the game), "
+			 "the first at line %d; %d records kept",
+			 path, store_recovery_skipped(s), s->recovery.bad, s->recovery.duplicates,
+			 s->recovery.refused, s->recovery.first_skipped, n);
+	keep_longer_scoresheet(s, g);
 	/* A finished game's journal stays open for what its end left (a last move's reading)
 	 * until the next game's record keeps it under games/. */
 	if (g->open) {
@@ -144,6 +307,7 @@ static void archive_journal(struct store *s)
 
 	journal_close(s->journal);
 	s->journal = NULL;
+	lines_clear(s);
 	if (!s->journal_game[0])
 		return;
 	journal_path(s, from, sizeof(from));
@@ -153,32 +317,97 @@ static void archive_journal(struct store *s)
 	s->journal_game[0] = '\0';
 }
 
-void store_record(struct store *s, const struct game_record *rec)
+static int write_pgn(struct store *s, const struct game *g, bool archive_copy);
+
+/* The journal's lines not yet on disk, written; all of them again when the file was
+ * removed (the state directory deleted: made again).  0, or -1 (saving failed). */
+static int flush(struct store *s, bool sync)
 {
-	char args[GAME_RECORD_MAX], err[256];
+	char path[PATH_MAX], err[256];
 
-	if (rec->type == REC_GAME) {
-		char path[PATH_MAX];
-
-		archive_journal(s);
+	if (s->journal && journal_removed(s->journal)) {
+		log_error(LOG_GAME, "the journal was removed; writing the game again");
+		journal_close(s->journal);
+		s->journal = NULL;
+		s->written = 0;
+		s->pgn_due = true;
+	}
+	if (!s->journal && s->journal_game[0]) {
+		snprintf(path, sizeof(path), "%s/games", s->dir);
+		if (state_mkdir(path)) {
+			saving_failed(s, path, errno);
+			return -1;
+		}
 		journal_path(s, path, sizeof(path));
 		s->journal = journal_open(path, s->sync, err, sizeof(err));
 		if (!s->journal) {
-			log_error(LOG_GAME, "%s", err);
-			return;
+			saving_failed(s, "journal", errno);
+			return -1;
 		}
-		snprintf(s->journal_game, sizeof(s->journal_game), "%s", rec->u.game.id);
 	}
 	if (!s->journal)
+		return 0;
+	for (; s->written < s->nlines; s->written++) {
+		if (journal_append_line(s->journal, s->lines[s->written],
+					strlen(s->lines[s->written]))) {
+			saving_failed(s, "journal", errno);
+			return -1;
+		}
+		s->sync_due = true;
+	}
+	if (sync && s->sync_due) {
+		if (journal_sync(s->journal)) {
+			saving_failed(s, "journal", errno);
+			return -1;
+		}
+		s->sync_due = false;
+	}
+	return 0;
+}
+
+void store_record(struct store *s, const struct game_record *rec)
+{
+	char args[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
+
+	if (rec->type == REC_GAME) {
+		archive_journal(s);
+		snprintf(s->journal_game, sizeof(s->journal_game), "%s", rec->u.game.id);
+	}
+	if (!s->journal_game[0])
 		return;
-	if (game_record_encode(rec, args, sizeof(args)) < 0) {
+	if (game_record_encode(rec, args, sizeof(args)) < 0 ||
+	    journal_format(line, sizeof(line), rec->ms, game_record_name(rec->type), "%s", args) <
+		0) {
 		log_error(LOG_GAME, "%s record too long for the journal",
 			  game_record_name(rec->type));
 		return;
 	}
-	journal_append(s->journal, rec->ms, game_record_name(rec->type), "%s", args);
-	if (game_record_durable(rec->type))
-		journal_sync(s->journal);
+	if (lines_add(s, line)) {
+		log_error(LOG_GAME, "out of memory: %s record not kept",
+			  game_record_name(rec->type));
+		return;
+	}
+	s->last_try_ms = rec->ms;
+	/* While saving fails, a record waits for the next try with the others. */
+	if (s->failing)
+		return;
+	/* A durable record is synced at once; the others with the next durable one. */
+	flush(s, game_record_durable(rec->type));
+}
+
+uint64_t store_retry_deadline(const struct store *s)
+{
+	return s->failing ? s->last_try_ms + STORE_RETRY_MS : UINT64_MAX;
+}
+
+void store_retry(struct store *s, uint64_t now)
+{
+	s->last_try_ms = now;
+	if (flush(s, true))
+		return;
+	if (s->pgn_due && s->game && write_pgn(s, s->game, game_over(s->game)))
+		return;
+	saving_works(s);
 }
 
 static int next_game_number(const char *games_dir)
@@ -339,29 +568,37 @@ static int sync_pgn(struct store *s, const struct game *g)
 	return 0;
 }
 
-static void write_pgn(struct store *s, const struct game *g, bool archive_copy)
+static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 {
 	char path[PATH_MAX];
 	char *text;
+	int rc = 0;
 
 	if (!g->open)
-		return;
+		return 0;
+	s->game = g;
 	if (sync_pgn(s, g)) {
 		log_error(LOG_GAME, "cannot update the scoresheet (out of memory)");
-		return;
+		return -1;
 	}
 	text = pgn_format(&s->pgn);
 	if (!text) {
 		log_error(LOG_GAME, "cannot format the scoresheet (out of memory)");
-		return;
+		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
-	if (state_write_atomic(path, text, strlen(text), s->sync))
-		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
+	if (state_write_atomic(path, text, strlen(text), s->sync)) {
+		saving_failed(s, "game.pgn", errno);
+		rc = -1;
+	}
 	snprintf(path, sizeof(path), "%s/games/%s.pgn", s->dir, g->params.id);
-	if (archive_copy && state_write_atomic(path, text, strlen(text), s->sync))
-		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
+	if (rc == 0 && archive_copy && state_write_atomic(path, text, strlen(text), s->sync)) {
+		saving_failed(s, path, errno);
+		rc = -1;
+	}
 	free(text);
+	s->pgn_due = rc != 0;
+	return rc;
 }
 
 void store_scoresheet(struct store *s, const struct game *g)
@@ -382,9 +619,10 @@ void store_game_start(struct store *s, const struct game *g)
 
 void store_close(struct store *s, const struct game *g)
 {
+	if (flush(s, true) && s->written < s->nlines)
+		log_error(LOG_GAME, "%zu journal records could not be saved before the stop",
+			  s->nlines - s->written);
 	write_pgn(s, g, true);
-	if (s->journal)
-		journal_sync(s->journal);
 	/* A game whose result is approved is done: its journal is kept under games/.  One
 	 * still waiting for approval (8.7) is resumed at the next start. */
 	if (g->open && g->result.state == RESULT_APPROVED)

@@ -27,8 +27,31 @@ struct store;
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
 			 size_t err_size);
 void store_free(struct store *s);
-/* Replay the journal into the referee.  0, or -1 with "JOURNAL:LINE: ..." in err. */
+/* Replay the journal into the referee: every record that can be read and fits the game;
+ * the others are skipped and reported (log; store_recovery()).  0, or -1 with a message in
+ * err when the journal cannot be read at all. */
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size);
+/* What the replay at start skipped (records not read, duplicated, or not fitting). */
+struct journal_stats;
+const struct journal_stats *store_recovery(const struct store *s);
+int store_recovery_skipped(const struct store *s);
+/*
+ * Saving: a failed or short write (disk full, EIO, read-only, the state directory removed)
+ * is found where it happens; the game goes on in memory, the records wait, and every
+ * STORE_RETRY_MS the store tries again: the journal's missing lines (all of them, into a
+ * new directory, if it was removed), then the scoresheet.  The notice is called once when
+ * saving starts failing and once when it works again.
+ */
+#define STORE_RETRY_MS 2000u
+void store_set_notice(struct store *s, void (*notice)(void *user, bool failing), void *user);
+/* Why saving fails now, or NULL when it works. */
+const char *store_saving_error(const struct store *s);
+/* When to try again (UINT64_MAX when nothing waits), and the try. */
+uint64_t store_retry_deadline(const struct store *s);
+void store_retry(struct store *s, uint64_t now);
+/* The plies game.pgn held when the journal gave back fewer (0 if it did not), and where that
+ * scoresheet is kept (games/ID-before-recovery-N.pgn). */
+int store_scoresheet_kept(const struct store *s, const char **path);
 
 /* The referee's sink: a record goes to the journal (a game record starts a new journal
  * and keeps the finished game's under games/); a new game gets its id and date. */

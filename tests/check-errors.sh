@@ -33,6 +33,8 @@ printf 'player white\n+100 stuck e2 full 300\n' >"$work/stuck.script"
 expect 2 "stuck.script:2: bad level .full." --board "sim:$work/stuck.script"
 printf 'player white\n+100 lift e2\n+100 bounce select\n' >"$work/bounce.script"
 expect 2 "bounce.script:3: usage: bounce SQ.BUTTON MS" --board "sim:$work/bounce.script"
+printf 'player white\n+100 disk gone\n' >"$work/disk.script"
+expect 2 "disk.script:2: bad disk state .gone." --board "sim:$work/disk.script"
 printf 'player white\ntime-control 40/\n' >"$work/tc.script"
 expect 2 "tc.script:2: " --board "sim:$work/tc.script"
 printf 'setup rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0\n+100 lift e2\n' \

@@ -108,9 +108,12 @@ enum phrase_id {
 	PHRASE_CLOCK_INFO,	/* "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}." */
 	PHRASE_MOVES_PLAYED,	/* "Gespielte Züge: {count}." (no clock) */
 	PHRASE_CLOCK_USED,	/* "Verbraucht: Weiß {white}, Schwarz {black}." ([clock] info) */
-	PHRASE_TIME_LEFT,	/* a warning: "noch {time}" */
-	PHRASE_SETTINGS,	/* at start: "Sprache Deutsch, Sprechtempo {count}" */
-	PHRASE_SETTINGS_LONG,	/* the move form, after the settings: "lange Zugansage" */
+	PHRASE_SAVE_FAILED,	/* the scoresheet can no longer be saved (storage fault) */
+	PHRASE_SAVE_WORKS,	/* it is saved again */
+	PHRASE_RECOVERY_INCOMPLETE, /* the journal gave back less than the scoresheet held */
+	PHRASE_TIME_LEFT,	    /* a warning: "noch {time}" */
+	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
+	PHRASE_SETTINGS_LONG,	    /* the move form, after the settings: "lange Zugansage" */
 	PHRASE_SETTINGS_SHORT,
 	PHRASE_ID_COUNT
 };

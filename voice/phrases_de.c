@@ -58,6 +58,10 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_INFO] = "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}.",
     [PHRASE_MOVES_PLAYED] = "Gespielte Züge: {count}.",
     [PHRASE_CLOCK_USED] = "Verbraucht: Weiß {white}, Schwarz {black}.",
+    [PHRASE_SAVE_FAILED] = "Die Partie kann nicht mehr gespeichert werden",
+    [PHRASE_SAVE_WORKS] = "Die Partie wird wieder gespeichert",
+    [PHRASE_RECOVERY_INCOMPLETE] =
+	"Die Partie wurde nicht vollständig wiederhergestellt, bitte Schiedsrichter rufen",
     [PHRASE_TIME_LEFT] = "noch {time}",
     [PHRASE_SETTINGS] = "Sprache Deutsch, Sprechtempo {count}",
     [PHRASE_SETTINGS_LONG] = "lange Zugansage",

@@ -27,7 +27,7 @@ static struct voice_sink *wav_open(const struct voice_sink_env *env, char *err, 
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/audio", env->cfg->state_dir);
-	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+	if (mkdir(path, 0750) != 0 && errno != EEXIST) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		goto fail;
 	}

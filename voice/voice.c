@@ -33,6 +33,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -282,7 +283,7 @@ int voice_record_to(struct voice *v, const char *path)
 	struct item *it;
 
 	if (path != NULL) {
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
 		if (fd < 0) {
 			log_warn(LOG_VOICE, "record %s: %s", path, strerror(errno));
 			return -1;
@@ -530,9 +531,31 @@ size_t voice_segment_input(const struct pronounce_table *t, const struct utteran
 			       size);
 }
 
+/* The state directory was removed (deleted, unmounted): speech.log is made again there, so
+ * what is said from now on is logged (what the removed file held is gone). */
+static void reopen_if_removed(struct voice *v)
+{
+	char path[sizeof(v->cfg.state_dir) + 16];
+	struct stat st;
+	int fd;
+
+	if (fstat(v->speech_log_fd, &st) || st.st_nlink > 0)
+		return;
+	if (mkdir(v->cfg.state_dir, 0750) && errno != EEXIST)
+		return;
+	snprintf(path, sizeof(path), "%s/speech.log", v->cfg.state_dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return;
+	close(v->speech_log_fd);
+	v->speech_log_fd = fd;
+	log_warn(LOG_VOICE, "speech.log was removed: made again");
+}
+
 static void speech_log_write(struct voice *v, const struct item *it)
 {
 	char line[VOICE_TEXT_MAX + 64];
+	ssize_t w;
 	int n = snprintf(line, sizeof(line), "%llu %s ", (unsigned long long)it->time_ms,
 			 channel_names[it->ch]);
 	size_t len;
@@ -543,8 +566,12 @@ static void speech_log_write(struct voice *v, const struct item *it)
 	for (const char *p = it->u.text; *p && len + 2 < sizeof(line); p++)
 		line[len++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
 	line[len++] = '\n';
-	if (write(v->speech_log_fd, line, len) != (ssize_t)len)
+	reopen_if_removed(v);
+	w = write(v->speech_log_fd, line, len);
+	if (w < 0)
 		log_warn(LOG_VOICE, "speech.log: write failed: %s", strerror(errno));
+	else if ((size_t)w != len)
+		log_warn(LOG_VOICE, "speech.log: short write (%zd of %zu bytes)", w, len);
 }
 
 static void switch_record(struct voice *v, int fd)
@@ -770,7 +797,7 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	}
 	v->record.fd = -1;
 	snprintf(path, sizeof(path), "%s/speech.log", cfg->state_dir);
-	v->speech_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	v->speech_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 	if (v->speech_log_fd < 0) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		goto fail;

@@ -139,7 +139,7 @@ fail:
 
 int wav_writer_open(struct wav_writer *w, const char *path, unsigned sample_rate)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
 
 	if (fd < 0) {
 		w->fd = -1;

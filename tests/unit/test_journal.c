@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The game journal (DESIGN 4.4): records written and read back, the CRC of each
- * line, torn and corrupt tails dropped and cut off, over-long records refused,
- * and a refused record named by file and line.
+ * line, bad lines skipped with the good records after them kept, duplicates skipped, a
+ * torn tail cut off and nothing else, over-long records refused, and a refused record
+ * skipped with its line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +31,7 @@ struct collected {
 	int fail_at; /* record number (1-based) whose callback fails; 0: none */
 };
 
-static int collect(void *user, const struct journal_record *rec)
+static int collect(void *user, const struct journal_record *rec, char *why, size_t why_size)
 {
 	struct collected *c = user;
 
@@ -41,7 +42,11 @@ static int collect(void *user, const struct journal_record *rec)
 		snprintf(c->args[c->count], sizeof(c->args[0]), "%s", rec->args);
 	}
 	c->count++;
-	return c->fail_at && c->count == c->fail_at;
+	if (c->fail_at && c->count == c->fail_at) {
+		snprintf(why, why_size, "refused by the test");
+		return 1;
+	}
+	return 0;
 }
 
 struct fixture {
@@ -170,7 +175,7 @@ static void test_append_and_read_back(void **state)
 	char *text;
 
 	write_three(f->path);
-	assert_int_equal(journal_read(f->path, false, collect, &c, err, sizeof(err)), 3);
+	assert_int_equal(journal_read(f->path, false, collect, &c, NULL, err, sizeof(err)), 3);
 	check_three(&c);
 
 	/* The line format: 8 lowercase hex digits of the body's CRC, a space, the body. */
@@ -191,9 +196,9 @@ static void test_append_and_read_back(void **state)
 	free(text);
 
 	/* Reading again (or with repair) changes nothing; no callback just counts. */
-	assert_int_equal(journal_read(f->path, true, NULL, NULL, err, sizeof(err)), 3);
+	assert_int_equal(journal_read(f->path, true, NULL, NULL, NULL, err, sizeof(err)), 3);
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 3);
+	assert_int_equal(journal_read(f->path, true, collect, &c, NULL, err, sizeof(err)), 3);
 	check_three(&c);
 }
 
@@ -210,7 +215,7 @@ static void test_reopen_appends(void **state)
 	assert_int_equal(journal_append(j, 5, "restart", "%d", 1), 0);
 	assert_int_equal(journal_sync(j), 0);
 	journal_close(j);
-	assert_int_equal(journal_read(f->path, false, collect, &c, err, sizeof(err)), 4);
+	assert_int_equal(journal_read(f->path, false, collect, &c, NULL, err, sizeof(err)), 4);
 	assert_string_equal(c.type[3], "restart");
 	assert_string_equal(c.args[3], "1");
 	assert_int_equal(c.line[3], 4);
@@ -222,13 +227,13 @@ static void test_missing_and_empty(void **state)
 	struct collected c = {0};
 	char err[200] = "";
 
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 0);
+	assert_int_equal(journal_read(f->path, true, collect, &c, NULL, err, sizeof(err)), 0);
 	assert_int_equal(c.count, 0);
 	/* Reading a missing journal does not create it. */
 	assert_int_equal(access(f->path, F_OK), -1);
 
 	write_raw(f->path, "", 0);
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 0);
+	assert_int_equal(journal_read(f->path, true, collect, &c, NULL, err, sizeof(err)), 0);
 	assert_int_equal(c.count, 0);
 	assert_int_equal(file_size(f->path), 0);
 }
@@ -243,15 +248,17 @@ static void test_open_error_names_path(void **state)
 	assert_non_null(strstr(err, "/nonexistent-dir/journal"));
 }
 
-/* Flip one byte of line 2 (in the body, in the CRC): lines 2 and 3 are dropped. */
+/* Flip one byte of line 2 (in the body, in the CRC): line 2 is skipped, line 3 kept. */
 static void flip_and_check(struct fixture *f, size_t offset_in_line2, unsigned char mask)
 {
+	struct journal_stats st;
 	struct collected c = {0};
 	char err[200];
 	size_t len;
 	char *text;
 	char *line2;
 
+	unlink(f->path);
 	write_three(f->path);
 	text = slurp(f->path, &len);
 	line2 = strchr(text, '\n') + 1;
@@ -259,9 +266,13 @@ static void flip_and_check(struct fixture *f, size_t offset_in_line2, unsigned c
 	write_raw(f->path, text, len);
 	free(text);
 
-	assert_int_equal(journal_read(f->path, false, collect, &c, err, sizeof(err)), 1);
-	assert_int_equal(c.count, 1);
+	assert_int_equal(journal_read(f->path, false, collect, &c, &st, err, sizeof(err)), 2);
+	assert_int_equal(c.count, 2);
 	assert_string_equal(c.type[0], "game");
+	assert_string_equal(c.type[1], "end");
+	assert_int_equal(c.line[1], 3);
+	assert_int_equal(st.bad, 1);
+	assert_int_equal(st.first_skipped, 2);
 }
 
 static void test_crc_catches_flipped_byte(void **state)
@@ -275,10 +286,12 @@ static void test_crc_catches_flipped_byte(void **state)
 	flip_and_check(f, 8, 0x01);  /* the separator */
 }
 
-/* Good records, then tail appended; read with repair: the good records, the file cut back to
- * them, and an append afterwards gives a journal that reads in full. */
+/* Good records, then a torn tail (no newline at the end); read with repair: the good
+ * records, the file cut back to them (only the partial line goes), and an append afterwards
+ * gives a journal that reads in full. */
 static void check_tail_dropped(struct fixture *f, const char *tail, size_t tail_len)
 {
+	struct journal_stats st;
 	struct collected c = {0};
 	char err[200] = "";
 	off_t good_size, before_size;
@@ -291,13 +304,14 @@ static void check_tail_dropped(struct fixture *f, const char *tail, size_t tail_
 	assert_true(before_size > good_size);
 
 	/* Without repair: the records, the file untouched. */
-	assert_int_equal(journal_read(f->path, false, collect, &c, err, sizeof(err)), 3);
+	assert_int_equal(journal_read(f->path, false, collect, &c, &st, err, sizeof(err)), 3);
 	check_three(&c);
+	assert_true(st.torn_tail);
 	assert_int_equal(file_size(f->path), before_size);
 
-	/* With repair: cut back to the last good record. */
+	/* With repair: the partial line cut off. */
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 3);
+	assert_int_equal(journal_read(f->path, true, collect, &c, NULL, err, sizeof(err)), 3);
 	check_three(&c);
 	assert_int_equal(file_size(f->path), good_size);
 
@@ -306,11 +320,12 @@ static void check_tail_dropped(struct fixture *f, const char *tail, size_t tail_
 	assert_int_equal(journal_append(j, 9999, "restart", "%d", 2), 0);
 	journal_close(j);
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 4);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 4);
 	assert_int_equal(c.count, 4);
 	assert_string_equal(c.type[3], "restart");
 	assert_int_equal(c.ms[3], 9999);
 	assert_int_equal(c.line[3], 4);
+	assert_false(st.torn_tail);
 }
 
 static void test_torn_partial_line(void **state)
@@ -332,25 +347,70 @@ static void test_torn_complete_record_without_newline(void **state)
 	check_tail_dropped(f, line, strlen(line));
 }
 
-static void test_garbage_appended(void **state)
+/* Whole lines of garbage are skipped, never cut: the records after them are read. */
+static void test_garbage_lines_skipped(void **state)
 {
 	struct fixture *f = *state;
 	static const char garbage[] = "\x00\x00\x00\x00\xff\xfe garbage\n\x01\x02\n";
+	const char *good = "3000 made 2 e7e5 e5";
+	struct journal_stats st;
+	struct collected c = {0};
+	char err[200] = "", line[128];
+	off_t size;
 
-	check_tail_dropped(f, garbage, sizeof(garbage) - 1);
+	write_three(f->path);
+	append_raw(f->path, garbage, sizeof(garbage) - 1);
+	snprintf(line, sizeof(line), "%08x %s\n", (unsigned)journal_crc32(good, strlen(good)),
+		 good);
+	append_raw(f->path, line, strlen(line));
+	size = file_size(f->path);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 4);
+	assert_string_equal(c.type[3], "made");
+	assert_int_equal(c.line[3], 6);
+	assert_int_equal(st.bad, 2);
+	assert_int_equal(st.first_skipped, 4);
+	assert_int_equal(file_size(f->path), size);
 }
 
+/* A bad line in the middle (a torn write followed by good writes): only it is lost. */
 static void test_bad_line_in_middle(void **state)
 {
 	struct fixture *f = *state;
 	char tail[256];
 	const char *good = "3000 made 3 d2d4 d4";
+	struct journal_stats st;
+	struct collected c = {0};
+	char err[200] = "";
 	int n;
 
-	/* A line with a wrong CRC, then a good one: everything from the bad line on goes. */
+	write_three(f->path);
 	n = snprintf(tail, sizeof(tail), "00000000 2000 made 2 e7e5 e5\n%08x %s\n",
 		     (unsigned)journal_crc32(good, strlen(good)), good);
-	check_tail_dropped(f, tail, (size_t)n);
+	append_raw(f->path, tail, (size_t)n);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 4);
+	assert_string_equal(c.args[3], "3 d2d4 d4");
+	assert_int_equal(st.bad, 1);
+}
+
+/* A block written twice: the second copy's records are skipped as duplicates, nothing is
+ * applied twice. */
+static void test_duplicates_skipped(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_stats st;
+	struct collected c = {0};
+	char err[200] = "";
+	size_t len;
+	char *text;
+
+	write_three(f->path);
+	text = slurp(f->path, &len);
+	append_raw(f->path, text, len);
+	free(text);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 3);
+	check_three(&c);
+	assert_int_equal(st.duplicates, 3);
+	assert_int_equal(st.first_skipped, 4);
 }
 
 static void test_malformed_lines(void **state)
@@ -373,7 +433,8 @@ static void test_malformed_lines(void **state)
 		snprintf(line, sizeof(line), "%08x %s\n",
 			 (unsigned)journal_crc32(bodies[i], strlen(bodies[i])), bodies[i]);
 		append_raw(f->path, line, strlen(line));
-		assert_int_equal(journal_read(f->path, false, collect, &c, err, sizeof(err)), 3);
+		assert_int_equal(journal_read(f->path, false, collect, &c, NULL, err, sizeof(err)),
+				 3);
 		unlink(f->path);
 	}
 
@@ -392,7 +453,7 @@ static void test_malformed_lines(void **state)
 		if (strpbrk(line, "ABCDEF") && strpbrk(line, "ABCDEF") < line + 8) {
 			write_raw(f->path, line, strlen(line));
 			assert_int_equal(
-			    journal_read(f->path, false, collect, &c, err, sizeof(err)), 0);
+			    journal_read(f->path, false, collect, &c, NULL, err, sizeof(err)), 0);
 		}
 	}
 }
@@ -413,7 +474,7 @@ static void test_overlong_line_is_torn(void **state)
 		 body);
 	write_three(f->path);
 	append_raw(f->path, line, strlen(line));
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 3);
+	assert_int_equal(journal_read(f->path, true, collect, &c, NULL, err, sizeof(err)), 3);
 }
 
 static void test_overlong_records_refused(void **state)
@@ -446,7 +507,7 @@ static void test_overlong_records_refused(void **state)
 	assert_true(longest > 400);
 	assert_int_equal(journal_append(j, 1, "made", "%.*s", longest + 1, arg), -1);
 	journal_close(j);
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), 1);
+	assert_int_equal(journal_read(f->path, true, collect, &c, NULL, err, sizeof(err)), 1);
 	assert_int_equal((int)strlen(c.args[0]), longest);
 	/* The whole line fits JOURNAL_LINE_MAX. */
 	assert_true(file_size(f->path) <= JOURNAL_LINE_MAX);
@@ -472,7 +533,7 @@ static void test_writer_refuses_what_reader_refuses(void **state)
 		rc = journal_append(j, 2, types[i], "%s", "args");
 		assert_int_equal(journal_append(j, 3, "end", "%s", "*"), 0);
 		journal_close(j);
-		n = journal_read(f->path, true, collect, &c, err, sizeof(err));
+		n = journal_read(f->path, true, collect, &c, NULL, err, sizeof(err));
 		if (rc == 0) {
 			/* Accepted: it must read back as written, and the later record too. */
 			assert_int_equal(n, 3);
@@ -485,22 +546,22 @@ static void test_writer_refuses_what_reader_refuses(void **state)
 	}
 }
 
-static void test_callback_error_names_file_and_line(void **state)
+/* A record the caller refuses is skipped and counted; the reading goes on and the journal
+ * is not cut. */
+static void test_refused_record_skipped(void **state)
 {
 	struct fixture *f = *state;
 	struct collected c = {.fail_at = 2};
+	struct journal_stats st;
 	char err[200] = "";
-	char want[160];
 	off_t size;
 
 	write_three(f->path);
 	size = file_size(f->path);
-	assert_int_equal(journal_read(f->path, true, collect, &c, err, sizeof(err)), -1);
-	snprintf(want, sizeof(want), "%s:2:", f->path);
-	assert_non_null(strstr(err, want));
-	assert_non_null(strstr(err, "made"));
-	/* The callback stopped the reading; the journal is not cut. */
-	assert_int_equal(c.count, 2);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 2);
+	assert_int_equal(c.count, 3);
+	assert_int_equal(st.refused, 1);
+	assert_int_equal(st.first_skipped, 2);
 	assert_int_equal(file_size(f->path), size);
 }
 
@@ -516,15 +577,15 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_torn_partial_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_torn_complete_record_without_newline, setup,
 					    teardown),
-	    cmocka_unit_test_setup_teardown(test_garbage_appended, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_garbage_lines_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_duplicates_skipped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_line_in_middle, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_malformed_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_overlong_line_is_torn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_overlong_records_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_writer_refuses_what_reader_refuses, setup,
 					    teardown),
-	    cmocka_unit_test_setup_teardown(test_callback_error_names_file_and_line, setup,
-					    teardown),
+	    cmocka_unit_test_setup_teardown(test_refused_record_skipped, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
