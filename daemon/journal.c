@@ -286,7 +286,7 @@ int journal_read(const char *path, bool repair, journal_record_fn fn, void *user
 	ssize_t got;
 	long good_end = 0;
 	int lineno = 0;
-	struct journal_stats local, *st = stats ? stats : &local;
+	struct journal_stats local = {0}, *st = stats ? stats : &local;
 	struct seen seen = {0};
 
 	memset(st, 0, sizeof(*st));
