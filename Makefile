@@ -47,7 +47,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean
+.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -158,6 +158,13 @@ lint: deps
 # gpio-sim (built once and cached) under QEMU.  See tests/vm/README.md.
 vmtest: $(BUILD)/annabellad
 	@tests/vm/run.sh $(BUILD)
+
+# Crash safety at full size: a power cut after every action of a fast-played game, and 200
+# flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
+# tests/check-recovery.sh run smaller in make check).
+torture: all
+	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
+	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)
 
 # ---------------------------------------------------------------- fuzzing
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

@@ -91,6 +91,7 @@ struct control_status_extra {
 	 * longer scoresheet kept aside, and whether saving works now. */
 	struct control_record_status {
 		int skipped, bad, duplicates, refused, first_skipped_line;
+		int moves_from_scoresheet; /* lost move records put back from game.pgn */
 		int scoresheet_kept_plies;
 		const char *scoresheet_kept; /* path, or NULL */
 		bool saving_fails;

@@ -222,6 +222,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_int(&w, "duplicates", x->record.duplicates);
 	json_int(&w, "refused", x->record.refused);
 	json_int(&w, "first_skipped_line", x->record.first_skipped_line);
+	json_int(&w, "moves_from_scoresheet", x->record.moves_from_scoresheet);
 	json_int(&w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
 	json_string(&w, "scoresheet_kept", x->record.scoresheet_kept);
 	json_bool(&w, "saving", !x->record.saving_fails);

@@ -217,6 +217,7 @@ static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role r
 		x.record.duplicates = st->duplicates;
 		x.record.refused = st->refused;
 		x.record.first_skipped_line = st->first_skipped;
+		x.record.moves_from_scoresheet = store_moves_filled(c->store);
 		x.record.scoresheet_kept_plies =
 		    store_scoresheet_kept(c->store, &x.record.scoresheet_kept);
 		if (!x.record.scoresheet_kept_plies)

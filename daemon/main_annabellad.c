@@ -59,6 +59,7 @@ struct daemon {
 	struct ctlsock *ctl;
 	struct display *display;
 	int sigfd;
+	bool signalled; /* stopping on SIGINT or SIGTERM */
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
 };
@@ -331,6 +332,43 @@ static void end_run(void *user, uint64_t now)
 	loop_stop(d->loop, 0);
 }
 
+/* SIGHUP: the configuration again, and what can change safely during a game taken from it
+ * (log level, voices, detection and menu times, clock warnings); the log says what was
+ * not. */
+static void reload(struct daemon *d)
+{
+	struct config cfg;
+	struct referee_settings set;
+	char err[512], fen_err[256] = "";
+
+	if (!d->opt.config_path) {
+		log_info(LOG_MAIN, "SIGHUP: no configuration file to read again");
+		return;
+	}
+	config_defaults(&cfg);
+	if (config_load(&cfg, d->opt.config_path, err, sizeof(err))) {
+		log_error(LOG_MAIN, "SIGHUP: %s; nothing reloaded", err);
+		return;
+	}
+	log_set_level((enum log_level)cfg.log_level);
+	if (d->voice)
+		voice_set_params(d->voice, cfg.voice.params);
+	d->cfg.detect = cfg.detect;
+	d->cfg.promotion_ms = cfg.promotion_ms;
+	d->cfg.menu_hold_ms = cfg.menu_hold_ms;
+	d->cfg.menu_ms = cfg.menu_ms;
+	d->cfg.warning_count = cfg.warning_count;
+	memcpy(d->cfg.warnings_s, cfg.warnings_s, sizeof(d->cfg.warnings_s));
+	memcpy(d->cfg.voice.params, cfg.voice.params, sizeof(d->cfg.voice.params));
+	d->cfg.log_level = cfg.log_level;
+	if (game_settings(d, &set, err, sizeof(err), fen_err, sizeof(fen_err)) == 0)
+		referee_update_settings(d->referee, &set);
+	log_info(LOG_MAIN, "SIGHUP: reloaded the log level, the voices' rate, pitch, volume and "
+			   "variant, detection and menu times, clock warnings; not reloaded (restart "
+			   "for them): the board, the state directory, the control socket, the audio "
+			   "devices, the language and the game settings");
+}
+
 static void signal_ready(void *user, int fd, short revents, uint64_t now)
 {
 	struct daemon *d = user;
@@ -342,7 +380,12 @@ static void signal_ready(void *user, int fd, short revents, uint64_t now)
 	if (read(fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 		return;
 	signo = si.ssi_signo;
+	if (signo == SIGHUP) {
+		reload(d);
+		return;
+	}
 	log_info(LOG_MAIN, "stopping on signal %u", signo);
+	d->signalled = true;
 	loop_stop(d->loop, 0);
 }
 
@@ -357,9 +400,13 @@ static int open_signals(void)
 {
 	sigset_t set;
 
+	/* An output whose reader went away (a pipe, a client) is an error there, never the
+	 * end of the game. */
+	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -1;
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -512,7 +559,11 @@ static void stop(struct daemon *d)
 	}
 	ctlsock_close(d->ctl);
 	display_close(d->display);
-	if (d->voice)
+	/* Stopped by a signal in real time: within a second whatever the audio does (the
+	 * journal is synced already). */
+	if (d->voice && d->signalled && !d->opt.virtual_time)
+		voice_stop_within(d->voice, 800);
+	else if (d->voice)
 		voice_stop(d->voice);
 	referee_free(d->referee);
 	presenter_free(d->presenter);

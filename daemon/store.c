@@ -35,6 +35,11 @@ struct store {
 	/* game.pgn held more plies than the journal gave back: how many, and where it is kept */
 	int scoresheet_kept;
 	char scoresheet_kept_path[PATH_MAX];
+	/* At start: the moves of the unfinished game in game.pgn, to put back move records the
+	 * journal lost (filled: how many were). */
+	struct pgn_game disk;
+	bool disk_ready;
+	int filled;
 	/* The current game's journal lines, all of them: the ones not yet on disk are written
 	 * when storage works again, and all of them if the file was removed. */
 	char **lines;
@@ -112,6 +117,11 @@ static void saving_works(struct store *s)
 		s->notice(s->notice_user, false);
 }
 
+int store_moves_filled(const struct store *s)
+{
+	return s->filled;
+}
+
 int store_scoresheet_kept(const struct store *s, const char **path)
 {
 	if (path)
@@ -178,6 +188,42 @@ struct replay {
 	struct referee *r;
 };
 
+/* The game's record of a move the journal lost, from the scoresheet on disk: made records
+ * for the plies up to `upto` (plies the game has, counted from 0), each only if it is the
+ * scoresheet's move there and legal.  They go into the journal's lines in their place. */
+static void fill_from_scoresheet(struct store *s, struct referee *r, int upto, uint64_t ms)
+{
+	const struct game *g = referee_game(r);
+
+	while (s->disk_ready && g->open && !game_over(g) && game_plies(g) < upto &&
+	       game_plies(g) < s->disk.game.count) {
+		struct game_record rec;
+		char args[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
+		int ply = game_plies(g);
+
+		/* The scoresheet must be this game's up to here. */
+		for (int i = 0; i < ply; i++)
+			if (g->plies[i].move != s->disk.game.moves[i])
+				return;
+		memset(&rec, 0, sizeof(rec));
+		rec.type = REC_MADE;
+		rec.ms = ms;
+		rec.u.made.ply = ply + 1;
+		rec.u.made.move = s->disk.game.moves[ply];
+		chess_move_to_san(game_position(g), rec.u.made.move, rec.u.made.san,
+				  sizeof(rec.u.made.san));
+		if (referee_replay(r, &rec))
+			return;
+		log_warn(LOG_GAME, "move %d (%s) was not in the journal: taken from game.pgn",
+			 ply + 1, rec.u.made.san);
+		s->filled++;
+		if (game_record_encode(&rec, args, sizeof(args)) >= 0 &&
+		    journal_format(line, sizeof(line), rec.ms, game_record_name(rec.type), "%s",
+				   args) > 0)
+			lines_add(s, line);
+	}
+}
+
 static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size)
 {
 	struct replay *rp = user;
@@ -194,6 +240,10 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 		snprintf(why, why_size, "no game record before it");
 		return -1;
 	}
+	if (rec.type == REC_MADE || rec.type == REC_RELAYED)
+		fill_from_scoresheet(
+		    rp->s, rp->r, (rec.type == REC_MADE ? rec.u.made.ply : rec.u.relayed.ply) - 1,
+		    jr->ms);
 	if (referee_replay(rp->r, &rec)) {
 		snprintf(why, why_size, "it does not fit the game");
 		return -1;
@@ -268,6 +318,76 @@ static void keep_longer_scoresheet(struct store *s, const struct game *g)
 		 recovered, on_disk, kept);
 }
 
+/* game.pgn's unfinished game, for putting back move records the journal lost. */
+static void load_disk_scoresheet(struct store *s)
+{
+	char path[PATH_MAX];
+	struct chess_error cerr;
+	struct pgn_reader *rd;
+	size_t len;
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
+	text = state_read_file(path, &len);
+	if (!text)
+		return;
+	rd = pgn_reader_new(text, len);
+	if (rd && pgn_reader_next(rd, &s->disk, &cerr) == 1) {
+		s->disk_ready = !strcmp(s->disk.result, "*");
+		if (!s->disk_ready)
+			pgn_game_free(&s->disk);
+	}
+	pgn_reader_free(rd);
+	free(text);
+}
+
+/* The time of the journal's last line. */
+static uint64_t last_line_ms(const struct store *s)
+{
+	const char *body = s->lines[s->nlines - 1] + 9;
+
+	return strtoull(body, NULL, 10);
+}
+
+/* A journal that needed mending is written again whole from the records taken (and the
+ * ones put back), after the damaged file is kept under games/ for the arbiter. */
+static void rewrite_journal(struct store *s, const char *path)
+{
+	char kept[PATH_MAX], tmp[PATH_MAX];
+	size_t total = 0, at = 0;
+	char *text;
+
+	for (int n = 1; n < 1000; n++) {
+		snprintf(kept, sizeof(kept), "%s/games/%s-damaged-%d.journal", s->dir,
+			 s->journal_game, n);
+		if (access(kept, F_OK))
+			break;
+	}
+	if (link(path, kept)) {
+		log_error(LOG_GAME, "cannot keep the damaged journal as %s: %s", kept,
+			  strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i < s->nlines; i++)
+		total += strlen(s->lines[i]);
+	text = malloc(total + 1);
+	if (!text)
+		return;
+	for (size_t i = 0; i < s->nlines; i++) {
+		size_t l = strlen(s->lines[i]);
+
+		memcpy(text + at, s->lines[i], l);
+		at += l;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	if (state_write_atomic(tmp, text, total, s->sync))
+		log_error(LOG_GAME, "cannot write the mended journal: %s", strerror(errno));
+	else
+		log_warn(LOG_GAME, "journal mended (%zu records); the damaged one is kept as %s",
+			 s->nlines, kept);
+	free(text);
+}
+
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 {
 	struct replay rp = {.s = s, .r = r};
@@ -276,9 +396,20 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	int n;
 
 	journal_path(s, path, sizeof(path));
+	load_disk_scoresheet(s);
 	n = journal_read(path, true, replay_record, &rp, &s->recovery, err, err_size);
 	if (n < 0)
 		return -1;
+	/* Moves after the journal's last readable move record, from game.pgn. */
+	if (g->open)
+		fill_from_scoresheet(s, r, s->disk_ready ? s->disk.game.count : 0,
+				     s->nlines ? last_line_ms(s) : 0);
+	if (s->disk_ready) {
+		pgn_game_free(&s->disk);
+		s->disk_ready = false;
+	}
+	if (g->open && (store_recovery_skipped(s) || s->filled || s->recovery.torn_tail))
+		rewrite_journal(s, path);
 	if (store_recovery_skipped(s))
 		log_warn(LOG_GAME,
 			 "%s: %d records skipped (%d bad, %d duplicated, %d not fitting the game), "

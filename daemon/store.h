@@ -49,6 +49,8 @@ const char *store_saving_error(const struct store *s);
 /* When to try again (UINT64_MAX when nothing waits), and the try. */
 uint64_t store_retry_deadline(const struct store *s);
 void store_retry(struct store *s, uint64_t now);
+/* Move records the journal had lost, put back from game.pgn at start. */
+int store_moves_filled(const struct store *s);
 /* The plies game.pgn held when the journal gave back fewer (0 if it did not), and where that
  * scoresheet is kept (games/ID-before-recovery-N.pgn). */
 int store_scoresheet_kept(const struct store *s, const char **path);

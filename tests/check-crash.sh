@@ -3,6 +3,9 @@
 # followed by a restart that plays the rest: the final game.pgn must hold the whole game.
 # CRASH_POINTS (default 200) crash points, chosen at random (seeded) through a real game with
 # a Fischer clock; the restart's script places the pegs as they stood at the crash.
+# CRASH_FAST=1 plays the game fast (every wait cut to at most 250 ms: replies begun within
+# the settle time, replications not yet settled); CRASH_ALL=1 cuts the power after every
+# action of the script instead of at random points (make torture).
 set -u
 build=${1:-build}
 points=${CRASH_POINTS:-200}
@@ -17,11 +20,19 @@ failed=0
 $pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$game" >"$work/orig.uci" 2>/dev/null
 "$build/annabella" script "$game" --player black --variants 77 --time-control 5400+30 \
 	--chatter >"$work/game.script"
+if [ "${CRASH_FAST:-0}" = 1 ]; then
+	awk '{ if (match($0, /^\+[0-9]+ /)) { n = substr($0, 2, RLENGTH - 2) + 0;
+		if (n > 250) n = 250; print "+" n substr($0, RLENGTH) } else print }' \
+		"$work/game.script" >"$work/fast.script"
+	mv "$work/fast.script" "$work/game.script"
+fi
 actions=$(grep -c -E '^\+[0-9]+ ' "$work/game.script")
+[ "${CRASH_ALL:-0}" = 1 ] && points=$((actions + 1))
 RANDOM=20261121
 for ((i = 1; i <= points; i++)); do
 	k=$((RANDOM % (actions + 1)))
 	wait_ms=$((RANDOM % 400))
+	[ "${CRASH_ALL:-0}" = 1 ] && k=$((i - 1)) && wait_ms=0
 	run="$work/run$i"
 	mkdir -p "$run/state"
 	python3 "$dir/gamecheck.py" split "$work/game.script" "$k" "$wait_ms" "$run/1.script" \

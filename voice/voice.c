@@ -45,6 +45,9 @@
 #include "voice/sink.h"
 #include "voice/wav.h"
 
+/* How long voice_start() waits for the audio output to open. */
+#define VOICE_START_WAIT_S 3
+
 /* eSpeak NG hands over samples every this many ms of audio: small, so that the first samples
  * of a move reach the device early. */
 #define VOICE_ESPEAK_BUFFER_MS 20
@@ -98,6 +101,10 @@ struct voice {
 	enum voice_kind current_kind;
 	uint64_t current_seq;
 	struct voice_stats stats;
+
+	/* New voice parameters (SIGHUP), taken by the voice thread before its next item. */
+	struct voice_params new_params[VOICE_CHANNEL_COUNT];
+	bool params_changed;
 
 	/* The utterance to stop now (its seq), read by the synth callback. */
 	atomic_uint_fast64_t abort_seq;
@@ -745,6 +752,11 @@ static void *voice_thread(void *arg)
 			pthread_cond_wait(&v->work, &v->lock);
 		if (v->queued == 0)
 			break;
+		if (v->params_changed) {
+			memcpy(v->cfg.params, v->new_params, sizeof(v->cfg.params));
+			v->params_changed = false;
+			espeak_loaded_voice[0] = '\0'; /* the variant may have changed */
+		}
 		slot = v->order[0];
 		v->current = v->slots[slot];
 		queue_remove_at(v, 0);
@@ -813,11 +825,27 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 		snprintf(err, err_size, "cannot start the voice thread");
 		goto fail_thread;
 	}
-	/* Wait for the set-up (eSpeak NG, the German voice, the sink) to finish. */
-	pthread_mutex_lock(&v->lock);
-	while (!v->started)
-		pthread_cond_wait(&v->idle, &v->lock);
-	pthread_mutex_unlock(&v->lock);
+	/* Wait for the set-up (eSpeak NG, the German voice, the sink) to finish; an audio
+	 * output that does not open in time (it blocks) does not keep the game from starting:
+	 * what is said waits for it. */
+	{
+		struct timespec until;
+		int rc = 0;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += VOICE_START_WAIT_S;
+		pthread_mutex_lock(&v->lock);
+		while (!v->started && rc != ETIMEDOUT)
+			rc = pthread_cond_timedwait(&v->idle, &v->lock, &until);
+		pthread_mutex_unlock(&v->lock);
+		if (rc == ETIMEDOUT) {
+			log_warn(LOG_VOICE,
+				 "the audio output does not open within %d s; the game "
+				 "goes on, speech waits for it",
+				 VOICE_START_WAIT_S);
+			return v;
+		}
+	}
 	if (v->start_error[0]) {
 		snprintf(err, err_size, "%s", v->start_error);
 		pthread_join(v->thread, NULL);
@@ -832,6 +860,53 @@ fail_thread:
 fail:
 	free(v);
 	return NULL;
+}
+
+void voice_set_params(struct voice *v, const struct voice_params params[VOICE_CHANNEL_COUNT])
+{
+	pthread_mutex_lock(&v->lock);
+	memcpy(v->new_params, params, sizeof(v->new_params));
+	v->params_changed = true;
+	pthread_mutex_unlock(&v->lock);
+}
+
+bool voice_stop_within(struct voice *v, unsigned ms)
+{
+	struct timespec until;
+
+	if (v == NULL)
+		return true;
+	pthread_mutex_lock(&v->lock);
+	v->stopping = true;
+	while (v->queued > 0) {
+		const struct item *it = &v->slots[v->order[0]];
+
+		if (it->type == ITEM_RECORD && it->record_fd >= 0)
+			close(it->record_fd);
+		queue_remove_at(v, 0);
+	}
+	if (v->busy)
+		atomic_store(&v->abort_seq, v->current_seq);
+	pthread_cond_signal(&v->work);
+	pthread_mutex_unlock(&v->lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	if (pthread_timedjoin_np(v->thread, NULL, &until)) {
+		/* An audio output that blocks: the process exits without it. */
+		log_warn(LOG_VOICE, "the voice did not stop within %u ms; left behind", ms);
+		return false;
+	}
+	close(v->speech_log_fd);
+	pthread_cond_destroy(&v->idle);
+	pthread_cond_destroy(&v->work);
+	pthread_mutex_destroy(&v->lock);
+	free(v);
+	return true;
 }
 
 void voice_stop(struct voice *v)

@@ -64,6 +64,13 @@ struct voice;
 struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_size);
 /* Drain the queue (wait for every queued utterance), stop the thread, close everything. */
 void voice_stop(struct voice *v);
+/* Stop now (SIGTERM in real time): queued utterances dropped, the current one cut off, the
+ * thread given ms to end.  false if it did not (an audio output blocks): it is left behind
+ * and v must not be used again. */
+bool voice_stop_within(struct voice *v, unsigned ms);
+/* New rate, pitch, volume and variant per channel (a configuration reload), from the next
+ * utterance on. */
+void voice_set_params(struct voice *v, const struct voice_params params[VOICE_CHANNEL_COUNT]);
 
 /* Enqueue an utterance; never blocks.  lang: eSpeak NG voice ("de" for moves).  time_ms:
  * daemon time, written with the text to speech.log when the utterance starts.  Returns 0,

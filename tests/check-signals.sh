@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Signals and outputs that misbehave (DESIGN 4.4): the daemon runs a real-time game whose
+# public audio goes through ALSA's file plugin into a FIFO nobody reads (the voice blocks
+# once the pipe is full); SIGHUP reloads the configuration's safe parts and says what it did
+# not; SIGTERM stops it with the journal whole although its audio output blocks.  A second
+# run's audio FIFO loses its reader mid-game (SIGPIPE): the game goes on.
+set -u
+build=${1:-build}
+work=$(mktemp -d)
+reader=0
+trap 'kill $pid $reader 2>/dev/null; rm -rf "$work"' EXIT
+passed=0
+failed=0
+pid=0
+check() { # OK MESSAGE
+	if [ "$1" = 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "signals: $2"
+	fi
+}
+
+cat >"$work/game.script" <<'SCRIPT'
+player white
+time-control -
++300 lift e2
++300 place e4
++1000 lift e7
++300 place e5
++1000 lift g1
++300 place f3
++1000 lift b8
++300 place c6
++600000 lift f1
+SCRIPT
+conf() { # FIFO RATE
+	printf '[voice]\nrate = %s\npublic-device = file:FILE=%s,FORMAT=raw\nprivate-device = null\n[log]\nlevel = info\n' \
+		"$2" "$1" >"$work/a.conf"
+}
+conf "$work/fifo1" 175
+
+# 1. A blocking audio output, SIGHUP, SIGTERM.
+mkfifo "$work/fifo1"
+sleep 60 <"$work/fifo1" & # a reader that never reads: the pipe fills, the voice blocks
+reader=$!
+"$build/annabellad" --config "$work/a.conf" --board "sim:$work/game.script" --time real \
+	--audio alsa --control none --state "$work/s1" >"$work/s1.out" 2>&1 &
+pid=$!
+sleep 4.5
+conf "$work/fifo1" 190
+kill -HUP $pid
+sleep 0.5
+kill -0 $pid 2>/dev/null
+check $? "the daemon died of SIGHUP"
+grep -q "SIGHUP: reloaded" "$work/s1.out"
+check $? "SIGHUP did not say what it reloaded: $(tail -3 "$work/s1.out")"
+t0=$(date +%s%N)
+kill -TERM $pid
+for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -0 $pid 2>/dev/null && { kill -9 $pid; false; } || true
+wait $pid 2>/dev/null
+rc=$?
+t1=$(date +%s%N)
+echo "signals: SIGTERM with a blocked audio output: exited $rc after $(((t1 - t0) / 1000000)) ms"
+check $((rc != 0)) "SIGTERM: exit status $rc"
+grep -c " made " "$work/s1/journal" | grep -qx 4
+check $? "SIGTERM: the journal does not hold the 4 moves"
+
+# 2. An audio reader that goes away: SIGPIPE is no end.
+mkfifo "$work/fifo2"
+conf "$work/fifo2" 175
+(timeout 1.5 cat "$work/fifo2" >/dev/null) &
+"$build/annabellad" --config "$work/a.conf" --board "sim:$work/game.script" --time real \
+	--audio alsa --control none --state "$work/s2" >"$work/s2.out" 2>&1 &
+pid=$!
+sleep 5
+kill -0 $pid 2>/dev/null
+check $? "the daemon died when its audio reader went away: $(tail -2 "$work/s2.out")"
+grep -c " made " "$work/s2/journal" 2>/dev/null | grep -qx 4
+check $? "after SIGPIPE the moves were not recorded"
+kill -TERM $pid
+wait $pid 2>/dev/null
+echo "signals: $passed passed, $failed failed"
+[ $failed -eq 0 ]
