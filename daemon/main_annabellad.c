@@ -363,10 +363,11 @@ static void reload(struct daemon *d)
 	d->cfg.log_level = cfg.log_level;
 	if (game_settings(d, &set, err, sizeof(err), fen_err, sizeof(fen_err)) == 0)
 		referee_update_settings(d->referee, &set);
-	log_info(LOG_MAIN, "SIGHUP: reloaded the log level, the voices' rate, pitch, volume and "
-			   "variant, detection and menu times, clock warnings; not reloaded (restart "
-			   "for them): the board, the state directory, the control socket, the audio "
-			   "devices, the language and the game settings");
+	log_info(LOG_MAIN,
+		 "SIGHUP: reloaded the log level, the voices' rate, pitch, volume and "
+		 "variant, detection and menu times, clock warnings; not reloaded (restart "
+		 "for them): the board, the state directory, the control socket, the audio "
+		 "devices, the language and the game settings");
 }
 
 static void signal_ready(void *user, int fd, short revents, uint64_t now)
