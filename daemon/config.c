@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chess/chess.h"
 #include "base/log.h"
@@ -557,6 +558,21 @@ static int refuse(struct load_ctx *ctx, const char *msg)
 	return 0;
 }
 
+/* Keys whose empty value means something (none, the default): any other empty value is a
+ * mistake, named with its line rather than taken as a path "" or a number 0. */
+static bool may_be_empty(const char *key)
+{
+	static const char *const keys[] = {
+	    "arbiter-pin", "assistant-pin", "variant",	"public-variant", "private-variant",
+	    "host",	   "auth",	    "warnings", "event",	  "site",
+	    "round",	   "white",	    "black",	"arbiters",	  "tty"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *ctx = user;
@@ -579,6 +595,10 @@ static int handler(void *user, const char *section, const char *name, const char
 		ctx->squares_len += n;
 		return 1;
 	}
+	if (!value[0] && !may_be_empty(name)) {
+		snprintf(msg, sizeof(msg), "%s has no value", name);
+		return refuse(ctx, msg);
+	}
 	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
 		return 1;
 	return refuse(ctx, msg);
@@ -594,6 +614,16 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 	if (!ctx.file) {
 		snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
+	}
+	{
+		struct stat st;
+
+		if (fstat(fileno(ctx.file), &st) == 0 && !S_ISREG(st.st_mode)) {
+			fclose(ctx.file);
+			snprintf(err, err_size, "%s: not a configuration file (%s)", path,
+				 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+			return -1;
+		}
 	}
 	rc = ini_parse_stream(reader, &ctx, handler, &ctx);
 	fclose(ctx.file);
