@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -568,11 +569,26 @@ void store_new_game(struct store *s, struct game_params *p)
 	if (!s->virtual_time) {
 		time_t t = time(NULL);
 		struct tm tm;
-		char date[16];
+		char date[16], stamp[20], host[64] = "board";
+		unsigned short rnd = 0;
+		size_t n = strlen(p->id);
 
 		localtime_r(&t, &tm);
 		strftime(date, sizeof(date), "%Y.%m.%d", &tm);
 		game_params_set_tag(p, "Date", date);
+		/* Unique across boards and time: the number, this board's name, the start time
+		 * and a random part, so a journal or archive from another board never takes
+		 * this game's place. */
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+		if (gethostname(host, sizeof(host) - 1))
+			snprintf(host, sizeof(host), "board");
+		for (char *c = host; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			      (*c >= '0' && *c <= '9')))
+				*c = '_';
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = (unsigned short)(t ^ getpid());
+		snprintf(p->id + n, sizeof(p->id) - n, "-%.12s-%s-%04x", host, stamp, rnd);
 	}
 }
 
