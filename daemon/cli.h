@@ -12,6 +12,7 @@ int cli_script(int argc,
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
 int cli_control(int argc, char **argv);	   /* control [--socket PATH] [COMMAND ARGS...] */
 int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
+int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 

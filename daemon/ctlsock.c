@@ -553,10 +553,18 @@ static int listen_at(struct ctlsock *c, const char *path, const char *group)
 	memcpy(addr.sun_path, path, strlen(path) + 1);
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
+	if (group[0] && (getgrnam_r(group, &gr, buf, sizeof(buf), &gres) || !gres))
+		gres = NULL;
 	if (slash && slash != dir) {
+		bool made;
+
 		*slash = '\0';
+		made = access(dir, F_OK) != 0;
 		if (state_mkdir(dir))
 			log_warn(LOG_CONTROL, "%s: %s", dir, strerror(errno));
+		/* A directory made here (0750) lets the group through to the socket. */
+		else if (made && gres && chown(dir, (uid_t)-1, gres->gr_gid))
+			log_warn(LOG_CONTROL, "%s: group %s: %s", dir, group, strerror(errno));
 	}
 	if (in_use(&addr)) {
 		log_error(LOG_CONTROL, "%s: another daemon listens there; no control socket", path);
@@ -571,7 +579,7 @@ static int listen_at(struct ctlsock *c, const char *path, const char *group)
 		return -1;
 	}
 	/* 0660, group annabella: who may connect is who is in the group. */
-	if (group[0] && getgrnam_r(group, &gr, buf, sizeof(buf), &gres) == 0 && gres) {
+	if (gres) {
 		if (chown(path, (uid_t)-1, gres->gr_gid))
 			log_warn(LOG_CONTROL, "%s: group %s: %s", path, group, strerror(errno));
 	} else if (group[0]) {

@@ -180,9 +180,10 @@ wait $daemon_pid 2>/dev/null
 rc2=$?
 daemon_pid=""
 [ $rc2 -eq 0 ] && ok || bad "the second run exited $rc2 on SIGTERM"
-grep -q '\[White "Anna Berg"\]' "$work/state/games/"game-0001.pgn &&
-	grep -q '\[Result "1/2-1/2"\]' "$work/state/games/"game-0001.pgn && ok ||
-	bad "the archived scoresheet: $(cat "$work/state/games/"game-0001.pgn)"
+archived=$(ls "$work/state/games/"game-0001*.pgn | head -1)
+grep -q '\[White "Anna Berg"\]' "$archived" &&
+	grep -q '\[Result "1/2-1/2"\]' "$archived" && ok ||
+	bad "the archived scoresheet: $(cat "$archived")"
 [ ! -e "$sock" ] && ok || bad "the socket was left behind"
 echo "control: $passed passed, $failed failed"
 [ $failed -eq 0 ]
