@@ -3,7 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum log_level log_levels[LOG_CATEGORY_COUNT] = {
     LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
@@ -14,6 +17,9 @@ static const char *const category_names[LOG_CATEGORY_COUNT] = {
     "gpio", "game", "voice", "clock", "braille", "control", "main",
 };
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
+/* syslog priorities: err, warning, info, debug. */
+static const int priority[] = {3, 4, 6, 7};
+static int journald = -1;
 
 void log_set_level(enum log_level level)
 {
@@ -29,6 +35,18 @@ int log_level_parse(const char *name)
 	return -1;
 }
 
+/* $JOURNAL_STREAM names the device and inode of the stream journald gave us: stderr is it. */
+static int stderr_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (!js || sscanf(js, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st))
+		return 0;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
 void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
 {
 	char line[512];
@@ -40,6 +58,13 @@ void log_write(enum log_category cat, enum log_level level, const char *fmt, ...
 	if (n > 0 && (size_t)n < sizeof(line))
 		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	va_end(ap);
-	/* One write per line, so lines from the voice thread do not interleave. */
-	fprintf(stderr, "%s\n", line);
+	/* Under journald (a stream it opened for us) each line carries its priority, so
+	 * `journalctl -p warning` shows the errors and warnings.  One write per line, so lines
+	 * from the voice thread do not interleave. */
+	if (journald < 0)
+		journald = stderr_is_journal();
+	if (journald)
+		fprintf(stderr, "<%d>%s\n", priority[level], line);
+	else
+		fprintf(stderr, "%s\n", line);
 }

@@ -24,6 +24,7 @@
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
+#include "daemon/notify.h"
 #include "daemon/present.h"
 #include "daemon/state.h"
 #include "daemon/script.h"
@@ -59,7 +60,8 @@ struct daemon {
 	struct ctlsock *ctl;
 	struct display *display;
 	int sigfd;
-	bool signalled; /* stopping on SIGINT or SIGTERM */
+	bool signalled;			     /* stopping on SIGINT or SIGTERM */
+	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
 };
@@ -280,6 +282,23 @@ static void saving_notice(void *user, bool failing)
 	presenter_notice(d->presenter,
 			 failing ? PRESENT_NOTICE_SAVE_FAILED : PRESENT_NOTICE_SAVE_WORKS,
 			 loop_now(d->loop));
+}
+
+/* The service manager's watchdog, kept alive by the loop itself. */
+static uint64_t watchdog_deadline(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)now;
+	return d->watchdog_ms ? d->watchdog_last + d->watchdog_ms : UINT64_MAX;
+}
+
+static void watchdog_run(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	d->watchdog_last = now;
+	notify_send("WATCHDOG=1");
 }
 
 /* Saving is tried again while it fails. */
@@ -543,6 +562,11 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	loop_add_source(d->loop, board_deadline_fn, board_run, d);
 	loop_add_source(d->loop, referee_deadline_fn, referee_run, d);
 	loop_add_source(d->loop, store_deadline_fn, store_run, d);
+	if (!d->opt.virtual_time) {
+		d->watchdog_ms = notify_watchdog_ms();
+		d->watchdog_last = loop_now(d->loop);
+		loop_add_source(d->loop, watchdog_deadline, watchdog_run, d);
+	}
 	loop_add_source(d->loop, end_deadline, end_run, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
@@ -554,6 +578,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 
 static void stop(struct daemon *d)
 {
+	notify_send("STOPPING=1");
 	if (d->started) {
 		referee_stop(d->referee, loop_now(d->loop));
 		store_close(d->store, referee_game(d->referee));
@@ -614,6 +639,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "annabellad: %s\n", err);
 		stop(&d);
 		return status;
+	}
+	{
+		const struct game *g = referee_game(d.referee);
+		char ready[160];
+
+		snprintf(ready, sizeof(ready), "READY=1\nSTATUS=game %s, %d moves",
+			 g->open ? g->params.id : "-", g->open ? game_plies(g) : 0);
+		notify_send(ready);
 	}
 	status = loop_run(d.loop);
 	stop(&d);

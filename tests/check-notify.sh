@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The daemon under a service manager (sd_notify(3), journald), without one: a datagram
+# socket stands for $NOTIFY_SOCKET.  READY=1 comes once the game is open, WATCHDOG=1 at half
+# $WATCHDOG_USEC while the loop runs, STOPPING=1 at the end; with stderr named by
+# $JOURNAL_STREAM every log line starts with its syslog priority.
+set -u
+build=${1:-build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf 'player white\ntime-control -\n+300 lift e2\n+300 place e4\n+1500 lift e7\n+300 place e5\n' \
+	>"$work/game.script"
+printf '[log]\nlevel = info\n' >"$work/a.conf"
+python3 - "$build/annabellad" "$work" <<'PY'
+import os, socket, subprocess, sys, time
+daemon, work = sys.argv[1], sys.argv[2]
+path = os.path.join(work, "notify")
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(path)
+s.settimeout(0.2)
+err = open(os.path.join(work, "err"), "w+")
+st = os.fstat(err.fileno())
+env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000",
+           JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
+p = subprocess.Popen([daemon, "--config", work + "/a.conf", "--board", "sim:" + work + "/game.script", "--time", "real",
+                      "--audio", "none", "--control", "none", "--state", work + "/state"],
+                     stderr=err, env=env)
+msgs = []
+t0 = time.monotonic()
+while p.poll() is None or time.monotonic() - t0 < 0.5:
+    try:
+        msgs.append((time.monotonic() - t0, s.recv(4096).decode()))
+    except socket.timeout:
+        pass
+    if time.monotonic() - t0 > 30:
+        p.kill()
+        break
+failed = 0
+def check(ok, what):
+    global failed
+    if not ok:
+        failed += 1
+        print("notify: " + what)
+texts = [m for _, m in msgs]
+check(texts and texts[0].startswith("READY=1\nSTATUS=game "), "the first message is not READY: %r" % texts[:2])
+wd = [t for t, m in msgs if m == "WATCHDOG=1"]
+check(len(wd) >= 10, "%d WATCHDOG=1 in a run of about 7 s (want one every 200 ms)" % len(wd))
+check(all(b - a < 0.5 for a, b in zip(wd, wd[1:])), "a watchdog gap over 0.5 s")
+check(texts and texts[-1] == "STOPPING=1", "the last message is not STOPPING: %r" % texts[-1:])
+check(p.returncode == 0, "exit %s" % p.returncode)
+err.seek(0)
+lines = [l for l in err.read().splitlines() if l]
+check(lines and all(l[:1] == "<" and l[2:3] == ">" for l in lines), "log lines without a priority: %r" % lines[:3])
+check(any(l.startswith("<6>") for l in lines), "no info line at priority 6")
+print("notify: %d messages, %d keep-alives; %d failed" % (len(msgs), len(wd), failed))
+sys.exit(1 if failed else 0)
+PY
+rc=$?
+echo "notify: $([ $rc -eq 0 ] && echo 1 || echo 0) passed, $([ $rc -eq 0 ] && echo 0 || echo 1) failed"
+exit $rc
