@@ -43,8 +43,11 @@ static int copy_record(const char *dir, char *copy, size_t size)
 		size_t len;
 		char *text;
 
-		snprintf(from, sizeof(from), "%s/%s", dir, files[i]);
-		snprintf(to, sizeof(to), "%s/%s", copy, files[i]);
+		if (snprintf(from, sizeof(from), "%s/%s", dir, files[i]) >= (int)sizeof(from) ||
+		    snprintf(to, sizeof(to), "%s/%s", copy, files[i]) >= (int)sizeof(to)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
 		text = state_read_file(from, &len);
 		if (!text) {
 			if (errno == ENOENT)
