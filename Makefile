@@ -7,6 +7,21 @@
 SHELL := /bin/bash
 CC ?= cc
 BUILD ?= build
+PKG_CONFIG ?= pkg-config
+VERSION := 0.9.0
+# Installation (make install DESTDIR=... PREFIX=...).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+sysconfdir ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# Quiet by default; V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 
 LAYERS := base chess game control gpio voice braille daemon
 PKGS := libgpiod espeak-ng alsa inih
@@ -18,13 +33,14 @@ WARN += -Werror
 endif
 
 # libgpiod v1 (Debian 12) or v2 (Raspberry Pi OS trixie): one source file, two APIs.
-GPIOD_V2 := $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1 || echo 0)
+GPIOD_V2 := $(shell $(PKG_CONFIG) --atleast-version=2.0 libgpiod 2>/dev/null && echo 1 || echo 0)
 
 OPT ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2)
+CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2) \
+	-DANNABELLA_VERSION='"$(VERSION)"'
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lbrlapi -lpthread -lm
 TEST_LIBS := -lcmocka
 
@@ -47,37 +63,59 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture
+.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lreadline
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lreadline
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
 
 $(BRLTEST): tests/brltty/brltest.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d -o $@ $< $(LIB) $(LDLIBS)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# ---------------------------------------------------------------- install
+# The programs, the service (its ExecStart pointed at BINDIR), the users and groups it runs
+# as (systemd-sysusers), the udev rule for the GPIO chips, and the configuration (kept if
+# one is there already).
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella
+	install -m 0755 $(BUILD)/annabellad $(BUILD)/annabella $(DESTDIR)$(BINDIR)/
+	sed -e 's|/usr/bin/annabellad|$(BINDIR)/annabellad|' \
+		-e 's|/etc/annabella/|$(sysconfdir)/annabella/|' configs/systemd/annabellad.service \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/annabellad.service
+	install -m 0644 configs/systemd/annabella.sysusers $(DESTDIR)$(SYSUSERSDIR)/annabella.conf
+	install -m 0644 configs/udev/60-annabella-gpio.rules $(DESTDIR)$(UDEVRULESDIR)/
+	[ -e $(DESTDIR)$(sysconfdir)/annabella/annabella.conf ] || \
+		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -87,7 +125,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
-	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time brltty
+	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time brltty systemd
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)

@@ -84,6 +84,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"record-lines", required_argument, NULL, 'r'},
 	    {"control", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -131,6 +132,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("annabellad %s\n", ANNABELLA_VERSION);
 			exit(0);
 		default:
 			fprintf(stderr, "annabellad: unknown option or missing value: %s\n",
