@@ -72,6 +72,8 @@ void journal_close(struct journal *j)
 }
 
 static int format_v(char *line, size_t size, uint64_t ms, const char *type, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 5, 0)));
+static int format_v(char *line, size_t size, uint64_t ms, const char *type, const char *fmt,
 		    va_list ap)
 {
 	char *body = line + 9; /* after "CRC32HEX " */

@@ -5,8 +5,31 @@
 #include <string.h>
 
 #include "daemon/script.h"
+#include "daemon/state.h"
+#include "gpio/board.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The largest target an action may have: a square, a button, a line, a role, a fault. */
+static int max_target(enum script_action_type type)
+{
+	switch (type) {
+	case SCRIPT_PRESS:
+	case SCRIPT_HOLD:
+		return BOARD_BUTTON_COUNT - 1;
+	case SCRIPT_STUCK:
+	case SCRIPT_BOUNCE:
+		return BOARD_SIM_BUTTON + BOARD_BUTTON_COUNT - 1;
+	case SCRIPT_DISK:
+		return SCRIPT_DISK_REMOVED;
+	case SCRIPT_CONTROL:
+		return 1;
+	case SCRIPT_CRASH:
+		return 0;
+	default:
+		return 63;
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -17,11 +40,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t t = 0;
 
 		for (int i = 0; i < s.count; i++) {
-			/* times never go backwards; targets are in range */
-			if (s.actions[i].time_ms < t || s.actions[i].target < 0 ||
-			    s.actions[i].target > 63)
+			const struct script_action *a = &s.actions[i];
+
+			/* times never go backwards; targets are in range for their action */
+			if (a->time_ms < t || a->target < 0 || a->target > max_target(a->type))
 				__builtin_trap();
-			t = s.actions[i].time_ms;
+			if (a->type == SCRIPT_DISK && a->target > STATE_FAULT_READONLY &&
+			    a->target != SCRIPT_DISK_REMOVED)
+				__builtin_trap();
+			t = a->time_ms;
 		}
 		if (s.header.has_setup && strlen(s.header.setup_fen) >= sizeof(s.header.setup_fen))
 			__builtin_trap();
