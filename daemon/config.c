@@ -37,6 +37,8 @@ void config_defaults(struct config *cfg)
 	board_config_defaults(&cfg->board);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
+	cfg->keep_audio = 50;
+	cfg->keep_games = -1;
 	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
 	snprintf(cfg->control_group, sizeof(cfg->control_group), "annabella");
 	cfg->arbiter_count = 1;
@@ -484,6 +486,18 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			if (parse_bool(value, &b))
 				BAD("sync must be yes or no");
 			cfg->sync = b;
+			return 0;
+		}
+		if (!strcmp(key, "keep-audio") || !strcmp(key, "keep-games")) {
+			int *keep = key[5] == 'a' ? &cfg->keep_audio : &cfg->keep_games;
+			long v;
+
+			if (!strcmp(value, "all"))
+				*keep = -1;
+			else if (parse_uint(value, 1, 1000000, &v))
+				BAD("%s must be a number of games (1..1000000) or all", key);
+			else
+				*keep = (int)v;
 			return 0;
 		}
 		BAD("unknown key '%s' in [state]", key);

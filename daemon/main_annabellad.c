@@ -479,6 +479,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .sync = d->cfg.sync,
 	    .record_audio = d->cfg.voice.record,
 	    .virtual_time = d->opt.virtual_time,
+	    .keep_audio = d->cfg.keep_audio,
+	    .keep_games = d->cfg.keep_games,
 	};
 	struct presenter_config pc = {
 	    .phrases = d->cfg.phrases,

@@ -19,6 +19,7 @@
 struct store {
 	char dir[256];
 	bool sync, record_audio, virtual_time;
+	int keep_audio, keep_games;
 	struct voice *voice;
 	struct journal *journal;
 	char journal_game[GAME_ID_MAX]; /* the game whose records the journal file holds */
@@ -153,6 +154,8 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	snprintf(s->dir, sizeof(s->dir), "%s", cfg->dir);
 	s->sync = cfg->sync;
 	s->record_audio = cfg->record_audio;
+	s->keep_audio = cfg->keep_audio ? cfg->keep_audio : 50;
+	s->keep_games = cfg->keep_games > 0 ? cfg->keep_games : -1;
 	s->virtual_time = cfg->virtual_time;
 	s->voice = voice;
 	snprintf(path, sizeof(path), "%s/games", s->dir);
@@ -753,8 +756,65 @@ void store_scoresheet(struct store *s, const struct game *g)
 	write_pgn(s, g, game_over(g));
 }
 
+static int newer_first(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* games/ keeps the last `keep` games' files with this suffix (their names sort by game
+ * number); older ones go.  The game being played is never among them. */
+static void prune(struct store *s, const char *suffix, int keep, const char *current)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 256];
+	char **names = NULL;
+	size_t n = 0, cap = 0, sl = strlen(suffix);
+	struct dirent *e;
+	DIR *d;
+
+	if (keep < 0)
+		return;
+	snprintf(dir, sizeof(dir), "%s/games", s->dir);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (strncmp(e->d_name, "game-", 5) || l <= sl ||
+		    strcmp(e->d_name + l - sl, suffix) ||
+		    (current[0] && !strncmp(e->d_name, current, strlen(current))))
+			continue;
+		if (n == cap) {
+			char **more = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*names));
+
+			if (!more)
+				break;
+			names = more;
+		}
+		if (!(names[n] = strdup(e->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), newer_first);
+	for (size_t i = 0; i < n; i++) {
+		if ((int)i >= keep) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			if (unlink(path) == 0)
+				log_info(LOG_GAME, "removed %s (kept the last %d)", path, keep);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
 void store_game_start(struct store *s, const struct game *g)
 {
+	/* The finished games' files beyond what is kept go (the audio is large: 2.5 MB a game;
+	 * PGN and journals are small and all kept unless told otherwise). */
+	prune(s, ".wav", s->keep_audio, g->params.id);
+	prune(s, ".pgn", s->keep_games, g->params.id);
+	prune(s, ".journal", s->keep_games, g->params.id);
 	if (s->voice && s->record_audio) {
 		char path[PATH_MAX];
 

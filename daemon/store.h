@@ -19,6 +19,8 @@ struct store_config {
 	bool sync;	   /* fsync the journal at durable records and the scoresheet */
 	bool record_audio; /* keep each game's public announcements (D.2.7) */
 	bool virtual_time; /* dates are unknown in virtual time */
+	int keep_audio;	   /* finished games whose audio record is kept (-1: all; 0: default 50) */
+	int keep_games;	   /* finished games whose PGN and journal are kept (-1 or 0: all) */
 };
 
 struct store;

@@ -328,6 +328,11 @@ static void test_voice_keys(void **state)
 	assert_int_equal(cfg.clock_info, PRESENT_INFO_USED);
 	expect_set_ok(&cfg, "clock", "info", "both");
 	assert_int_equal(cfg.clock_info, PRESENT_INFO_BOTH);
+	assert_int_equal(cfg.keep_audio, 50);
+	expect_set_ok(&cfg, "state", "keep-audio", "3");
+	assert_int_equal(cfg.keep_audio, 3);
+	expect_set_ok(&cfg, "state", "keep-games", "all");
+	assert_int_equal(cfg.keep_games, -1);
 	assert_int_equal(cfg.voice.sink, VOICE_SINK_ALSA);
 	expect_set_ok(&cfg, "voice", "rate", "80");
 	expect_set_ok(&cfg, "voice", "rate", "450");
@@ -352,6 +357,8 @@ static void test_voice_keys(void **state)
 	expect_set_bad("voice", "audio", "pulse", "audio");
 	expect_set_bad("voice", "engine", "festival", "engine");
 	expect_set_bad("clock", "info", "remaining", "info");
+	expect_set_bad("state", "keep-audio", "0", "keep-audio");
+	expect_set_bad("state", "keep-games", "many", "keep-games");
 	expect_set_bad("voice", "rate", "79", "rate");
 	expect_set_bad("voice", "rate", "451", "rate");
 	expect_set_bad("voice", "pitch", "101", "pitch");
