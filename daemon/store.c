@@ -412,7 +412,9 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 		pgn_game_free(&s->disk);
 		s->disk_ready = false;
 	}
-	if (g->open && (store_recovery_skipped(s) || s->filled || s->recovery.torn_tail))
+	/* A torn last line (a power cut mid-write) is cut off by the reading itself: the file
+	 * is written again only when records inside it were lost or put back. */
+	if (g->open && (store_recovery_skipped(s) || s->filled))
 		rewrite_journal(s, path);
 	if (store_recovery_skipped(s))
 		log_warn(LOG_GAME,
