@@ -798,7 +798,8 @@ static void prune(struct store *s, const char *suffix, int keep, const char *cur
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), newer_first);
+	if (n)
+		qsort(names, n, sizeof(*names), newer_first);
 	for (size_t i = 0; i < n; i++) {
 		if ((int)i >= keep) {
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
