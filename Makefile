@@ -195,8 +195,10 @@ lint: deps
 
 # The gpiod backend against a real kernel's GPIO character device: a small kernel with
 # gpio-sim (built once and cached) under QEMU.  See tests/vm/README.md.
+# Then again built against libgpiod 2.x (from bookworm-backports on Debian 12).
 vmtest: $(BUILD)/annabellad
 	@tests/vm/run.sh $(BUILD)
+	@tests/vm/gpiod2.sh $(BUILD)-gpiod2
 
 # Crash safety at full size: a power cut after every action of a fast-played game, and 200
 # flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
@@ -240,4 +242,4 @@ demo: deps
 	@tests/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz
+	rm -rf build build-san build-tsan build-fuzz build-gpiod2
