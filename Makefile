@@ -15,6 +15,8 @@ BINDIR ?= $(PREFIX)/bin
 sysconfdir ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+MANDIR ?= $(PREFIX)/share/man
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # Quiet by default; V=1 shows the commands.
 ifeq ($(V),1)
@@ -63,6 +65,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
+.PHONY: package pkgtest
 .PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
@@ -113,6 +116,12 @@ install: all
 		-e 's|/etc/annabella/|$(sysconfdir)/annabella/|' configs/systemd/annabellad.service \
 		>$(DESTDIR)$(SYSTEMDUNITDIR)/annabellad.service
 	install -m 0644 configs/systemd/annabella.sysusers $(DESTDIR)$(SYSUSERSDIR)/annabella.conf
+	install -d $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man8
+	install -m 0644 configs/systemd/annabella.tmpfiles $(DESTDIR)$(TMPFILESDIR)/annabella.conf
+	install -m 0644 man/annabella.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/annabella.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/annabellad.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 configs/udev/60-annabella-gpio.rules $(DESTDIR)$(UDEVRULESDIR)/
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/annabella.conf ] || \
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
@@ -124,8 +133,24 @@ install: all
 # and what the tests, demo and benchmarks need besides, from Debian 12.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev
+# The sanitizer runtime's package is named per release (Debian 12: clang 14's).
+SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
+	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
-	libclang-rt-14-dev sox cppcheck clang-format valgrind python3 time brltty systemd
+	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd
+
+# make package and make pkgtest.
+DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container
+
+# The Debian package (../annabella_VERSION_ARCH.deb), and its test: built, checked by
+# lintian and installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
+package:
+	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
+	dpkg-buildpackage -us -uc -b
+
+pkgtest:
+	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
+	@tests/pkg/run.sh
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
@@ -195,8 +220,10 @@ lint: deps
 
 # The gpiod backend against a real kernel's GPIO character device: a small kernel with
 # gpio-sim (built once and cached) under QEMU.  See tests/vm/README.md.
+# Then again built against libgpiod 2.x (from bookworm-backports on Debian 12).
 vmtest: $(BUILD)/annabellad
 	@tests/vm/run.sh $(BUILD)
+	@tests/vm/gpiod2.sh $(BUILD)-gpiod2
 
 # Crash safety at full size: a power cut after every action of a fast-played game, and 200
 # flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
@@ -240,4 +267,4 @@ demo: deps
 	@tests/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz
+	rm -rf build build-san build-tsan build-fuzz build-gpiod2

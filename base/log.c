@@ -47,6 +47,19 @@ static int stderr_is_journal(void)
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
+void log_fatal(const char *fmt, ...)
+{
+	char line[640];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (journald < 0)
+		journald = stderr_is_journal();
+	fprintf(stderr, "%sannabellad: %s\n", journald ? "<3>" : "", line);
+}
+
 void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
 {
 	char line[512];

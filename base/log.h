@@ -26,6 +26,10 @@ int log_level_parse(const char *name);
 void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* An error that stops the daemon, "annabellad: MESSAGE": at priority err under journald,
+ * so `journalctl -p err` shows why the service failed. */
+void log_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #define LOG(cat, level, ...)                                                                       \
 	do {                                                                                       \
 		if ((level) <= log_levels[(cat)])                                                  \

@@ -579,8 +579,13 @@ static int listen_at(struct ctlsock *c, const char *path, const char *group)
 		return -1;
 	}
 	/* 0660, group annabella: who may connect is who is in the group. */
+	/* A socket made by a daemon of that group has it already: no chown(), which a
+	 * hardened unit's system call filter refuses. */
 	if (gres) {
-		if (chown(path, (uid_t)-1, gres->gr_gid))
+		struct stat st;
+
+		if ((stat(path, &st) || st.st_gid != gres->gr_gid) &&
+		    chown(path, (uid_t)-1, gres->gr_gid))
 			log_warn(LOG_CONTROL, "%s: group %s: %s", path, group, strerror(errno));
 	} else if (group[0]) {
 		log_warn(LOG_CONTROL, "%s: no group '%s'; the socket keeps the daemon's group",

@@ -105,7 +105,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (!strcmp(optarg, "virtual"))
 				o->virtual_time = true;
 			else if (strcmp(optarg, "real")) {
-				fprintf(stderr, "annabellad: --time must be real or virtual\n");
+				log_fatal("--time must be real or virtual");
 				return -1;
 			}
 			break;
@@ -117,7 +117,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			else if (!strcmp(optarg, "none"))
 				o->audio = VOICE_SINK_NONE;
 			else {
-				fprintf(stderr, "annabellad: --audio must be alsa, wav or none\n");
+				log_fatal("--audio must be alsa, wav or none");
 				return -1;
 			}
 			break;
@@ -137,13 +137,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			printf("annabellad %s\n", ANNABELLA_VERSION);
 			exit(0);
 		default:
-			fprintf(stderr, "annabellad: unknown option or missing value: %s\n",
-				argv[optind - 1]);
+			log_fatal("unknown option or missing value: %s", argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "annabellad: unexpected argument '%s'\n", argv[optind]);
+		log_fatal("unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	return 0;
@@ -619,7 +618,7 @@ int main(int argc, char **argv)
 	}
 	config_defaults(&d.cfg);
 	if (d.opt.config_path && config_load(&d.cfg, d.opt.config_path, err, sizeof(err))) {
-		fprintf(stderr, "annabellad: %s\n", err);
+		log_fatal("%s", err);
 		return 2;
 	}
 	log_set_level((enum log_level)d.cfg.log_level);
@@ -630,7 +629,7 @@ int main(int argc, char **argv)
 		d.cfg.voice.sink = (enum voice_sink_type)d.opt.audio;
 	if (d.opt.control && snprintf(d.cfg.control_socket, sizeof(d.cfg.control_socket), "%s",
 				      d.opt.control) >= (int)sizeof(d.cfg.control_socket)) {
-		fprintf(stderr, "annabellad: --control: path too long\n");
+		log_fatal("--control: path too long");
 		return 2;
 	}
 
@@ -638,11 +637,11 @@ int main(int argc, char **argv)
 	trace_open_from_env();
 	d.loop = loop_new(d.opt.virtual_time);
 	if (!d.loop) {
-		fprintf(stderr, "annabellad: out of memory\n");
+		log_fatal("out of memory");
 		return 1;
 	}
 	if (start(&d, err, sizeof(err), &status)) {
-		fprintf(stderr, "annabellad: %s\n", err);
+		log_fatal("%s", err);
 		stop(&d);
 		return status;
 	}

@@ -21,8 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#if !ANNABELLA_GPIOD_V2
 #include <sys/epoll.h>
+#if ANNABELLA_GPIOD_V2
+#include <glob.h>
 #endif
 
 #include "base/log.h"
@@ -254,22 +255,36 @@ static int gpiod_set(void *ctx, int line, int value)
 #else
 /* ------------------------------------------------------------------ libgpiod 2.x */
 
+/* The kernel takes at most this many lines in one request (GPIO_V2_LINES_MAX); a board of
+ * 64 holes and its buttons takes two. */
+#define LINES_PER_REQUEST 64
+#define MAX_REQUESTS	  ((LINE_ROLES_MAX + 16 + LINES_PER_REQUEST - 1) / LINES_PER_REQUEST)
+
+/* What a line is asked for: the groups of settings. */
+enum line_kind { KIND_OUT_LOW, KIND_OUT_HIGH, KIND_PLAIN, KIND_EDGE_UP, KIND_EDGE_DOWN };
+#define KIND_COUNT	  5
+
 struct gpiod_ctx {
 	struct gpiod_chip *chip;
-	struct gpiod_line_request *request;
+	struct gpiod_line_request *requests[MAX_REQUESTS];
+	int n_requests;
 	struct gpiod_edge_event_buffer *events;
-	bool requested[BOARD_MAX_LINE + 1];
+	signed char request_of[BOARD_MAX_LINE + 1]; /* index in requests, -1: not requested */
 	int n_event;
+	int epfd; /* the requests with edge lines, when there is more than one */
+	bool edge_request[MAX_REQUESTS];
 };
 
 static void gpiod_close_ctx(void *ctx)
 {
 	struct gpiod_ctx *g = ctx;
 
+	if (g->epfd >= 0)
+		close(g->epfd);
 	if (g->events)
 		gpiod_edge_event_buffer_free(g->events);
-	if (g->request)
-		gpiod_line_request_release(g->request);
+	for (int i = 0; i < g->n_requests; i++)
+		gpiod_line_request_release(g->requests[i]);
 	if (g->chip)
 		gpiod_chip_close(g->chip);
 	free(g);
@@ -277,10 +292,12 @@ static void gpiod_close_ctx(void *ctx)
 
 /* One group of lines with the same settings.  bias false: leave the bias as it is. */
 static int add_group(struct gpiod_line_config *lc, const unsigned *offsets, size_t n,
-		     enum gpiod_line_direction dir, bool edges, int pull_up, bool bias,
-		     int output_value, unsigned long debounce_us)
+		     enum line_kind kind, bool bias, bool plain_pull_up, unsigned long debounce_us)
 {
 	struct gpiod_line_settings *s;
+	bool output = kind == KIND_OUT_LOW || kind == KIND_OUT_HIGH;
+	bool edges = kind == KIND_EDGE_UP || kind == KIND_EDGE_DOWN;
+	bool pull_up = kind == KIND_EDGE_UP || (kind == KIND_PLAIN && plain_pull_up);
 	int ret = -1;
 
 	if (!n)
@@ -288,11 +305,13 @@ static int add_group(struct gpiod_line_config *lc, const unsigned *offsets, size
 	s = gpiod_line_settings_new();
 	if (!s)
 		return -1;
-	if (gpiod_line_settings_set_direction(s, dir))
+	if (gpiod_line_settings_set_direction(s, output ? GPIOD_LINE_DIRECTION_OUTPUT
+							: GPIOD_LINE_DIRECTION_INPUT))
 		goto out;
-	if (dir == GPIOD_LINE_DIRECTION_OUTPUT) {
-		if (gpiod_line_settings_set_output_value(
-			s, output_value ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE))
+	if (output) {
+		if (gpiod_line_settings_set_output_value(s, kind == KIND_OUT_HIGH
+								? GPIOD_LINE_VALUE_ACTIVE
+								: GPIOD_LINE_VALUE_INACTIVE))
 			goto out;
 	} else {
 		if (bias && gpiod_line_settings_set_bias(s, pull_up ? GPIOD_LINE_BIAS_PULL_UP
@@ -312,42 +331,30 @@ out:
 	return ret;
 }
 
-static struct gpiod_line_request *request_all(struct gpiod_ctx *g, const struct board_config *cfg,
-					      const struct line_roles *r, bool bias)
+/* One request for lines[0..n) (n <= LINES_PER_REQUEST), grouped by kind. */
+static struct gpiod_line_request *request_some(struct gpiod_ctx *g, const struct board_config *cfg,
+					       const unsigned *lines, const enum line_kind *kinds,
+					       int n, bool bias)
 {
-	struct gpiod_request_config *rc = NULL;
-	struct gpiod_line_config *lc = NULL;
+	struct gpiod_request_config *rc = gpiod_request_config_new();
+	struct gpiod_line_config *lc = gpiod_line_config_new();
 	struct gpiod_line_request *req = NULL;
-	unsigned out0[8], out1[8], plain[8], up[LINE_ROLES_MAX], down[LINE_ROLES_MAX];
-	size_t n0 = 0, n1 = 0, nup = 0, ndown = 0;
 	unsigned long debounce_us = (unsigned long)cfg->debounce_ms * 1000ul / 4ul;
 
-	for (int i = 0; i < r->n_out; i++) {
-		if (r->output_init[i])
-			out1[n1++] = (unsigned)r->outputs[i];
-		else
-			out0[n0++] = (unsigned)r->outputs[i];
-	}
-	for (int i = 0; i < r->n_plain; i++)
-		plain[i] = (unsigned)r->plain_inputs[i];
-	for (int i = 0; i < r->n_edge; i++) {
-		if (wants_pull_up(cfg, r->edge_is_button[i]))
-			up[nup++] = (unsigned)r->edge_inputs[i];
-		else
-			down[ndown++] = (unsigned)r->edge_inputs[i];
-	}
-	rc = gpiod_request_config_new();
-	lc = gpiod_line_config_new();
 	if (!rc || !lc)
 		goto out;
 	gpiod_request_config_set_consumer(rc, CONSUMER);
-	if (add_group(lc, out0, n0, GPIOD_LINE_DIRECTION_OUTPUT, false, 0, false, 0, 0) ||
-	    add_group(lc, out1, n1, GPIOD_LINE_DIRECTION_OUTPUT, false, 0, false, 1, 0) ||
-	    add_group(lc, plain, (size_t)r->n_plain, GPIOD_LINE_DIRECTION_INPUT, false,
-		      cfg->active_low_squares, bias, 0, 0) ||
-	    add_group(lc, up, nup, GPIOD_LINE_DIRECTION_INPUT, true, 1, bias, 0, debounce_us) ||
-	    add_group(lc, down, ndown, GPIOD_LINE_DIRECTION_INPUT, true, 0, bias, 0, debounce_us))
-		goto out;
+	for (int k = 0; k < KIND_COUNT; k++) {
+		unsigned group[LINES_PER_REQUEST];
+		size_t m = 0;
+
+		for (int i = 0; i < n; i++)
+			if (kinds[i] == (enum line_kind)k)
+				group[m++] = lines[i];
+		if (add_group(lc, group, m, (enum line_kind)k, bias, cfg->active_low_squares,
+			      debounce_us))
+			goto out;
+	}
 	req = gpiod_chip_request_lines(g->chip, rc, lc);
 out:
 	if (lc)
@@ -355,6 +362,91 @@ out:
 	if (rc)
 		gpiod_request_config_free(rc);
 	return req;
+}
+
+/* Every line of the wiring, in requests of at most LINES_PER_REQUEST lines.  0, or -1 with
+ * errno (the requests made are released). */
+static int request_all(struct gpiod_ctx *g, const struct board_config *cfg,
+		       const struct line_roles *r, bool bias)
+{
+	unsigned lines[LINE_ROLES_MAX + 16];
+	enum line_kind kinds[LINE_ROLES_MAX + 16];
+	int n = 0;
+
+	for (int i = 0; i < r->n_out; i++) {
+		lines[n] = (unsigned)r->outputs[i];
+		kinds[n++] = r->output_init[i] ? KIND_OUT_HIGH : KIND_OUT_LOW;
+	}
+	for (int i = 0; i < r->n_plain; i++) {
+		lines[n] = (unsigned)r->plain_inputs[i];
+		kinds[n++] = KIND_PLAIN;
+	}
+	for (int i = 0; i < r->n_edge; i++) {
+		lines[n] = (unsigned)r->edge_inputs[i];
+		kinds[n++] =
+		    wants_pull_up(cfg, r->edge_is_button[i]) ? KIND_EDGE_UP : KIND_EDGE_DOWN;
+	}
+	for (int first = 0; first < n; first += LINES_PER_REQUEST) {
+		int m = n - first < LINES_PER_REQUEST ? n - first : LINES_PER_REQUEST;
+		struct gpiod_line_request *req =
+		    request_some(g, cfg, lines + first, kinds + first, m, bias);
+
+		if (!req) {
+			int saved = errno;
+
+			for (int i = 0; i < g->n_requests; i++)
+				gpiod_line_request_release(g->requests[i]);
+			g->n_requests = 0;
+			errno = saved;
+			return -1;
+		}
+		g->edge_request[g->n_requests] = false;
+		for (int i = first; i < first + m; i++) {
+			g->request_of[lines[i]] = (signed char)g->n_requests;
+			if (kinds[i] == KIND_EDGE_UP || kinds[i] == KIND_EDGE_DOWN)
+				g->edge_request[g->n_requests] = true;
+		}
+		g->requests[g->n_requests++] = req;
+	}
+	return 0;
+}
+
+/* A chip by path ("/dev/gpiochip0"), name ("gpiochip0"), number ("0") or label
+ * ("pinctrl-rp1"): the path of its device in path. */
+static struct gpiod_chip *open_chip(const char *spec, char *path, size_t path_size)
+{
+	struct gpiod_chip *chip;
+	glob_t gl;
+
+	if (strchr(spec, '/'))
+		snprintf(path, path_size, "%s", spec);
+	else if (spec[0] && strspn(spec, "0123456789") == strlen(spec))
+		snprintf(path, path_size, "/dev/gpiochip%s", spec);
+	else
+		snprintf(path, path_size, "/dev/%s", spec);
+	chip = gpiod_chip_open(path);
+	if (chip || strchr(spec, '/') || errno != ENOENT)
+		return chip;
+	/* Not a device name: a label. */
+	if (glob("/dev/gpiochip*", 0, NULL, &gl) == 0) {
+		for (size_t i = 0; i < gl.gl_pathc && !chip; i++) {
+			struct gpiod_chip *c = gpiod_chip_open(gl.gl_pathv[i]);
+			struct gpiod_chip_info *info = c ? gpiod_chip_get_info(c) : NULL;
+
+			if (info && !strcmp(gpiod_chip_info_get_label(info), spec)) {
+				chip = c;
+				snprintf(path, path_size, "%s", gl.gl_pathv[i]);
+			} else if (c) {
+				gpiod_chip_close(c);
+			}
+			if (info)
+				gpiod_chip_info_free(info);
+		}
+		globfree(&gl);
+	}
+	if (!chip)
+		errno = ENOENT;
+	return chip;
 }
 
 static void *gpiod_open_ctx(const struct board_config *cfg, const char *arg, uint64_t now_ms,
@@ -370,42 +462,48 @@ static void *gpiod_open_ctx(const struct board_config *cfg, const char *arg, uin
 		snprintf(err, err_size, "out of memory");
 		return NULL;
 	}
-	/* v2 opens chips by path: accept "gpiochip0", "0" and "/dev/gpiochip0". */
-	if (strchr(cfg->chip, '/'))
-		snprintf(path, sizeof(path), "%s", cfg->chip);
-	else if (strspn(cfg->chip, "0123456789") == strlen(cfg->chip))
-		snprintf(path, sizeof(path), "/dev/gpiochip%s", cfg->chip);
-	else
-		snprintf(path, sizeof(path), "/dev/%s", cfg->chip);
-	g->chip = gpiod_chip_open(path);
+	g->epfd = -1;
+	memset(g->request_of, -1, sizeof(g->request_of));
+	g->chip = open_chip(cfg->chip, path, sizeof(path));
 	if (!g->chip) {
-		snprintf(err, err_size, "gpiod: cannot open chip '%s': %s", path, strerror(errno));
+		snprintf(err, err_size, "gpiod: cannot open chip '%s': %s", cfg->chip,
+			 strerror(errno));
 		goto fail;
 	}
 	line_roles_get(cfg, &r);
-	g->request = request_all(g, cfg, &r, true);
-	if (!g->request) {
+	if (request_all(g, cfg, &r, true)) {
 		log_warn(LOG_GPIO, "bias not accepted (%s), requesting the lines without it",
 			 strerror(errno));
-		g->request = request_all(g, cfg, &r, false);
-	}
-	if (!g->request) {
-		snprintf(err, err_size, "gpiod: cannot request the lines on '%s': %s", path,
-			 strerror(errno));
-		goto fail;
+		if (request_all(g, cfg, &r, false)) {
+			snprintf(err, err_size, "gpiod: cannot request the lines on '%s': %s", path,
+				 strerror(errno));
+			goto fail;
+		}
 	}
 	g->events = gpiod_edge_event_buffer_new(READ_CHUNK);
 	if (!g->events) {
 		snprintf(err, err_size, "out of memory");
 		goto fail;
 	}
-	for (int i = 0; i < r.n_out; i++)
-		g->requested[r.outputs[i]] = true;
-	for (int i = 0; i < r.n_plain; i++)
-		g->requested[r.plain_inputs[i]] = true;
-	for (int i = 0; i < r.n_edge; i++)
-		g->requested[r.edge_inputs[i]] = true;
 	g->n_event = r.n_edge;
+	/* More than one request: the loop waits on one descriptor for all of them. */
+	if (g->n_requests > 1) {
+		g->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (g->epfd < 0) {
+			snprintf(err, err_size, "epoll: %s", strerror(errno));
+			goto fail;
+		}
+		for (int i = 0; i < g->n_requests; i++) {
+			struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+
+			if (g->edge_request[i] &&
+			    epoll_ctl(g->epfd, EPOLL_CTL_ADD,
+				      gpiod_line_request_get_fd(g->requests[i]), &ev)) {
+				snprintf(err, err_size, "epoll: %s", strerror(errno));
+				goto fail;
+			}
+		}
+	}
 	return g;
 fail:
 	gpiod_close_ctx(g);
@@ -416,21 +514,21 @@ static int gpiod_fd(void *ctx)
 {
 	struct gpiod_ctx *g = ctx;
 
-	return g->n_event ? gpiod_line_request_get_fd(g->request) : -1;
+	if (!g->n_event)
+		return -1;
+	if (g->epfd >= 0)
+		return g->epfd;
+	return gpiod_line_request_get_fd(g->requests[0]);
 }
 
-static int gpiod_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, int max, char *err,
-			    size_t err_size)
+/* The pending edges of one request into out[*n..max).  0, or -1 with err set. */
+static int read_request(struct gpiod_ctx *g, struct gpiod_line_request *req, uint64_t now_ns,
+			uint64_t mono, struct line_edge *out, int *n, int max, char *err,
+			size_t err_size)
 {
-	struct gpiod_ctx *g = ctx;
-	uint64_t mono = monotonic_ns();
-	int n = 0;
-
-	if (!g->n_event)
-		return 0;
-	while (n < max) {
-		int want = max - n < READ_CHUNK ? max - n : READ_CHUNK;
-		int ready = gpiod_line_request_wait_edge_events(g->request, 0);
+	while (*n < max) {
+		int want = max - *n < READ_CHUNK ? max - *n : READ_CHUNK;
+		int ready = gpiod_line_request_wait_edge_events(req, 0);
 		int m;
 
 		if (ready == 0)
@@ -442,7 +540,7 @@ static int gpiod_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, i
 			return -1;
 		}
 		/* Events are pending, so this does not block. */
-		m = gpiod_line_request_read_edge_events(g->request, g->events, (size_t)want);
+		m = gpiod_line_request_read_edge_events(req, g->events, (size_t)want);
 		if (m < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				break;
@@ -453,7 +551,7 @@ static int gpiod_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, i
 			struct gpiod_edge_event *ev =
 			    gpiod_edge_event_buffer_get_event(g->events, (unsigned long)j);
 
-			out[n++] = (struct line_edge){
+			out[(*n)++] = (struct line_edge){
 			    .time_ns =
 				edge_daemon_ns(now_ns, mono, gpiod_edge_event_get_timestamp_ns(ev)),
 			    .line = (int)gpiod_edge_event_get_line_offset(ev),
@@ -466,7 +564,26 @@ static int gpiod_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, i
 		if (m < want)
 			break;
 	}
-	/* One request gives its events in order already; sorting keeps the contract plain. */
+	return 0;
+}
+
+static int gpiod_read_edges(void *ctx, uint64_t now_ns, struct line_edge *out, int max, char *err,
+			    size_t err_size)
+{
+	struct gpiod_ctx *g = ctx;
+	uint64_t mono = monotonic_ns();
+	int n = 0;
+
+	if (!g->n_event)
+		return 0;
+	/* Each request is asked without waiting; reading its events clears the epoll
+	 * descriptor's readiness (level-triggered). */
+	for (int q = 0; q < g->n_requests; q++) {
+		if (g->edge_request[q] &&
+		    read_request(g, g->requests[q], now_ns, mono, out, &n, max, err, err_size))
+			return -1;
+	}
+	/* Each request gives its events in order; the requests' events are merged here. */
 	sort_edges(out, n);
 	return n;
 }
@@ -476,11 +593,11 @@ static int gpiod_get(void *ctx, int line)
 	struct gpiod_ctx *g = ctx;
 	enum gpiod_line_value v;
 
-	if (line < 0 || line > BOARD_MAX_LINE || !g->requested[line]) {
+	if (line < 0 || line > BOARD_MAX_LINE || g->request_of[line] < 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	v = gpiod_line_request_get_value(g->request, (unsigned)line);
+	v = gpiod_line_request_get_value(g->requests[g->request_of[line]], (unsigned)line);
 	if (v == GPIOD_LINE_VALUE_ERROR)
 		return -1;
 	return v == GPIOD_LINE_VALUE_ACTIVE;
@@ -490,11 +607,11 @@ static int gpiod_set(void *ctx, int line, int value)
 {
 	struct gpiod_ctx *g = ctx;
 
-	if (line < 0 || line > BOARD_MAX_LINE || !g->requested[line]) {
+	if (line < 0 || line > BOARD_MAX_LINE || g->request_of[line] < 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	return gpiod_line_request_set_value(g->request, (unsigned)line,
+	return gpiod_line_request_set_value(g->requests[g->request_of[line]], (unsigned)line,
 					    value ? GPIOD_LINE_VALUE_ACTIVE
 						  : GPIOD_LINE_VALUE_INACTIVE) < 0
 		   ? -1

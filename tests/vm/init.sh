@@ -45,6 +45,8 @@ sim=/sys/kernel/config/gpio-sim/annabella
 mkdir "$sim" || fail "no gpio-sim in configfs"
 mkdir "$sim/bank0" || fail "cannot create a gpio-sim bank"
 echo 70 >"$sim/bank0/num_lines" || fail "cannot set num_lines"
+# The daemon opens the chip by its label, as the config allows (libgpiod 1.6 and 2.x).
+echo annabella-sim >"$sim/bank0/label" || fail "cannot set the bank's label"
 echo 1 >"$sim/live" || fail "cannot bring the gpio-sim chip up"
 chip=$(cat "$sim/bank0/chip_name")
 dev=$(cat "$sim/dev_name")
@@ -79,7 +81,7 @@ for l in 64 65 66 67 68 69; do pull "$l" pull-up; done
 # ---------------------------------------------------------------- the daemon
 cat >/tmp/annabella.conf <<EOF
 [board]
-chip = $chip
+chip = annabella-sim
 wiring = direct
 squares = 0-63
 [log]
