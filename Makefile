@@ -41,8 +41,12 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2) \
 	-DANNABELLA_VERSION='"$(VERSION)"'
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+# The networked helpers (annabella web, broadcast, relay; DESIGN 9) are linked into the
+# `annabella` tool only: the daemon never opens a network socket.
+NET_PKGS := libmicrohttpd libmosquitto
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lbrlapi -lpthread -lm
 TEST_LIBS := -lcmocka
 
@@ -85,14 +89,24 @@ $(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(LIB)
+# The web page's and the relay page's files (web/), built into the tool.
+WEB_FILES := $(sort $(wildcard web/*))
+$(BUILD)/gen/assets.c: $(WEB_FILES) tests/gen-assets.sh
+	@mkdir -p $(@D)
+	$(Q)tests/gen-assets.sh $@ $(WEB_FILES)
+
+$(BUILD)/obj/gen/assets.o: $(BUILD)/gen/assets.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(BUILD)/obj/gen/assets.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lreadline
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(NET_LIBS) -lreadline
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
-	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS) $(NET_LIBS)
 
 $(BRLTEST): tests/brltty/brltest.c $(LIB)
 	@mkdir -p $(@D)
@@ -132,12 +146,14 @@ install: all
 # What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
 # and what the tests, demo and benchmarks need besides, from Debian 12.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
-	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev
+	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
+	libmosquitto-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
-	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd
+	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
+	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl
 
 # make package and make pkgtest.
 DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container
