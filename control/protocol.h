@@ -87,6 +87,7 @@ struct control_status_extra {
 	const char *last_move_words; /* the last move as announced, or NULL */
 	uint64_t board_differences;  /* squares that differ from the game now */
 	enum game_role role;	     /* the arbiter also sees whether a claim is correct */
+	const char *lang;	     /* the interface language ("de", "en", "sv", "nl"), or NULL */
 	/* The record on disk (DESIGN 4.4): what the journal's reading at start skipped, a
 	 * longer scoresheet kept aside, and whether saving works now. */
 	struct control_record_status {

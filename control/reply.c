@@ -194,6 +194,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_bool(&w, "ok", true);
 	if (!g->open) {
 		json_null(&w, "game");
+		json_string(&w, "lang", x->lang);
 		json_end(&w);
 		return;
 	}
@@ -205,6 +206,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_string(&w, "player", game_color_name(g->params.player));
 	json_string(&w, "mode", game_mode_name(g->params.mode));
 	json_string(&w, "rules", rules_edition_name(g->params.edition));
+	json_string(&w, "lang", x->lang);
 	clock_status(&w, g, x->now);
 	if (last >= 0) {
 		json_object(&w, "last_move");
@@ -369,6 +371,11 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 		json_int(&w, "ply", rec->u.made.ply);
 		uci(&w, "uci", rec->u.made.move);
 		json_string(&w, "san", rec->u.made.san);
+		break;
+	case REC_RELAYED:
+		json_int(&w, "ply", rec->u.relayed.ply);
+		uci(&w, "uci", rec->u.relayed.move);
+		json_string(&w, "san", rec->u.relayed.san);
 		break;
 	case REC_COMPLETE:
 		json_int(&w, "ply", rec->u.complete.ply);

@@ -175,6 +175,18 @@ static int set_control(struct config *cfg, const char *key, const char *value, c
 	return 0;
 }
 
+static int set_web(struct config *cfg, const char *key, const char *value, char *err,
+		   size_t err_size)
+{
+	if (strcmp(key, "listen"))
+		BAD("unknown key '%s' in [web]", key);
+	if (value[0] && !strchr(value, ':'))
+		BAD("listen must be ADDR:PORT (like 127.0.0.1:8080 or [::]:8080), not '%s'", value);
+	if (copy_string(cfg->web_listen, sizeof(cfg->web_listen), value))
+		BAD("listen too long");
+	return 0;
+}
+
 static int set_game(struct config *cfg, const char *key, const char *value, char *err,
 		    size_t err_size)
 {
@@ -446,6 +458,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_rules(cfg, key, value, err, err_size);
 	if (!strcmp(section, "control"))
 		return set_control(cfg, key, value, err, err_size);
+	if (!strcmp(section, "web"))
+		return set_web(cfg, key, value, err, err_size);
 	if (!strcmp(section, "detect"))
 		return set_detect(cfg, key, value, err, err_size);
 	if (!strcmp(section, "voice"))

@@ -65,6 +65,8 @@ struct config {
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
 	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
+	/* [web] (annabella web; DESIGN 9) */
+	char web_listen[80]; /* ADDR:PORT, or "" */
 	/* [log] */
 	int log_level;
 };

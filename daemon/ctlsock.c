@@ -209,6 +209,7 @@ static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role r
 		x.last_move_words = words;
 	}
 	x.board_differences = referee_board_differences(c->referee);
+	x.lang = presenter_lang(c->presenter);
 	if (c->store) {
 		const struct journal_stats *st = store_recovery(c->store);
 

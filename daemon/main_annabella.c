@@ -18,6 +18,7 @@ static const struct {
     {"scoresheet", cli_scoresheet, "scoresheet --format pgn|text|brf|unicode STATE_DIR"},
     {"control", cli_control, "control [--socket PATH] [COMMAND ARGS...]"},
     {"status", cli_status, "status [--socket PATH]"},
+    {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]"},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]"},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes"},
     {"speech-samples", cli_speech_samples, "speech-samples DIR"},

@@ -117,6 +117,11 @@ static struct phrase_options options(const struct presenter *p)
 	return o;
 }
 
+const char *presenter_lang(const struct presenter *p)
+{
+	return p ? phrase_lang_code(p->cfg.phrases.lang) : NULL;
+}
+
 void presenter_move_words(const struct presenter *p, const struct chess_pos *before, chess_move m,
 			  char *buf, size_t size)
 {

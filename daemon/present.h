@@ -57,6 +57,8 @@ enum present_notice {
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
+/* The interface language's code ("de", "en", "sv", "nl"). */
+const char *presenter_lang(const struct presenter *p);
 /* The words of a move as announced (for status and the last move). */
 void presenter_move_words(const struct presenter *p, const struct chess_pos *before, chess_move m,
 			  char *buf, size_t size);

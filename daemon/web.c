@@ -1,0 +1,609 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]   (DESIGN 9)
+ *
+ * The assistant's and the arbiter's page, served on libmicrohttpd by a process of its own:
+ * a client of the daemon's control socket like the CLI, so the daemon never opens a
+ * network socket and the page can be stopped or firewalled without touching the game.
+ *
+ * One thread keeps a `watch` connection to the daemon (reconnecting with back-off) and,
+ * after each batch of events, a second connection refreshes the cached status, scoresheet
+ * and PGN; only then are the events put into a ring that every server-sent event stream
+ * reads at its own pace.  The daemon sees one watcher and one requester however many
+ * phones are open, and a browser that stops reading only stalls its own stream.
+ *
+ *   GET  /, /app.js, /style.css        the page (web/, built in)
+ *   GET  /api/status                   the daemon's status reply (header X-Age-Ms: its age)
+ *   GET  /api/moves, /api/commands     the scoresheet reply; the command table (`help`)
+ *   GET  /game.pgn                     the game's PGN
+ *   GET  /api/events                   server-sent events: each `watch` line, with its id;
+ *                                      Last-Event-ID catches up from the ring
+ *   POST /api/command                  body: one section 8 line; header X-PIN: the PIN.
+ *                                      Without a PIN only status, moves, export and help.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/timeutil.h"
+#include "control/json.h"
+#include "daemon/assets.h"
+#include "daemon/cli.h"
+#include "daemon/config.h"
+#include "daemon/ctlclient.h"
+#include "daemon/httpd.h"
+
+#define RING		 512   /* events kept for streams that fall behind or reconnect */
+#define KEEPALIVE_MS	 15000 /* a comment line on an idle stream */
+#define REQUEST_MS	 5000  /* a reply from the daemon */
+#define PIN_TRIES	 5     /* wrong PINs from one address before it waits */
+#define PIN_LOCK_MS	 60000
+#define PIN_ADDRESSES	 64
+#define BACKOFF_FIRST_MS 250
+#define BACKOFF_MAX_MS	 5000
+
+struct web {
+	char socket[108];
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* The ring: event seq is at ring[seq % RING]; seq counts from 1. */
+	char *ring[RING];
+	uint64_t seq;
+	bool stopping;
+	/* The cache, refreshed after each batch of events (NULL: not known). */
+	char *status, *moves, *pgn, *commands;
+	uint64_t status_at; /* monotonic ms of the status request */
+	bool daemon_up;
+	/* Wrong PINs per client address. */
+	struct pin_failures {
+		char addr[64];
+		int count;
+		uint64_t until;
+	} fails[PIN_ADDRESSES];
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* ------------------------------------------------------------------ the daemon side */
+
+/* Puts one event line into the ring and wakes the streams (mu held). */
+static void ring_push_locked(struct web *w, const char *line)
+{
+	char *copy = strdup(line);
+	uint64_t s;
+
+	if (!copy)
+		return;
+	s = ++w->seq;
+	free(w->ring[s % RING]);
+	w->ring[s % RING] = copy;
+}
+
+static void replace(char **slot, char *value)
+{
+	free(*slot);
+	*slot = value;
+}
+
+/* The "text" of an export reply as a malloc'd string, or NULL. */
+static char *export_text(const char *reply)
+{
+	size_t n = strlen(reply) + 1;
+	char *text = malloc(n);
+
+	if (text && json_get(reply, "text", text, n) < 0) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+/*
+ * Whether a claim is correct is for the arbiter alone (11.3.1), and the page is open to
+ * anyone on the network: the cached status loses it even when this process's user is an
+ * arbiter.  The arbiter sees it with a PIN (POST `status`).
+ */
+static void hide_claim_verdict(char *status)
+{
+	static const char *const keys[] = {",\"correct\":true", ",\"correct\":false"};
+
+	for (size_t i = 0; i < 2; i++) {
+		char *p = strstr(status, keys[i]);
+
+		if (p)
+			memmove(p, p + strlen(keys[i]), strlen(p + strlen(keys[i])) + 1);
+	}
+}
+
+/* Status, scoresheet and PGN from the daemon into the cache. */
+static int refresh(struct web *w, struct ctlclient *req, bool commands)
+{
+	char *status = NULL, *moves = NULL, *pgn = NULL, *help = NULL;
+	uint64_t at = monotonic_ms();
+
+	if (ctlclient_request(req, "status", &status, REQUEST_MS) ||
+	    ctlclient_request(req, "moves", &moves, REQUEST_MS) ||
+	    ctlclient_request(req, "export pgn", &pgn, REQUEST_MS) ||
+	    (commands && ctlclient_request(req, "help", &help, REQUEST_MS))) {
+		free(status);
+		free(moves);
+		free(pgn);
+		free(help);
+		return -1;
+	}
+	hide_claim_verdict(status);
+	pthread_mutex_lock(&w->mu);
+	replace(&w->status, status);
+	w->status_at = at;
+	replace(&w->moves, moves);
+	replace(&w->pgn, ctlclient_reply_ok(pgn) ? export_text(pgn) : NULL);
+	free(pgn);
+	if (help)
+		replace(&w->commands, help);
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+static void announce_link(struct web *w, bool up)
+{
+	pthread_mutex_lock(&w->mu);
+	if (w->daemon_up != up) {
+		w->daemon_up = up;
+		ring_push_locked(w, up ? "{\"event\":\"daemon\",\"up\":true}"
+				       : "{\"event\":\"daemon\",\"up\":false}");
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* One connection's life: watch, and after each batch of events refresh, then publish. */
+static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req)
+{
+	const char *line;
+	char *batch[64];
+	int n = 0;
+
+	for (;;) {
+		int r = ctlclient_read(watch, &line, n ? 0 : 500);
+
+		if (r > 0) {
+			batch[n] = strdup(line);
+			if (batch[n])
+				n++;
+			if (n < (int)(sizeof(batch) / sizeof(batch[0])))
+				continue;
+		} else if (r == 0 || errno != ETIMEDOUT) {
+			break;
+		}
+		if (!n) {
+			if (stop_requested)
+				break;
+			continue;
+		}
+		/* The cache first, then the events: a page that asks on an event sees it. */
+		if (refresh(w, req, false))
+			break;
+		pthread_mutex_lock(&w->mu);
+		for (int i = 0; i < n; i++)
+			ring_push_locked(w, batch[i]);
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		for (int i = 0; i < n; i++)
+			free(batch[i]);
+		n = 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(batch[i]);
+}
+
+static void *daemon_thread(void *arg)
+{
+	struct web *w = arg;
+	int backoff = BACKOFF_FIRST_MS;
+	bool said = false;
+
+	while (!stop_requested) {
+		char err[256], *reply = NULL;
+		struct ctlclient *watch = ctlclient_connect(w->socket, err, sizeof(err));
+		struct ctlclient *req =
+		    watch ? ctlclient_connect(w->socket, err, sizeof(err)) : NULL;
+
+		if (req && !ctlclient_request(watch, "watch", &reply, REQUEST_MS) &&
+		    ctlclient_reply_ok(reply) && !refresh(w, req, true)) {
+			fprintf(stderr, "annabella web: following the daemon at %s\n", w->socket);
+			said = false;
+			backoff = BACKOFF_FIRST_MS;
+			announce_link(w, true);
+			follow(w, watch, req);
+			announce_link(w, false);
+			if (!stop_requested)
+				fprintf(stderr, "annabella web: lost the daemon; retrying\n");
+		} else if (!said) {
+			fprintf(stderr, "annabella web: %s; retrying\n",
+				req ? "the daemon did not answer" : err);
+			said = true;
+		}
+		free(reply);
+		ctlclient_close(req);
+		ctlclient_close(watch);
+		for (int t = 0; t < backoff && !stop_requested; t += 50)
+			usleep(50 * 1000);
+		backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+	}
+	pthread_mutex_lock(&w->mu);
+	w->stopping = true;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ server-sent events */
+
+struct stream {
+	struct web *w;
+	uint64_t next; /* the seq to send next */
+	char *out;     /* formatted, not yet sent */
+	size_t off, len;
+};
+
+static void stream_done(void *cls)
+{
+	struct stream *s = cls;
+
+	free(s->out);
+	free(s);
+}
+
+/* The next message for a stream into s->out; false at the end. */
+static bool stream_next(struct stream *s)
+{
+	struct web *w = s->w;
+	struct timespec deadline;
+	bool ok = true;
+	int n = 0;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += KEEPALIVE_MS / 1000;
+	pthread_mutex_lock(&w->mu);
+	while (!w->stopping && w->seq < s->next)
+		if (pthread_cond_timedwait(&w->cv, &w->mu, &deadline) == ETIMEDOUT)
+			break;
+	free(s->out);
+	s->out = NULL;
+	if (w->stopping) {
+		ok = false;
+	} else if (w->seq < s->next) {
+		n = asprintf(&s->out, ": keep-alive\n\n");
+	} else if (w->seq - s->next >= RING - 1) {
+		/* Fallen behind the ring: the page starts again from the status. */
+		s->next = w->seq + 1;
+		n = asprintf(&s->out, "event: reset\ndata: {}\n\n");
+	} else {
+		n = asprintf(&s->out, "id: %llu\ndata: %s\n\n", (unsigned long long)s->next,
+			     w->ring[s->next % RING]);
+		s->next++;
+	}
+	pthread_mutex_unlock(&w->mu);
+	if (n < 0)
+		s->out = NULL;
+	s->off = 0;
+	s->len = s->out ? strlen(s->out) : 0;
+	return ok && s->out;
+}
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct stream *s = cls;
+	size_t n;
+
+	(void)pos;
+	if (s->off == s->len && !stream_next(s))
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = s->len - s->off < max ? s->len - s->off : max;
+	memcpy(buf, s->out + s->off, n);
+	s->off += n;
+	return (ssize_t)n;
+}
+
+static enum MHD_Result events(struct web *w, const struct httpd_request *req)
+{
+	struct stream *s = calloc(1, sizeof(*s));
+	const char *last = httpd_header(req, "Last-Event-ID");
+	char *end;
+
+	if (!s)
+		return MHD_NO;
+	s->w = w;
+	pthread_mutex_lock(&w->mu);
+	s->next = w->seq + 1;
+	if (last && *last) {
+		unsigned long long id = strtoull(last, &end, 10);
+
+		if (!*end && id <= w->seq)
+			s->next = id + 1; /* too old for the ring: stream_next() resets */
+	}
+	pthread_mutex_unlock(&w->mu);
+	/* The first message says where the stream stands (and opens it at once). */
+	if (asprintf(&s->out, "retry: 1000\nevent: hello\ndata: {}\n\n") < 0) {
+		free(s);
+		return MHD_NO;
+	}
+	s->len = strlen(s->out);
+	return httpd_respond_stream(req, "text/event-stream", stream_read, s, stream_done);
+}
+
+/* ------------------------------------------------------------------ commands */
+
+/* Commands a visitor without a PIN may give: they only read. */
+static bool read_only(const char *line)
+{
+	static const char *const names[] = {"status", "moves", "export", "help"};
+	size_t n = strcspn(line, " ");
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (n == strlen(names[i]) && !strncmp(line, names[i], n))
+			return true;
+	return false;
+}
+
+/* The failure record of an address (mu held): found, or a free or the oldest slot. */
+static struct pin_failures *failures_of(struct web *w, const char *addr)
+{
+	struct pin_failures *pick = &w->fails[0];
+
+	for (int i = 0; i < PIN_ADDRESSES; i++) {
+		if (!strcmp(w->fails[i].addr, addr))
+			return &w->fails[i];
+		if (w->fails[i].until < pick->until)
+			pick = &w->fails[i];
+	}
+	snprintf(pick->addr, sizeof(pick->addr), "%s", addr);
+	pick->count = 0;
+	pick->until = 0;
+	return pick;
+}
+
+static enum MHD_Result json_error(const struct httpd_request *req, unsigned status,
+				  const char *message)
+{
+	struct strbuf b = {0};
+	struct json_writer jw;
+	enum MHD_Result r;
+
+	json_init(&jw, &b);
+	json_object(&jw, NULL);
+	json_bool(&jw, "ok", false);
+	json_string(&jw, "error", message);
+	json_end(&jw);
+	r = httpd_respond_text(req, status, "application/json", b.p ? b.p : "{\"ok\":false}");
+	free(b.p);
+	return r;
+}
+
+static enum MHD_Result command(struct web *w, const struct httpd_request *req)
+{
+	const char *pin = httpd_header(req, "X-PIN");
+	char line[4097], err[256], *reply = NULL;
+	struct ctlclient *c;
+	struct pin_failures *f;
+	size_t n = req->body_len;
+	enum MHD_Result r;
+	uint64_t now = monotonic_ms();
+
+	while (n && (req->body[n - 1] == '\n' || req->body[n - 1] == '\r'))
+		n--;
+	if (!n || n >= sizeof(line) || memchr(req->body, '\n', n) || memchr(req->body, '\0', n))
+		return json_error(req, MHD_HTTP_BAD_REQUEST,
+				  "give one command line of at most 4096 bytes");
+	memcpy(line, req->body, n);
+	line[n] = '\0';
+	if (!strncmp(line, "watch", 5) || !strncmp(line, "auth", 4))
+		return json_error(req, MHD_HTTP_BAD_REQUEST,
+				  "watch and auth are not commands of the page (use the PIN field "
+				  "and /api/events)");
+	if (pin && !*pin)
+		pin = NULL;
+	if (!pin && !read_only(line))
+		return json_error(req, MHD_HTTP_UNAUTHORIZED, "this command needs a PIN");
+	if (pin && strspn(pin, "0123456789") != strlen(pin))
+		return json_error(req, MHD_HTTP_FORBIDDEN, "wrong PIN");
+	pthread_mutex_lock(&w->mu);
+	f = failures_of(w, req->client);
+	if (pin && f->count >= PIN_TRIES && now < f->until) {
+		pthread_mutex_unlock(&w->mu);
+		return json_error(req, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "too many wrong PINs; wait a minute");
+	}
+	pthread_mutex_unlock(&w->mu);
+	c = ctlclient_connect(w->socket, err, sizeof(err));
+	if (!c)
+		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, err);
+	if (pin) {
+		char auth[64];
+
+		snprintf(auth, sizeof(auth), "auth %s", pin);
+		if (ctlclient_request(c, auth, &reply, REQUEST_MS)) {
+			ctlclient_close(c);
+			return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+					  "the daemon did not answer");
+		}
+		pthread_mutex_lock(&w->mu);
+		f = failures_of(w, req->client);
+		if (!ctlclient_reply_ok(reply)) {
+			if (++f->count >= PIN_TRIES)
+				f->until = now + PIN_LOCK_MS;
+		} else {
+			f->count = 0;
+		}
+		pthread_mutex_unlock(&w->mu);
+		if (!ctlclient_reply_ok(reply)) {
+			fprintf(stderr, "annabella web: wrong PIN from %s\n", req->client);
+			free(reply);
+			ctlclient_close(c);
+			return json_error(req, MHD_HTTP_FORBIDDEN, "wrong PIN");
+		}
+		free(reply);
+		reply = NULL;
+	}
+	if (ctlclient_request(c, line, &reply, REQUEST_MS)) {
+		ctlclient_close(c);
+		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "the daemon did not answer");
+	}
+	ctlclient_close(c);
+	r = httpd_respond_text(req, MHD_HTTP_OK, "application/json", reply);
+	free(reply);
+	return r;
+}
+
+/* ------------------------------------------------------------------ routes */
+
+static enum MHD_Result cached(struct web *w, const struct httpd_request *req, char *const *slot,
+			      const char *type, bool age)
+{
+	enum MHD_Result r;
+
+	pthread_mutex_lock(&w->mu);
+	if (!*slot) {
+		pthread_mutex_unlock(&w->mu);
+		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
+				  w->daemon_up ? "no game yet" : "the daemon is not reachable");
+	}
+	if (age) {
+		struct MHD_Response *resp =
+		    MHD_create_response_from_buffer(strlen(*slot), *slot, MHD_RESPMEM_MUST_COPY);
+		char ms[32];
+
+		pthread_mutex_unlock(&w->mu);
+		if (!resp)
+			return MHD_NO;
+		snprintf(ms, sizeof(ms), "%llu",
+			 (unsigned long long)(monotonic_ms() - w->status_at));
+		MHD_add_response_header(resp, "X-Age-Ms", ms);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+		MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+		r = MHD_queue_response(req->conn, MHD_HTTP_OK, resp);
+		MHD_destroy_response(resp);
+		return r;
+	}
+	r = httpd_respond_text(req, MHD_HTTP_OK, type, *slot);
+	pthread_mutex_unlock(&w->mu);
+	return r;
+}
+
+static enum MHD_Result route(void *user, const struct httpd_request *req)
+{
+	struct web *w = user;
+	bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
+	const struct asset *a;
+
+	if (!strcmp(req->url, "/api/command")) {
+		if (strcmp(req->method, "POST"))
+			return json_error(req, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST");
+		return command(w, req);
+	}
+	if (!get)
+		return json_error(req, MHD_HTTP_METHOD_NOT_ALLOWED, "this page only reads");
+	if (!strcmp(req->url, "/api/status"))
+		return cached(w, req, &w->status, "application/json", true);
+	if (!strcmp(req->url, "/api/moves"))
+		return cached(w, req, &w->moves, "application/json", false);
+	if (!strcmp(req->url, "/api/commands"))
+		return cached(w, req, &w->commands, "application/json", false);
+	if (!strcmp(req->url, "/game.pgn"))
+		return cached(w, req, &w->pgn, "application/x-chess-pgn; charset=utf-8", false);
+	if (!strcmp(req->url, "/api/events"))
+		return events(w, req);
+	a = asset_find(req->url);
+	if (a && strncmp(a->path, "/relay", 6))
+		return httpd_respond(req, MHD_HTTP_OK, a->content_type, a->data, a->len);
+	return httpd_respond_text(req, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
+				  "not found\n");
+}
+
+/* ------------------------------------------------------------------ entry */
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]\n");
+	return 2;
+}
+
+int cli_web(int argc, char **argv)
+{
+	const char *listen = NULL, *socket = NULL, *config = NULL;
+	struct config cfg;
+	struct web *w;
+	struct httpd *h;
+	pthread_t thread;
+	char err[512];
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	for (int i = 0; i < argc; i++) {
+		const char **dst = !strcmp(argv[i], "--listen")	  ? &listen
+				   : !strcmp(argv[i], "--socket") ? &socket
+				   : !strcmp(argv[i], "--config") ? &config
+								  : NULL;
+
+		if (!dst || i + 1 >= argc)
+			return usage();
+		*dst = argv[++i];
+	}
+	config_defaults(&cfg);
+	if (config && config_load(&cfg, config, err, sizeof(err))) {
+		fprintf(stderr, "annabella web: %s\n", err);
+		return 2;
+	}
+	if (!listen)
+		listen = cfg.web_listen[0] ? cfg.web_listen : NULL;
+	if (!listen)
+		return usage();
+	if (!socket)
+		socket = cfg.control_socket[0] && strcmp(cfg.control_socket, "none")
+			     ? cfg.control_socket
+			     : CTLCLIENT_DEFAULT_SOCKET;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return 1;
+	snprintf(w->socket, sizeof(w->socket), "%s", socket);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	h = httpd_start(listen, route, w, err, sizeof(err));
+	if (!h) {
+		fprintf(stderr, "annabella web: %s\n", err);
+		free(w);
+		return 1;
+	}
+	printf("annabella web: listening on http://%s/\n", httpd_address(h));
+	fflush(stdout);
+	if (pthread_create(&thread, NULL, daemon_thread, w)) {
+		httpd_stop(h);
+		free(w);
+		return 1;
+	}
+	pthread_join(thread, NULL);
+	httpd_stop(h);
+	for (int i = 0; i < RING; i++)
+		free(w->ring[i]);
+	free(w->status);
+	free(w->moves);
+	free(w->pgn);
+	free(w->commands);
+	free(w);
+	return 0;
+}

@@ -1,0 +1,381 @@
+#!/usr/bin/python3
+"""The web page in a real browser (tests/check-web.sh BUILD AXE_JS).
+
+A real annabellad plays a sim game in real time; `annabella web` serves the page; headless
+Chromium, driven by chromedriver, follows it.  Checked: every move appears on the page within
+a second of the daemon making it; a wrong PIN is refused and changes nothing; a move relayed
+by keyboard on the page is announced by the daemon (and not again when the tactile board
+shows it); the page follows the daemon's interface language; the web process restarted
+mid-game, the open page catches up without a reload; the JSON API and the PGN; axe-core
+finds no accessibility violation.  Prints the page's size and first paint.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+BUILD, AXE = sys.argv[1], sys.argv[2]
+WORK = tempfile.mkdtemp(prefix="anb-web.", dir=os.environ.get("TMPDIR"))
+SOCK = os.path.join(WORK, "control")
+passed = failed = 0
+procs = {}
+driver = None
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"web: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
+
+
+def cleanup():
+    if driver:
+        try:
+            driver.quit()
+        except Exception:
+            pass
+    for p in procs.values():
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+CONF = f"""[control]
+socket = {SOCK}
+arbiter-pin = 4711
+assistant-pin = 1234
+[voice]
+language = en
+record = no
+"""
+
+# 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. d3 b5; the tactile player has White.  Before
+# Black's second move a long wait: the assistant relays it on the page first.
+SCRIPT = """player white
+time-control 600+5
++4000 press opponent-clock
++800 lift e2
++200 place e4
++300 press player-clock
++1500 lift e7
++200 place e5
++300 press opponent-clock
++1500 lift g1
++200 place f3
++300 press player-clock
++9000 lift b8
++200 place c6
++300 press opponent-clock
++1500 lift f1
++200 place b5
++300 press player-clock
++2000 lift a7
++200 place a6
++300 press opponent-clock
++3000 lift b5
++200 place a4
++300 press player-clock
++2500 lift g8
++200 place f6
++300 press opponent-clock
++1500 lift d2
++200 place d3
++300 press player-clock
++1500 lift b7
++200 place b5
++300 press opponent-clock
++60000 crash
+"""
+
+
+class Watcher(threading.Thread):
+    """The test's own `watch` on the control socket: when each move was made."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.made = {}  # ply -> (monotonic time, san)
+        self.says = []  # (monotonic time, channel, text)
+        self.lock = threading.Lock()
+
+    def run(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(SOCK)
+        s.sendall(b"watch\n")
+        buf = b""
+        while True:
+            data = s.recv(65536)
+            if not data:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                now = time.monotonic()
+                try:
+                    ev = json.loads(line)
+                except ValueError:
+                    continue
+                with self.lock:
+                    if ev.get("event") in ("made", "relayed"):
+                        self.made[ev["ply"]] = (now, ev["san"])
+                    elif ev.get("event") == "say":
+                        self.says.append((now, ev["channel"], ev["text"]))
+
+    def wait_ply(self, ply, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                if ply in self.made:
+                    return self.made[ply]
+            time.sleep(0.01)
+        return None
+
+
+def start_web(port=0):
+    p = subprocess.Popen(
+        [f"{BUILD}/annabella", "web", "--listen", f"127.0.0.1:{port}", "--socket", SOCK],
+        stdout=subprocess.PIPE, stderr=open(os.path.join(WORK, "web.err"), "a"), text=True)
+    procs["web"] = p
+    line = p.stdout.readline()
+    if "listening on http://" not in line:
+        raise SystemExit(f"web: the web process did not start: {line!r}")
+    return line.split("http://", 1)[1].strip().rstrip("/")
+
+
+def page_plies():
+    return driver.execute_script(
+        "let n=0; for (const td of document.querySelectorAll('#moves tbody td'))"
+        " if (td.textContent.trim()) n++; return n;")
+
+
+def wait_page_plies(n, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page_plies() >= n:
+            return time.monotonic()
+        time.sleep(0.01)
+    return None
+
+
+def http(url, data=None, headers=None):
+    req = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def main():
+    global driver
+    with open(os.path.join(WORK, "annabella.conf"), "w") as f:
+        f.write(CONF)
+    with open(os.path.join(WORK, "game.script"), "w") as f:
+        f.write(SCRIPT)
+    procs["daemon"] = subprocess.Popen(
+        [f"{BUILD}/annabellad", "--config", os.path.join(WORK, "annabella.conf"),
+         "--board", "sim:" + os.path.join(WORK, "game.script"), "--time", "real",
+         "--audio", "none", "--state", os.path.join(WORK, "state")],
+        stderr=open(os.path.join(WORK, "daemon.err"), "w"))
+    for _ in range(200):
+        if os.path.exists(SOCK):
+            break
+        time.sleep(0.02)
+    watcher = Watcher()
+    watcher.start()
+    addr = start_web()
+    base = f"http://{addr}"
+
+    opts = Options()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1000,2400", "--lang=en"):
+        opts.add_argument(a)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    driver.set_script_timeout(30)
+    driver.get(base + "/")
+    driver.execute_script("window.__sameLoad = true;")
+    loaded = time.monotonic()
+
+    # The page follows the daemon's interface language.
+    end = time.monotonic() + 10
+    while time.monotonic() < end and driver.execute_script(
+            "return document.documentElement.lang") != "en":
+        time.sleep(0.05)
+    check("page language follows the daemon (en)",
+          driver.execute_script("return document.documentElement.lang") == "en"
+          and driver.find_element(By.ID, "h-clocks").text == "Clocks",
+          driver.execute_script("return document.documentElement.lang"))
+
+    # Each move on the page within a second of the daemon making it (plies 1-3).
+    delays = []
+
+    def follow(first, last):
+        for ply in range(first, last + 1):
+            made = watcher.wait_ply(ply, 20)
+            if not made:
+                check(f"ply {ply} made by the daemon", False)
+                return
+            shown = wait_page_plies(ply, 5)
+            if made[0] < loaded:
+                continue
+            delay = (shown - made[0]) if shown else None
+            delays.append(delay if delay is not None else 99)
+            print(f"web: ply {ply} {delay}", flush=True) if os.environ.get("WEBTEST_VERBOSE") else None
+            check(f"ply {ply} ({made[1]}) on the page within a second",
+                  delay is not None and delay <= 1.0, f"after {delay}s")
+
+    follow(1, 3)
+
+    # A wrong PIN is refused; nothing is announced.  Then the assistant's PIN and the
+    # move typed by keyboard alone (Tab to the fields, Enter to send).
+    says_before = len(watcher.says)
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.click()
+    actions = ActionChains(driver)
+    for _ in range(40):
+        if driver.execute_script("return document.activeElement.id") == "pin":
+            break
+        actions.send_keys(Keys.TAB).perform()
+    check("the PIN field is reached by Tab",
+          driver.execute_script("return document.activeElement.id") == "pin")
+    ActionChains(driver).send_keys("9999").send_keys(Keys.TAB).send_keys(
+        "Nc6").send_keys(Keys.ENTER).perform()
+    time.sleep(0.5)
+    reply = driver.find_element(By.ID, "reply")
+    check("a wrong PIN is refused on the page",
+          "wrong PIN" in reply.text and "error" in reply.get_attribute("class"), reply.text)
+    with watcher.lock:
+        check("a wrong PIN changes nothing",
+              not any(ch == "public" for _, ch, _ in watcher.says[says_before:]))
+    pin = driver.find_element(By.ID, "pin")
+    pin.clear()
+    pin.send_keys("1234")
+    move = driver.find_element(By.ID, "relay-move")
+    move.clear()
+    move.send_keys("Nc6" + Keys.ENTER)
+    words = "Springer Bella acht Cesar sechs"
+    end = time.monotonic() + 5
+    announced = False
+    while time.monotonic() < end and not announced:
+        with watcher.lock:
+            announced = any(ch == "public" and words in tx for _, ch, tx in watcher.says)
+        time.sleep(0.05)
+    check("the move relayed on the page is announced by the daemon", announced,
+          driver.find_element(By.ID, "reply").text)
+    end = time.monotonic() + 3
+    while time.monotonic() < end and words not in driver.find_element(By.ID, "log").text:
+        time.sleep(0.05)
+    check("the announcement reaches the page's live region",
+          words in driver.find_element(By.ID, "log").text)
+
+    follow(4, 6)
+    with watcher.lock:
+        n = sum(1 for _, ch, tx in watcher.says if ch == "public" and words in tx)
+    check("the board showing the relayed move is not announced again", n == 1, f"{n} times")
+
+    # The web process restarts while a move is made: the open page catches up alone.
+    procs["web"].send_signal(signal.SIGTERM)
+    try:
+        procs["web"].wait(timeout=5)
+        check("the web process stops on SIGTERM", True)
+    except subprocess.TimeoutExpired:
+        check("the web process stops on SIGTERM", False)
+        procs["web"].kill()
+    made = watcher.wait_ply(7, 20)
+    start_web(int(addr.rsplit(":", 1)[1]))
+    shown = wait_page_plies(7, 8)
+    check("after the web process restarts, the page catches up without a reload",
+          made is not None and shown is not None
+          and driver.execute_script("return window.__sameLoad === true"))
+    follow(8, 10)
+
+    # The API and the PGN.
+    st, text = http(base + "/api/status")
+    status = json.loads(text) if st == 200 else {}
+    check("GET /api/status", st == 200 and status.get("plies") == 10, text[:200])
+    st, text = http(base + "/game.pgn")
+    check("GET /game.pgn holds the game",
+          st == 200 and "4... Nf6" in text and "5. d3" in text and "[%clk" in text, text[-200:])
+    st, text = http(base + "/api/command", b"draw-offer")
+    check("a command without a PIN is refused", st == 401 and '"ok":false' in text, text)
+    st, text = http(base + "/api/command", b"status")
+    check("status without a PIN is allowed", st == 200 and '"plies":10' in text, text[:100])
+    st, text = http(base + "/api/status", b"x")
+    check("the read-only views refuse POST", st == 405, str(st))
+    st, text = http(base + "/api/command", b"pause", {"X-PIN": "1234"})
+    check("the assistant's PIN does not give the arbiter's commands",
+          '"ok":false' in text and "not allowed" in text, text)
+    st, text = http(base + "/api/command", b"pause", {"X-PIN": "4711"})
+    check("the arbiter's PIN gives the arbiter's commands", '"ok":true' in text, text)
+    end = time.monotonic() + 3
+    while time.monotonic() < end and "paused" not in driver.find_element(By.ID, "clock-white").text:
+        time.sleep(0.05)
+    check("the clocks on the page show the pause",
+          "paused" in driver.find_element(By.ID, "clock-white").text,
+          driver.find_element(By.ID, "clock-white").text)
+    st, text = http(base + "/api/command", b"resume", {"X-PIN": "4711"})
+    check("the arbiter resumes", '"ok":true' in text, text)
+
+    # Accessibility: axe-core on the live page.
+    with open(AXE) as f:
+        driver.execute_script(f.read())
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a',"
+        " 'wcag21aa', 'best-practice']}}).then(r => done(r.violations.map(v => v.id + ': ' +"
+        " v.nodes.length + ' ' + v.help)), e => done(['axe failed: ' + e]));")
+    check("axe-core finds no accessibility violation", result == [], "; ".join(result))
+
+    if os.environ.get("WEBTEST_SCREENSHOT"):
+        driver.save_screenshot(os.environ["WEBTEST_SCREENSHOT"])
+
+    # Figures: the page's size and its first paint (a fresh load).
+    size = 0
+    for path in ("/", "/app.js", "/style.css"):
+        st, text = http(base + path)
+        size += len(text.encode())
+    check("the page is under 100 KB, everything included", size < 100 * 1024, f"{size} bytes")
+    driver.get(base + "/")
+    fcp = None
+    end = time.monotonic() + 5
+    while fcp is None and time.monotonic() < end:
+        fcp = driver.execute_script(
+            "const e = performance.getEntriesByType('paint')"
+            ".filter(p => p.name === 'first-contentful-paint');"
+            "return e.length ? e[0].startTime : null;")
+        time.sleep(0.05)
+    fcp = -1 if fcp is None else fcp
+    print(f"web: page {size} bytes; first contentful paint {fcp:.0f} ms;"
+          f" move on the page after the daemon made it: max {max(delays) * 1000:.0f} ms"
+          f" over {len(delays)} moves", flush=True)
+
+
+try:
+    main()
+except Exception as e:  # a crash of the test is a failure, with its reason
+    import traceback
+    traceback.print_exc()
+    check("the test ran to its end", False, repr(e))
+finally:
+    cleanup()
+print(f"web: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
