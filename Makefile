@@ -126,9 +126,11 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella
 	install -m 0755 $(BUILD)/annabellad $(BUILD)/annabella $(DESTDIR)$(BINDIR)/
-	sed -e 's|/usr/bin/annabellad|$(BINDIR)/annabellad|' \
-		-e 's|/etc/annabella/|$(sysconfdir)/annabella/|' configs/systemd/annabellad.service \
-		>$(DESTDIR)$(SYSTEMDUNITDIR)/annabellad.service
+	for u in configs/systemd/*.service; do \
+		sed -e 's|/usr/bin/annabella|$(BINDIR)/annabella|' \
+			-e 's|/etc/annabella/|$(sysconfdir)/annabella/|' $$u \
+			>$(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} || exit 1; \
+	done
 	install -m 0644 configs/systemd/annabella.sysusers $(DESTDIR)$(SYSUSERSDIR)/annabella.conf
 	install -d $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man8

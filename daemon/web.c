@@ -570,6 +570,14 @@ int cli_web(int argc, char **argv)
 		listen = cfg.web_listen[0] ? cfg.web_listen : NULL;
 	if (!listen)
 		return usage();
+	if (!strrchr(listen, ':') || !strrchr(listen, ':')[1] ||
+	    strspn(strrchr(listen, ':') + 1, "0123456789") != strlen(strrchr(listen, ':') + 1)) {
+		fprintf(stderr,
+			"annabella web: --listen '%s': give ADDR:PORT (like 127.0.0.1:8080 or "
+			"[::]:8080)\n",
+			listen);
+		return 2;
+	}
 	if (!socket)
 		socket = cfg.control_socket[0] && strcmp(cfg.control_socket, "none")
 			     ? cfg.control_socket

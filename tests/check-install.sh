@@ -41,12 +41,25 @@ if command -v systemd-sysusers >/dev/null; then
 	grep -q "Creating user 'annabella'" <<<"$out" && grep -q "Creating group 'gpio'" <<<"$out"
 	check $? "sysusers does not make the user and the gpio group: $out"
 fi
+# The networked helpers' units (DESIGN 9): installed, not enabled by make install.
+for u in annabella-web; do
+	[ -f "$work/root/usr/lib/systemd/system/$u.service" ]
+	check $? "$u.service not installed"
+	grep -q '^ExecStart=/usr/bin/annabella ' "$work/root/usr/lib/systemd/system/$u.service"
+	check $? "$u.service's ExecStart"
+done
+exposure() { # UNIT MAX: the unit's exposure (systemd-analyze security) under MAX
+	local score
+	score=$(systemd-analyze security --offline=yes --root="$work/root" "$1" 2>&1 |
+		sed -n "s/.*Overall exposure level for $1: \([0-9.]*\).*/\1/p")
+	echo "install: systemd-analyze security $1: $score"
+	awk -v s="$score" -v m="$2" 'BEGIN { exit !(s != "" && s < m) }'
+	check $? "$1's exposure is $score (want under $2)"
+}
 if command -v systemd-analyze >/dev/null; then
-	score=$(systemd-analyze security --offline=yes --root="$work/root" annabellad.service 2>&1 |
-		sed -n 's/.*Overall exposure level for annabellad.service: \([0-9.]*\).*/\1/p')
-	echo "install: systemd-analyze security: $score"
-	awk -v s="$score" 'BEGIN { exit !(s != "" && s < 2.0) }'
-	check $? "the unit's exposure is $score (want under 2.0)"
+	exposure annabellad.service 2.0
+	# A network server: it needs AF_INET, so its exposure is higher than the daemon's.
+	exposure annabella-web.service 2.5
 fi
 echo "install: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -96,6 +96,25 @@ check watchdog-restarts wait_for 30 restarted
 check watchdog-new-pid sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" != $pid1 ]"
 journalctl -u annabellad --no-pager | tail -20
 
+# The web page (DESIGN 9): installed, off by default; enabled with [web] listen, it serves
+# the page and the game's status from the daemon's control socket as its own user.
+check web-not-enabled sh -c '[ "$(systemctl is-enabled annabella-web)" = disabled ]'
+check web-not-running sh -c '[ "$(systemctl show -P ActiveState annabella-web)" = inactive ]'
+printf '[web]\nlisten = 127.0.0.1:8080\n' >>/etc/annabella/annabella.conf
+systemctl start annabella-web
+http_get() { # PATH: the response of the page's server
+	bash -c "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET $1 HTTP/1.0\r\n\r\n' >&3 && cat <&3"
+}
+page_up() { http_get / | grep -q 'annabella'; }
+check web-serves-page wait_for 10 page_up
+status_up() { http_get /api/status | grep -q '"ok":true'; }
+check web-reads-status wait_for 10 status_up
+check web-own-user sh -c '[ "$(ps -o user= -p "$(systemctl show -P MainPID annabella-web)")" != root ]'
+webscore=$(systemd-analyze security annabella-web --no-pager | sed -n 's/.*Overall exposure level for annabella-web.service: \([0-9.]*\).*/\1/p')
+echo "web-score $webscore" >>"$out/results"
+systemctl stop annabella-web
+cp /tmp/good.conf /etc/annabella/annabella.conf
+
 # The hardening, as systemd judges the running unit.
 systemd-analyze security annabellad --no-pager | tail -3
 score=$(systemd-analyze security annabellad --no-pager | sed -n 's/.*Overall exposure level for annabellad.service: \([0-9.]*\).*/\1/p')

@@ -306,7 +306,19 @@ def main():
     check("after the web process restarts, the page catches up without a reload",
           made is not None and shown is not None
           and driver.execute_script("return window.__sameLoad === true"))
+    # Browsers that stop reading: twenty event streams nobody reads.  The game and the
+    # page go on; they are the web process's problem, never the daemon's.
+    dead = []
+    host, port = addr.rsplit(":", 1)
+    for _ in range(20):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        s.connect((host, int(port)))
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        dead.append(s)
     follow(8, 10)
+    for s in dead:
+        s.close()
 
     # The API and the PGN.
     st, text = http(base + "/api/status")
@@ -321,6 +333,8 @@ def main():
     check("status without a PIN is allowed", st == 200 and '"plies":10' in text, text[:100])
     st, text = http(base + "/api/status", b"x")
     check("the read-only views refuse POST", st == 405, str(st))
+    st, text = http(base + "/api/command", b"x" * 9000, {"X-PIN": "1234"})
+    check("a request body over 8 KiB is refused", st == 413, str(st))
     st, text = http(base + "/api/command", b"pause", {"X-PIN": "1234"})
     check("the assistant's PIN does not give the arbiter's commands",
           '"ok":false' in text and "not allowed" in text, text)
@@ -334,6 +348,11 @@ def main():
           driver.find_element(By.ID, "clock-white").text)
     st, text = http(base + "/api/command", b"resume", {"X-PIN": "4711"})
     check("the arbiter resumes", '"ok":true' in text, text)
+
+    bad = subprocess.run([f"{BUILD}/annabella", "web", "--listen", "localhost", "--socket", SOCK],
+                         capture_output=True, text=True, timeout=10)
+    check("a bad --listen exits 2 naming it", bad.returncode == 2 and "localhost" in bad.stderr,
+          f"{bad.returncode} {bad.stderr}")
 
     # Accessibility: axe-core on the live page.
     with open(AXE) as f:
