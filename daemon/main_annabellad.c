@@ -509,6 +509,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		snprintf(err, err_size, "%s: %s", d->cfg.state_dir, strerror(errno));
 		return -1;
 	}
+	d->cfg.voice.log_write = state_write;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)
 		return -1;

@@ -7,18 +7,20 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static enum state_fault fault;
-static bool fault_short_done;
+/* Set by the main thread, read by the voice thread too (speech.log). */
+static _Atomic enum state_fault fault;
+static atomic_bool fault_short_done;
 
 void state_set_fault(enum state_fault f)
 {
-	fault = f;
-	fault_short_done = false;
+	atomic_store(&fault_short_done, false);
+	atomic_store(&fault, f);
 }
 
 int state_fault_parse(const char *word)
@@ -37,8 +39,7 @@ ssize_t state_fault_allow(size_t len)
 	case STATE_FAULT_NONE:
 		return (ssize_t)len;
 	case STATE_FAULT_FULL:
-		if (!fault_short_done && len > 1) {
-			fault_short_done = true;
+		if (len > 1 && !atomic_exchange(&fault_short_done, true)) {
 			return (ssize_t)(len / 2);
 		}
 		errno = ENOSPC;

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "base/trace.h"
 #include "voice/phonemes.h"
@@ -80,6 +81,11 @@ struct voice {
 	struct voice_sink *sink;
 	struct voice_sink_env sink_env;
 	int speech_log_fd;
+	/* speech.log lines not yet written (storage fault), from pending_off on. */
+	struct strbuf pending;
+	size_t pending_off;
+	bool log_failing;
+	unsigned long log_lost; /* lines beyond VOICE_LOG_PENDING_MAX */
 
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -559,11 +565,40 @@ static void reopen_if_removed(struct voice *v)
 	log_warn(LOG_VOICE, "speech.log was removed: made again");
 }
 
+/* Writes what speech.log still lacks; false while storage fails. */
+static bool speech_log_flush(struct voice *v)
+{
+	while (v->pending_off < v->pending.len) {
+		size_t n = v->pending.len - v->pending_off;
+		ssize_t w = v->cfg.log_write
+				? v->cfg.log_write(v->speech_log_fd, v->pending.p + v->pending_off, n)
+				: write(v->speech_log_fd, v->pending.p + v->pending_off, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!v->log_failing)
+				log_warn(LOG_VOICE,
+					 "speech.log: cannot write (%s): what is said is kept and "
+					 "written when storage works again",
+					 w < 0 ? strerror(errno) : "nothing written");
+			v->log_failing = true;
+			return false;
+		}
+		v->pending_off += (size_t)w;
+	}
+	if (v->log_failing)
+		log_warn(LOG_VOICE, "speech.log: written again, with what was said meanwhile%s",
+			 v->log_lost ? " (except the lines over the limit)" : "");
+	v->log_failing = false;
+	v->pending.len = v->pending_off = 0;
+	return true;
+}
+
 static void speech_log_write(struct voice *v, const struct item *it)
 {
 	char line[VOICE_TEXT_MAX + 64];
-	ssize_t w;
-	int n = snprintf(line, sizeof(line), "%llu %s ", (unsigned long long)it->time_ms,
+		int n = snprintf(line, sizeof(line), "%llu %s ", (unsigned long long)it->time_ms,
 			 channel_names[it->ch]);
 	size_t len;
 
@@ -574,11 +609,20 @@ static void speech_log_write(struct voice *v, const struct item *it)
 		line[len++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
 	line[len++] = '\n';
 	reopen_if_removed(v);
-	w = write(v->speech_log_fd, line, len);
-	if (w < 0)
-		log_warn(LOG_VOICE, "speech.log: write failed: %s", strerror(errno));
-	else if ((size_t)w != len)
-		log_warn(LOG_VOICE, "speech.log: short write (%zd of %zu bytes)", w, len);
+	if (v->pending.len - v->pending_off + len > VOICE_LOG_PENDING_MAX) {
+		if (!v->log_lost++)
+			log_error(LOG_VOICE, "speech.log: %d bytes kept unwritten; further lines are "
+					     "not kept", VOICE_LOG_PENDING_MAX);
+		return;
+	}
+	strbuf_append(&v->pending, line, len);
+	if (v->pending.failed) {
+		v->pending = (struct strbuf){0};
+		v->pending_off = 0;
+		v->log_lost++;
+		return;
+	}
+	speech_log_flush(v);
 }
 
 static void switch_record(struct voice *v, int fd)
@@ -782,6 +826,8 @@ static void *voice_thread(void *arg)
 	v->sink = NULL;
 out:
 	wav_writer_close(&v->record);
+	if (v->pending.len > v->pending_off)
+		speech_log_flush(v); /* a last try at the end */
 	return NULL;
 }
 
@@ -857,6 +903,7 @@ fail_thread:
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);
 	close(v->speech_log_fd);
+	free(v->pending.p);
 fail:
 	free(v);
 	return NULL;
@@ -902,6 +949,7 @@ bool voice_stop_within(struct voice *v, unsigned ms)
 		return false;
 	}
 	close(v->speech_log_fd);
+	free(v->pending.p);
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);
@@ -920,6 +968,7 @@ void voice_stop(struct voice *v)
 	pthread_join(v->thread, NULL);
 	/* Record commands left behind (none: the thread drains the queue) would hold fds. */
 	close(v->speech_log_fd);
+	free(v->pending.p);
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "voice/pronounce.h"
 #include "voice/utterance.h"
@@ -55,7 +56,12 @@ struct voice_config {
 	 * comparison in measurements, an espeak-ng process spawned per segment whose --stdout
 	 * WAV is read (`[voice] engine = library|process`). */
 	enum voice_engine { VOICE_ENGINE_LIBRARY = 0, VOICE_ENGINE_PROCESS } engine;
+	/* speech.log's writes (NULL: write(2)); the daemon passes its storage-fault hook.
+	 * A line that cannot be written is kept in memory, in order, and written with the
+	 * next line once storage works again (at most VOICE_LOG_PENDING_MAX bytes). */
+	ssize_t (*log_write)(int fd, const void *data, size_t len);
 };
+#define VOICE_LOG_PENDING_MAX (1 << 20)
 void voice_config_defaults(struct voice_config *cfg);
 
 struct voice;

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
 
 #include "tests/unit/voice_testutil.h"
 
@@ -131,6 +134,62 @@ static void test_concurrent_callers(void **state)
 	free(log);
 	/* Never waits for audio: a few ms at worst, even under a sanitizer. */
 	assert_true(worst < 50 * 1000000ull);
+	tu_rmdir(dir);
+}
+
+/* speech.log's storage: fails (short first, then ENOSPC) while `failing` is set. */
+static atomic_int log_failing;
+static atomic_int log_short_done;
+
+static ssize_t failing_write(int fd, const void *data, size_t len)
+{
+	if (atomic_load(&log_failing)) {
+		if (len > 1 && !atomic_exchange(&log_short_done, 1))
+			return write(fd, data, len / 2);
+		errno = ENOSPC;
+		return -1;
+	}
+	return write(fd, data, len);
+}
+
+/* Lines said while speech.log cannot be written are kept and written, in order and with
+ * the times they were said, once it can (DESIGN 4.4: nothing said is lost). */
+static void test_log_kept_while_storage_fails(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[200];
+	struct voice_config cfg;
+	struct voice *v;
+	char *log;
+
+	tu_tempdir(dir, "logfault");
+	voice_config_defaults(&cfg);
+	cfg.sink = VOICE_SINK_NONE;
+	cfg.log_write = failing_write;
+	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", dir);
+	v = voice_start(&cfg, err, sizeof(err));
+	assert_non_null(v);
+	assert_int_equal(voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "eins", 100), 0);
+	voice_wait_idle(v);
+	atomic_store(&log_failing, 1);
+	assert_int_equal(voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "zwei", 200), 0);
+	voice_wait_idle(v);
+	assert_int_equal(voice_say(v, VOICE_PRIVATE, VOICE_KIND_PROMPT, "de", "drei", 300), 0);
+	voice_wait_idle(v);
+	snprintf(path, sizeof(path), "%s/speech.log", dir);
+	log = tu_read_file(path, NULL);
+	assert_non_null(log);
+	assert_null(strstr(log, "drei")); /* not on disk yet */
+	free(log);
+	atomic_store(&log_failing, 0);
+	assert_int_equal(voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "vier", 400), 0);
+	voice_wait_idle(v);
+	voice_stop(v);
+	log = tu_read_file(path, NULL);
+	assert_non_null(log);
+	assert_string_equal(log, "100 public eins\n200 public zwei\n300 private drei\n"
+				 "400 public vier\n");
+	free(log);
 	tu_rmdir(dir);
 }
 
@@ -262,6 +321,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_concurrent_callers),
 	    cmocka_unit_test(test_move_stops_stale_report),
+	    cmocka_unit_test(test_log_kept_while_storage_fails),
 	    cmocka_unit_test(test_priorities),
 	    cmocka_unit_test(test_queue_full),
 	    cmocka_unit_test(test_stop_drains),
