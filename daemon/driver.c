@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "daemon/state.h"
 
 struct driver {
 	struct script script;
@@ -152,6 +153,10 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 			d->hooks.disk(d->hooks.user, a->target, t);
 		break;
 	case SCRIPT_CRASH:
+		if (a->target == SCRIPT_CRASH_AFTER_BYTES) {
+			state_crash_after(a->arg);
+			break;
+		}
 		/* The power goes: nothing is flushed. */
 		if (d->hooks.before_crash)
 			d->hooks.before_crash(d->hooks.user, t);

@@ -302,9 +302,18 @@ static int parse_action(struct parser *p, char **w, int n)
 		return add_action(p, SCRIPT_DISK, f, 0);
 	}
 	if (!strcmp(w[0], "crash")) {
-		if (want_words(p, w, n, 1, "crash"))
-			return -1;
-		return add_action(p, SCRIPT_CRASH, 0, 0);
+		char *end;
+		unsigned long bytes;
+
+		if (n == 1)
+			return add_action(p, SCRIPT_CRASH, 0, 0);
+		if (want_words(p, w, n, 3, "crash after BYTES") || strcmp(w[1], "after"))
+			return fail(p, "give 'crash' or 'crash after BYTES'");
+		errno = 0;
+		bytes = strtoul(w[2], &end, 10);
+		if (*end || w[2][0] == '-' || errno || bytes < 1 || bytes > 100000000)
+			return fail(p, "bad byte count '%s' (1 to 100000000)", w[2]);
+		return add_action(p, SCRIPT_CRASH, SCRIPT_CRASH_AFTER_BYTES, (uint32_t)bytes);
 	}
 	if (!strcmp(w[0], "control")) {
 		int role;

@@ -20,7 +20,10 @@
  *                               peg or button as it is; without SEED the flickers follow
  *                               from the action's time and line (the same script, the same
  *                               flickers).  See board_sim_stuck()/board_sim_bounce().
- *   [+MS] crash
+ *   [+MS] crash                 the power goes (SIGKILL: nothing is flushed)
+ *   [+MS] crash after BYTES     the power goes once BYTES more bytes have been written to
+ *                               the state directory, in the middle of a write if it falls
+ *                               there (a torn journal record or scoresheet)
  *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
  *                               (DESIGN 8), its words joined by single spaces
  * `+MS` waits MS milliseconds after the previous action; without it an action happens at the
@@ -58,6 +61,9 @@ enum script_action_type {
 	SCRIPT_DISK,	/* target: enum state_fault, or SCRIPT_DISK_REMOVED */
 };
 #define SCRIPT_DISK_REMOVED 100
+/* `crash after BYTES`: a SCRIPT_CRASH whose power cut comes after arg more bytes written to
+ * the state directory, in the middle of a write if it falls there (state_crash_after). */
+#define SCRIPT_CRASH_AFTER_BYTES 1
 
 struct script_action {
 	uint64_t time_ms; /* absolute script time: the sum of the +MS waits so far */

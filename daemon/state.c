@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdatomic.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,12 +55,32 @@ ssize_t state_fault_allow(size_t len)
 	return (ssize_t)len;
 }
 
+/* Bytes until the power goes (-1: it does not). */
+static atomic_long crash_budget = -1;
+
+void state_crash_after(unsigned long bytes)
+{
+	atomic_store(&crash_budget, (long)bytes);
+}
+
 ssize_t state_write(int fd, const void *data, size_t len)
 {
 	ssize_t allowed = state_fault_allow(len);
+	long budget = atomic_load(&crash_budget);
 
 	if (allowed <= 0)
 		return allowed;
+	if (budget >= 0) {
+		if (allowed >= budget) {
+			/* The power goes within this write: what reached the disk stays. */
+			if (budget > 0 && write(fd, data, (size_t)budget) < 0)
+				budget = 0;
+			kill(getpid(), SIGKILL);
+			for (;;)
+				pause();
+		}
+		atomic_fetch_sub(&crash_budget, (long)allowed);
+	}
 	return write(fd, data, (size_t)allowed);
 }
 

@@ -33,6 +33,10 @@ ssize_t state_fault_allow(size_t len);
 /* Remove a directory and everything under it (a board script's `disk removed`).  0 or -1
  * with errno. */
 int state_remove_tree(const char *path);
+/* A power cut after `bytes` more bytes written through state_write() (any thread): the
+ * write that reaches the count is cut there and the process is killed (SIGKILL, as the
+ * board script's `crash`).  For tests only (`+MS crash after BYTES`). */
+void state_crash_after(unsigned long bytes);
 /* write(2) through the fault hook: as write, or short, or -1 with errno. */
 ssize_t state_write(int fd, const void *data, size_t len);
 

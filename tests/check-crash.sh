@@ -5,7 +5,10 @@
 # a Fischer clock; the restart's script places the pegs as they stood at the crash.
 # CRASH_FAST=1 plays the game fast (every wait cut to at most 250 ms: replies begun within
 # the settle time, replications not yet settled); CRASH_ALL=1 cuts the power after every
-# action of the script instead of at random points (make torture).
+# action of the script instead of at random points (make torture).  Every other point cuts
+# the power at a random byte offset of the writes the action causes instead (`crash after
+# BYTES`): a torn journal record, a scoresheet's temporary file written in part and never
+# renamed; CRASH_BYTES=0 leaves them out, CRASH_BYTES=all makes every point one.
 set -u
 build=${1:-build}
 points=${CRASH_POINTS:-200}
@@ -35,8 +38,13 @@ for ((i = 1; i <= points; i++)); do
 	[ "${CRASH_ALL:-0}" = 1 ] && k=$((i - 1)) && wait_ms=0
 	run="$work/run$i"
 	mkdir -p "$run/state"
+	bytes=""
+	case ${CRASH_BYTES:-half} in
+	all) bytes=$((RANDOM % 600 + 1)) ;;
+	half) [ $((i % 2)) -eq 0 ] && [ "$k" -gt 0 ] && bytes=$((RANDOM % 600 + 1)) ;;
+	esac
 	python3 "$dir/gamecheck.py" split "$work/game.script" "$k" "$wait_ms" "$run/1.script" \
-		"$run/2.script"
+		"$run/2.script" $bytes
 	# In a subshell whose own report of the expected SIGKILL goes nowhere.
 	rc1=$( (
 		"$build/annabellad" --control none --board "sim:$run/1.script" --time virtual --audio none \
@@ -53,7 +61,7 @@ for ((i = 1; i <= points; i++)); do
 		rm -rf "$run"
 	else
 		failed=$((failed + 1))
-		echo "crash: point $i (after action $k of $actions, +$wait_ms ms): runs exited $rc1, $rc2;" \
+		echo "crash: point $i (after action $k of $actions, +$wait_ms ms${bytes:+, torn after $bytes bytes}): runs exited $rc1, $rc2;" \
 			"moves: $(wc -w <"$run/final.uci") of $(wc -w <"$work/orig.uci")"
 	fi
 done

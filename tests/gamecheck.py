@@ -8,9 +8,11 @@
     gamecheck.py squeeze SCRIPT FACTOR MIN_MS OUT
         The same script with every wait divided by FACTOR (at least MIN_MS): a player who
         moves fast, with no still moment between one move and the next.
-    gamecheck.py split SCRIPT K WAIT OUT1 OUT2
+    gamecheck.py split SCRIPT K WAIT OUT1 OUT2 [BYTES]
         Cut a board script at action K: OUT1 is the first K actions and a crash WAIT ms
         later, OUT2 the header, the pegs as they stand at the crash (`setup`) and the rest.
+        With BYTES the power goes once BYTES are written after action K-1 (in the middle
+        of a journal record or a scoresheet's write), or at the crash if that comes first.
 
 Only the Python standard library is used.
 """
@@ -235,7 +237,10 @@ def occupancy_placement(occ):
     return "/".join(rows)
 
 
-def split(script, k, wait, out1, out2):
+def split(script, k, wait, out1, out2, crash_bytes=None):
+    """The script cut at action k by a power cut `wait` ms after it; with crash_bytes, the
+    power goes instead once that many bytes are written after action k-1 (in the writes
+    that action k-1 causes, or at the cut)."""
     header, actions = read_script(script)
     k = int(k)
     setup = header_value(header, "setup")
@@ -258,7 +263,10 @@ def split(script, k, wait, out1, out2):
         rest[0][1] -= wait
     with open(out1, "w", encoding="utf-8") as f:
         f.write("\n".join(header) + "\n")
-        for _, w, words in actions[:k]:
+        for i, (_, w, words) in enumerate(actions[:k]):
+            if crash_bytes is not None and i == k - 1:
+                f.write("+%d crash after %d\n" % (w, int(crash_bytes)))
+                w = 0
             f.write("+%d %s\n" % (w, " ".join(words)))
         f.write("+%d crash\n" % wait)
     with open(out2, "w", encoding="utf-8") as f:
@@ -285,7 +293,7 @@ if __name__ == "__main__":
         sys.exit(check(*sys.argv[2:]))
     if len(sys.argv) == 6 and sys.argv[1] == "squeeze":
         sys.exit(squeeze(*sys.argv[2:]))
-    if len(sys.argv) == 7 and sys.argv[1] == "split":
+    if len(sys.argv) in (7, 8) and sys.argv[1] == "split":
         sys.exit(split(*sys.argv[2:]))
     print(__doc__)
     sys.exit(2)
