@@ -307,8 +307,10 @@ static int parse_action(struct parser *p, char **w, int n)
 
 		if (n == 1)
 			return add_action(p, SCRIPT_CRASH, 0, 0);
-		if (want_words(p, w, n, 3, "crash after BYTES") || strcmp(w[1], "after"))
-			return fail(p, "give 'crash' or 'crash after BYTES'");
+		if (strcmp(w[1], "after"))
+			return fail(p, "unexpected '%s' after crash", w[1]);
+		if (want_words(p, w, n, 3, "crash after BYTES"))
+			return -1;
 		errno = 0;
 		bytes = strtoul(w[2], &end, 10);
 		if (*end || w[2][0] == '-' || errno || bytes < 1 || bytes > 100000000)

@@ -42,6 +42,7 @@ struct store {
 	struct pgn_game disk;
 	bool disk_ready;
 	int filled;
+	bool game_from_copy; /* the game record came from game.record */
 	/* The current game's journal lines, all of them: the ones not yet on disk are written
 	 * when storage works again, and all of them if the file was removed. */
 	char **lines;
@@ -185,12 +186,72 @@ static void journal_path(const struct store *s, char *path, size_t size)
 	snprintf(path, size, "%s/journal", s->dir);
 }
 
+/* A copy of the journal's first line, the game record (a journal of one line): everything
+ * the game's behaviour depends on, so a damaged first line or an empty journal does not
+ * lose the game. */
+static void game_copy_path(const struct store *s, char *path, size_t size)
+{
+	snprintf(path, size, "%s/game.record", s->dir);
+}
+
 /* ------------------------------------------------------------------ replay */
 
 struct replay {
 	struct store *s;
 	struct referee *r;
+	bool copy_tried;
+	bool unfinished_only; /* the journal was empty: a finished game stays in games/ */
 };
+
+static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size);
+static int pgn_file_plies_ex(const char *path, bool *finished);
+
+static int replay_game_copy(void *user, const struct journal_record *jr, char *why, size_t why_size)
+{
+	struct replay *rp = user;
+	struct game_record rec;
+	char archived[PATH_MAX];
+
+	if (strcmp(jr->type, "game")) {
+		snprintf(why, why_size, "not a game record");
+		return -1;
+	}
+	if (rp->unfinished_only &&
+	    !game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size)) {
+		bool ended = false;
+
+		snprintf(archived, sizeof(archived), "%s/games/%s.pgn", rp->s->dir, rec.u.game.id);
+		pgn_file_plies_ex(archived, &ended);
+		if (ended) {
+			snprintf(why, why_size, "game %s has ended (kept as %s)", rec.u.game.id,
+				 archived);
+			return -1;
+		}
+	}
+	return replay_record(user, jr, why, why_size);
+}
+
+/* The game record from its copy, when the journal has none that can be read. */
+static void game_from_copy(struct replay *rp)
+{
+	char path[PATH_MAX], err[256];
+	struct journal_stats st;
+
+	if (rp->copy_tried)
+		return;
+	rp->copy_tried = true;
+	game_copy_path(rp->s, path, sizeof(path));
+	if (access(path, F_OK))
+		return;
+	if (journal_read(path, false, replay_game_copy, rp, &st, err, sizeof(err)) < 0 ||
+	    !rp->s->journal_game[0]) {
+		log_warn(LOG_GAME, "%s: no game to resume from it", path);
+		return;
+	}
+	rp->s->game_from_copy = true;
+	log_warn(LOG_GAME, "the journal has no readable game record: game %s from %s",
+		 rp->s->journal_game, path);
+}
 
 /* The game's record of a move the journal lost, from the scoresheet on disk: made records
  * for the plies up to `upto` (plies the game has, counted from 0), each only if it is the
@@ -240,6 +301,8 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 		snprintf(why, why_size, "a second game record");
 		return -1;
 	}
+	if (rec.type != REC_GAME && !rp->s->journal_game[0])
+		game_from_copy(rp);
 	if (rec.type != REC_GAME && !rp->s->journal_game[0]) {
 		snprintf(why, why_size, "no game record before it");
 		return -1;
@@ -266,7 +329,7 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 
 /* The plies of the first game of a PGN file if it is unfinished (result "*"; a finished
  * game is in games/ already); -1 if it cannot be read or is finished. */
-static int pgn_file_plies(const char *path)
+static int pgn_file_plies_ex(const char *path, bool *finished)
 {
 	struct chess_error cerr;
 	struct pgn_game pgn;
@@ -281,11 +344,18 @@ static int pgn_file_plies(const char *path)
 	if (rd && pgn_reader_next(rd, &pgn, &cerr) == 1) {
 		if (!strcmp(pgn.result, "*"))
 			plies = pgn.game.count;
+		else if (finished)
+			*finished = true;
 		pgn_game_free(&pgn);
 	}
 	pgn_reader_free(rd);
 	free(text);
 	return plies;
+}
+
+static int pgn_file_plies(const char *path)
+{
+	return pgn_file_plies_ex(path, NULL);
 }
 
 /*
@@ -386,9 +456,12 @@ static void rewrite_journal(struct store *s, const char *path)
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	if (state_write_atomic(tmp, text, total, s->sync))
 		log_error(LOG_GAME, "cannot write the mended journal: %s", strerror(errno));
-	else
+	else {
+		/* Every line is on disk now, the ones put back from game.pgn too. */
+		s->written = s->nlines;
 		log_warn(LOG_GAME, "journal mended (%zu records); the damaged one is kept as %s",
 			 s->nlines, kept);
+	}
 	free(text);
 }
 
@@ -404,6 +477,12 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	n = journal_read(path, true, replay_record, &rp, &s->recovery, err, err_size);
 	if (n < 0)
 		return -1;
+	/* An empty journal (a power cut before anything after the game record reached the
+	 * disk): the game from its copy, its moves from game.pgn. */
+	if (!g->open) {
+		rp.unfinished_only = true;
+		game_from_copy(&rp);
+	}
 	/* Moves after the journal's last readable move record, from game.pgn. */
 	if (g->open)
 		fill_from_scoresheet(s, r, s->disk_ready ? s->disk.game.count : 0,
@@ -414,7 +493,7 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	}
 	/* A torn last line (a power cut mid-write) is cut off by the reading itself: the file
 	 * is written again only when records inside it were lost or put back. */
-	if (g->open && (store_recovery_skipped(s) || s->filled))
+	if (g->open && (store_recovery_skipped(s) || s->filled || s->game_from_copy))
 		rewrite_journal(s, path);
 	if (store_recovery_skipped(s))
 		log_warn(LOG_GAME,
@@ -447,6 +526,11 @@ static void archive_journal(struct store *s)
 	lines_clear(s);
 	if (!s->journal_game[0])
 		return;
+	/* The copy goes first: a power cut between the two leaves the finished game's
+	 * journal, never a copy without it. */
+	game_copy_path(s, from, sizeof(from));
+	if (unlink(from) && errno != ENOENT)
+		log_error(LOG_GAME, "cannot remove %s: %s", from, strerror(errno));
 	journal_path(s, from, sizeof(from));
 	snprintf(to, sizeof(to), "%s/games/%s.journal", s->dir, s->journal_game);
 	if (rename(from, to) && errno != ENOENT)
@@ -523,6 +607,14 @@ void store_record(struct store *s, const struct game_record *rec)
 		log_error(LOG_GAME, "out of memory: %s record not kept",
 			  game_record_name(rec->type));
 		return;
+	}
+	if (rec->type == REC_GAME) {
+		char copy[PATH_MAX];
+
+		game_copy_path(s, copy, sizeof(copy));
+		if (state_write_atomic(copy, line, strlen(line), s->sync))
+			log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", copy,
+				 strerror(errno));
 	}
 	s->last_try_ms = rec->ms;
 	/* While saving fails, a record waits for the next try with the others. */

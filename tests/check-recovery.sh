@@ -78,6 +78,58 @@ open(p, "wb").write(bytes(b))' "$run/journal" "$offset"
 done
 # annabella fsck: a dry run changes nothing and says the record is damaged; --repair mends
 # it as the daemon would; then it is whole.
+# The game record itself damaged, or the journal emptied by a power cut: the game comes back
+# whole from the game record's copy (game.record) and the moves in game.pgn; a finished
+# game, whose scoresheet is under games/, is not brought back as an empty game.
+restart() { # STATE
+	"$build/annabellad" --control none --board "sim:$work/restart.script" --time virtual \
+		--audio none --state "$1" >"$1.out" 2>&1
+}
+same() { # NAME STATE WANT_UCI: game.pgn's moves equal WANT_UCI's
+	uci "$2/game.pgn" >"$2.uci"
+	if cmp -s "$3" "$2.uci"; then passed=$((passed + 1)); else
+		failed=$((failed + 1))
+		echo "recovery: $1: $(wc -l <"$2.uci") of $(wc -l <"$3") moves"
+		sed 's/^/    /' "$2.out" | head -5
+	fi
+}
+cp -r "$work/base" "$work/first"
+python3 -c 'import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[20] ^= 2
+open(p, "wb").write(bytes(b))' "$work/first/journal"
+restart "$work/first"
+same "the game record damaged" "$work/first" "$work/orig.uci"
+head -n $(($(wc -l <"$work/game.script") / 2)) "$work/game.script" >"$work/half.script"
+"$build/annabellad" --control none --board "sim:$work/half.script" --time virtual --audio none \
+	--state "$work/half" >"$work/half.out" 2>&1
+uci "$work/half/game.pgn" >"$work/half.uci"
+: >"$work/half/journal"
+restart "$work/half"
+same "an empty journal" "$work/half" "$work/half.uci"
+head -n 1 "$work/half/journal" | grep -q ' game game-0001 ' &&
+	[ "$(grep -c ' made ' "$work/half/journal")" -eq "$(wc -l <"$work/half.uci")" ]
+if [ $? -eq 0 ]; then passed=$((passed + 1)); else
+	failed=$((failed + 1))
+	echo "recovery: an empty journal: the game did not resume: $(head -c 200 "$work/half/journal")"
+fi
+{ cat "$work/half.script"; printf '+1000 control arbiter result 1/2-1/2 agreed\n'; } \
+	>"$work/ended.script"
+"$build/annabellad" --control none --board "sim:$work/ended.script" --time virtual \
+	--audio none --state "$work/ended" >"$work/ended0.out" 2>&1
+: >"$work/ended/journal"
+restart "$work/ended"
+uci "$work/ended/games/game-0001.pgn" >"$work/ended.uci"
+if cmp -s "$work/half.uci" "$work/ended.uci" && grep -q '1/2-1/2' "$work/ended/games/game-0001.pgn" &&
+	head -n 1 "$work/ended/journal" | grep -q ' game game-0002 '; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "recovery: an empty journal after the game ended: the archive holds" \
+		"$(wc -l <"$work/ended.uci") moves; the journal: $(head -c 100 "$work/ended/journal")"
+	sed 's/^/    /' "$work/ended.out" | head -5
+fi
 cp -r "$work/base" "$work/fsck"
 python3 -c 'import sys
 p = sys.argv[1]

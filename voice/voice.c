@@ -570,9 +570,10 @@ static bool speech_log_flush(struct voice *v)
 {
 	while (v->pending_off < v->pending.len) {
 		size_t n = v->pending.len - v->pending_off;
-		ssize_t w = v->cfg.log_write
-				? v->cfg.log_write(v->speech_log_fd, v->pending.p + v->pending_off, n)
-				: write(v->speech_log_fd, v->pending.p + v->pending_off, n);
+		ssize_t w =
+		    v->cfg.log_write
+			? v->cfg.log_write(v->speech_log_fd, v->pending.p + v->pending_off, n)
+			: write(v->speech_log_fd, v->pending.p + v->pending_off, n);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -598,7 +599,7 @@ static bool speech_log_flush(struct voice *v)
 static void speech_log_write(struct voice *v, const struct item *it)
 {
 	char line[VOICE_TEXT_MAX + 64];
-		int n = snprintf(line, sizeof(line), "%llu %s ", (unsigned long long)it->time_ms,
+	int n = snprintf(line, sizeof(line), "%llu %s ", (unsigned long long)it->time_ms,
 			 channel_names[it->ch]);
 	size_t len;
 
@@ -611,8 +612,10 @@ static void speech_log_write(struct voice *v, const struct item *it)
 	reopen_if_removed(v);
 	if (v->pending.len - v->pending_off + len > VOICE_LOG_PENDING_MAX) {
 		if (!v->log_lost++)
-			log_error(LOG_VOICE, "speech.log: %d bytes kept unwritten; further lines are "
-					     "not kept", VOICE_LOG_PENDING_MAX);
+			log_error(LOG_VOICE,
+				  "speech.log: %d bytes kept unwritten; further lines are "
+				  "not kept",
+				  VOICE_LOG_PENDING_MAX);
 		return;
 	}
 	strbuf_append(&v->pending, line, len);
