@@ -30,12 +30,13 @@ static int usage(void)
 	return 2;
 }
 
-/* journal and game.pgn of dir copied into a new directory under /tmp. */
+/* journal, game.record and game.pgn of dir copied into a new directory under $TMPDIR. */
 static int copy_record(const char *dir, char *copy, size_t size)
 {
-	static const char *const files[] = {"journal", "game.pgn"};
+	static const char *const files[] = {"journal", "game.record", "game.pgn"};
+	const char *tmp = getenv("TMPDIR");
 
-	snprintf(copy, size, "/tmp/annabella-fsck-XXXXXX");
+	snprintf(copy, size, "%s/annabella-fsck-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(copy))
 		return -1;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
