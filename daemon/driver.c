@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "daemon/journal.h"
 #include "daemon/state.h"
 
 struct driver {
@@ -160,6 +161,8 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 		/* The power goes: nothing is flushed. */
 		if (d->hooks.before_crash)
 			d->hooks.before_crash(d->hooks.user, t);
+		if (a->target == SCRIPT_CRASH_UNSYNCED)
+			journal_power_loss();
 		kill(getpid(), SIGKILL);
 		break;
 	case SCRIPT_CONTROL:

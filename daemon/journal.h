@@ -40,6 +40,9 @@ bool journal_removed(const struct journal *j);
  * off again.  0, or -1 with errno. */
 int journal_append_line(struct journal *j, const char *line, size_t len);
 /* Make everything appended so far durable (fsync), if syncing is on. */
+/* A real power cut, for tests (`+MS crash unsynced`): the open journal loses what was
+ * written after its last sync, as the page cache would. */
+void journal_power_loss(void);
 int journal_sync(struct journal *j);
 
 /* A record as read back: body split into time, type and the rest. */

@@ -307,6 +307,8 @@ static int parse_action(struct parser *p, char **w, int n)
 
 		if (n == 1)
 			return add_action(p, SCRIPT_CRASH, 0, 0);
+		if (n == 2 && !strcmp(w[1], "unsynced"))
+			return add_action(p, SCRIPT_CRASH, SCRIPT_CRASH_UNSYNCED, 0);
 		if (strcmp(w[1], "after"))
 			return fail(p, "unexpected '%s' after crash", w[1]);
 		if (want_words(p, w, n, 3, "crash after BYTES"))

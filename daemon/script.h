@@ -21,6 +21,8 @@
  *                               from the action's time and line (the same script, the same
  *                               flickers).  See board_sim_stuck()/board_sim_bounce().
  *   [+MS] crash                 the power goes (SIGKILL: nothing is flushed)
+ *   [+MS] crash unsynced        the power goes, and the journal loses what was written after
+ *                               its last sync (touches and lifts wait for the next move's)
  *   [+MS] crash after BYTES     the power goes once BYTES more bytes have been written to
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)
@@ -64,6 +66,8 @@ enum script_action_type {
 /* `crash after BYTES`: a SCRIPT_CRASH whose power cut comes after arg more bytes written to
  * the state directory, in the middle of a write if it falls there (state_crash_after). */
 #define SCRIPT_CRASH_AFTER_BYTES 1
+/* `crash unsynced`: the power goes, and the journal loses what was not yet synced. */
+#define SCRIPT_CRASH_UNSYNCED 2
 
 struct script_action {
 	uint64_t time_ms; /* absolute script time: the sum of the +MS waits so far */

@@ -204,8 +204,10 @@ struct game_record {
 };
 
 const char *game_record_name(enum game_record_type type);
-/* Whether the record must be on storage before the game goes on (a move, a press, a
- * result, a command), or may wait for the next such record (touches, select steps). */
+/* Whether the record must be on storage before the game goes on.  Every record is: a
+ * touch too, since a capture in progress depends on its lifts (a power cut that lost the
+ * victim's lift would leave the board after the capture unexplained; check-crash's
+ * `crash unsynced` points showed it). */
 bool game_record_durable(enum game_record_type type);
 /* Whether the record changes the scoresheet. */
 bool game_record_changes_scoresheet(enum game_record_type type);

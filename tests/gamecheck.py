@@ -8,11 +8,12 @@
     gamecheck.py squeeze SCRIPT FACTOR MIN_MS OUT
         The same script with every wait divided by FACTOR (at least MIN_MS): a player who
         moves fast, with no still moment between one move and the next.
-    gamecheck.py split SCRIPT K WAIT OUT1 OUT2 [BYTES]
+    gamecheck.py split SCRIPT K WAIT OUT1 OUT2 [BYTES|unsynced]
         Cut a board script at action K: OUT1 is the first K actions and a crash WAIT ms
         later, OUT2 the header, the pegs as they stand at the crash (`setup`) and the rest.
         With BYTES the power goes once BYTES are written after action K-1 (in the middle
-        of a journal record or a scoresheet's write), or at the crash if that comes first.
+        of a journal record or a scoresheet's write), or at the crash if that comes first;
+        with `unsynced` the journal also loses what was not yet synced (a real power cut).
 
 Only the Python standard library is used.
 """
@@ -238,6 +239,9 @@ def occupancy_placement(occ):
 
 
 def split(script, k, wait, out1, out2, crash_bytes=None):
+    unsynced = crash_bytes == "unsynced"
+    if unsynced:
+        crash_bytes = None
     """The script cut at action k by a power cut `wait` ms after it; with crash_bytes, the
     power goes instead once that many bytes are written after action k-1 (in the writes
     that action k-1 causes, or at the cut)."""
@@ -268,7 +272,7 @@ def split(script, k, wait, out1, out2, crash_bytes=None):
                 f.write("+%d crash after %d\n" % (w, int(crash_bytes)))
                 w = 0
             f.write("+%d %s\n" % (w, " ".join(words)))
-        f.write("+%d crash\n" % wait)
+        f.write("+%d crash%s\n" % (wait, " unsynced" if unsynced else ""))
     with open(out2, "w", encoding="utf-8") as f:
         for h in header:
             if h.split()[0] != "setup":
