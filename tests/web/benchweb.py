@@ -6,9 +6,7 @@ import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from browser import chromium, first_paint
 
 build, sock = sys.argv[1], sys.argv[2]
 for _ in range(200):
@@ -18,25 +16,13 @@ for _ in range(200):
 web = subprocess.Popen([f"{build}/annabella", "web", "--listen", "127.0.0.1:0", "--socket", sock],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 base = "http://" + web.stdout.readline().split("http://", 1)[1].strip().rstrip("/")
-opts = Options()
-opts.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-          "--disable-features=BackForwardCache"):
-    opts.add_argument(a)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+driver = chromium("--disable-features=BackForwardCache")
 try:
     fcps, sizes = [], []
     for i in range(16):
         driver.get("about:blank")
         driver.get(f"{base}/?load={i}")
-        fcp = None
-        end = time.monotonic() + 5
-        while fcp is None and time.monotonic() < end:
-            fcp = driver.execute_script(
-                "const e = performance.getEntriesByType('paint')"
-                ".filter(p => p.name === 'first-contentful-paint');"
-                "return e.length ? e[0].startTime : null;")
-            time.sleep(0.02)
+        fcp = first_paint(driver)
         # Everything the page loaded: the document, its resources, and the API answers of
         # its first refresh (the event stream has no end, so it is left out).
         time.sleep(0.3)

@@ -22,9 +22,7 @@ import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from browser import chromium, first_paint
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -204,12 +202,7 @@ def main():
     addr = start_web()
     base = f"http://{addr}"
 
-    opts = Options()
-    opts.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--window-size=1000,2400", "--lang=en"):
-        opts.add_argument(a)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    driver = chromium("--window-size=1000,2400", "--lang=en")
     driver.set_script_timeout(30)
     driver.get(base + "/")
     driver.execute_script("window.__sameLoad = true;")
@@ -374,14 +367,7 @@ def main():
         size += len(text.encode())
     check("the page is under 100 KB, everything included", size < 100 * 1024, f"{size} bytes")
     driver.get(base + "/")
-    fcp = None
-    end = time.monotonic() + 5
-    while fcp is None and time.monotonic() < end:
-        fcp = driver.execute_script(
-            "const e = performance.getEntriesByType('paint')"
-            ".filter(p => p.name === 'first-contentful-paint');"
-            "return e.length ? e[0].startTime : null;")
-        time.sleep(0.05)
+    fcp = first_paint(driver)
     fcp = -1 if fcp is None else fcp
     print(f"web: page {size} bytes; first contentful paint {fcp:.0f} ms;"
           f" move on the page after the daemon made it: max {max(delays) * 1000:.0f} ms"
