@@ -15,5 +15,7 @@ int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
 int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
+/* broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE] [auth, TLS] */
+int cli_broadcast(int argc, char **argv);
 
 #endif

@@ -21,6 +21,9 @@ static const struct {
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]"},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes"},
     {"speech-samples", cli_speech_samples, "speech-samples DIR"},
+    {"broadcast", cli_broadcast,
+     "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
+     "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]"},
 };
 
 static void usage(FILE *f)
