@@ -24,6 +24,10 @@ static const struct {
     {"broadcast", cli_broadcast,
      "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
      "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]"},
+    {"relay", cli_relay,
+     "relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE] [--user U --password-file F]\n"
+     "            [--tls-ca FILE]\n"
+     "  annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE] [auth and TLS as relay]"},
 };
 
 static void usage(FILE *f)
