@@ -125,7 +125,7 @@ static void on_message(void *user, const char *topic, const char *payload, size_
 	const char *kind;
 	char *text;
 	struct board *b;
-	int plies = -1;
+	int plies = -1, clocks = 0;
 
 	if (split_topic(topic, name, &kind) || (strcmp(kind, "pgn") && strcmp(kind, "status")))
 		return;
@@ -144,6 +144,7 @@ static void on_message(void *user, const char *topic, const char *payload, size_
 		b->pgn = text;
 		b->game_ok = text && room_game_parse(text, &b->game) == 0;
 		plies = b->game_ok ? b->game.plies : -1;
+		clocks = b->game_ok ? b->game.clocks : 0;
 	} else {
 		free(b->status);
 		b->status = text;
@@ -154,7 +155,7 @@ static void on_message(void *user, const char *topic, const char *payload, size_
 		board_remove(r, b); /* both cleared: the board has left the room */
 	pthread_mutex_unlock(&r->lock);
 	if (plies >= 0 && trace_on())
-		trace_at(0, "relay-pgn", "%s %d", name, plies);
+		trace_at(0, "relay-pgn", "%s %d %d", name, plies, clocks);
 }
 
 /* The boards with a game, in board order (indexes into r->boards); r is locked. */

@@ -350,6 +350,9 @@ int room_game_parse(const char *pgn, struct room_game *g)
 		return -1;
 	g->movetext = p;
 	g->plies = room_movetext_plies(p);
+	g->clocks = 0;
+	for (const char *c = strstr(p, "[%clk "); c; c = strstr(c + 1, "[%clk "))
+		g->clocks++;
 	return 0;
 }
 

@@ -63,6 +63,7 @@ struct room_game {
 	} tags[ROOM_GAME_TAGS_MAX];
 	const char *movetext; /* into the parsed text */
 	int plies;
+	int clocks; /* [%clk] readings: the moves completed by a clock press */
 };
 
 /* Reads the tag pairs and counts the plies of the movetext: 0, or -1 if it is no PGN. */

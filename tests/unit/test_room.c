@@ -131,6 +131,7 @@ static void test_pgn_normalised(void **state)
 	assert_non_null(g);
 	assert_int_equal(room_game_parse(pgn, g), 0);
 	assert_int_equal(g->plies, 7);
+	assert_int_equal(g->clocks, 2);
 	assert_string_equal(room_game_tag(g, "White"), "Berg, \\\"Anna\\\"");
 	room_game_write(g, &b);
 	out = strbuf_finish(&b);
