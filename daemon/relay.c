@@ -222,8 +222,17 @@ static void board_json(struct json_writer *w, const struct board *b, int64_t now
 	json_object(w, NULL);
 	json_string(w, "name", b->name);
 	json_object(w, "tags");
-	for (int i = 0; b->game_ok && i < b->game.tag_count; i++)
-		json_string(w, b->game.tags[i].name, b->game.tags[i].value);
+	for (int i = 0; b->game_ok && i < b->game.tag_count; i++) {
+		/* The value as it reads, without PGN's escapes (\" and \\). */
+		const char *p = b->game.tags[i].value;
+		char value[ROOM_TAG_VALUE_MAX];
+		size_t n = 0;
+
+		for (; *p && n + 1 < sizeof(value); p++)
+			value[n++] = *p == '\\' && p[1] ? *++p : *p;
+		value[n] = '\0';
+		json_string(w, b->game.tags[i].name, value);
+	}
 	json_end(w);
 	json_int(w, "plies", b->game_ok ? b->game.plies : 0);
 	json_string(w, "result", b->game_ok ? room_game_tag(&b->game, "Result") : NULL);

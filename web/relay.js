@@ -1,7 +1,7 @@
 // The room page: every board from /api/boards, polled each second; the running clock
 // counts down between polls.  Moves and results go to a polite live region.
 "use strict";
-var boards = [], fetchedAt = 0, lastSeen = {};
+var boards = [], fetchedAt = 0, lastSeen = {}, shown = "";
 
 function hms(ms) {
 	if (ms === undefined || ms === null) return "–";
@@ -34,7 +34,6 @@ function render() {
 		var t = b.tags || {}, li = document.createElement("li");
 		var title = (t.Board && t.Board !== "?" ? "Board " + t.Board + ": " : "") +
 			(t.White || "?") + " – " + (t.Black || "?");
-		li.setAttribute("aria-label", title);
 		text(li, "h3", title);
 		var clocks = document.createElement("div");
 		clocks.className = "clocks";
@@ -75,16 +74,29 @@ function announce(fresh) {
 	if (news.length) document.getElementById("news").textContent = news.join(". ");
 }
 
+// The status line is a live region: written only when it says something new.
+function say(t) {
+	var el = document.getElementById("state");
+	if (el.textContent !== t) el.textContent = t;
+}
+
 function poll() {
 	fetch("/api/boards", { cache: "no-store" }).then(function (r) { return r.json(); })
 		.then(function (j) {
 			fetchedAt = Date.now();
 			announce(j.boards);
 			boards = j.boards;
-			document.getElementById("state").textContent = boards.length + " boards";
-			render();
+			// Redrawn only when something changed, so a screen reader's place is kept.
+			var sig = JSON.stringify(boards.map(function (b) {
+				return [b.name, b.tags, b.plies, b.result, b.last_move, b.clock.running];
+			}));
+			if (sig !== shown) {
+				shown = sig;
+				render();
+			}
+			say(boards.length + (boards.length === 1 ? " board" : " boards"));
 		}).catch(function () {
-			document.getElementById("state").textContent = "The relay cannot be reached; trying again.";
+			say("The relay cannot be reached; trying again.");
 		});
 }
 
