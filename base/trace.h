@@ -2,10 +2,11 @@
 /*
  * Timing trace for measurements (make bench): when ANNABELLA_TRACE names a file, the daemon
  * appends one line per traced moment, "NS WHAT DETAIL", NS on CLOCK_MONOTONIC in
- * nanoseconds.  Traced: each board edge as it happened (`edge`), each move announced
- * (`move`), and the first sample of each utterance handed to the sound sink
- * (`first-sample`).  Off (one branch) when not set.  Any thread may trace: a line is one
- * write(2) on an O_APPEND descriptor.
+ * nanoseconds.  Traced: each board edge as it happened (`edge` for a square, `button` for a
+ * button such as a clock's), each move announced (`move`), the first sample of each
+ * utterance handed to the sound sink (`first-sample`), and in `annabella relay` each game
+ * received (`relay-pgn BOARD PLIES CLOCKS`, CLOCKS the moves with their [%clk]).  Off (one branch)
+ * when not set.  Any thread may trace: a line is one write(2) on an O_APPEND descriptor.
  */
 #ifndef ANNABELLA_TRACE_H
 #define ANNABELLA_TRACE_H

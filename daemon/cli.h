@@ -16,5 +16,9 @@ int cli_web(int argc, char **argv);  /* web --listen ADDR:PORT [--socket PATH] [
 int cli_fsck(int argc, char **argv); /* fsck STATE_DIR [--repair] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
+/* broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE] [auth, TLS] */
+int cli_broadcast(int argc, char **argv);
+/* relay --mqtt HOST:PORT --listen ADDR:PORT ... | relay tags ROUND.csv --mqtt HOST:PORT ... */
+int cli_relay(int argc, char **argv);
 
 #endif

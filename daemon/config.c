@@ -447,6 +447,80 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 	return 0;
 }
 
+/* The broker's keys of [broadcast] and [relay]: 1 if key was one of them, 0 if not, -1 on a
+ * bad value. */
+static int set_mqtt(struct config_mqtt *m, const char *key, const char *value, char *err,
+		    size_t err_size)
+{
+	struct {
+		const char *key;
+		char *dst;
+		size_t size;
+	} keys[] = {
+	    {"mqtt", m->mqtt, sizeof(m->mqtt)},
+	    {"user", m->user, sizeof(m->user)},
+	    {"password-file", m->password_file, sizeof(m->password_file)},
+	    {"tls-ca", m->tls_ca, sizeof(m->tls_ca)},
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(key, keys[i].key))
+			continue;
+		if (!strcmp(key, "mqtt") && !strchr(value, ':'))
+			BAD("mqtt must be HOST:PORT");
+		if (i >= 2 && value[0] != '/')
+			BAD("%s must be an absolute path", key);
+		if (copy_string(keys[i].dst, keys[i].size, value))
+			BAD("%s too long (at most %zu characters)", key, keys[i].size - 1);
+		return 1;
+	}
+	return 0;
+}
+
+static int set_broadcast(struct config *cfg, const char *key, const char *value, char *err,
+			 size_t err_size)
+{
+	bool b;
+	int rc = set_mqtt(&cfg->broadcast_mqtt, key, value, err, err_size);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (!strcmp(key, "board")) {
+		if (!value[0] ||
+		    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				  "0123456789._-") != strlen(value))
+			BAD("board must be a name of letters, digits, '.', '_' and '-'");
+		if (copy_string(cfg->broadcast_board, sizeof(cfg->broadcast_board), value))
+			BAD("board too long (at most %zu characters)",
+			    sizeof(cfg->broadcast_board) - 1);
+	} else if (!strcmp(key, "accept-tags")) {
+		if (parse_bool(value, &b))
+			BAD("accept-tags must be yes or no");
+		cfg->broadcast_accept_tags = b;
+	} else {
+		BAD("unknown key '%s' in [broadcast]", key);
+	}
+	return 0;
+}
+
+static int set_relay(struct config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size)
+{
+	int rc = set_mqtt(&cfg->relay_mqtt, key, value, err, err_size);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (!strcmp(key, "listen")) {
+		if (!strchr(value, ':'))
+			BAD("listen must be ADDR:PORT");
+		if (copy_string(cfg->relay_listen, sizeof(cfg->relay_listen), value))
+			BAD("listen too long");
+	} else {
+		BAD("unknown key '%s' in [relay]", key);
+	}
+	return 0;
+}
+
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,
 	       char *err, size_t err_size)
 {
@@ -468,6 +542,10 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_speech(cfg, key, value, err, err_size);
 	if (!strcmp(section, "braille"))
 		return set_braille(cfg, key, value, err, err_size);
+	if (!strcmp(section, "broadcast"))
+		return set_broadcast(cfg, key, value, err, err_size);
+	if (!strcmp(section, "relay"))
+		return set_relay(cfg, key, value, err, err_size);
 	if (!strcmp(section, "board"))
 		return board_config_set(&cfg->board, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {

@@ -69,6 +69,15 @@ struct config {
 	char web_listen[80]; /* ADDR:PORT, or "" */
 	/* [log] */
 	int log_level;
+	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
+	 * (DESIGN 9); the daemon checks them and never opens a network socket. */
+	struct config_mqtt {
+		char mqtt[128]; /* HOST:PORT of the broker, "" : not configured */
+		char user[64], password_file[256], tls_ca[256];
+	} broadcast_mqtt, relay_mqtt;
+	char broadcast_board[64]; /* the board's name in the topics */
+	bool broadcast_accept_tags;
+	char relay_listen[64];
 };
 
 void config_defaults(struct config *cfg);

@@ -22,6 +22,13 @@ static const struct {
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]"},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes"},
     {"speech-samples", cli_speech_samples, "speech-samples DIR"},
+    {"broadcast", cli_broadcast,
+     "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
+     "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]"},
+    {"relay", cli_relay,
+     "relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE] [--user U --password-file F]\n"
+     "            [--tls-ca FILE]\n"
+     "  annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE] [auth and TLS as relay]"},
 };
 
 static void usage(FILE *f)

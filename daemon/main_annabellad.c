@@ -222,9 +222,10 @@ static void board_events(struct daemon *d, uint64_t now)
 		    .active = events[i].active,
 		};
 
-		if (ev.kind == GAME_EV_SQUARE && trace_on() && !loop_virtual(d->loop))
-			trace_at(monotonic_ns() - (now - ev.ms) * 1000000u, "edge", "%d %d",
-				 ev.index, ev.active);
+		if (trace_on() && !loop_virtual(d->loop))
+			trace_at(monotonic_ns() - (now - ev.ms) * 1000000u,
+				 ev.kind == GAME_EV_SQUARE ? "edge" : "button", "%d %d", ev.index,
+				 ev.active);
 		referee_handle(d->referee, &ev);
 	}
 }

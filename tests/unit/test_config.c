@@ -162,6 +162,36 @@ static void test_shipped_config_loads(void **state)
 	assert_int_equal(cfg.warning_count, 0);
 }
 
+static void test_broadcast_and_relay(void **state)
+{
+	struct config cfg;
+
+	(void)state;
+	config_defaults(&cfg);
+	assert_string_equal(cfg.broadcast_mqtt.mqtt, "");
+	assert_false(cfg.broadcast_accept_tags);
+	expect_set_ok(&cfg, "broadcast", "mqtt", "broker.club.lan:8883");
+	expect_set_ok(&cfg, "broadcast", "board", "pi-01");
+	expect_set_ok(&cfg, "broadcast", "user", "board-pi");
+	expect_set_ok(&cfg, "broadcast", "password-file", "/etc/annabella/mqtt-password");
+	expect_set_ok(&cfg, "broadcast", "tls-ca", "/etc/ssl/certs/club-ca.pem");
+	expect_set_ok(&cfg, "broadcast", "accept-tags", "yes");
+	assert_string_equal(cfg.broadcast_mqtt.mqtt, "broker.club.lan:8883");
+	assert_string_equal(cfg.broadcast_board, "pi-01");
+	assert_true(cfg.broadcast_accept_tags);
+	expect_set_ok(&cfg, "relay", "listen", "[::]:8081");
+	expect_set_ok(&cfg, "relay", "mqtt", "127.0.0.1:1883");
+	assert_string_equal(cfg.relay_listen, "[::]:8081");
+	assert_string_equal(cfg.relay_mqtt.mqtt, "127.0.0.1:1883");
+	expect_set_bad("broadcast", "mqtt", "broker", "HOST:PORT");
+	expect_set_bad("broadcast", "board", "pi/1", "board must be a name");
+	expect_set_bad("broadcast", "password-file", "pw", "absolute path");
+	expect_set_bad("broadcast", "accept-tags", "maybe", "yes or no");
+	expect_set_bad("broadcast", "listen", ":80", "unknown key 'listen' in [broadcast]");
+	expect_set_bad("relay", "listen", "8080", "ADDR:PORT");
+	expect_set_bad("relay", "board", "pi", "unknown key 'board' in [relay]");
+}
+
 static void test_missing_file(void **state)
 {
 	struct config cfg;
@@ -734,6 +764,7 @@ int main(void)
 	    cmocka_unit_test(test_load_long_key_line),
 	    cmocka_unit_test(test_load_squares_continued),
 	    cmocka_unit_test(test_load_squares_given_twice),
+	    cmocka_unit_test(test_broadcast_and_relay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# A club room at once (DESIGN 9): BOARDS daemons (default 50), each in real time with its own
+# board script (a master game with clock presses, no sound), its own `annabella broadcast`,
+# all into one mosquitto and one `annabella relay`.  Measured: the time from a clock press
+# (the daemon's timing trace, `button`) to the relay holding the game with that move
+# (`relay-pgn`; the relay serves round.pgn from what it holds), p50 and p99 over every move;
+# the relay's RSS; the messages the broker took per move.  Both traces are on
+# CLOCK_MONOTONIC (base/trace.h).  Prints "bench NAME VALUE UNIT" lines.
+set -u
+build=$(cd "${1:-build}" && pwd)
+boards=${BOARDS:-50}
+plies=${BROADCAST_PLIES:-40}
+dir=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+for tool in mosquitto mosquitto_sub curl python3; do
+	command -v $tool >/dev/null || {
+		echo "bench-broadcast: $tool is missing (make deps installs it)" >&2
+		exit 1
+	}
+done
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$work/broker.conf" <<CONF
+listener $port 127.0.0.1
+allow_anonymous true
+persistence false
+max_queued_messages 100000
+user $(id -un)
+CONF
+mosquitto -c "$work/broker.conf" >"$work/broker.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+	python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2)' \
+		"$port" 2>/dev/null && break
+	sleep 0.05
+done
+# Every message the broker takes, by topic only (a PGN spans lines).
+mosquitto_sub -p "$port" -q 1 -t 'annabella/#' -F '%t' >"$work/messages" 2>/dev/null &
+pids+=($!)
+ANNABELLA_TRACE="$work/relay.trace" "$build/annabella" relay --mqtt "127.0.0.1:$port" \
+	--listen 127.0.0.1:0 >"$work/relay.log" 2>&1 &
+relay_pid=$!
+pids+=($relay_pid)
+
+# Master games cut to their first plies, with clock presses, and a think time of 1 to 2 s
+# before each move (varied per board, so the boards do not move in step).
+games=("$dir"/games/*.pgn)
+cat >"$work/annabella.conf" <<'CONF'
+[voice]
+record = no
+[state]
+sync = no
+[log]
+level = error
+CONF
+for i in $(seq "$boards"); do
+	game=${games[$((i % ${#games[@]}))]}
+	"$build/annabella" script "$game" | awk -v plies="$plies" -v seed="$i" '
+		BEGIN { srand(seed) }
+		/^time-control/ { print "time-control 5400+30"; next }
+		/^# [0-9]+\./ {
+			if (n > 0) print "+200 press " side
+			n++
+			if (n > plies) { done = 1; exit }
+			side = /\(player\)/ ? "player-clock" : "opponent-clock"
+			think = 1; print; next
+		}
+		/^\+[0-9]+ / && think {
+			if (n == 1) print "+" int(1000 + rand() * 2000) " press opponent-clock"
+			sub(/^\+[0-9]+/, "+" int(1000 + rand() * 1000)); think = 0
+		}
+		!/^#/ || n == 0 { print }
+		END { if (!done && n > 0) print "+200 press " side }' \
+		>"$work/b$i.script"
+done
+for i in $(seq "$boards"); do
+	ANNABELLA_TRACE="$work/b$i.trace" "$build/annabellad" --config "$work/annabella.conf" \
+		--board "sim:$work/b$i.script" --time real --audio none --state "$work/b$i.state" \
+		--control "$work/b$i.sock" >"$work/b$i.log" 2>&1 &
+	pids+=($!)
+	daemons+=($!)
+done
+for i in $(seq "$boards"); do
+	for _ in $(seq 100); do
+		[ -S "$work/b$i.sock" ] && break
+		sleep 0.05
+	done
+	"$build/annabella" broadcast --mqtt "127.0.0.1:$port" --board "b$i" \
+		--socket "$work/b$i.sock" >"$work/b$i.broadcast.log" 2>&1 &
+	pids+=($!)
+done
+# The games end on their own (a sim daemon exits after its script).
+start=$(date +%s)
+for p in "${daemons[@]}"; do wait "$p" 2>/dev/null; done
+elapsed=$(($(date +%s) - start))
+sleep 1
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$relay_pid/status")
+hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$relay_pid/status")
+relay=$(grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1)
+curl -s "$relay/round.pgn" >"$work/round.pgn"
+
+python3 - "$work" "$boards" "$elapsed" "$rss" "$hwm" <<'PY'
+import glob, os, re, sys
+work, boards, elapsed, rss, hwm = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+# The relay's receipts: for each board, the first time it held N moves completed by their
+# clock press (each with its [%clk]; a move is in the PGN from when it is made on the board,
+# before the press).
+held = {}
+for line in open(os.path.join(work, "relay.trace")):
+    f = line.split()
+    if f[1] != "relay-pgn":
+        continue
+    ns, board, n = int(f[0]), f[2], int(f[4])
+    h = held.setdefault(board, {})
+    for k in range(1, n + 1):
+        h.setdefault(k, ns)
+lat, moves, missing = [], 0, 0
+for i in range(1, boards + 1):
+    presses = []
+    for line in open(os.path.join(work, f"b{i}.trace")):
+        f = line.split()
+        if f[1] == "button" and f[3] == "1":
+            presses.append(int(f[0]))
+    # The first press starts the clocks; each later one completes a ply.
+    for k, t in enumerate(presses[1:], start=1):
+        moves += 1
+        got = held.get(f"b{i}", {}).get(k)
+        if got is None:
+            missing += 1
+        else:
+            lat.append((got - t) / 1e6)
+if not lat:
+    sys.exit("bench-broadcast: no move reached the relay")
+lat.sort()
+def pct(p):
+    return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))]
+messages = sum(1 for _ in open(os.path.join(work, "messages")))
+by = {}
+for line in open(os.path.join(work, "messages")):
+    kind = line.strip().rsplit("/", 1)[-1]
+    by[kind] = by.get(kind, 0) + 1
+games = open(os.path.join(work, "round.pgn")).read().count("[Event ")
+print(f"bench broadcast_boards {boards} boards ({games} games in round.pgn, {elapsed} s)")
+print(f"bench broadcast_moves {moves} moves ({missing} not seen by the relay)")
+print(f"bench broadcast_press_to_relay_p50 {pct(50):.1f} ms")
+print(f"bench broadcast_press_to_relay_p99 {pct(99):.1f} ms")
+print(f"bench broadcast_press_to_relay_max {lat[-1]:.1f} ms")
+print(f"bench broadcast_relay_rss {rss / 1024:.1f} MiB (peak {hwm / 1024:.1f})")
+print(f"bench broadcast_broker_messages_per_move {messages / max(moves, 1):.1f} messages "
+      f"(" + ", ".join(f"{k} {v / max(moves, 1):.1f}" for k, v in sorted(by.items())) + ")")
+PY

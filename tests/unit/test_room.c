@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The room of a live broadcast: the tags CSV, a board's PGN for the round, board order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "daemon/room.h"
+
+static struct room_csv *parse_ok(const char *text)
+{
+	struct room_csv *csv = calloc(1, sizeof(*csv));
+	char err[200] = "";
+
+	assert_non_null(csv);
+	if (room_csv_parse(text, strlen(text), csv, err, sizeof(err)))
+		fail_msg("parse failed: %s", err);
+	return csv;
+}
+
+static void parse_bad(const char *text, const char *want)
+{
+	struct room_csv *csv = calloc(1, sizeof(*csv));
+	char err[200] = "";
+
+	assert_non_null(csv);
+	assert_int_equal(room_csv_parse(text, strlen(text), csv, err, sizeof(err)), -1);
+	if (!strstr(err, want))
+		fail_msg("error '%s' does not say '%s'", err, want);
+	free(csv);
+}
+
+static char *payload(const struct room_csv *csv, int row)
+{
+	struct strbuf b = {0};
+
+	room_csv_payload(csv, row, &b);
+	return strbuf_finish(&b);
+}
+
+static void test_csv_quoted_fields(void **state)
+{
+	struct room_csv *csv;
+	char *p;
+
+	(void)state;
+	csv = parse_ok("\xef\xbb\xbfname,Board,White,Black,Round\r\n"
+		       "pi-01,1,\"Berg, Anna\",\"Kühn, \"\"Jo\"\"\",3\r\n"
+		       "\r\n"
+		       "pi-02 , 2 ,Smith,,3\n");
+	assert_int_equal(csv->tag_count, 4);
+	assert_int_equal(csv->row_count, 2);
+	assert_string_equal(csv->tags[1], "White");
+	assert_string_equal(csv->rows[0].values[1], "Berg, Anna");
+	assert_string_equal(csv->rows[0].values[2], "Kühn, \"Jo\"");
+	assert_string_equal(csv->rows[1].name, "pi-02");
+	assert_int_equal(csv->rows[1].line, 4);
+	p = payload(csv, 1);
+	assert_string_equal(p, "Board 2\nWhite Smith\nRound 3\n"); /* empty Black: not sent */
+	free(p);
+	free(csv);
+}
+
+static void test_csv_errors_name_the_line(void **state)
+{
+	(void)state;
+	parse_bad("", "1: empty");
+	parse_bad("board,White\npi,x\n", "1: the first column must be 'name'");
+	parse_bad("name,White,Result\n", "1: column 3: 'Result' is not a tag");
+	parse_bad("name,White,White\n", "1: column 3: 'White' twice");
+	parse_bad("name,White\n", "1: no boards");
+	parse_bad("name,White\npi,a\npi2,b,c\n", "3: 3 fields, the header has 2");
+	parse_bad("name,White\npi,\"open\n", "2: a value may not span lines");
+	parse_bad("name,White\npi,\"a\"b\n", "2: text after a quoted field");
+	parse_bad("name,White\npi/1,a\n", "2: 'pi/1' is no board name");
+	parse_bad("name,White\npi,a\n\npi,b\n", "4: board 'pi' again (first on line 2)");
+	parse_bad("name,White\npi,a\"b\n", "2: a quote inside an unquoted field");
+}
+
+static void test_payload_lines(void **state)
+{
+	char text[] = "White Berg, Anna\r\n\nbad\nRound 3";
+	char *cursor = text;
+	const char *name, *value;
+
+	(void)state;
+	assert_int_equal(room_payload_next(&cursor, &name, &value), 1);
+	assert_string_equal(name, "White");
+	assert_string_equal(value, "Berg, Anna");
+	assert_int_equal(room_payload_next(&cursor, &name, &value), -1);
+	assert_int_equal(room_payload_next(&cursor, &name, &value), 1);
+	assert_string_equal(name, "Round");
+	assert_string_equal(value, "3");
+	assert_int_equal(room_payload_next(&cursor, &name, &value), 0);
+}
+
+static void test_tag_allow_list(void **state)
+{
+	(void)state;
+	assert_true(room_tag_allowed("White"));
+	assert_true(room_tag_allowed("BlackFideId"));
+	assert_false(room_tag_allowed("Result"));
+	assert_false(room_tag_allowed("FEN"));
+	assert_false(room_tag_allowed("white"));
+	assert_true(room_board_name_ok("pi-01.b_2"));
+	assert_false(room_board_name_ok("a+b"));
+	assert_false(room_board_name_ok(""));
+	assert_false(room_board_name_ok("a/#"));
+}
+
+static void test_pgn_normalised(void **state)
+{
+	static const char pgn[] =
+	    "[White \"Berg, \\\"Anna\\\"\"]\n"
+	    "[Black \"Kühn\"]\n"
+	    "[TimeControl \"600+5\"]\n"
+	    "[Event \"Club\"]\n"
+	    "[Result \"1-0\"]\n"
+	    "\n"
+	    "1. e4 {[%clk 0:10:04]} 1... e5 {[%clk 0:10:04]} 2. Qh5 $1 (2. Nf3 Nc6)\n"
+	    "2... Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+	struct room_game *g = calloc(1, sizeof(*g));
+	struct strbuf b = {0};
+	char *out;
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(room_game_parse(pgn, g), 0);
+	assert_int_equal(g->plies, 7);
+	assert_int_equal(g->clocks, 2);
+	assert_string_equal(room_game_tag(g, "White"), "Berg, \\\"Anna\\\"");
+	room_game_write(g, &b);
+	out = strbuf_finish(&b);
+	assert_string_equal(out,
+			    "[Event \"Club\"]\n"
+			    "[Site \"?\"]\n"
+			    "[Date \"????.??.??\"]\n"
+			    "[Round \"?\"]\n"
+			    "[Board \"?\"]\n"
+			    "[White \"Berg, \\\"Anna\\\"\"]\n"
+			    "[Black \"Kühn\"]\n"
+			    "[Result \"1-0\"]\n"
+			    "[TimeControl \"600+5\"]\n"
+			    "\n"
+			    "1. e4 {[%clk 0:10:04]} 1... e5 {[%clk 0:10:04]} 2. Qh5 $1 (2. Nf3 "
+			    "Nc6)\n"
+			    "2... Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n");
+	free(out);
+	assert_int_equal(room_game_parse("1. e4 *", g), -1);
+	assert_int_equal(room_game_parse("[White \"x\n", g), -1);
+	assert_int_equal(room_movetext_plies("1. O-O-O O-O 2. exd8=Q+ {x} *"), 3);
+	free(g);
+}
+
+static void test_board_order(void **state)
+{
+	(void)state;
+	assert_true(room_board_compare("z", "2", "a", "10") < 0);
+	assert_true(room_board_compare("a", "10", "z", "2") > 0);
+	assert_true(room_board_compare("a", NULL, "z", "99") > 0);
+	assert_true(room_board_compare("a", "?", "b", "?") < 0);
+	assert_true(room_board_compare("pi-2", "3", "pi-1", "3") > 0);
+	assert_int_equal(room_board_compare("x", "1", "x", "1"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_csv_quoted_fields),
+	    cmocka_unit_test(test_csv_errors_name_the_line),
+	    cmocka_unit_test(test_payload_lines),
+	    cmocka_unit_test(test_tag_allow_list),
+	    cmocka_unit_test(test_pgn_normalised),
+	    cmocka_unit_test(test_board_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
