@@ -141,6 +141,8 @@ install: all
 	install -m 0644 configs/udev/60-annabella-gpio.rules $(DESTDIR)$(UDEVRULESDIR)/
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/annabella.conf ] || \
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
+	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \
+		install -m 0644 configs/relay.conf $(DESTDIR)$(sysconfdir)/annabella/relay.conf
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -20,7 +20,7 @@ make -s -C "$dir" install BUILD="$build" DESTDIR="$work/root" PREFIX=/usr >"$wor
 check $? "make install failed: $(tail -3 "$work/out")"
 for f in usr/bin/annabellad usr/bin/annabella usr/lib/systemd/system/annabellad.service \
 	usr/lib/sysusers.d/annabella.conf usr/lib/udev/rules.d/60-annabella-gpio.rules \
-	etc/annabella/annabella.conf; do
+	etc/annabella/annabella.conf etc/annabella/relay.conf; do
 	[ -f "$work/root/$f" ]
 	check $? "$f not installed"
 done
@@ -42,7 +42,7 @@ if command -v systemd-sysusers >/dev/null; then
 	check $? "sysusers does not make the user and the gpio group: $out"
 fi
 # The networked helpers' units (DESIGN 9): installed, not enabled by make install.
-for u in annabella-web; do
+for u in annabella-web annabella-broadcast annabella-relay; do
 	[ -f "$work/root/usr/lib/systemd/system/$u.service" ]
 	check $? "$u.service not installed"
 	grep -q '^ExecStart=/usr/bin/annabella ' "$work/root/usr/lib/systemd/system/$u.service"
@@ -60,6 +60,8 @@ if command -v systemd-analyze >/dev/null; then
 	exposure annabellad.service 2.0
 	# A network server: it needs AF_INET, so its exposure is higher than the daemon's.
 	exposure annabella-web.service 2.5
+	exposure annabella-broadcast.service 2.5
+	exposure annabella-relay.service 2.5
 fi
 echo "install: $passed passed, $failed failed"
 [ $failed -eq 0 ]

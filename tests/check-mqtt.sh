@@ -10,6 +10,7 @@
 # broadcast touches nothing.
 set -u
 build=$(cd "${1:-build}" && pwd)
+dir=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -293,6 +294,13 @@ page=$(curl -s "$relay/")
 grep -q '<html lang="en">' <<<"$page" && grep -q 'aria-live' <<<"$page" &&
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "$relay/relay.js")" = 200 ] && ok ||
 	bad "the room page"
+# The room page in a real browser: every board shown, and axe-core finds no violation.
+if axe=$(bash "$dir/web/axe.sh" "$build" 2>"$work/axe.err"); then
+	out=$(/usr/bin/python3 "$dir/web/pagecheck.py" "$relay/" "$axe" '#boards > li' 3 2>&1) &&
+		ok || bad "the room page in Chromium: $out"
+else
+	bad "axe-core: $(cat "$work/axe.err")"
+fi
 
 # ------------------------------------------------------------------ passwords and TLS
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/ca.key" -out "$work/ca.crt" \

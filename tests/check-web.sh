@@ -6,20 +6,8 @@
 set -u
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-axe_version=4.10.3
-cache=${ANNABELLA_CACHE:-$build/cache}
-axe=$cache/axe-core-$axe_version/node_modules/axe-core/axe.min.js
-if [ ! -s "$axe" ]; then
-	if ! command -v npm >/dev/null; then
-		"$here/deps.sh" npm >&2 || true
-	fi
-	mkdir -p "$cache/axe-core-$axe_version"
-	if ! npm install --silent --no-audit --no-fund --prefix "$cache/axe-core-$axe_version" \
-		"axe-core@$axe_version" >"$cache/npm.log" 2>&1; then
-		cat "$cache/npm.log" >&2
-		echo "web: cannot install axe-core $axe_version from the npm registry"
-		echo "web: 0 passed, 1 failed"
-		exit 1
-	fi
+if ! axe=$(bash "$here/web/axe.sh" "$build"); then
+	echo "web: 0 passed, 1 failed"
+	exit 1
 fi
 exec /usr/bin/python3 "$here/web/webtest.py" "$build" "$axe"
