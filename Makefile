@@ -70,6 +70,7 @@ FUZZ_SECONDS ?= 5
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
 .PHONY: package pkgtest
+.PHONY: valgrind
 .PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
@@ -248,6 +249,11 @@ vmtest: $(BUILD)/annabellad
 # Crash safety at full size: a power cut after every action of a fast-played game, and 200
 # flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
 # tests/check-recovery.sh run smaller in make check).
+# The unit tests and the golden replays under valgrind's memcheck.
+valgrind: deps
+	@$(MAKE) --no-print-directory all tests
+	@tests/valgrind.sh $(BUILD)
+
 torture: all
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)

@@ -81,10 +81,14 @@ struct reader {
 };
 
 /* The next space-separated word into buf; false (and bad) if none or too long. */
+/* Both readers leave "" in buf when they fail, so a decoder that checks r->bad only at
+ * its end never reads an unset buffer. */
 static bool get_word(struct reader *r, char *buf, size_t size)
 {
 	size_t n = 0;
 
+	if (size)
+		buf[0] = '\0';
 	if (r->bad || !*r->p || *r->p == ' ' || *r->p == '"') {
 		r->bad = true;
 		return false;
@@ -107,6 +111,8 @@ static bool get_string(struct reader *r, char *buf, size_t size)
 {
 	size_t n = 0;
 
+	if (size)
+		buf[0] = '\0';
 	if (r->bad || *r->p != '"') {
 		r->bad = true;
 		return false;
@@ -116,11 +122,13 @@ static bool get_string(struct reader *r, char *buf, size_t size)
 		if (*r->p == '\\' && r->p[1])
 			r->p++;
 		if (n + 1 >= size) {
+			buf[n < size ? n : 0] = '\0';
 			r->bad = true;
 			return false;
 		}
 		buf[n++] = *r->p++;
 	}
+	buf[n] = '\0';
 	if (*r->p != '"') {
 		r->bad = true;
 		return false;
@@ -350,7 +358,7 @@ static void enc_peg(const struct game_record *rec, struct writer *w)
 
 static void dec_peg(struct game_record *rec, struct reader *r)
 {
-	char sq[4], piece[4];
+	char sq[4] = "", piece[4] = "";
 	const char *p;
 
 	get_word(r, sq, sizeof(sq));
@@ -360,7 +368,7 @@ static void dec_peg(struct game_record *rec, struct reader *r)
 	if (rec->type == REC_PLACE || r->bad)
 		return;
 	get_word(r, piece, sizeof(piece));
-	if (!strcmp(piece, "-"))
+	if (r->bad || !strcmp(piece, "-"))
 		return;
 	p = strchr("PNBRQKpnbrqk", piece[0]);
 	if (r->bad || !piece[0] || piece[1] || !p) {

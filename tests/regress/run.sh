@@ -5,6 +5,7 @@
 # (game.pgn, speech.log, and control.log where the case has one: the replies to the script's
 # control lines).  The daemon runs in virtual time without audio.
 # With --update, the expectations are rewritten from this build (review the diff!).
+# REGRESS_WRAP runs the daemon under a command (make valgrind: memcheck).
 set -u
 build=${1:-build}
 update=${2:-}
@@ -29,7 +30,7 @@ for case in "$dir"/cases/*/; do
 		esac
 		# A subshell, so its report of an expected SIGKILL (the script's crash) goes nowhere.
 		rc=$( (
-			"$daemon" "${conf[@]}" --board "$board" --time virtual --audio none --control none \
+			${REGRESS_WRAP:-} "$daemon" "${conf[@]}" --board "$board" --time virtual --audio none --control none \
 				--state "$state" >"$state/$run.out" 2>&1
 			echo $?
 		) 2>/dev/null)
