@@ -326,6 +326,19 @@ def main():
     check("status without a PIN is allowed", st == 200 and '"plies":10' in text, text[:100])
     st, text = http(base + "/api/status", b"x")
     check("the read-only views refuse POST", st == 405, str(st))
+    # A claim: whether it is correct is for the arbiter alone (11.3.1), never on the page
+    # every visitor sees; the arbiter's PIN shows it.
+    st, text = http(base + "/api/command", b"claim threefold", {"X-PIN": "1234"})
+    check("the assistant's PIN gives a claim", '"ok":true' in text, text)
+    time.sleep(0.3)
+    st, text = http(base + "/api/status")
+    check("the page's status shows the claim but not whether it is correct",
+          '"claim":{' in text and '"correct"' not in text, text[text.find('"claim"'):][:120])
+    st, text = http(base + "/api/command", b"status", {"X-PIN": "4711"})
+    check("the arbiter's PIN shows whether the claim is correct", '"correct":false' in text,
+          text[text.find('"claim"'):][:120])
+    st, text = http(base + "/api/command", b"claim reject", {"X-PIN": "4711"})
+    check("the arbiter rejects the claim", '"ok":true' in text, text)
     st, text = http(base + "/api/command", b"x" * 9000, {"X-PIN": "1234"})
     check("a request body over 8 KiB is refused", st == 413, str(st))
     st, text = http(base + "/api/command", b"pause", {"X-PIN": "1234"})
