@@ -218,6 +218,8 @@ san: deps
 		$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
 		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" unit regress brltest
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-web.sh build-san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-mqtt.sh build-san
 
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
@@ -225,6 +227,11 @@ tsan: deps
 		build-tsan/tests/test_voice_thread build-tsan/tests/brltest
 	@TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_voice_thread
 	@TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/brltest
+	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
+		EXTRA_CFLAGS="-fsanitize=thread" LDFLAGS="-fsanitize=thread" build-tsan/annabella \
+		build-tsan/annabellad
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-web.sh build-tsan
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-mqtt.sh build-tsan
 
 # Our C sources (no git needed: a source tarball lints the same).
 FORMAT_SRC = $(shell find $(LAYERS) tests -name '*.[ch]' -not -path '*/corpus/*' | sort)

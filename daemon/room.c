@@ -220,7 +220,8 @@ int room_csv_parse(const char *text, size_t len, struct room_csv *csv, char *err
 		}
 		row = &csv->rows[csv->row_count++];
 		row->line = r.line;
-		snprintf(row->name, sizeof(row->name), "%s", fields[0]);
+		/* room_board_name_ok() has checked that it fits. */
+		memcpy(row->name, fields[0], strlen(fields[0]) + 1);
 		for (int i = 0; i < csv->tag_count; i++)
 			memcpy(row->values[i], fields[i + 1], sizeof(row->values[i]));
 	}

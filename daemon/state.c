@@ -36,7 +36,7 @@ int state_fault_parse(const char *word)
 
 ssize_t state_fault_allow(size_t len)
 {
-	switch (fault) {
+	switch ((enum state_fault)atomic_load(&fault)) {
 	case STATE_FAULT_NONE:
 		return (ssize_t)len;
 	case STATE_FAULT_FULL:
@@ -139,13 +139,14 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 	char tmp[PATH_MAX];
 	int fd;
 	size_t done = 0;
+	enum state_fault f = atomic_load(&fault);
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (fault == STATE_FAULT_READONLY || fault == STATE_FAULT_EIO) {
-		errno = fault == STATE_FAULT_EIO ? EIO : EROFS;
+	if (f == STATE_FAULT_READONLY || f == STATE_FAULT_EIO) {
+		errno = f == STATE_FAULT_EIO ? EIO : EROFS;
 		return -1;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
