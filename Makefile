@@ -6,8 +6,31 @@
 
 SHELL := /bin/bash
 CC ?= cc
-BUILD ?= build
 PKG_CONFIG ?= pkg-config
+
+# Cross builds for the Pi: make CROSS=aarch64-linux-gnu (arm64) or CROSS=arm-linux-gnueabihf
+# (armhf) builds into build-ARCH with Debian's cross compiler.  The target's libraries come
+# from the sysroot that make deps-cross unpacks (tests/cross/sysroot.sh), or, where there is
+# none (or with SYSROOT= given empty), from Debian multiarch: dpkg --add-architecture ARCH and
+# the -dev packages as :ARCH.
+CROSS_CACHE ?= $(HOME)/.cache/annabella-cross
+CROSS_ARCH_aarch64-linux-gnu := arm64
+CROSS_ARCH_arm-linux-gnueabihf := armhf
+ifneq ($(CROSS),)
+CROSS_ARCH := $(or $(CROSS_ARCH_$(CROSS)),$(shell dpkg-architecture -t$(CROSS) -qDEB_HOST_ARCH 2>/dev/null))
+BUILD ?= build-$(CROSS_ARCH)
+SYSROOT ?= $(wildcard $(CROSS_CACHE)/$(CROSS_ARCH)/root)
+AR := $(CROSS)-ar
+ifneq ($(SYSROOT),)
+CC := $(CROSS)-gcc --sysroot=$(SYSROOT)
+PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig pkg-config
+else
+CC := $(CROSS)-gcc
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+endif
+BUILD ?= build
 VERSION := 0.9.0
 # Installation (make install DESTDIR=... PREFIX=...).
 PREFIX ?= /usr/local
@@ -32,6 +55,15 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wcast-qual -Wcast-align -Wundef -Wvla -Wimplicit-fallthrough -Wformat=2
 ifneq ($(CI),)
 WARN += -Werror
+endif
+
+ifneq ($(CROSS),)
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
+$(error CROSS=$(CROSS): pkg-config finds no $(CROSS_ARCH) libraries ($(PKGS)); unpack them \
+	into $(CROSS_CACHE)/$(CROSS_ARCH)/root, or install them as :$(CROSS_ARCH) with SYSROOT=)
+endif
+endif
 endif
 
 # libgpiod v1 (Debian 12) or v2 (Raspberry Pi OS trixie): one source file, two APIs.
@@ -83,7 +115,7 @@ $(BUILD)/obj/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
@@ -285,4 +317,4 @@ demo: deps
 	@tests/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz build-gpiod2
+	rm -rf build build-san build-tsan build-fuzz build-gpiod2 build-arm64 build-armhf
