@@ -58,10 +58,10 @@ WARN += -Werror
 endif
 
 ifneq ($(CROSS),)
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifeq ($(filter deps-cross cross-check clean,$(MAKECMDGOALS)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
-$(error CROSS=$(CROSS): pkg-config finds no $(CROSS_ARCH) libraries ($(PKGS)); unpack them \
-	into $(CROSS_CACHE)/$(CROSS_ARCH)/root, or install them as :$(CROSS_ARCH) with SYSROOT=)
+$(error CROSS=$(CROSS): pkg-config finds no $(CROSS_ARCH) libraries ($(PKGS)); make deps-cross \
+	unpacks them into $(CROSS_CACHE)/$(CROSS_ARCH), or install them as :$(CROSS_ARCH) with SYSROOT=)
 endif
 endif
 endif
@@ -102,7 +102,7 @@ FUZZ_SECONDS ?= 5
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
 .PHONY: package pkgtest
-.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
+.PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -204,6 +204,24 @@ pkgtest:
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
+
+# Cross builds (make CROSS=...) and their tests under qemu-user: the cross compilers and
+# qemu on this machine, the target's libraries in a sysroot per architecture (see
+# tests/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
+DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
+	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
+CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
+	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev espeak-ng-data
+deps-cross:
+	@tests/deps.sh $(DEB_CROSS)
+	@tests/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
+	@tests/cross/sysroot.sh armhf $(CROSS_CACHE)/armhf $(CROSS_LIBS)
+	@tests/cross/binfmt.sh aarch64 arm
+
+# Both architectures built, unit-tested and replayed under qemu-user, and the demo compared
+# byte for byte with the native one (tests/cross/check.sh).
+cross-check: deps deps-cross
+	@tests/cross/check.sh
 
 deps-runtime:
 	@tests/deps.sh $(DEB_RUNTIME)
