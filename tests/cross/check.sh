@@ -10,6 +10,8 @@ cache=${CROSS_CACHE:-$HOME/.cache/annabella-cross}
 jobs=$(nproc 2>/dev/null || echo 2)
 declare -A triplet=([arm64]=aarch64-linux-gnu [armhf]=arm-linux-gnueabihf) qemu=([arm64]=aarch64 [armhf]=arm)
 failed=0
+data=""
+trap 'rm -rf "$data"' EXIT
 
 # The demo in BUILD/demo, the scoresheet besides in every format (BUILD/demo/sheets), and
 # what it printed with the build directory's name taken out (BUILD/demo/demo.out).
@@ -75,6 +77,7 @@ for arch in ${CROSS_ARCHES:-arm64 armhf}; do
 		fi
 	fi
 	rm -rf "$data"
+	data=""
 	unset QEMU_LD_PREFIX ESPEAK_DATA_PATH
 	echo "$arch: $([ $ok -eq 1 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
 	[ $ok -eq 1 ] || failed=$((failed + 1))
