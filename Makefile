@@ -6,8 +6,31 @@
 
 SHELL := /bin/bash
 CC ?= cc
-BUILD ?= build
 PKG_CONFIG ?= pkg-config
+
+# Cross builds for the Pi: make CROSS=aarch64-linux-gnu (arm64) or CROSS=arm-linux-gnueabihf
+# (armhf) builds into build-ARCH with Debian's cross compiler.  The target's libraries come
+# from the sysroot that make deps-cross unpacks (tests/cross/sysroot.sh), or, where there is
+# none (or with SYSROOT= given empty), from Debian multiarch: dpkg --add-architecture ARCH and
+# the -dev packages as :ARCH.
+CROSS_CACHE ?= $(HOME)/.cache/annabella-cross
+CROSS_ARCH_aarch64-linux-gnu := arm64
+CROSS_ARCH_arm-linux-gnueabihf := armhf
+ifneq ($(CROSS),)
+CROSS_ARCH := $(or $(CROSS_ARCH_$(CROSS)),$(shell dpkg-architecture -t$(CROSS) -qDEB_HOST_ARCH 2>/dev/null))
+BUILD ?= build-$(CROSS_ARCH)
+SYSROOT ?= $(wildcard $(CROSS_CACHE)/$(CROSS_ARCH)/root)
+AR := $(CROSS)-ar
+ifneq ($(SYSROOT),)
+CC := $(CROSS)-gcc --sysroot=$(SYSROOT)
+PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig pkg-config
+else
+CC := $(CROSS)-gcc
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+endif
+BUILD ?= build
 VERSION := 0.9.0
 # Installation (make install DESTDIR=... PREFIX=...).
 PREFIX ?= /usr/local
@@ -32,6 +55,15 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wcast-qual -Wcast-align -Wundef -Wvla -Wimplicit-fallthrough -Wformat=2
 ifneq ($(CI),)
 WARN += -Werror
+endif
+
+ifneq ($(CROSS),)
+ifeq ($(filter deps-cross cross-check clean,$(MAKECMDGOALS)),)
+ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
+$(error CROSS=$(CROSS): pkg-config finds no $(CROSS_ARCH) libraries ($(PKGS)); make deps-cross \
+	unpacks them into $(CROSS_CACHE)/$(CROSS_ARCH), or install them as :$(CROSS_ARCH) with SYSROOT=)
+endif
+endif
 endif
 
 # libgpiod v1 (Debian 12) or v2 (Raspberry Pi OS trixie): one source file, two APIs.
@@ -71,7 +103,7 @@ PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
 .PHONY: package pkgtest
 .PHONY: valgrind
-.PHONY: all deps deps-runtime check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
+.PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -84,7 +116,7 @@ $(BUILD)/obj/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
@@ -175,6 +207,24 @@ pkgtest:
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
+
+# Cross builds (make CROSS=...) and their tests under qemu-user: the cross compilers and
+# qemu on this machine, the target's libraries in a sysroot per architecture (see
+# tests/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
+DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
+	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
+CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
+	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev espeak-ng-data
+deps-cross:
+	@tests/deps.sh $(DEB_CROSS)
+	@tests/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
+	@tests/cross/sysroot.sh armhf $(CROSS_CACHE)/armhf $(CROSS_LIBS)
+	@tests/cross/binfmt.sh aarch64 arm
+
+# Both architectures built, unit-tested and replayed under qemu-user, and the demo compared
+# byte for byte with the native one (tests/cross/check.sh).
+cross-check: deps deps-cross
+	@tests/cross/check.sh
 
 deps-runtime:
 	@tests/deps.sh $(DEB_RUNTIME)
@@ -300,4 +350,4 @@ demo: deps
 	@tests/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz build-gpiod2
+	rm -rf build build-san build-tsan build-fuzz build-gpiod2 build-arm64 build-armhf

@@ -26,7 +26,9 @@ struct ctlclient *ctlclient_connect(const char *path, char *err, size_t errsize)
 	struct ctlclient *c;
 
 	if (strlen(path) >= sizeof(addr.sun_path)) {
-		snprintf(err, errsize, "%s: path too long", path);
+		/* Its start names it: all of it could overflow snprintf's int length on 32-bit. */
+		snprintf(err, errsize, "%.64s...: path too long (at most %zu characters)", path,
+			 sizeof(addr.sun_path) - 1);
 		return NULL;
 	}
 	memcpy(addr.sun_path, path, strlen(path) + 1);
