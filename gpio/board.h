@@ -96,7 +96,7 @@ void board_config_defaults(struct board_config *cfg);
  * # 74HC165's load or clock line) before it reads (0..100000).  Long wires, or pull
  * # resistors weak against the lines' capacitance, need a few microseconds to settle
  * # (keyboard firmwares wait about 30); 0 reads at once.  A scan takes about 8 (matrix) or
- * # 64 (shift) times this long: keep it well inside the scan period.
+ * # 64 (shift) times this long, which must be less than the scan period.
  * scan-settle-us = 0
  */
 int board_config_set(struct board_config *cfg, const char *key, const char *value, char *err,

@@ -258,14 +258,13 @@ int board_config_check(const struct board_config *cfg, char *err, size_t err_siz
 		return -1;
 	}
 	if (cfg->wiring != BOARD_WIRING_DIRECT) {
-		/* A scan waits this long in all; more than half the period leaves the loop too
-		 * little time for anything else. */
+		/* A scan waits this long in all: it must end before the next is due. */
 		uint64_t steps = cfg->wiring == BOARD_WIRING_MATRIX ? 8 : 64;
 
-		if (steps * cfg->scan_settle_us * 2 > 1000000u / cfg->scan_hz) {
+		if (steps * cfg->scan_settle_us >= 1000000u / cfg->scan_hz) {
 			snprintf(err, err_size,
-				 "scan-settle-us %u makes a %s scan (%llu settles) longer than "
-				 "half its period at scan-hz %u",
+				 "scan-settle-us %u makes a %s scan (%llu settles) as long as "
+				 "its period at scan-hz %u",
 				 cfg->scan_settle_us, board_wiring_name(cfg->wiring),
 				 (unsigned long long)steps, cfg->scan_hz);
 			return -1;
