@@ -48,7 +48,7 @@ else
 Q := @
 endif
 
-LAYERS := base chess game control gpio voice braille daemon
+LAYERS := base chess game control gpio clockface voice braille daemon
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -35,6 +35,7 @@ void config_defaults(struct config *cfg)
 	cfg->braille_tty = -1;
 	cfg->braille_notation = BRAILLE_NOTATION_BCA;
 	board_config_defaults(&cfg->board);
+	face_config_defaults(&cfg->display);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -548,6 +549,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_relay(cfg, key, value, err, err_size);
 	if (!strcmp(section, "board"))
 		return board_config_set(&cfg->board, key, value, err, err_size);
+	if (!strcmp(section, "display"))
+		return face_config_set(&cfg->display, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))

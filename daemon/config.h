@@ -13,6 +13,7 @@
 #include "braille/panel.h"
 #include "daemon/present.h"
 #include "chess/detect.h"
+#include "clockface/writer.h"
 #include "game/clock.h"
 #include "game/record.h"
 #include "game/rules.h"
@@ -48,6 +49,8 @@ struct config {
 	char braille_host[64], braille_auth[128];
 	int braille_tty; /* -1: the root */
 	enum braille_notation braille_notation;
+	/* [display]: the clock display for the sighted opponent */
+	struct face_config display;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */

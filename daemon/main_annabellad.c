@@ -19,6 +19,7 @@
 #include "base/timeutil.h"
 #include "base/trace.h"
 #include "chess/chess.h"
+#include "daemon/clockface.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
@@ -59,6 +60,7 @@ struct daemon {
 	struct referee *referee;
 	struct ctlsock *ctl;
 	struct display *display;
+	struct clockface *clockface;
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -533,6 +535,9 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	presenter_attach(d->presenter, d->referee, d->ctl);
 	d->display = display_open(&d->cfg, d->loop, d->referee);
 	presenter_attach_display(d->presenter, d->display);
+	d->clockface =
+	    clockface_open(&d->cfg.display, presenter_lang(d->presenter), d->loop, d->referee);
+	presenter_attach_clockface(d->presenter, d->clockface);
 	*status = 2;
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
@@ -592,6 +597,7 @@ static void stop(struct daemon *d)
 	}
 	ctlsock_close(d->ctl);
 	display_close(d->display);
+	clockface_close(d->clockface);
 	/* Stopped by a signal in real time: within a second whatever the audio does (the
 	 * journal is synced already). */
 	if (d->voice && d->signalled && !d->opt.virtual_time)

@@ -7,6 +7,7 @@
 
 #include "base/log.h"
 #include "control/protocol.h"
+#include "daemon/clockface.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
 
@@ -19,6 +20,7 @@ struct presenter {
 	struct referee *referee;
 	struct ctlsock *ctl;
 	struct display *display;
+	struct clockface *clockface;
 	bool mate_said;	    /* the last move was announced with ", Matt" */
 	bool settings_said; /* the settings were said (once, at the first game) */
 	bool repeated;	    /* a repeat was said, at last_repeat_ms */
@@ -98,6 +100,11 @@ void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c)
 {
 	p->referee = r;
 	p->ctl = c;
+}
+
+void presenter_attach_clockface(struct presenter *p, struct clockface *f)
+{
+	p->clockface = f;
 }
 
 void presenter_attach_display(struct presenter *p, struct display *d)
@@ -283,6 +290,7 @@ static void present_effect(void *user, const struct game_effect *fx)
 	struct presenter *p = user;
 	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
 
+	clockface_touch(p->clockface);
 	switch (fx->kind) {
 	case GAME_FX_SCORESHEET:
 		if (g) {
@@ -320,6 +328,8 @@ static void present_record(void *user, const struct game_record *rec)
 	struct presenter *p = user;
 
 	store_record(p->store, rec);
+	/* Every press, pause, clock setting, flag and result is a record. */
+	clockface_touch(p->clockface);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 

@@ -38,6 +38,7 @@ struct presenter_config {
 struct presenter;
 struct ctlsock;
 struct display;
+struct clockface;
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
 				struct store *store);
@@ -47,6 +48,9 @@ void presenter_free(struct presenter *p);
 void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c);
 /* The braille display that shows moves, clocks and the scoresheet (NULL: none). */
 void presenter_attach_display(struct presenter *p, struct display *d);
+/* The clock display for the sighted opponent, refreshed after every record and effect (NULL:
+ * none). */
+void presenter_attach_clockface(struct presenter *p, struct clockface *f);
 /* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
  * saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {

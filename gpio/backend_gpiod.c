@@ -620,6 +620,17 @@ static int gpiod_set(void *ctx, int line, int value)
 
 #endif
 
+/* A short wait in the middle of a scan: the loop's thread sleeps (bounded by the
+ * configuration to a fraction of the scan period). */
+static void gpiod_settle(void *ctx, uint32_t us)
+{
+	struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+
+	(void)ctx;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static uint64_t gpiod_deadline_ns(void *ctx)
 {
 	(void)ctx;
@@ -641,6 +652,7 @@ const struct line_backend line_backend_gpiod = {
     .read_edges = gpiod_read_edges,
     .get = gpiod_get,
     .set = gpiod_set,
+    .settle = gpiod_settle,
     .deadline_ns = gpiod_deadline_ns,
     .finished = gpiod_finished,
 };

@@ -222,6 +222,13 @@ static void apply_edge(struct board *b, const struct line_edge *e, uint64_t t)
 	set_raw(b, i, input_level(b, e->line, i, e->kind == LINE_RISING), t);
 }
 
+/* The scan's outputs have been driven: give the lines scan-settle-us before reading. */
+static void settle(struct board *b)
+{
+	if (b->cfg.scan_settle_us && b->be->settle)
+		b->be->settle(b->ctx, b->cfg.scan_settle_us);
+}
+
 /* One scan: the sensed level of every hole, or -1 on a line error. */
 static int scan_levels(struct board *b, uint64_t *levels)
 {
@@ -233,6 +240,7 @@ static int scan_levels(struct board *b, uint64_t *levels)
 		for (int r = 0; r < 8; r++) {
 			if (b->be->set(b->ctx, c->row_lines[r], act))
 				return -1;
+			settle(b);
 			for (int f = 0; f < 8; f++) {
 				int v = b->be->get(b->ctx, c->column_lines[f]);
 
@@ -252,7 +260,10 @@ static int scan_levels(struct board *b, uint64_t *levels)
 		if (b->be->set(b->ctx, c->shift_load, 0) || b->be->set(b->ctx, c->shift_load, 1))
 			return -1;
 		for (int i = 0; i < 64; i++) {
-			int v = b->be->get(b->ctx, c->shift_data);
+			int v;
+
+			settle(b);
+			v = b->be->get(b->ctx, c->shift_data);
 
 			if (v < 0)
 				return -1;

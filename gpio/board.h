@@ -41,6 +41,7 @@ struct board_config {
 	int button_lines[BOARD_BUTTON_COUNT];	 /* active low; BOARD_NO_LINE if absent */
 	uint32_t debounce_ms;			 /* squares and buttons (default 20) */
 	uint32_t scan_hz;			 /* matrix and shift scan rate (default 100) */
+	uint32_t scan_settle_us; /* matrix and shift: wait after driving, before reading */
 };
 
 /* Defaults: direct wiring on lines 0..63, buttons on 64..69, 20 ms debounce, 100 Hz scans,
@@ -91,6 +92,12 @@ void board_config_defaults(struct board_config *cfg);
  * debounce-ms = 20
  * # Scans per second for matrix and shift wiring (1..1000).
  * scan-hz = 100
+ * # matrix and shift: microseconds the scan waits after driving a row (or pulsing the
+ * # 74HC165's load or clock line) before it reads (0..100000).  Long wires, or pull
+ * # resistors weak against the lines' capacitance, need a few microseconds to settle
+ * # (keyboard firmwares wait about 30); 0 reads at once.  A scan takes about 8 (matrix) or
+ * # 64 (shift) times this long, which must be less than the scan period.
+ * scan-settle-us = 0
  */
 int board_config_set(struct board_config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size);

@@ -206,6 +206,8 @@ int board_config_set(struct board_config *cfg, const char *key, const char *valu
 		return parse_uint_range(key, value, 0, 1000, &cfg->debounce_ms, err, err_size);
 	if (!strcmp(key, "scan-hz"))
 		return parse_uint_range(key, value, 1, 1000, &cfg->scan_hz, err, err_size);
+	if (!strcmp(key, "scan-settle-us"))
+		return parse_uint_range(key, value, 0, 100000, &cfg->scan_settle_us, err, err_size);
 	snprintf(err, err_size, "unknown key '%s' in [board]", key);
 	return -1;
 }
@@ -254,6 +256,19 @@ int board_config_check(const struct board_config *cfg, char *err, size_t err_siz
 	if (cfg->scan_hz < 1 || cfg->scan_hz > 1000 || cfg->debounce_ms > 1000) {
 		snprintf(err, err_size, "scan-hz must be 1..1000 and debounce-ms 0..1000");
 		return -1;
+	}
+	if (cfg->wiring != BOARD_WIRING_DIRECT) {
+		/* A scan waits this long in all: it must end before the next is due. */
+		uint64_t steps = cfg->wiring == BOARD_WIRING_MATRIX ? 8 : 64;
+
+		if (steps * cfg->scan_settle_us >= 1000000u / cfg->scan_hz) {
+			snprintf(err, err_size,
+				 "scan-settle-us %u makes a %s scan (%llu settles) as long as "
+				 "its period at scan-hz %u",
+				 cfg->scan_settle_us, board_wiring_name(cfg->wiring),
+				 (unsigned long long)steps, cfg->scan_hz);
+			return -1;
+		}
 	}
 	line_roles_get(cfg, &r);
 	for (int i = 0; i <= BOARD_MAX_LINE; i++)

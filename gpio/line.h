@@ -49,6 +49,9 @@ struct line_backend {
 	int (*get)(void *ctx, int line);
 	/* Drive an output line.  0 or -1. */
 	int (*set)(void *ctx, int line, int value);
+	/* Wait us microseconds for driven lines to settle before a read; NULL: the backend's
+	 * lines settle at once (sim, replay). */
+	void (*settle)(void *ctx, uint32_t us);
 	/* Daemon time of the backend's next own change (script action, logged edge), or
 	 * UINT64_MAX. */
 	uint64_t (*deadline_ns)(void *ctx);

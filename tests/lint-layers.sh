@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layers of DESIGN 2, as includes: a file in a folder may include only the folders its
 # layer stands on.  Prints every include that breaks a layer as FILE:LINE and exits 1.
-#   base <- all; chess -> base; game -> chess, base; gpio -> base;
+#   base <- all; chess -> base; game -> chess, base; gpio -> base; clockface -> base;
 #   voice, braille -> chess, base; control -> game, chess, base; daemon -> any.
 # Usage: lint-layers.sh [FILE...]   (paths from the top of a tree; default: every .c and .h
 # of the layer folders of this tree)
@@ -11,13 +11,14 @@ declare -A allowed=(
 	[chess]="chess base"
 	[game]="game chess base"
 	[gpio]="gpio base"
+	[clockface]="clockface base"
 	[voice]="voice chess base"
 	[braille]="braille chess base"
 	[control]="control game chess base"
 )
 if [ $# -eq 0 ]; then
 	cd "$(dirname "$0")/.."
-	set -- $(find base chess game gpio voice braille control -name '*.[ch]' | sort)
+	set -- $(find base chess game gpio clockface voice braille control -name '*.[ch]' | sort)
 fi
 bad=0
 for f in "$@"; do

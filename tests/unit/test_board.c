@@ -465,6 +465,14 @@ static void test_config_keys(void **state)
 	assert_int_equal(board_config_set(&cfg, "scan-hz", "250", err, sizeof(err)), 0);
 	assert_int_equal(cfg.scan_hz, 250);
 	assert_int_equal(board_config_check(&cfg, err, sizeof(err)), 0);
+	/* A matrix scan at 250 Hz has 4 ms; eight settles must end within it. */
+	assert_int_equal(board_config_set(&cfg, "scan-settle-us", "499", err, sizeof(err)), 0);
+	assert_int_equal(board_config_check(&cfg, err, sizeof(err)), 0);
+	assert_int_equal(board_config_set(&cfg, "scan-settle-us", "500", err, sizeof(err)), 0);
+	assert_int_equal(board_config_check(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "as long as its period"));
+	assert_int_equal(board_config_set(&cfg, "scan-settle-us", "100001", err, sizeof(err)), -1);
+	assert_int_equal(board_config_set(&cfg, "scan-settle-us", "0", err, sizeof(err)), 0);
 	assert_int_equal(board_config_set(&cfg, "columns", "9-16", err, sizeof(err)), 0);
 	assert_int_equal(board_config_check(&cfg, err, sizeof(err)), -1);
 	assert_string_equal(err, "line 9 used twice (matrix wiring)");

@@ -89,6 +89,32 @@ static void expect_set_bad(const char *section, const char *key, const char *val
 		fail_msg("[%s] %s = '%s': expected '%s' in '%s'", section, key, value, want, err);
 }
 
+/* ------------------------------------------------------------------ [display] */
+
+static void test_display_section(void **state)
+{
+	struct config cfg;
+	char err[300];
+
+	(void)state;
+	config_defaults(&cfg);
+	assert_int_equal(cfg.display.type, FACE_NONE);
+	assert_int_equal(load_text("[display]\ntype = hd44780\nbus = /dev/i2c-3\n", &cfg, err,
+				   sizeof(err), NULL, 0),
+			 0);
+	assert_int_equal(cfg.display.type, FACE_HD44780);
+	assert_string_equal(cfg.display.bus, "/dev/i2c-3");
+	assert_int_equal(face_config_address(&cfg.display), 0x27);
+	expect_set_ok(&cfg, "display", "type", "ssd1306");
+	expect_set_ok(&cfg, "display", "height", "32");
+	expect_set_ok(&cfg, "display", "address", "0x3d");
+	assert_int_equal(face_config_address(&cfg.display), 0x3d);
+	expect_set_bad("display", "type", "oled", "hd44780");
+	expect_set_bad("display", "address", "300", "address");
+	expect_error_at("[display]\ntype = ssd1306\n\nheight = 48\n", 4, "height");
+	expect_error_at("[display]\nbacklight = no\n", 2, "unknown key 'backlight'");
+}
+
 /* ------------------------------------------------------------------ defaults */
 
 static void test_defaults(void **state)
@@ -765,6 +791,7 @@ int main(void)
 	    cmocka_unit_test(test_load_squares_continued),
 	    cmocka_unit_test(test_load_squares_given_twice),
 	    cmocka_unit_test(test_broadcast_and_relay),
+	    cmocka_unit_test(test_display_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

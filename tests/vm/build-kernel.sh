@@ -4,6 +4,8 @@
 #
 #   tests/vm/build-kernel.sh            prints the path of the bzImage as its last line
 #
+# The modules the test loads (i2c-stub.ko) are kept next to the image as IMAGE.modules/.
+#
 # The bzImage is cached under $ANNABELLA_VM_CACHE (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/annabella-vm/), keyed by the kernel source version and the
 # config fragment: a second run with the same inputs only prints the path.
@@ -69,15 +71,16 @@ tarball=$(dpkg-query -L "$pkg" | grep -E '/usr/src/linux-source-[^/]*\.tar\.(xz|
 key=$( {
 	echo "$pkg $version"
 	cat "$fragment"
-	echo "tinyconfig x86_64 bzImage v1"
+	echo "tinyconfig x86_64 bzImage modules v2"
 } | sha256sum | cut -c1-16)
 image=$cache/bzImage-$version-$key
+modules=$image.modules
 
 mkdir -p "$cache"
 exec 9>"$cache/lock"
 flock 9
 
-if [[ -s $image ]]; then
+if [[ -s $image && -d $modules ]]; then
 	say "cached: $image"
 	echo "$image"
 	exit 0
@@ -128,14 +131,18 @@ done <"$fragment"
 	exit 1
 }
 
-say "building bzImage with $jobs jobs (log: $out/build.log)"
-if ! kmake -j"$jobs" bzImage >"$out/build.log" 2>&1; then
+say "building bzImage and modules with $jobs jobs (log: $out/build.log)"
+if ! kmake -j"$jobs" bzImage modules >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	say "kernel build failed, see $out/build.log"
 	exit 1
 fi
 cp "$out/arch/x86/boot/bzImage" "$image.tmp"
 cp "$out/.config" "$image.config"
+rm -rf "$modules" "$modules.tmp"
+mkdir -p "$modules.tmp"
+find "$out" -name '*.ko' -exec cp {} "$modules.tmp/" \;
+mv "$modules.tmp" "$modules"
 mv "$image.tmp" "$image"
 say "built $image in $(($(date +%s) - start)) s"
 # The object tree is only needed to rebuild; the bzImage and its .config are kept.

@@ -20,6 +20,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tmpfs tmpfs /tmp
 mount -t configfs configfs /sys/kernel/config
+mount -t tracefs tracefs /sys/kernel/tracing
 
 info() { echo "@@INFO $*"; }
 fail() {
@@ -38,6 +39,12 @@ finish() {
 
 echo # the firmware leaves the cursor at the end of its last line
 info kernel "$(uname -r)"
+# The wiring of this run (run.sh boots once per wiring): annabella.wiring= on the command line.
+wiring=direct
+for arg in $(cat /proc/cmdline); do
+	case $arg in annabella.wiring=*) wiring=${arg#annabella.wiring=} ;; esac
+done
+info wiring "$wiring"
 info uptime-start "$(cut -d' ' -f1 /proc/uptime)"
 
 # ---------------------------------------------------------------- the simulated chip
@@ -58,6 +65,33 @@ lines=/sys/devices/platform/$dev/$chip
 [ -e "$lines/sim_gpio69/pull" ] || fail "no sim_gpio pull attributes under $lines"
 
 pull() { echo "$2" >"$lines/sim_gpio$1/pull" || info pull-failed "$1 $2"; }
+# The chip's first GPIO number, which the trace events name its lines by.
+base=
+for c in /sys/class/gpio/gpiochip*; do
+	[ "$(cat "$c/label")" = annabella-sim ] && base=$(cat "$c/base")
+done
+[ -n "$base" ] || fail "no /sys/class/gpio entry for the chip"
+info gpio-base "$base"
+
+# ---------------------------------------------------------------- the clock display
+# i2c-stub answers at the displays' addresses on /dev/i2c-0; a trace instance of its own
+# (the wiring harness consumes the top buffer) records every SMBus write with its bytes.
+insmod /lib/modules/i2c-stub.ko chip_addr=0x27,0x3c,0x3d || fail "cannot load i2c-stub"
+[ -c /dev/i2c-0 ] || fail "no /dev/i2c-0"
+disp=/sys/kernel/tracing/instances/display
+mkdir "$disp" || fail "no tracefs instances"
+echo 4096 >"$disp/buffer_size_kb"
+echo 1 >"$disp/events/smbus/smbus_write/enable" || fail "no smbus_write trace event"
+echo 1 >"$disp/tracing_on"
+# One display per run: the HD44780's backpack with the direct wiring, the SSD1306 at 128x64
+# with the matrix, at 128x32 (on its other address) with the shift registers.
+case $wiring in
+direct) display="type = hd44780" ;;
+matrix) display="type = ssd1306" ;;
+*) display="type = ssd1306
+height = 32
+address = 0x3d" ;;
+esac
 
 # a1 -> 0 ... h8 -> 63 (no subshells: the game loop keeps its timing)
 square_line() {
@@ -75,15 +109,67 @@ button_line() {
 occupied="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63"
 
 # The initial position: pegs on ranks 1, 2, 7 and 8; buttons released.
-for l in $occupied; do pull "$l" pull-up; done
+[ "$wiring" = direct ] && for l in $occupied; do pull "$l" pull-up; done
 for l in 64 65 66 67 68 69; do pull "$l" pull-up; done
+
+# ---------------------------------------------------------------- the wiring
+# direct: a1..h8 on lines 0..63, as above.  matrix: rows (ranks 1..8) on lines 0..7, columns
+# (files a..h) on 8..15, a peg sensed high.  shift: SH/LD 0, CLK 1, QH 2, a peg sensed low
+# (as configs/wirings/shift-pi.conf).  The scanned wirings are played by /usr/bin/wiring
+# (tests/vm/wiring.c), which answers each step of a scan within a millisecond or two: the
+# scan waits scan-settle-us before each read, and scans less often to make room for it.
+case $wiring in
+direct)
+	board="wiring = direct
+squares = 0-63"
+	;;
+matrix)
+	board="wiring = matrix
+rows = 0-7
+columns = 8-15
+scan-hz = 10
+scan-settle-us = 10000"
+	;;
+shift)
+	board="wiring = shift
+load = 0
+clock = 1
+data = 2
+active-low = yes
+scan-hz = 2
+scan-settle-us = 6000"
+	;;
+*) fail "unknown wiring $wiring" ;;
+esac
+if [ "$wiring" != direct ]; then
+	mkfifo /tmp/pegs
+	if [ "$wiring" = matrix ]; then
+		wiring "$wiring" "$lines" "$base" 0 0,1,2,3,4,5,6,7 8,9,10,11,12,13,14,15 \
+			ffff00000000ffff /tmp/pegs >/tmp/harness.out 2>&1 &
+	else
+		wiring "$wiring" "$lines" "$base" 1 0,1 2 ffff00000000ffff /tmp/pegs \
+			>/tmp/harness.out 2>&1 &
+	fi
+	harness=$!
+	i=0
+	until grep -q harness-ready /tmp/harness.out; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && fail "the wiring harness did not start: $(cat /tmp/harness.out)"
+		sleep 0.1
+	done
+fi
 
 # ---------------------------------------------------------------- the daemon
 cat >/tmp/annabella.conf <<EOF
+[game]
+player = white
+time-control = 300+2
 [board]
 chip = annabella-sim
-wiring = direct
-squares = 0-63
+$board
+[display]
+bus = /dev/i2c-0
+$display
 [log]
 level = info
 EOF
@@ -126,7 +212,7 @@ info pull-player-clock-after-request "$(cat "$lines/sim_gpio64/pull")"
 # wins over the weak bias; here the pegs are put back.  With no change this writes nothing
 # new and makes no edges.
 repull=0
-for l in $occupied; do
+[ "$wiring" = direct ] && for l in $occupied; do
 	if [ "$(cat "$lines/sim_gpio$l/pull")" != pull-up ]; then
 		pull "$l" pull-up
 		repull=$((repull + 1))
@@ -149,12 +235,18 @@ info idle-switches-2s "$((s1 - s0))"
 # /proc/uptime right after the write, so the host can hold the kernel's time stamps against it.
 ms_to_s() { echo "$(($1 / 1000)).$(printf %03d $(($1 % 1000)))"; }
 edge() {
-	pull "$1" "$2"
+	if [ "$1" -ge 64 ] || [ "$wiring" = direct ]; then
+		pull "$1" "$2"
+	elif [ "$2" = pull-up ]; then
+		echo "$1 1" >/tmp/pegs
+	else
+		echo "$1 0" >/tmp/pegs
+	fi
 	read -r up _ </proc/uptime
 	if [ "$2" = pull-up ]; then info edge "$up $1 rising"; else info edge "$up $1 falling"; fi
 }
 while read -r wait action arg; do
-	case $wait in '' | '#'*) continue ;; esac
+	case $wait in '' | '#'* | player | time-control) continue ;; esac
 	case $wait in
 	+*) delay=$(ms_to_s "${wait#+}") ;;
 	*) delay=0 arg=$action action=$wait ;;
@@ -185,7 +277,15 @@ kill -TERM "$pid"
 wait "$pid"
 info daemon-exit "$?"
 
-for f in /tmp/state/game.pgn /tmp/state/speech.log /tmp/lines.log /tmp/daemon.err; do
+if [ -n "${harness:-}" ]; then
+	kill -TERM "$harness"
+	wait "$harness"
+	grep '^@@INFO' /tmp/harness.out
+	grep -v '^@@INFO' /tmp/harness.out
+fi
+cat "$disp/trace" >/tmp/display.trace
+for f in /tmp/state/game.pgn /tmp/state/speech.log /tmp/lines.log /tmp/daemon.err \
+	/tmp/display.trace; do
 	echo "@@BEGIN ${f##*/}@@"
 	cat "$f"
 	echo "@@END ${f##*/}@@"

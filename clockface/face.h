@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The clock display for the sighted opponent (Art. 6.10.1: when the device is the game clock,
+ * both players must see both times): what it shows, and the bytes that show it on a 16x2
+ * HD44780 character display behind a PCF8574 I2C backpack or on an SSD1306 OLED.  Pure: text
+ * in, I2C messages out.  The device itself is clockface/i2c.h; the thread that writes to it,
+ * clockface/writer.h.
+ *
+ * The face has two rows of FACE_COLS characters, White's above Black's:
+ *
+ *	col 0     the side's mark: FACE_GLYPH_MOVE while its clock runs, FACE_GLYPH_PAUSE while
+ *	          the clocks stand on its turn, FACE_GLYPH_FLAG once its flag fell
+ *	cols 1-7  the side's name (the interface language's, upper case, at most 7 letters)
+ *	cols 8-15 its time, right-aligned: H:MM:SS from an hour, M:SS below, M:SS.T (tenths)
+ *	          below ten seconds when tenths are on; "-" without a clock
+ */
+#ifndef ANNABELLA_CLOCKFACE_FACE_H
+#define ANNABELLA_CLOCKFACE_FACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FACE_ROWS 2
+#define FACE_COLS 16
+
+/* The face's own characters (below the space; the drivers draw them). */
+#define FACE_GLYPH_FLAG	 '\x01'
+#define FACE_GLYPH_MOVE	 '\x02'
+#define FACE_GLYPH_PAUSE '\x03'
+
+struct face_text {
+	char row[FACE_ROWS][FACE_COLS + 1];
+};
+
+/* The clocks as the face shows them. */
+struct face_view {
+	bool has_clock;
+	int64_t ms[2]; /* time left, White and Black */
+	int running;   /* the side whose clock runs (or would, while paused), or -1 */
+	bool paused;
+	int flagged; /* the side whose flag fell, or -1 */
+};
+
+/* The side names, upper case ASCII: "de", "en", "sv", "nl" (anything else: English). */
+void face_names(const char *lang, const char *names[2]);
+/* A time as the face shows it (see above); negative times show as zero. */
+void face_format_time(int64_t ms, bool tenths, char *buf, size_t size);
+void face_layout(const struct face_view *v, const char *const names[2], bool tenths,
+		 struct face_text *out);
+/* How long until the running side's time shows differently (the next whole second, or tenth
+ * below ten seconds): at least 1 ms; UINT64_MAX when no clock runs. */
+uint64_t face_next_change_ms(const struct face_view *v, bool tenths);
+
+/* ------------------------------------------------------------------ I2C messages */
+
+/* One I2C write: the bytes after the address (an SMBus I2C-block write carries at most 33:
+ * the command byte and 32 data bytes), then a pause the device needs before the next. */
+#define FACE_MSG_MAX 33
+struct face_msg {
+	uint8_t len;
+	uint16_t wait_us;
+	uint8_t b[FACE_MSG_MAX];
+};
+
+#define FACE_OUT_MAX 96
+struct face_out {
+	int n;
+	bool overflow; /* more than FACE_OUT_MAX messages were needed */
+	struct face_msg msg[FACE_OUT_MAX];
+};
+
+enum face_type { FACE_NONE = 0, FACE_HD44780, FACE_SSD1306 };
+
+/* What each driver keeps of the screen: the text shown (HD44780) or the frame (SSD1306). */
+#define FACE_FRAME_MAX (128 * 64 / 8)
+struct face_screen {
+	enum face_type type;
+	int height;	/* SSD1306: 64 or 32 pixels */
+	bool backlight; /* HD44780 */
+	bool valid;	/* the screen holds what is recorded here */
+	struct face_text text;
+	uint8_t frame[FACE_FRAME_MAX];
+};
+
+/* A screen of that type (height: SSD1306 only, 64 or 32).  Nothing is known to be shown. */
+void face_screen_init(struct face_screen *s, enum face_type type, int height);
+/* The messages that set the controller up and clear it; afterwards the screen is blank and
+ * valid. */
+void face_screen_start(struct face_screen *s, struct face_out *out);
+/* The messages that change what the screen shows to `text`: only what differs (nothing when
+ * the text is the same).  The caller marks the screen invalid when sending them failed. */
+void face_screen_update(struct face_screen *s, const struct face_text *text, struct face_out *out);
+
+/* ------------------------------------------------------------------ the drivers' parts */
+
+/* PCF8574 backpack: P0 RS, P1 RW, P2 E, P3 backlight, P4-P7 D4-D7. */
+#define HD44780_RS	  0x01
+#define HD44780_E	  0x04
+#define HD44780_BACKLIGHT 0x08
+/* The bus bytes of one 4-bit transfer (E high, then low: the controller takes the nibble on
+ * the falling edge) and of one byte (high nibble first).  out must hold 2 or 4 bytes. */
+void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out);
+void hd44780_byte(uint8_t byte, bool rs, bool backlight, uint8_t *out);
+/* The 5x8 patterns of the face's glyphs, loaded into CGRAM characters 1..3. */
+extern const uint8_t hd44780_glyphs[3][8];
+
+/* The 5x7 font (columns, bit 0 at the top) of the characters the face uses: space, digits,
+ * ':' '.' '-', A-Z and the glyphs; anything else draws as a box.  out: 5 columns. */
+void face_font_columns(char c, uint8_t out[5]);
+/* Draw the text into an SSD1306 frame (128 columns, height/8 pages of 8 rows, bit 0 on top):
+ * each row of text in characters 8 pixels wide and 16 high (the font doubled in height). */
+void ssd1306_render(const struct face_text *text, int height, uint8_t *frame);
+
+#endif
