@@ -25,7 +25,7 @@ static int max_target(enum script_action_type type)
 	case SCRIPT_CONTROL:
 		return 1;
 	case SCRIPT_CRASH:
-		return 0;
+		return SCRIPT_CRASH_UNSYNCED;
 	default:
 		return 63;
 	}
@@ -47,6 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap();
 			if (a->type == SCRIPT_DISK && a->target > STATE_FAULT_READONLY &&
 			    a->target != SCRIPT_DISK_REMOVED)
+				__builtin_trap();
+			if (a->type == SCRIPT_CRASH && a->target == SCRIPT_CRASH_AFTER_BYTES &&
+			    (a->arg < 1 || a->arg > 100000000))
 				__builtin_trap();
 			t = a->time_ms;
 		}
