@@ -30,37 +30,58 @@ static int usage(void)
 	return 2;
 }
 
-/* journal, game.record and game.pgn of dir copied into a new directory under $TMPDIR. */
+/* dir/name copied to copy/name (a missing file is no error).  0, or -1 with errno. */
+static int copy_file(const char *dir, const char *copy, const char *name)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	size_t len;
+	char *text;
+	int rc;
+
+	if (snprintf(from, sizeof(from), "%s/%s", dir, name) >= (int)sizeof(from) ||
+	    snprintf(to, sizeof(to), "%s/%s", copy, name) >= (int)sizeof(to)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	text = state_read_file(from, &len);
+	if (!text)
+		return errno == ENOENT ? 0 : -1;
+	rc = state_write_atomic(to, text, len, false);
+	free(text);
+	return rc;
+}
+
+/*
+ * journal, game.record and game.pgn of dir copied into a new directory under $TMPDIR, with
+ * the archived scoresheet of game.record's game (whether that game had ended decides what
+ * an empty journal resumes).
+ */
 static int copy_record(const char *dir, char *copy, size_t size)
 {
 	static const char *const files[] = {"journal", "game.record", "game.pgn"};
 	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX], id[128], name[160];
+	char *record;
 
 	snprintf(copy, size, "%s/annabella-fsck-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(copy))
 		return -1;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char from[PATH_MAX], to[PATH_MAX];
-		size_t len;
-		char *text;
-
-		if (snprintf(from, sizeof(from), "%s/%s", dir, files[i]) >= (int)sizeof(from) ||
-		    snprintf(to, sizeof(to), "%s/%s", copy, files[i]) >= (int)sizeof(to)) {
-			errno = ENAMETOOLONG;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (copy_file(dir, copy, files[i]))
+			return -1;
+	snprintf(path, sizeof(path), "%s/game.record", copy);
+	record = state_read_file(path, NULL);
+	if (record && sscanf(record, "%*s %*s game %127s", id) == 1 &&
+	    strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
+		strlen(id)) {
+		snprintf(path, sizeof(path), "%s/games", copy);
+		snprintf(name, sizeof(name), "games/%s.pgn", id);
+		if (state_mkdir(path) || copy_file(dir, copy, name)) {
+			free(record);
 			return -1;
 		}
-		text = state_read_file(from, &len);
-		if (!text) {
-			if (errno == ENOENT)
-				continue;
-			return -1;
-		}
-		if (state_write_atomic(to, text, len, false)) {
-			free(text);
-			return -1;
-		}
-		free(text);
 	}
+	free(record);
 	return 0;
 }
 
