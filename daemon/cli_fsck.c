@@ -69,14 +69,17 @@ static int copy_record(const char *dir, char *copy, size_t size)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		if (copy_file(dir, copy, files[i]))
 			return -1;
-	snprintf(path, sizeof(path), "%s/game.record", copy);
+	if (snprintf(path, sizeof(path), "%s/game.record", copy) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	record = state_read_file(path, NULL);
 	if (record && sscanf(record, "%*s %*s game %127s", id) == 1 &&
 	    strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
 		strlen(id)) {
-		snprintf(path, sizeof(path), "%s/games", copy);
-		snprintf(name, sizeof(name), "games/%s.pgn", id);
-		if (state_mkdir(path) || copy_file(dir, copy, name)) {
+		if (snprintf(path, sizeof(path), "%s/games", copy) >= (int)sizeof(path) ||
+		    snprintf(name, sizeof(name), "games/%s.pgn", id) >= (int)sizeof(name) ||
+		    state_mkdir(path) || copy_file(dir, copy, name)) {
 			free(record);
 			return -1;
 		}
