@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -24,125 +22,32 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "daemon/cli.h"
+#include "daemon/ctlclient.h"
 #include "daemon/netcheck.h"
 
-#define DEFAULT_SOCKET	 "/run/annabella/control"
 #define REPLY_TIMEOUT_MS 15000
 
-struct conn {
-	int fd;
-	char buf[1 << 20];
-	size_t len;
-};
-
-static int connect_to(const char *path)
-{
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	int fd;
-
-	if (strlen(path) >= sizeof(addr.sun_path)) {
-		fprintf(stderr, "annabella: %s: path too long\n", path);
-		return -1;
-	}
-	memcpy(addr.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-		fprintf(stderr, "annabella: cannot reach the daemon at %s: %s\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int send_line(int fd, const char *line)
-{
-	size_t len = strlen(line), off = 0;
-
-	while (off <= len) {
-		const char *p = off < len ? line + off : "\n";
-		size_t n = off < len ? len - off : 1;
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		off += (size_t)w;
-		if (p[0] == '\n' && n == 1)
-			break;
-	}
-	return 0;
-}
-
-/* The next line from the daemon into *line (NUL-terminated, in c->buf): 1, 0 at the end,
- * -1 on an error or after timeout_ms (-1: no limit). */
-static int read_line(struct conn *c, char **line, size_t *consumed, int timeout_ms)
-{
-	for (;;) {
-		char *nl = memchr(c->buf, '\n', c->len);
-		struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
-		ssize_t n;
-
-		if (nl) {
-			*nl = '\0';
-			*line = c->buf;
-			*consumed = (size_t)(nl - c->buf) + 1;
-			return 1;
-		}
-		if (c->len == sizeof(c->buf) - 1)
-			return -1;
-		if (poll(&pfd, 1, timeout_ms) <= 0)
-			return -1;
-		n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -1 : 0;
-		c->len += (size_t)n;
-	}
-}
-
-static void consume(struct conn *c, size_t n)
-{
-	memmove(c->buf, c->buf + n, c->len - n);
-	c->len -= n;
-}
-
-static bool reply_ok(const char *reply)
-{
-	char v[8];
-
-	return json_get(reply, "ok", v, sizeof(v)) > 0 && !strcmp(v, "true");
-}
-
 /* One request; its reply printed by print(); the exit status. */
-static int one(struct conn *c, const char *request, void (*print)(const char *reply))
+static int one(struct ctlclient *c, const char *request, void (*print)(const char *reply))
 {
-	char *line;
-	size_t used;
+	const char *line;
 	int rc;
 
-	if (send_line(c->fd, request)) {
+	if (ctlclient_send(c, request)) {
 		fprintf(stderr, "annabella: the daemon went away: %s\n", strerror(errno));
 		return 2;
 	}
-	rc = read_line(c, &line, &used, REPLY_TIMEOUT_MS);
-	if (rc <= 0) {
+	if (ctlclient_read(c, &line, REPLY_TIMEOUT_MS) <= 0) {
 		fprintf(stderr, "annabella: no reply from the daemon\n");
 		return 2;
 	}
 	print(line);
-	rc = reply_ok(line) ? 0 : 1;
-	consume(c, used);
+	rc = ctlclient_reply_ok(line) ? 0 : 1;
 	if (rc == 0 && !strncmp(request, "watch", 5) && (!request[5] || request[5] == ' ')) {
 		/* Events until the daemon closes the connection or the user interrupts. */
-		while (read_line(c, &line, &used, -1) > 0) {
+		while (ctlclient_read(c, &line, -1) > 0) {
 			puts(line);
 			fflush(stdout);
-			consume(c, used);
 		}
 	}
 	return rc;
@@ -156,7 +61,7 @@ static void print_raw(const char *reply)
 
 /* ------------------------------------------------------------------ interactive */
 
-static struct conn *interactive_conn;
+static struct ctlclient *interactive_conn;
 static int interactive_status;
 
 static void interactive_line(char *line)
@@ -168,7 +73,7 @@ static void interactive_line(char *line)
 	}
 	if (*line) {
 		add_history(line);
-		if (send_line(interactive_conn->fd, line)) {
+		if (ctlclient_send(interactive_conn, line)) {
 			fprintf(stderr, "annabella: the daemon went away\n");
 			interactive_status = 2;
 		}
@@ -176,46 +81,41 @@ static void interactive_line(char *line)
 	free(line);
 }
 
-static int interactive_tty(struct conn *c)
+static int interactive_tty(struct ctlclient *c)
 {
 	interactive_conn = c;
 	interactive_status = 0;
 	rl_callback_handler_install("annabella> ", interactive_line);
 	while (interactive_status == 0) {
 		struct pollfd pfd[2] = {{.fd = 0, .events = POLLIN},
-					{.fd = c->fd, .events = POLLIN}};
-		char *line;
-		size_t used;
+					{.fd = ctlclient_fd(c), .events = POLLIN}};
+		const char *line;
+		int r;
 
 		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
 			break;
 		if (pfd[0].revents & (POLLIN | POLLHUP))
 			rl_callback_read_char();
-		if (pfd[1].revents & (POLLIN | POLLHUP)) {
-			ssize_t n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, 0);
+		if (!(pfd[1].revents & (POLLIN | POLLHUP)))
+			continue;
+		/* Replies and events are printed above the prompt being typed. */
+		while ((r = ctlclient_read(c, &line, 0)) > 0) {
+			int point = rl_point;
+			char *saved = rl_copy_text(0, rl_end);
 
-			if (n <= 0) {
-				fprintf(stderr, "\nannabella: the daemon closed the connection\n");
-				interactive_status = 2;
-				break;
-			}
-			c->len += (size_t)n;
-			/* Replies and events are printed above the prompt being typed. */
-			while (read_line(c, &line, &used, 0) > 0) {
-				int point = rl_point;
-				char *saved = rl_copy_text(0, rl_end);
-
-				rl_set_prompt("");
-				rl_replace_line("", 0);
-				rl_redisplay();
-				printf("%s\n", line);
-				consume(c, used);
-				rl_set_prompt("annabella> ");
-				rl_replace_line(saved, 0);
-				rl_point = point;
-				rl_redisplay();
-				free(saved);
-			}
+			rl_set_prompt("");
+			rl_replace_line("", 0);
+			rl_redisplay();
+			printf("%s\n", line);
+			rl_set_prompt("annabella> ");
+			rl_replace_line(saved, 0);
+			rl_point = point;
+			rl_redisplay();
+			free(saved);
+		}
+		if (r == 0 || errno != ETIMEDOUT) {
+			fprintf(stderr, "\nannabella: the daemon closed the connection\n");
+			interactive_status = 2;
 		}
 	}
 	rl_callback_handler_remove();
@@ -223,7 +123,7 @@ static int interactive_tty(struct conn *c)
 }
 
 /* Requests from a pipe: each reply printed; the status is 1 if any reply was an error. */
-static int interactive_pipe(struct conn *c)
+static int interactive_pipe(struct ctlclient *c)
 {
 	char line[CONTROL_LINE_MAX + 8];
 	int status = 0;
@@ -259,7 +159,7 @@ static void print_status(const char *reply)
 {
 	char v[4096], sub[1024], w[64], b[64], run[16];
 
-	if (!reply_ok(reply)) {
+	if (!ctlclient_reply_ok(reply)) {
 		json_get(reply, "error", v, sizeof(v));
 		printf("error: %s\n", v);
 		return;
@@ -332,10 +232,11 @@ static void print_status(const char *reply)
 
 static int run(int argc, char **argv, bool status)
 {
-	const char *path = DEFAULT_SOCKET;
+	const char *path = CTLCLIENT_DEFAULT_SOCKET;
 	char request[CONTROL_LINE_MAX + 1] = "";
 	size_t len = 0;
-	struct conn *c;
+	struct ctlclient *c;
+	char err[256];
 	int i = 0, rc;
 
 	if (argc >= 2 && !strcmp(argv[0], "--socket")) {
@@ -360,12 +261,9 @@ static int run(int argc, char **argv, bool status)
 		}
 		len += (size_t)n;
 	}
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return 2;
-	c->fd = connect_to(path);
-	if (c->fd < 0) {
-		free(c);
+	c = ctlclient_connect(path, err, sizeof(err));
+	if (!c) {
+		fprintf(stderr, "annabella: %s\n", err);
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -377,8 +275,7 @@ static int run(int argc, char **argv, bool status)
 		rc = interactive_tty(c);
 	else
 		rc = interactive_pipe(c);
-	close(c->fd);
-	free(c);
+	ctlclient_close(c);
 	return rc;
 }
 
