@@ -713,7 +713,7 @@ static void dec_illegal(struct game_record *rec, struct reader *r)
 
 /* ------------------------------------------------------------------ the table */
 
-enum { DURABLE = 1, SCORESHEET = 2, CLOCK = 4 };
+enum { SCORESHEET = 1, CLOCK = 2 };
 
 static const struct record_kind {
 	const char *name;
@@ -721,43 +721,38 @@ static const struct record_kind {
 	void (*encode)(const struct game_record *rec, struct writer *w);
 	void (*decode)(struct game_record *rec, struct reader *r);
 } kinds[REC_TYPE_COUNT] = {
-    [REC_GAME] = {"game", DURABLE | SCORESHEET, enc_game, dec_game},
-    [REC_LIFT] = {"lift", DURABLE, enc_peg, dec_peg},
-    [REC_PLACE] = {"place", DURABLE, enc_peg, dec_peg},
-    [REC_SELECT] = {"select", DURABLE, enc_select, dec_select},
-    [REC_PROMOTION] = {"promotion", DURABLE, enc_promotion, dec_promotion},
-    [REC_MADE] = {"made", DURABLE | SCORESHEET, enc_made, dec_made},
-    [REC_PRESS] = {"press", DURABLE | CLOCK, enc_press, dec_press},
-    [REC_COMPLETE] = {"complete", DURABLE | SCORESHEET, enc_complete, dec_complete},
-    [REC_PAUSE] = {"pause", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
-    [REC_RESUME] = {"resume", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
-    [REC_MISMATCH] = {"mismatch", DURABLE, enc_mismatch, dec_mismatch},
-    [REC_HELD] = {"held", DURABLE, enc_mismatch, dec_mismatch},
-    [REC_RESTORED] = {"restored", DURABLE, enc_restored, dec_restored},
-    [REC_FLAG] = {"flag", DURABLE | CLOCK, enc_flag, dec_flag},
-    [REC_RESULT] = {"result", DURABLE | SCORESHEET, enc_result, dec_result},
-    [REC_RESTART] = {"restart", DURABLE, enc_restart, dec_restart},
-    [REC_DRAW_OFFER] = {"draw-offer", DURABLE | SCORESHEET, enc_offer, dec_offer},
-    [REC_CLAIM] = {"claim", DURABLE, enc_claim, dec_claim},
-    [REC_RESIGN] = {"resign", DURABLE, enc_color_author, dec_color_author},
-    [REC_APPROVE] = {"approve", DURABLE | SCORESHEET, enc_author, dec_author},
-    [REC_TAG] = {"tag", DURABLE | SCORESHEET, enc_tag, dec_tag},
-    [REC_RELAYED] = {"relayed", DURABLE | SCORESHEET, enc_relayed, dec_relayed},
-    [REC_ROLLBACK] = {"rollback", DURABLE | SCORESHEET, enc_rollback, dec_rollback},
-    [REC_ILLEGAL] = {"illegal", DURABLE | SCORESHEET | CLOCK, enc_illegal, dec_illegal},
-    [REC_CLOCK_SET] = {"clock-set", DURABLE | CLOCK, enc_author_clock, dec_author_clock},
-    [REC_WITHDRAWN] = {"withdrawn", DURABLE | SCORESHEET, enc_withdrawn, dec_withdrawn},
-    [REC_RULING] = {"ruling", DURABLE | CLOCK, enc_ruling, dec_ruling},
+    [REC_GAME] = {"game", SCORESHEET, enc_game, dec_game},
+    [REC_LIFT] = {"lift", 0, enc_peg, dec_peg},
+    [REC_PLACE] = {"place", 0, enc_peg, dec_peg},
+    [REC_SELECT] = {"select", 0, enc_select, dec_select},
+    [REC_PROMOTION] = {"promotion", 0, enc_promotion, dec_promotion},
+    [REC_MADE] = {"made", SCORESHEET, enc_made, dec_made},
+    [REC_PRESS] = {"press", CLOCK, enc_press, dec_press},
+    [REC_COMPLETE] = {"complete", SCORESHEET, enc_complete, dec_complete},
+    [REC_PAUSE] = {"pause", CLOCK, enc_author_clock, dec_author_clock},
+    [REC_RESUME] = {"resume", CLOCK, enc_author_clock, dec_author_clock},
+    [REC_MISMATCH] = {"mismatch", 0, enc_mismatch, dec_mismatch},
+    [REC_HELD] = {"held", 0, enc_mismatch, dec_mismatch},
+    [REC_RESTORED] = {"restored", 0, enc_restored, dec_restored},
+    [REC_FLAG] = {"flag", CLOCK, enc_flag, dec_flag},
+    [REC_RESULT] = {"result", SCORESHEET, enc_result, dec_result},
+    [REC_RESTART] = {"restart", 0, enc_restart, dec_restart},
+    [REC_DRAW_OFFER] = {"draw-offer", SCORESHEET, enc_offer, dec_offer},
+    [REC_CLAIM] = {"claim", 0, enc_claim, dec_claim},
+    [REC_RESIGN] = {"resign", 0, enc_color_author, dec_color_author},
+    [REC_APPROVE] = {"approve", SCORESHEET, enc_author, dec_author},
+    [REC_TAG] = {"tag", SCORESHEET, enc_tag, dec_tag},
+    [REC_RELAYED] = {"relayed", SCORESHEET, enc_relayed, dec_relayed},
+    [REC_ROLLBACK] = {"rollback", SCORESHEET, enc_rollback, dec_rollback},
+    [REC_ILLEGAL] = {"illegal", SCORESHEET | CLOCK, enc_illegal, dec_illegal},
+    [REC_CLOCK_SET] = {"clock-set", CLOCK, enc_author_clock, dec_author_clock},
+    [REC_WITHDRAWN] = {"withdrawn", SCORESHEET, enc_withdrawn, dec_withdrawn},
+    [REC_RULING] = {"ruling", CLOCK, enc_ruling, dec_ruling},
 };
 
 const char *game_record_name(enum game_record_type type)
 {
 	return (unsigned)type < REC_TYPE_COUNT ? kinds[type].name : "?";
-}
-
-bool game_record_durable(enum game_record_type type)
-{
-	return (unsigned)type < REC_TYPE_COUNT && (kinds[type].flags & DURABLE);
 }
 
 bool game_record_changes_scoresheet(enum game_record_type type)

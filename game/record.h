@@ -204,11 +204,6 @@ struct game_record {
 };
 
 const char *game_record_name(enum game_record_type type);
-/* Whether the record must be on storage before the game goes on.  Every record is: a
- * touch too, since a capture in progress depends on its lifts (a power cut that lost the
- * victim's lift would leave the board after the capture unexplained; check-crash's
- * `crash unsynced` points showed it). */
-bool game_record_durable(enum game_record_type type);
 /* Whether the record changes the scoresheet. */
 bool game_record_changes_scoresheet(enum game_record_type type);
 bool game_record_has_clock(enum game_record_type type);
