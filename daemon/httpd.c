@@ -69,6 +69,18 @@ enum MHD_Result httpd_respond_text(const struct httpd_request *req, unsigned sta
 	return httpd_respond(req, status, content_type, text, strlen(text));
 }
 
+enum MHD_Result httpd_respond_with(const struct httpd_request *req, unsigned status,
+				   const char *content_type, const char *text, const char *header,
+				   const char *value)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+	    strlen(text), (void *)(uintptr_t)text, MHD_RESPMEM_MUST_COPY);
+
+	if (r)
+		MHD_add_response_header(r, header, value);
+	return queue(req, status, r, content_type);
+}
+
 enum MHD_Result httpd_respond_stream(const struct httpd_request *req, const char *content_type,
 				     MHD_ContentReaderCallback reader, void *cls,
 				     MHD_ContentReaderFreeCallback done)

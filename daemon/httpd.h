@@ -46,6 +46,10 @@ enum MHD_Result httpd_respond(const struct httpd_request *req, unsigned status,
 			      const char *content_type, const void *data, size_t len);
 enum MHD_Result httpd_respond_text(const struct httpd_request *req, unsigned status,
 				   const char *content_type, const char *text);
+/* The same with one more header. */
+enum MHD_Result httpd_respond_with(const struct httpd_request *req, unsigned status,
+				   const char *content_type, const char *text, const char *header,
+				   const char *value);
 /* A streamed response (server-sent events): reader as libmicrohttpd calls it. */
 enum MHD_Result httpd_respond_stream(const struct httpd_request *req, const char *content_type,
 				     MHD_ContentReaderCallback reader, void *cls,

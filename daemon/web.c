@@ -167,6 +167,18 @@ static void announce_link(struct web *w, bool up)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* Whether every event of a batch is an utterance (`say`). */
+static bool only_said(char *const *batch, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char event[16];
+
+		if (json_get(batch[i], "event", event, sizeof(event)) < 0 || strcmp(event, "say"))
+			return false;
+	}
+	return true;
+}
+
 /* One connection's life: watch, and after each batch of events refresh, then publish. */
 static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req)
 {
@@ -191,8 +203,9 @@ static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req
 				break;
 			continue;
 		}
-		/* The cache first, then the events: a page that asks on an event sees it. */
-		if (refresh(w, req, false))
+		/* The cache first, then the events: a page that asks on an event sees it.  What
+		 * is said changes nothing the cache holds. */
+		if (!only_said(batch, n) && refresh(w, req, false))
 			break;
 		pthread_mutex_lock(&w->mu);
 		for (int i = 0; i < n; i++)
@@ -480,24 +493,14 @@ static enum MHD_Result cached(struct web *w, const struct httpd_request *req, ch
 				  w->daemon_up ? "no game yet" : "the daemon is not reachable");
 	}
 	if (age) {
-		struct MHD_Response *resp =
-		    MHD_create_response_from_buffer(strlen(*slot), *slot, MHD_RESPMEM_MUST_COPY);
 		char ms[32];
 
-		pthread_mutex_unlock(&w->mu);
-		if (!resp)
-			return MHD_NO;
 		snprintf(ms, sizeof(ms), "%llu",
 			 (unsigned long long)(monotonic_ms() - w->status_at));
-		MHD_add_response_header(resp, "X-Age-Ms", ms);
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-		MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-		r = MHD_queue_response(req->conn, MHD_HTTP_OK, resp);
-		MHD_destroy_response(resp);
-		return r;
+		r = httpd_respond_with(req, MHD_HTTP_OK, type, *slot, "X-Age-Ms", ms);
+	} else {
+		r = httpd_respond_text(req, MHD_HTTP_OK, type, *slot);
 	}
-	r = httpd_respond_text(req, MHD_HTTP_OK, type, *slot);
 	pthread_mutex_unlock(&w->mu);
 	return r;
 }
