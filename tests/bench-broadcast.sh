@@ -12,13 +12,7 @@ boards=${BOARDS:-50}
 plies=${BROADCAST_PLIES:-40}
 dir=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+. "$dir/lib-mqtt.sh"
 for tool in mosquitto mosquitto_sub curl python3; do
 	command -v $tool >/dev/null || {
 		echo "bench-broadcast: $tool is missing (make deps installs it)" >&2
@@ -26,7 +20,7 @@ for tool in mosquitto mosquitto_sub curl python3; do
 	}
 done
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 cat >"$work/broker.conf" <<CONF
 listener $port 127.0.0.1
 allow_anonymous true
@@ -34,13 +28,8 @@ persistence false
 max_queued_messages 100000
 user $(id -un)
 CONF
-mosquitto -c "$work/broker.conf" >"$work/broker.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-	python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2)' \
-		"$port" 2>/dev/null && break
-	sleep 0.05
-done
+start_broker "$work/broker.conf"
+wait_port "$port"
 # Every message the broker takes, by topic only (a PGN spans lines).
 mosquitto_sub -p "$port" -q 1 -t 'annabella/#' -F '%t' >"$work/messages" 2>/dev/null &
 pids+=($!)

@@ -12,13 +12,7 @@ set -u
 build=$(cd "${1:-build}" && pwd)
 dir=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+. "$dir/lib-mqtt.sh"
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
@@ -33,29 +27,6 @@ for tool in mosquitto mosquitto_sub mosquitto_passwd openssl curl python3; do
 		exit 1
 	fi
 done
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-wait_port() { # PORT: until something listens there
-	for _ in $(seq 100); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2)' \
-			"$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-# The broker runs as whoever runs the test, so it can read its files here.
-broker_pid=""
-start_broker() { # CONF
-	mosquitto -c "$1" >>"$1.log" 2>&1 &
-	broker_pid=$!
-	pids+=($broker_pid)
-}
-stop_pid() {
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-}
 
 port=$(free_port)
 cat >"$work/broker.conf" <<CONF
