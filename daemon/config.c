@@ -34,6 +34,7 @@ void config_defaults(struct config *cfg)
 	cfg->slow_repeat = 70;
 	cfg->braille_tty = -1;
 	cfg->braille_notation = BRAILLE_NOTATION_BCA;
+	braille_layout_defaults(&cfg->braille_layout);
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
@@ -386,6 +387,33 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 			cfg->braille_notation = BRAILLE_NOTATION_COMPUTER;
 		else
 			BAD("notation must be bca or computer, not '%s'", value);
+	} else if (!strcmp(key, "page-lines")) {
+		if (strcmp(value, "0") &&
+		    parse_uint(value, BRAILLE_PAGE_LINES_MIN, BRAILLE_PAGE_LINES_MAX, &v))
+			BAD("page-lines must be 0 (no pages) or %d..%d", BRAILLE_PAGE_LINES_MIN,
+			    BRAILLE_PAGE_LINES_MAX);
+		cfg->braille_layout.lines_per_page = strcmp(value, "0") ? (int)v : 0;
+	} else if (!strcmp(key, "line-cells")) {
+		if (parse_uint(value, BRAILLE_LINE_CELLS_MIN, BRAILLE_LINE_CELLS_MAX, &v))
+			BAD("line-cells must be %d..%d", BRAILLE_LINE_CELLS_MIN,
+			    BRAILLE_LINE_CELLS_MAX);
+		cfg->braille_layout.cells_per_line = (int)v;
+	} else if (!strcmp(key, "page-number")) {
+		if (!strcmp(value, "bottom"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_BOTTOM;
+		else if (!strcmp(value, "top"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_TOP;
+		else if (!strcmp(value, "none"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_NONE;
+		else
+			BAD("page-number must be bottom, top or none, not '%s'", value);
+	} else if (!strcmp(key, "signs")) {
+		if (!strcmp(value, "after"))
+			cfg->braille_layout.signs = BRAILLE_SIGNS_AFTER;
+		else if (!strcmp(value, "before-square"))
+			cfg->braille_layout.signs = BRAILLE_SIGNS_BEFORE_SQUARE;
+		else
+			BAD("signs must be after or before-square, not '%s'", value);
 	} else {
 		BAD("unknown key '%s' in [braille]", key);
 	}

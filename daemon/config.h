@@ -49,6 +49,7 @@ struct config {
 	char braille_host[64], braille_auth[128];
 	int braille_tty; /* -1: the root */
 	enum braille_notation braille_notation;
+	struct braille_layout braille_layout; /* the BRF's pages and lines, where the signs go */
 	/* [display]: the clock display for the sighted opponent */
 	struct face_config display;
 	/* [clock] */
