@@ -346,8 +346,14 @@ static int set_speech(struct config *cfg, const char *key, const char *value, ch
 		if (word[0] != ' ')
 			BAD("'%s': write pronounce WORD = PHONEMES", key);
 		word += strspn(word, " ");
-		return pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value,
-				     err, err_size);
+		if (pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value, err,
+				  err_size))
+			return -1;
+		for (int i = 0; i < cfg->voice.pronounce.count; i++)
+			if (cfg->voice.pronounce.user[i].lang == (enum phrase_lang)lang &&
+			    !strcmp(cfg->voice.pronounce.user[i].word, word))
+				cfg->pronounce_last = i;
+		return 0;
 	}
 	if (!strcmp(key, "slow-repeat")) {
 		if (parse_uint(value, 50, 100, &v))
@@ -647,6 +653,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 
 struct load_ctx {
 	struct config *cfg;
+	const char *path;
 	FILE *file;
 	int line;	/* line last read */
 	int error_line; /* first line whose key was refused */
@@ -736,14 +743,21 @@ static int handler(void *user, const char *section, const char *name, const char
 		snprintf(msg, sizeof(msg), "%s has no value", name);
 		return refuse(ctx, msg);
 	}
-	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
+	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0) {
+		if (!strcmp(section, "speech") && !strncmp(name, "pronounce", 9)) {
+			struct config_place *at = &ctx->cfg->pronounce_at[ctx->cfg->pronounce_last];
+
+			snprintf(at->file, sizeof(at->file), "%s", ctx->path);
+			at->line = ctx->line;
+		}
 		return 1;
+	}
 	return refuse(ctx, msg);
 }
 
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
 {
-	struct load_ctx ctx = {.cfg = cfg};
+	struct load_ctx ctx = {.cfg = cfg, .path = path};
 	char msg[200];
 	int rc;
 

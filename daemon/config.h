@@ -44,6 +44,12 @@ struct config {
 	struct voice_config voice; /* also [voice] public-rate ... and [speech] pronounce */
 	/* [speech] */
 	int slow_repeat; /* percent of the rate for `repeat` pressed again within 10 s */
+	/* Where each of voice.pronounce's user entries was given, for the check at start. */
+	struct config_place {
+		char file[200];
+		int line;
+	} pronounce_at[PRONOUNCE_USER_MAX];
+	int pronounce_last; /* the entry the last pronounce key set */
 	/* [braille] */
 	bool braille_display;
 	char braille_host[64], braille_auth[128];

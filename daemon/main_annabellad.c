@@ -19,6 +19,7 @@
 #include "base/timeutil.h"
 #include "base/trace.h"
 #include "chess/chess.h"
+#include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
@@ -630,6 +631,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_set_level((enum log_level)d.cfg.log_level);
+	if (speechcheck_pronounce(&d.cfg, err, sizeof(err))) {
+		log_fatal("%s", err);
+		return 2;
+	}
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);
