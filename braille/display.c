@@ -478,6 +478,18 @@ uint64_t braille_display_set_scoresheet(struct braille_display *d,
 	return changed(d);
 }
 
+uint64_t braille_display_show_pages(struct braille_display *d, const char *brf, int page,
+				    int *shown, int *count)
+{
+	int n;
+
+	pthread_mutex_lock(&d->lock);
+	n = braille_panel_pages(&d->panel, brf, page, count);
+	if (shown)
+		*shown = n;
+	return changed(d);
+}
+
 void braille_display_set_notation(struct braille_display *d, enum braille_notation notation)
 {
 	pthread_mutex_lock(&d->lock);

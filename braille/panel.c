@@ -170,14 +170,61 @@ static int first_sheet_line(const struct braille_panel *p)
 	return p->clock_shown ? 2 : 1;
 }
 
+int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int *count)
+{
+	int lines = 0, pages = 1, n = 0;
+
+	p->page_first[0] = 0;
+	p->line_start[0] = 0;
+	for (const char *c = brf; *c && lines < BRAILLE_PANEL_PAGE_LINES; c++) {
+		if (*c == '\f') {
+			if (pages < BRAILLE_PANEL_PAGE_LINES)
+				p->page_first[pages++] = lines;
+		} else if (*c == '\n') {
+			p->line_start[++lines] = n;
+		} else if (*c != '\r' && n < BRAILLE_PANEL_PAGE_CELLS) {
+			int cell = braille_from_brf_char(*c);
+
+			p->page_cells[n++] = (braille_cell)(cell < 0 ? 0x3F : cell);
+		}
+	}
+	if (count)
+		*count = lines ? pages : 0;
+	if (lines == 0)
+		return 0;
+	p->page_lines = lines;
+	p->page_count = pages;
+	p->page = page >= 1 && page <= pages ? page : 1;
+	p->line = 0;
+	p->offset = 0;
+	return p->page;
+}
+
+/* The page view's lines of the page shown. */
+static int page_end(const struct braille_panel *p, int page)
+{
+	return page < p->page_count ? p->page_first[page] : p->page_lines;
+}
+
 int braille_panel_lines(const struct braille_panel *p)
 {
+	if (p->page > 0)
+		return page_end(p, p->page) - p->page_first[p->page - 1];
 	return first_sheet_line(p) + sheet_lines(p);
 }
 
 int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max)
 {
 	struct line_out o = {cells, max, 0};
+	if (p->page > 0) {
+		int k = p->page_first[p->page - 1] + line;
+
+		if (line < 0 || k >= page_end(p, p->page))
+			return 0;
+		for (int c = p->line_start[k]; c < p->line_start[k + 1]; c++)
+			put(&o, p->page_cells[c]);
+		return o.n;
+	}
 	if (line == 0)
 		return move_line(p, &o);
 	if (line == 1 && p->clock_shown)
@@ -222,6 +269,7 @@ static void set_last(struct braille_panel *p, const char *san, int number, enum 
 	p->last_number = number;
 	p->last_color = color;
 	p->clock_shown = false;
+	p->page = 0;
 	p->line = 0;
 	p->offset = 0;
 }
@@ -267,6 +315,7 @@ void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t blac
 	p->clock_shown = true;
 	p->white_ms = white_ms;
 	p->black_ms = black_ms;
+	p->page = 0;
 	p->line = 1;
 	p->offset = 0;
 }
@@ -313,10 +362,49 @@ static int last_window(const struct braille_panel *p, int line)
 	return len > 0 ? (len - 1) / p->width * p->width : 0;
 }
 
+/* A line or panning key at a page's edge goes on to the next or previous page. */
+static bool page_key(struct braille_panel *p, enum braille_panel_key key)
+{
+	int lines = braille_panel_lines(p);
+	bool down =
+	    key == BRAILLE_KEY_LINE_DOWN ||
+	    (key == BRAILLE_KEY_PAN_RIGHT && p->offset + p->width >= line_length(p, p->line));
+	bool up = key == BRAILLE_KEY_LINE_UP || (key == BRAILLE_KEY_PAN_LEFT && p->offset == 0);
+
+	if (key == BRAILLE_KEY_HOME) {
+		p->page = 0;
+		p->line = 0;
+		p->offset = 0;
+		return true;
+	}
+	if (down && p->line + 1 == lines && p->page < p->page_count) {
+		p->page++;
+		p->line = 0;
+		p->offset = 0;
+		return true;
+	}
+	if (up && p->line == 0 && p->page > 1) {
+		p->page--;
+		p->line = braille_panel_lines(p) - 1;
+		p->offset = key == BRAILLE_KEY_PAN_LEFT ? last_window(p, p->line) : 0;
+		return true;
+	}
+	if (key == BRAILLE_KEY_TOP) {
+		bool moved = p->line != 0 || p->offset != 0;
+
+		p->line = 0;
+		p->offset = 0;
+		return moved;
+	}
+	return false;
+}
+
 bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
 {
 	int line = p->line, offset = p->offset;
 	int lines = braille_panel_lines(p);
+	if (p->page > 0 && (page_key(p, key) || key == BRAILLE_KEY_HOME || key == BRAILLE_KEY_TOP))
+		return true;
 	switch (key) {
 	case BRAILLE_KEY_PAN_RIGHT:
 		if (p->offset + p->width < line_length(p, p->line)) {
@@ -366,7 +454,7 @@ bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
 
 enum braille_command braille_panel_route(const struct braille_panel *p, int cell)
 {
-	if (cell < 0 || cell >= p->width)
+	if (cell < 0 || cell >= p->width || p->page > 0)
 		return BRAILLE_COMMAND_NONE;
 	if (p->line == 0) {
 		int at = p->offset + cell;

@@ -198,6 +198,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->promotion_ms = cfg->promotion_ms;
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
+	s->braille_display = cfg->braille_display;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	return 0;
@@ -491,6 +492,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .rate = d->cfg.voice.params[VOICE_PRIVATE].rate,
 	    .slow_repeat = d->cfg.slow_repeat,
 	    .info = d->cfg.clock_info,
+	    .braille_layout = d->cfg.braille_layout,
 	};
 	struct game_sink sink;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
