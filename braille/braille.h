@@ -31,12 +31,11 @@
  *     following punctuation (1.4);
  *   - mate: dots 345 then m after the move ("Re8#" = ⠗⠑⠦⠜⠍), in place of the check sign:
  *     the form of 1.4's check sign; the 2.2 entry was not seen.  UNVERIFIED;
- *   - capture: no sign.  The 2015 code uses dots 56 before piece and square names (its
- *     introduction and 1.1), so the dots 56 capture sign once read from it is not used;
- *     the code's own capture sign (2.2 or 3) was not seen.  Print may leave out "x" (FIDE
- *     Appendix C) and the code asks for "the minimum amount of coding" (introduction), so a
- *     capture is written as its move: "cxd5" = ⠉⠙⠢ (the pawn's file stays), "Nxe5" = ⠎⠑⠢.
- *     UNVERIFIED;
+ *   - capture: no sign by default.  Print may leave out "x" (FIDE Appendix C) and the code
+ *     asks for "the minimum amount of coding" (introduction), so a capture is written as its
+ *     move: "cxd5" = ⠉⠙⠢ (the pawn's file stays), "Nxe5" = ⠎⠑⠢.  A third party quotes 3.4
+ *     with capture dots 56, check dots 45, both dots 456 before the square: the sources
+ *     disagree, so that form is a setting (enum braille_signs below; README "Braille");
  *   - disambiguation as in print ("Nce5" = ⠎⠉⠑⠢, "N1c3" = ⠎⠂⠉⠒): UNVERIFIED (3);
  *   - en passant needs no sign: the BCA's page on algebraic notation
  *     (braillechess.org.uk/resources/algebraic-notation.php): "obvious from the square";
@@ -49,9 +48,11 @@
  *   - a draw offer (Art. 8.1.5) is "(=)" in Unified English Braille after the move and a
  *     space: ⠐⠣⠐⠶⠐⠜ (1.4: no dots 345 before a bracket);
  *   - names and other tag text are uncontracted (grade 1) UEB: capital sign dots 6 (dots 6,6
- *     for a word in capitals), numbers with the numeric indicator dots 3456.
+ *     for a word in capitals), numbers with the numeric indicator dots 3456, the en dash as
+ *     the UEB dash dots 6, 36, accented letters with their UEB modifier (README "Braille"
+ *     lists what each character becomes).
  *
- * Layout: the tag lines (White - Black, Event, Date), a blank line, one move pair per line
+ * Layout: the tag lines (White – Black, Event, Date), a blank line, one move pair per line
  * "number white black", then the result.  Lines hold at most `cells_per_line` cells (40 for
  * an embosser); longer lines wrap at a blank cell (or are cut when a word is longer).
  *
