@@ -370,6 +370,7 @@ struct braille_display *braille_display_open(const struct braille_display_config
 	if (d->retry_max_ms < d->retry_min_ms)
 		d->retry_max_ms = d->retry_min_ms;
 	braille_panel_init(&d->panel, config->notation, 40);
+	d->panel.signs = config->signs;
 	if (make_pipe(d->wake) < 0 || make_pipe(d->notify) < 0) {
 		err = errno;
 		goto fail;

@@ -37,8 +37,9 @@ struct braille_display_config {
 	const char *auth; /* "keyfile:/etc/brlapi.key", "none"; NULL: $BRLAPI_AUTH or default */
 	int tty;	  /* -1: the root of BrlAPI's tty tree (the whole display); N: tty N only */
 	enum braille_notation notation;
-	int retry_min_ms; /* 0: 100 */
-	int retry_max_ms; /* 0: 2000 */
+	enum braille_signs signs; /* check and capture signs in the BCA notation */
+	int retry_min_ms;	  /* 0: 100 */
+	int retry_max_ms;	  /* 0: 2000 */
 };
 
 struct braille_display_stats {

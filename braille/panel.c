@@ -63,11 +63,12 @@ static void put_number(struct line_out *o, int number)
 
 /* One move in the panel's notation; SAN that the chess code cannot write is shown as it is
  * in computer braille rather than not at all. */
-static void put_move(struct line_out *o, enum braille_notation notation, const char *san)
+static void put_move(struct line_out *o, enum braille_notation notation, enum braille_signs signs,
+		     const char *san)
 {
 	if (notation == BRAILLE_NOTATION_BCA) {
 		braille_cell cells[BRAILLE_MOVE_MAX];
-		int n = braille_move_from_san(san, cells, BRAILLE_MOVE_MAX);
+		int n = braille_move_from_san_signs(san, signs, cells, BRAILLE_MOVE_MAX);
 		if (n >= 0) {
 			for (int k = 0; k < n; k++)
 				put(o, cells[k]);
@@ -78,8 +79,9 @@ static void put_move(struct line_out *o, enum braille_notation notation, const c
 }
 
 /* A move with its number: "12 ⠎⠋⠒" / "12 ⠤⠎⠋⠒", or "12. Nf3" / "12... Nf3". */
-static void put_numbered(struct line_out *o, enum braille_notation notation, int number,
-			 enum chess_color color, const char *san)
+static void put_numbered(struct line_out *o, enum braille_notation notation,
+			 enum braille_signs signs, int number, enum chess_color color,
+			 const char *san)
 {
 	if (notation == BRAILLE_NOTATION_BCA) {
 		put_number(o, number);
@@ -91,7 +93,7 @@ static void put_numbered(struct line_out *o, enum braille_notation notation, int
 		snprintf(text, sizeof(text), "%d%s ", number, color == CHESS_BLACK ? "..." : ".");
 		put_text(o, text);
 	}
-	put_move(o, notation, san);
+	put_move(o, notation, signs, san);
 }
 
 static void put_draw_offer(struct line_out *o, enum braille_notation notation)
@@ -116,7 +118,7 @@ static void format_clock(char *buf, size_t size, int64_t ms)
 static int move_line(const struct braille_panel *p, struct line_out *o)
 {
 	if (p->have_last)
-		put_numbered(o, p->notation, p->last_number, p->last_color, p->last_san);
+		put_numbered(o, p->notation, p->signs, p->last_number, p->last_color, p->last_san);
 	return o->n;
 }
 
@@ -147,12 +149,12 @@ static int sheet_line(const struct braille_panel *p, int k, struct line_out *o)
 	enum chess_color color = (k == 0) ? p->first_color : CHESS_WHITE;
 	if (ply >= p->plies)
 		return 0;
-	put_numbered(o, p->notation, number, color, p->moves[ply].san);
+	put_numbered(o, p->notation, p->signs, number, color, p->moves[ply].san);
 	if (p->moves[ply].draw_offered)
 		put_draw_offer(o, p->notation);
 	if (color == CHESS_WHITE && ply + 1 < p->plies) {
 		put(o, 0);
-		put_move(o, p->notation, p->moves[ply + 1].san);
+		put_move(o, p->notation, p->signs, p->moves[ply + 1].san);
 		if (p->moves[ply + 1].draw_offered)
 			put_draw_offer(o, p->notation);
 	}

@@ -63,7 +63,8 @@ struct braille_panel_move {
 
 struct braille_panel {
 	enum braille_notation notation;
-	int width; /* cells of the display's window, 1..BRAILLE_PANEL_WIDTH_MAX */
+	enum braille_signs signs; /* where the BCA notation puts check and capture signs */
+	int width;		  /* cells of the display's window, 1..BRAILLE_PANEL_WIDTH_MAX */
 	/* The scoresheet. */
 	int first_number;
 	enum chess_color first_color;

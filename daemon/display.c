@@ -52,6 +52,7 @@ struct display *display_open(const struct config *cfg, struct loop *loop, struct
 	    .auth = cfg->braille_auth[0] ? cfg->braille_auth : NULL,
 	    .tty = cfg->braille_tty,
 	    .notation = cfg->braille_notation,
+	    .signs = cfg->braille_layout.signs,
 	};
 	struct display *d;
 

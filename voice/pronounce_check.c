@@ -82,7 +82,7 @@ int pronounce_check(const struct pronounce_entry *e, struct pronounce_verdict *v
 {
 	static const char *const voices[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
 	char text[PRONOUNCE_PHONEMES_MAX + 8], given[PRONOUNCE_PHONEMES_MAX], got[128];
-	int rate = voice_espeak_init(20);
+	int rate = voice_espeak_init(VOICE_ESPEAK_BUFFER_MS);
 
 	memset(v, 0, sizeof(*v));
 	if (rate <= 0)

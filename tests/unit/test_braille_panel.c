@@ -339,6 +339,12 @@ static void test_page_view(void **state)
 	braille_panel_move_san(&panel, 9, "O-O", 5, CHESS_WHITE);
 	assert_int_equal(panel.page, 0);
 	assert_string_equal(window(&panel), "⠢⠀⠴⠤⠴");
+	/* The signs where the setting puts them, as on the scoresheet. */
+	braille_panel_move_san(&panel, 10, "Bxf7+", 5, CHESS_BLACK);
+	assert_string_equal(window(&panel), "⠢⠀⠤⠇⠋⠶⠜⠏");
+	panel.signs = BRAILLE_SIGNS_BEFORE_SQUARE;
+	assert_string_equal(window(&panel), "⠢⠀⠤⠇⠸⠋⠶");
+	panel.signs = BRAILLE_SIGNS_AFTER;
 	/* Nothing to show: the view stays. */
 	assert_int_equal(braille_panel_pages(&panel, "", 1, &count), 0);
 	assert_int_equal(count, 0);
