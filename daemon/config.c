@@ -34,6 +34,7 @@ void config_defaults(struct config *cfg)
 	cfg->slow_repeat = 70;
 	cfg->braille_tty = -1;
 	cfg->braille_notation = BRAILLE_NOTATION_BCA;
+	braille_layout_defaults(&cfg->braille_layout);
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
@@ -345,8 +346,14 @@ static int set_speech(struct config *cfg, const char *key, const char *value, ch
 		if (word[0] != ' ')
 			BAD("'%s': write pronounce WORD = PHONEMES", key);
 		word += strspn(word, " ");
-		return pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value,
-				     err, err_size);
+		if (pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value, err,
+				  err_size))
+			return -1;
+		for (int i = 0; i < cfg->voice.pronounce.count; i++)
+			if (cfg->voice.pronounce.user[i].lang == (enum phrase_lang)lang &&
+			    !strcmp(cfg->voice.pronounce.user[i].word, word))
+				cfg->pronounce_last = i;
+		return 0;
 	}
 	if (!strcmp(key, "slow-repeat")) {
 		if (parse_uint(value, 50, 100, &v))
@@ -386,6 +393,33 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 			cfg->braille_notation = BRAILLE_NOTATION_COMPUTER;
 		else
 			BAD("notation must be bca or computer, not '%s'", value);
+	} else if (!strcmp(key, "page-lines")) {
+		if (strcmp(value, "0") &&
+		    parse_uint(value, BRAILLE_PAGE_LINES_MIN, BRAILLE_PAGE_LINES_MAX, &v))
+			BAD("page-lines must be 0 (no pages) or %d..%d", BRAILLE_PAGE_LINES_MIN,
+			    BRAILLE_PAGE_LINES_MAX);
+		cfg->braille_layout.lines_per_page = strcmp(value, "0") ? (int)v : 0;
+	} else if (!strcmp(key, "line-cells")) {
+		if (parse_uint(value, BRAILLE_LINE_CELLS_MIN, BRAILLE_LINE_CELLS_MAX, &v))
+			BAD("line-cells must be %d..%d", BRAILLE_LINE_CELLS_MIN,
+			    BRAILLE_LINE_CELLS_MAX);
+		cfg->braille_layout.cells_per_line = (int)v;
+	} else if (!strcmp(key, "page-number")) {
+		if (!strcmp(value, "bottom"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_BOTTOM;
+		else if (!strcmp(value, "top"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_TOP;
+		else if (!strcmp(value, "none"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_NONE;
+		else
+			BAD("page-number must be bottom, top or none, not '%s'", value);
+	} else if (!strcmp(key, "signs")) {
+		if (!strcmp(value, "after"))
+			cfg->braille_layout.signs = BRAILLE_SIGNS_AFTER;
+		else if (!strcmp(value, "before-square"))
+			cfg->braille_layout.signs = BRAILLE_SIGNS_BEFORE_SQUARE;
+		else
+			BAD("signs must be after or before-square, not '%s'", value);
 	} else {
 		BAD("unknown key '%s' in [braille]", key);
 	}
@@ -619,6 +653,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 
 struct load_ctx {
 	struct config *cfg;
+	const char *path;
 	FILE *file;
 	int line;	/* line last read */
 	int error_line; /* first line whose key was refused */
@@ -708,14 +743,21 @@ static int handler(void *user, const char *section, const char *name, const char
 		snprintf(msg, sizeof(msg), "%s has no value", name);
 		return refuse(ctx, msg);
 	}
-	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
+	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0) {
+		if (!strcmp(section, "speech") && !strncmp(name, "pronounce", 9)) {
+			struct config_place *at = &ctx->cfg->pronounce_at[ctx->cfg->pronounce_last];
+
+			snprintf(at->file, sizeof(at->file), "%s", ctx->path);
+			at->line = ctx->line;
+		}
 		return 1;
+	}
 	return refuse(ctx, msg);
 }
 
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
 {
-	struct load_ctx ctx = {.cfg = cfg};
+	struct load_ctx ctx = {.cfg = cfg, .path = path};
 	char msg[200];
 	int rc;
 

@@ -44,11 +44,18 @@ struct config {
 	struct voice_config voice; /* also [voice] public-rate ... and [speech] pronounce */
 	/* [speech] */
 	int slow_repeat; /* percent of the rate for `repeat` pressed again within 10 s */
+	/* Where each of voice.pronounce's user entries was given, for the check at start. */
+	struct config_place {
+		char file[200];
+		int line;
+	} pronounce_at[PRONOUNCE_USER_MAX];
+	int pronounce_last; /* the entry the last pronounce key set */
 	/* [braille] */
 	bool braille_display;
 	char braille_host[64], braille_auth[128];
 	int braille_tty; /* -1: the root */
 	enum braille_notation braille_notation;
+	struct braille_layout braille_layout; /* the BRF's pages and lines, where the signs go */
 	/* [display]: the clock display for the sighted opponent */
 	struct face_config display;
 	/* [clock] */

@@ -64,6 +64,7 @@ struct ctlsock {
 	unsigned current_gen;
 	bool replied;
 	char current_line[256];
+	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
 	char current_author[GAME_AUTHOR_MAX];
 	enum game_role current_role;
 };
@@ -232,7 +233,8 @@ static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role r
 static void export_reply(struct ctlsock *c, struct strbuf *out, enum control_export f)
 {
 	const struct pgn_game *pgn = store_pgn(c->store);
-	char *text = pgn ? scoresheet_render(pgn, control_export_name(f)) : NULL;
+	char *text =
+	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
 
 	if (!text) {
 		control_reply_error(out, pgn ? "cannot render the scoresheet" : "no game yet");
@@ -611,6 +613,7 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
 		c->clients[i].fd = -1;
 	c->arbiter_count = cfg->arbiter_count;
+	c->braille_layout = cfg->braille_layout;
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
 	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
 	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);

@@ -19,6 +19,7 @@
 #include "base/timeutil.h"
 #include "base/trace.h"
 #include "chess/chess.h"
+#include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
@@ -197,6 +198,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->promotion_ms = cfg->promotion_ms;
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
+	s->braille_display = cfg->braille_display;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	return 0;
@@ -490,6 +492,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .rate = d->cfg.voice.params[VOICE_PRIVATE].rate,
 	    .slow_repeat = d->cfg.slow_repeat,
 	    .info = d->cfg.clock_info,
+	    .braille_layout = d->cfg.braille_layout,
 	};
 	struct game_sink sink;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
@@ -630,6 +633,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_set_level((enum log_level)d.cfg.log_level);
+	if (speechcheck_pronounce(&d.cfg, err, sizeof(err))) {
+		log_fatal("%s", err);
+		return 2;
+	}
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);

@@ -10,6 +10,7 @@
 #include "daemon/clockface.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
+#include "daemon/scoresheet.h"
 
 #define TEXT_MAX 512
 
@@ -76,7 +77,19 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = PHRASE_CLOCKS_SET,
     [GAME_MSG_CLAIM_REJECTED] = PHRASE_CLAIM_REJECTED,
     [GAME_MSG_CORRECTION] = PHRASE_CORRECTION,
+    [GAME_MSG_MENU_QUICK_GUIDE] = PHRASE_MENU_QUICK_GUIDE,
+    [GAME_MSG_MENU_BRAILLE_SHEET] = PHRASE_MENU_BRAILLE_SHEET,
+    [GAME_MSG_QUICK_GUIDE_BUTTONS] = PHRASE_QUICK_GUIDE_BUTTONS,
+    [GAME_MSG_QUICK_GUIDE_MENU] = PHRASE_QUICK_GUIDE_MENU,
+    [GAME_MSG_QUICK_GUIDE_SPEECH] = PHRASE_QUICK_GUIDE_SPEECH,
 };
+
+/* The quick guide is information: a move's announcement cuts it short (voice.h). */
+static bool is_quick_guide(enum game_msg msg)
+{
+	return msg == GAME_MSG_QUICK_GUIDE_BUTTONS || msg == GAME_MSG_QUICK_GUIDE_MENU ||
+	       msg == GAME_MSG_QUICK_GUIDE_SPEECH;
+}
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
 				struct store *store)
@@ -207,9 +220,24 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 			break;
 		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], NULL);
 		say(p, fx->channel,
-		    fx->channel == GAME_PRIVATE ? VOICE_KIND_PROMPT : VOICE_KIND_INFO, &u, 100,
-		    fx->ms);
+		    fx->channel == GAME_PRIVATE && !is_quick_guide(fx->msg) ? VOICE_KIND_PROMPT
+									    : VOICE_KIND_INFO,
+		    &u, 100, fx->ms);
 		break;
+	case GAME_FX_BRAILLE_PAGE: {
+		const struct pgn_game *pgn = store_pgn(p->store);
+		char *brf = pgn ? scoresheet_render(pgn, "brf", &p->cfg.braille_layout) : NULL;
+
+		/* The page the display shows (the first again after the last); said so the
+		 * player knows where the display is. */
+		a.count = display_show_pages(p->display, brf ? brf : "", fx->page);
+		free(brf);
+		if (a.count > 0) {
+			phrase_add(&u, &o, PHRASE_BRAILLE_PAGE, &a);
+			say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		}
+		break;
+	}
 	case GAME_FX_MOVE:
 	case GAME_FX_REPEAT:
 		if (fx->correction) {

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "braille/braille.h"
 #include "daemon/store.h"
 #include "game/referee.h"
 #include "voice/phrases.h"
@@ -30,6 +31,7 @@ struct presenter_config {
 	/* What `info` says of the clocks ([clock] info): the time left, the time used, or
 	 * both. */
 	enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH } info;
+	struct braille_layout braille_layout; /* the braille scoresheet's pages on the display */
 };
 
 /* `repeat` pressed again within this time is said slower. */

@@ -49,6 +49,11 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = "clocks-set",
     [GAME_MSG_CLAIM_REJECTED] = "claim-rejected",
     [GAME_MSG_CORRECTION] = "correction",
+    [GAME_MSG_MENU_QUICK_GUIDE] = "menu-quick-guide",
+    [GAME_MSG_MENU_BRAILLE_SHEET] = "menu-braille-sheet",
+    [GAME_MSG_QUICK_GUIDE_BUTTONS] = "quick-guide-buttons",
+    [GAME_MSG_QUICK_GUIDE_MENU] = "quick-guide-menu",
+    [GAME_MSG_QUICK_GUIDE_SPEECH] = "quick-guide-speech",
 };
 
 const char *game_msg_name(enum game_msg msg)

@@ -58,28 +58,34 @@ enum game_msg {
 	GAME_MSG_MENU_CANCEL,
 	GAME_MSG_MENU_CONFIRM_RESIGN, /* "press repeat again to resign" */
 	GAME_MSG_MENU_CLOSED,
-	GAME_MSG_NOT_NOW,	 /* a menu choice the game does not allow now */
-	GAME_MSG_PRESS_NO_MOVE,	 /* the tactile player pressed with no move made (7.5.3) */
-	GAME_MSG_SETUP,		 /* set up the position the arbiter retraced the game to */
-	GAME_MSG_SETUP_DONE,	 /* the board shows it: the game goes on */
-	GAME_MSG_CLOCKS_SET,	 /* the arbiter set the clocks */
-	GAME_MSG_CLAIM_REJECTED, /* the arbiter rejected the tactile player's claim */
-	GAME_MSG_CORRECTION,	 /* the next move corrects the one announced before (D.2.8) */
+	GAME_MSG_NOT_NOW,	      /* a menu choice the game does not allow now */
+	GAME_MSG_PRESS_NO_MOVE,	      /* the tactile player pressed with no move made (7.5.3) */
+	GAME_MSG_SETUP,		      /* set up the position the arbiter retraced the game to */
+	GAME_MSG_SETUP_DONE,	      /* the board shows it: the game goes on */
+	GAME_MSG_CLOCKS_SET,	      /* the arbiter set the clocks */
+	GAME_MSG_CLAIM_REJECTED,      /* the arbiter rejected the tactile player's claim */
+	GAME_MSG_CORRECTION,	      /* the next move corrects the one announced before (D.2.8) */
+	GAME_MSG_MENU_QUICK_GUIDE,    /* menu items: the spoken quick guide, */
+	GAME_MSG_MENU_BRAILLE_SHEET,  /* the braille scoresheet on the display, page by page */
+	GAME_MSG_QUICK_GUIDE_BUTTONS, /* the quick guide: the buttons, */
+	GAME_MSG_QUICK_GUIDE_MENU,    /* the menu, */
+	GAME_MSG_QUICK_GUIDE_SPEECH,  /* what the device says when */
 	GAME_MSG_COUNT
 };
 
 enum game_effect_kind {
-	GAME_FX_SAY,	    /* msg on channel */
-	GAME_FX_MOVE,	    /* announce the move `move` made from `before` (public) */
-	GAME_FX_REPEAT,	    /* the last move again (private); move NONE: nothing yet */
-	GAME_FX_PIECE,	    /* a promotion choice, `piece` (private) */
-	GAME_FX_GUIDE,	    /* `square` should be empty / occupied (private) */
-	GAME_FX_TIMES,	    /* both times and the move number (private, D.2.6.1) */
-	GAME_FX_WARNING,    /* the player's time left is `white_ms` (private) */
-	GAME_FX_SCORESHEET, /* the scoresheet changed: write it */
-	GAME_FX_GAME_START, /* a new game began: open its files */
-	GAME_FX_GAME_END,   /* the game ended (result in the game) */
-	GAME_FX_REPLY,	    /* the reply to a command */
+	GAME_FX_SAY,	      /* msg on channel */
+	GAME_FX_MOVE,	      /* announce the move `move` made from `before` (public) */
+	GAME_FX_REPEAT,	      /* the last move again (private); move NONE: nothing yet */
+	GAME_FX_PIECE,	      /* a promotion choice, `piece` (private) */
+	GAME_FX_GUIDE,	      /* `square` should be empty / occupied (private) */
+	GAME_FX_TIMES,	      /* both times and the move number (private, D.2.6.1) */
+	GAME_FX_WARNING,      /* the player's time left is `white_ms` (private) */
+	GAME_FX_SCORESHEET,   /* the scoresheet changed: write it */
+	GAME_FX_GAME_START,   /* a new game began: open its files */
+	GAME_FX_GAME_END,     /* the game ended (result in the game) */
+	GAME_FX_REPLY,	      /* the reply to a command */
+	GAME_FX_BRAILLE_PAGE, /* the braille scoresheet's page `page` on the display (private) */
 	GAME_FX_KIND_COUNT
 };
 
@@ -111,6 +117,8 @@ struct game_effect {
 	int move_number;		      /* of the position: the move to be made next */
 	int moves_made;			      /* the number of the last move on the scoresheet */
 	int64_t white_used_ms, black_used_ms; /* TIMES: the time each has used in the game */
+	/* BRAILLE_PAGE: 1 the first; past the last page, the first again */
+	int page;
 	/* REPLY */
 	uint32_t request;
 	bool ok;

@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "game/menu.h"
 
+/* What the menu offers whatever the game: the quick guide, the braille scoresheet. */
+static void menu_add_help(struct menu *m)
+{
+	m->items[m->count++] = MENU_QUICK_GUIDE;
+	if (m->braille_sheet)
+		m->items[m->count++] = MENU_BRAILLE_SHEET;
+}
+
 void menu_open(struct menu *m, const struct game *g, uint64_t now)
 {
 	int player = g->params.player;
@@ -17,7 +25,9 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 	if (g->result.state == RESULT_ENDED || g->result.state == RESULT_FLAG_PENDING)
 		m->items[m->count++] = MENU_APPROVE;
 	m->items[m->count++] = MENU_CANCEL;
+	menu_add_help(m);
 	m->at = 0;
+	m->sheet_page = 0;
 	m->state = MENU_OPEN;
 	m->last_ms = now;
 }
@@ -46,6 +56,8 @@ enum game_msg menu_item_msg(enum menu_item item)
 	    [MENU_RESIGN] = GAME_MSG_MENU_RESIGN,
 	    [MENU_APPROVE] = GAME_MSG_MENU_APPROVE,
 	    [MENU_CANCEL] = GAME_MSG_MENU_CANCEL,
+	    [MENU_QUICK_GUIDE] = GAME_MSG_MENU_QUICK_GUIDE,
+	    [MENU_BRAILLE_SHEET] = GAME_MSG_MENU_BRAILLE_SHEET,
 	};
 
 	return (unsigned)item < MENU_ITEM_COUNT ? msgs[item] : GAME_MSG_MENU_CANCEL;

@@ -39,6 +39,7 @@ struct referee_settings {
 	uint32_t warnings_s[REFEREE_MAX_WARNINGS]; /* private warnings at these times left */
 	uint32_t hold_ms;			   /* holding select this long opens the menu */
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
+	bool braille_display; /* the menu offers the braille scoresheet on the display */
 };
 void referee_settings_defaults(struct referee_settings *s);
 

@@ -15,6 +15,27 @@ static void menu_say(struct referee *r, uint64_t now)
 		now);
 }
 
+/* The spoken quick guide, privately: three parts, each cut short by a move's announcement
+ * (the presenter says them as information that a move supersedes). */
+static void menu_quick_guide(struct referee *r, uint64_t now)
+{
+	ref_say(r, GAME_PRIVATE, GAME_MSG_QUICK_GUIDE_BUTTONS, now);
+	ref_say(r, GAME_PRIVATE, GAME_MSG_QUICK_GUIDE_MENU, now);
+	ref_say(r, GAME_PRIVATE, GAME_MSG_QUICK_GUIDE_SPEECH, now);
+}
+
+/* The braille scoresheet's next page on the display; the menu stays open on the item, so
+ * each repeat turns a page. */
+static void menu_braille_sheet(struct referee *r, uint64_t now)
+{
+	struct game_effect fx = {.kind = GAME_FX_BRAILLE_PAGE, .ms = now, .channel = GAME_PRIVATE};
+
+	r->menu.state = MENU_OPEN;
+	r->menu.last_ms = now;
+	fx.page = ++r->menu.sheet_page;
+	ref_effect(r, &fx);
+}
+
 static void menu_choose(struct referee *r, uint64_t now)
 {
 	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
@@ -47,6 +68,12 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_APPROVE:
 		cmd.kind = CMD_APPROVE;
 		break;
+	case MENU_QUICK_GUIDE:
+		menu_quick_guide(r, now);
+		return;
+	case MENU_BRAILLE_SHEET:
+		menu_braille_sheet(r, now);
+		return;
 	case MENU_CANCEL:
 	case MENU_ITEM_COUNT:
 		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
@@ -70,6 +97,7 @@ void ref_menu_tick(struct referee *r, uint64_t now)
 	if (r->select_down && !r->select_hold_used && now >= r->select_down_ms + r->set.hold_ms) {
 		r->select_hold_used = true;
 		if (r->menu.state == MENU_CLOSED) {
+			r->menu.braille_sheet = r->set.braille_display;
 			menu_open(&r->menu, &r->g, now);
 			menu_say(r, now);
 		}

@@ -115,6 +115,12 @@ enum phrase_id {
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
 	PHRASE_SETTINGS_LONG,	    /* the move form, after the settings: "lange Zugansage" */
 	PHRASE_SETTINGS_SHORT,
+	PHRASE_MENU_QUICK_GUIDE,    /* menu item: the spoken quick guide */
+	PHRASE_MENU_BRAILLE_SHEET,  /* menu item: the braille scoresheet on the display */
+	PHRASE_QUICK_GUIDE_BUTTONS, /* the quick guide: the buttons */
+	PHRASE_QUICK_GUIDE_MENU,    /* the menu */
+	PHRASE_QUICK_GUIDE_SPEECH,  /* what the device says when, and on which channel */
+	PHRASE_BRAILLE_PAGE,	    /* the display shows page {count} of the braille sheet */
 	PHRASE_ID_COUNT
 };
 

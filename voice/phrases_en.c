@@ -65,4 +65,20 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Language English, speech rate {count}",
     [PHRASE_SETTINGS_LONG] = "long move announcements",
     [PHRASE_SETTINGS_SHORT] = "short move announcements",
+    [PHRASE_MENU_QUICK_GUIDE] = "Quick guide",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Scoresheet on the braille display",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"The buttons. Your clock: press it after your move. Opponent clock: your opponent presses "
+	"it. Info: both times and the moves played. Repeat: the last move, slower when pressed "
+	"again. Select: the piece for a promotion, and the next square when the board does not "
+	"match. Pause: stops the clocks to call the arbiter.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"The menu. Hold select to open it. Select goes to the next item, repeat chooses it. It "
+	"offers a draw offer or accepting one, draw claims, resigning, approving the result, "
+	"cancel, this guide and, with a braille display, the scoresheet on it, page by page.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"What the device says. Every move aloud for both players. Only in your earphone: the "
+	"times, promotion, when the board does not match the game, low time warnings and the menu. "
+	"In a tournament it says nothing that would be advice.",
+    [PHRASE_BRAILLE_PAGE] = "Scoresheet, page {count}",
 };

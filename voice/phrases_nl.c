@@ -65,4 +65,21 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Taal Nederlands, spreeksnelheid {count}",
     [PHRASE_SETTINGS_LONG] = "lange zetaankondiging",
     [PHRASE_SETTINGS_SHORT] = "korte zetaankondiging",
+    [PHRASE_MENU_QUICK_GUIDE] = "Korte handleiding",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Notatieformulier op de brailleleesregel",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"De knoppen. Eigen klok: indrukken na je zet. Klok van de tegenstander: die drukt de "
+	"tegenstander in. Info: beide tijden en de gespeelde zetten. Herhalen: de laatste zet, nog "
+	"eens ingedrukt langzamer. Kiezen: het stuk bij promotie, en het volgende veld als het "
+	"bord niet klopt. Pauze: zet de klokken stil om de arbiter te roepen.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"Het menu. Houd kiezen ingedrukt om het te openen. Kiezen gaat naar het volgende "
+	"onderdeel, herhalen kiest het. Het biedt remise aanbieden of aannemen, remise claimen, "
+	"opgeven, de uitslag bevestigen, annuleren, deze handleiding en, met een brailleleesregel, "
+	"het notatieformulier daarop, pagina voor pagina.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"Wat het apparaat zegt. Elke zet hardop voor beide spelers. Alleen in je oortje: de "
+	"tijden, promotie, als het bord niet bij de partij past, waarschuwingen bij weinig tijd en "
+	"het menu. In een toernooi zegt het niets dat een advies zou zijn.",
+    [PHRASE_BRAILLE_PAGE] = "Notatieformulier, pagina {count}",
 };

@@ -65,4 +65,20 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Språk svenska, taltempo {count}",
     [PHRASE_SETTINGS_LONG] = "långa dragutrop",
     [PHRASE_SETTINGS_SHORT] = "korta dragutrop",
+    [PHRASE_MENU_QUICK_GUIDE] = "Snabbguide",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Protokollet på punktskriftsraden",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"Knapparna. Din klocka: tryck efter ditt drag. Motståndarens klocka: motståndaren trycker. "
+	"Info: båda tiderna och spelade drag. Upprepa: det senaste draget, långsammare om du "
+	"trycker igen. Välj: pjäsen vid förvandling, och nästa ruta när brädet inte stämmer. Paus: "
+	"stoppar klockorna för att kalla på domaren.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"Menyn. Håll välj för att öppna den. Välj går till nästa val, upprepa väljer det. Där "
+	"finns erbjuda eller anta remi, reklamera remi, ge upp, bekräfta resultatet, avbryt, den "
+	"här guiden och, med en punktskriftsrad, protokollet på den, sida för sida.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"Vad enheten säger. Varje drag högt för båda. Bara i din hörlur: tiderna, förvandling, när "
+	"brädet inte stämmer med partiet, varningar om lite tid och menyn. I en turnering säger "
+	"den inget som vore ett råd.",
+    [PHRASE_BRAILLE_PAGE] = "Protokollet, sida {count}",
 };

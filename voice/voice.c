@@ -49,10 +49,6 @@
 /* How long voice_start() waits for the audio output to open. */
 #define VOICE_START_WAIT_S 3
 
-/* eSpeak NG hands over samples every this many ms of audio: small, so that the first samples
- * of a move reach the device early. */
-#define VOICE_ESPEAK_BUFFER_MS 20
-
 enum item_type { ITEM_UTTERANCE = 0, ITEM_RECORD };
 
 struct item {

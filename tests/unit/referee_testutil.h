@@ -83,6 +83,8 @@ static inline const char *rt_utterance(const struct game_effect *fx)
 		return "times";
 	case GAME_FX_WARNING:
 		return "warning";
+	case GAME_FX_BRAILLE_PAGE:
+		return "braille-page";
 	default:
 		return NULL;
 	}
@@ -108,7 +110,7 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 {
 	static const char *const kinds[] = {"SAY",	  "MOVE",     "REPEAT",	 "PIECE",
 					    "GUIDE",	  "TIMES",    "WARNING", "SCORESHEET",
-					    "GAME_START", "GAME_END", "REPLY"};
+					    "GAME_START", "GAME_END", "REPLY",	 "BRAILLE_PAGE"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -139,6 +141,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		break;
 	case GAME_FX_REPLY:
 		rt_logf(t, " %u %s %s", fx->request, fx->ok ? "ok" : "error", fx->text);
+		break;
+	case GAME_FX_BRAILLE_PAGE:
+		rt_logf(t, " page %d", fx->page);
 		break;
 	default:
 		break;

@@ -553,6 +553,49 @@ static void test_menu_closes_unused(void **state)
 	assert_logged(" SAY private nothing-to-repeat\n");
 }
 
+/* After cancel: the spoken quick guide, then (with a braille display) the braille
+ * scoresheet, page by page with repeat while the menu stays open. */
+static void test_menu_guide_and_braille_sheet(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	assert_logged(" SAY private menu-offer-draw\n");
+	for (int i = 0; i < 5; i++) /* threefold, fifty, resign, cancel, then the guide */
+		rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-quick-guide\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" SAY private quick-guide-buttons\n");
+	assert_logged(" SAY private quick-guide-menu\n");
+	assert_logged(" SAY private quick-guide-speech\n");
+	/* No display configured: the guide is the last item, the menu closed with it. */
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	for (int i = 0; i < 6; i++)
+		rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-offer-draw\n");
+	assert_null(strstr(t->log, "menu-braille-sheet"));
+	rt_wait(t, 20000);
+	rt_close(t);
+
+	t->set.braille_display = true;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	for (int i = 0; i < 6; i++)
+		rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-braille-sheet\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" BRAILLE_PAGE page 1\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" BRAILLE_PAGE page 2\n");
+	/* Still open: select goes on to the next item (round to the first). */
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-offer-draw\n");
+	/* Nothing of it changed the game. */
+	assert_int_equal(game_plies(rt_game(t)), 0);
+	assert_replays();
+	t->set.braille_display = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +623,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_pause_commands, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_menu, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_menu_closes_unused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_menu_guide_and_braille_sheet, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,17 @@ static const struct tournament_utterance utterances[] = {
     {"menu-confirm-resign", "private", true, "after choosing resign: press repeat again"},
     {"menu-closed", "private", true, "the menu closed (cancel, or menu-ms unused)"},
     {"not-now", "private", true, "a menu choice the game does not allow now"},
+    {"menu-quick-guide", "private", true, "menu item, after cancel: the spoken quick guide"},
+    {"menu-braille-sheet", "private", true,
+     "menu item, after the quick guide, only with a braille display: the scoresheet on it"},
+    {"quick-guide-buttons", "private", true,
+     "the quick guide chosen: the buttons (a move's announcement cuts the guide short)"},
+    {"quick-guide-menu", "private", true, "the quick guide, next: the menu and its items"},
+    {"quick-guide-speech", "private", true,
+     "the quick guide, last: what the device says when, and on which channel"},
+    {"braille-page", "private", true,
+     "the braille scoresheet chosen in the menu: the page the display now shows (each repeat: the "
+     "next)"},
 };
 
 #define UTTERANCE_COUNT (sizeof(utterances) / sizeof(utterances[0]))
