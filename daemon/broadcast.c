@@ -6,7 +6,9 @@
  * DESIGN 9: the game of one board, live, to an MQTT broker.  A client of the control
  * socket (`watch` on one connection, `status` and `export pgn` on another) and of the
  * broker: retained annabella/NAME/pgn (the whole PGN) and annabella/NAME/status (the
- * status reply), annabella/NAME/event for each event, all QoS 1.  A lost broker or daemon
+ * status reply), annabella/NAME/event for each event, retained annabella/NAME/link (whether
+ * the broadcast is connected, the broker's last will saying when it is not, and whether it
+ * reaches its daemon), all QoS 1.  A lost broker or daemon
  * is retried with back-off; after either comes back the PGN and status are published
  * again, so the retained PGN is whole.  The game never waits for us: the daemon drops a
  * watcher that does not read.
@@ -41,6 +43,7 @@ struct broadcast {
 	const char *socket;
 	char board[ROOM_NAME_MAX];
 	char topic_pgn[128], topic_status[128], topic_event[128], topic_tags[128];
+	char topic_link[128];
 	struct ctlclient *watch, *req;
 	uint64_t daemon_retry_at;
 	unsigned daemon_backoff;
@@ -71,11 +74,26 @@ static void replace(char **dst, const char *src)
 
 /* ------------------------------------------------------------------ the daemon */
 
+#define LINK_GONE "{\"broadcast\":false,\"daemon\":null}"
+
+/* Whether this broadcast is on and reaches its daemon, for the room (retained). */
+static void publish_link(struct broadcast *b)
+{
+	const char *link = b->req ? "{\"broadcast\":true,\"daemon\":true}"
+				  : "{\"broadcast\":true,\"daemon\":false}";
+
+	mqttlink_publish(b->mqtt, b->topic_link, link, strlen(link), true);
+}
+
 static void daemon_lost(struct broadcast *b, const char *why)
 {
+	bool was = b->req != NULL;
+
 	ctlclient_close(b->watch);
 	ctlclient_close(b->req);
 	b->watch = b->req = NULL;
+	if (was || !b->daemon_said_down)
+		publish_link(b);
 	if (!b->daemon_said_down)
 		net_log(4, "the daemon at %s: %s; retrying", b->socket, why);
 	b->daemon_said_down = true;
@@ -174,6 +192,7 @@ static void daemon_connect(struct broadcast *b)
 		net_log(6, "the daemon at %s: connected", b->socket);
 	b->daemon_said_down = false;
 	b->daemon_backoff = DAEMON_BACKOFF_FIRST;
+	publish_link(b);
 	/* Whatever happened while we were away: the whole game again. */
 	b->pgn_sent = false;
 	refresh(b);
@@ -285,6 +304,7 @@ static void on_broker_connected(void *user)
 
 	/* The retained PGN whole again, as the broker may have lost it. */
 	b->pgn_sent = false;
+	publish_link(b);
 	if (b->req) {
 		refresh(b);
 	} else {
@@ -436,6 +456,7 @@ int cli_broadcast(int argc, char **argv)
 	snprintf(b.topic_status, sizeof(b.topic_status), "annabella/%s/status", board);
 	snprintf(b.topic_event, sizeof(b.topic_event), "annabella/%s/event", board);
 	snprintf(b.topic_tags, sizeof(b.topic_tags), "annabella/%s/tags", board);
+	snprintf(b.topic_link, sizeof(b.topic_link), "annabella/%s/link", board);
 	snprintf(client_id, sizeof(client_id), "annabella-broadcast-%s", board);
 	b.pgn_buf = malloc(CTLCLIENT_LINE_MAX);
 	b.mqtt = b.pgn_buf ? mqttlink_new(&mo, client_id, &cb, &b, err, sizeof(err)) : NULL;
@@ -445,6 +466,9 @@ int cli_broadcast(int argc, char **argv)
 		free(cfg);
 		return 1;
 	}
+	if (mqttlink_will(b.mqtt, b.topic_link, LINK_GONE))
+		net_log(4, "%s: no last will: a lost broadcast will not show in the room",
+			b.topic_link);
 	if (accept_tags)
 		mqttlink_subscribe(b.mqtt, b.topic_tags);
 	sigaction(SIGTERM, &sa, NULL);
@@ -478,6 +502,8 @@ int cli_broadcast(int argc, char **argv)
 			daemon_events(&b);
 		mqttlink_run(b.mqtt, pfd[0].revents);
 	}
+	/* A clean goodbye sends no last will: the room hears it from us. */
+	mqttlink_publish(b.mqtt, b.topic_link, LINK_GONE, strlen(LINK_GONE), true);
 	mqttlink_disconnect(b.mqtt, 1000);
 	mqttlink_free(b.mqtt);
 	ctlclient_close(b.watch);

@@ -44,11 +44,16 @@ static enum MHD_Result queue(const struct httpd_request *req, unsigned status,
 		return MHD_NO;
 	for (size_t i = 0; i < sizeof(common_headers) / sizeof(common_headers[0]); i++)
 		MHD_add_response_header(r, common_headers[i][0], common_headers[i][1]);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	if (!strncmp(req->url, "/api/", 5) || strstr(content_type, "pgn"))
+	if (content_type)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (MHD_get_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL)) {
+		/* the caller's */
+	} else if (!strncmp(req->url, "/api/", 5) ||
+		   (content_type && strstr(content_type, "pgn"))) {
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	else
+	} else {
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	}
 	ret = MHD_queue_response(req->conn, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -78,6 +83,18 @@ enum MHD_Result httpd_respond_with(const struct httpd_request *req, unsigned sta
 
 	if (r)
 		MHD_add_response_header(r, header, value);
+	return queue(req, status, r, content_type);
+}
+
+enum MHD_Result httpd_respond_headers(const struct httpd_request *req, unsigned status,
+				      const char *content_type, const void *data, size_t len,
+				      const struct httpd_header *headers, size_t count)
+{
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
+
+	for (size_t i = 0; r && i < count; i++)
+		MHD_add_response_header(r, headers[i].name, headers[i].value);
 	return queue(req, status, r, content_type);
 }
 

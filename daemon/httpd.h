@@ -50,6 +50,14 @@ enum MHD_Result httpd_respond_text(const struct httpd_request *req, unsigned sta
 enum MHD_Result httpd_respond_with(const struct httpd_request *req, unsigned status,
 				   const char *content_type, const char *text, const char *header,
 				   const char *value);
+/* The same with headers of the caller's (a Cache-Control among them replaces ours);
+ * content_type NULL for none (a 304 or 204 has no body). */
+struct httpd_header {
+	const char *name, *value;
+};
+enum MHD_Result httpd_respond_headers(const struct httpd_request *req, unsigned status,
+				      const char *content_type, const void *data, size_t len,
+				      const struct httpd_header *headers, size_t count);
 /* A streamed response (server-sent events): reader as libmicrohttpd calls it. */
 enum MHD_Result httpd_respond_stream(const struct httpd_request *req, const char *content_type,
 				     MHD_ContentReaderCallback reader, void *cls,
