@@ -500,16 +500,23 @@ function showUsage() {
 
 // The moves the assistant may relay, offered as they type (SAN, the local notation, UCI).
 let legalFen = null;
+let legalBusy = false;
 async function loadLegal() {
-  if (!status || status.fen === legalFen) return;
+  if (!status || !status.fen || status.fen === legalFen || legalBusy) return;
+  legalBusy = true;
+  const fen = status.fen;
   try {
     const j = await (await fetch('/api/legal', { cache: 'no-store' })).json();
     legalMoves = j.ok ? j : null;
     legalFen = j.ok ? j.fen : null;
   } catch (e) {
     legalMoves = null;
+    legalFen = null;
   }
+  legalBusy = false;
   showLegal();
+  // The position moved on meanwhile, or the answer did not come: again.
+  if (!legalFen || (status && status.fen !== legalFen && status.fen !== fen)) setTimeout(loadLegal, 500);
 }
 
 function showLegal() {

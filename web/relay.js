@@ -375,8 +375,12 @@ function tick() {
   room.boards.forEach(function (b) { if (shown[b.name]) tickBoard(shown[b.name], b); });
 }
 
+var POLL_GIVE_UP_MS = 5000; // a poll without an answer this long: the relay is not reachable
+
 function poll() {
-  fetch('/api/boards', { cache: 'no-store' }).then(function (r) {
+  var ctl = window.AbortController ? new AbortController() : null;
+  var timer = setTimeout(function () { if (ctl) ctl.abort(); }, POLL_GIVE_UP_MS);
+  fetch('/api/boards', { cache: 'no-store', signal: ctl ? ctl.signal : undefined }).then(function (r) {
     if (!r.ok) throw new Error('HTTP ' + r.status);
     return r.json();
   }).then(function (j) {
@@ -388,6 +392,7 @@ function poll() {
     relayLost = true;
     tick();
   }).then(function () {
+    clearTimeout(timer);
     setTimeout(poll, 1000);
   });
 }
