@@ -127,7 +127,7 @@ struct control_say_part {
 	const char *lang;
 	size_t start, end;
 };
-void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel,
-			     const char *text, const struct control_say_part *parts, int count);
+void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel, const char *text,
+			     const struct control_say_part *parts, int count);
 
 #endif

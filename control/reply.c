@@ -413,8 +413,8 @@ void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, con
 	control_event_say_parts(out, ms, public_channel, text, NULL, 0);
 }
 
-void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel,
-			     const char *text, const struct control_say_part *parts, int count)
+void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel, const char *text,
+			     const struct control_say_part *parts, int count)
 {
 	struct json_writer w;
 	size_t len = strlen(text);

@@ -24,7 +24,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "base/strbuf.h"
 #include "base/timeutil.h"
@@ -266,30 +265,6 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
 
 /* ------------------------------------------------------------------ round.pgn */
 
-static char *gzip(const char *data, size_t len, size_t *out_len)
-{
-	z_stream z = {0};
-	size_t cap;
-	char *out;
-
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return NULL;
-	cap = deflateBound(&z, (uLong)len) + 32; /* and the gzip header and trailer */
-	out = malloc(cap);
-	z.next_in = (Bytef *)(uintptr_t)data;
-	z.avail_in = (uInt)len;
-	z.next_out = (Bytef *)out;
-	z.avail_out = (uInt)cap;
-	if (!out || deflate(&z, Z_FINISH) != Z_STREAM_END) {
-		deflateEnd(&z);
-		free(out);
-		return NULL;
-	}
-	*out_len = z.total_out;
-	deflateEnd(&z);
-	return out;
-}
-
 /* The round's PGN of a view into the cache (r locked): rebuilt only if a game changed. */
 static int round_build(struct relay *r, bool arbiter)
 {
@@ -362,22 +337,6 @@ static bool etag_matches(const char *list, const char *etag)
 	return false;
 }
 
-/* Whether the client asks for gzip (Accept-Encoding with gzip, not at q=0). */
-static bool wants_gzip(const char *accept)
-{
-	const char *p = accept ? strstr(accept, "gzip") : NULL;
-	const char *q;
-
-	if (!p)
-		return false;
-	q = p + 4;
-	q += strspn(q, " \t");
-	if (*q != ';')
-		return true;
-	q = strstr(q, "q=");
-	return !q || strtod(q + 2, NULL) > 0;
-}
-
 static void http_date(int64_t ms, char *buf, size_t size)
 {
 	time_t t = (time_t)(ms / 1000);
@@ -400,7 +359,7 @@ static enum MHD_Result round_pgn(struct site *s, const struct httpd_request *req
 	struct round_cache *c = &r->round[s->arbiter];
 	const char *inm = httpd_header(req, "If-None-Match");
 	const char *ims = httpd_header(req, "If-Modified-Since");
-	bool gz = wants_gzip(httpd_header(req, "Accept-Encoding"));
+	bool gz = httpd_wants_gzip(httpd_header(req, "Accept-Encoding"));
 	char modified[64], delay[24];
 	enum MHD_Result ret;
 	bool fresh = false;
@@ -412,7 +371,7 @@ static enum MHD_Result round_pgn(struct site *s, const struct httpd_request *req
 					  "out of memory\n");
 	}
 	if (gz && !c->gz)
-		c->gz = gzip(c->body, c->len, &c->gz_len);
+		c->gz = httpd_gzip(c->body, c->len, &c->gz_len);
 	gz = gz && c->gz;
 	http_date(c->modified_ms, modified, sizeof(modified));
 	snprintf(delay, sizeof(delay), "%lld", (long long)(s->arbiter ? 0 : r->delay_ms / 1000));
@@ -615,7 +574,7 @@ static enum MHD_Result handle(void *user, const struct httpd_request *req)
 	    !strcmp(req->url, "/board.js")) {
 		a = asset_find(strcmp(req->url, "/") ? req->url : "/relay.html");
 		if (a)
-			return httpd_respond(req, MHD_HTTP_OK, a->content_type, a->data, a->len);
+			return httpd_respond_static(req, a->content_type, a->data, a->len);
 	}
 	if (strcmp(req->url, "/api/boards"))
 		return httpd_respond_text(req, MHD_HTTP_NOT_FOUND, "text/plain", "not found\n");
@@ -624,8 +583,8 @@ static enum MHD_Result handle(void *user, const struct httpd_request *req)
 		return httpd_respond_text(req, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
 					  "out of memory\n");
 	len = strlen(text);
-	if (wants_gzip(httpd_header(req, "Accept-Encoding")))
-		gz = gzip(text, len, &gz_len);
+	if (httpd_wants_gzip(httpd_header(req, "Accept-Encoding")))
+		gz = httpd_gzip(text, len, &gz_len);
 	{
 		const struct httpd_header h[] = {
 		    {"Vary", "Accept-Encoding"},

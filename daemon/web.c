@@ -44,16 +44,16 @@
 #include "daemon/ctlclient.h"
 #include "daemon/httpd.h"
 
-#define RING		 512   /* events kept for streams that fall behind or reconnect */
-#define KEEPALIVE_MS	 2000 /* an `alive` event on an idle stream */
-#define HEARTBEAT_MS	 2000 /* a quiet daemon is asked for its status this often */
+#define RING		  512  /* events kept for streams that fall behind or reconnect */
+#define KEEPALIVE_MS	  2000 /* an `alive` event on an idle stream */
+#define HEARTBEAT_MS	  2000 /* a quiet daemon is asked for its status this often */
 #define HEARTBEAT_WAIT_MS 2500 /* and is taken as lost without a reply within this */
-#define REQUEST_MS	 5000  /* a reply from the daemon */
-#define PIN_TRIES	 5     /* wrong PINs from one address before it waits */
-#define PIN_LOCK_MS	 60000
-#define PIN_ADDRESSES	 64
-#define BACKOFF_FIRST_MS 250
-#define BACKOFF_MAX_MS	 5000
+#define REQUEST_MS	  5000 /* a reply from the daemon */
+#define PIN_TRIES	  5    /* wrong PINs from one address before it waits */
+#define PIN_LOCK_MS	  60000
+#define PIN_ADDRESSES	  64
+#define BACKOFF_FIRST_MS  250
+#define BACKOFF_MAX_MS	  5000
 
 struct web {
 	char socket[108];
@@ -246,7 +246,8 @@ static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req
 				break;
 			if (monotonic_ms() - quiet_since >= HEARTBEAT_MS) {
 				if (heartbeat(w, req)) {
-					fprintf(stderr, "annabella web: the daemon does not answer\n");
+					fprintf(stderr,
+						"annabella web: the daemon does not answer\n");
 					break;
 				}
 				quiet_since = monotonic_ms();
@@ -594,12 +595,26 @@ static enum MHD_Result page(struct web *w, const struct httpd_request *req, cons
 		lang[0] = '\0';
 	pthread_mutex_unlock(&w->mu);
 	if (!at || strlen(lang) != 2 || !strcmp(lang, "de"))
-		return httpd_respond(req, MHD_HTTP_OK, a->content_type, a->data, a->len);
+		return httpd_respond_static(req, a->content_type, a->data, a->len);
 	copy = malloc(a->len);
 	if (!copy)
 		return MHD_NO;
 	memcpy(copy, a->data, a->len);
 	memcpy(copy + (at - (const char *)a->data) + strlen("<html lang=\""), lang, 2);
+	if (httpd_wants_gzip(httpd_header(req, "Accept-Encoding"))) {
+		size_t gz_len;
+		char *gz = httpd_gzip(copy, a->len, &gz_len);
+		const struct httpd_header h[] = {{"Vary", "Accept-Encoding"},
+						 {"Content-Encoding", "gzip"}};
+
+		if (gz) {
+			free(copy);
+			r = httpd_respond_headers(req, MHD_HTTP_OK, a->content_type, gz, gz_len, h,
+						  2);
+			free(gz);
+			return r;
+		}
+	}
 	r = httpd_respond(req, MHD_HTTP_OK, a->content_type, copy, a->len);
 	free(copy);
 	return r;
@@ -658,7 +673,7 @@ static enum MHD_Result route(void *user, const struct httpd_request *req)
 	if (a && !strcmp(a->path, "/index.html"))
 		return page(w, req, a);
 	if (a && strncmp(a->path, "/relay", 6))
-		return httpd_respond(req, MHD_HTTP_OK, a->content_type, a->data, a->len);
+		return httpd_respond_static(req, a->content_type, a->data, a->len);
 	return httpd_respond_text(req, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
 				  "not found\n");
 }

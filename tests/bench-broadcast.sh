@@ -94,6 +94,17 @@ rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$relay_pid/status")
 hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$relay_pid/status")
 relay=$(grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1)
 curl -s "$relay/round.pgn" >"$work/round.pgn"
+# What a broadcast polling round.pgn pays: the whole round, gzipped, and a poll of the
+# unchanged round with If-None-Match (headers and body, as sent).
+etag=$(curl -s -D - -o /dev/null "$relay/round.pgn" | tr -d '\r' | awk -F': ' 'tolower($1) == "etag" { print $2 }')
+round_bytes=$(curl -s -o /dev/null -w '%{size_header} %{size_download}' "$relay/round.pgn" | awk '{ print $1 + $2 }')
+round_gz_bytes=$(curl -s -o /dev/null -w '%{size_header} %{size_download}' -H 'Accept-Encoding: gzip' \
+	"$relay/round.pgn" | awk '{ print $1 + $2 }')
+read -r poll_code poll_bytes < <(curl -s -o /dev/null -w '%{http_code} %{size_header} %{size_download}\n' \
+	-H "If-None-Match: $etag" -H 'Accept-Encoding: gzip' "$relay/round.pgn" | awk '{ print $1, $2 + $3 }')
+echo "bench broadcast_round_pgn_bytes $round_bytes bytes (gzipped: $round_gz_bytes)"
+echo "bench broadcast_unchanged_poll_bytes $poll_bytes bytes (HTTP $poll_code)"
+/usr/bin/python3 "$dir/web/benchroom.py" "$relay/"
 
 python3 - "$work" "$boards" "$elapsed" "$rss" "$hwm" <<'PY'
 import glob, os, re, sys
