@@ -270,6 +270,7 @@ san: deps
 		LDFLAGS="-fsanitize=address,undefined" unit regress brltest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-web.sh build-san
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-mqtt.sh build-san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-room.sh build-san
 
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
@@ -282,6 +283,7 @@ tsan: deps
 		build-tsan/annabellad
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-web.sh build-tsan
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-mqtt.sh build-tsan
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-room.sh build-tsan
 
 # Our C sources (no git needed: a source tarball lints the same).
 FORMAT_SRC = $(shell find $(LAYERS) tests -name '*.[ch]' -not -path '*/corpus/*' | sort)
