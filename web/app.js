@@ -549,7 +549,7 @@ function replyWords(httpStatus, j) {
   return { text: j.ok ? '' : t('refused'), daemon: j.ok ? (j.text && !j.format ? j.text : '') : j.error };
 }
 
-async function send(line) {
+async function send(line, label) {
   const pin = $('pin').value.trim();
   const reply = $('reply');
   const text = $('reply-text');
@@ -562,7 +562,7 @@ async function send(line) {
     let j = {};
     try { j = await r.json(); } catch (e) { j = { ok: false }; }
     const w = replyWords(r.status, j);
-    reply.textContent = t('sent', { l: line }) + ': ' + (j.ok && !w.daemon ? t('ok') : w.text);
+    reply.textContent = t('sent', { l: label || line }) + ': ' + (j.ok && !w.daemon ? t('ok') : w.text);
     if (w.daemon) {
       const span = document.createElement('span');
       span.lang = 'en';
@@ -578,7 +578,7 @@ async function send(line) {
     }
     return !!j.ok;
   } catch (e) {
-    reply.textContent = t('sent', { l: line }) + ': ' + t('unreachable');
+    reply.textContent = t('sent', { l: label || line }) + ': ' + t('unreachable');
     reply.classList.add('error');
     return false;
   }
@@ -601,6 +601,7 @@ function radios(name, legend, options, chosen) {
     input.id = id;
     input.value = value;
     input.checked = value === chosen;
+    input.required = true;
     const l = document.createElement('label');
     l.htmlFor = id;
     l.textContent = label;
@@ -626,11 +627,13 @@ function textField(name, label, required) {
 }
 
 let confirmLine = null;
+let confirmLabel = null;
 let confirmReturn = null;
 
 // A confirmation before a command a slip would matter for: the dialog says what will be
 // sent; line(form) builds the command from its fields.
 function ask(title, text, fields, line) {
+  confirmLabel = title;
   const d = $('confirm');
   $('confirm-title').textContent = title;
   $('confirm-text').textContent = text;
@@ -662,7 +665,7 @@ const ACTIONS = {
       textField('move', t('intended'), false)],
     (f) => 'claim ' + f.kind.value + ' ' + f.side.value + (f.move.value.trim() ? ' ' + f.move.value.trim() : '')),
   'act-approve': () => ask(t('act-approve'), t('approve-text', { r: (status.result || {}).result || '' }), [], () => 'approve'),
-  'act-pause': () => send('pause'),
+  'act-pause': () => send('pause', t('act-pause')),
   'act-resume': () => ask(t('act-resume'), t('resume-text', { c: colorName((status.clock || {}).running || status.to_move) }), [], () => 'resume'),
   'act-result': () => ask(t('act-result'), t('result-text'),
     [radios('result', t('result1'), [['1-0', '1-0'], ['0-1', '0-1'], ['1/2-1/2', '½-½']], null),
@@ -694,11 +697,9 @@ document.addEventListener('DOMContentLoaded', () => {
     const form = $('confirm-form');
     if (!form.reportValidity()) return;
     const f = form.elements;
-    const radiosChosen = [...form.querySelectorAll('fieldset')].every((fs) => fs.querySelector('input:checked'));
-    if (!radiosChosen) { form.querySelector('fieldset input').focus(); return; }
     const line = confirmLine(f);
     closeConfirm();
-    send(line);
+    send(line, confirmLabel);
   });
   $('confirm-cancel').addEventListener('click', closeConfirm);
   $('confirm').addEventListener('close', () => {
