@@ -8,7 +8,8 @@
  * broker: retained annabella/NAME/pgn (the whole PGN) and annabella/NAME/status (the
  * status reply), annabella/NAME/event for each event, retained annabella/NAME/link (whether
  * the broadcast is connected, the broker's last will saying when it is not, and whether it
- * reaches its daemon), all QoS 1.  A lost broker or daemon
+ * reaches its daemon), all QoS 1.  A daemon quiet for 5 s is asked for its status (a frozen
+ * one says nothing); a lost broker or daemon
  * is retried with back-off; after either comes back the PGN and status are published
  * again, so the retained PGN is whole.  The game never waits for us: the daemon drops a
  * watcher that does not read.
@@ -35,6 +36,7 @@
 #include "daemon/room.h"
 
 #define REPLY_TIMEOUT_MS     5000
+#define DAEMON_QUIET_MS	     5000 /* a daemon quiet this long is asked for its status */
 #define DAEMON_BACKOFF_FIRST 500
 #define DAEMON_BACKOFF_MAX   10000
 
@@ -46,6 +48,7 @@ struct broadcast {
 	char topic_link[128];
 	struct ctlclient *watch, *req;
 	uint64_t daemon_retry_at;
+	uint64_t daemon_heard_at; /* its last event or reply */
 	unsigned daemon_backoff;
 	bool daemon_said_down;
 	char *pgn, *status; /* as last read from the daemon (NULL: not yet) */
@@ -115,6 +118,7 @@ static char *request(struct broadcast *b, const char *line)
 		daemon_lost(b, errno == ETIMEDOUT ? "no reply" : "connection lost");
 		return NULL;
 	}
+	b->daemon_heard_at = monotonic_ms();
 	return reply;
 }
 
@@ -216,12 +220,34 @@ static void daemon_events(struct broadcast *b)
 			daemon_lost(b, rc == 0 ? "it closed the connection" : strerror(errno));
 			return;
 		}
+		b->daemon_heard_at = monotonic_ms();
 		mqttlink_publish(b->mqtt, b->topic_event, line, strlen(line), false);
 		if (json_get(line, "event", event, sizeof(event)) < 0 || strcmp(event, "say"))
 			changed = true;
 	}
 	if (changed)
 		refresh(b);
+}
+
+/*
+ * A daemon that has said nothing for a while is asked for its status: a frozen one keeps its
+ * socket open and says nothing, and the room must not show it as live.  No reply within
+ * REPLY_TIMEOUT_MS: it is lost (the link says so) and tried again.  The status goes out, so
+ * the room also sees how old the clocks are.
+ */
+static void heartbeat(struct broadcast *b)
+{
+	char *reply = request(b, "status");
+
+	if (!reply)
+		return;
+	if (ctlclient_reply_ok(reply) && (!b->status || strcmp(b->status, reply))) {
+		free(b->status);
+		b->status = reply;
+		publish_status(b);
+	} else {
+		free(reply);
+	}
 }
 
 /* ------------------------------------------------------------------ tags */
@@ -484,12 +510,20 @@ int cli_broadcast(int argc, char **argv)
 
 		if (!b.watch && now >= b.daemon_retry_at)
 			daemon_connect(&b);
+		else if (b.req && now - b.daemon_heard_at >= DAEMON_QUIET_MS)
+			heartbeat(&b);
+		now = monotonic_ms();
 		mqttlink_pollfd(b.mqtt, &pfd[0]);
 		pfd[1].fd = b.watch ? ctlclient_fd(b.watch) : -1;
 		pfd[1].events = POLLIN;
 		pfd[1].revents = 0;
 		if (!b.watch) {
 			int until = b.daemon_retry_at > now ? (int)(b.daemon_retry_at - now) : 0;
+
+			timeout = until < timeout ? until : timeout;
+		} else if (b.req) {
+			uint64_t due = b.daemon_heard_at + DAEMON_QUIET_MS;
+			int until = due > now ? (int)(due - now) : 0;
 
 			timeout = until < timeout ? until : timeout;
 		}

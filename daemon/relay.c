@@ -156,7 +156,8 @@ static void on_message(void *user, const char *topic, const char *payload, size_
 	}
 	h = !strcmp(kind, "pgn") ? &b->pgn : !strcmp(kind, "status") ? &b->status : &b->link;
 	/* A retained message comes again on every connect: the same text is no change. */
-	added = room_history_add(h, wall_ms(), r->seq + 1, text, r->delay_ms);
+	/* Monotonic: a wall clock set back must never hide what arrived from any view. */
+	added = room_history_add(h, (int64_t)monotonic_ms(), r->seq + 1, text, r->delay_ms);
 	r->seq += (uint64_t)added;
 	pthread_mutex_unlock(&r->lock);
 	/* The trace for the benchmark: when the relay held a game of how many plies. */
@@ -202,9 +203,16 @@ static int view_compare(const void *a, const void *b)
 				  y->b->name, y->game ? room_game_tag(y->game, "Board") : NULL);
 }
 
+/* A view's time on the monotonic clock of the versions' arrival. */
 static int64_t view_time(const struct relay *r, bool arbiter)
 {
-	return wall_ms() - (arbiter ? 0 : r->delay_ms);
+	return (int64_t)monotonic_ms() - (arbiter ? 0 : r->delay_ms);
+}
+
+/* A monotonic time of this process on the wall clock, for people and HTTP dates. */
+static int64_t wall_of(int64_t mono_ms)
+{
+	return wall_ms() - ((int64_t)monotonic_ms() - mono_ms);
 }
 
 /* The versions only (r locked); a board with neither game nor status is not in the room. */
@@ -315,7 +323,8 @@ static int round_build(struct relay *r, bool arbiter)
 	snprintf(c->etag, sizeof(c->etag), "\"%016llx\"",
 		 (unsigned long long)fnv(FNV_START, c->body, c->len));
 	/* A delayed view changed when the change became visible to it. */
-	c->modified_ms = modified ? modified + (arbiter ? 0 : r->delay_ms) : r->started_ms;
+	c->modified_ms =
+	    modified ? wall_of(modified + (arbiter ? 0 : r->delay_ms)) : r->started_ms;
 	c->key = key;
 	c->built = true;
 	return 0;
@@ -505,7 +514,7 @@ static void board_json(struct json_writer *w, const struct view_board *e, int64_
 	link_flag(w, e->link ? e->link->text : NULL, "broadcast");
 	link_flag(w, e->link ? e->link->text : NULL, "daemon");
 	json_end(w);
-	json_int(w, "received_ms", received);
+	json_int(w, "received_ms", received ? wall_of(received) : 0);
 	json_int(w, "age_ms", at_ms - received);
 	json_end(w);
 }

@@ -187,6 +187,7 @@ two_plies >"$work/short.script"
 daemon b2 "$work/short.script"
 broadcast b2 "$work/b2.broadcast.log" --mqtt "127.0.0.1:$port"
 daemon b3 "$work/short.script"
+b3_daemon=$dpid
 broadcast b3 "$work/b3.broadcast.log" --mqtt "127.0.0.1:$port" --accept-tags
 "$build/annabella" relay --mqtt "127.0.0.1:$port" --listen 127.0.0.1:0 \
 	>"$work/relay.log" 2>&1 &
@@ -277,6 +278,21 @@ for _ in $(seq 50); do
 done
 [ "$(retained "$port" annabella/b4/link)" = '{"broadcast":false,"daemon":null}' ] && ok ||
 	bad "a broadcast killed left no last will: $(retained "$port" annabella/b4/link)"
+# A frozen daemon keeps its socket and says nothing: its broadcast asks for the status
+# after 5 s of quiet and, without a reply in 5 s, says the daemon is lost; back once it is.
+link_is() { # NAME WANT: within 20 s
+	for _ in $(seq 200); do
+		[ "$(retained "$port" "annabella/$1/link")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+kill -STOP "$b3_daemon"
+link_is b3 '{"broadcast":true,"daemon":false}' && ok ||
+	bad "a frozen daemon: b3's link $(retained "$port" annabella/b3/link)"
+kill -CONT "$b3_daemon"
+link_is b3 '{"broadcast":true,"daemon":true}' && ok ||
+	bad "the daemon going on: b3's link $(retained "$port" annabella/b3/link)"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data 'tags White x' "$relay/round.pgn")
 [ "$code" = 405 ] && ok || bad "POST got $code, not 405"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$relay/api/boards")

@@ -446,8 +446,11 @@ function setConn(key, down, again) {
   $('conn').classList.toggle('down', !!down);
 }
 
+let es = null;
+
 function connect() {
-  const es = new EventSource('/api/events');
+  if (es) es.close();
+  es = new EventSource('/api/events');
   es.addEventListener('hello', () => { signOfLife(true, 0); soon(); });
   es.addEventListener('reset', soon);
   es.addEventListener('alive', (e) => {
@@ -506,7 +509,10 @@ async function loadLegal() {
   legalBusy = true;
   const fen = status.fen;
   try {
-    const j = await (await fetch('/api/legal', { cache: 'no-store' })).json();
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), 5000);
+    const j = await (await fetch('/api/legal', { cache: 'no-store', signal: ctl.signal })).json();
+    clearTimeout(timer);
     legalMoves = j.ok ? j : null;
     legalFen = j.ok ? j.fen : null;
   } catch (e) {
@@ -712,4 +718,8 @@ document.addEventListener('DOMContentLoaded', () => {
   setInterval(soon, 30000);
   connect();
   refresh();
+  // A page the browser keeps for Back (bfcache) gives its stream up, so it holds none of the
+  // few connections a browser allows a server; shown again, it follows the daemon again.
+  window.addEventListener('pagehide', () => { if (es) { es.close(); es = null; } });
+  window.addEventListener('pageshow', (e) => { if (e.persisted) { connect(); soon(); } });
 });
