@@ -323,8 +323,7 @@ static int round_build(struct relay *r, bool arbiter)
 	snprintf(c->etag, sizeof(c->etag), "\"%016llx\"",
 		 (unsigned long long)fnv(FNV_START, c->body, c->len));
 	/* A delayed view changed when the change became visible to it. */
-	c->modified_ms =
-	    modified ? wall_of(modified + (arbiter ? 0 : r->delay_ms)) : r->started_ms;
+	c->modified_ms = modified ? wall_of(modified + (arbiter ? 0 : r->delay_ms)) : r->started_ms;
 	c->key = key;
 	c->built = true;
 	return 0;

@@ -89,9 +89,10 @@ int room_movetext_next(const char **cursor, const char **move, size_t *len);
 /*
  * What a board published on one topic, as it changed over time, for a view of the room
  * as it was some time ago (a broadcast delay, anti-cheating): each version with the time
- * it arrived (the caller's clock; the relay's is monotonic).  Only the versions a view may still show are kept: the newest one at
- * or before (now - keep_ms) and all after it.  When full, the second oldest goes, so a
- * delayed view may show an older version for a while but never a newer one than its time.
+ * it arrived (the caller's clock; the relay's is monotonic).  Only the versions a view may still
+ * show are kept: the newest one at or before (now - keep_ms) and all after it.  When full, the
+ * second oldest goes, so a delayed view may show an older version for a while but never a newer one
+ * than its time.
  */
 #define ROOM_HISTORY_MAX 256
 
