@@ -106,6 +106,14 @@ def main():
                 if os.environ.get("ROOMTEST_SCREENSHOT"):
                     d.save_screenshot(f"{os.environ['ROOMTEST_SCREENSHOT']}-{lang}-{width}.png")
 
+        # The public view says how far behind it is; the arbiter's that it is not.
+        d.get(f"{PUB}/?lang=en")
+        said = wait_for(lambda: "behind the boards" in state(d), 5)
+        check("the public room page says it is behind the boards", said, state(d))
+        d.get(f"{ARB}/?lang=en")
+        said = wait_for(lambda: "arbiter's view" in state(d), 5)
+        check("the arbiter's room page says it is undelayed", said, state(d))
+
         # A move on board 1: said once, with colour and number; board 2 not rebuilt.
         for lang in ("de", "en"):
             d.get(f"{ARB}/?lang={lang}")

@@ -323,6 +323,61 @@ def keyboard_actions(watcher):
     pin.clear()
 
 
+def confirm_with(fill):
+    """In the open confirmation: fill(dialog) chooses, then Enter on Send."""
+    wait_for(lambda: driver.execute_script("return document.getElementById('confirm').open"), 3)
+    fill()
+    tab_to("confirm-ok", 12)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+
+def claim_and_result(watcher):
+    """A claim, its ruling, the result and its approval, each one press and a confirmation."""
+    pin = driver.find_element(By.ID, "pin")
+    before = len(watcher.events)
+
+    def got(kind):
+        return wait_for(lambda: [e for e in watcher.events[before:] if e.get("event") == kind], 5)
+    pin.clear()
+    pin.send_keys("1234")
+    check("Claim a draw is reached by Tab", tab_to("act-claim"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    confirm_with(lambda: driver.find_element(By.ID, "c-kind-fifty").click())
+    claim = got("claim")
+    check("the assistant claims by one press and a confirmation (fifty moves)",
+          claim and "fifty" in json.dumps(claim[0]), claim or driver.find_element(By.ID, "reply").text)
+    pin.clear()
+    pin.send_keys("4711")
+    shown = wait_for(lambda: driver.find_element(By.ID, "act-reject").is_displayed(), 5)
+    check("the arbiter's ruling is offered while the claim stands", shown)
+    tab_to("act-reject")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    confirm_with(lambda: None)
+    ruling = got("ruling")
+    check("the arbiter rejects the claim by one press and a confirmation",
+          ruling and "rejected" in json.dumps(ruling[0]), ruling or driver.find_element(By.ID, "reply").text)
+    wait_for(lambda: driver.find_element(By.ID, "act-result").is_displayed(), 5)
+    check("Enter the result is reached by Tab", tab_to("act-result"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+    def fill_result():
+        driver.find_element(By.ID, "c-result-1212").click()
+        driver.find_element(By.ID, "c-reason").send_keys("agreed draw")
+    confirm_with(fill_result)
+    result = got("result")
+    check("the arbiter enters the result by one press and a confirmation with its reason",
+          result and "1/2-1/2" in json.dumps(result[0]), result or driver.find_element(By.ID, "reply").text)
+    shown = wait_for(lambda: driver.find_element(By.ID, "act-approve").is_displayed(), 5)
+    check("Approve the result is offered once there is one", shown)
+    tab_to("act-approve")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    text = driver.find_element(By.ID, "confirm-text").text
+    confirm_with(lambda: None)
+    approved = wait_for(lambda: not driver.find_element(By.ID, "act-approve").is_displayed(), 5)
+    check("the result is approved after a confirmation naming it", approved and "1/2-1/2" in text, text)
+    pin.clear()
+
+
 def frozen(base, daemon_pid):
     """A frozen daemon (SIGSTOP) and a frozen web process: the page says its data is old,
     its clocks stop counting, and its live region says so; back when they are."""
@@ -544,6 +599,7 @@ def main():
     keyboard_actions(watcher)
     frozen(base, procs["daemon"].pid)
     languages_and_widths(base)
+    claim_and_result(watcher)
 
     # Accessibility: axe-core on the live page.
     with open(AXE) as f:
