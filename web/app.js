@@ -220,9 +220,11 @@ function checkLive() {
     }
     return;
   }
-  if (!staleSaid) {
+  // Said once, and again only when the reason changes (the page is back, the device not).
+  const key = daemonUp ? 'staleserver' : 'stale';
+  if (!staleSaid || connKey !== key) {
     staleSaid = true;
-    setConn(daemonUp ? 'staleserver' : 'stale', true);
+    setConn(key, true);
   }
 }
 
