@@ -927,7 +927,7 @@ int cli_relay(int argc, char **argv)
 	net_log(6, "listening on http://%s/ for the boards of %s:%d%s", httpd_address(h), mo.host,
 		mo.port, mo.tls_ca[0] ? " (TLS)" : "");
 	if (r.delay_ms)
-		net_log(6, "the public view is %d:%02d minutes behind", o.delay_s / 60,
+		net_log(6, "the public view is %d min %d s behind the boards", o.delay_s / 60,
 			o.delay_s % 60);
 	if (ha)
 		net_log(6, "the arbiter's view, undelayed, on http://%s/", httpd_address(ha));
