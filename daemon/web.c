@@ -67,6 +67,7 @@ struct web {
 	char *status, *moves, *pgn, *commands;
 	uint64_t status_at; /* monotonic ms of the status request */
 	uint64_t heard_at;  /* monotonic ms of the daemon's last word (an event or a reply) */
+	int streams;	    /* event streams open: pages that show the data live */
 	bool daemon_up;
 	/* Wrong PINs per client address. */
 	struct pin_failures {
@@ -219,6 +220,16 @@ static int heartbeat(struct web *w, struct ctlclient *req)
 	return 0;
 }
 
+static bool streams_open(struct web *w)
+{
+	bool open;
+
+	pthread_mutex_lock(&w->mu);
+	open = w->streams > 0;
+	pthread_mutex_unlock(&w->mu);
+	return open;
+}
+
 /* One connection's life: watch, and after each batch of events refresh, then publish. */
 static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req)
 {
@@ -244,7 +255,8 @@ static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req
 		if (!n) {
 			if (stop_requested)
 				break;
-			if (monotonic_ms() - quiet_since >= HEARTBEAT_MS) {
+			/* Only while a page follows: each request is a line of control.log. */
+			if (monotonic_ms() - quiet_since >= HEARTBEAT_MS && streams_open(w)) {
 				if (heartbeat(w, req)) {
 					fprintf(stderr,
 						"annabella web: the daemon does not answer\n");
@@ -325,6 +337,9 @@ static void stream_done(void *cls)
 {
 	struct stream *s = cls;
 
+	pthread_mutex_lock(&s->w->mu);
+	s->w->streams--;
+	pthread_mutex_unlock(&s->w->mu);
 	free(s->out);
 	free(s);
 }
@@ -393,6 +408,7 @@ static enum MHD_Result events(struct web *w, const struct httpd_request *req)
 		return MHD_NO;
 	s->w = w;
 	pthread_mutex_lock(&w->mu);
+	w->streams++;
 	s->next = w->seq + 1;
 	if (last && *last) {
 		unsigned long long id = strtoull(last, &end, 10);
@@ -403,7 +419,8 @@ static enum MHD_Result events(struct web *w, const struct httpd_request *req)
 	pthread_mutex_unlock(&w->mu);
 	/* The first message says where the stream stands (and opens it at once). */
 	if (asprintf(&s->out, "retry: 1000\nevent: hello\ndata: {}\n\n") < 0) {
-		free(s);
+		s->out = NULL;
+		stream_done(s);
 		return MHD_NO;
 	}
 	s->len = strlen(s->out);
