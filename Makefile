@@ -75,7 +75,7 @@ CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIO
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 # The networked helpers (annabella web, broadcast, relay; DESIGN 9) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
-NET_PKGS := libmicrohttpd libmosquitto
+NET_PKGS := libmicrohttpd libmosquitto zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
@@ -184,7 +184,7 @@ install: all
 # and what the tests, demo and benchmarks need besides, from Debian 12.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev
+	libmosquitto-dev zlib1g-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
@@ -214,7 +214,7 @@ deps:
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
 CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
-	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev espeak-ng-data
+	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data
 deps-cross:
 	@tests/deps.sh $(DEB_CROSS)
 	@tests/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
@@ -270,6 +270,7 @@ san: deps
 		LDFLAGS="-fsanitize=address,undefined" unit regress brltest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-web.sh build-san
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-mqtt.sh build-san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-room.sh build-san
 
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
@@ -282,6 +283,7 @@ tsan: deps
 		build-tsan/annabellad
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-web.sh build-tsan
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-mqtt.sh build-tsan
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-room.sh build-tsan
 
 # Our C sources (no git needed: a source tarball lints the same).
 FORMAT_SRC = $(shell find $(LAYERS) tests -name '*.[ch]' -not -path '*/corpus/*' | sort)

@@ -119,5 +119,15 @@ const char *control_export_name(enum control_export f);
 void control_event_record(struct strbuf *out, const struct game_record *rec, const struct game *g);
 /* An utterance ({"event":"say","ms":..,"channel":"public","text":"..."}). */
 void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, const char *text);
+/* The same with the languages of its parts (the Appendix D words are German whatever the
+ * interface language): "parts":[{"lang":"de","text":"..."},...], whose texts joined are the
+ * text.  Each part is text[start, end) in lang; the text between parts joins the part
+ * before it. */
+struct control_say_part {
+	const char *lang;
+	size_t start, end;
+};
+void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel, const char *text,
+			     const struct control_say_part *parts, int count);
 
 #endif

@@ -410,7 +410,14 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 
 void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, const char *text)
 {
+	control_event_say_parts(out, ms, public_channel, text, NULL, 0);
+}
+
+void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel, const char *text,
+			     const struct control_say_part *parts, int count)
+{
 	struct json_writer w;
+	size_t len = strlen(text);
 
 	json_init(&w, out);
 	json_object(&w, NULL);
@@ -418,5 +425,24 @@ void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, con
 	json_int(&w, "ms", (int64_t)ms);
 	json_string(&w, "channel", public_channel ? "public" : "private");
 	json_string(&w, "text", text);
+	if (count > 0) {
+		json_array(&w, "parts");
+		for (int i = 0; i < count; i++) {
+			/* From the part's start (the first from 0) to the next part's start. */
+			size_t from = i ? parts[i].start : 0;
+			size_t to = i + 1 < count ? parts[i + 1].start : len;
+			char piece[512];
+
+			if (from > len || to > len || to < from || to - from >= sizeof(piece))
+				continue;
+			memcpy(piece, text + from, to - from);
+			piece[to - from] = '\0';
+			json_object(&w, NULL);
+			json_string(&w, "lang", parts[i].lang);
+			json_string(&w, "text", piece);
+			json_end(&w);
+		}
+		json_end(&w);
+	}
 	json_end(&w);
 }

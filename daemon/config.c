@@ -538,6 +538,18 @@ static int set_broadcast(struct config *cfg, const char *key, const char *value,
 	return 0;
 }
 
+int config_minutes(const char *value)
+{
+	char *end;
+	double m;
+
+	errno = 0;
+	m = strtod(value, &end);
+	if (errno || end == value || *end || !(m >= 0 && m <= 1440))
+		return -1;
+	return (int)(m * 60 + 0.5);
+}
+
 static int set_relay(struct config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size)
 {
@@ -550,6 +562,18 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 			BAD("listen must be ADDR:PORT");
 		if (copy_string(cfg->relay_listen, sizeof(cfg->relay_listen), value))
 			BAD("listen too long");
+	} else if (!strcmp(key, "arbiter-listen")) {
+		if (!strchr(value, ':'))
+			BAD("arbiter-listen must be ADDR:PORT");
+		if (copy_string(cfg->relay_arbiter_listen, sizeof(cfg->relay_arbiter_listen),
+				value))
+			BAD("arbiter-listen too long");
+	} else if (!strcmp(key, "delay")) {
+		int s = config_minutes(value);
+
+		if (s < 0)
+			BAD("delay must be minutes from 0 to 1440 (a fraction allowed: 0.5)");
+		cfg->relay_delay_s = s;
 	} else {
 		BAD("unknown key '%s' in [relay]", key);
 	}

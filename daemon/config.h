@@ -88,9 +88,14 @@ struct config {
 	char broadcast_board[64]; /* the board's name in the topics */
 	bool broadcast_accept_tags;
 	char relay_listen[64];
+	char relay_arbiter_listen[64]; /* the undelayed view, or "" */
+	int relay_delay_s;	       /* the public view's delay (anti-cheating), 0: none */
 };
 
 void config_defaults(struct config *cfg);
+/* Minutes as written in a setting or an option ("15", "0.5"), 0 to 1440, in whole seconds;
+ * -1 if it is no such number. */
+int config_minutes(const char *value);
 /* Read an INI file over the current values.  0, or -1 with "FILE:LINE: message" in err. */
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
 /* One key; used by config_load and tests.  0, or -1 with a message in err. */

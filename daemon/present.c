@@ -161,7 +161,14 @@ static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind,
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
-		control_event_say(&line, ms, ch == GAME_PUBLIC, u->text);
+		struct control_say_part parts[UTTERANCE_SEGMENTS_MAX];
+
+		for (int i = 0; i < u->count && i < UTTERANCE_SEGMENTS_MAX; i++) {
+			parts[i].lang = phrase_lang_code(u->seg[i].lang);
+			parts[i].start = u->seg[i].start;
+			parts[i].end = u->seg[i].end;
+		}
+		control_event_say_parts(&line, ms, ch == GAME_PUBLIC, u->text, parts, u->count);
 		if (line.p)
 			ctlsock_event(p->ctl, line.p);
 		free(line.p);

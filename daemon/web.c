@@ -16,8 +16,13 @@
  *   GET  /api/status                   the daemon's status reply (header X-Age-Ms: its age)
  *   GET  /api/moves, /api/commands     the scoresheet reply; the command table (`help`)
  *   GET  /game.pgn                     the game's PGN
+ *   GET  /api/legal                    the legal moves of the cached position (SAN, UCI and
+ *                                      the local notation), offered as the assistant types
  *   GET  /api/events                   server-sent events: each `watch` line, with its id;
- *                                      Last-Event-ID catches up from the ring
+ *                                      Last-Event-ID catches up from the ring; an `alive`
+ *                                      event every 2 s says how old the data is, so a page
+ *                                      knows when it is not live (the daemon or this
+ *                                      process frozen or gone)
  *   POST /api/command                  body: one section 8 line; header X-PIN: the PIN.
  *                                      Without a PIN only status, moves, export and help.
  */
@@ -31,6 +36,7 @@
 #include <unistd.h>
 
 #include "base/timeutil.h"
+#include "chess/chess.h"
 #include "control/json.h"
 #include "daemon/assets.h"
 #include "daemon/cli.h"
@@ -38,14 +44,16 @@
 #include "daemon/ctlclient.h"
 #include "daemon/httpd.h"
 
-#define RING		 512   /* events kept for streams that fall behind or reconnect */
-#define KEEPALIVE_MS	 15000 /* a comment line on an idle stream */
-#define REQUEST_MS	 5000  /* a reply from the daemon */
-#define PIN_TRIES	 5     /* wrong PINs from one address before it waits */
-#define PIN_LOCK_MS	 60000
-#define PIN_ADDRESSES	 64
-#define BACKOFF_FIRST_MS 250
-#define BACKOFF_MAX_MS	 5000
+#define RING		  512  /* events kept for streams that fall behind or reconnect */
+#define KEEPALIVE_MS	  2000 /* an `alive` event on an idle stream */
+#define HEARTBEAT_MS	  2000 /* a quiet daemon is asked for its status this often */
+#define HEARTBEAT_WAIT_MS 2500 /* and is taken as lost without a reply within this */
+#define REQUEST_MS	  5000 /* a reply from the daemon */
+#define PIN_TRIES	  5    /* wrong PINs from one address before it waits */
+#define PIN_LOCK_MS	  60000
+#define PIN_ADDRESSES	  64
+#define BACKOFF_FIRST_MS  250
+#define BACKOFF_MAX_MS	  5000
 
 struct web {
 	char socket[108];
@@ -58,6 +66,8 @@ struct web {
 	/* The cache, refreshed after each batch of events (NULL: not known). */
 	char *status, *moves, *pgn, *commands;
 	uint64_t status_at; /* monotonic ms of the status request */
+	uint64_t heard_at;  /* monotonic ms of the daemon's last word (an event or a reply) */
+	int streams;	    /* event streams open: pages that show the data live */
 	bool daemon_up;
 	/* Wrong PINs per client address. */
 	struct pin_failures {
@@ -146,6 +156,7 @@ static int refresh(struct web *w, struct ctlclient *req, bool commands)
 	pthread_mutex_lock(&w->mu);
 	replace(&w->status, status);
 	w->status_at = at;
+	w->heard_at = monotonic_ms();
 	replace(&w->moves, moves);
 	replace(&w->pgn, ctlclient_reply_ok(pgn) ? export_text(pgn) : NULL);
 	free(pgn);
@@ -179,17 +190,60 @@ static bool only_said(char *const *batch, int n)
 	return true;
 }
 
+static void heard(struct web *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->heard_at = monotonic_ms();
+	pthread_mutex_unlock(&w->mu);
+}
+
+/*
+ * A quiet daemon is asked for its status: a frozen one (stopped, wedged) keeps its sockets
+ * open and says nothing, and the pages must not show its last clocks as live.  -1 when it
+ * did not answer in time.
+ */
+static int heartbeat(struct web *w, struct ctlclient *req)
+{
+	char *status = NULL;
+	uint64_t at = monotonic_ms();
+
+	if (ctlclient_request(req, "status", &status, HEARTBEAT_WAIT_MS)) {
+		free(status);
+		return -1;
+	}
+	hide_claim_verdict(status);
+	pthread_mutex_lock(&w->mu);
+	replace(&w->status, status);
+	w->status_at = at;
+	w->heard_at = monotonic_ms();
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+static bool streams_open(struct web *w)
+{
+	bool open;
+
+	pthread_mutex_lock(&w->mu);
+	open = w->streams > 0;
+	pthread_mutex_unlock(&w->mu);
+	return open;
+}
+
 /* One connection's life: watch, and after each batch of events refresh, then publish. */
 static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req)
 {
 	const char *line;
 	char *batch[64];
 	int n = 0;
+	uint64_t quiet_since = monotonic_ms();
 
 	for (;;) {
 		int r = ctlclient_read(watch, &line, n ? 0 : 500);
 
 		if (r > 0) {
+			quiet_since = monotonic_ms();
+			heard(w);
 			batch[n] = strdup(line);
 			if (batch[n])
 				n++;
@@ -201,6 +255,15 @@ static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req
 		if (!n) {
 			if (stop_requested)
 				break;
+			/* Only while a page follows: each request is a line of control.log. */
+			if (monotonic_ms() - quiet_since >= HEARTBEAT_MS && streams_open(w)) {
+				if (heartbeat(w, req)) {
+					fprintf(stderr,
+						"annabella web: the daemon does not answer\n");
+					break;
+				}
+				quiet_since = monotonic_ms();
+			}
 			continue;
 		}
 		/* The cache first, then the events: a page that asks on an event sees it.  What
@@ -274,6 +337,9 @@ static void stream_done(void *cls)
 {
 	struct stream *s = cls;
 
+	pthread_mutex_lock(&s->w->mu);
+	s->w->streams--;
+	pthread_mutex_unlock(&s->w->mu);
 	free(s->out);
 	free(s);
 }
@@ -297,7 +363,10 @@ static bool stream_next(struct stream *s)
 	if (w->stopping) {
 		ok = false;
 	} else if (w->seq < s->next) {
-		n = asprintf(&s->out, ": keep-alive\n\n");
+		/* The page's sign of life: without it for a while, its data is not live. */
+		n = asprintf(&s->out, "event: alive\ndata: {\"up\":%s,\"age_ms\":%llu}\n\n",
+			     w->daemon_up ? "true" : "false",
+			     (unsigned long long)(monotonic_ms() - w->heard_at));
 	} else if (w->seq - s->next >= RING - 1) {
 		/* Fallen behind the ring: the page starts again from the status. */
 		s->next = w->seq + 1;
@@ -339,6 +408,7 @@ static enum MHD_Result events(struct web *w, const struct httpd_request *req)
 		return MHD_NO;
 	s->w = w;
 	pthread_mutex_lock(&w->mu);
+	w->streams++;
 	s->next = w->seq + 1;
 	if (last && *last) {
 		unsigned long long id = strtoull(last, &end, 10);
@@ -349,7 +419,8 @@ static enum MHD_Result events(struct web *w, const struct httpd_request *req)
 	pthread_mutex_unlock(&w->mu);
 	/* The first message says where the stream stands (and opens it at once). */
 	if (asprintf(&s->out, "retry: 1000\nevent: hello\ndata: {}\n\n") < 0) {
-		free(s);
+		s->out = NULL;
+		stream_done(s);
 		return MHD_NO;
 	}
 	s->len = strlen(s->out);
@@ -481,6 +552,91 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 
 /* ------------------------------------------------------------------ routes */
 
+/*
+ * The legal moves of the cached position: what the assistant may relay is offered as they
+ * type.  {"ok":true,"fen":...,"to_move":"white","moves":[{"san":"Nf3","uci":"g1f3",
+ * "local":"Sf3"},...]} (local: the paper notation with German letters, Appendix C).
+ */
+static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
+{
+	char fen[CHESS_FEN_MAX + 8] = "";
+	struct chess_pos pos;
+	struct chess_error err;
+	struct chess_move_list list;
+	struct strbuf b = {0};
+	struct json_writer jw;
+	enum MHD_Result r;
+
+	pthread_mutex_lock(&w->mu);
+	if (w->status && json_get(w->status, "fen", fen, sizeof(fen)) < 0)
+		fen[0] = '\0';
+	pthread_mutex_unlock(&w->mu);
+	if (!fen[0] || chess_fen_parse(&pos, fen, &err))
+		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "no position yet");
+	chess_pos_legal_moves(&pos, &list);
+	json_init(&jw, &b);
+	json_object(&jw, NULL);
+	json_bool(&jw, "ok", true);
+	json_string(&jw, "fen", fen);
+	json_string(&jw, "to_move", pos.side == CHESS_WHITE ? "white" : "black");
+	json_array(&jw, "moves");
+	for (int i = 0; i < list.count; i++) {
+		char san[CHESS_SAN_MAX], uci[8], local[CHESS_SAN_MAX];
+
+		chess_move_to_san(&pos, list.moves[i], san, sizeof(san));
+		chess_move_to_uci(list.moves[i], uci, sizeof(uci));
+		chess_move_to_local(&pos, list.moves[i], local, sizeof(local));
+		json_object(&jw, NULL);
+		json_string(&jw, "san", san);
+		json_string(&jw, "uci", uci);
+		json_string(&jw, "local", local);
+		json_end(&jw);
+	}
+	json_end(&jw);
+	json_end(&jw);
+	r = httpd_respond_text(req, MHD_HTTP_OK, "application/json", b.p ? b.p : "{\"ok\":false}");
+	free(b.p);
+	return r;
+}
+
+/* The page in the daemon's language from its first byte (the script takes it from there). */
+static enum MHD_Result page(struct web *w, const struct httpd_request *req, const struct asset *a)
+{
+	static const char from[] = "<html lang=\"de\">";
+	char lang[8] = "", *copy;
+	const char *at = memmem(a->data, a->len, from, sizeof(from) - 1);
+	enum MHD_Result r;
+
+	pthread_mutex_lock(&w->mu);
+	if (w->status && json_get(w->status, "lang", lang, sizeof(lang)) < 0)
+		lang[0] = '\0';
+	pthread_mutex_unlock(&w->mu);
+	if (!at || strlen(lang) != 2 || !strcmp(lang, "de"))
+		return httpd_respond_static(req, a->content_type, a->data, a->len);
+	copy = malloc(a->len);
+	if (!copy)
+		return MHD_NO;
+	memcpy(copy, a->data, a->len);
+	memcpy(copy + (at - (const char *)a->data) + strlen("<html lang=\""), lang, 2);
+	if (httpd_wants_gzip(httpd_header(req, "Accept-Encoding"))) {
+		size_t gz_len;
+		char *gz = httpd_gzip(copy, a->len, &gz_len);
+		const struct httpd_header h[] = {{"Vary", "Accept-Encoding"},
+						 {"Content-Encoding", "gzip"}};
+
+		if (gz) {
+			free(copy);
+			r = httpd_respond_headers(req, MHD_HTTP_OK, a->content_type, gz, gz_len, h,
+						  2);
+			free(gz);
+			return r;
+		}
+	}
+	r = httpd_respond(req, MHD_HTTP_OK, a->content_type, copy, a->len);
+	free(copy);
+	return r;
+}
+
 static enum MHD_Result cached(struct web *w, const struct httpd_request *req, char *const *slot,
 			      const char *type, bool age)
 {
@@ -528,9 +684,13 @@ static enum MHD_Result route(void *user, const struct httpd_request *req)
 		return cached(w, req, &w->pgn, "application/x-chess-pgn; charset=utf-8", false);
 	if (!strcmp(req->url, "/api/events"))
 		return events(w, req);
+	if (!strcmp(req->url, "/api/legal"))
+		return legal(w, req);
 	a = asset_find(req->url);
+	if (a && !strcmp(a->path, "/index.html"))
+		return page(w, req, a);
 	if (a && strncmp(a->path, "/relay", 6))
-		return httpd_respond(req, MHD_HTTP_OK, a->content_type, a->data, a->len);
+		return httpd_respond_static(req, a->content_type, a->data, a->len);
 	return httpd_respond_text(req, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
 				  "not found\n");
 }

@@ -216,6 +216,17 @@ static void test_broadcast_and_relay(void **state)
 	expect_set_bad("broadcast", "listen", ":80", "unknown key 'listen' in [broadcast]");
 	expect_set_bad("relay", "listen", "8080", "ADDR:PORT");
 	expect_set_bad("relay", "board", "pi", "unknown key 'board' in [relay]");
+	assert_int_equal(cfg.relay_delay_s, 0);
+	expect_set_ok(&cfg, "relay", "delay", "15");
+	assert_int_equal(cfg.relay_delay_s, 900);
+	expect_set_ok(&cfg, "relay", "delay", "0.5");
+	assert_int_equal(cfg.relay_delay_s, 30);
+	expect_set_ok(&cfg, "relay", "arbiter-listen", "127.0.0.1:8082");
+	assert_string_equal(cfg.relay_arbiter_listen, "127.0.0.1:8082");
+	expect_set_bad("relay", "delay", "-1", "minutes from 0 to 1440");
+	expect_set_bad("relay", "delay", "1441", "minutes from 0 to 1440");
+	expect_set_bad("relay", "delay", "15m", "minutes from 0 to 1440");
+	expect_set_bad("relay", "arbiter-listen", "8082", "ADDR:PORT");
 }
 
 static void test_missing_file(void **state)
