@@ -27,6 +27,9 @@ static int teardown(void **state)
 	if (t->tournament_faults)
 		fail_msg("%d utterances not allowed in tournament mode; the first: %s",
 			 t->tournament_faults, t->tournament_fault);
+	if (t->audience_faults)
+		fail_msg("%d events handed out to the wrong audience; the first: %s",
+			 t->audience_faults, t->audience_fault);
 	free(t);
 	return 0;
 }
