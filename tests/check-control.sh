@@ -103,7 +103,7 @@ expect "malformed argument" "$(as anb-assistant resign green)" 1 "'green': white
 expect "unknown command" "$(as anb-assistant teleport e2 e8)" 1 'unknown command'
 expect "outsider refused at connect" "$(as anb-outsider status)" 2 'cannot reach the daemon'
 # A PIN gives the arbiter's role to the assistant's connection.
-printf 'auth 4711\nclaim threefold\n' >"$work/pin.in"
+printf 'auth 4711\nclaim threefold white\n' >"$work/pin.in"
 $sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
 	<"$work/pin.in" >"$work/out" 2>&1
 expect "PIN gives the arbiter's reply" $? 0 'threefold claim by white is not correct'
@@ -151,7 +151,7 @@ if [ -n "$said" ]; then
 else
 	bad "the move after the unruly clients was not announced"
 fi
-grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold => ok' "$work/state/control.log" &&
+grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold white => ok' "$work/state/control.log" &&
 	ok || bad "control.log lacks the PIN's author: $(grep claim "$work/state/control.log")"
 grep -q '^[0-9]* anb-arbiter arbiter pause => ok clocks paused' "$work/state/control.log" &&
 	ok || bad "control.log lacks the arbiter's pause"
