@@ -279,6 +279,8 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	audit(c, now, author, role, shown, out.ok, out.said);
 	answer(c, cl, &out.reply);
 	control_outcome_free(&out);
+	/* The scoresheet's files after the reply has gone. */
+	referee_flush(c->referee, now);
 	switch (out.action) {
 	case CONTROL_ACT_WATCH:
 		if (!cl)

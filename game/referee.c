@@ -301,6 +301,10 @@ void referee_command(struct referee *r, const struct game_command *cmd, uint64_t
 		return;
 	}
 	ref_command(r, cmd, now, reply);
+}
+
+void referee_flush(struct referee *r, uint64_t now)
+{
 	flush(r, now);
 }
 

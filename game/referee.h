@@ -89,6 +89,11 @@ void referee_handle(struct referee *r, const struct game_event *ev);
  * the referee checks what only the game can tell (a legal move, a claim to rule on). */
 void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		     struct game_reply *reply);
+/* The scoresheet effect for what the last command changed, if anything.  The caller gives it
+ * once the command's reply is on its way, so the reply does not wait for the scoresheet's
+ * files (the journal records are handed out before the reply); any later event gives it
+ * too. */
+void referee_flush(struct referee *r, uint64_t now);
 /* The next time a GAME_EV_TICK is due, or UINT64_MAX. */
 uint64_t referee_deadline(const struct referee *r, uint64_t now);
 /* The daemon stops: a game-ending move whose press never came gets the reading when it was

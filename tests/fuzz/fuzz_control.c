@@ -67,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (game_plies(referee_game(r)) != plies || referee_game(r)->claims != claims))
 			abort();
 		control_outcome_free(&out);
+		referee_flush(r, now);
 		control_reply_status(&status, referee_game(r),
 				     &(struct control_status_extra){.now = now});
 		one_line(&status);

@@ -339,6 +339,7 @@ static inline void rt_command(struct rt *t, const struct game_command *cmd)
 
 	referee_command(t->r, cmd, t->now, &reply);
 	rt_log_reply(t, reply.ok, reply.text);
+	referee_flush(t->r, t->now);
 }
 
 /* A request line as the control socket gives it, through the command table (roles, modes,
@@ -358,6 +359,7 @@ static inline int rt_control(struct rt *t, enum game_role role, const char *line
 	rt_log_reply(t, out.ok, text);
 	rc = out.ok ? 0 : -1;
 	control_outcome_free(&out);
+	referee_flush(t->r, t->now);
 	return rc;
 }
 
