@@ -270,6 +270,7 @@ san: deps
 		LDFLAGS="-fsanitize=address,undefined" unit regress brltest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-web.sh build-san
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-mqtt.sh build-san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-privacy.sh build-san
 
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
