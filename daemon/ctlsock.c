@@ -277,28 +277,24 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	else
 		loggable(line, len, shown, sizeof(shown));
 	audit(c, now, author, role, shown, out.ok, out.said);
-	answer(c, cl, &out.reply);
-	control_outcome_free(&out);
-	/* The scoresheet's files after the reply has gone. */
-	referee_flush(c->referee, now);
-	switch (out.action) {
-	case CONTROL_ACT_WATCH:
-		if (!cl)
-			break;
+	/* The connection's new state first: sending the reply may drop it. */
+	if (cl && out.action == CONTROL_ACT_WATCH) {
 		if (!cl->watching)
 			c->watchers++;
 		cl->watching = true;
 		cl->watch_public = out.public_view;
-		break;
-	case CONTROL_ACT_ROLE:
-		if (cl) {
-			cl->role = out.role;
-			snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
-		}
-		break;
-	case CONTROL_ACT_PIN_REFUSED: {
+	} else if (cl && out.action == CONTROL_ACT_ROLE) {
+		cl->role = out.role;
+		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
+	}
+	answer(c, cl, &out.reply);
+	control_outcome_free(&out);
+	/* The scoresheet's files after the reply has gone. */
+	referee_flush(c->referee, now);
+	if (out.action == CONTROL_ACT_PIN_REFUSED) {
 		struct strbuf ev = {0};
 
+		/* The arbiters hear of it; after AUTH_TRIES the connection is closed. */
 		control_event_pin_refused(&ev, now, author);
 		if (ev.p && c->watchers)
 			send_event(c, ev.p, CONTROL_PIN_REFUSED_AUDIENCE);
@@ -309,10 +305,6 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			flush_client(c, cl);
 			drop(c, cl, NULL);
 		}
-		break;
-	}
-	case CONTROL_ACT_NONE:
-		break;
 	}
 }
 
