@@ -3,7 +3,9 @@
  * What the referee asks the world to do, at the level of meaning: "announce this move of
  * this position publicly", "tell the player privately that the board does not match".
  * Never words, files or sockets: the daemon's presenter renders each effect for speech,
- * the scoresheet files, control replies and watchers.
+ * braille, the clock display, the scoresheet files and watchers, each as the effect's
+ * audience allows (audience.h).  Replies to commands are not effects: referee_command()
+ * returns them.
  */
 #ifndef ANNABELLA_EFFECT_H
 #define ANNABELLA_EFFECT_H
