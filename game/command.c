@@ -55,3 +55,16 @@ const char *game_command_unmet(const struct game *g, unsigned modes, unsigned ne
 	}
 	return NULL;
 }
+
+int game_claim_on_move(const struct game *g, bool *made)
+{
+	int last = game_plies(g) - 1;
+
+	*made = false;
+	if (g->has_clock && last >= 0 &&
+	    completion_waiting(&g->completion, game_ply_color(g, last)) == last) {
+		*made = true;
+		return game_ply_color(g, last);
+	}
+	return game_position(g)->side;
+}

@@ -85,4 +85,9 @@ const char *game_command_unmet(const struct game *g, unsigned modes, unsigned ne
 /* "play", "not-over", "clock", "not-closed" for one need's bit (help, the web page). */
 const char *game_need_name(unsigned need);
 
+/* The side on move for a draw claim (9.2, 9.3) without an intended move: the side to move,
+ * or, with a clock, the side whose move is made on the board and not yet completed by its
+ * press (that move is the one the claim intends).  *made: the latter. */
+int game_claim_on_move(const struct game *g, bool *made);
+
 #endif

@@ -24,14 +24,18 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 {
 	int player = g->params.player;
 	char why[80];
+	bool made;
 
 	m->count = 0;
 	if (!game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why))) {
 		m->items[m->count++] = MENU_OFFER_DRAW;
 		if (g->offer_color >= 0 && g->offer_color != player)
 			m->items[m->count++] = MENU_ACCEPT_DRAW;
-		m->items[m->count++] = MENU_CLAIM_THREEFOLD;
-		m->items[m->count++] = MENU_CLAIM_FIFTY;
+		/* Claims only on the player's move (9.2, 9.3), as the claim itself checks. */
+		if (game_claim_on_move(g, &made) == player) {
+			m->items[m->count++] = MENU_CLAIM_THREEFOLD;
+			m->items[m->count++] = MENU_CLAIM_FIFTY;
+		}
 		m->items[m->count++] = MENU_RESIGN;
 	}
 	if (g->result.state == RESULT_ENDED || g->result.state == RESULT_FLAG_PENDING)

@@ -166,9 +166,8 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	const struct chess_pos *pos = game_position(g);
 	struct game_record rec = ref_command_record(REC_CLAIM, cmd, now);
 	struct game_effect fx = {.kind = GAME_FX_CLAIM, .ms = now, .channel = GAME_PUBLIC};
-	int last = game_plies(g) - 1;
-	int claimant = claimant_of(g, cmd), on_move = pos->side;
-	bool made = false, correct;
+	int claimant = claimant_of(g, cmd), on_move;
+	bool made, correct;
 	chess_move m = CHESS_MOVE_NONE;
 
 	if (claimant < 0) {
@@ -178,19 +177,18 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 		    game_claim_kind_name(cmd->claim));
 		return;
 	}
-	if (g->has_clock && last >= 0 &&
-	    completion_waiting(&g->completion, game_ply_color(g, last)) == last) {
-		if (cmd->move[0] && claimant == game_ply_color(g, last)) {
+	on_move = game_claim_on_move(g, &made);
+	if (made && cmd->move[0]) {
+		if (claimant == on_move) {
 			ref_reply(r, cmd, false, now,
 				  "%s has made a move on the board, not yet completed: it is the "
 				  "move the claim intends (claim without MOVE)",
 				  color_word(claimant));
 			return;
 		}
-		if (!cmd->move[0]) {
-			on_move = game_ply_color(g, last);
-			made = true;
-		}
+		/* An intended move is the side to move's in the position on the board. */
+		on_move = pos->side;
+		made = false;
 	}
 	if (claimant != on_move) {
 		ref_reply(

@@ -398,13 +398,13 @@ static void test_claim_charged_to_claimant(void **state)
 	assert_int_equal(rt_game(t)->claims, 0);
 	assert_null(last_record("claim"));
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
-	/* Nor from the menu. */
+	/* The menu offers no claim on the opponent's move (9.2, 9.3). */
 	rt_hold(t, GAME_BUTTON_SELECT, 1200);
-	rt_press(t, GAME_BUTTON_SELECT); /* claim threefold */
-	rt_press(t, GAME_BUTTON_SELECT); /* claim fifty */
-	assert_logged(" SAY private menu-claim-fifty\n");
-	rt_press(t, GAME_BUTTON_REPEAT);
-	assert_logged(" SAY private not-now\n");
+	assert_logged(" SAY private menu-offer-draw\n");
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-resign\n");
+	assert_not_logged("menu-claim");
+	rt_wait(t, 20000); /* closes unused */
 	assert_null(last_record("claim"));
 	/* The arbiter names a side not on move: refused, never turned into Black's claim. */
 	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim fifty white"), -1);
@@ -577,6 +577,7 @@ static void test_menu(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_move(t, "e2", "e4");
+	rt_move(t, "e7", "e5"); /* White on move: the claims are offered */
 	rt_hold(t, GAME_BUTTON_SELECT, 1500);
 	assert_logged(" SAY private menu-offer-draw\n"); /* offer a draw */
 	rt_press(t, GAME_BUTTON_SELECT);
