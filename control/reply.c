@@ -116,7 +116,11 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	if (promotion_is_pending(&g->promotion)) {
 		json_object(w, "promotion");
 		uci(w, "move", g->promotion.move);
-		json_string(w, "choice", piece_name(g->promotion.choice));
+		/* The piece being chosen is said in the earphone; final, it is announced. */
+		json_string(w, "choice",
+			    game_audience_reaches(GAME_AUDIENCE_PLAYER, x->audience)
+				? piece_name(g->promotion.choice)
+				: NULL);
 		json_end(w);
 	} else {
 		json_null(w, "promotion");

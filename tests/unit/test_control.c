@@ -267,6 +267,21 @@ static void test_status_per_audience(void **state)
 	assert_replays();
 }
 
+/* The promotion piece being chosen is the player's until it is announced. */
+static void test_status_promotion_choice(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+5", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_lift(t, "b7");
+	rt_place(t, "b8");
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_true(give(ROLE_ASSISTANT, "status"));
+	assert_reply("\"promotion\":{\"move\":\"b7b8q\",\"choice\":\"queen\"}");
+	assert_true(give(ROLE_ARBITER, "status public"));
+	assert_reply("\"promotion\":{\"move\":\"b7b8q\",\"choice\":null}");
+}
+
 /* ------------------------------------------------------------------ audiences */
 
 static void test_record_audiences(void **state)
@@ -395,6 +410,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_help_is_the_table, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_auth_and_watch, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_status_per_audience, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_status_promotion_choice, setup, teardown_control),
 	    cmocka_unit_test(test_record_audiences),
 	    cmocka_unit_test(test_effect_audiences),
 	    cmocka_unit_test(test_presenter_sinks),
