@@ -451,7 +451,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		reply = NULL;
 	}
 	/* Without a PIN, the status anyone may see, whatever this process's own role. */
-	if (!pin && !strcmp(line, "status"))
+	if (!pin && control_command_find(line) == control_command_find("status"))
 		snprintf(line, sizeof(line), "status public");
 	if (ctlclient_request(c, line, &reply, REQUEST_MS)) {
 		ctlclient_close(c);

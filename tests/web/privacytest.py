@@ -356,10 +356,11 @@ def main():
     st, text = http(base + "/api/status")
     check("the page's status shows the claim but not whether it is correct",
           '"open":true' in text and '"correct"' not in text, text[text.find('"claim"'):][:160])
-    st, text = http(base + "/api/command", b"status")
-    check("status without a PIN on the page: no verdict, though the page's user is an arbiter",
-          st == 200 and '"open":true' in text and '"correct"' not in text,
-          text[text.find('"claim"'):][:160])
+    for body in (b"status", b" status  "):
+        st, text = http(base + "/api/command", body)
+        check(f"{body!r} without a PIN on the page: no verdict, though the page's user is an"
+              " arbiter", st == 200 and '"open":true' in text and '"correct"' not in text,
+              text[text.find('"claim"'):][:160])
     st, text = http(base + "/api/command", b"status", {"X-PIN": "471147"})
     check("the arbiter's PIN on the page shows the verdict", '"correct":false' in text,
           text[text.find('"claim"'):][:160])
