@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The control protocol's requests: the command table and its parsers (protocol.h).
+ * The control protocol's requests: the command table and its parsers (protocol.h).  The
+ * handlers are in dispatch.c.
  */
 #include "control/protocol.h"
+
+#include "control/handlers.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,16 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 8
-
-struct words {
-	int n;
-	char w[MAX_WORDS][64];
-	const char *rest[MAX_WORDS]; /* the line from word i on */
-};
-
-typedef int (*parse_fn)(const struct words *ws, struct control_request *req, char *err,
-			size_t err_size);
+#define MAX_WORDS CONTROL_MAX_WORDS
 
 static int fail(char *err, size_t err_size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -33,7 +27,7 @@ static int fail(char *err, size_t err_size, const char *fmt, ...)
 	return -1;
 }
 
-static int want(const struct words *ws, int min, int max, const char *usage, char *err,
+static int want(const struct control_words *ws, int min, int max, const char *usage, char *err,
 		size_t err_size)
 {
 	if (ws->n - 1 < min || ws->n - 1 > max)
@@ -62,7 +56,8 @@ static void copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-static int p_none(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_none(const struct control_words *ws, struct control_request *req, char *err,
+		  size_t err_size)
 {
 	(void)req;
 	if (ws->n != 1)
@@ -70,7 +65,18 @@ static int p_none(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_tags(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+/* status [public], watch [public] */
+static int p_view(const struct control_words *ws, struct control_request *req, char *err,
+		  size_t err_size)
+{
+	if (ws->n > 2 || (ws->n == 2 && strcmp(ws->w[1], "public")))
+		return fail(err, err_size, "usage: %s", req->command->usage);
+	req->public_view = ws->n == 2;
+	return 0;
+}
+
+static int p_tags(const struct control_words *ws, struct control_request *req, char *err,
+		  size_t err_size)
 {
 	struct game_tag *t = &req->game.tag;
 	const char *v;
@@ -101,7 +107,8 @@ static int p_tags(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_move(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_move(const struct control_words *ws, struct control_request *req, char *err,
+		  size_t err_size)
 {
 	if (want(ws, 1, 1, "move MOVE (SAN with English or German letters, or UCI)", err, err_size))
 		return -1;
@@ -112,7 +119,7 @@ static int p_move(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_draw_offer(const struct words *ws, struct control_request *req, char *err,
+static int p_draw_offer(const struct control_words *ws, struct control_request *req, char *err,
 			size_t err_size)
 {
 	if (want(ws, 0, 1, "draw-offer [white|black]", err, err_size))
@@ -121,35 +128,46 @@ static int p_draw_offer(const struct words *ws, struct control_request *req, cha
 	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err, err_size) : 0;
 }
 
-static int p_claim(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+/* claim uphold|reject: the arbiter's ruling on the open claim (9.5). */
+static int p_ruling(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
 {
-	if (want(ws, 1, 2, "claim threefold|fifty [MOVE], or claim uphold|reject", err, err_size))
+	if (ws->n != 2)
+		return fail(err, err_size, "usage: claim uphold|reject");
+	req->game.kind = CMD_RULING;
+	req->game.upheld = ws->w[1][0] == 'u';
+	return 0;
+}
+
+/* claim threefold|fifty [white|black] [MOVE] */
+static int p_claim(const struct control_words *ws, struct control_request *req, char *err,
+		   size_t err_size)
+{
+	int at = 2;
+
+	if (want(ws, 1, 3, req->command->usage, err, err_size))
 		return -1;
-	if (!strcmp(ws->w[1], "uphold") || !strcmp(ws->w[1], "reject")) {
-		/* The arbiter's ruling on the open claim (9.5). */
-		if (ws->n != 2)
-			return fail(err, err_size, "usage: claim uphold|reject");
-		req->game.kind = CMD_RULING;
-		req->game.upheld = ws->w[1][0] == 'u';
-		req->arbiter_only = true;
-		return 0;
-	}
 	if (!strcmp(ws->w[1], "threefold"))
 		req->game.claim = CLAIM_THREEFOLD;
 	else if (!strcmp(ws->w[1], "fifty"))
 		req->game.claim = CLAIM_FIFTY;
 	else
-		return fail(err, err_size, "'%s': threefold or fifty", ws->w[1]);
-	if (ws->n == 3) {
-		if (strlen(ws->w[2]) >= sizeof(req->game.move))
-			return fail(err, err_size, "'%s' is not a move", ws->w[2]);
-		copy(req->game.move, sizeof(req->game.move), ws->w[2]);
+		return fail(err, err_size, "'%s': threefold or fifty (or uphold|reject)", ws->w[1]);
+	if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
+		req->game.color = game_color_parse(ws->w[at++]);
+	if (at < ws->n) {
+		if (strlen(ws->w[at]) >= sizeof(req->game.move))
+			return fail(err, err_size, "'%s' is not a move", ws->w[at]);
+		copy(req->game.move, sizeof(req->game.move), ws->w[at++]);
 	}
+	if (at < ws->n)
+		return fail(err, err_size, "usage: %s", req->command->usage);
 	req->game.kind = CMD_CLAIM;
 	return 0;
 }
 
-static int p_resign(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_resign(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
 {
 	if (want(ws, 1, 1, "resign white|black", err, err_size))
 		return -1;
@@ -157,7 +175,8 @@ static int p_resign(const struct words *ws, struct control_request *req, char *e
 	return color_arg(ws->w[1], &req->game.color, err, err_size);
 }
 
-static int p_result(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_result(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
 {
 	if (ws->n < 3)
 		return fail(err, err_size, "usage: result 1-0|0-1|1/2-1/2 REASON...");
@@ -172,14 +191,25 @@ static int p_result(const struct words *ws, struct control_request *req, char *e
 	return 0;
 }
 
-static int p_kind(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_approve(const struct control_words *ws, struct control_request *req, char *err,
+		     size_t err_size)
 {
-	if (p_none(ws, req, err, err_size))
-		return -1;
-	req->game.kind = req->cmd == CTL_APPROVE ? CMD_APPROVE
-			 : req->cmd == CTL_PAUSE ? CMD_PAUSE
-						 : CMD_RESUME;
-	return 0;
+	req->game.kind = CMD_APPROVE;
+	return p_none(ws, req, err, err_size);
+}
+
+static int p_pause(const struct control_words *ws, struct control_request *req, char *err,
+		   size_t err_size)
+{
+	req->game.kind = CMD_PAUSE;
+	return p_none(ws, req, err, err_size);
+}
+
+static int p_resume(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
+{
+	req->game.kind = CMD_RESUME;
+	return p_none(ws, req, err, err_size);
 }
 
 /* H:MM:SS (or M:SS, or SS) as milliseconds. */
@@ -215,7 +245,8 @@ static int parse_hms(const char *text, int64_t *ms)
 	return 0;
 }
 
-static int p_clock(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_clock(const struct control_words *ws, struct control_request *req, char *err,
+		   size_t err_size)
 {
 	static const char usage[] = "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]";
 
@@ -238,7 +269,7 @@ static int p_clock(const struct words *ws, struct control_request *req, char *er
 	return 0;
 }
 
-static int p_compare(const struct words *ws, struct control_request *req, char *err,
+static int p_compare(const struct control_words *ws, struct control_request *req, char *err,
 		     size_t err_size)
 {
 	if (ws->n < 2)
@@ -247,7 +278,7 @@ static int p_compare(const struct words *ws, struct control_request *req, char *
 	return 0;
 }
 
-static int p_rollback(const struct words *ws, struct control_request *req, char *err,
+static int p_rollback(const struct control_words *ws, struct control_request *req, char *err,
 		      size_t err_size)
 {
 	char *end;
@@ -263,7 +294,7 @@ static int p_rollback(const struct words *ws, struct control_request *req, char 
 	return 0;
 }
 
-static int p_illegal(const struct words *ws, struct control_request *req, char *err,
+static int p_illegal(const struct control_words *ws, struct control_request *req, char *err,
 		     size_t err_size)
 {
 	if (want(ws, 0, 1, "illegal [white|black]", err, err_size))
@@ -272,7 +303,8 @@ static int p_illegal(const struct words *ws, struct control_request *req, char *
 	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err, err_size) : 0;
 }
 
-static int p_auth(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_auth(const struct control_words *ws, struct control_request *req, char *err,
+		  size_t err_size)
 {
 	if (want(ws, 1, 1, "auth PIN", err, err_size))
 		return -1;
@@ -282,7 +314,8 @@ static int p_auth(const struct words *ws, struct control_request *req, char *err
 	return 0;
 }
 
-static int p_export(const struct words *ws, struct control_request *req, char *err, size_t err_size)
+static int p_export(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};
 
@@ -299,44 +332,65 @@ static int p_export(const struct words *ws, struct control_request *req, char *e
 
 /* ------------------------------------------------------------------ the table */
 
-static const struct command_row {
-	struct control_command_info info;
-	bool changes_game;
-	parse_fn parse;
-} table[CTL_CMD_COUNT] = {
-    [CTL_STATUS] = {{"status", false, "status"}, false, p_none},
-    [CTL_MOVES] = {{"moves", false, "moves"}, false, p_none},
-    [CTL_TAGS] = {{"tags", false, "tags NAME VALUE"}, true, p_tags},
-    [CTL_MOVE] = {{"move", false, "move MOVE"}, true, p_move},
-    [CTL_DRAW_OFFER] = {{"draw-offer", false, "draw-offer [white|black]"}, true, p_draw_offer},
-    [CTL_CLAIM] = {{"claim", false, "claim threefold|fifty [MOVE] | claim uphold|reject (arbiter)"},
-		   true,
-		   p_claim},
-    [CTL_RESIGN] = {{"resign", false, "resign white|black"}, true, p_resign},
-    [CTL_RESULT] = {{"result", true, "result 1-0|0-1|1/2-1/2 REASON..."}, true, p_result},
-    [CTL_APPROVE] = {{"approve", false, "approve"}, true, p_kind},
-    [CTL_PAUSE] = {{"pause", true, "pause"}, true, p_kind},
-    [CTL_RESUME] = {{"resume", true, "resume"}, true, p_kind},
-    [CTL_CLOCK] = {{"clock", true, "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]"},
-		   true,
-		   p_clock},
-    [CTL_COMPARE] = {{"compare", true, "compare MOVETEXT"}, false, p_compare},
-    [CTL_ROLLBACK] = {{"rollback", true, "rollback PLY"}, true, p_rollback},
-    [CTL_ILLEGAL] = {{"illegal", true, "illegal [white|black]"}, true, p_illegal},
-    [CTL_WATCH] = {{"watch", false, "watch"}, false, p_none},
-    [CTL_AUTH] = {{"auth", false, "auth PIN"}, false, p_auth},
-    [CTL_EXPORT] = {{"export", false, "export pgn|text|brf|unicode"}, false, p_export},
-    [CTL_HELP] = {{"help", false, "help"}, false, p_none},
+#define ANY   CONTROL_ANYONE
+#define ARB   CONTROL_ARBITER
+#define MODES GAME_MODES_ALL
+
+/* Each row: name, sub, usage, words (the first argument's, for completion), roles, modes,
+ * needs, flags, parser, handler (protocol.h).  Rows of the same name: one with a `sub` first
+ * (its first arguments pick it). */
+static const struct control_command table[] = {
+    {"status", NULL, "status [public]", "public", ANY, MODES, 0, CONTROL_READS, p_view,
+     control_h_status},
+    {"moves", NULL, "moves", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_moves},
+    {"tags", NULL, "tags NAME VALUE", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_tags, control_h_game},
+    {"move", NULL, "move MOVE", NULL, ANY, MODES, GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_move,
+     control_h_game},
+    {"draw-offer", NULL, "draw-offer [white|black]", "white black", ANY, MODES, GAME_NEED_PLAY,
+     CONTROL_CHANGES, p_draw_offer, control_h_game},
+    {"claim", "uphold|reject", "claim uphold|reject", NULL, ARB, MODES, 0, CONTROL_CHANGES,
+     p_ruling, control_h_game},
+    {"claim", NULL, "claim threefold|fifty [white|black] [MOVE]", "threefold fifty", ANY, MODES,
+     GAME_NEED_PLAY, CONTROL_CHANGES, p_claim, control_h_game},
+    {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_NOT_OVER,
+     CONTROL_CHANGES, p_resign, control_h_game},
+    {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, MODES,
+     GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_result, control_h_game},
+    {"approve", NULL, "approve", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_approve, control_h_game},
+    {"pause", NULL, "pause", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
+     CONTROL_CHANGES, p_pause, control_h_game},
+    {"resume", NULL, "resume", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
+     CONTROL_CHANGES, p_resume, control_h_game},
+    {"clock", NULL, "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]", "set", ARB, MODES,
+     GAME_NEED_CLOCK | GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_clock, control_h_game},
+    {"compare", NULL, "compare MOVETEXT", NULL, ARB, MODES, 0, 0, p_compare, control_h_compare},
+    {"rollback", NULL, "rollback PLY", NULL, ARB, MODES, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
+     p_rollback, control_h_game},
+    {"illegal", NULL, "illegal [white|black]", "white black", ARB, MODES, GAME_NEED_NOT_OVER,
+     CONTROL_CHANGES, p_illegal, control_h_game},
+    {"watch", NULL, "watch [public]", "public", ANY, MODES, 0, CONTROL_SESSION, p_view,
+     control_h_watch},
+    {"auth", NULL, "auth PIN", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
+     control_h_auth},
+    {"export", NULL, "export pgn|text|brf|unicode", "pgn text brf unicode", ANY, MODES, 0,
+     CONTROL_READS, p_export, control_h_export},
+    {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
 };
 
-const struct control_command_info *control_commands(int *count)
-{
-	static struct control_command_info infos[CTL_CMD_COUNT];
+#undef ANY
+#undef ARB
+#undef MODES
 
-	for (int i = 0; i < CTL_CMD_COUNT; i++)
-		infos[i] = table[i].info;
-	*count = CTL_CMD_COUNT;
-	return infos;
+#define TABLE_SIZE ((int)(sizeof(table) / sizeof(table[0])))
+
+const struct control_command *control_command_at(int i)
+{
+	return i >= 0 && i < TABLE_SIZE ? &table[i] : NULL;
+}
+
+int control_command_count(void)
+{
+	return TABLE_SIZE;
 }
 
 const char *control_role_name(enum game_role role)
@@ -344,9 +398,33 @@ const char *control_role_name(enum game_role role)
 	return role == ROLE_ARBITER ? "arbiter" : role == ROLE_PLAYER ? "player" : "assistant";
 }
 
-bool control_allowed(const struct control_request *req, enum game_role role)
+/* Whether `word` is one of the '|'-separated words of `list`. */
+static bool in_list(const char *list, const char *word)
 {
-	return !req->arbiter_only || role == ROLE_ARBITER;
+	size_t n = strlen(word);
+
+	while (list && *list) {
+		size_t len = strcspn(list, "|");
+
+		if (len == n && !strncmp(list, word, n))
+			return true;
+		list += len;
+		if (*list == '|')
+			list++;
+	}
+	return false;
+}
+
+/* The row for a command's name and first argument (NULL: none). */
+static const struct control_command *lookup(const char *name, const char *arg)
+{
+	for (int i = 0; i < TABLE_SIZE; i++) {
+		if (strcmp(name, table[i].name))
+			continue;
+		if (!table[i].sub || (arg && in_list(table[i].sub, arg)))
+			return &table[i];
+	}
+	return NULL;
 }
 
 /* Well-formed UTF-8 without control characters (a tab is a space). */
@@ -380,7 +458,7 @@ static const char *bad_text(const unsigned char *s, size_t len)
 	return NULL;
 }
 
-static int split(const char *line, struct words *ws, char *err, size_t err_size)
+static int split(const char *line, struct control_words *ws, char *err, size_t err_size)
 {
 	const char *p = line;
 
@@ -412,11 +490,29 @@ static int split(const char *line, struct words *ws, char *err, size_t err_size)
 	return 0;
 }
 
+const struct control_command *control_command_find(const char *line)
+{
+	char name[64] = "", arg[64] = "";
+	int n = 0;
+
+	/* Two words at most, each cut to its field: enough to pick the row. */
+	while (*line == ' ' || *line == '\t')
+		line++;
+	n = (int)strcspn(line, " \t");
+	snprintf(name, sizeof(name), "%.*s", n < 63 ? n : 63, line);
+	line += n;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	n = (int)strcspn(line, " \t");
+	snprintf(arg, sizeof(arg), "%.*s", n < 63 ? n : 63, line);
+	return lookup(name, arg[0] ? arg : NULL);
+}
+
 int control_parse(const char *line, size_t len, struct control_request *req, char *err,
 		  size_t err_size)
 {
 	char text[CONTROL_LINE_MAX + 1];
-	struct words ws;
+	struct control_words ws;
 	const char *why;
 
 	memset(req, 0, sizeof(*req));
@@ -437,13 +533,8 @@ int control_parse(const char *line, size_t len, struct control_request *req, cha
 		return -1;
 	if (!ws.n)
 		return fail(err, err_size, "empty request");
-	for (int i = 0; i < CTL_CMD_COUNT; i++) {
-		if (strcmp(ws.w[0], table[i].info.name))
-			continue;
-		req->cmd = (enum control_cmd)i;
-		req->arbiter_only = table[i].info.arbiter_only;
-		req->changes_game = table[i].changes_game;
-		return table[i].parse(&ws, req, err, err_size);
-	}
-	return fail(err, err_size, "unknown command '%s' (help lists them)", ws.w[0]);
+	req->command = lookup(ws.w[0], ws.n > 1 ? ws.w[1] : NULL);
+	if (!req->command)
+		return fail(err, err_size, "unknown command '%s' (help lists them)", ws.w[0]);
+	return req->command->parse(&ws, req, err, err_size);
 }

@@ -116,7 +116,11 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	if (promotion_is_pending(&g->promotion)) {
 		json_object(w, "promotion");
 		uci(w, "move", g->promotion.move);
-		json_string(w, "choice", piece_name(g->promotion.choice));
+		/* The piece being chosen is said in the earphone; final, it is announced. */
+		json_string(w, "choice",
+			    game_audience_reaches(GAME_AUDIENCE_PLAYER, x->audience)
+				? piece_name(g->promotion.choice)
+				: NULL);
 		json_end(w);
 	} else {
 		json_null(w, "promotion");
@@ -129,7 +133,11 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 		json_end(w);
 		return;
 	}
-	if (mismatch_active(&g->mismatch)) {
+	/* A board kept from the player during their own move is the arbiter's to know: telling
+	 * it would be advice (11.3.1). */
+	if (mismatch_active(&g->mismatch) &&
+	    (g->mismatch.state != MISMATCH_HELD ||
+	     game_audience_reaches(GAME_AUDIENCE_ARBITER, x->audience))) {
 		json_object(w, "mismatch");
 		json_string(w, "state", mismatch_state_name(g->mismatch.state));
 		squares(w, "should_be_empty", g->mismatch.should_be_empty);
@@ -143,7 +151,7 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	json_end(w);
 }
 
-static void claim(struct json_writer *w, const struct game *g, enum game_role role)
+static void claim(struct json_writer *w, const struct game *g, enum game_audience audience)
 {
 	const struct game_claim *c = &g->claim;
 
@@ -158,7 +166,7 @@ static void claim(struct json_writer *w, const struct game *g, enum game_role ro
 	json_int(w, "ply", c->ply);
 	json_bool(w, "open", c->open);
 	/* Whether it is correct is for the arbiter alone (11.3.1). */
-	if (role == ROLE_ARBITER)
+	if (game_audience_reaches(GAME_AUDIENCE_ARBITER, audience))
 		json_bool(w, "correct", c->correct);
 	json_end(w);
 }
@@ -251,7 +259,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	else
 		json_null(&w, "draw_offer");
 	json_int(&w, "draw_offers", g->offers);
-	claim(&w, g, x->role);
+	claim(&w, g, x->audience);
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
 	json_object(&w, "tags");
@@ -332,21 +340,58 @@ void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
 	json_end(&w);
 }
 
+/* A space-separated list as a JSON array of its words. */
+static void word_array(struct json_writer *w, const char *key, const char *list, char sep)
+{
+	json_array(w, key);
+	while (list && *list) {
+		char word[64];
+		size_t n = strcspn(list, sep == '|' ? "|" : " ");
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < 63 ? n : 63), list);
+		if (n)
+			json_string(w, NULL, word);
+		list += n;
+		if (*list)
+			list++;
+	}
+	json_end(w);
+}
+
 void control_reply_help(struct strbuf *out)
 {
 	struct json_writer w;
-	int n;
-	const struct control_command_info *c = control_commands(&n);
+	const struct control_command *c;
 
 	json_init(&w, out);
 	json_object(&w, NULL);
 	json_bool(&w, "ok", true);
 	json_array(&w, "commands");
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; (c = control_command_at(i)); i++) {
 		json_object(&w, NULL);
-		json_string(&w, "name", c[i].name);
-		json_string(&w, "usage", c[i].usage);
-		json_string(&w, "role", c[i].arbiter_only ? "arbiter" : "any");
+		json_string(&w, "name", c->name);
+		json_string(&w, "usage", c->usage);
+		json_string(&w, "role", c->roles == CONTROL_ARBITER ? "arbiter" : "any");
+		json_array(&w, "roles");
+		for (int r = 0; r < ROLE_COUNT; r++)
+			if (c->roles & CONTROL_ROLE(r))
+				json_string(&w, NULL, control_role_name((enum game_role)r));
+		json_end(&w);
+		json_array(&w, "modes");
+		for (int m = GAME_TOURNAMENT; m <= GAME_CASUAL; m++)
+			if (c->modes & GAME_MODE_BIT(m))
+				json_string(&w, NULL, game_mode_name((enum game_mode)m));
+		json_end(&w);
+		json_array(&w, "needs");
+		for (int n = 0; n < GAME_NEED_COUNT; n++)
+			if (c->needs & (1u << n))
+				json_string(&w, NULL, game_need_name(1u << n));
+		json_end(&w);
+		word_array(&w, "sub", c->sub, '|');
+		word_array(&w, "args", c->words, ' ');
+		json_bool(&w, "changes", c->flags & CONTROL_CHANGES);
+		json_bool(&w, "reads", c->flags & CONTROL_READS);
+		json_bool(&w, "session", c->flags & CONTROL_SESSION);
 		json_end(&w);
 	}
 	json_end(&w);
@@ -364,6 +409,7 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 	json_object(&w, NULL);
 	json_string(&w, "event", game_record_name(rec->type));
 	json_int(&w, "ms", (int64_t)rec->ms);
+	json_string(&w, "audience", game_audience_name(rec->audience));
 	if (rec->author[0])
 		json_string(&w, "author", rec->author);
 	switch (rec->type) {
@@ -408,13 +454,14 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 	json_end(&w);
 }
 
-void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, const char *text)
+void control_event_say(struct strbuf *out, uint64_t ms, enum game_audience audience,
+		       const char *text)
 {
-	control_event_say_parts(out, ms, public_channel, text, NULL, 0);
+	control_event_say_parts(out, ms, audience, text, NULL, 0);
 }
 
-void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channel, const char *text,
-			     const struct control_say_part *parts, int count)
+void control_event_say_parts(struct strbuf *out, uint64_t ms, enum game_audience audience,
+			     const char *text, const struct control_say_part *parts, int count)
 {
 	struct json_writer w;
 	size_t len = strlen(text);
@@ -423,7 +470,9 @@ void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channe
 	json_object(&w, NULL);
 	json_string(&w, "event", "say");
 	json_int(&w, "ms", (int64_t)ms);
-	json_string(&w, "channel", public_channel ? "public" : "private");
+	json_string(&w, "audience", game_audience_name(audience));
+	/* The speaker for the public, the earphone for the player. */
+	json_string(&w, "channel", audience == GAME_AUDIENCE_PUBLIC ? "public" : "private");
 	json_string(&w, "text", text);
 	if (count > 0) {
 		json_array(&w, "parts");
@@ -444,5 +493,36 @@ void control_event_say_parts(struct strbuf *out, uint64_t ms, bool public_channe
 		}
 		json_end(&w);
 	}
+	json_end(&w);
+}
+
+bool control_event_effect(struct strbuf *out, const struct game_effect *fx)
+{
+	struct json_writer w;
+
+	if (fx->kind != GAME_FX_CLAIM)
+		return false;
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event", "claimed");
+	json_int(&w, "ms", (int64_t)fx->ms);
+	json_string(&w, "audience", game_audience_name(fx->audience));
+	json_string(&w, "by", game_color_name(fx->color));
+	json_string(&w, "kind", game_claim_kind_name((enum claim_kind)fx->claim));
+	uci(&w, "move", fx->move);
+	json_end(&w);
+	return true;
+}
+
+void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author)
+{
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event", "pin-refused");
+	json_int(&w, "ms", (int64_t)ms);
+	json_string(&w, "audience", game_audience_name(CONTROL_PIN_REFUSED_AUDIENCE));
+	json_string(&w, "author", author);
 	json_end(&w);
 }

@@ -4,7 +4,8 @@
  *                     [--user U --password-file F] [--tls-ca FILE] [--accept-tags]
  *
  * DESIGN 9: the game of one board, live, to an MQTT broker.  A client of the control
- * socket (`watch` on one connection, `status` and `export pgn` on another) and of the
+ * socket (`watch public` on one connection, `status public` and `export pgn` on another:
+ * what anyone may know, whatever the role of this process's user) and of the
  * broker: retained annabella/NAME/pgn (the whole PGN) and annabella/NAME/status (the
  * status reply), annabella/NAME/event for each event, retained annabella/NAME/link (whether
  * the broadcast is connected, the broker's last will saying when it is not, and whether it
@@ -138,7 +139,7 @@ static void publish_status(struct broadcast *b)
  * move), the PGN when it changed or the broker has not got it yet. */
 static void refresh(struct broadcast *b)
 {
-	char *reply = request(b, "status");
+	char *reply = request(b, "status public");
 
 	if (!reply)
 		return;
@@ -177,7 +178,7 @@ static void daemon_connect(struct broadcast *b)
 		daemon_lost(b, err);
 		return;
 	}
-	if (ctlclient_send(b->watch, "watch") ||
+	if (ctlclient_send(b->watch, "watch public") ||
 	    ctlclient_read(b->watch, &line, REPLY_TIMEOUT_MS) <= 0) {
 		daemon_lost(b, "no reply to watch");
 		return;
@@ -237,7 +238,7 @@ static void daemon_events(struct broadcast *b)
  */
 static void heartbeat(struct broadcast *b)
 {
-	char *reply = request(b, "status");
+	char *reply = request(b, "status public");
 
 	if (!reply)
 		return;

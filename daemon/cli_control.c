@@ -6,7 +6,8 @@
  *
  * DESIGN 8: exit 0 when the reply is ok, 1 when it is an error, 2 when the socket cannot be
  * reached or the usage is wrong.  `watch` keeps printing events until the daemon closes
- * the connection or the user interrupts.
+ * the connection or the user interrupts.  `--help` lists the commands and line editing
+ * completes them from the command table the daemon dispatches through (control/protocol.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -59,6 +60,119 @@ static void print_raw(const char *reply)
 	fflush(stdout);
 }
 
+/* ------------------------------------------------------------------ the table */
+
+/* The commands, for a person: usage, who may give them, what they need of the game. */
+static void print_commands(FILE *f)
+{
+	const struct control_command *c;
+
+	fprintf(f, "commands (DESIGN 8):\n");
+	for (int i = 0; (c = control_command_at(i)); i++) {
+		bool first = true;
+
+		fprintf(f, "  %-52s %s", c->usage, c->roles == CONTROL_ARBITER ? "arbiter" : "any");
+		for (int n = 0; n < GAME_NEED_COUNT; n++) {
+			static const char *const needs[GAME_NEED_COUNT] = {
+			    "the game on", "the game not over", "a clock",
+			    "the result not approved"};
+
+			if (!(c->needs & (1u << n)))
+				continue;
+			fprintf(f, "%s%s", first ? "; needs " : ", ", needs[n]);
+			first = false;
+		}
+		if (c->modes != GAME_MODES_ALL)
+			fprintf(f, "; %s mode only",
+				c->modes & GAME_MODE_BIT(GAME_CASUAL) ? "casual" : "tournament");
+		fprintf(f, "\n");
+	}
+}
+
+/* Completion: the first word from the table's names, the second from the words its rows
+ * take first (their `sub` and `words`). */
+static char completion_name[64];
+
+static char *complete_word(const char *text, int state)
+{
+	static int row, at;
+	static const char *list;
+	size_t len = strlen(text);
+	const struct control_command *c;
+
+	if (!state) {
+		row = 0;
+		at = 0;
+		list = NULL;
+	}
+	for (;;) {
+		if (!completion_name[0]) {
+			/* Command names, each once. */
+			while ((c = control_command_at(row++))) {
+				const struct control_command *prev = control_command_at(row - 2);
+
+				if (prev && !strcmp(prev->name, c->name))
+					continue;
+				if (!strncmp(c->name, text, len))
+					return strdup(c->name);
+			}
+			return NULL;
+		}
+		while (list && *list) {
+			size_t n = strcspn(list, " |");
+			const char *word = list;
+
+			list += n;
+			while (*list == ' ' || *list == '|')
+				list++;
+			if (n >= len && !strncmp(word, text, len))
+				return strndup(word, n);
+		}
+		/* The next list: a row's `sub`, then its `words`. */
+		c = control_command_at(row);
+		if (!c)
+			return NULL;
+		if (strcmp(c->name, completion_name)) {
+			row++;
+			at = 0;
+			continue;
+		}
+		list = at == 0 ? c->sub : c->words;
+		if (++at == 2) {
+			at = 0;
+			row++;
+		}
+	}
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	const char *p = rl_line_buffer, *stop = rl_line_buffer + start;
+	int words = 0;
+
+	(void)end;
+	rl_attempted_completion_over = 1;
+	completion_name[0] = '\0';
+	/* The words before the one being completed: none (a command) or its name (its first
+	 * argument); later arguments are not completed. */
+	for (;;) {
+		size_t n;
+
+		while (p < stop && *p == ' ')
+			p++;
+		if (p >= stop)
+			break;
+		n = strcspn(p, " ");
+		if (words++ == 0)
+			snprintf(completion_name, sizeof(completion_name), "%.*s",
+				 (int)(n < 63 ? n : 63), p);
+		p += n;
+	}
+	if (words > 1)
+		return NULL;
+	return rl_completion_matches(text, complete_word);
+}
+
 /* ------------------------------------------------------------------ interactive */
 
 static struct ctlclient *interactive_conn;
@@ -85,6 +199,7 @@ static int interactive_tty(struct ctlclient *c)
 {
 	interactive_conn = c;
 	interactive_status = 0;
+	rl_attempted_completion_function = complete;
 	rl_callback_handler_install("annabella> ", interactive_line);
 	while (interactive_status == 0) {
 		struct pollfd pfd[2] = {{.fd = 0, .events = POLLIN},
@@ -249,6 +364,11 @@ static int run(int argc, char **argv, bool status)
 	if (status && i < argc) {
 		fprintf(stderr, "usage: annabella status [--socket PATH]\n");
 		return 2;
+	}
+	if (!status && i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
+		printf("usage: annabella control [--socket PATH] [COMMAND ARGS...]\n");
+		print_commands(stdout);
+		return 0;
 	}
 	for (; i < argc; i++) {
 		int n =

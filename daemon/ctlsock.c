@@ -36,6 +36,7 @@ struct client {
 	char author[GAME_AUTHOR_MAX];
 	enum game_role role;
 	bool watching;
+	bool watch_public; /* `watch public`: public events only */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -58,15 +59,8 @@ struct ctlsock {
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
-	/* The request being handled: the referee's reply goes to it. */
-	uint32_t next_id, current_id;
-	struct client *current;
-	unsigned current_gen;
-	bool replied;
-	char current_line[256];
 	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
-	char current_author[GAME_AUTHOR_MAX];
-	enum game_role current_role;
+	char words[512];		      /* the last move's words, for a status reply */
 };
 
 /* ------------------------------------------------------------------ the audit */
@@ -194,198 +188,126 @@ static void answer(struct ctlsock *c, struct client *cl, const struct strbuf *re
 		send_line(c, cl, reply->p, reply->len);
 }
 
-static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role role, uint64_t now)
+/* What the daemon knows besides the game, for `status`. */
+static void status_extra(void *shell, struct control_status_extra *x)
 {
+	struct ctlsock *c = shell;
 	const struct game *g = referee_game(c->referee);
-	struct control_status_extra x = {.now = now, .role = role};
-	char words[512] = "";
 	int last = game_plies(g) - 1;
 
 	if (last >= 0) {
 		struct chess_pos before;
 
 		game_position_before(g, last, &before);
-		presenter_move_words(c->presenter, &before, g->plies[last].move, words,
-				     sizeof(words));
-		x.last_move_words = words;
+		presenter_move_words(c->presenter, &before, g->plies[last].move, c->words,
+				     sizeof(c->words));
+		x->last_move_words = c->words;
 	}
-	x.board_differences = referee_board_differences(c->referee);
-	x.lang = presenter_lang(c->presenter);
+	x->board_differences = referee_board_differences(c->referee);
+	x->lang = presenter_lang(c->presenter);
 	if (c->store) {
 		const struct journal_stats *st = store_recovery(c->store);
 
-		x.record.skipped = store_recovery_skipped(c->store);
-		x.record.bad = st->bad;
-		x.record.duplicates = st->duplicates;
-		x.record.refused = st->refused;
-		x.record.first_skipped_line = st->first_skipped;
-		x.record.moves_from_scoresheet = store_moves_filled(c->store);
-		x.record.scoresheet_kept_plies =
-		    store_scoresheet_kept(c->store, &x.record.scoresheet_kept);
-		if (!x.record.scoresheet_kept_plies)
-			x.record.scoresheet_kept = NULL;
-		x.record.saving_error = store_saving_error(c->store);
-		x.record.saving_fails = x.record.saving_error != NULL;
+		x->record.skipped = store_recovery_skipped(c->store);
+		x->record.bad = st->bad;
+		x->record.duplicates = st->duplicates;
+		x->record.refused = st->refused;
+		x->record.first_skipped_line = st->first_skipped;
+		x->record.moves_from_scoresheet = store_moves_filled(c->store);
+		x->record.scoresheet_kept_plies =
+		    store_scoresheet_kept(c->store, &x->record.scoresheet_kept);
+		if (!x->record.scoresheet_kept_plies)
+			x->record.scoresheet_kept = NULL;
+		x->record.saving_error = store_saving_error(c->store);
+		x->record.saving_fails = x->record.saving_error != NULL;
 	}
-	control_reply_status(out, g, &x);
 }
 
-static void export_reply(struct ctlsock *c, struct strbuf *out, enum control_export f)
+/* The scoresheet in a format, for `export`. */
+static char *render(void *shell, enum control_export f, const char **why)
 {
-	const struct pgn_game *pgn = store_pgn(c->store);
+	struct ctlsock *c = shell;
+	const struct pgn_game *pgn = c->store ? store_pgn(c->store) : NULL;
 	char *text =
 	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
 
-	if (!text) {
-		control_reply_error(out, pgn ? "cannot render the scoresheet" : "no game yet");
-		return;
-	}
-	control_reply_export(out, control_export_name(f), text);
-	free(text);
+	if (!text)
+		*why = pgn ? "cannot render the scoresheet" : "no game yet";
+	return text;
 }
 
-/* A wrong PIN is refused and logged; after AUTH_TRIES the connection is closed. */
-static void auth(struct ctlsock *c, struct client *cl, const char *pin, struct strbuf *out)
+/* One event line for the watchers its audience reaches. */
+static void send_event(struct ctlsock *c, const char *json, enum game_audience audience)
 {
-	enum game_role role;
+	size_t len = strlen(json);
 
-	if (c->arbiter_pin[0] && !strcmp(pin, c->arbiter_pin))
-		role = ROLE_ARBITER;
-	else if (c->assistant_pin[0] && !strcmp(pin, c->assistant_pin))
-		role = ROLE_ASSISTANT;
-	else {
-		control_reply_error(out, "wrong PIN");
-		if (cl && ++cl->auth_failures >= AUTH_TRIES)
-			cl->auth_failures = -1; /* closed once the reply is sent */
-		return;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+		enum game_audience level = cl->watch_public	      ? GAME_AUDIENCE_PUBLIC
+					   : cl->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
+								      : GAME_AUDIENCE_PLAYER;
+
+		if (cl->fd >= 0 && cl->watching && game_audience_reaches(audience, level))
+			send_line(c, cl, json, len);
 	}
-	if (cl) {
-		cl->role = role;
-		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
-	}
-	control_reply_ok(out, control_role_name(role));
 }
 
-/* Give one request line, from a client (cl) or a board script (cl NULL). */
+/* Give one request line, from a client (cl) or a board script (cl NULL): through the
+ * command table, its reply back to the client, a line in control.log. */
 static void request(struct ctlsock *c, struct client *cl, const char *author, enum game_role role,
 		    const char *line, size_t len, uint64_t now)
 {
-	struct control_request req;
-	struct strbuf out = {0};
-	char err[256], shown[256], said[256] = "";
-	bool ok;
+	struct control_env env = {
+	    .referee = c->referee,
+	    .now = now,
+	    .role = role,
+	    .author = author,
+	    .connection = cl != NULL,
+	    .arbiter_pin = c->arbiter_pin,
+	    .assistant_pin = c->assistant_pin,
+	    .shell = c,
+	    .status_extra = status_extra,
+	    .render = render,
+	};
+	struct control_outcome out;
+	char shown[256];
 
-	loggable(line, len, shown, sizeof(shown));
-	if (control_parse(line, len, &req, err, sizeof(err))) {
-		control_reply_error(&out, err);
-		audit(c, now, author, role, shown, false, err);
-		goto done;
-	}
-	if (!control_allowed(&req, role)) {
-		control_reply_error(&out, "not allowed for this role");
-		audit(c, now, author, role, shown, false, "not allowed for this role");
-		goto done;
-	}
-	if (req.changes_game) {
-		struct game_event ev = {.kind = GAME_EV_COMMAND, .ms = now, .command = &req.game};
-
-		req.game.role = role;
-		snprintf(req.game.author, sizeof(req.game.author), "%s", author);
-		if (++c->next_id == 0)
-			c->next_id = 1;
-		req.game.request = c->current_id = c->next_id;
-		c->current = cl;
-		c->current_gen = cl ? cl->gen : 0;
-		c->replied = false;
-		snprintf(c->current_line, sizeof(c->current_line), "%s", shown);
-		snprintf(c->current_author, sizeof(c->current_author), "%s", author);
-		c->current_role = role;
-		referee_handle(c->referee, &ev);
-		if (!c->replied)
-			ctlsock_reply(c, req.game.request, false, "no reply from the game", now);
-		c->current = NULL;
-		c->current_id = 0;
-		return;
-	}
-	ok = true;
-	switch (req.cmd) {
-	case CTL_STATUS:
-		status_reply(c, &out, role, now);
-		break;
-	case CTL_MOVES:
-		control_reply_moves(&out, referee_game(c->referee));
-		break;
-	case CTL_EXPORT:
-		export_reply(c, &out, req.export_format);
-		break;
-	case CTL_HELP:
-		control_reply_help(&out);
-		break;
-	case CTL_COMPARE: {
-		struct game_comparison cmp;
-
-		if (game_compare(referee_game(c->referee), req.movetext, &cmp, err, sizeof(err))) {
-			ok = false;
-			control_reply_error(&out, err);
-		} else {
-			control_reply_compare(&out, &cmp);
-			game_compare_describe(&cmp, said, sizeof(said));
-		}
-		break;
-	}
-	case CTL_WATCH:
-		if (!cl) {
-			ok = false;
-			control_reply_error(&out, "watch needs a connection");
-		} else {
-			if (!cl->watching)
-				c->watchers++;
-			cl->watching = true;
-			control_reply_ok(&out, "watching");
-		}
-		break;
-	case CTL_AUTH:
-		auth(c, cl, req.pin, &out);
-		ok = strstr(out.p ? out.p : "", "\"ok\":true") != NULL;
+	control_dispatch(&env, line, len, &out);
+	if (out.command && (out.command->flags & CONTROL_SECRET))
 		/* The PIN itself stays out of the log. */
-		snprintf(shown, sizeof(shown), "auth ****");
-		break;
-	default:
-		ok = false;
-		control_reply_error(&out, "not available in this version");
-		break;
-	}
-	if (ok)
-		audit(c, now, author, role, shown, true, said);
+		snprintf(shown, sizeof(shown), "%s ****", out.command->name);
 	else
-		audit(c, now, author, role, shown, false, "refused");
-done:
-	answer(c, cl, &out);
-	free(out.p);
-	if (cl && cl->auth_failures < 0 && cl->fd >= 0) {
-		log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user, AUTH_TRIES);
-		flush_client(c, cl);
-		drop(c, cl, NULL);
+		loggable(line, len, shown, sizeof(shown));
+	audit(c, now, author, role, shown, out.ok, out.said);
+	/* The connection's new state first: sending the reply may drop it. */
+	if (cl && out.action == CONTROL_ACT_WATCH) {
+		if (!cl->watching)
+			c->watchers++;
+		cl->watching = true;
+		cl->watch_public = out.public_view;
+	} else if (cl && out.action == CONTROL_ACT_ROLE) {
+		cl->role = out.role;
+		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
 	}
-}
+	answer(c, cl, &out.reply);
+	control_outcome_free(&out);
+	/* The scoresheet's files after the reply has gone. */
+	referee_flush(c->referee, now);
+	if (out.action == CONTROL_ACT_PIN_REFUSED) {
+		struct strbuf ev = {0};
 
-void ctlsock_reply(struct ctlsock *c, uint32_t id, bool ok, const char *text, uint64_t now)
-{
-	struct strbuf out = {0};
-	struct client *cl;
-
-	if (!c || id != c->current_id || c->replied)
-		return;
-	cl = c->current;
-	c->replied = true;
-	if (ok)
-		control_reply_ok(&out, text);
-	else
-		control_reply_error(&out, text);
-	audit(c, now, c->current_author, c->current_role, c->current_line, ok, text);
-	if (cl && cl->gen == c->current_gen)
-		answer(c, cl, &out);
-	free(out.p);
+		/* The arbiters hear of it; after AUTH_TRIES the connection is closed. */
+		control_event_pin_refused(&ev, now, author);
+		if (ev.p && c->watchers)
+			send_event(c, ev.p, CONTROL_PIN_REFUSED_AUDIENCE);
+		free(ev.p);
+		if (cl && ++cl->auth_failures >= AUTH_TRIES && cl->fd >= 0) {
+			log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user,
+				 AUTH_TRIES);
+			flush_client(c, cl);
+			drop(c, cl, NULL);
+		}
+	}
 }
 
 void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now)
@@ -394,15 +316,11 @@ void ctlsock_script(struct ctlsock *c, const char *role, const char *command, ui
 		command, strlen(command), now);
 }
 
-void ctlsock_event(struct ctlsock *c, const char *json)
+void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience)
 {
-	size_t len = strlen(json);
-
 	if (!c || !c->watchers)
 		return;
-	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
-		if (c->clients[i].fd >= 0 && c->clients[i].watching)
-			send_line(c, &c->clients[i], json, len);
+	send_event(c, json, audience);
 }
 
 bool ctlsock_watched(const struct ctlsock *c)

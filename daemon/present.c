@@ -150,14 +150,33 @@ void presenter_move_words(const struct presenter *p, const struct chess_pos *bef
 	phrase_move(&o, before, m, buf, size);
 }
 
-static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind,
+bool presenter_reaches(enum present_sink sink, enum game_audience audience)
+{
+	switch (sink) {
+	case PRESENT_SPEAKER:	/* heard by both players and anyone near the board */
+	case PRESENT_CLOCKFACE: /* seen by the sighted opponent (Art. 6.10.1) */
+		return audience == GAME_AUDIENCE_PUBLIC;
+	case PRESENT_EARPHONE: /* the tactile player's alone; the public is on the speaker */
+		return audience == GAME_AUDIENCE_PLAYER;
+	case PRESENT_BRAILLE: /* the tactile player's own display */
+		return game_audience_reaches(audience, GAME_AUDIENCE_PLAYER);
+	case PRESENT_SINK_COUNT:
+		break;
+	}
+	return false;
+}
+
+/* An utterance for its audience: on the speaker or in the earphone as the audience allows
+ * (an arbiter's is never spoken), and to the watchers it reaches. */
+static void say(struct presenter *p, enum game_audience audience, enum voice_kind kind,
 		const struct utterance *u, int rate_percent, uint64_t ms)
 {
 	if (!u->text[0])
 		return;
-	if (p->voice)
-		voice_say_utterance(p->voice, ch == GAME_PUBLIC ? VOICE_PUBLIC : VOICE_PRIVATE,
-				    kind, u, rate_percent, ms);
+	if (p->voice && presenter_reaches(PRESENT_SPEAKER, audience))
+		voice_say_utterance(p->voice, VOICE_PUBLIC, kind, u, rate_percent, ms);
+	else if (p->voice && presenter_reaches(PRESENT_EARPHONE, audience))
+		voice_say_utterance(p->voice, VOICE_PRIVATE, kind, u, rate_percent, ms);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
@@ -168,9 +187,9 @@ static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind,
 			parts[i].start = u->seg[i].start;
 			parts[i].end = u->seg[i].end;
 		}
-		control_event_say_parts(&line, ms, ch == GAME_PUBLIC, u->text, parts, u->count);
+		control_event_say_parts(&line, ms, audience, u->text, parts, u->count);
 		if (line.p)
-			ctlsock_event(p->ctl, line.p);
+			ctlsock_event(p->ctl, line.p, audience);
 		free(line.p);
 	}
 }
@@ -192,7 +211,7 @@ static void say_settings(struct presenter *p, uint64_t ms)
 	phrase_add(&u, &o, o.short_form ? PHRASE_SETTINGS_SHORT : PHRASE_SETTINGS_LONG, NULL);
 	/* A prompt, as the game's other private words then: in the order they are said
 	 * (a prompt goes before queued information). */
-	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
@@ -209,7 +228,7 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 		return;
 	utterance_clear(&u);
 	phrase_add(&u, &o, phrases[n], NULL);
-	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
 static void speak(struct presenter *p, const struct game_effect *fx)
@@ -226,9 +245,11 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		if (fx->msg == GAME_MSG_CHECKMATE && p->mate_said)
 			break;
 		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], NULL);
-		say(p, fx->channel,
-		    fx->channel == GAME_PRIVATE && !is_quick_guide(fx->msg) ? VOICE_KIND_PROMPT
-									    : VOICE_KIND_INFO,
+		/* The quick guide is long: a move's announcement cuts it short. */
+		say(p, fx->audience,
+		    fx->audience == GAME_AUDIENCE_PUBLIC || is_quick_guide(fx->msg)
+			? VOICE_KIND_INFO
+			: VOICE_KIND_PROMPT,
 		    &u, 100, fx->ms);
 		break;
 	case GAME_FX_BRAILLE_PAGE: {
@@ -241,7 +262,7 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		free(brf);
 		if (a.count > 0) {
 			phrase_add(&u, &o, PHRASE_BRAILLE_PAGE, &a);
-			say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+			say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		}
 		break;
 	}
@@ -254,19 +275,20 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		mate = phrase_add_move(&u, &o, &fx->before, fx->move);
 		if (fx->kind == GAME_FX_MOVE) {
 			p->mate_said = mate;
-			display_show_move(p->display, fx->ply, &fx->before, fx->move);
+			if (presenter_reaches(PRESENT_BRAILLE, fx->audience))
+				display_show_move(p->display, fx->ply, &fx->before, fx->move);
 		} else {
 			if (p->repeated && fx->ms - p->last_repeat_ms < PRESENT_SLOW_REPEAT_MS)
 				rate = p->cfg.slow_repeat > 0 ? p->cfg.slow_repeat : 70;
 			p->repeated = true;
 			p->last_repeat_ms = fx->ms;
 		}
-		say(p, fx->channel, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
+		say(p, fx->audience, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
 		    &u, rate, fx->ms);
 		break;
 	case GAME_FX_PIECE:
 		phrase_add_german(&u, phrase_piece(fx->piece));
-		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_GUIDE:
 		a.square = fx->square;
@@ -284,7 +306,7 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 					     sizeof(text));
 			utterance_add(&u, o.lang, text);
 		}
-		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_TIMES:
 		a.count = fx->moves_made; /* D.2.6.1: the number of moves made */
@@ -306,14 +328,14 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 				phrase_add(&u, &o, PHRASE_CLOCK_USED, &used);
 			}
 		}
-		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
-		if (fx->has_clock)
+		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
+		if (fx->has_clock && presenter_reaches(PRESENT_BRAILLE, fx->audience))
 			display_show_clock(p->display, fx->white_ms, fx->black_ms);
 		break;
 	case GAME_FX_WARNING:
 		a.time_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
 		phrase_add(&u, &o, PHRASE_TIME_LEFT, &a);
-		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
+		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
 		break;
 	default:
 		break;
@@ -325,12 +347,14 @@ static void present_effect(void *user, const struct game_effect *fx)
 	struct presenter *p = user;
 	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
 
-	clockface_touch(p->clockface);
+	if (presenter_reaches(PRESENT_CLOCKFACE, fx->audience))
+		clockface_touch(p->clockface);
 	switch (fx->kind) {
 	case GAME_FX_SCORESHEET:
 		if (g) {
 			store_scoresheet(p->store, g);
-			display_show_scoresheet(p->display, g);
+			if (presenter_reaches(PRESENT_BRAILLE, fx->audience))
+				display_show_scoresheet(p->display, g);
 		}
 		break;
 	case GAME_FX_GAME_START:
@@ -346,11 +370,17 @@ static void present_effect(void *user, const struct game_effect *fx)
 			log_info(LOG_GAME, "game %s over: %s (%s)", g->params.id, g->result.result,
 				 g->result.reason);
 		break;
-	case GAME_FX_REPLY:
-		if (!fx->request && !fx->ok)
-			log_error(LOG_GAME, "%s", fx->text);
-		else if (p->ctl)
-			ctlsock_reply(p->ctl, fx->request, fx->ok, fx->text, fx->ms);
+	case GAME_FX_FAULT:
+		log_error(LOG_GAME, "%s", fx->text);
+		break;
+	case GAME_FX_CLAIM:
+		if (ctlsock_watched(p->ctl)) {
+			struct strbuf line = {0};
+
+			if (control_event_effect(&line, fx) && line.p)
+				ctlsock_event(p->ctl, line.p, fx->audience);
+			free(line.p);
+		}
 		break;
 	default:
 		speak(p, fx);
@@ -363,14 +393,15 @@ static void present_record(void *user, const struct game_record *rec)
 	struct presenter *p = user;
 
 	store_record(p->store, rec);
-	/* Every press, pause, clock setting, flag and result is a record. */
-	clockface_touch(p->clockface);
+	/* Every press, pause, clock setting, flag and result is a public record. */
+	if (presenter_reaches(PRESENT_CLOCKFACE, rec->audience))
+		clockface_touch(p->clockface);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
 		control_event_record(&line, rec, p->referee ? referee_game(p->referee) : NULL);
 		if (line.p)
-			ctlsock_event(p->ctl, line.p);
+			ctlsock_event(p->ctl, line.p, rec->audience);
 		free(line.p);
 	}
 }

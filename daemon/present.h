@@ -2,8 +2,8 @@
 /*
  * The presenter: renders each of the referee's effects (game/effect.h) for whoever must
  * hear or see it: speech (phrases in the interface language, moves in Appendix D words),
- * braille (daemon/display.h), the game's files, control replies and watchers.  It is the
- * referee's sink.
+ * braille (daemon/display.h), the game's files, the clock display and watchers, each only
+ * what the event's audience allows (presenter_reaches()).  It is the referee's sink.
  *
  * Speech decisions made here: each utterance is built in segments (voice/utterance.h);
  * `info` says the number of moves made (the referee's count: the number of the last move on
@@ -61,6 +61,20 @@ enum present_notice {
 	PRESENT_NOTICE_RECOVERY_INCOMPLETE
 };
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
+/*
+ * The presenter's own sinks, and whether an event of an audience (game/audience.h) may reach
+ * each: the speaker and the clock display public events only, the earphone the player's,
+ * the braille display (the tactile player's) both.  Watchers are filtered by the control
+ * socket (ctlsock_event()).  An arbiter's event reaches none of them.
+ */
+enum present_sink {
+	PRESENT_SPEAKER = 0,
+	PRESENT_EARPHONE,
+	PRESENT_BRAILLE,
+	PRESENT_CLOCKFACE,
+	PRESENT_SINK_COUNT
+};
+bool presenter_reaches(enum present_sink sink, enum game_audience audience);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
 /* The interface language's code ("de", "en", "sv", "nl"). */

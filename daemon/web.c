@@ -6,10 +6,12 @@
  * a client of the daemon's control socket like the CLI, so the daemon never opens a
  * network socket and the page can be stopped or firewalled without touching the game.
  *
- * One thread keeps a `watch` connection to the daemon (reconnecting with back-off) and,
- * after each batch of events, a second connection refreshes the cached status, scoresheet
- * and PGN; only then are the events put into a ring that every server-sent event stream
- * reads at its own pace.  The daemon sees one watcher and one requester however many
+ * One thread keeps a `watch public` connection to the daemon (reconnecting with back-off)
+ * and, after each batch of events, a second connection refreshes the cached status (`status
+ * public`), scoresheet and PGN; only then are the events put into a ring that every
+ * server-sent event stream reads at its own pace.  The page is open to anyone on the
+ * network, so it carries only what anyone may know (game/audience.h), whatever the role of
+ * this process's user.  The daemon sees one watcher and one requester however many
  * phones are open, and a browser that stops reading only stalls its own stream.
  *
  *   GET  /, /app.js, /style.css        the page (web/, built in)
@@ -38,6 +40,7 @@
 #include "base/timeutil.h"
 #include "chess/chess.h"
 #include "control/json.h"
+#include "control/protocol.h"
 #include "daemon/assets.h"
 #include "daemon/cli.h"
 #include "daemon/config.h"
@@ -119,30 +122,13 @@ static char *export_text(const char *reply)
 	return text;
 }
 
-/*
- * Whether a claim is correct is for the arbiter alone (11.3.1), and the page is open to
- * anyone on the network: the cached status loses it even when this process's user is an
- * arbiter.  The arbiter sees it with a PIN (POST `status`).
- */
-static void hide_claim_verdict(char *status)
-{
-	static const char *const keys[] = {",\"correct\":true", ",\"correct\":false"};
-
-	for (size_t i = 0; i < 2; i++) {
-		char *p = strstr(status, keys[i]);
-
-		if (p)
-			memmove(p, p + strlen(keys[i]), strlen(p + strlen(keys[i])) + 1);
-	}
-}
-
 /* Status, scoresheet and PGN from the daemon into the cache. */
 static int refresh(struct web *w, struct ctlclient *req, bool commands)
 {
 	char *status = NULL, *moves = NULL, *pgn = NULL, *help = NULL;
 	uint64_t at = monotonic_ms();
 
-	if (ctlclient_request(req, "status", &status, REQUEST_MS) ||
+	if (ctlclient_request(req, "status public", &status, REQUEST_MS) ||
 	    ctlclient_request(req, "moves", &moves, REQUEST_MS) ||
 	    ctlclient_request(req, "export pgn", &pgn, REQUEST_MS) ||
 	    (commands && ctlclient_request(req, "help", &help, REQUEST_MS))) {
@@ -152,7 +138,6 @@ static int refresh(struct web *w, struct ctlclient *req, bool commands)
 		free(help);
 		return -1;
 	}
-	hide_claim_verdict(status);
 	pthread_mutex_lock(&w->mu);
 	replace(&w->status, status);
 	w->status_at = at;
@@ -207,11 +192,10 @@ static int heartbeat(struct web *w, struct ctlclient *req)
 	char *status = NULL;
 	uint64_t at = monotonic_ms();
 
-	if (ctlclient_request(req, "status", &status, HEARTBEAT_WAIT_MS)) {
+	if (ctlclient_request(req, "status public", &status, HEARTBEAT_WAIT_MS)) {
 		free(status);
 		return -1;
 	}
-	hide_claim_verdict(status);
 	pthread_mutex_lock(&w->mu);
 	replace(&w->status, status);
 	w->status_at = at;
@@ -295,7 +279,7 @@ static void *daemon_thread(void *arg)
 		struct ctlclient *req =
 		    watch ? ctlclient_connect(w->socket, err, sizeof(err)) : NULL;
 
-		if (req && !ctlclient_request(watch, "watch", &reply, REQUEST_MS) &&
+		if (req && !ctlclient_request(watch, "watch public", &reply, REQUEST_MS) &&
 		    ctlclient_reply_ok(reply) && !refresh(w, req, true)) {
 			fprintf(stderr, "annabella web: following the daemon at %s\n", w->socket);
 			said = false;
@@ -429,16 +413,12 @@ static enum MHD_Result events(struct web *w, const struct httpd_request *req)
 
 /* ------------------------------------------------------------------ commands */
 
-/* Commands a visitor without a PIN may give: they only read. */
+/* Commands a visitor without a PIN may give: the table's rows that only read. */
 static bool read_only(const char *line)
 {
-	static const char *const names[] = {"status", "moves", "export", "help"};
-	size_t n = strcspn(line, " ");
+	const struct control_command *c = control_command_find(line);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (n == strlen(names[i]) && !strncmp(line, names[i], n))
-			return true;
-	return false;
+	return c && (c->flags & CONTROL_READS);
 }
 
 /* The failure record of an address (mu held): found, or a free or the oldest slot. */
@@ -492,7 +472,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 				  "give one command line of at most 4096 bytes");
 	memcpy(line, req->body, n);
 	line[n] = '\0';
-	if (!strncmp(line, "watch", 5) || !strncmp(line, "auth", 4))
+	if (control_command_find(line) && (control_command_find(line)->flags & CONTROL_SESSION))
 		return json_error(req, MHD_HTTP_BAD_REQUEST,
 				  "watch and auth are not commands of the page (use the PIN field "
 				  "and /api/events)");
@@ -540,6 +520,9 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		free(reply);
 		reply = NULL;
 	}
+	/* Without a PIN, the status anyone may see, whatever this process's own role. */
+	if (!pin && control_command_find(line) == control_command_find("status"))
+		snprintf(line, sizeof(line), "status public");
 	if (ctlclient_request(c, line, &reply, REQUEST_MS)) {
 		ctlclient_close(c);
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "the daemon did not answer");

@@ -3,7 +3,9 @@
  * What the referee asks the world to do, at the level of meaning: "announce this move of
  * this position publicly", "tell the player privately that the board does not match".
  * Never words, files or sockets: the daemon's presenter renders each effect for speech,
- * the scoresheet files, control replies and watchers.
+ * braille, the clock display, the scoresheet files and watchers, each as the effect's
+ * audience allows (audience.h).  Replies to commands are not effects: referee_command()
+ * returns them.
  */
 #ifndef ANNABELLA_EFFECT_H
 #define ANNABELLA_EFFECT_H
@@ -12,6 +14,7 @@
 #include <stdint.h>
 
 #include "chess/chess.h"
+#include "game/audience.h"
 
 enum game_channel { GAME_PUBLIC = 0, GAME_PRIVATE };
 
@@ -84,7 +87,9 @@ enum game_effect_kind {
 	GAME_FX_SCORESHEET,   /* the scoresheet changed: write it */
 	GAME_FX_GAME_START,   /* a new game began: open its files */
 	GAME_FX_GAME_END,     /* the game ended (result in the game) */
-	GAME_FX_REPLY,	      /* the reply to a command */
+	GAME_FX_FAULT,	      /* a record the game refused: the referee's own fault, `text` */
+	GAME_FX_CLAIM,	      /* a draw claim was made by `color` (public: not whether it is
+				 correct, which is the claim record's, for the arbiter) */
 	GAME_FX_BRAILLE_PAGE, /* the braille scoresheet's page `page` on the display (private) */
 	GAME_FX_KIND_COUNT
 };
@@ -92,12 +97,14 @@ enum game_effect_kind {
 /* "game-start", "mismatch", ...: for logs, tests and watchers. */
 const char *game_msg_name(enum game_msg msg);
 
-/* Replies to commands. */
+/* Replies to commands, and faults. */
 #define GAME_REPLY_MAX 200
 
 struct game_effect {
 	enum game_effect_kind kind;
 	uint64_t ms; /* daemon time of the event */
+	/* Who may know of it: set by the referee as it hands the effect out (audience.h). */
+	enum game_audience audience;
 	enum game_channel channel;
 	enum game_msg msg;
 	/* MOVE, REPEAT */
@@ -119,10 +126,11 @@ struct game_effect {
 	int64_t white_used_ms, black_used_ms; /* TIMES: the time each has used in the game */
 	/* BRAILLE_PAGE: 1 the first; past the last page, the first again */
 	int page;
-	/* REPLY */
-	uint32_t request;
-	bool ok;
-	char text[GAME_REPLY_MAX]; /* the error, or what was done */
+	/* CLAIM: the claimant and the kind (enum claim_kind); `move` the intended move */
+	int color;
+	int claim;
+	/* FAULT */
+	char text[GAME_REPLY_MAX];
 };
 
 #endif

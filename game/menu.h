@@ -51,6 +51,9 @@ struct menu {
 void menu_open(struct menu *m, const struct game *g, uint64_t now);
 void menu_next(struct menu *m, uint64_t now);
 enum menu_item menu_current(const struct menu *m);
+/* What an item needs of the game (command.h's GAME_NEED_ bits): checked when the menu
+ * opens and again when the item is chosen (the game may have changed meanwhile). */
+unsigned menu_item_needs(enum menu_item item);
 /* The message that names an item. */
 enum game_msg menu_item_msg(enum menu_item item);
 

@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 #include "chess/chess.h"
+#include "game/audience.h"
 #include "game/clock.h"
 #include "game/result.h"
 #include "game/rules.h"
@@ -201,6 +202,9 @@ struct game_record {
 	/* press, pause, resume, flag, clock-set, illegal, ruling: the clock as it stands after
 	 * the record (its time control is the game's). */
 	struct chess_clock clock;
+	/* Who may know of it (audience.h): set by the referee as it hands the record out;
+	 * not journaled. */
+	enum game_audience audience;
 };
 
 const char *game_record_name(enum game_record_type type);

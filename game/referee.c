@@ -39,15 +39,19 @@ struct game_record ref_record(enum game_record_type type, uint64_t ms)
 
 void ref_effect(struct referee *r, const struct game_effect *fx)
 {
+	struct game_effect out = *fx;
+
+	/* Who may know of it is decided here, once, for every sink (audience.h). */
+	out.audience = game_effect_audience(fx);
 	if (r->sink.effect)
-		r->sink.effect(r->sink.user, fx);
+		r->sink.effect(r->sink.user, &out);
 }
 
 void ref_fault(struct referee *r, uint64_t ms, const char *what)
 {
-	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = ms, .ok = false, .request = 0};
+	struct game_effect fx = {.kind = GAME_FX_FAULT, .ms = ms};
 
-	/* A reply to no request: the daemon logs it as the referee's fault. */
+	/* The daemon logs it as the referee's fault. */
 	snprintf(fx.text, sizeof(fx.text), "%s", what);
 	ref_effect(r, &fx);
 }
@@ -66,6 +70,7 @@ int ref_emit(struct referee *r, struct game_record *rec)
 	if (rec->type == REC_MADE || rec->type == REC_RELAYED)
 		memcpy(rec->u.made.san, r->g.plies[rec->u.made.ply - 1].san,
 		       sizeof(rec->u.made.san));
+	rec->audience = game_record_audience(rec);
 	if (r->sink.record)
 		r->sink.record(r->sink.user, rec);
 	if (game_record_changes_scoresheet(rec->type))
@@ -283,12 +288,24 @@ void referee_handle(struct referee *r, const struct game_event *ev)
 	case GAME_EV_TICK:
 		tick(r, ev->ms);
 		break;
-	case GAME_EV_COMMAND:
-		if (ev->command)
-			ref_command(r, ev->command, ev->ms);
-		break;
 	}
 	flush(r, ev->ms);
+}
+
+void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		     struct game_reply *reply)
+{
+	if (!r->g.open) {
+		reply->ok = false;
+		snprintf(reply->text, sizeof(reply->text), "no game yet");
+		return;
+	}
+	ref_command(r, cmd, now, reply);
+}
+
+void referee_flush(struct referee *r, uint64_t now)
+{
+	flush(r, now);
 }
 
 uint64_t referee_deadline(const struct referee *r, uint64_t now)

@@ -48,7 +48,6 @@ enum game_event_kind {
 	GAME_EV_SQUARE,	     /* `index` square, `active`: a peg is in it */
 	GAME_EV_BUTTON,	     /* `index` enum game_button, `active`: pressed */
 	GAME_EV_TICK,	     /* time passed (referee_deadline() reached) */
-	GAME_EV_COMMAND,     /* `command` */
 };
 
 /* The board's buttons (DESIGN 1), in the board's order. */
@@ -68,7 +67,6 @@ struct game_event {
 	int index;
 	bool active;
 	uint64_t sensed;
-	const struct game_command *command;
 };
 
 struct referee;
@@ -86,6 +84,17 @@ int referee_replay(struct referee *r, const struct game_record *rec);
  * none or it had ended. */
 void referee_start(struct referee *r, uint64_t now);
 void referee_handle(struct referee *r, const struct game_event *ev);
+/* A command (DESIGN 8) at time `now`, given by cmd->role as cmd->author: carried out, or
+ * refused because it does not fit the game, and the reply into *reply.  Who may give it and
+ * what it needs of the game are the command table's to check first (control/protocol.h);
+ * the referee checks what only the game can tell (a legal move, a claim to rule on). */
+void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		     struct game_reply *reply);
+/* The scoresheet effect for what the last command changed, if anything.  The caller gives it
+ * once the command's reply is on its way, so the reply does not wait for the scoresheet's
+ * files (the journal records are handed out before the reply); any later event gives it
+ * too. */
+void referee_flush(struct referee *r, uint64_t now);
 /* The next time a GAME_EV_TICK is due, or UINT64_MAX. */
 uint64_t referee_deadline(const struct referee *r, uint64_t now);
 /* The daemon stops: a game-ending move whose press never came gets the reading when it was

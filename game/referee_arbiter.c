@@ -39,10 +39,6 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	chess_move m;
 	char name[40];
 
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
 	if (pos.side == player) {
 		/* The opponent's move is in the game already: the same once more, or a
 		 * correction before their press. */
@@ -97,13 +93,15 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 	int plies = game_plies(g);
 	char name[40] = "the start";
 
-	if (g->result.state == RESULT_APPROVED) {
-		ref_reply(r, cmd, false, now, "the result is approved: the game is closed");
+	if (!plies) {
+		ref_reply(r, cmd, false, now,
+			  "the game has no moves yet: there is nothing to roll back");
 		return;
 	}
 	if (cmd->ply < 0 || cmd->ply >= plies) {
-		ref_reply(r, cmd, false, now, "the game has %d plies: rollback takes 0..%d", plies,
-			  plies - 1);
+		ref_reply(r, cmd, false, now,
+			  "the game has %d %s: rollback takes a ply from 0 (the start) to %d",
+			  plies, plies == 1 ? "ply" : "plies", plies - 1);
 		return;
 	}
 	if (cmd->ply > 0)
@@ -144,10 +142,6 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 	int64_t penalty = penalty_ms(g);
 	char name[40], time[16];
 
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
 	if (color < 0) {
 		/* The side whose move was completed last. */
 		for (int i = game_plies(g) - 1; i >= 0 && color < 0; i--)
@@ -212,14 +206,6 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 	struct game_record rec = ref_command_record(REC_CLOCK_SET, cmd, now);
 	char w[16], b[16];
 
-	if (!g->has_clock) {
-		ref_reply(r, cmd, false, now, "the game has no clock");
-		return;
-	}
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
 	rec.clock = g->clock;
 	clock_set(&rec.clock, cmd->white_ms, cmd->black_ms, -1, now);
 	if (cmd->white_moves >= 0)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's commands (DESIGN 8), from the control interface and the button menu.  Each
- * command is checked against the game first: one that the role may not give, that comes at
- * the wrong moment or does not fit the position changes nothing and gets an error reply.
+ * The referee's commands (DESIGN 8), from the control interface and the button menu.  Who
+ * may give a command and what it needs of the game (the game on, a clock) are checked before
+ * it comes here, by the command table (control/protocol.h) or the menu; here, what only the
+ * game can tell: a command that does not fit the position or the flows changes nothing and
+ * gets an error reply.
  */
 #include "game/referee_int.h"
 
@@ -13,14 +15,17 @@
 void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
 	       const char *fmt, ...)
 {
-	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = now, .ok = ok};
+	struct game_reply *reply = r->reply;
 	va_list ap;
 
-	fx.request = cmd->request;
+	if (!reply)
+		return;
+	/* One reply per command: the first decides. */
+	r->reply = NULL;
+	reply->ok = ok;
 	va_start(ap, fmt);
-	vsnprintf(fx.text, sizeof(fx.text), fmt, ap);
+	vsnprintf(reply->text, sizeof(reply->text), fmt, ap);
 	va_end(ap);
-	ref_effect(r, &fx);
 	/* The tactile player hears when a choice from the menu cannot be done now. */
 	if (!ok && cmd->role == ROLE_PLAYER)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
@@ -104,13 +109,8 @@ static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, ui
 	struct game *g = &r->g;
 	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
 	struct game_record rec = ref_command_record(REC_DRAW_OFFER, cmd, now);
-	int ply;
+	int ply = color >= 0 ? game_last_ply_of(g, color) : -1;
 
-	if (game_over(g) || g->result.state != RESULT_ON) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
-	ply = color >= 0 ? game_last_ply_of(g, color) : -1;
 	if (ply < 0) {
 		ref_reply(r, cmd, false, now,
 			  "a draw is offered after making a move (9.1.2.1): %s has made none",
@@ -136,7 +136,7 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	struct game *g = &r->g;
 	int color = cmd->color >= 0 ? cmd->color : g->params.player;
 
-	if (game_over(g) || g->offer_color < 0 || g->offer_color == color) {
+	if (g->offer_color < 0 || g->offer_color == color) {
 		ref_reply(r, cmd, false, now, "no draw offer to accept");
 		return;
 	}
@@ -145,22 +145,56 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	ref_reply(r, cmd, true, now, "draw agreed");
 }
 
-/* 9.2 and 9.3 for the claimant.  With a clock, a move made on the board and not yet
- * completed by its mover's press is the move the claim intends (D.2.3: it is made, but the
- * claimant has not finished it); without a MOVE and such a move, the claim is for the side
- * to move in the position on the board. */
+/* The claimant (DESIGN 8): the side the command names; for an assistant and the button
+ * menu, the tactile player when it names none; the arbiter names it.  -1: none. */
+static int claimant_of(const struct game *g, const struct game_command *cmd)
+{
+	if (cmd->color >= 0)
+		return cmd->color;
+	return cmd->role == ROLE_ARBITER ? -1 : g->params.player;
+}
+
+/* 9.2 and 9.3: only the player on move may claim.  With a clock, a move made on the board
+ * and not yet completed by its mover's press is the move the claim intends (D.2.3: it is
+ * made, but the claimant has not finished it): its mover is on move.  A claim with an
+ * intended MOVE is for the side to move in the position on the board.  A claim by the
+ * other side is refused with the reason and changes nothing: it is never turned into the
+ * opponent's claim, whose penalty (9.5) would then fall on the wrong player. */
 static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
 	const struct chess_pos *pos = game_position(g);
 	struct game_record rec = ref_command_record(REC_CLAIM, cmd, now);
-	int last = game_plies(g) - 1;
-	int claimant = pos->side;
-	bool made = false, correct;
+	struct game_effect fx = {.kind = GAME_FX_CLAIM, .ms = now, .channel = GAME_PUBLIC};
+	int claimant = claimant_of(g, cmd), on_move;
+	bool made, correct;
 	chess_move m = CHESS_MOVE_NONE;
 
-	if (game_over(g) || g->result.state != RESULT_ON) {
-		ref_reply(r, cmd, false, now, "the game is over");
+	if (claimant < 0) {
+		ref_reply(
+		    r, cmd, false, now,
+		    "whose claim? claim %s white|black [MOVE]: the arbiter names the claimant",
+		    game_claim_kind_name(cmd->claim));
+		return;
+	}
+	on_move = game_claim_on_move(g, &made);
+	if (made && cmd->move[0]) {
+		if (claimant == on_move) {
+			ref_reply(r, cmd, false, now,
+				  "%s has made a move on the board, not yet completed: it is the "
+				  "move the claim intends (claim without MOVE)",
+				  color_word(claimant));
+			return;
+		}
+		/* An intended move is the side to move's in the position on the board. */
+		on_move = pos->side;
+		made = false;
+	}
+	if (claimant != on_move) {
+		ref_reply(
+		    r, cmd, false, now,
+		    "%s cannot claim now: %s is on move (9.2, 9.3: the player on move claims)",
+		    color_word(claimant), color_word(on_move));
 		return;
 	}
 	if (cmd->move[0]) {
@@ -171,15 +205,6 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 				  cmd->move, color_word(pos->side), err.message);
 			return;
 		}
-	} else if (g->has_clock && last >= 0 &&
-		   completion_waiting(&g->completion, game_ply_color(g, last)) == last) {
-		claimant = game_ply_color(g, last);
-		made = true;
-	}
-	if (cmd->color >= 0 && cmd->color != claimant) {
-		ref_reply(r, cmd, false, now, "%s cannot claim now: it is %s's claim (9.2, 9.3)",
-			  color_word(cmd->color), color_word(claimant));
-		return;
 	}
 	if (cmd->claim == CLAIM_THREEFOLD)
 		correct = m != CHESS_MOVE_NONE ? chess_game_move_claims_threefold(&g->chess, m)
@@ -197,6 +222,12 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 		ref_reply(r, cmd, false, now, "the claim does not fit the game");
 		return;
 	}
+	/* That a claim was made is public (the clocks stand); whether it is correct is in the
+	 * claim record, for the arbiter alone (11.3.1). */
+	fx.color = claimant;
+	fx.claim = cmd->claim;
+	fx.move = m;
+	ref_effect(r, &fx);
 	if (g->params.mode == GAME_CASUAL) {
 		/* No arbiter: the device decides. */
 		ref_say(r, GAME_PRIVATE,
@@ -240,10 +271,6 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 	const char *result;
 	char reason[64];
 
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over: %s", g->result.result);
-		return;
-	}
 	if (color < 0) {
 		ref_reply(r, cmd, false, now, "resign needs the side: white or black");
 		return;
@@ -301,8 +328,6 @@ static enum result_termination termination_of(const char *reason)
 
 static void cmd_result(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	struct game *g = &r->g;
-
 	if (!result_valid(cmd->result)) {
 		ref_reply(r, cmd, false, now, "result must be 1-0, 0-1 or 1/2-1/2");
 		return;
@@ -310,11 +335,6 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 	if (!cmd->text[0]) {
 		ref_reply(r, cmd, false, now,
 			  "result needs a reason (agreed draw, claim upheld, ...)");
-		return;
-	}
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over: %s (%s)", g->result.result,
-			  g->result.reason);
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
@@ -354,14 +374,6 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 {
 	struct game *g = &r->g;
 
-	if (!g->has_clock) {
-		ref_reply(r, cmd, false, now, "the game has no clock");
-		return;
-	}
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
 	if (g->clock.state != (pause ? CLOCK_RUNNING : CLOCK_PAUSED)) {
 		ref_reply(r, cmd, false, now, "the clocks are not %s",
 			  pause ? "running" : "paused");
@@ -373,33 +385,12 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 
 /* ------------------------------------------------------------------ dispatch */
 
-static bool allowed(enum game_command_kind kind, enum game_role role)
+void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		 struct game_reply *reply)
 {
-	switch (kind) {
-	case CMD_RESULT:
-	case CMD_PAUSE:
-	case CMD_RESUME:
-	case CMD_ROLLBACK:
-	case CMD_ILLEGAL:
-	case CMD_CLOCK_SET:
-	case CMD_RULING:
-		return role == ROLE_ARBITER;
-	case CMD_ACCEPT_DRAW:
-		return role == ROLE_PLAYER;
-	case CMD_TAG:
-	case CMD_MOVE:
-		return role != ROLE_PLAYER;
-	default:
-		return true;
-	}
-}
-
-void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now)
-{
-	if (!allowed(cmd->kind, cmd->role)) {
-		ref_reply(r, cmd, false, now, "not allowed for this role");
-		return;
-	}
+	reply->ok = false;
+	snprintf(reply->text, sizeof(reply->text), "no reply from the game");
+	r->reply = reply;
 	switch (cmd->kind) {
 	case CMD_TAG:
 		cmd_tag(r, cmd, now);
@@ -444,4 +435,5 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	case CMD_KIND_COUNT:
 		break;
 	}
+	r->reply = NULL;
 }

@@ -25,6 +25,8 @@ struct referee {
 	bool select_hold_used; /* this hold opened the menu */
 	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
+	/* The reply of the command being carried out (referee_command()), or NULL. */
+	struct game_reply *reply;
 	struct game g; /* last: it is large */
 };
 
@@ -67,8 +69,10 @@ void ref_check_warnings(struct referee *r, uint64_t now);
 uint64_t ref_clock_deadline(const struct referee *r, uint64_t now);
 
 /* referee_command.c */
-void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now);
-/* The reply to a command (a menu command's error is also said to the player). */
+void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		 struct game_reply *reply);
+/* The reply to the command being carried out (a menu command's error is also said to the
+ * player). */
 void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,

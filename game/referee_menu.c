@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The referee's side of the button menu (menu.h): holding select opens it; its choices are
- * the same commands as the control interface's, given with the role of the player.
+ * the same commands as the control interface's, given with the role of the player, each
+ * item checked against what it needs of the game (menu_item_needs()) when chosen.
  */
 #include "game/referee_int.h"
 
@@ -40,6 +41,8 @@ static void menu_choose(struct referee *r, uint64_t now)
 {
 	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
 	enum menu_item item = menu_current(&r->menu);
+	struct game_reply reply;
+	char why[80];
 
 	snprintf(cmd.author, sizeof(cmd.author), "player");
 	if (item == MENU_RESIGN && r->menu.state != MENU_CONFIRM) {
@@ -49,6 +52,10 @@ static void menu_choose(struct referee *r, uint64_t now)
 		return;
 	}
 	r->menu.state = MENU_CLOSED;
+	if (game_command_unmet(&r->g, GAME_MODES_ALL, menu_item_needs(item), why, sizeof(why))) {
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	}
 	switch (item) {
 	case MENU_OFFER_DRAW:
 		cmd.kind = CMD_DRAW_OFFER;
@@ -59,7 +66,6 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_CLAIM_THREEFOLD:
 	case MENU_CLAIM_FIFTY:
 		cmd.kind = CMD_CLAIM;
-		cmd.color = -1;
 		cmd.claim = item == MENU_CLAIM_FIFTY ? CLAIM_FIFTY : CLAIM_THREEFOLD;
 		break;
 	case MENU_RESIGN:
@@ -79,7 +85,7 @@ static void menu_choose(struct referee *r, uint64_t now)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
 		return;
 	}
-	ref_command(r, &cmd, now);
+	ref_command(r, &cmd, now, &reply);
 }
 
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now)

@@ -4,7 +4,8 @@
 # refused at connect.  A daemon plays a sim game in real time while the users give
 # commands; then it is killed as by a power cut, restarted, and the commands' effects are
 # still there.  Also: a PIN, a watcher, a client that sends 10,000 requests without reading,
-# one that sends nothing and one that leaves mid-line: the game goes on.
+# one that sends nothing and one that leaves mid-line: the game goes on.  The CLI's --help
+# and its completion on a terminal come from the daemon's command table.
 # Needs root (or sudo) to make the test users; they are removed at the end.
 set -u
 build=$(cd "${1:-build}" && pwd)
@@ -103,7 +104,7 @@ expect "malformed argument" "$(as anb-assistant resign green)" 1 "'green': white
 expect "unknown command" "$(as anb-assistant teleport e2 e8)" 1 'unknown command'
 expect "outsider refused at connect" "$(as anb-outsider status)" 2 'cannot reach the daemon'
 # A PIN gives the arbiter's role to the assistant's connection.
-printf 'auth 4711\nclaim threefold\n' >"$work/pin.in"
+printf 'auth 4711\nclaim threefold white\n' >"$work/pin.in"
 $sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
 	<"$work/pin.in" >"$work/out" 2>&1
 expect "PIN gives the arbiter's reply" $? 0 'threefold claim by white is not correct'
@@ -151,7 +152,7 @@ if [ -n "$said" ]; then
 else
 	bad "the move after the unruly clients was not announced"
 fi
-grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold => ok' "$work/state/control.log" &&
+grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold white => ok' "$work/state/control.log" &&
 	ok || bad "control.log lacks the PIN's author: $(grep claim "$work/state/control.log")"
 grep -q '^[0-9]* anb-arbiter arbiter pause => ok clocks paused' "$work/state/control.log" &&
 	ok || bad "control.log lacks the arbiter's pause"
@@ -167,6 +168,42 @@ SCRIPT
 daemon_pid=$!
 wait_socket || bad "no socket after the restart"
 sleep 0.5
+# The CLI's help and completion are the daemon's command table: --help lists every row of
+# `help`, and on a terminal Tab completes a command and its first argument.
+"$build/annabella" control --socket "$sock" help >"$work/help.json" 2>&1
+"$build/annabella" control --help >"$work/help.txt" 2>&1
+python3 - "$work/help.json" "$work/help.txt" <<'PY' && ok || bad "--help is not the table: $(head -c 300 "$work/help.txt")"
+import json, sys
+rows = json.load(open(sys.argv[1]))["commands"]
+text = open(sys.argv[2]).read()
+missing = [r["usage"] for r in rows if r["usage"] not in text]
+sys.exit(1 if missing or len(rows) < 20 else 0)
+PY
+python3 - "$build/annabella" "$sock" <<'PY' && ok || bad "completion on a terminal did not offer the table's words"
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], ["annabella", "control", "--socket", sys.argv[2]])
+def read(t=0.7):
+    out, end = b"", time.time() + t
+    while time.time() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out.decode(errors="replace")
+read()
+os.write(fd, b"exp\t")
+first = read()
+os.write(fd, b"\x15claim \t\t")
+second = read()
+os.write(fd, b"\x15\x04")
+read()
+os.waitpid(pid, 0)
+sys.exit(0 if "export" in first and all(w in second for w in
+         ("threefold", "fifty", "uphold", "reject")) else 1)
+PY
 expect "tags after the restart" "$(as anb-assistant status)" 0 '"White":"Anna Berg"'
 expect "draw offer after the restart" "$(as anb-assistant moves)" 0 \
 	'"san":"e5","clk":"0:10:04","clk_ms":604'

@@ -378,6 +378,7 @@ function render(prev) {
   $('clock-line').textContent = s && s.clock ? t('clockline', { t: s.clock.time_control }) : '';
   renderMoves();
   renderActions(s);
+  markCommands();
   tick();
   // What changed in the flows is announced; the moves are announced by their words.
   if (prev && s) {
@@ -477,6 +478,10 @@ function connect() {
 
 // ------------------------------------------------------------------ commands
 
+// The form reads the daemon's command table (`help`): each row with its usage, who may give
+// it, what it needs of the game and the words its first argument takes.
+let commands = [];
+
 async function loadCommands() {
   try {
     const r = await (await fetch('/api/commands', { cache: 'no-store' })).json();
@@ -484,23 +489,50 @@ async function loadCommands() {
     const sel = $('command');
     const was = sel.value;
     sel.innerHTML = '';
-    for (const c of r.commands) {
-      if (c.name === 'watch' || c.name === 'auth') continue;
+    commands = r.commands.filter((c) => !c.session);
+    commands.forEach((c, i) => {
       const o = document.createElement('option');
-      o.value = c.name;
+      o.value = String(i);
       o.textContent = c.usage + (c.role === 'arbiter' ? ' ' + t('arbiter-only') : '');
-      o.dataset.usage = c.usage;
       sel.appendChild(o);
-    }
-    if (was) sel.value = was;
+    });
+    if (was && sel.options[+was]) sel.value = was;
     commandsLoaded = true;
     showUsage();
+    markCommands();
   } catch (e) { /* tried again on the next refresh */ }
 }
 
+// What a row needs of the game, against the last status: a command the game does not allow
+// now is shown but cannot be chosen.
+function allowedNow(c, s) {
+  if (!s || !s.game) return !(c.needs || []).length;
+  const r = (s.result && s.result.state) || 'on';
+  if (c.modes && !c.modes.includes(s.mode)) return false;
+  for (const n of c.needs || []) {
+    if (n === 'clock' && !s.clock) return false;
+    if (n === 'not-over' && (r === 'ended' || r === 'approved')) return false;
+    if (n === 'play' && r !== 'on') return false;
+    if (n === 'not-closed' && r === 'approved') return false;
+  }
+  return true;
+}
+
+function markCommands() {
+  const sel = $('command');
+  commands.forEach((c, i) => { if (sel.options[i]) sel.options[i].disabled = !allowedNow(c, status); });
+}
+
 function showUsage() {
-  const o = $('command').selectedOptions[0];
-  $('usage').textContent = o ? o.dataset.usage : '';
+  const c = commands[+$('command').value];
+  $('usage').textContent = c ? c.usage : '';
+  const list = $('args-words');
+  list.innerHTML = '';
+  for (const w of c ? (c.sub || []).concat(c.args || []) : []) {
+    const o = document.createElement('option');
+    o.value = w;
+    list.appendChild(o);
+  }
 }
 
 // The moves the assistant may relay, offered as they type (SAN, the local notation, UCI).
@@ -696,8 +728,9 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   $('command-form').addEventListener('submit', (e) => {
     e.preventDefault();
+    const c = commands[+$('command').value];
     const args = $('args').value.trim();
-    send($('command').value + (args ? ' ' + args : ''));
+    if (c) send(c.name + (args ? ' ' + args : ''));
   });
   for (const id in ACTIONS) $(id).addEventListener('click', ACTIONS[id]);
   $('confirm-form').addEventListener('submit', (e) => {

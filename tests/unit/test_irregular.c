@@ -20,18 +20,18 @@
 #include "game/compare.h"
 #include "tests/unit/referee_cases.h"
 
-static struct game_command cmd(enum game_command_kind kind, enum game_role role, uint32_t id)
+static struct game_command cmd(enum game_command_kind kind, enum game_role role)
 {
-	struct game_command c = {.kind = kind, .role = role, .request = id, .color = -1};
+	struct game_command c = {.kind = kind, .role = role, .color = -1};
 
 	snprintf(c.author, sizeof(c.author), "%s", role == ROLE_ARBITER ? "arb" : "asst");
 	c.white_moves = c.black_moves = -1;
 	return c;
 }
 
-static void relay(const char *move, uint32_t id)
+static void relay(const char *move)
 {
-	struct game_command c = cmd(CMD_MOVE, ROLE_ASSISTANT, id);
+	struct game_command c = cmd(CMD_MOVE, ROLE_ASSISTANT);
 
 	snprintf(c.move, sizeof(c.move), "%s", move);
 	rt_command(t, &c);
@@ -52,8 +52,8 @@ static void test_relayed_move(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "e2", "e4");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	relay("Sf6", 1); /* German letters */
-	assert_logged(" REPLY 1 ok 1... Nf6 relayed");
+	relay("Sf6"); /* German letters */
+	assert_logged(" REPLY ok 1... Nf6 relayed");
 	assert_logged(" MOVE g8f6\n");
 	assert_string_equal(last_record("relayed"), "asst 2 g8f6 Nf6");
 	/* The tactile board shows it afterwards: no second announcement. */
@@ -74,7 +74,7 @@ static void test_relayed_move_not_on_the_board(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_move(t, "e2", "e4");
-	relay("e7e5", 2); /* UCI */
+	relay("e7e5"); /* UCI */
 	/* The player replicates another move: the mismatch flow opens. */
 	rt_move(t, "d7", "d5");
 	rt_wait(t, 4000);
@@ -95,21 +95,21 @@ static void test_relay_corrected_before_the_press(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "e2", "e4");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	relay("e5", 1);
-	relay("e5", 2);
-	assert_logged(" REPLY 2 ok 1... e5 is in the game already");
-	relay("c5", 3);
-	assert_logged(" REPLY 3 ok 1... c5 relayed as a correction");
+	relay("e5");
+	relay("e5");
+	assert_logged(" REPLY ok 1... e5 is in the game already");
+	relay("c5");
+	assert_logged(" REPLY ok 1... c5 relayed as a correction");
 	assert_string_equal(san(1), "c5");
 	assert_non_null(strstr(last_record("withdrawn"), "asst 2 e7e5"));
 	assert_int_equal(rt_game(t)->note_count, 1);
 	assert_non_null(strstr(rt_game(t)->notes[0].text, "1... e5"));
 	/* After the opponent's press the move stands (D.2.8). */
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	relay("d5", 4);
-	assert_logged(" REPLY 4 error 1... c5 was completed by the opponent's press");
-	relay("Ke2", 5);
-	assert_logged(" REPLY 5 error 'Ke2' is not a legal move for black");
+	relay("d5");
+	assert_logged(" REPLY error 1... c5 was completed by the opponent's press");
+	relay("Ke2");
+	assert_logged(" REPLY error 'Ke2' is not a legal move for black");
 	assert_replays();
 }
 
@@ -173,18 +173,25 @@ static void test_compare_promotion_letters(void **state)
 
 static void test_rollback_and_set_up(void **state)
 {
-	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER, 7);
+	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER);
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
+	/* Issue 17, point 7: on an empty game the message was "rollback takes 0..-1". */
+	rt_control(t, ROLE_ARBITER, "rollback 99");
+	assert_logged(" REPLY error the game has no moves yet: there is nothing to roll back\n");
+	rt_control(t, ROLE_ARBITER, "rollback 0");
+	assert_not_logged("-1");
+	assert_int_equal(t->nrec, 1); /* the game record: nothing else */
 	play_opening();
 	c.ply = 9;
 	rt_command(t, &c);
-	assert_logged(" REPLY 7 error the game has 5 plies: rollback takes 0..4");
+	assert_logged(
+	    " REPLY error the game has 5 plies: rollback takes a ply from 0 (the start) to 4\n");
 	c.ply = 3;
 	clear_log();
 	rt_command(t, &c);
-	assert_logged(" REPLY 7 ok retraced to ply 3 (after 2. Nf3); 2 later plies kept");
+	assert_logged(" REPLY ok retraced to ply 3 (after 2. Nf3); 2 later plies kept");
 	assert_int_equal(game_plies(rt_game(t)), 3);
 	assert_int_equal(rt_game(t)->mismatch.state, MISMATCH_SETUP);
 	assert_non_null(strstr(rt_game(t)->notes[0].text, "2... Nc6 3. Bb5"));
@@ -210,7 +217,7 @@ static void test_rollback_and_set_up(void **state)
 
 static void test_set_up_survives_a_restart(void **state)
 {
-	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER, 1);
+	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER);
 	struct game_sink none = {0};
 	struct referee *fresh;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
@@ -258,7 +265,7 @@ static void test_illegal_penalties_every_edition(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER, (uint32_t)i);
+		struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER);
 		int64_t before;
 
 		memset(t, 0, sizeof(*t));
@@ -300,7 +307,7 @@ static void test_illegal_penalties_every_edition(void **state)
 /* 7.5.5: the losing illegal move is a draw when the opponent cannot checkmate. */
 static void test_illegal_draw_without_mating_material(void **state)
 {
-	struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER, 1);
+	struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER);
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
@@ -318,8 +325,8 @@ static void test_illegal_draw_without_mating_material(void **state)
 
 static void test_claim_ruling(void **state)
 {
-	struct game_command claim = cmd(CMD_CLAIM, ROLE_ASSISTANT, 1);
-	struct game_command rule = cmd(CMD_RULING, ROLE_ARBITER, 2);
+	struct game_command claim = cmd(CMD_CLAIM, ROLE_ASSISTANT);
+	struct game_command rule = cmd(CMD_RULING, ROLE_ARBITER);
 	int64_t white;
 
 	(void)state;
@@ -329,7 +336,7 @@ static void test_claim_ruling(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rule.upheld = false;
 	rt_command(t, &rule);
-	assert_logged(" REPLY 2 error no claim to rule on");
+	assert_logged(" REPLY error no claim to rule on");
 	claim.claim = CLAIM_FIFTY;
 	white = clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now);
 	assert_true(white > 5400000 && white < 5400000 + 30000); /* e4 took under 30 s */
@@ -337,7 +344,7 @@ static void test_claim_ruling(void **state)
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
 	rt_command(t, &rule);
 	/* 9.5.3: the claimant's opponent gets the penalty; the clocks run again. */
-	assert_logged(" REPLY 2 ok claim rejected: +0:02:00 to white; the clocks run");
+	assert_logged(" REPLY ok claim rejected: +0:02:00 to white; the clocks run");
 	assert_logged(" SAY private claim-rejected\n");
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), white + 120000);
@@ -351,7 +358,7 @@ static void test_claim_ruling(void **state)
 
 static void test_clock_set(void **state)
 {
-	struct game_command c = cmd(CMD_CLOCK_SET, ROLE_ARBITER, 3);
+	struct game_command c = cmd(CMD_CLOCK_SET, ROLE_ARBITER);
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "40/5400+30:1800+30", NULL);
@@ -363,7 +370,7 @@ static void test_clock_set(void **state)
 	c.white_moves = 39;
 	c.black_moves = 38;
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 ok clocks set: White 1:00:00, Black 0:30:00");
+	assert_logged(" REPLY ok clocks set: White 1:00:00, Black 0:30:00");
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), 3600000);
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now), 1800000);
 	/* The next readings follow from it: Black completes move 39, then White move 40 (and

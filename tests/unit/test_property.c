@@ -54,17 +54,10 @@ static void square(const char *sq, bool occupied)
 	rt_wait(t, 20 + rnd(300));
 }
 
-static void command(enum game_command_kind kind, enum game_role role)
+/* A request through the command table, as the socket gives it. */
+static void command(enum game_role role, const char *line)
 {
-	struct game_command c = {.kind = kind, .role = role, .color = -1};
-
-	snprintf(c.author, sizeof(c.author), "prop");
-	c.claim = rnd(2) ? CLAIM_FIFTY : CLAIM_THREEFOLD;
-	if (kind == CMD_TAG) {
-		snprintf(c.tag.name, sizeof(c.tag.name), "Round");
-		snprintf(c.tag.value, sizeof(c.tag.value), "%u", rnd(9));
-	}
-	rt_command(t, &c);
+	rt_control(t, role, line);
 }
 
 /* Something a player, an assistant or the arbiter might do between moves. */
@@ -104,15 +97,31 @@ static void distraction(void)
 		rt_press(t, GAME_BUTTON_PAUSE);
 		break;
 	case 6:
-		command(CMD_DRAW_OFFER, ROLE_ASSISTANT);
+		command(ROLE_ASSISTANT, "draw-offer");
 		break;
-	case 7:
-		command(CMD_CLAIM, rnd(2) ? ROLE_ARBITER : ROLE_ASSISTANT);
-		command(CMD_RESUME, ROLE_ARBITER);
+	case 7: {
+		const char *kind = rnd(2) ? "fifty" : "threefold";
+		bool arbiter = rnd(2);
+		char line[64];
+
+		/* The assistant's claim is the tactile player's; the arbiter names the side,
+		 * which may not be on move (refused). */
+		if (arbiter)
+			snprintf(line, sizeof(line), "claim %s %s", kind,
+				 rnd(2) ? "white" : "black");
+		else
+			snprintf(line, sizeof(line), "claim %s", kind);
+		command(arbiter ? ROLE_ARBITER : ROLE_ASSISTANT, line);
+		command(ROLE_ARBITER, "resume");
 		break;
-	case 8:
-		command(CMD_TAG, ROLE_ASSISTANT);
+	}
+	case 8: {
+		char line[32];
+
+		snprintf(line, sizeof(line), "tags Round %u", rnd(9));
+		command(ROLE_ASSISTANT, line);
 		break;
+	}
 	case 9: /* the menu opened and closed unused */
 		rt_hold(t, GAME_BUTTON_SELECT, 1200);
 		rt_press(t, GAME_BUTTON_SELECT);
@@ -236,6 +245,9 @@ static void run_game(const char *path, int player, const char *tc, int seed)
 	if (t->tournament_faults)
 		fail_msg("%s: %d utterances not allowed in tournament mode; the first: %s", path,
 			 t->tournament_faults, t->tournament_fault);
+	if (t->audience_faults)
+		fail_msg("%s: %d events handed out to the wrong audience; the first: %s", path,
+			 t->audience_faults, t->audience_fault);
 	said += t->tournament_said;
 	referee_free(t->r);
 	t->r = NULL;

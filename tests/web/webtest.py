@@ -563,7 +563,9 @@ def main():
     st, text = http(base + "/api/status", b"x")
     check("the read-only views refuse POST", st == 405, str(st))
     # A claim: whether it is correct is for the arbiter alone (11.3.1), never on the page
-    # every visitor sees; the arbiter's PIN shows it.
+    # every visitor sees; the arbiter's PIN shows it.  The assistant's claim is the tactile
+    # player's (White's), on move once Black's press completes 5... b5.
+    time.sleep(1.0)
     st, text = http(base + "/api/command", b"claim threefold", {"X-PIN": "1234"})
     check("the assistant's PIN gives a claim", '"ok":true' in text, text)
     time.sleep(0.3)
