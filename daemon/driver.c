@@ -151,7 +151,7 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 		break;
 	case SCRIPT_DISK:
 		if (d->hooks.disk)
-			d->hooks.disk(d->hooks.user, a->target, t);
+			d->hooks.disk(d->hooks.user, a->target, a->arg, t);
 		break;
 	case SCRIPT_CRASH:
 		if (a->target == SCRIPT_CRASH_AFTER_BYTES) {

@@ -22,8 +22,9 @@ struct driver_hooks {
 	void *user;
 	void (*control)(void *user, const char *role, const char *command, uint64_t now);
 	void (*before_crash)(void *user, uint64_t now);
-	/* `disk`: a storage fault (enum state_fault), or SCRIPT_DISK_REMOVED. */
-	void (*disk)(void *user, int what, uint64_t now);
+	/* `disk`: a storage fault (enum state_fault), SCRIPT_DISK_REMOVED, or SCRIPT_DISK_SLOW
+	 * with the extra time of each sync in arg. */
+	void (*disk)(void *user, int what, uint32_t arg, uint64_t now);
 };
 
 /* Load and check a script (every button it presses must have a line in cfg).  NULL with

@@ -206,7 +206,7 @@ int journal_sync(struct journal *j)
 	if (state_fault_allow(1) < 0)
 		return -1;
 	j->dirty = false;
-	if (fdatasync(j->fd)) {
+	if (state_sync(j->fd)) {
 		log_error(LOG_GAME, "journal sync failed: %s", strerror(errno));
 		return -1;
 	}

@@ -267,11 +267,15 @@ static void script_control(void *user, const char *role, const char *command, ui
 }
 
 /* `disk` in a board script: a storage fault from now on, or the state directory removed. */
-static void script_disk(void *user, int what, uint64_t now)
+static void script_disk(void *user, int what, uint32_t arg, uint64_t now)
 {
 	struct daemon *d = user;
 
 	(void)now;
+	if (what == SCRIPT_DISK_SLOW) {
+		state_set_sync_delay(arg);
+		return;
+	}
 	if (what != SCRIPT_DISK_REMOVED) {
 		state_set_fault((enum state_fault)what);
 		return;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Set by the main thread, read by the voice thread too (speech.log). */
@@ -53,6 +54,31 @@ ssize_t state_fault_allow(size_t len)
 		return -1;
 	}
 	return (ssize_t)len;
+}
+
+static atomic_uint sync_delay_ms;
+
+void state_set_sync_delay(uint32_t ms)
+{
+	atomic_store(&sync_delay_ms, ms);
+}
+
+uint32_t state_sync_delay(void)
+{
+	return atomic_load(&sync_delay_ms);
+}
+
+int state_sync(int fd)
+{
+	uint32_t ms = atomic_load(&sync_delay_ms);
+
+	if (ms) {
+		struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	return fdatasync(fd);
 }
 
 /* Bytes until the power goes (-1: it does not). */
@@ -129,7 +155,7 @@ static int sync_parent(const char *path)
 	fd = open(dirname(buf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	rc = fsync(fd);
+	rc = state_sync(fd);
 	close(fd);
 	return rc;
 }
@@ -162,7 +188,7 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 		}
 		done += (size_t)w;
 	}
-	if (sync && fdatasync(fd))
+	if (sync && state_sync(fd))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;

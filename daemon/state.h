@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* mkdir -p; 0 or -1 with errno. */
@@ -30,6 +31,13 @@ int state_fault_parse(const char *word);
 /* Whether a write of len bytes may go ahead: len itself, fewer (a short write), or -1 with
  * errno set. */
 ssize_t state_fault_allow(size_t len);
+/* `+MS disk slow MS` (DESIGN 4.3): from now on each sync of the state directory takes ms
+ * longer, as on an SD card (0: as fast as the storage is).  For tests and benchmarks. */
+void state_set_sync_delay(uint32_t ms);
+uint32_t state_sync_delay(void);
+/* fdatasync(2) of fd as a sync of the state directory: the fault hook, the delay above.  0,
+ * or -1 with errno. */
+int state_sync(int fd);
 /* Remove a directory and everything under it (a board script's `disk removed`).  0 or -1
  * with errno. */
 int state_remove_tree(const char *path);
