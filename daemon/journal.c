@@ -197,7 +197,7 @@ int journal_sync(struct journal *j)
 	if (!j->dirty)
 		return 0;
 	/* Without syncing ([state] sync = no, for tests and benchmarks) this is still the
-	 * point where the record would be durable: journal_power_loss() keeps it. */
+	 * point where the record would be on storage: journal_power_loss() keeps it. */
 	if (!j->sync) {
 		j->dirty = false;
 		j->synced = lseek(j->fd, 0, SEEK_END);

@@ -39,10 +39,10 @@ bool journal_removed(const struct journal *j);
 /* Append one whole line (with its newline) as made by journal_format; a short write is cut
  * off again.  0, or -1 with errno. */
 int journal_append_line(struct journal *j, const char *line, size_t len);
-/* Make everything appended so far durable (fsync), if syncing is on. */
 /* A real power cut, for tests (`+MS crash unsynced`): the open journal loses what was
  * written after its last sync, as the page cache would. */
 void journal_power_loss(void);
+/* Sync everything appended so far to storage (fdatasync), if syncing is on. */
 int journal_sync(struct journal *j);
 
 /* A record as read back: body split into time, type and the rest. */

@@ -305,8 +305,9 @@ static int parse_action(struct parser *p, char **w, int n)
 			return -1;
 		f = !strcmp(w[1], "removed") ? SCRIPT_DISK_REMOVED : state_fault_parse(w[1]);
 		if (f < 0)
-			return fail(p, "bad disk state '%s' (full, eio, readonly, ok, removed or slow MS)",
-				    w[1]);
+			return fail(
+			    p, "bad disk state '%s' (full, eio, readonly, ok, removed or slow MS)",
+			    w[1]);
 		return add_action(p, SCRIPT_DISK, f, 0);
 	}
 	if (!strcmp(w[0], "crash")) {

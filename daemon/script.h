@@ -24,7 +24,7 @@
  *                               flickers).  See board_sim_stuck()/board_sim_bounce().
  *   [+MS] crash                 the power goes (SIGKILL: nothing is flushed)
  *   [+MS] crash unsynced        the power goes, and the journal loses what was written after
- *                               its last sync (touches and lifts wait for the next move's)
+ *                               its last sync
  *   [+MS] crash after BYTES     the power goes once BYTES more bytes have been written to
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)

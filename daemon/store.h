@@ -2,7 +2,9 @@
 /*
  * The game's files in the state directory (DESIGN 4.4): the journal the referee's records
  * go to (one per game; a finished game's is kept under games/), game.pgn rewritten from the
- * game after every change, its copy and the public audio record under games/.
+ * game after every change (sheet.h), its copy and the public audio record under games/.
+ * What survives at start is recovery's to decide (recovery.h); the store writes, keeps
+ * what could not be written, and tries again.
  */
 #ifndef ANNABELLA_STORE_H
 #define ANNABELLA_STORE_H
@@ -16,7 +18,7 @@
 
 struct store_config {
 	const char *dir;
-	bool sync;	   /* fsync the journal at durable records and the scoresheet */
+	bool sync;	   /* sync every journal record and scoresheet to storage */
 	bool record_audio; /* keep each game's public announcements (D.2.7) */
 	bool virtual_time; /* dates are unknown in virtual time */
 	int keep_audio;	   /* finished games whose audio record is kept (-1: all; 0: default 50) */
