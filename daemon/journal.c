@@ -214,6 +214,24 @@ int journal_sync(struct journal *j)
 	return 0;
 }
 
+int journal_fd(const struct journal *j)
+{
+	return j->fd;
+}
+
+off_t journal_size(const struct journal *j)
+{
+	return lseek(j->fd, 0, SEEK_END);
+}
+
+void journal_mark_synced(struct journal *j, off_t upto)
+{
+	if (upto > j->synced)
+		j->synced = upto;
+	if (upto >= journal_size(j))
+		j->dirty = false;
+}
+
 /* Parse one line (without its newline).  0 if good. */
 static int parse_line(char *line, size_t len, int lineno, struct journal_record *rec)
 {

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define JOURNAL_LINE_MAX 4200
 
@@ -44,6 +45,11 @@ int journal_append_line(struct journal *j, const char *line, size_t len);
 void journal_power_loss(void);
 /* Sync everything appended so far to storage (fdatasync), if syncing is on. */
 int journal_sync(struct journal *j);
+/* For a sync done elsewhere (the writer's thread): the file, its size now, and what is on
+ * storage once that sync finished (what journal_power_loss() keeps). */
+int journal_fd(const struct journal *j);
+off_t journal_size(const struct journal *j);
+void journal_mark_synced(struct journal *j, off_t upto);
 
 /* A record as read back: body split into time, type and the rest. */
 struct journal_record {

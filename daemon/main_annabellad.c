@@ -311,20 +311,29 @@ static void watchdog_run(void *user, uint64_t now)
 	notify_send("WATCHDOG=1");
 }
 
-/* Saving is tried again while it fails. */
+/* Saving is tried again while it fails; the writer's results are taken as they come. */
 static uint64_t store_deadline_fn(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
 	(void)now;
-	return store_retry_deadline(d->store);
+	return store_deadline(d->store);
 }
 
 static void store_run(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
-	store_retry(d->store, now);
+	store_tick(d->store, now);
+}
+
+static void store_ready(void *user, int fd, short revents, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)fd;
+	(void)revents;
+	store_service(d->store, now);
 }
 
 static uint64_t referee_deadline_fn(void *user, uint64_t now)
@@ -485,6 +494,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .sync = d->cfg.sync,
 	    .record_audio = d->cfg.voice.record,
 	    .virtual_time = d->opt.virtual_time,
+	    .threaded = !d->opt.virtual_time,
 	    .keep_audio = d->cfg.keep_audio,
 	    .keep_games = d->cfg.keep_games,
 	};
@@ -587,6 +597,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
+	if (store_fd(d->store) >= 0)
+		loop_add_fd(d->loop, store_fd(d->store), POLLIN, store_ready, d);
 	if (d->opt.virtual_time)
 		loop_set_idle(d->loop, voice_idle, d);
 	return 0;

@@ -57,6 +57,7 @@ ssize_t state_fault_allow(size_t len)
 }
 
 static atomic_uint sync_delay_ms;
+static atomic_bool sync_delay_sleeps = true;
 
 void state_set_sync_delay(uint32_t ms)
 {
@@ -68,17 +69,34 @@ uint32_t state_sync_delay(void)
 	return atomic_load(&sync_delay_ms);
 }
 
-int state_sync(int fd)
+void state_set_sync_delay_sleeps(bool sleeps)
+{
+	atomic_store(&sync_delay_sleeps, sleeps);
+}
+
+static void sync_delay(void)
 {
 	uint32_t ms = atomic_load(&sync_delay_ms);
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
 
-	if (ms) {
-		struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+	if (!ms || !atomic_load(&sync_delay_sleeps))
+		return;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
 
-		while (nanosleep(&ts, &ts) && errno == EINTR)
-			;
-	}
+int state_sync(int fd)
+{
+	sync_delay();
 	return fdatasync(fd);
+}
+
+int state_sync_fd(int fd, bool really)
+{
+	if (really && state_fault_allow(1) < 0)
+		return -1;
+	sync_delay();
+	return really ? fdatasync(fd) : 0;
 }
 
 /* Bytes until the power goes (-1: it does not). */

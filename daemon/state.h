@@ -35,9 +35,15 @@ ssize_t state_fault_allow(size_t len);
  * longer, as on an SD card (0: as fast as the storage is).  For tests and benchmarks. */
 void state_set_sync_delay(uint32_t ms);
 uint32_t state_sync_delay(void);
-/* fdatasync(2) of fd as a sync of the state directory: the fault hook, the delay above.  0,
- * or -1 with errno. */
+/* Whether the delay is slept (real time), or taken in daemon time by the caller (virtual
+ * time: the store keeps a sync unfinished until its time has come). */
+void state_set_sync_delay_sleeps(bool sleeps);
+/* fdatasync(2) of fd as a sync of the state directory, the delay above included.  0, or -1
+ * with errno. */
 int state_sync(int fd);
+/* A sync of the journal: with `really`, the storage fault hook and fdatasync; without
+ * ([state] sync = no), only the delay.  0, or -1 with errno. */
+int state_sync_fd(int fd, bool really);
 /* Remove a directory and everything under it (a board script's `disk removed`).  0 or -1
  * with errno. */
 int state_remove_tree(const char *path);

@@ -17,6 +17,10 @@
 #include "daemon/recovery.h"
 #include "daemon/sheet.h"
 #include "daemon/state.h"
+#include "daemon/writer.h"
+
+/* Syncs taking their time at once; more are merged into the last. */
+#define STORE_SLOW_SYNCS 8
 
 struct store {
 	char dir[256];
@@ -31,6 +35,22 @@ struct store {
 	 * when storage works again, and all of them if the file was removed. */
 	char **lines;
 	size_t nlines, lines_cap, written;
+	/* The syncs of the journal, done by the writer off the loop: the journal file's
+	 * generation (a sync's result for an older file is no news), the size the last sync
+	 * asked for, and whether the last one failed. */
+	struct writer *writer;
+	bool writer_threaded;
+	uint64_t journal_gen;
+	off_t sync_asked;
+	bool sync_failed;
+	/* Virtual time: syncs the writer finished that still take their `disk slow` time
+	 * (the journal counts as synced up to `upto` once `due` has come). */
+	struct slow_sync {
+		off_t upto;
+		uint64_t due;
+	} slow[STORE_SLOW_SYNCS];
+	int nslow;
+	uint64_t now; /* the daemon time of the last record or tick */
 	/* Saving fails: since when, why; the scoresheet to write again. */
 	bool failing;
 	char fail_error[128];
@@ -143,14 +163,21 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->virtual_time = cfg->virtual_time;
 	s->voice = voice;
 	s->sheet = sheet_new();
-	if (!s->sheet) {
-		snprintf(err, err_size, "out of memory");
+	s->writer = s->sheet ? writer_new(cfg->threaded) : NULL;
+	s->writer_threaded = cfg->threaded;
+	if (!s->writer) {
+		snprintf(err, err_size, "%s", s->sheet ? strerror(errno) : "out of memory");
+		sheet_free(s->sheet);
 		free(s);
 		return NULL;
 	}
+	/* In virtual time a slow sync takes daemon time (the store keeps it unfinished until
+	 * then), not real time. */
+	state_set_sync_delay_sleeps(cfg->threaded);
 	snprintf(path, sizeof(path), "%s/games", s->dir);
 	if (state_mkdir(path)) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		writer_free(s->writer);
 		sheet_free(s->sheet);
 		free(s);
 		return NULL;
@@ -162,6 +189,7 @@ void store_free(struct store *s)
 {
 	if (!s)
 		return;
+	writer_free(s->writer);
 	journal_close(s->journal);
 	sheet_free(s->sheet);
 	recovery_free(&s->recovery);
@@ -185,13 +213,41 @@ static void game_copy_path(const struct store *s, char *path, size_t size)
 
 /* ------------------------------------------------------------------ the journal */
 
+static void ask_sync(struct store *s);
+
+static int open_journal(struct store *s, char *err, size_t err_size)
+{
+	char path[PATH_MAX];
+
+	journal_path(s, path, sizeof(path));
+	s->journal = journal_open(path, s->sync, err, err_size);
+	if (!s->journal)
+		return -1;
+	s->journal_gen++;
+	s->sync_asked = journal_size(s->journal);
+	s->sync_failed = false;
+	return 0;
+}
+
+/* The journal file closed; what it holds is synced by the writer (its sync was asked for
+ * already), not in the loop. */
+static void close_journal(struct store *s)
+{
+	if (!s->journal)
+		return;
+	ask_sync(s);
+	journal_mark_synced(s->journal, journal_size(s->journal));
+	journal_close(s->journal);
+	s->journal = NULL;
+	s->nslow = 0;
+}
+
 /* A finished game's journal is kept under games/, so the next game starts a new one. */
 static void archive_journal(struct store *s)
 {
 	char from[PATH_MAX], to[PATH_MAX];
 
-	journal_close(s->journal);
-	s->journal = NULL;
+	close_journal(s);
 	lines_clear(s);
 	if (!s->journal_game[0])
 		return;
@@ -210,7 +266,6 @@ static void archive_journal(struct store *s)
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 {
 	const struct game *g = referee_game(r);
-	char path[PATH_MAX];
 
 	if (recovery_run(&s->recovery, s->dir, s->sync, r, err, err_size))
 		return -1;
@@ -223,27 +278,50 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	snprintf(s->journal_game, sizeof(s->journal_game), "%s", s->recovery.game_id);
 	/* A finished game's journal stays open for what its end left (a last move's reading)
 	 * until the next game's record keeps it under games/. */
-	if (g->open) {
-		journal_path(s, path, sizeof(path));
-		s->journal = journal_open(path, s->sync, err, err_size);
-		if (!s->journal)
-			return -1;
-	}
+	if (g->open && open_journal(s, err, err_size))
+		return -1;
 	return 0;
 }
 
 static int write_pgn(struct store *s, const struct game *g, bool archive_copy);
 
-/* The journal's lines not yet on disk, written and synced; all of them again when the file
- * was removed (the state directory deleted: made again).  0, or -1 (saving failed). */
+/* A sync of what the journal holds now, unless one was asked for it already.  Every record
+ * is synced, a touch too: a capture in progress depends on its lifts (a power cut that
+ * lost the victim's lift left the board after the capture unexplained; check-crash's
+ * `crash unsynced` points showed it).  The sync is the writer's: the game goes on while
+ * the storage takes its time. */
+static void ask_sync(struct store *s)
+{
+	off_t size;
+
+	if (!s->journal)
+		return;
+	size = journal_size(s->journal);
+	if (size < 0 || (size <= s->sync_asked && !s->sync_failed))
+		return;
+	if (writer_sync(s->writer, journal_fd(s->journal), size, s->sync, s->journal_gen)) {
+		saving_failed(s, "journal", errno);
+		return;
+	}
+	s->sync_asked = size;
+	s->sync_failed = false;
+}
+
+static void take_results(struct store *s);
+
+/* The journal's lines not yet on disk, written and their sync asked for; all of them again
+ * when the file was removed (the state directory deleted: made again).  0, or -1 (saving
+ * failed). */
 static int flush(struct store *s)
 {
 	char path[PATH_MAX], err[256];
 
 	if (s->journal && journal_removed(s->journal)) {
 		log_error(LOG_GAME, "the journal was removed; writing the game again");
+		journal_mark_synced(s->journal, journal_size(s->journal));
 		journal_close(s->journal);
 		s->journal = NULL;
+		s->nslow = 0;
 		s->written = 0;
 		s->pgn_due = true;
 	}
@@ -253,9 +331,7 @@ static int flush(struct store *s)
 			saving_failed(s, path, errno);
 			return -1;
 		}
-		journal_path(s, path, sizeof(path));
-		s->journal = journal_open(path, s->sync, err, sizeof(err));
-		if (!s->journal) {
+		if (open_journal(s, err, sizeof(err))) {
 			saving_failed(s, "journal", errno);
 			return -1;
 		}
@@ -269,14 +345,9 @@ static int flush(struct store *s)
 			return -1;
 		}
 	}
-	/* Every record is synced before the game goes on, a touch too: a capture in progress
-	 * depends on its lifts (a power cut that lost the victim's lift left the board after
-	 * the capture unexplained; check-crash's `crash unsynced` points showed it). */
-	if (journal_sync(s->journal)) {
-		saving_failed(s, "journal", errno);
-		return -1;
-	}
-	return 0;
+	ask_sync(s);
+	take_results(s);
+	return s->sync_failed ? -1 : 0;
 }
 
 void store_record(struct store *s, const struct game_record *rec)
@@ -302,13 +373,14 @@ void store_record(struct store *s, const struct game_record *rec)
 		return;
 	}
 	if (rec->type == REC_GAME) {
-		char copy[PATH_MAX];
+		char copy[PATH_MAX], *text = strdup(line);
 
 		game_copy_path(s, copy, sizeof(copy));
-		if (state_write_atomic(copy, line, strlen(line), s->sync))
+		if (!text || writer_replace(s->writer, copy, text, strlen(line), s->sync))
 			log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", copy,
 				 strerror(errno));
 	}
+	s->now = rec->ms;
 	s->last_try_ms = rec->ms;
 	/* While saving fails, a record waits for the next try with the others. */
 	if (s->failing)
@@ -316,19 +388,101 @@ void store_record(struct store *s, const struct game_record *rec)
 	flush(s);
 }
 
-uint64_t store_retry_deadline(const struct store *s)
+/* Saving works again once every line is written, its sync done, and no scoresheet waits. */
+static void check_works(struct store *s)
 {
-	return s->failing ? s->last_try_ms + STORE_RETRY_MS : UINT64_MAX;
+	if (s->failing && s->written == s->nlines && !s->sync_failed && !s->pgn_due &&
+	    (!s->journal || s->sync_asked >= journal_size(s->journal)))
+		saving_works(s);
 }
 
-void store_retry(struct store *s, uint64_t now)
+/* What the writer finished: a sync's place on storage (in virtual time once its `disk
+ * slow` time has come), a failure said and tried again. */
+static void take_results(struct store *s)
 {
+	struct writer_result res[16];
+	int n;
+
+	while ((n = writer_results(s->writer, res, 16)) > 0) {
+		for (int i = 0; i < n; i++) {
+			const struct writer_result *r = &res[i];
+
+			if (r->kind == WRITER_SYNC) {
+				if (r->tag != s->journal_gen || !s->journal)
+					continue;
+				if (r->err) {
+					s->sync_failed = true;
+					saving_failed(s, "journal", r->err);
+					continue;
+				}
+				if (!s->writer_threaded && state_sync_delay()) {
+					uint64_t start =
+					    s->nslow ? s->slow[s->nslow - 1].due : s->now;
+
+					if (start < s->now)
+						start = s->now;
+					if (s->nslow == STORE_SLOW_SYNCS)
+						s->nslow--;
+					s->slow[s->nslow++] = (struct slow_sync){
+					    .upto = r->upto, .due = start + state_sync_delay()};
+				} else {
+					journal_mark_synced(s->journal, r->upto);
+				}
+				continue;
+			}
+			if (!r->err) {
+				if (strstr(r->path, "/game.pgn"))
+					s->pgn_due = false;
+				continue;
+			}
+			if (strstr(r->path, "/game.record")) {
+				log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)",
+					 r->path, strerror(r->err));
+				continue;
+			}
+			s->pgn_due = true;
+			saving_failed(s, r->path, r->err);
+		}
+	}
+	check_works(s);
+}
+
+int store_fd(const struct store *s)
+{
+	return writer_fd(s->writer);
+}
+
+void store_service(struct store *s, uint64_t now)
+{
+	s->now = now;
+	take_results(s);
+}
+
+uint64_t store_deadline(const struct store *s)
+{
+	uint64_t t = s->failing ? s->last_try_ms + STORE_RETRY_MS : UINT64_MAX;
+
+	if (s->nslow && s->slow[0].due < t)
+		t = s->slow[0].due;
+	return t;
+}
+
+void store_tick(struct store *s, uint64_t now)
+{
+	s->now = now;
+	while (s->nslow && s->slow[0].due <= now) {
+		if (s->journal)
+			journal_mark_synced(s->journal, s->slow[0].upto);
+		memmove(s->slow, s->slow + 1, sizeof(s->slow[0]) * (size_t)--s->nslow);
+	}
+	if (!s->failing || now < s->last_try_ms + STORE_RETRY_MS)
+		return;
 	s->last_try_ms = now;
 	if (flush(s))
 		return;
-	if (s->pgn_due && s->game && write_pgn(s, s->game, game_over(s->game)))
-		return;
-	saving_works(s);
+	if (s->pgn_due && s->game)
+		write_pgn(s, s->game, game_over(s->game));
+	take_results(s);
 }
 
 static int next_game_number(const char *games_dir)
@@ -386,7 +540,8 @@ void store_new_game(struct store *s, struct game_params *p)
 static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 {
 	char path[PATH_MAX];
-	char *text;
+	char *text, *copy;
+	size_t len;
 	int rc = 0;
 
 	if (!g->open)
@@ -397,18 +552,22 @@ static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 		log_error(LOG_GAME, "cannot make the scoresheet (out of memory)");
 		return -1;
 	}
+	/* The writer writes and syncs them off the loop; a failure comes back as its result. */
+	len = strlen(text);
+	copy = archive_copy ? strdup(text) : NULL;
 	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
-	if (state_write_atomic(path, text, strlen(text), s->sync)) {
+	if (writer_replace(s->writer, path, text, len, s->sync)) {
 		saving_failed(s, "game.pgn", errno);
 		rc = -1;
 	}
 	snprintf(path, sizeof(path), "%s/games/%s.pgn", s->dir, g->params.id);
-	if (rc == 0 && archive_copy && state_write_atomic(path, text, strlen(text), s->sync)) {
-		saving_failed(s, path, errno);
+	if (archive_copy && (!copy || writer_replace(s->writer, path, copy, len, s->sync))) {
+		saving_failed(s, path, copy ? errno : ENOMEM);
 		rc = -1;
 	}
-	free(text);
-	s->pgn_due = rc != 0;
+	if (rc)
+		s->pgn_due = true;
+	take_results(s);
 	return rc;
 }
 
@@ -488,10 +647,13 @@ void store_game_start(struct store *s, const struct game *g)
 
 void store_close(struct store *s, const struct game *g)
 {
-	if (flush(s) && s->written < s->nlines)
+	flush(s);
+	write_pgn(s, g, true);
+	writer_drain(s->writer);
+	take_results(s);
+	if (s->written < s->nlines)
 		log_error(LOG_GAME, "%zu journal records could not be saved before the stop",
 			  s->nlines - s->written);
-	write_pgn(s, g, true);
 	/* A game whose result is approved is done: its journal is kept under games/.  One
 	 * still waiting for approval (8.7) is resumed at the next start. */
 	if (g->open && g->result.state == RESULT_APPROVED)
