@@ -76,6 +76,9 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = PHRASE_CLOCKS_SET,
     [GAME_MSG_CLAIM_REJECTED] = PHRASE_CLAIM_REJECTED,
     [GAME_MSG_CORRECTION] = PHRASE_CORRECTION,
+    [GAME_MSG_CLOCK_GAP_WHITE] = PHRASE_CLOCK_GAP_WHITE,
+    [GAME_MSG_CLOCK_GAP_BLACK] = PHRASE_CLOCK_GAP_BLACK,
+    [GAME_MSG_CLOCK_UNCERTAIN] = PHRASE_CLOCK_UNCERTAIN,
 };
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
@@ -205,7 +208,9 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 	case GAME_FX_SAY:
 		if (fx->msg == GAME_MSG_CHECKMATE && p->mate_said)
 			break;
-		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], NULL);
+		/* A clock gap says its time. */
+		a.time_ms = fx->has_clock && fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], &a);
 		say(p, fx->channel,
 		    fx->channel == GAME_PRIVATE ? VOICE_KIND_PROMPT : VOICE_KIND_INFO, &u, 100,
 		    fx->ms);
@@ -333,6 +338,10 @@ static void present_record(void *user, const struct game_record *rec)
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
+		/* A checkpoint changes nothing anyone sees (the clock reads the same): it is for
+		 * the journal alone. */
+		if (rec->type == REC_CHECKPOINT)
+			return;
 		control_event_record(&line, rec, p->referee ? referee_game(p->referee) : NULL);
 		if (line.p)
 			ctlsock_event(p->ctl, line.p);

@@ -49,6 +49,9 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = "clocks-set",
     [GAME_MSG_CLAIM_REJECTED] = "claim-rejected",
     [GAME_MSG_CORRECTION] = "correction",
+    [GAME_MSG_CLOCK_GAP_WHITE] = "clock-gap-white",
+    [GAME_MSG_CLOCK_GAP_BLACK] = "clock-gap-black",
+    [GAME_MSG_CLOCK_UNCERTAIN] = "clock-uncertain",
 };
 
 const char *game_msg_name(enum game_msg msg)

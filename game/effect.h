@@ -65,6 +65,11 @@ enum game_msg {
 	GAME_MSG_CLOCKS_SET,	 /* the arbiter set the clocks */
 	GAME_MSG_CLAIM_REJECTED, /* the arbiter rejected the tactile player's claim */
 	GAME_MSG_CORRECTION,	 /* the next move corrects the one announced before (D.2.8) */
+	/* After a restart: up to white_ms of White's (Black's) thinking time before the power
+	 * cut could not be counted; the clocks could not be recovered exactly. */
+	GAME_MSG_CLOCK_GAP_WHITE,
+	GAME_MSG_CLOCK_GAP_BLACK,
+	GAME_MSG_CLOCK_UNCERTAIN,
 	GAME_MSG_COUNT
 };
 
@@ -105,7 +110,7 @@ struct game_effect {
 	int square;
 	bool occupied;	/* the square should hold a peg (of `piece`) */
 	bool confirmed; /* it does now (set-up guidance confirms each square) */
-	/* TIMES, WARNING */
+	/* TIMES, WARNING; SAY of a clock gap: white_ms */
 	bool has_clock;
 	int64_t white_ms, black_ms;
 	int move_number;		      /* of the position: the move to be made next */

@@ -115,6 +115,9 @@ enum phrase_id {
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
 	PHRASE_SETTINGS_LONG,	    /* the move form, after the settings: "lange Zugansage" */
 	PHRASE_SETTINGS_SHORT,
+	PHRASE_CLOCK_GAP_WHITE, /* after a restart: "up to {time} of White's time not counted" */
+	PHRASE_CLOCK_GAP_BLACK,
+	PHRASE_CLOCK_UNCERTAIN, /* the clocks could not be recovered exactly */
 	PHRASE_ID_COUNT
 };
 

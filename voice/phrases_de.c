@@ -66,4 +66,10 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Sprache Deutsch, Sprechtempo {count}",
     [PHRASE_SETTINGS_LONG] = "lange Zugansage",
     [PHRASE_SETTINGS_SHORT] = "kurze Zugansage",
+    [PHRASE_CLOCK_GAP_WHITE] = "Bis zu {time} Bedenkzeit von Weiß vor dem Neustart nicht gezählt",
+    [PHRASE_CLOCK_GAP_BLACK] =
+	"Bis zu {time} Bedenkzeit von Schwarz vor dem Neustart nicht gezählt",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten, bis "
+	"der Schiedsrichter sie stellt",
 };

@@ -65,4 +65,11 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Language English, speech rate {count}",
     [PHRASE_SETTINGS_LONG] = "long move announcements",
     [PHRASE_SETTINGS_SHORT] = "short move announcements",
+    [PHRASE_CLOCK_GAP_WHITE] =
+	"Up to {time} of White's thinking time before the restart were not counted",
+    [PHRASE_CLOCK_GAP_BLACK] =
+	"Up to {time} of Black's thinking time before the restart were not counted",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"The clocks could not be recovered exactly: they stand at the last times known until "
+	"the arbiter sets them",
 };

@@ -65,4 +65,9 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Taal Nederlands, spreeksnelheid {count}",
     [PHRASE_SETTINGS_LONG] = "lange zetaankondiging",
     [PHRASE_SETTINGS_SHORT] = "korte zetaankondiging",
+    [PHRASE_CLOCK_GAP_WHITE] = "Tot {time} bedenktijd van wit voor de herstart is niet geteld",
+    [PHRASE_CLOCK_GAP_BLACK] = "Tot {time} bedenktijd van zwart voor de herstart is niet geteld",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden "
+	"tot de arbiter ze instelt",
 };

@@ -65,4 +65,9 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Språk svenska, taltempo {count}",
     [PHRASE_SETTINGS_LONG] = "långa dragutrop",
     [PHRASE_SETTINGS_SHORT] = "korta dragutrop",
+    [PHRASE_CLOCK_GAP_WHITE] = "Upp till {time} av vits betänketid före omstarten räknades inte",
+    [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna tills "
+	"domaren ställer dem",
 };
