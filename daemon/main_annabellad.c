@@ -27,6 +27,7 @@
 #include "daemon/loop.h"
 #include "daemon/notify.h"
 #include "daemon/present.h"
+#include "daemon/recovery.h"
 #include "daemon/state.h"
 #include "daemon/script.h"
 #include "daemon/store.h"
@@ -553,6 +554,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    clockface_open(&d->cfg.display, presenter_lang(d->presenter), d->loop, d->referee);
 	presenter_attach_clockface(d->presenter, d->clockface);
 	*status = 2;
+	store_set_notice(d->store, saving_notice, d);
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
 	g = referee_game(d->referee);
@@ -561,11 +563,10 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	*status = 1;
-	store_set_notice(d->store, saving_notice, d);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
 	/* The arbiter sees it in status; the player hears it once. */
-	if (store_recovery_skipped(d->store) || store_scoresheet_kept(d->store, NULL))
+	if (recovery_incomplete(store_recovered(d->store)))
 		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
 				 loop_now(d->loop));
 	place_pegs(d);

@@ -222,6 +222,17 @@ fail:
 	return -1;
 }
 
+int state_link(const char *from, const char *to)
+{
+	enum state_fault f = atomic_load(&fault);
+
+	if (f == STATE_FAULT_READONLY || f == STATE_FAULT_EIO) {
+		errno = f == STATE_FAULT_EIO ? EIO : EROFS;
+		return -1;
+	}
+	return link(from, to);
+}
+
 char *state_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -15,6 +15,9 @@ int state_mkdir(const char *path);
 /* Replace path with data atomically (temporary file, optional fsync, rename, optional
  * directory fsync).  0 or -1 with errno. */
 int state_write_atomic(const char *path, const char *data, size_t len, bool sync);
+/* link(2) through the fault hook: a copy kept under another name (the same file, its owner
+ * and mode).  0 or -1 with errno. */
+int state_link(const char *from, const char *to);
 /* Read a whole file (NUL-terminated, malloc'd); NULL with errno. */
 char *state_read_file(const char *path, size_t *len);
 

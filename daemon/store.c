@@ -132,7 +132,14 @@ int store_scoresheet_kept(const struct store *s, const char **path)
 {
 	if (path)
 		*path = s->recovery.scoresheet_kept_path;
-	return s->recovery.scoresheet_kept;
+	return s->recovery.scoresheet_kept_path[0] || s->recovery.keep_scoresheet
+		   ? s->recovery.scoresheet_kept
+		   : 0;
+}
+
+const struct recovery *store_recovered(const struct store *s)
+{
+	return &s->recovery;
 }
 
 int store_recovery_skipped(const struct store *s)
@@ -174,14 +181,11 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	/* In virtual time a slow sync takes daemon time (the store keeps it unfinished until
 	 * then), not real time. */
 	state_set_sync_delay_sleeps(cfg->threaded);
+	/* A state directory that cannot be written now is written when it can (flush makes
+	 * games/ again). */
 	snprintf(path, sizeof(path), "%s/games", s->dir);
-	if (state_mkdir(path)) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		writer_free(s->writer);
-		sheet_free(s->sheet);
-		free(s);
-		return NULL;
-	}
+	if (state_mkdir(path))
+		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
 	return s;
 }
 
@@ -277,9 +281,17 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	s->recovery.nlines = s->recovery.lines_cap = 0;
 	snprintf(s->journal_game, sizeof(s->journal_game), "%s", s->recovery.game_id);
 	/* A finished game's journal stays open for what its end left (a last move's reading)
-	 * until the next game's record keeps it under games/. */
-	if (g->open && open_journal(s, err, err_size))
-		return -1;
+	 * until the next game's record keeps it under games/.  Storage that cannot be written
+	 * (read-only, full; the mending recovery could not write) is no reason not to start:
+	 * the game goes on in memory and is written when storage works again. */
+	if (!g->open)
+		return 0;
+	if (recovery_mend_due(&s->recovery)) {
+		saving_failed(s, "the recovered record", errno ? errno : EIO);
+		return 0;
+	}
+	if (open_journal(s, err, err_size))
+		saving_failed(s, "journal", errno);
 	return 0;
 }
 
@@ -330,6 +342,15 @@ static int flush(struct store *s)
 		if (state_mkdir(path)) {
 			saving_failed(s, path, errno);
 			return -1;
+		}
+		/* What recovery could not write at the start: the copies it keeps, the journal
+		 * written again whole (with every line since). */
+		if (recovery_mend_due(&s->recovery)) {
+			if (recovery_mend(&s->recovery, s->lines, s->nlines)) {
+				saving_failed(s, "the recovered record", errno);
+				return -1;
+			}
+			s->written = s->nlines;
 		}
 		if (open_journal(s, err, sizeof(err))) {
 			saving_failed(s, "journal", errno);
@@ -547,6 +568,11 @@ static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 	if (!g->open)
 		return 0;
 	s->game = g;
+	/* game.pgn is kept before it is written again (recovery); until then it waits. */
+	if (s->recovery.keep_scoresheet) {
+		s->pgn_due = true;
+		return -1;
+	}
 	text = sheet_text(s->sheet, g);
 	if (!text) {
 		log_error(LOG_GAME, "cannot make the scoresheet (out of memory)");

@@ -61,9 +61,13 @@ uint64_t store_deadline(const struct store *s);
 void store_tick(struct store *s, uint64_t now);
 /* Move records the journal had lost, put back from game.pgn at start. */
 int store_moves_filled(const struct store *s);
-/* The plies game.pgn held when the journal gave back fewer (0 if it did not), and where that
- * scoresheet is kept (games/ID-before-recovery-N.pgn). */
+/* The plies game.pgn held when recovery kept it before writing it again (the journal gave
+ * back fewer, or it was damaged, or it held other moves or readings; 0 if it was not), and
+ * where that scoresheet is kept (games/ID-before-recovery-N.pgn; "" while storage fails). */
 int store_scoresheet_kept(const struct store *s, const char **path);
+/* Everything recovery found at start (recovery.h). */
+struct recovery;
+const struct recovery *store_recovered(const struct store *s);
 
 /* The referee's sink: a record goes to the journal (a game record starts a new journal
  * and keeps the finished game's under games/); a new game gets its id and date. */

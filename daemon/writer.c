@@ -187,6 +187,17 @@ static struct job *replaceable(struct writer *w, const struct job *j)
 	return NULL;
 }
 
+/* Under the lock: a queued job (not the running one) taken out, the order kept. */
+static void drop(struct writer *w, struct job *q)
+{
+	int i = (int)(q - w->jobs), at = (i - w->head + WRITER_JOBS) % WRITER_JOBS;
+
+	free(q->data);
+	for (int k = at; k + 1 < w->count; k++)
+		w->jobs[(w->head + k) % WRITER_JOBS] = w->jobs[(w->head + k + 1) % WRITER_JOBS];
+	w->count--;
+}
+
 static int submit(struct writer *w, struct job *j)
 {
 	struct writer_result res;
@@ -200,15 +211,16 @@ static int submit(struct writer *w, struct job *j)
 	pthread_mutex_lock(&w->lock);
 	q = replaceable(w, j);
 	if (q && j->kind == WRITER_SYNC) {
+		/* A sync that covers more, sooner: the order stays. */
 		close(j->fd);
 		if (j->upto > q->upto)
 			q->upto = j->upto;
-	} else if (q) {
-		free(q->data);
-		q->data = j->data;
-		q->len = j->len;
-		q->sync = j->sync;
 	} else {
+		/* An older scoresheet for the path goes; the newer one takes its place at the
+		 * end, after the syncs asked for before it (a scoresheet never gets onto storage
+		 * ahead of the journal records it shows). */
+		if (q)
+			drop(w, q);
 		while (w->count == WRITER_JOBS)
 			pthread_cond_wait(&w->done, &w->lock);
 		w->jobs[(w->head + w->count) % WRITER_JOBS] = *j;
