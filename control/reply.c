@@ -230,6 +230,10 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_int(&w, "moves_from_scoresheet", x->record.moves_from_scoresheet);
 	json_int(&w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
 	json_string(&w, "scoresheet_kept", x->record.scoresheet_kept);
+	json_int(&w, "readings_from_scoresheet", x->record.readings_from_scoresheet);
+	json_int(&w, "readings_from_presses", x->record.readings_from_presses);
+	json_int(&w, "reordered", x->record.reordered);
+	json_string(&w, "foreign_journal", x->record.foreign_journal);
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);

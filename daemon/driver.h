@@ -33,6 +33,10 @@ struct driver *driver_open(const char *path, const struct board_config *cfg, cha
 			   size_t err_size);
 void driver_free(struct driver *d);
 const struct script_header *driver_header(const struct driver *d);
+/* The `disk` actions the script begins with at time 0, done now (before the daemon opens
+ * its state directory: a fault present at start) through hooks->disk; driver_start() then
+ * goes on after them. */
+void driver_faults_at_start(struct driver *d, const struct driver_hooks *hooks);
 /* Start playing on board: script time 0 is daemon time origin_ms. */
 void driver_start(struct driver *d, struct board *board, uint64_t origin_ms,
 		  const struct driver_hooks *hooks);

@@ -7,9 +7,10 @@
  *
  * Every line stands alone: a bad line (a flipped byte, a torn write followed by good
  * writes, garbage) is skipped and reported, and the good records after it are read as
- * before it; a line identical to an earlier one (a block written twice) is skipped as a
- * duplicate.  Nothing good is ever cut away: only a torn tail after the last newline (a
- * crash mid-write) is cut, so that the next record starts on a line of its own.
+ * before it; a line identical to an earlier one of the same run of the daemon (a block
+ * written twice; a `restart` record begins a run) is skipped as a duplicate.  Nothing good is ever
+ *cut away: only a torn tail after the last newline (a crash mid-write) is cut, so that the next
+ *record starts on a line of its own.
  */
 #ifndef ANNABELLA_JOURNAL_H
 #define ANNABELLA_JOURNAL_H

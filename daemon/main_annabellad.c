@@ -523,10 +523,18 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		snprintf(err, err_size, "signals: %s", strerror(errno));
 		return -1;
 	}
-	if (state_mkdir(d->cfg.state_dir)) {
-		snprintf(err, err_size, "%s: %s", d->cfg.state_dir, strerror(errno));
-		return -1;
+	/* A script's storage fault from its start is there before the state directory is
+	 * opened. */
+	if (d->driver) {
+		struct driver_hooks hooks = {.user = d, .disk = script_disk};
+
+		driver_faults_at_start(d->driver, &hooks);
 	}
+	/* Storage that cannot be written now (read-only, full, not mounted yet) is no reason
+	 * not to start: the game is kept in memory, said once, and written when it can be. */
+	if (state_mkdir(d->cfg.state_dir))
+		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
+			  d->cfg.state_dir, strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)

@@ -32,9 +32,9 @@ struct replay {
 	size_t disk_len;
 	struct salvage disk;
 	bool disk_read, disk_usable;
-	/* Order of what was replayed: each record's number, the last clock record's, the last
-	 * move put back from game.pgn, and when each ply's reading came. */
-	int seq, clock_seq, fill_seq;
+	/* Order of what was replayed: each record's number, the last clock record's, and when
+	 * each ply's reading came. */
+	int seq, clock_seq;
 	int *reading_seq;
 	bool *journal_complete; /* a complete record of the ply came from the journal */
 	struct pending pending;
@@ -307,7 +307,6 @@ static void fill_from_scoresheet(struct replay *rp, int upto, uint64_t ms)
 		chess_move_to_san(game_position(g), m, rec.u.made.san, sizeof(rec.u.made.san));
 		if (apply(rp, &rec, NULL))
 			return;
-		rp->fill_seq = rp->seq;
 		rp->rc->filled++;
 		log_warn(LOG_GAME, "move %d (%s) was not in the journal: taken from game.pgn",
 			 ply + 1, rec.u.made.san);
@@ -509,13 +508,15 @@ static void game_from_copy(struct replay *rp)
 
 /* ------------------------------------------------------------------ the clock */
 
-/* Whether a reading came after the journal's last clock record and is not the clock's:
- * the press that gave it was lost, so the clock is older than the game. */
+/* Whether a reading came after the journal's last clock record and is not the clock's: the
+ * press that gave it was lost, so the clock is older than the game (game.pgn is written
+ * after every press, so a press it does not show is lost from both copies).  A game from
+ * game.record alone has no clock record at all: its clock is not known once it has moves. */
 static bool clock_stale(struct replay *rp)
 {
 	const struct game *g = referee_game(rp->r);
 
-	if (rp->fill_seq > rp->clock_seq)
+	if (rp->rc->game_from_copy && game_plies(g) > 0 && !rp->clock_seq)
 		return true;
 	for (int color = 0; color < 2; color++) {
 		int last = -1;

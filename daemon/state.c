@@ -141,11 +141,66 @@ int state_remove_tree(const char *path)
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static bool owner_set;
+static uid_t owner_uid;
+static gid_t owner_gid;
+
+void state_set_owner(uid_t uid, gid_t gid)
+{
+	owner_set = true;
+	owner_uid = uid;
+	owner_gid = gid;
+}
+
+/* A file or directory just made gets the owner set (a failure is the caller's: errno). */
+static int own_fd(int fd)
+{
+	return owner_set ? fchown(fd, owner_uid, owner_gid) : 0;
+}
+
+static int own_path(const char *path)
+{
+	return owner_set ? chown(path, owner_uid, owner_gid) : 0;
+}
+
+/* A write refused by the storage fault now (read-only, EIO): -1 with errno, else 0. */
+static int fault_refuses(void)
+{
+	enum state_fault f = atomic_load(&fault);
+
+	if (f != STATE_FAULT_READONLY && f != STATE_FAULT_EIO)
+		return 0;
+	errno = f == STATE_FAULT_EIO ? EIO : EROFS;
+	return -1;
+}
+
+int state_open(const char *path, int flags, mode_t mode)
+{
+	int fd;
+
+	if ((flags & (O_WRONLY | O_RDWR | O_CREAT)) && fault_refuses())
+		return -1;
+	fd = open(path, flags, mode);
+	if (fd >= 0 && (flags & O_CREAT) && own_fd(fd)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 int state_mkdir(const char *path)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
+	struct stat st;
 
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	if (fault_refuses())
+		return -1;
 	if (len == 0 || len >= sizeof(buf)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -155,11 +210,17 @@ int state_mkdir(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0750) && errno != EEXIST)
+		if (mkdir(buf, 0750) == 0) {
+			if (own_path(buf))
+				return -1;
+		} else if (errno != EEXIST) {
 			return -1;
+		}
 		*p = '/';
 	}
-	if (mkdir(buf, 0750) && errno != EEXIST)
+	if (mkdir(buf, 0750) == 0)
+		return own_path(buf);
+	if (errno != EEXIST)
 		return -1;
 	return 0;
 }
@@ -196,6 +257,8 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return -1;
+	if (own_fd(fd))
+		goto fail;
 	while (done < len) {
 		ssize_t w = state_write(fd, data + done, len - done);
 
@@ -224,12 +287,8 @@ fail:
 
 int state_link(const char *from, const char *to)
 {
-	enum state_fault f = atomic_load(&fault);
-
-	if (f == STATE_FAULT_READONLY || f == STATE_FAULT_EIO) {
-		errno = f == STATE_FAULT_EIO ? EIO : EROFS;
+	if (fault_refuses())
 		return -1;
-	}
 	return link(from, to);
 }
 

@@ -12,6 +12,12 @@
 
 /* mkdir -p; 0 or -1 with errno. */
 int state_mkdir(const char *path);
+/* Files and directories made from now on get this owner and group (`annabella fsck` run as
+ * root on the service's state directory: its repairs stay the service's). */
+void state_set_owner(uid_t uid, gid_t gid);
+/* open(2) through the fault hook: a read-only or failing storage refuses to open a file for
+ * writing (as a read-only mount does).  The descriptor, or -1 with errno. */
+int state_open(const char *path, int flags, mode_t mode);
 /* Replace path with data atomically (temporary file, optional fsync, rename, optional
  * directory fsync).  0 or -1 with errno. */
 int state_write_atomic(const char *path, const char *data, size_t len, bool sync);
