@@ -70,6 +70,5 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] =
 	"Bis zu {time} Bedenkzeit von Schwarz vor dem Neustart nicht gezählt",
     [PHRASE_CLOCK_UNCERTAIN] =
-	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten, bis "
-	"der Schiedsrichter sie stellt",
+	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten",
 };

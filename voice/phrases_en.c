@@ -70,6 +70,5 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] =
 	"Up to {time} of Black's thinking time before the restart were not counted",
     [PHRASE_CLOCK_UNCERTAIN] =
-	"The clocks could not be recovered exactly: they stand at the last times known until "
-	"the arbiter sets them",
+	"The clocks could not be recovered exactly: they stand at the last times known",
 };

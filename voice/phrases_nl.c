@@ -68,6 +68,5 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_WHITE] = "Tot {time} bedenktijd van wit voor de herstart is niet geteld",
     [PHRASE_CLOCK_GAP_BLACK] = "Tot {time} bedenktijd van zwart voor de herstart is niet geteld",
     [PHRASE_CLOCK_UNCERTAIN] =
-	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden "
-	"tot de arbiter ze instelt",
+	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden",
 };

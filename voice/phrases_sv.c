@@ -68,6 +68,5 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_WHITE] = "Upp till {time} av vits betänketid före omstarten räknades inte",
     [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
     [PHRASE_CLOCK_UNCERTAIN] =
-	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna tills "
-	"domaren ställer dem",
+	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
 };
