@@ -612,7 +612,7 @@ void ref_board_ready(struct referee *r, uint64_t sensed, uint64_t now)
 	for (int i = 0; i < g->board_event_count; i++)
 		detect_square(&r->det, g->board_events[i].square, g->board_events[i].occupied, t++,
 			      NULL);
-	if (!r->resumed || game_over(g) || g->mismatch.state == MISMATCH_SETUP ||
+	if (!r->resumed || game_over(g) || mismatch_active(&g->mismatch) ||
 	    !move_in_progress(r, sensed, &t))
 		for (int sq = 0; sq < 64; sq++)
 			if ((sensed ^ r->det.sensed) >> sq & 1)
