@@ -306,17 +306,20 @@ vmtest: $(BUILD)/annabellad
 	@tests/vm/run.sh $(BUILD)
 	@tests/vm/gpiod2.sh $(BUILD)-gpiod2
 
-# Crash safety at full size: a power cut after every action of a fast-played game, and 200
-# flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
-# tests/check-recovery.sh run smaller in make check).
+# Crash safety at full size: a power cut after every action of a fast-played game, 200
+# flipped bytes and 200 cuts of a long game's journal, and the recovery torture test with
+# TORTURE_TRIALS (100) trials of each kind of damage (tests/check-crash.sh,
+# tests/check-recovery.sh and tests/check-torture.sh run smaller in make check).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/valgrind.sh $(BUILD)
 
+TORTURE_TRIALS ?= 100
 torture: all
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)
+	@python3 tests/torture.py $(BUILD) $(TORTURE_TRIALS)
 
 # ---------------------------------------------------------------- fuzzing
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

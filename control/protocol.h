@@ -123,6 +123,10 @@ struct control_status_extra {
 		const char *scoresheet_kept; /* path, or NULL */
 		bool saving_fails;
 		const char *saving_error; /* why, or NULL */
+		/* Readings put back from game.pgn and from their press records, records that
+		 * fitted after the next one, a journal of another game set aside (path). */
+		int readings_from_scoresheet, readings_from_presses, reordered;
+		const char *foreign_journal;
 	} record;
 };
 

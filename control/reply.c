@@ -102,11 +102,14 @@ static void clock_status(struct json_writer *w, const struct game *g, uint64_t n
 		json_null(w, "running");
 	json_int(w, "white_moves", c->moves[0]);
 	json_int(w, "black_moves", c->moves[1]);
-	/* After a restart: thinking time the clocks gave back (the arbiter decides). */
-	if (g->uncharged_ms > 0) {
+	/* After a restart: thinking time the clocks gave back (at least, at most; the arbiter
+	 * decides), or a clock that could not be known. */
+	if (g->uncharged_up_to_ms > 0) {
 		json_int(w, "uncharged_ms", g->uncharged_ms);
+		json_int(w, "uncharged_up_to_ms", g->uncharged_up_to_ms);
 		json_string(w, "uncharged_color", game_color_name(g->uncharged_color));
 	}
+	json_bool(w, "uncertain", g->clock_uncertain);
 	json_end(w);
 }
 
@@ -235,6 +238,10 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_int(&w, "moves_from_scoresheet", x->record.moves_from_scoresheet);
 	json_int(&w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
 	json_string(&w, "scoresheet_kept", x->record.scoresheet_kept);
+	json_int(&w, "readings_from_scoresheet", x->record.readings_from_scoresheet);
+	json_int(&w, "readings_from_presses", x->record.readings_from_presses);
+	json_int(&w, "reordered", x->record.reordered);
+	json_string(&w, "foreign_journal", x->record.foreign_journal);
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);

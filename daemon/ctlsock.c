@@ -19,6 +19,7 @@
 
 #include "base/log.h"
 #include "control/protocol.h"
+#include "daemon/recovery.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
 
@@ -220,6 +221,14 @@ static void status_extra(void *shell, struct control_status_extra *x)
 			x->record.scoresheet_kept = NULL;
 		x->record.saving_error = store_saving_error(c->store);
 		x->record.saving_fails = x->record.saving_error != NULL;
+		{
+			const struct recovery *rc = store_recovered(c->store);
+
+			x->record.readings_from_scoresheet = rc->readings_filled;
+			x->record.readings_from_presses = rc->readings_from_presses;
+			x->record.reordered = rc->reordered;
+			x->record.foreign_journal = rc->foreign_path[0] ? rc->foreign_path : NULL;
+		}
 	}
 }
 

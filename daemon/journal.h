@@ -7,9 +7,10 @@
  *
  * Every line stands alone: a bad line (a flipped byte, a torn write followed by good
  * writes, garbage) is skipped and reported, and the good records after it are read as
- * before it; a line identical to an earlier one (a block written twice) is skipped as a
- * duplicate.  Nothing good is ever cut away: only a torn tail after the last newline (a
- * crash mid-write) is cut, so that the next record starts on a line of its own.
+ * before it; a line identical to an earlier one of the same run of the daemon (a block
+ * written twice; a `restart` record begins a run) is skipped as a duplicate.  Nothing good is ever
+ *cut away: only a torn tail after the last newline (a crash mid-write) is cut, so that the next
+ *record starts on a line of its own.
  */
 #ifndef ANNABELLA_JOURNAL_H
 #define ANNABELLA_JOURNAL_H
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define JOURNAL_LINE_MAX 4200
 
@@ -39,11 +41,16 @@ bool journal_removed(const struct journal *j);
 /* Append one whole line (with its newline) as made by journal_format; a short write is cut
  * off again.  0, or -1 with errno. */
 int journal_append_line(struct journal *j, const char *line, size_t len);
-/* Make everything appended so far durable (fsync), if syncing is on. */
 /* A real power cut, for tests (`+MS crash unsynced`): the open journal loses what was
  * written after its last sync, as the page cache would. */
 void journal_power_loss(void);
+/* Sync everything appended so far to storage (fdatasync), if syncing is on. */
 int journal_sync(struct journal *j);
+/* For a sync done elsewhere (the writer's thread): the file, its size now, and what is on
+ * storage once that sync finished (what journal_power_loss() keeps). */
+int journal_fd(const struct journal *j);
+off_t journal_size(const struct journal *j);
+void journal_mark_synced(struct journal *j, off_t upto);
 
 /* A record as read back: body split into time, type and the rest. */
 struct journal_record {

@@ -28,6 +28,7 @@
 #include "daemon/loop.h"
 #include "daemon/notify.h"
 #include "daemon/present.h"
+#include "daemon/recovery.h"
 #include "daemon/state.h"
 #include "daemon/script.h"
 #include "daemon/store.h"
@@ -269,11 +270,15 @@ static void script_control(void *user, const char *role, const char *command, ui
 }
 
 /* `disk` in a board script: a storage fault from now on, or the state directory removed. */
-static void script_disk(void *user, int what, uint64_t now)
+static void script_disk(void *user, int what, uint32_t arg, uint64_t now)
 {
 	struct daemon *d = user;
 
 	(void)now;
+	if (what == SCRIPT_DISK_SLOW) {
+		state_set_sync_delay(arg);
+		return;
+	}
 	if (what != SCRIPT_DISK_REMOVED) {
 		state_set_fault((enum state_fault)what);
 		return;
@@ -309,20 +314,29 @@ static void watchdog_run(void *user, uint64_t now)
 	notify_send("WATCHDOG=1");
 }
 
-/* Saving is tried again while it fails. */
+/* Saving is tried again while it fails; the writer's results are taken as they come. */
 static uint64_t store_deadline_fn(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
 	(void)now;
-	return store_retry_deadline(d->store);
+	return store_deadline(d->store);
 }
 
 static void store_run(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
-	store_retry(d->store, now);
+	store_tick(d->store, now);
+}
+
+static void store_ready(void *user, int fd, short revents, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)fd;
+	(void)revents;
+	store_service(d->store, now);
 }
 
 static uint64_t referee_deadline_fn(void *user, uint64_t now)
@@ -483,6 +497,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .sync = d->cfg.sync,
 	    .record_audio = d->cfg.voice.record,
 	    .virtual_time = d->opt.virtual_time,
+	    .threaded = !d->opt.virtual_time,
 	    .keep_audio = d->cfg.keep_audio,
 	    .keep_games = d->cfg.keep_games,
 	};
@@ -511,10 +526,18 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		snprintf(err, err_size, "signals: %s", strerror(errno));
 		return -1;
 	}
-	if (state_mkdir(d->cfg.state_dir)) {
-		snprintf(err, err_size, "%s: %s", d->cfg.state_dir, strerror(errno));
-		return -1;
+	/* A script's storage fault from its start is there before the state directory is
+	 * opened. */
+	if (d->driver) {
+		struct driver_hooks hooks = {.user = d, .disk = script_disk};
+
+		driver_faults_at_start(d->driver, &hooks);
 	}
+	/* Storage that cannot be written now (read-only, full, not mounted yet) is no reason
+	 * not to start: the game is kept in memory, said once, and written when it can be. */
+	if (state_mkdir(d->cfg.state_dir))
+		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
+			  d->cfg.state_dir, strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)
@@ -542,6 +565,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    clockface_open(&d->cfg.display, presenter_lang(d->presenter), d->loop, d->referee);
 	presenter_attach_clockface(d->presenter, d->clockface);
 	*status = 2;
+	store_set_notice(d->store, saving_notice, d);
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
 	g = referee_game(d->referee);
@@ -550,11 +574,10 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	*status = 1;
-	store_set_notice(d->store, saving_notice, d);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
 	/* The arbiter sees it in status; the player hears it once. */
-	if (store_recovery_skipped(d->store) || store_scoresheet_kept(d->store, NULL))
+	if (recovery_incomplete(store_recovered(d->store)))
 		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
 				 loop_now(d->loop));
 	place_pegs(d);
@@ -586,6 +609,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
+	if (store_fd(d->store) >= 0)
+		loop_add_fd(d->loop, store_fd(d->store), POLLIN, store_ready, d);
 	if (d->opt.virtual_time)
 		loop_set_idle(d->loop, voice_idle, d);
 	return 0;

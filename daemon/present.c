@@ -82,6 +82,9 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_QUICK_GUIDE_BUTTONS] = PHRASE_QUICK_GUIDE_BUTTONS,
     [GAME_MSG_QUICK_GUIDE_MENU] = PHRASE_QUICK_GUIDE_MENU,
     [GAME_MSG_QUICK_GUIDE_SPEECH] = PHRASE_QUICK_GUIDE_SPEECH,
+    [GAME_MSG_CLOCK_GAP_WHITE] = PHRASE_CLOCK_GAP_WHITE,
+    [GAME_MSG_CLOCK_GAP_BLACK] = PHRASE_CLOCK_GAP_BLACK,
+    [GAME_MSG_CLOCK_UNCERTAIN] = PHRASE_CLOCK_UNCERTAIN,
 };
 
 /* The quick guide is information: a move's announcement cuts it short (voice.h). */
@@ -244,7 +247,9 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 	case GAME_FX_SAY:
 		if (fx->msg == GAME_MSG_CHECKMATE && p->mate_said)
 			break;
-		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], NULL);
+		/* A clock gap says its time. */
+		a.time_ms = fx->has_clock && fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], &a);
 		/* The quick guide is long: a move's announcement cuts it short. */
 		say(p, fx->audience,
 		    fx->audience == GAME_AUDIENCE_PUBLIC || is_quick_guide(fx->msg)
@@ -399,6 +404,10 @@ static void present_record(void *user, const struct game_record *rec)
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
+		/* A checkpoint changes nothing anyone sees (the clock reads the same): it is for
+		 * the journal alone. */
+		if (rec->type == REC_CHECKPOINT)
+			return;
 		control_event_record(&line, rec, p->referee ? referee_game(p->referee) : NULL);
 		if (line.p)
 			ctlsock_event(p->ctl, line.p, rec->audience);

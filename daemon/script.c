@@ -293,12 +293,21 @@ static int parse_action(struct parser *p, char **w, int n)
 	if (!strcmp(w[0], "disk")) {
 		int f;
 
-		if (want_words(p, w, n, 2, "disk full|eio|readonly|ok|removed"))
+		if (n == 3 && !strcmp(w[1], "slow")) {
+			uint64_t ms;
+
+			if (parse_uint(w[2], SCRIPT_MAX_SLOW_MS, &ms))
+				return fail(p, "bad sync time '%s' (0 to %u ms)", w[2],
+					    SCRIPT_MAX_SLOW_MS);
+			return add_action(p, SCRIPT_DISK, SCRIPT_DISK_SLOW, (uint32_t)ms);
+		}
+		if (want_words(p, w, n, 2, "disk full|eio|readonly|ok|removed|slow MS"))
 			return -1;
 		f = !strcmp(w[1], "removed") ? SCRIPT_DISK_REMOVED : state_fault_parse(w[1]);
 		if (f < 0)
-			return fail(p, "bad disk state '%s' (full, eio, readonly, ok or removed)",
-				    w[1]);
+			return fail(
+			    p, "bad disk state '%s' (full, eio, readonly, ok, removed or slow MS)",
+			    w[1]);
 		return add_action(p, SCRIPT_DISK, f, 0);
 	}
 	if (!strcmp(w[0], "crash")) {

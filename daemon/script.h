@@ -16,13 +16,15 @@
  *   [+MS] disk full|eio|readonly|ok      the state directory's writes fail that way from now
  *                               on (ok: they work again); see state_set_fault()
  *   [+MS] disk removed          the state directory is removed (as if deleted or unmounted)
+ *   [+MS] disk slow MS          from now on each sync of the state directory takes MS longer
+ *                               (an SD card); 0 heals.  See state_set_sync_delay()
  *   [+MS] bounce SQ|BUTTON MS [SEED]     the line flickers irregularly for MS, then shows the
  *                               peg or button as it is; without SEED the flickers follow
  *                               from the action's time and line (the same script, the same
  *                               flickers).  See board_sim_stuck()/board_sim_bounce().
  *   [+MS] crash                 the power goes (SIGKILL: nothing is flushed)
  *   [+MS] crash unsynced        the power goes, and the journal loses what was written after
- *                               its last sync (touches and lifts wait for the next move's)
+ *                               its last sync
  *   [+MS] crash after BYTES     the power goes once BYTES more bytes have been written to
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)
@@ -63,6 +65,9 @@ enum script_action_type {
 	SCRIPT_DISK,	/* target: enum state_fault, or SCRIPT_DISK_REMOVED */
 };
 #define SCRIPT_DISK_REMOVED 100
+/* `disk slow MS`: a SCRIPT_DISK whose arg is the extra time of each sync. */
+#define SCRIPT_DISK_SLOW   101
+#define SCRIPT_MAX_SLOW_MS 60000u
 /* `crash after BYTES`: a SCRIPT_CRASH whose power cut comes after arg more bytes written to
  * the state directory, in the middle of a write if it falls there (state_crash_after). */
 #define SCRIPT_CRASH_AFTER_BYTES 1

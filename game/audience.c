@@ -43,6 +43,9 @@ enum game_audience game_record_audience(const struct game_record *rec)
 	case REC_FLAG:
 	case REC_RESULT:
 	case REC_RESTART:
+	/* The running clock journaled (and a clock put together after a restart): what the
+	 * clock display shows both players. */
+	case REC_CHECKPOINT:
 		return GAME_AUDIENCE_PUBLIC;
 	/* What players say or sign, and the arbiter's rulings: made openly. */
 	case REC_DRAW_OFFER:

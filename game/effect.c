@@ -54,6 +54,9 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_QUICK_GUIDE_BUTTONS] = "quick-guide-buttons",
     [GAME_MSG_QUICK_GUIDE_MENU] = "quick-guide-menu",
     [GAME_MSG_QUICK_GUIDE_SPEECH] = "quick-guide-speech",
+    [GAME_MSG_CLOCK_GAP_WHITE] = "clock-gap-white",
+    [GAME_MSG_CLOCK_GAP_BLACK] = "clock-gap-black",
+    [GAME_MSG_CLOCK_UNCERTAIN] = "clock-uncertain",
 };
 
 const char *game_msg_name(enum game_msg msg)

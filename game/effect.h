@@ -73,6 +73,11 @@ enum game_msg {
 	GAME_MSG_QUICK_GUIDE_BUTTONS, /* the quick guide: the buttons, */
 	GAME_MSG_QUICK_GUIDE_MENU,    /* the menu, */
 	GAME_MSG_QUICK_GUIDE_SPEECH,  /* what the device says when */
+	/* After a restart: up to white_ms of White's (Black's) thinking time before the power
+	 * cut could not be counted; the clocks could not be recovered exactly. */
+	GAME_MSG_CLOCK_GAP_WHITE,
+	GAME_MSG_CLOCK_GAP_BLACK,
+	GAME_MSG_CLOCK_UNCERTAIN,
 	GAME_MSG_COUNT
 };
 
@@ -118,7 +123,7 @@ struct game_effect {
 	int square;
 	bool occupied;	/* the square should hold a peg (of `piece`) */
 	bool confirmed; /* it does now (set-up guidance confirms each square) */
-	/* TIMES, WARNING */
+	/* TIMES, WARNING; SAY of a clock gap: white_ms */
 	bool has_clock;
 	int64_t white_ms, black_ms;
 	int move_number;		      /* of the position: the move to be made next */

@@ -285,6 +285,8 @@ static int apply_clock_set(struct game *g, const struct game_record *rec)
 	if (g->result.state == RESULT_FLAG_PENDING)
 		result_reset(&g->result);
 	g->uncharged_ms = 0;
+	g->uncharged_up_to_ms = 0;
+	g->clock_uncertain = false;
 	return 0;
 }
 
@@ -303,13 +305,35 @@ static void apply_restart(struct game *g, const struct game_record *rec)
 	g->restarts++;
 	if (!g->has_clock)
 		return;
-	/* The clock ran at least until the journal's last record before the power went. */
-	if (g->clock.state == CLOCK_RUNNING && g->last_record_ms > g->last_clock_ms) {
-		g->uncharged_ms = (int64_t)(g->last_record_ms - g->last_clock_ms);
+	/* The clock ran at least until the journal's last record before the power went, and
+	 * at most until the next checkpoint was due (when the journal was being written). */
+	if (g->clock.state == CLOCK_RUNNING && !g->clock_uncertain) {
+		int64_t known = g->last_record_ms > g->last_clock_ms
+				    ? (int64_t)(g->last_record_ms - g->last_clock_ms)
+				    : 0;
+
+		g->uncharged_ms = known;
+		g->uncharged_up_to_ms = known > GAME_CHECKPOINT_MS ? known : GAME_CHECKPOINT_MS;
 		g->uncharged_color = g->clock.running;
 	}
 	clock_rebase(&g->clock, rec->ms);
 	g->last_clock_ms = rec->ms;
+}
+
+static int apply_checkpoint(struct game *g, const struct game_record *rec)
+{
+	if (adopt_clock(g, rec))
+		return -1;
+	if (rec->u.checkpoint_recovered) {
+		/* Put together from the last readings known: it stands until the arbiter
+		 * decides, and what the power cut gave back is not known. */
+		g->clock_uncertain = true;
+		if (g->clock.state == CLOCK_RUNNING)
+			clock_pause(&g->clock, rec->ms);
+		g->uncharged_ms = 0;
+		g->uncharged_up_to_ms = 0;
+	}
+	return 0;
 }
 
 static int apply_press(struct game *g, const struct game_record *rec)
@@ -435,8 +459,10 @@ static int apply_resume(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
-	/* The arbiter's resumption after a claim: the game goes on. */
+	/* The arbiter's resumption after a claim, or of a clock a restart left uncertain: the
+	 * game goes on. */
 	g->claim.open = false;
+	g->clock_uncertain = false;
 	return 0;
 }
 
@@ -532,6 +558,9 @@ int game_apply(struct game *g, const struct game_record *rec)
 	case REC_RULING:
 		rc = apply_ruling(g, rec);
 		break;
+	case REC_CHECKPOINT:
+		rc = apply_checkpoint(g, rec);
+		break;
 	case REC_TYPE_COUNT:
 		rc = -1;
 		break;
@@ -580,9 +609,11 @@ int game_describe(const struct game *g, uint64_t now, char *buf, size_t size)
 	ADD("offer %d/%d claim %d %d %d %d %d/%d touched %016" PRIx64 " restarts %d\n",
 	    g->offer_color, g->offers, g->claim.open, g->claim.color, g->claim.kind,
 	    g->claim.correct, g->claim.ply, g->claims, g->touched, g->restarts);
-	ADD("illegal %d %d empty %d %d pressed-first %d uncharged %" PRId64 " %d\n",
+	ADD("illegal %d %d empty %d %d pressed-first %d uncharged %" PRId64 " %" PRId64
+	    " %d uncertain %d\n",
 	    g->illegal_count[0], g->illegal_count[1], g->empty_presses[0], g->empty_presses[1],
-	    g->player_pressed_first, g->uncharged_ms, g->uncharged_color);
+	    g->player_pressed_first, g->uncharged_ms, g->uncharged_up_to_ms, g->uncharged_color,
+	    g->clock_uncertain);
 	for (int i = 0; i < g->board_event_count; i++)
 		ADD("%s%c%c%c", i ? " " : "events ", 'a' + (g->board_events[i].square & 7),
 		    '1' + (g->board_events[i].square >> 3),

@@ -27,6 +27,16 @@
 /* More plies than any game under the 75-move rule reaches in practice. */
 #define GAME_MAX_PLIES 6000
 
+/*
+ * A running clock is journaled at least this often (a `checkpoint` record when no other
+ * record carried it for this long), so a power cut gives back at most about this much of
+ * the running side's time, and the arbiter is told how much.  Five seconds: "a few
+ * seconds" an arbiter can settle (6.10.2), at one small record, written and synced, every
+ * five seconds of a turn: 720 an hour at most, fewer than a game's moves, touches and
+ * presses make, and nothing waits for their syncs (the writer's).
+ */
+#define GAME_CHECKPOINT_MS 5000
+
 enum {
 	GAME_PLY_COMPLETE = 1,	 /* its press came (or no clock) */
 	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
@@ -99,9 +109,15 @@ struct game {
 	int board_event_count;
 	struct game_board_event board_events[GAME_BOARD_EVENTS];
 	/* After a restart: how long the running clock ran at least between its last journaled
-	 * reading and the journal's last record, not charged to anyone (the arbiter decides). */
+	 * reading and the journal's last record, not charged to anyone (the arbiter decides),
+	 * and how long at most when the journal was written up to the power cut (a
+	 * checkpoint every GAME_CHECKPOINT_MS). */
 	int64_t uncharged_ms;
+	int64_t uncharged_up_to_ms;
 	int uncharged_color;
+	/* The clock could not be known after a restart (its records lost): it stands at the
+	 * last readings known for each side until the arbiter resumes or sets it. */
+	bool clock_uncertain;
 	uint64_t last_clock_ms; /* time of the last record that carried the clock */
 	uint64_t last_record_ms;
 	struct game_ply plies[GAME_MAX_PLIES];

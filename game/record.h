@@ -25,7 +25,8 @@
  *	restored HOW				the board matches again (board|move)
  *	flag COLOR RESULT CLOCK			a flag fell (Art. 6.9); RESULT waits
  *	result RESULT TERMINATION AUTHOR "REASON"	the game ended
- *	restart PLIES				the daemon started again and resumed the game
+ *	restart PLIES RUN			the daemon started again (its RUN-th start in
+ *						this game) and resumed the game
  *	draw-offer AUTHOR COLOR PLY		a draw offer (9.1.2), marked at move PLY
  *	claim AUTHOR COLOR KIND MOVE CORRECT	a draw claim (9.2, 9.3); MOVE the intended
  *						move (UCI) or -; CORRECT yes|no
@@ -41,6 +42,11 @@
  *	illegal AUTHOR COLOR PLY PENALTY_MS COUNT CLOCK	the move PLY ruled illegal (7.5):
  *						retracted, the opponent given PENALTY_MS
  *	clock-set AUTHOR CLOCK			the arbiter set the clocks (6.10.2, 7.1)
+ *	checkpoint running|recovered CLOCK	running: the running clock, journaled every
+ *						GAME_CHECKPOINT_MS without a record of it, so
+ *						a power cut loses at most that (6.10.2);
+ *						recovered: put together at a restart from the
+ *						last readings known, the journal's clock lost
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -115,6 +121,7 @@ enum game_record_type {
 	REC_CLOCK_SET,
 	REC_WITHDRAWN,
 	REC_RULING,
+	REC_CHECKPOINT,
 	REC_TYPE_COUNT
 };
 
@@ -178,7 +185,11 @@ struct game_record {
 			enum result_termination termination;
 			char reason[RESULT_REASON_MAX];
 		} result;
-		int restart_plies;
+		struct {
+			int plies;
+			int run; /* 1: the first restart of the game (0: not written) */
+		} restart;
+		bool checkpoint_recovered;
 		struct {
 			int color;
 			int ply; /* 1-based: the offerer's move it goes with */
@@ -199,8 +210,8 @@ struct game_record {
 			int count;
 		} illegal;
 	} u;
-	/* press, pause, resume, flag, clock-set, illegal, ruling: the clock as it stands after
-	 * the record (its time control is the game's). */
+	/* press, pause, resume, flag, clock-set, illegal, ruling, checkpoint: the clock as it
+	 * stands after the record (its time control is the game's). */
 	struct chess_clock clock;
 	/* Who may know of it (audience.h): set by the referee as it hands the record out;
 	 * not journaled. */

@@ -148,14 +148,17 @@ void referee_start(struct referee *r, uint64_t now)
 		struct game_effect fx = {.kind = GAME_FX_GAME_START, .ms = now};
 
 		r->resumed = true;
-		rec.u.restart_plies = game_plies(g);
+		rec.u.restart.plies = game_plies(g);
+		rec.u.restart.run = g->restarts + 1;
 		ref_emit(r, &rec);
 		ref_effect(r, &fx);
-		if (!game_over(g))
+		if (!game_over(g)) {
 			ref_say(r, GAME_PRIVATE,
 				g->has_clock ? GAME_MSG_RESUMED_AFTER_RESTART
 					     : GAME_MSG_RESUMED_NO_CLOCK,
 				now);
+			ref_say_clock_gap(r, now);
+		}
 		return;
 	}
 	new_game(r, now);
@@ -261,6 +264,7 @@ static void tick(struct referee *r, uint64_t now)
 
 	maybe_next_game(r, now);
 	ref_check_flag(r, now);
+	ref_checkpoint(r, now);
 	if (promotion_is_pending(&g->promotion) && g->promotion.choice != CHESS_NO_PIECE &&
 	    (!g->has_clock || game_position(g)->side != g->params.player) &&
 	    now >= g->promotion.last_select_ms + r->set.promotion_ms)

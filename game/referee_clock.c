@@ -254,6 +254,46 @@ void ref_check_warnings(struct referee *r, uint64_t now)
 	}
 }
 
+/* When the running clock's next checkpoint is due, or UINT64_MAX. */
+static uint64_t checkpoint_due(const struct game *g)
+{
+	if (!g->has_clock || g->clock.state != CLOCK_RUNNING || game_over(g))
+		return UINT64_MAX;
+	return g->last_clock_ms + GAME_CHECKPOINT_MS;
+}
+
+void ref_checkpoint(struct referee *r, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec;
+
+	if (now < checkpoint_due(g))
+		return;
+	rec = ref_record(REC_CHECKPOINT, now);
+	rec.clock = g->clock;
+	ref_emit(r, &rec);
+}
+
+void ref_say_clock_gap(struct referee *r, uint64_t now)
+{
+	const struct game *g = &r->g;
+	struct game_effect fx = {.kind = GAME_FX_SAY, .ms = now, .channel = GAME_PRIVATE};
+
+	if (!g->has_clock)
+		return;
+	if (g->clock_uncertain) {
+		fx.msg = GAME_MSG_CLOCK_UNCERTAIN;
+	} else if (g->uncharged_up_to_ms > 0 && g->restarts) {
+		fx.msg = g->uncharged_color == CHESS_WHITE ? GAME_MSG_CLOCK_GAP_WHITE
+							   : GAME_MSG_CLOCK_GAP_BLACK;
+		fx.has_clock = true;
+		fx.white_ms = g->uncharged_up_to_ms;
+	} else {
+		return;
+	}
+	ref_effect(r, &fx);
+}
+
 uint64_t ref_clock_deadline(const struct referee *r, uint64_t now)
 {
 	const struct game *g = &r->g;
@@ -263,6 +303,8 @@ uint64_t ref_clock_deadline(const struct referee *r, uint64_t now)
 	if (!g->has_clock || g->result.state != RESULT_ON)
 		return best;
 	best = clock_flag_deadline(&g->clock);
+	if (checkpoint_due(g) < best)
+		best = checkpoint_due(g);
 	if (!player_clock_runs(r))
 		return best;
 	left = clock_remaining(&g->clock, g->params.player, now);

@@ -67,6 +67,11 @@ void ref_check_flag(struct referee *r, uint64_t now);
 void ref_info(struct referee *r, uint64_t now);
 void ref_check_warnings(struct referee *r, uint64_t now);
 uint64_t ref_clock_deadline(const struct referee *r, uint64_t now);
+/* The running clock journaled when no record carried it for GAME_CHECKPOINT_MS. */
+void ref_checkpoint(struct referee *r, uint64_t now);
+/* After a restart, privately: the time the power cut may have given back, or that the
+ * clocks could not be recovered exactly. */
+void ref_say_clock_gap(struct referee *r, uint64_t now);
 
 /* referee_command.c */
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,

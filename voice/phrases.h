@@ -121,6 +121,9 @@ enum phrase_id {
 	PHRASE_QUICK_GUIDE_MENU,    /* the menu */
 	PHRASE_QUICK_GUIDE_SPEECH,  /* what the device says when, and on which channel */
 	PHRASE_BRAILLE_PAGE,	    /* the display shows page {count} of the braille sheet */
+	PHRASE_CLOCK_GAP_WHITE, /* after a restart: "up to {time} of White's time not counted" */
+	PHRASE_CLOCK_GAP_BLACK,
+	PHRASE_CLOCK_UNCERTAIN, /* the clocks could not be recovered exactly */
 	PHRASE_ID_COUNT
 };
 

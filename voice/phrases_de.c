@@ -83,4 +83,9 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
 	"Umwandlung, wenn das Brett nicht zur Partie passt, Warnungen bei wenig Zeit und das Menü. "
 	"Im Turnier sagt es nichts, was ein Rat wäre.",
     [PHRASE_BRAILLE_PAGE] = "Partieformular, Seite {count}",
+    [PHRASE_CLOCK_GAP_WHITE] = "Bis zu {time} Bedenkzeit von Weiß vor dem Neustart nicht gezählt",
+    [PHRASE_CLOCK_GAP_BLACK] =
+	"Bis zu {time} Bedenkzeit von Schwarz vor dem Neustart nicht gezählt",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten",
 };

@@ -81,4 +81,10 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
 	"times, promotion, when the board does not match the game, low time warnings and the menu. "
 	"In a tournament it says nothing that would be advice.",
     [PHRASE_BRAILLE_PAGE] = "Scoresheet, page {count}",
+    [PHRASE_CLOCK_GAP_WHITE] =
+	"Up to {time} of White's thinking time before the restart were not counted",
+    [PHRASE_CLOCK_GAP_BLACK] =
+	"Up to {time} of Black's thinking time before the restart were not counted",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"The clocks could not be recovered exactly: they stand at the last times known",
 };

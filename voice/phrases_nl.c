@@ -82,4 +82,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
 	"tijden, promotie, als het bord niet bij de partij past, waarschuwingen bij weinig tijd en "
 	"het menu. In een toernooi zegt het niets dat een advies zou zijn.",
     [PHRASE_BRAILLE_PAGE] = "Notatieformulier, pagina {count}",
+    [PHRASE_CLOCK_GAP_WHITE] = "Tot {time} bedenktijd van wit voor de herstart is niet geteld",
+    [PHRASE_CLOCK_GAP_BLACK] = "Tot {time} bedenktijd van zwart voor de herstart is niet geteld",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden",
 };

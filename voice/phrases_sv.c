@@ -81,4 +81,8 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
 	"brädet inte stämmer med partiet, varningar om lite tid och menyn. I en turnering säger "
 	"den inget som vore ett råd.",
     [PHRASE_BRAILLE_PAGE] = "Protokollet, sida {count}",
+    [PHRASE_CLOCK_GAP_WHITE] = "Upp till {time} av vits betänketid före omstarten räknades inte",
+    [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
 };

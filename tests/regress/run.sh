@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Golden replay tests: each tests/regress/cases/NAME/ holds the input of one or more daemon
 # runs on one state directory (run1.script, run2.script, ... as sim: scripts, or runN.log as
-# replay: line logs; optional annabella.conf) and the expected output in expected/
+# replay: line logs; optional annabella.conf; runN.damage, a shell script run with the state
+# directory as $1 before run N, damages it as storage or a person might) and the expected
+# output in expected/
 # (game.pgn, speech.log, and control.log where the case has one: the replies to the script's
 # control lines).  The daemon runs in virtual time without audio.
 # With --update, the expectations are rewritten from this build (review the diff!).
@@ -28,6 +30,10 @@ for case in "$dir"/cases/*/; do
 		*.script) board="sim:$case/$run" ;;
 		*.log) board="replay:$case/$run" ;;
 		esac
+		if [ -f "$case/${run%.*}.damage" ] && ! bash "$case/${run%.*}.damage" "$state"; then
+			echo "regress: $name: ${run%.*}.damage failed"
+			ok=0
+		fi
 		# A subshell, so its report of an expected SIGKILL (the script's crash) goes nowhere.
 		rc=$( (
 			${REGRESS_WRAP:-} "$daemon" "${conf[@]}" --board "$board" --time virtual --audio none --control none \
@@ -35,7 +41,8 @@ for case in "$dir"/cases/*/; do
 			echo $?
 		) 2>/dev/null)
 		expect_rc=0
-		sed 's/#.*//' "$case/$run" | grep -qE '^(\+[0-9]+[[:space:]]+)?crash[[:space:]]*$' &&
+		sed 's/#.*//' "$case/$run" |
+			grep -qE '^(\+[0-9]+[[:space:]]+)?crash([[:space:]]+unsynced)?[[:space:]]*$' &&
 			expect_rc=137
 		if [ $rc -ne $expect_rc ]; then
 			echo "regress: $name: $run exited $rc (expected $expect_rc)"

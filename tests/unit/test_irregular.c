@@ -611,23 +611,113 @@ static void test_events_in_order_after_a_restart(void **state)
 	referee_free(fresh);
 }
 
-/* After a restart the arbiter sees how long the clocks ran before the last record. */
+/* What a restarted referee says privately: its GAME_FX_SAY messages and their times. */
+struct said {
+	int count;
+	enum game_msg msg[8];
+	int64_t ms[8];
+};
+
+static void said_effect(void *user, const struct game_effect *fx)
+{
+	struct said *s = user;
+
+	if (fx->kind == GAME_FX_SAY && s->count < 8) {
+		s->msg[s->count] = fx->msg;
+		s->ms[s->count++] = fx->has_clock ? fx->white_ms : -1;
+	}
+}
+
+/* The journal so far read into a fresh referee, which resumes: a power cut. */
+static struct referee *power_cut(struct said *said)
+{
+	struct game_sink sink = {.user = said, .effect = said_effect};
+	struct referee *fresh = referee_new(&t->set, &sink);
+
+	assert_non_null(fresh);
+	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+	referee_start(fresh, 0);
+	return fresh;
+}
+
+/* Issue 17.3: a power cut 20 s into a turn gives the player at most a checkpoint's 5 s
+ * back, and the arbiter and the player are told; the clocks stand. */
+static void test_power_cut_in_a_turn_loses_at_most_a_checkpoint(void **state)
+{
+	struct said said = {0};
+	struct referee *fresh;
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's clock runs */
+	rt_wait(t, 20000 - 180);		 /* 20 s into White's turn */
+	fresh = power_cut(&said);
+	g = referee_game(fresh);
+	assert_int_equal(g->clock.state, CLOCK_PAUSED);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, 0), 300000 - 20000);
+	assert_int_equal(g->uncharged_ms, 0);
+	assert_int_equal(g->uncharged_up_to_ms, GAME_CHECKPOINT_MS);
+	assert_int_equal(g->uncharged_color, CHESS_WHITE);
+	assert_false(g->clock_uncertain);
+	assert_int_equal(said.count, 2);
+	assert_int_equal(said.msg[0], GAME_MSG_RESUMED_AFTER_RESTART);
+	assert_int_equal(said.msg[1], GAME_MSG_CLOCK_GAP_WHITE);
+	assert_int_equal(said.ms[1], GAME_CHECKPOINT_MS);
+	referee_free(fresh);
+}
+
+/* A record after the last checkpoint shows the clock ran at least that long more. */
 static void test_restart_reports_uncharged_time(void **state)
 {
-	struct game_sink none = {0};
+	struct said said = {0};
 	struct referee *fresh;
+	const struct game *g;
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "300+0", NULL);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	t->now += 40000;
-	rt_lift(t, "e2"); /* thinking, then touching: 40 s on White's clock */
-	fresh = referee_new(&t->set, &none);
-	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
-	referee_start(fresh, 0);
-	assert_true(referee_game(fresh)->uncharged_ms >= 40000);
-	assert_int_equal(referee_game(fresh)->uncharged_color, CHESS_WHITE);
+	rt_wait(t, 22000 - 180);
+	rt_lift(t, "e2"); /* touched 2 s after the checkpoint at 20 s */
+	fresh = power_cut(&said);
+	g = referee_game(fresh);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, 0), 300000 - 20000);
+	assert_int_equal(g->uncharged_ms, 2000);
+	assert_int_equal(g->uncharged_up_to_ms, GAME_CHECKPOINT_MS);
+	assert_int_equal(g->uncharged_color, CHESS_WHITE);
+	/* The arbiter's clock set settles it. */
 	referee_free(fresh);
+}
+
+/* Two restarts at the same time with the same plies are two records, not one line twice
+ * (six plain restarts in virtual time wrote identical lines, read back as a duplicate). */
+static void restart_line(void *user, const struct game_record *rec)
+{
+	if (rec->type == REC_RESTART)
+		assert_true(game_record_encode(rec, user, GAME_RECORD_MAX) > 0);
+}
+
+static void test_restart_records_differ(void **state)
+{
+	char lines[3][GAME_RECORD_MAX];
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	for (int i = 0; i < 3; i++) {
+		struct game_sink sink = {.user = lines[i], .record = restart_line};
+		struct referee *fresh = referee_new(&t->set, &sink);
+
+		assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+		referee_start(fresh, 0);
+		referee_free(fresh);
+		/* The restart's record is the journal's next line, as the store writes it. */
+		snprintf(t->types[t->nrec], sizeof(t->types[0]), "restart");
+		snprintf(t->args[t->nrec], sizeof(t->args[0]), "%.100s", lines[i]);
+		t->ms[t->nrec++] = 0;
+	}
+	assert_string_equal(lines[0], "0 1");
+	assert_string_equal(lines[1], "0 2");
+	assert_string_equal(lines[2], "0 3");
 }
 
 int main(void)
@@ -658,6 +748,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_promotion_withdrawn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_events_in_order_after_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_reports_uncharged_time, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_power_cut_in_a_turn_loses_at_most_a_checkpoint,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_restart_records_differ, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -413,6 +413,30 @@ static void test_duplicates_skipped(void **state)
 	assert_int_equal(st.first_skipped, 4);
 }
 
+/* Each run of the daemon counts its times from 0 again: a record identical to one of an
+ * earlier run (a command at the same script time, a restart with the same plies) is its
+ * own, not a block written twice. */
+static void test_lines_of_other_runs_are_no_duplicates(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_stats st;
+	struct collected c = {0};
+	char err[200] = "";
+	struct journal *j = journal_open(f->path, false, err, sizeof(err));
+
+	assert_non_null(j);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	assert_int_equal(journal_append(j, 0, "restart", "0"), 0);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	assert_int_equal(journal_append(j, 0, "restart", "0"), 0);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	journal_close(j);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 5);
+	assert_int_equal(st.duplicates, 1);
+	assert_int_equal(st.first_skipped, 6);
+}
+
 static void test_malformed_lines(void **state)
 {
 	struct fixture *f = *state;
@@ -579,6 +603,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_garbage_lines_skipped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duplicates_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lines_of_other_runs_are_no_duplicates, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_line_in_middle, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_malformed_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_overlong_line_is_torn, setup, teardown),

@@ -32,6 +32,13 @@ static const struct tournament_utterance utterances[] = {
     {"resumed", "private", true, "the arbiter started the clocks again"},
     {"resumed-after-restart", "private", true, "the device restarted; the clocks stand"},
     {"resumed-no-clock", "private", true, "the device restarted in a game without a clock"},
+    {"clock-gap-white", "private", true,
+     "after resumed-after-restart: up to how much of White's running time the power cut "
+     "gave back (not counted; the arbiter decides)"},
+    {"clock-gap-black", "private", true, "the same for Black's running time"},
+    {"clock-uncertain", "private", true,
+     "after resumed-after-restart: the clocks' records were lost; they stand at the last "
+     "readings known until the arbiter resumes or sets them"},
     {"promotion-prompt", "private", true,
      "a pawn reached the last rank on the board: choose the piece with select"},
     {"promotion-needed", "private", true,

@@ -169,6 +169,7 @@ PUBLIC_TYPES = {
     "game", "lift", "place", "promotion", "made", "press", "complete", "pause", "resume",
     "mismatch", "restored", "flag", "result", "restart", "draw-offer", "resign", "approve",
     "tag", "relayed", "withdrawn", "rollback", "illegal", "clock-set", "ruling", "claimed",
+    "checkpoint",
 }
 PLAYER_TYPES = {"select"}
 ARBITER_TYPES = {"claim", "held", "pin-refused"}
