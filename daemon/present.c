@@ -76,6 +76,7 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = PHRASE_CLOCKS_SET,
     [GAME_MSG_CLAIM_REJECTED] = PHRASE_CLAIM_REJECTED,
     [GAME_MSG_CORRECTION] = PHRASE_CORRECTION,
+    [GAME_MSG_ARBITER_RESUMES] = PHRASE_ARBITER_RESUMES,
 };
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,

@@ -49,6 +49,7 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = "clocks-set",
     [GAME_MSG_CLAIM_REJECTED] = "claim-rejected",
     [GAME_MSG_CORRECTION] = "correction",
+    [GAME_MSG_ARBITER_RESUMES] = "arbiter-resumes",
 };
 
 const char *game_msg_name(enum game_msg msg)

@@ -58,13 +58,15 @@ enum game_msg {
 	GAME_MSG_MENU_CANCEL,
 	GAME_MSG_MENU_CONFIRM_RESIGN, /* "press repeat again to resign" */
 	GAME_MSG_MENU_CLOSED,
-	GAME_MSG_NOT_NOW,	 /* a menu choice the game does not allow now */
-	GAME_MSG_PRESS_NO_MOVE,	 /* the tactile player pressed with no move made (7.5.3) */
-	GAME_MSG_SETUP,		 /* set up the position the arbiter retraced the game to */
-	GAME_MSG_SETUP_DONE,	 /* the board shows it: the game goes on */
-	GAME_MSG_CLOCKS_SET,	 /* the arbiter set the clocks */
-	GAME_MSG_CLAIM_REJECTED, /* the arbiter rejected the tactile player's claim */
-	GAME_MSG_CORRECTION,	 /* the next move corrects the one announced before (D.2.8) */
+	GAME_MSG_NOT_NOW,	  /* a menu choice the game does not allow now */
+	GAME_MSG_PRESS_NO_MOVE,	  /* the tactile player pressed with no move made (7.5.3) */
+	GAME_MSG_SETUP,		  /* set up the position the arbiter retraced the game to */
+	GAME_MSG_SETUP_DONE,	  /* the board shows it: the game goes on */
+	GAME_MSG_CLOCKS_SET,	  /* the arbiter set the clocks */
+	GAME_MSG_CLAIM_REJECTED,  /* the arbiter rejected the tactile player's claim */
+	GAME_MSG_CORRECTION,	  /* the next move corrects the one announced before (D.2.8) */
+	GAME_MSG_ARBITER_RESUMES, /* pause pressed while the clocks stand: the arbiter restarts
+				     them (6.11.3) */
 	GAME_MSG_COUNT
 };
 
@@ -87,7 +89,7 @@ enum game_effect_kind {
 const char *game_msg_name(enum game_msg msg);
 
 /* Replies to commands. */
-#define GAME_REPLY_MAX 200
+#define GAME_REPLY_MAX 320
 
 struct game_effect {
 	enum game_effect_kind kind;

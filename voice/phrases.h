@@ -115,6 +115,8 @@ enum phrase_id {
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
 	PHRASE_SETTINGS_LONG,	    /* the move form, after the settings: "lange Zugansage" */
 	PHRASE_SETTINGS_SHORT,
+	PHRASE_ARBITER_RESUMES, /* pause while the clocks stand (tournament): the arbiter starts
+				   them */
 	PHRASE_ID_COUNT
 };
 

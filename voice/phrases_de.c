@@ -66,4 +66,5 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Sprache Deutsch, Sprechtempo {count}",
     [PHRASE_SETTINGS_LONG] = "lange Zugansage",
     [PHRASE_SETTINGS_SHORT] = "kurze Zugansage",
+    [PHRASE_ARBITER_RESUMES] = "Uhren stehen, der Schiedsrichter startet sie",
 };

@@ -65,4 +65,5 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Language English, speech rate {count}",
     [PHRASE_SETTINGS_LONG] = "long move announcements",
     [PHRASE_SETTINGS_SHORT] = "short move announcements",
+    [PHRASE_ARBITER_RESUMES] = "The clocks stand, the arbiter starts them",
 };

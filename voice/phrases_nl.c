@@ -65,4 +65,5 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Taal Nederlands, spreeksnelheid {count}",
     [PHRASE_SETTINGS_LONG] = "lange zetaankondiging",
     [PHRASE_SETTINGS_SHORT] = "korte zetaankondiging",
+    [PHRASE_ARBITER_RESUMES] = "De klokken staan stil, de arbiter start ze",
 };

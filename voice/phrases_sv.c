@@ -65,4 +65,5 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_SETTINGS] = "Språk svenska, taltempo {count}",
     [PHRASE_SETTINGS_LONG] = "långa dragutrop",
     [PHRASE_SETTINGS_SHORT] = "korta dragutrop",
+    [PHRASE_ARBITER_RESUMES] = "Klockorna står, domaren startar dem",
 };

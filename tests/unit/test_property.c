@@ -98,10 +98,12 @@ static void distraction(void)
 	case 4:
 		rt_press(t, GAME_BUTTON_SELECT);
 		break;
-	case 5:
+	case 5: /* the player calls the arbiter (6.11.2), who starts the clocks (6.11.3) */
 		rt_press(t, GAME_BUTTON_PAUSE);
 		rt_wait(t, rnd(3000));
 		rt_press(t, GAME_BUTTON_PAUSE);
+		rt_wait(t, rnd(3000));
+		command(CMD_RESUME, ROLE_ARBITER);
 		break;
 	case 6:
 		command(CMD_DRAW_OFFER, ROLE_ASSISTANT);
