@@ -225,16 +225,20 @@ static void retracted_gains(const struct game *g, const struct illegal_target *t
 }
 
 /* The game ends on the count that loses (7.5.5; 2005 7.4 b, and C3 at the first in blitz):
- * lost, or drawn when the opponent cannot checkmate by any series of legal moves. */
+ * lost, or, where the edition says so, drawn when the opponent cannot checkmate by any
+ * series of legal moves. */
 static void illegal_ends_game(struct referee *r, const struct game_command *cmd, int color,
-			      int count, const struct illegal_target *t, const char *article,
-			      uint64_t now)
+			      int count, const struct illegal_target *t,
+			      const struct rules_illegal *law, uint64_t now)
 {
 	struct game *g = &r->g;
 	int winner = !color;
-	const char *result = chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
-				 ? result_win(winner)
-				 : "1/2-1/2";
+	const char *article = law->article;
+	const char *result =
+	    !law->draw_without_mate ||
+		    chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
+		? result_win(winner)
+		: "1/2-1/2";
 	char reason[96];
 
 	snprintf(reason, sizeof(reason), "%s's illegal move number %d (%s)",
@@ -309,7 +313,7 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 		return;
 	}
 	if (count >= law->losing_count) {
-		illegal_ends_game(r, cmd, color, count, &t, law->article, now);
+		illegal_ends_game(r, cmd, color, count, &t, law, now);
 		return;
 	}
 	if (!t.press || g->mismatch.state == MISMATCH_SETUP)

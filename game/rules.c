@@ -22,9 +22,9 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.kind_article = "A.1, B.1",
 		/* 7.5.5: two minutes, the second loses; A.3: one minute in rapid; blitz
 		 * through B.3 (A.3) unless B.2's one arbiter per game applies. */
-		.illegal = {{MIN(2), 2, false, "7.5.5"},
-			    {MIN(1), 2, false, "7.5.5, A.3"},
-			    {MIN(1), 2, false, "7.5.5, B.3 (A.3)"}},
+		.illegal = {{MIN(2), 2, false, "7.5.5", true},
+			    {MIN(1), 2, false, "7.5.5, A.3", true},
+			    {MIN(1), 2, false, "7.5.5, B.3 (A.3)", true}},
 		.retract_article = "7.5.1",
 		.empty_press_illegal = true,
 		.empty_press_article = "7.5.3",
@@ -53,9 +53,9 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.kind_article = "A.1, B.1",
 		/* 7.5.5: two minutes, the second loses; A.4.2 applies 7.5.5 in rapid; B.2: the
 		 * penalties of § 7 and § 9 are one minute in blitz. */
-		.illegal = {{MIN(2), 2, false, "7.5.5"},
-			    {MIN(2), 2, false, "7.5.5, A.4.2"},
-			    {MIN(1), 2, false, "7.5.5, B.2"}},
+		.illegal = {{MIN(2), 2, false, "7.5.5", true},
+			    {MIN(2), 2, false, "7.5.5, A.4.2", true},
+			    {MIN(1), 2, false, "7.5.5, B.2", true}},
 		.retract_article = "7.5.1",
 		.empty_press_illegal = true,
 		.empty_press_article = "7.5.3",
@@ -81,12 +81,13 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.blitz_max_ms = MIN(15) - 1,
 		.rapid_max_ms = MIN(60) - 1,
 		.kind_article = "B1, C1",
-		/* 7.4 b: two minutes for each of the first two, the third loses; B6: in rapid
-		 * only on the opponent's claim before they move; C3: in blitz the opponent
-		 * claims the win before they move (a draw when they cannot mate). */
-		.illegal = {{MIN(2), 3, false, "7.4 b"},
-			    {MIN(2), 3, true, "7.4 b, B6"},
-			    {0, 1, true, "C3"}},
+		/* 7.4 b: two minutes for each of the first two, the third loses (no draw
+		 * clause); B6: in rapid only on the opponent's claim before they move; C3: in
+		 * blitz the opponent claims the win before they move (a draw when they cannot
+		 * mate). */
+		.illegal = {{MIN(2), 3, false, "7.4 b", false},
+			    {MIN(2), 3, true, "7.4 b, B6", false},
+			    {0, 1, true, "C3", true}},
 		.retract_article = "7.4 a",
 		/* 6.8 a: the move is not complete until the press; no article makes a press
 		 * without a move an illegal move. */

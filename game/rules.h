@@ -22,6 +22,9 @@ struct rules_illegal {
 	 * arbiter may rule it whenever it is found (7.5.1). */
 	bool before_opponent_moves;
 	const char *article;
+	/* The losing one is a draw when the opponent cannot checkmate by any series of legal
+	 * moves (7.5.5; 2005 C3); 2005's 7.4 b declares the game lost without that clause. */
+	bool draw_without_mate;
 };
 
 /* A draw claim (9.2, 9.3) found incorrect, by kind of game. */

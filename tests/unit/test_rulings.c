@@ -513,6 +513,37 @@ static void test_2005_blitz_illegal_move_loses(void **state)
 	assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
 }
 
+/* 2005 7.4 b declares the game lost at the third illegal move, with no draw clause: Black's
+ * bare king wins it; 2023's 7.5.5 makes the same game a draw. */
+static void illegal_three_times(enum rules_edition edition)
+{
+	referee_settings_defaults(&t->set);
+	t->set.next.edition = edition;
+	rt_open(t, W, "5400+0", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	for (int n = 0; n < 3 && !game_over(rt_game(t)); n++) {
+		rt_move(t, "d2", "d3");
+		rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+		command(CMD_ILLEGAL, ROLE_ARBITER, W, (uint32_t)n);
+		rt_move(t, "d3", "d2");
+		rt_wait(t, 500);
+	}
+	assert_true(game_over(rt_game(t)));
+}
+
+static void test_2005_losing_illegal_move_has_no_draw_clause(void **state)
+{
+	(void)state;
+	illegal_three_times(RULES_2005);
+	assert_string_equal(rt_game(t)->result.result, "0-1");
+	assert_int_equal(rt_game(t)->illegal_count[W], 3);
+	rt_close(t);
+	memset(t, 0, sizeof(*t));
+	illegal_three_times(RULES_2023);
+	assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
+	assert_int_equal(rt_game(t)->illegal_count[W], 2);
+}
+
 /* 9.5 b: a wrong claim gives the opponent three minutes and cuts the claimant's time. */
 static void test_2005_wrong_claim(void **state)
 {
@@ -728,6 +759,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_2005_rapid_only_before_the_opponent_moves, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_2005_blitz_illegal_move_loses, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_2005_losing_illegal_move_has_no_draw_clause, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_2005_wrong_claim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_only_the_arbiter_resumes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_press_while_paused, setup, teardown),
