@@ -407,6 +407,9 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 		before = clock_remaining(&rec.clock, claimant, now);
 		after = rules_claim_cut(law, before);
 		clock_take_back(&rec.clock, claimant, 0, before - after, now);
+		/* A press while the clocks stood completed the running side's move. */
+		if (g->paused_completed >= 0 && g->paused_completed == rec.clock.running)
+			clock_set_running(&rec.clock, !rec.clock.running, now);
 		clock_resume(&rec.clock, now);
 	}
 	if (ref_emit(r, &rec)) {

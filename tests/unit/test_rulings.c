@@ -671,6 +671,21 @@ static void test_press_while_paused(void **state)
 	rt_move(t, "e7", "e5");
 	assert_true(g->plies[1].flags & GAME_PLY_COMPLETE);
 	assert_int_equal(g->clock.moves[B], 1);
+	/* A claim stops them; the claimant completes their move meanwhile; the rejection
+	 * starts the other clock. */
+	{
+		struct game_command claim = cmd(CMD_CLAIM, ROLE_ASSISTANT, 5);
+		struct game_command rule = cmd(CMD_RULING, ROLE_ARBITER, 6);
+
+		claim.claim = CLAIM_FIFTY;
+		rt_command(t, &claim);
+		rt_move(t, "g1", "f3");
+		rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+		rule.upheld = false;
+		rt_command(t, &rule);
+		assert_int_equal(g->clock.state, CLOCK_RUNNING);
+		assert_int_equal(g->clock.running, B);
+	}
 	assert_replays();
 }
 
