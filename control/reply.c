@@ -102,6 +102,17 @@ static void clock_status(struct json_writer *w, const struct game *g, uint64_t n
 		json_null(w, "running");
 	json_int(w, "white_moves", c->moves[0]);
 	json_int(w, "black_moves", c->moves[1]);
+	json_string(w, "kind", rules_kind_name(rules_kind(g->rules, &g->tc)));
+	/* Who stopped clocks that stand (6.11): the player's pause button, the arbiter (and
+	 * who), a claim, a restart; and a press while they stood that completed a move. */
+	if (c->state == CLOCK_PAUSED && g->stopped_by != STOP_NONE) {
+		json_string(w, "stopped_by", game_stop_name(g->stopped_by));
+		json_string(w, "stopped_by_author", g->stopped_author);
+	} else {
+		json_null(w, "stopped_by");
+	}
+	if (c->state == CLOCK_PAUSED && g->paused_completed >= 0)
+		json_string(w, "completed_while_stopped", game_color_name(g->paused_completed));
 	/* After a restart: thinking time the clocks gave back (at least, at most; the arbiter
 	 * decides), or a clock that could not be known. */
 	if (g->uncharged_up_to_ms > 0) {
@@ -252,6 +263,16 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_object(&w, "empty_presses");
 	json_int(&w, "white", g->empty_presses[0]);
 	json_int(&w, "black", g->empty_presses[1]);
+	json_end(&w);
+	/* Presses that completed no move the game knows, as `illegal` would rule them. */
+	json_object(&w, "open_presses");
+	for (int c = 0; c < 2; c++) {
+		if (g->open_press[c].open)
+			json_string(&w, game_color_name(c),
+				    game_press_kind_name(g->open_press[c].kind));
+		else
+			json_null(&w, game_color_name(c));
+	}
 	json_end(&w);
 	json_array(&w, "notes");
 	for (int i = 0; i < g->note_count; i++) {
@@ -454,7 +475,9 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 			json_string(&w, "args", args);
 		break;
 	}
-	if (game_record_has_clock(rec->type) && g && g->has_clock) {
+	if ((game_record_has_clock(rec->type) ||
+	     (rec->type == REC_COMPLETE && rec->u.complete.counted)) &&
+	    g && g->has_clock) {
 		json_int(&w, "white_ms", clock_remaining(&g->clock, CHESS_WHITE, rec->ms));
 		json_int(&w, "black_ms", clock_remaining(&g->clock, CHESS_BLACK, rec->ms));
 	}

@@ -302,7 +302,16 @@ static void print_status(const char *reply)
 		print_ms("Clock: White", w, !strcmp(run, "white"));
 		print_ms(", Black", b, !strcmp(run, "black"));
 		json_get(v, "state", sub, sizeof(sub));
-		printf("; %s\n", sub);
+		printf("; %s", sub);
+		/* Who stopped clocks that stand (6.11.3: in a tournament the arbiter starts
+		 * them). */
+		if (json_get(v, "stopped_by", run, sizeof(run)) > 0 && strcmp(run, "null")) {
+			printf(", stopped by %s", run);
+			if (json_get(v, "stopped_by_author", w, sizeof(w)) > 0 && strcmp(w, run) &&
+			    strcmp(w, "-"))
+				printf(" (%s)", w);
+		}
+		printf("\n");
 	} else {
 		printf("Clock: none\n");
 	}

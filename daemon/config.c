@@ -627,6 +627,18 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				BAD("info must be left, used or both, not '%s'", value);
 			return 0;
 		}
+		if (!strcmp(key, "flag-announce")) {
+			if (!strcmp(value, "public"))
+				cfg->flag_announce = FLAG_ANNOUNCE_PUBLIC;
+			else if (!strcmp(value, "private"))
+				cfg->flag_announce = FLAG_ANNOUNCE_PRIVATE;
+			else if (!strcmp(value, "off"))
+				cfg->flag_announce = FLAG_ANNOUNCE_OFF;
+			else
+				BAD("flag-announce must be public, private or off, not '%s'",
+				    value);
+			return 0;
+		}
 		BAD("unknown key '%s' in [clock]", key);
 	}
 	if (!strcmp(section, "state")) {

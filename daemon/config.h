@@ -62,6 +62,7 @@ struct config {
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
 	enum present_info clock_info;		  /* what info says of the clocks */
+	enum flag_announce flag_announce;	  /* how a fallen flag is said */
 	/* [board] */
 	struct board_config board;
 	/* [state] */

@@ -202,6 +202,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->braille_display = cfg->braille_display;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
+	s->flag_announce = cfg->flag_announce;
 	return 0;
 }
 
@@ -400,13 +401,15 @@ static void reload(struct daemon *d)
 	d->cfg.menu_ms = cfg.menu_ms;
 	d->cfg.warning_count = cfg.warning_count;
 	memcpy(d->cfg.warnings_s, cfg.warnings_s, sizeof(d->cfg.warnings_s));
+	d->cfg.flag_announce = cfg.flag_announce;
 	memcpy(d->cfg.voice.params, cfg.voice.params, sizeof(d->cfg.voice.params));
 	d->cfg.log_level = cfg.log_level;
 	if (game_settings(d, &set, err, sizeof(err), fen_err, sizeof(fen_err)) == 0)
 		referee_update_settings(d->referee, &set);
 	log_info(LOG_MAIN,
 		 "SIGHUP: reloaded the log level, the voices' rate, pitch, volume and "
-		 "variant, detection and menu times, clock warnings; not reloaded (restart "
+		 "variant, detection and menu times, clock warnings and flag announcement; not "
+		 "reloaded (restart "
 		 "for them): the board, the state directory, the control socket, the audio "
 		 "devices, the language and the game settings");
 }

@@ -85,6 +85,7 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCK_GAP_WHITE] = PHRASE_CLOCK_GAP_WHITE,
     [GAME_MSG_CLOCK_GAP_BLACK] = PHRASE_CLOCK_GAP_BLACK,
     [GAME_MSG_CLOCK_UNCERTAIN] = PHRASE_CLOCK_UNCERTAIN,
+    [GAME_MSG_ARBITER_RESUMES] = PHRASE_ARBITER_RESUMES,
 };
 
 /* The quick guide is information: a move's announcement cuts it short (voice.h). */

@@ -57,6 +57,7 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCK_GAP_WHITE] = "clock-gap-white",
     [GAME_MSG_CLOCK_GAP_BLACK] = "clock-gap-black",
     [GAME_MSG_CLOCK_UNCERTAIN] = "clock-uncertain",
+    [GAME_MSG_ARBITER_RESUMES] = "arbiter-resumes",
 };
 
 const char *game_msg_name(enum game_msg msg)

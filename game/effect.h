@@ -78,6 +78,8 @@ enum game_msg {
 	GAME_MSG_CLOCK_GAP_WHITE,
 	GAME_MSG_CLOCK_GAP_BLACK,
 	GAME_MSG_CLOCK_UNCERTAIN,
+	GAME_MSG_ARBITER_RESUMES, /* pause pressed while the clocks stand: the arbiter restarts
+				     them (6.11.3) */
 	GAME_MSG_COUNT
 };
 
@@ -103,7 +105,7 @@ enum game_effect_kind {
 const char *game_msg_name(enum game_msg msg);
 
 /* Replies to commands, and faults. */
-#define GAME_REPLY_MAX 200
+#define GAME_REPLY_MAX 320
 
 struct game_effect {
 	enum game_effect_kind kind;

@@ -41,6 +41,7 @@ enum {
 	GAME_PLY_COMPLETE = 1,	 /* its press came (or no clock) */
 	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
 	GAME_PLY_RELAYED = 4,	 /* relayed by an assistant (D.2.10), not seen on the board */
+	GAME_PLY_COUNTED = 8,	 /* the clock's move counter counted its completion */
 };
 
 /* The board's events since the last move made from them, in order: what a restart needs to
@@ -65,9 +66,38 @@ struct game_note {
 struct game_ply {
 	chess_move move;
 	uint8_t flags;
+	/* What the clock gave its mover when it was completed: the press's increment or
+	 * Bronstein credit, a period's time (taken back when the move is ruled illegal). */
+	int32_t earned_ms;
 	int64_t clk_ms; /* its [%clk] reading, -1 if none */
 	char san[CHESS_SAN_MAX];
 };
+
+/* What a colour's completing press did to its clock, until the complete record of the move
+ * it completes comes (right after it, or when the opponent's move reaches the board after
+ * their press). */
+struct game_press_memo {
+	bool pending;
+	bool counted;	   /* the move counter counted the move */
+	int64_t earned_ms; /* what the press gave */
+};
+
+/* A press that switched the clocks without completing a move the game knows: with no move
+ * made (7.5.3), of a board no legal move explains (7.5.1), or the opponent's press whose move
+ * has not reached the tactile board yet.  What `illegal` rules for that colour while it is
+ * open: until the colour's next press, a ruling, or (the opponent's) its move on the board. */
+struct game_open_press {
+	bool open;
+	enum press_kind kind;
+	bool counted;
+	int64_t earned_ms;
+	int plies; /* plies in the game when it came */
+	uint64_t ms;
+};
+
+/* Who stopped the clocks that stand (Art. 6.11): only the arbiter starts them again in a
+ * tournament (6.11.3; DESIGN 8). */
+enum game_stop { STOP_NONE = 0, STOP_PLAYER, STOP_ARBITER, STOP_CLAIM, STOP_RESTART };
 
 struct game_claim {
 	bool open; /* the clocks stand for the arbiter */
@@ -100,6 +130,26 @@ struct game {
 	int claims;
 	int illegal_count[2]; /* completed illegal moves ruled (7.5.5) */
 	int empty_presses[2]; /* presses with no move made (7.5.3) */
+	struct game_press_memo press_memo[2];
+	struct game_open_press open_press[2];
+	/* The clocks stand (PAUSED): who stopped them, and their author (a user, "player"). */
+	enum game_stop stopped_by;
+	char stopped_author[GAME_AUTHOR_MAX];
+	/* While they stand: the colour whose move a press completed (its clock runs no more:
+	 * the resumption starts the other), and that move's ply (-1: the opponent's move that
+	 * has not reached the board); -1 if none. */
+	int paused_completed;
+	int paused_ply;
+	/* The plies whose completion a flag's check (6.4) may still count: from the last time
+	 * the arbiter set the counters or retraced the game. */
+	int recount_from;
+	/* Presses of a colour the clock ignored, the other's clock running (its player had not
+	 * pressed): since the last clock set.  The opponent's move that such a press meant to
+	 * complete is matched to a later press, so their moves waiting for a press may in truth
+	 * be complete (6.4's check then leaves a flag to the arbiter). */
+	int ignored_presses[2];
+	uint64_t last_complete_ms; /* time of the last complete record */
+	uint64_t approved_ms;	   /* when the result was approved (8.7) */
 	/* The tactile player's press switched the clocks with no move completed on the board
 	 * (an impossible board, 7.5.1, or no move, 7.5.3): the move they make next is complete
 	 * at once.  Until that move, or the opponent's press. */
@@ -151,6 +201,8 @@ int game_ply_color(const struct game *g, int ply);
 int game_last_ply_of(const struct game *g, int color);
 /* The move number of ply `ply` (0-based): "12" of "12. e4" or "12... e5". */
 int game_move_number(const struct game *g, int ply);
+/* "player", "arbiter", "claim", "restart"; NULL for STOP_NONE. */
+const char *game_stop_name(enum game_stop stop);
 
 /* Everything the property tests compare, as text: position, moves with their readings and
  * marks, the clock at `now`, every flow and the result.  Returns the length (as snprintf). */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "game/menu.h"
 
+#include <string.h>
+
 #include "game/command.h"
 
 unsigned menu_item_needs(enum menu_item item)
@@ -48,7 +50,8 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 		}
 		m->items[m->count++] = MENU_RESIGN;
 	}
-	if (g->result.state == RESULT_ENDED || g->result.state == RESULT_FLAG_PENDING)
+	if (g->result.state == RESULT_ENDED ||
+	    (g->result.state == RESULT_FLAG_PENDING && strcmp(g->result.flag_result, "*")))
 		m->items[m->count++] = MENU_APPROVE;
 	m->items[m->count++] = MENU_CANCEL;
 	menu_add_help(m);

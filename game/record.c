@@ -450,12 +450,18 @@ static void dec_press(struct game_record *rec, struct reader *r)
 static void enc_complete(const struct game_record *rec, struct writer *w)
 {
 	put_fmt(w, "%d %" PRId64, rec->u.complete.ply, rec->u.complete.clk_ms);
+	if (rec->u.complete.counted)
+		put_clock(w, &rec->clock, rec->ms);
 }
 
 static void dec_complete(struct game_record *rec, struct reader *r)
 {
 	rec->u.complete.ply = (int)get_int(r, 1, 1000000);
 	rec->u.complete.clk_ms = get_int(r, -1, INT64_MAX);
+	if (!r->bad && *r->p) {
+		rec->u.complete.counted = true;
+		get_clock(r, &rec->clock, rec->ms);
+	}
 }
 
 /* pause, resume, clock-set */
@@ -508,7 +514,7 @@ static void dec_flag(struct game_record *rec, struct reader *r)
 {
 	rec->u.flag.color = get_color(r);
 	get_word(r, rec->u.flag.result, sizeof(rec->u.flag.result));
-	if (!result_valid(rec->u.flag.result))
+	if (!result_valid(rec->u.flag.result) && strcmp(rec->u.flag.result, "*"))
 		r->bad = true;
 	get_clock(r, &rec->clock, rec->ms);
 }
@@ -730,7 +736,7 @@ static void dec_illegal(struct game_record *rec, struct reader *r)
 {
 	get_author(r, rec->author);
 	rec->u.illegal.color = get_color(r);
-	rec->u.illegal.ply = (int)get_int(r, 1, 1000000);
+	rec->u.illegal.ply = (int)get_int(r, 0, 1000000);
 	rec->u.illegal.penalty_ms = get_int(r, 0, 86400000);
 	rec->u.illegal.count = (int)get_int(r, 1, 1000);
 	get_clock(r, &rec->clock, rec->ms);

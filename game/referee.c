@@ -167,15 +167,18 @@ void referee_start(struct referee *r, uint64_t now)
 
 /* After a game is over and its result approved (8.7), or the board cleared, the board set
  * up in the start position (and still for the settle time) begins the next game: the
- * finished one stays under games/ with its journal.  A game that ends with the start
- * position on the board (a fivefold repetition of it) does not begin the next by itself. */
+ * finished one stays under games/ with its journal.  Setting it up is the player's asking
+ * for the next game: a board that already shows the start position when the result is
+ * approved (a game that ends with it, a board put back before the approval) begins nothing
+ * until it is changed and set up again. */
 static uint64_t next_game_due(const struct referee *r)
 {
 	struct chess_pos start;
 	struct chess_error err;
+	bool asked = r->cleared || (r->g.result.state == RESULT_APPROVED &&
+				    r->det.last_change_ms > r->g.approved_ms);
 
-	if (!game_over(&r->g) || !r->board_ready ||
-	    (r->g.result.state != RESULT_APPROVED && !r->cleared) ||
+	if (!game_over(&r->g) || !r->board_ready || !asked ||
 	    chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))
 		return UINT64_MAX;
@@ -251,7 +254,7 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 	case GAME_BUTTON_PAUSE:
 		/* The player calls the arbiter (6.11.2): a mismatch kept from them opens. */
 		ref_mismatch_open_held(r, now);
-		ref_pause(r, g->has_clock && g->clock.state == CLOCK_RUNNING, "player", now);
+		ref_pause_button(r, now);
 		break;
 	case GAME_BUTTON_COUNT:
 		break;

@@ -30,8 +30,18 @@ struct game_sink {
 	void (*new_game)(void *user, struct game_params *params);
 };
 
+/* [clock] flag-announce: how a fallen flag is said. */
+enum flag_announce {
+	FLAG_ANNOUNCE_LAWS = 0, /* as the edition says: public, or private where the arbiter
+				   does not point a flag out (2005 B7) */
+	FLAG_ANNOUNCE_PUBLIC,
+	FLAG_ANNOUNCE_PRIVATE, /* to the tactile player alone */
+	FLAG_ANNOUNCE_OFF,     /* not said (journaled and in status all the same) */
+};
+
 struct referee_settings {
 	struct game_params next; /* every new game: player, mode, edition, clock, start, tags */
+	enum flag_announce flag_announce;
 	struct detect_config detect;
 	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after the
 				  last select press (DESIGN 3) */

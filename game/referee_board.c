@@ -58,19 +58,35 @@ static void check_outcome(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ moves */
 
-/* Art. 6.2.1.2: a move is also completed when its mover makes their next move.  A move whose
- * press did not count (the clocks not started, an empty or illegal press, a forgotten press)
- * so gets no reading rather than a later move's. */
+/* A move complete without a press of its own, at once: without a clock, or (counted by the
+ * clock, which adds the time of a period it completes) when its mover's press came first. */
+static void complete_now(struct referee *r, int ply, int64_t clk, bool count, uint64_t now)
+{
+	struct game_record rec = ref_record(REC_COMPLETE, now);
+
+	rec.u.complete.ply = ply + 1;
+	rec.u.complete.clk_ms = clk;
+	if (count && r->g.has_clock) {
+		rec.u.complete.counted = true;
+		rec.clock = r->g.clock;
+		clock_count_move(&rec.clock, game_ply_color(&r->g, ply), now);
+	}
+	ref_emit(r, &rec);
+}
+
+/* Art. 6.2.1.2: a move is also completed when its mover makes their next move, and the clock
+ * counts it then (a forgotten press does not bring the next period late).  A move whose press
+ * did not count (the clocks not started, an empty or illegal press, a forgotten press) so
+ * gets no reading rather than a later move's. */
 static void complete_waiting(struct referee *r, int mover, uint64_t now)
 {
 	int ply;
 
 	while ((ply = completion_waiting(&r->g.completion, mover)) >= 0) {
-		struct game_record rec = ref_record(REC_COMPLETE, now);
+		int before = r->g.completion.uncompleted[mover & 1].count;
 
-		rec.u.complete.ply = ply + 1;
-		rec.u.complete.clk_ms = -1;
-		if (ref_emit(r, &rec))
+		complete_now(r, ply, -1, true, now);
+		if (r->g.completion.uncompleted[mover & 1].count == before)
 			break;
 	}
 }
@@ -131,16 +147,12 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	check_outcome(r, now);
 	/* The player's press came first (a press of an impossible board, or one with no move,
 	 * switched the clocks, 7.5.1, 7.5.3): the move made after it is complete, without a
-	 * reading of its own. */
+	 * reading of its own, and counted now (that press counted none).  An opponent's press
+	 * that came first counted it already. */
 	if (pressed_first)
-		early = true;
-	if (!g->has_clock || early) {
-		struct game_record done = ref_record(REC_COMPLETE, now);
-
-		done.u.complete.ply = ply + 1;
-		done.u.complete.clk_ms = early ? early_clk : -1;
-		ref_emit(r, &done);
-	}
+		complete_now(r, ply, -1, true, now);
+	else if (!g->has_clock || early)
+		complete_now(r, ply, early ? early_clk : -1, false, now);
 	return 0;
 }
 

@@ -357,6 +357,13 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 		ref_reply(r, cmd, false, now, "no result to approve: the game is on");
 		return;
 	}
+	if (was_pending && !strcmp(g->result.flag_result, "*")) {
+		ref_reply(r, cmd, false, now,
+			  "%s's flag fell with the period's moves made and not all completed "
+			  "(%s): the arbiter decides (result, or clock set and resume)",
+			  color_word(g->result.flag_color), g->rules->moves_check_article);
+		return;
+	}
 	if (ref_emit(r, &rec)) {
 		ref_reply(r, cmd, false, now, "no result to approve");
 		return;
@@ -379,8 +386,29 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 			  pause ? "running" : "paused");
 		return;
 	}
-	ref_pause(r, pause, cmd->author, now);
-	ref_reply(r, cmd, true, now, "clocks %s", pause ? "paused" : "running");
+	if (pause) {
+		ref_pause(r, true, cmd->author, now);
+		ref_reply(r, cmd, true, now, "clocks paused");
+		return;
+	}
+	/* What a press while the clocks stood did, for the arbiter: it completed the move
+	 * without a reading, and the other clock starts. */
+	if (g->paused_completed >= 0 && g->paused_completed == g->clock.running) {
+		int color = g->paused_completed;
+		char what[48] = "their move on the opponent's board";
+
+		if (g->paused_ply >= 0)
+			snprintf(what, sizeof(what), "%d.%s %s", game_move_number(g, g->paused_ply),
+				 color == CHESS_WHITE ? "" : "..", g->plies[g->paused_ply].san);
+		ref_pause(r, false, cmd->author, now);
+		ref_reply(r, cmd, true, now,
+			  "clocks running: %s's; %s pressed while they stood, completing %s "
+			  "(no reading, no increment), so %s's clock no longer runs",
+			  color_word(!color), color_word(color), what, color_word(color));
+		return;
+	}
+	ref_pause(r, false, cmd->author, now);
+	ref_reply(r, cmd, true, now, "clocks running: %s's", color_word(g->clock.running));
 }
 
 /* ------------------------------------------------------------------ dispatch */

@@ -63,6 +63,7 @@ void ref_poll_detect(struct referee *r, uint64_t now);
 /* referee_clock.c */
 void ref_press(struct referee *r, int color, uint64_t now);
 void ref_pause(struct referee *r, bool pause, const char *author, uint64_t now);
+void ref_pause_button(struct referee *r, uint64_t now);
 void ref_check_flag(struct referee *r, uint64_t now);
 void ref_info(struct referee *r, uint64_t now);
 void ref_check_warnings(struct referee *r, uint64_t now);

@@ -40,6 +40,8 @@ void result_end(struct result_flow *r, const char *result, enum result_terminati
 
 void result_approve(struct result_flow *r)
 {
+	if (r->state == RESULT_FLAG_PENDING && !strcmp(r->flag_result, "*"))
+		return; /* the arbiter's decision (6.4): result or clock set */
 	if (r->state == RESULT_FLAG_PENDING)
 		result_end(r, r->flag_result, TERMINATION_TIME_FORFEIT, "flag fall");
 	if (r->state == RESULT_ENDED)

@@ -124,6 +124,8 @@ enum phrase_id {
 	PHRASE_CLOCK_GAP_WHITE, /* after a restart: "up to {time} of White's time not counted" */
 	PHRASE_CLOCK_GAP_BLACK,
 	PHRASE_CLOCK_UNCERTAIN, /* the clocks could not be recovered exactly */
+	PHRASE_ARBITER_RESUMES, /* pause while the clocks stand (tournament): the arbiter starts
+				   them */
 	PHRASE_ID_COUNT
 };
 

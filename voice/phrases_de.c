@@ -88,4 +88,5 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
 	"Bis zu {time} Bedenkzeit von Schwarz vor dem Neustart nicht gezählt",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten",
+    [PHRASE_ARBITER_RESUMES] = "Uhren stehen, der Schiedsrichter startet sie",
 };

@@ -87,4 +87,5 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
 	"Up to {time} of Black's thinking time before the restart were not counted",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"The clocks could not be recovered exactly: they stand at the last times known",
+    [PHRASE_ARBITER_RESUMES] = "The clocks stand, the arbiter starts them",
 };

@@ -86,4 +86,5 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] = "Tot {time} bedenktijd van zwart voor de herstart is niet geteld",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden",
+    [PHRASE_ARBITER_RESUMES] = "De klokken staan stil, de arbiter start ze",
 };

@@ -85,4 +85,5 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
+    [PHRASE_ARBITER_RESUMES] = "Klockorna står, domaren startar dem",
 };

@@ -584,6 +584,15 @@ static void test_clock_state_log_keys(void **state)
 	expect_set_bad("clock", "warnings", "0", "warnings");
 	expect_set_bad("clock", "warnings", "36001", "warnings");
 	expect_set_bad("clock", "warnings", "5m", "warnings");
+	/* Unset: as the edition's Laws say (public; private in 2005 rapid and blitz, B7). */
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_LAWS);
+	expect_set_ok(&cfg, "clock", "flag-announce", "private");
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_PRIVATE);
+	expect_set_ok(&cfg, "clock", "flag-announce", "off");
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_OFF);
+	expect_set_ok(&cfg, "clock", "flag-announce", "public");
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_PUBLIC);
+	expect_set_bad("clock", "flag-announce", "loud", "flag-announce");
 	expect_set_bad("clock", "flag", "yes", "flag");
 
 	expect_set_ok(&cfg, "state", "dir", "/tmp/annabella-state");

@@ -260,7 +260,7 @@ static void test_illegal_penalties_every_edition(void **state)
 	    {RULES_2023, "180+2", 60000, 2},	{RULES_2018, "5400+30", 120000, 2},
 	    {RULES_2018, "900+10", 120000, 2},	{RULES_2018, "180+2", 60000, 2},
 	    {RULES_2005, "5400+30", 120000, 3}, {RULES_2005, "900+10", 120000, 3},
-	    {RULES_2005, "180+2", 120000, 3},
+	    {RULES_2005, "180+2", 0, 1}, /* C3: the opponent's claim of the win */
 	};
 
 	(void)state;
@@ -344,7 +344,7 @@ static void test_claim_ruling(void **state)
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
 	rt_command(t, &rule);
 	/* 9.5.3: the claimant's opponent gets the penalty; the clocks run again. */
-	assert_logged(" REPLY ok claim rejected: +0:02:00 to white; the clocks run");
+	assert_logged(" REPLY ok claim rejected: +0:02:00 to white (9.5.3); the clocks run");
 	assert_logged(" SAY private claim-rejected\n");
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), white + 120000);

@@ -150,6 +150,8 @@ static void test_flag_found_by_late_press(void **state)
 	assert_replays();
 }
 
+/* Tournament mode: the player's pause stops the clocks to call the arbiter (6.11.2); it does
+ * not start them again (6.11.3). */
 static void test_pause_button(void **state)
 {
 	(void)state;
@@ -157,9 +159,29 @@ static void test_pause_button(void **state)
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
 	rt_press(t, GAME_BUTTON_PAUSE);
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_int_equal(rt_game(t)->stopped_by, STOP_PLAYER);
+	assert_logged(" SAY private paused\n");
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_logged(" SAY private arbiter-resumes\n");
+	assert_null(last_record("resume"));
+	assert_replays();
+}
+
+/* Casual mode: the button toggles. */
+static void test_pause_button_casual(void **state)
+{
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.next.mode = GAME_CASUAL;
+	rt_open(t, CHESS_BLACK, "600+0", NULL);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
 	assert_logged(" SAY private paused\n");
 	rt_press(t, GAME_BUTTON_PAUSE);
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	assert_int_equal(rt_game(t)->stopped_by, STOP_NONE);
 	assert_logged(" SAY private resumed\n");
 	assert_true(strncmp(last_record("resume"), "player running", 14) == 0);
 	assert_replays();
@@ -417,7 +439,7 @@ static void test_claim_charged_to_claimant(void **state)
 	assert_non_null(strstr(last_record("claim"), " black fifty - no"));
 	black = clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now);
 	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim reject"), 0);
-	assert_logged(" REPLY ok claim rejected: +0:02:00 to white; the clocks run");
+	assert_logged(" REPLY ok claim rejected: +0:02:00 to white (9.5.3); the clocks run");
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), white + 120000);
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now), black);
 	/* After White's reply, White's claim through the assistant is White's. */
@@ -665,6 +687,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_flag_at_deadline, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_found_by_late_press, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pause_button, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pause_button_casual, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_promotion_needs_a_piece, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_impossible_move_held_until_press, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_casual_mismatch_at_once, setup, teardown),

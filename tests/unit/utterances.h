@@ -28,8 +28,11 @@ static const struct tournament_utterance utterances[] = {
     {"game-start", "private", true, "the clock was started"},
     {"new-game", "private", true, "the board was set up for the next game after a result"},
     {"paused", "private", true,
-     "the clocks were stopped (arbiter), or the player pressed while they stand"},
+     "the clocks were stopped (the player's pause, the arbiter), or the player pressed while "
+     "they stand"},
     {"resumed", "private", true, "the arbiter started the clocks again"},
+    {"arbiter-resumes", "private", true,
+     "pause pressed while the clocks stand: the arbiter starts them again (6.11.3)"},
     {"resumed-after-restart", "private", true, "the device restarted; the clocks stand"},
     {"resumed-no-clock", "private", true, "the device restarted in a game without a clock"},
     {"clock-gap-white", "private", true,
@@ -60,8 +63,11 @@ static const struct tournament_utterance utterances[] = {
     {"warning", "private", true, "the player's own time fell below a [clock] warnings mark"},
     {"press-no-move", "private", true,
      "after the player's press, when it completed no move (7.5.3)"},
-    {"flag-white", "public", true, "White's flag fell (6.9)"},
-    {"flag-black", "public", true, "Black's flag fell (6.9)"},
+    {"flag-white", "public or private", true,
+     "White's flag fell and the period's moves were not made (6.4, 6.9); public, or private "
+     "where the arbiter does not point a flag out (2005 rapid and blitz, B7) or as [clock] "
+     "flag-announce says; nothing with flag-announce = off"},
+    {"flag-black", "public or private", true, "Black's flag fell: as for White"},
     {"checkmate", "public", true, "the move made was checkmate (5.1.1)"},
     {"stalemate", "public", true, "the move made was stalemate (5.2.1)"},
     {"dead-position", "private", true, "the move made left a dead position (5.2.2)"},
