@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 
 struct store {
 	char dir[256];
+	char serial[64];	     /* the device's, for the finished game's scoresheet */
+	char damaged_kept[PATH_MAX]; /* where a damaged journal was kept at start, or "" */
 	bool sync, record_audio, virtual_time;
 	int keep_audio, keep_games;
 	struct voice *voice;
@@ -157,6 +160,7 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->keep_audio = cfg->keep_audio ? cfg->keep_audio : 50;
 	s->keep_games = cfg->keep_games > 0 ? cfg->keep_games : -1;
 	s->virtual_time = cfg->virtual_time;
+	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
 	s->voice = voice;
 	snprintf(path, sizeof(path), "%s/games", s->dir);
 	if (state_mkdir(path)) {
@@ -288,11 +292,27 @@ static void fill_from_scoresheet(struct store *s, struct referee *r, int upto, u
 	}
 }
 
+/* A journal line as read, kept among the lines (written again when the journal is). */
+static void keep_line(struct store *s, const struct journal_record *jr)
+{
+	char line[JOURNAL_LINE_MAX + 1];
+
+	if (journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0 &&
+	    lines_add(s, line) == 0)
+		s->written = s->nlines;
+}
+
 static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size)
 {
 	struct replay *rp = user;
 	struct game_record rec;
 
+	/* The record's own notes (device, audit anchors, recoveries) are kept, never applied. */
+	if (!strcmp(jr->type, JOURNAL_NOTE_TYPE)) {
+		if (rp->s->journal_game[0])
+			keep_line(rp->s, jr);
+		return 0;
+	}
 	if (game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size))
 		return -1;
 	/* One game per journal: a finished game's records are kept under games/. */
@@ -316,13 +336,7 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 	}
 	if (rec.type == REC_GAME)
 		snprintf(rp->s->journal_game, sizeof(rp->s->journal_game), "%s", rec.u.game.id);
-	{
-		char line[JOURNAL_LINE_MAX + 1];
-
-		if (journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0 &&
-		    lines_add(rp->s, line) == 0)
-			rp->s->written = rp->s->nlines;
-	}
+	keep_line(rp->s, jr);
 	return 0;
 }
 
@@ -427,7 +441,7 @@ static uint64_t last_line_ms(const struct store *s)
 static void rewrite_journal(struct store *s, const char *path)
 {
 	char kept[PATH_MAX], tmp[PATH_MAX];
-	size_t total = 0, at = 0;
+	size_t total = 0;
 	char *text;
 
 	for (int n = 1; n < 1000; n++) {
@@ -441,17 +455,11 @@ static void rewrite_journal(struct store *s, const char *path)
 			  strerror(errno));
 		return;
 	}
-	for (size_t i = 0; i < s->nlines; i++)
-		total += strlen(s->lines[i]);
-	text = malloc(total + 1);
+	snprintf(s->damaged_kept, sizeof(s->damaged_kept), "%s", kept);
+	/* A new chain over the records kept; the recovery itself is noted in it (below). */
+	text = journal_chain_text(s->lines, s->nlines, &total);
 	if (!text)
 		return;
-	for (size_t i = 0; i < s->nlines; i++) {
-		size_t l = strlen(s->lines[i]);
-
-		memcpy(text + at, s->lines[i], l);
-		at += l;
-	}
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	if (state_write_atomic(tmp, text, total, s->sync))
 		log_error(LOG_GAME, "cannot write the mended journal: %s", strerror(errno));
@@ -508,6 +516,16 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 		if (!s->journal)
 			return -1;
 	}
+	/* The recovery is itself part of the record: a note in the chain says what it did. */
+	if (g->open &&
+	    (s->recovery.torn_tail || store_recovery_skipped(s) || s->filled || s->game_from_copy))
+		store_note(s, s->nlines ? last_line_ms(s) : 0,
+			   "recovered torn=%s bad=%d duplicates=%d refused=%d filled=%d copy=%s "
+			   "kept=%s",
+			   s->recovery.torn_tail ? "yes" : "no", s->recovery.bad,
+			   s->recovery.duplicates, s->recovery.refused, s->filled,
+			   s->game_from_copy ? "yes" : "no",
+			   s->damaged_kept[0] ? s->damaged_kept + strlen(s->dir) + 1 : "-");
 	if (g->open && !game_over(g))
 		log_info(LOG_GAME, "resuming game %s after %d moves", g->params.id, game_plies(g));
 	return 0;
@@ -619,6 +637,32 @@ void store_record(struct store *s, const struct game_record *rec)
 	if (s->failing)
 		return;
 	flush(s);
+}
+
+void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
+{
+	char text[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
+	va_list ap;
+	int n;
+
+	if (!s->journal_game[0])
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(text) ||
+	    journal_format(line, sizeof(line), ms, JOURNAL_NOTE_TYPE, "%s", text) < 0 ||
+	    lines_add(s, line)) {
+		log_error(LOG_GAME, "a note of the record could not be kept");
+		return;
+	}
+	if (!s->failing)
+		flush(s);
+}
+
+const char *store_chain(const struct store *s)
+{
+	return s->journal ? journal_chain_value(s->journal) : "";
 }
 
 uint64_t store_retry_deadline(const struct store *s)
@@ -782,6 +826,12 @@ static int sync_pgn(struct store *s, const struct game *g)
 	if (game_over(g)) {
 		pgn_game_set_result(pgn, g->result.result);
 		pgn_game_set_tag(pgn, "Termination", result_termination_pgn(g->result.termination));
+		/* Which device recorded the game, and the journal's chain as it stands when this
+		 * scoresheet is written: `annabella verify` finds it in the journal. */
+		if (s->serial[0])
+			pgn_game_set_tag(pgn, "DeviceSerial", s->serial);
+		if (store_chain(s)[0])
+			pgn_game_set_tag(pgn, "JournalChain", store_chain(s));
 	} else {
 		pgn_game_set_result(pgn, "*");
 	}
