@@ -19,6 +19,7 @@
 
 #include "base/log.h"
 #include "control/protocol.h"
+#include "daemon/audit.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
 
@@ -26,6 +27,8 @@
 #define OUT_MAX (512 * 1024)
 /* Bytes read from one client per wake-up: a burst is served a slice at a time. */
 #define READ_SLICE 65536
+/* A request as control.log shows it: its first 200 bytes, escaped (at most 4 bytes each). */
+#define LOGGABLE_MAX (4 * 200 + 4)
 /* Wrong PINs before the connection is closed. */
 #define AUTH_TRIES 5
 
@@ -63,25 +66,27 @@ struct ctlsock {
 	struct client *current;
 	unsigned current_gen;
 	bool replied;
-	char current_line[256];
+	char current_line[LOGGABLE_MAX];
 	char current_author[GAME_AUTHOR_MAX];
 	enum game_role current_role;
 };
 
 /* ------------------------------------------------------------------ the audit */
 
-/* control.log: MS AUTHOR ROLE COMMAND => ok|error TEXT */
+/* control.log: MS AUTHOR ROLE COMMAND => ok|error TEXT; the author and the text escaped
+ * here (audit.h), the command by loggable(). */
 static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		  const char *line, bool ok, const char *text)
 {
-	char buf[1024];
+	char buf[4096], who[4 * GAME_AUTHOR_MAX], said[2048];
 	int n;
 
 	if (c->log_fd < 0)
 		return;
-	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, author,
-		     control_role_name(role), line, ok ? "ok" : "error", text && *text ? " " : "",
-		     text ? text : "");
+	audit_escape(author, strlen(author), who, sizeof(who));
+	audit_escape(text ? text : "", text ? strlen(text) : 0, said, sizeof(said));
+	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, who,
+		     control_role_name(role), line, ok ? "ok" : "error", said[0] ? " " : "", said);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(buf)) {
@@ -92,21 +97,14 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 		log_warn(LOG_CONTROL, "control.log: %s", strerror(errno));
 }
 
-/* The request as the log shows it: printable, one line, cut at 200 bytes. */
+/* The request as the log shows it: its first 200 bytes escaped (audit.h), "..." after a
+ * longer one.  out: at least LOGGABLE_MAX bytes. */
 static void loggable(const char *line, size_t len, char *out, size_t size)
 {
-	size_t n = 0;
+	size_t n = audit_escape(line, len < 200 ? len : 200, out, size - 3);
 
-	for (size_t i = 0; i < len && n + 4 < size && i < 200; i++) {
-		unsigned char ch = (unsigned char)line[i];
-
-		out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-	}
-	if (len > 200 && n + 4 < size) {
-		memcpy(out + n, "...", 3);
-		n += 3;
-	}
-	out[n] = '\0';
+	if (len > 200)
+		memcpy(out + n, "...", 4);
 }
 
 /* ------------------------------------------------------------------ clients */
@@ -270,7 +268,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 {
 	struct control_request req;
 	struct strbuf out = {0};
-	char err[256], shown[256], said[256] = "";
+	char err[256], shown[LOGGABLE_MAX], said[256] = "";
 	bool ok;
 
 	loggable(line, len, shown, sizeof(shown));
