@@ -3,6 +3,7 @@
 
 #include "daemon/journal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -20,6 +22,7 @@
 #include "base/log.h"
 #include "control/protocol.h"
 #include "daemon/audit.h"
+#include "daemon/pinguard.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
 
@@ -31,10 +34,22 @@
 #define LOGGABLE_MAX (4 * 200 + 4)
 /* Wrong PINs before the connection is closed. */
 #define AUTH_TRIES 5
+/* A connection's first whole line, and every line once begun, within this (real time). */
+#define LINE_WAIT_MS 10000u
+/* File descriptors kept free for the daemon's own files whatever the clients hold: a
+ * scoresheet's temporary file and its directory (twice: game.pgn and the copy under
+ * games/), the next game's journal and audio record, the start line's log, a display or
+ * braille display connecting again. */
+#define FD_RESERVE 8
 
 struct client {
 	int fd;
 	unsigned gen; /* tells a reused slot from the client a reply was for */
+	uid_t uid;
+	bool arbiter_user;  /* the peer's user is one of [control] arbiters */
+	bool spoke;	    /* it has sent a whole line */
+	uint64_t since;	    /* connected at */
+	uint64_t line_from; /* the line it is sending was begun at (0: none begun) */
 	char user[40];
 	char author[GAME_AUTHOR_MAX];
 	enum game_role role;
@@ -61,6 +76,9 @@ struct ctlsock {
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
+	int spare_fd;	       /* /dev/null, given up for a moment to refuse a client at EMFILE */
+	bool timeouts;	       /* real time: silent and half-line clients are closed */
+	struct pin_guard pins; /* wrong PINs per Unix user (DESIGN 8) */
 	/* The request being handled: the referee's reply goes to it. */
 	uint32_t next_id, current_id;
 	struct client *current;
@@ -240,26 +258,103 @@ static void export_reply(struct ctlsock *c, struct strbuf *out, enum control_exp
 	free(text);
 }
 
-/* A wrong PIN is refused and logged; after AUTH_TRIES the connection is closed. */
-static void auth(struct ctlsock *c, struct client *cl, const char *pin, struct strbuf *out)
-{
-	enum game_role role;
+/* ------------------------------------------------------------------ PINs */
 
-	if (c->arbiter_pin[0] && !strcmp(pin, c->arbiter_pin))
+enum auth_result { AUTH_OK, AUTH_WRONG, AUTH_WAITING };
+
+/* Two PINs compared in a time that does not depend on where they differ. */
+static bool pin_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned char diff = la != lb;
+
+	for (size_t i = 0; i < la; i++)
+		diff |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+	return diff == 0 && lb > 0;
+}
+
+/*
+ * `auth PIN`: the role whose PIN matches.  Wrong PINs are counted per Unix user across
+ * connections (pinguard.h): during a wait the PIN is refused unchecked, and those tries go
+ * to control.log once per wait (ctlsock_pin_waits).  The arbiters' own users are never
+ * slowed (their wrong PINs are not counted, their connections not closed for them), nor is
+ * a board script.  Another user's connection with AUTH_TRIES wrong or refused PINs is
+ * closed once the reply is sent.  The audit's text into said.
+ */
+static enum auth_result auth(struct ctlsock *c, struct client *cl, const char *pin, uint64_t now,
+			     struct strbuf *out, char *said, size_t said_size)
+{
+	bool counted = cl && !cl->arbiter_user;
+	enum game_role role;
+	uint64_t wait;
+	char err[128];
+	bool first;
+
+	if (counted && (wait = pin_guard_ask(&c->pins, cl->user, now, &first))) {
+		snprintf(err, sizeof(err), "too many wrong PINs: wait %llu s",
+			 (unsigned long long)((wait + 999) / 1000));
+		control_reply_error(out, err);
+		if (first)
+			log_warn(LOG_CONTROL,
+				 "user %s: PINs refused for %llu s after %d wrong ones", cl->user,
+				 (unsigned long long)((wait + 999) / 1000),
+				 pin_guard_count(&c->pins, cl->user, now));
+		if (++cl->auth_failures >= AUTH_TRIES)
+			cl->auth_failures = -1; /* closed once the reply is sent */
+		return AUTH_WAITING;
+	}
+	if (c->arbiter_pin[0] && pin_equal(pin, c->arbiter_pin))
 		role = ROLE_ARBITER;
-	else if (c->assistant_pin[0] && !strcmp(pin, c->assistant_pin))
+	else if (c->assistant_pin[0] && pin_equal(pin, c->assistant_pin))
 		role = ROLE_ASSISTANT;
 	else {
-		control_reply_error(out, "wrong PIN");
-		if (cl && ++cl->auth_failures >= AUTH_TRIES)
+		wait = counted ? pin_guard_wrong(&c->pins, cl->user, now) : 0;
+		if (wait)
+			snprintf(err, sizeof(err), "wrong PIN; the next is checked in %llu s",
+				 (unsigned long long)(wait / 1000));
+		else
+			snprintf(err, sizeof(err), "wrong PIN");
+		control_reply_error(out, err);
+		snprintf(said, said_size, "%s", err);
+		if (counted && ++cl->auth_failures >= AUTH_TRIES)
 			cl->auth_failures = -1; /* closed once the reply is sent */
-		return;
+		return AUTH_WRONG;
 	}
 	if (cl) {
 		cl->role = role;
 		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
 	}
 	control_reply_ok(out, control_role_name(role));
+	snprintf(said, said_size, "%s", control_role_name(role));
+	return AUTH_OK;
+}
+
+/* control.log gets one line per wait that refused PINs: who, how long, how many. */
+static void pin_waits(struct ctlsock *c, uint64_t now, bool all)
+{
+	struct pin_wait w;
+
+	while (pin_guard_ended(&c->pins, now, all, &w)) {
+		char text[160];
+
+		snprintf(text, sizeof(text),
+			 "%d PINs refused unchecked during a %llu s wait after %d wrong ones",
+			 w.refused, (unsigned long long)(w.length / 1000), w.wrong);
+		audit(c, now, w.key, ROLE_ASSISTANT, "auth ****", false, text);
+	}
+}
+
+static uint64_t pin_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	(void)now;
+	return pin_guard_deadline(&c->pins);
+}
+
+static void pin_run(void *user, uint64_t now)
+{
+	pin_waits(user, now, false);
 }
 
 /* Give one request line, from a client (cl) or a board script (cl NULL). */
@@ -269,7 +364,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	struct control_request req;
 	struct strbuf out = {0};
 	char err[256], shown[LOGGABLE_MAX], said[256] = "";
-	bool ok;
+	bool ok, quiet = false;
 
 	loggable(line, len, shown, sizeof(shown));
 	if (control_parse(line, len, &req, err, sizeof(err))) {
@@ -341,8 +436,17 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		}
 		break;
 	case CTL_AUTH:
-		auth(c, cl, req.pin, &out);
-		ok = strstr(out.p ? out.p : "", "\"ok\":true") != NULL;
+		switch (auth(c, cl, req.pin, now, &out, said, sizeof(said))) {
+		case AUTH_OK:
+			break;
+		case AUTH_WRONG:
+			ok = false;
+			break;
+		case AUTH_WAITING:
+			ok = false;
+			quiet = true; /* once per wait: pin_waits() */
+			break;
+		}
 		/* The PIN itself stays out of the log. */
 		snprintf(shown, sizeof(shown), "auth ****");
 		break;
@@ -351,15 +455,18 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		control_reply_error(&out, "not available in this version");
 		break;
 	}
-	if (ok)
+	if (quiet)
+		;
+	else if (ok)
 		audit(c, now, author, role, shown, true, said);
 	else
-		audit(c, now, author, role, shown, false, "refused");
+		audit(c, now, author, role, shown, false, said[0] ? said : "refused");
 done:
 	answer(c, cl, &out);
 	free(out.p);
 	if (cl && cl->auth_failures < 0 && cl->fd >= 0) {
-		log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user, AUTH_TRIES);
+		log_warn(LOG_CONTROL, "client %s closed after %d wrong or refused PINs", cl->user,
+			 AUTH_TRIES);
 		flush_client(c, cl);
 		drop(c, cl, NULL);
 	}
@@ -442,13 +549,19 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 		while (cl->fd >= 0 && (nl = memchr(cl->in, '\n', cl->in_len))) {
 			size_t len = (size_t)(nl - cl->in);
 
+			cl->spoke = true;
+			cl->line_from = 0;
 			if (cl->discarding)
 				cl->discarding = false;
 			else
 				request(c, cl, cl->author, cl->role, cl->in, len, now);
+			if (cl->fd < 0)
+				return;
 			memmove(cl->in, nl + 1, cl->in_len - len - 1);
 			cl->in_len -= len + 1;
 		}
+		if (cl->fd >= 0 && (cl->in_len || cl->discarding) && !cl->line_from)
+			cl->line_from = now ? now : 1;
 		if (cl->fd >= 0 && cl->in_len == sizeof(cl->in)) {
 			/* Over the limit without a newline: refused, the rest of it skipped. */
 			if (!cl->discarding) {
@@ -468,7 +581,7 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 	}
 }
 
-static void peer_user(int fd, char *user, size_t size)
+static uid_t peer_user(int fd, char *user, size_t size)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -477,11 +590,150 @@ static void peer_user(int fd, char *user, size_t size)
 
 	snprintf(user, size, "unknown");
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
-		return;
+		return (uid_t)-1;
 	if (getpwuid_r(cred.uid, &pw, buf, sizeof(buf), &res) == 0 && res)
 		snprintf(user, size, "%s", pw.pw_name);
 	else
 		snprintf(user, size, "uid%u", (unsigned)cred.uid);
+	return cred.uid;
+}
+
+/* ------------------------------------------------------------------ limits */
+
+/* Whether a client may take one more file descriptor and still leave `keep` for the
+ * daemon's own files (and the arbiters): the descriptors open now, counted in
+ * /proc/self/fd (without it, the highest one handed out is taken as the count). */
+static bool fds_to_spare(int newest, int keep)
+{
+	struct rlimit rl;
+	int open_now = 0;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	d = opendir("/proc/self/fd");
+	if (d) {
+		while (readdir(d))
+			open_now++;
+		closedir(d);
+		open_now -= 3; /* ".", ".." and the directory's own */
+	} else if (errno == EMFILE || errno == ENFILE) {
+		return false;
+	} else {
+		open_now = newest + 1;
+	}
+	return (rlim_t)open_now + (rlim_t)keep <= rl.rlim_cur;
+}
+
+/*
+ * Who may connect besides those connected: at most CTLSOCK_MAX_CLIENTS in all, the last
+ * CTLSOCK_ARBITER_SLOTS of them for the arbiters' own users, at most CTLSOCK_PER_USER for
+ * any other user, and none that would take the file descriptors the daemon's files need
+ * (or, for other users than the arbiters, the arbiters' places' too).  NULL, or why not.
+ */
+static const char *admit(const struct ctlsock *c, uid_t uid, bool arbiter, int fd, char *why,
+			 size_t size)
+{
+	int all = 0, mine = 0;
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		if (c->clients[i].fd < 0)
+			continue;
+		all++;
+		if (c->clients[i].uid == uid)
+			mine++;
+	}
+	if (all >= CTLSOCK_MAX_CLIENTS)
+		snprintf(why, size, "too many clients (%d)", CTLSOCK_MAX_CLIENTS);
+	else if (!arbiter && all >= CTLSOCK_MAX_CLIENTS - CTLSOCK_ARBITER_SLOTS)
+		snprintf(why, size,
+			 "too many clients: the last %d places are kept for the arbiters",
+			 CTLSOCK_ARBITER_SLOTS);
+	else if (!arbiter && mine >= CTLSOCK_PER_USER)
+		snprintf(why, size, "too many connections of this user (at most %d)",
+			 CTLSOCK_PER_USER);
+	else if (!fds_to_spare(fd, FD_RESERVE + (arbiter ? 0 : CTLSOCK_ARBITER_SLOTS)))
+		snprintf(why, size,
+			 "too many clients: the file descriptors left are kept for the game's "
+			 "files");
+	else
+		return NULL;
+	return why;
+}
+
+/* A client told why it is refused, and closed. */
+static void refuse(int fd, const char *user, const char *why)
+{
+	struct strbuf out = {0};
+
+	control_reply_error(&out, why);
+	strbuf_append(&out, "\n", 1);
+	if (out.p && send(fd, out.p, out.len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
+	free(out.p);
+	close(fd);
+	log_warn(LOG_CONTROL, "client %s refused: %s", user, why);
+}
+
+/* No descriptor left even to accept (EMFILE): the spare one given up for a moment, so the
+ * client can be told and closed, and the socket does not stay readable for ever. */
+static void shed(struct ctlsock *c, int listen_fd)
+{
+	int fd;
+
+	if (c->spare_fd < 0)
+		return;
+	close(c->spare_fd);
+	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd >= 0)
+		refuse(fd, "?", "too many clients: no file descriptor left");
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* Real time: a client that has sent no whole line within LINE_WAIT_MS of connecting, or
+ * leaves a line unfinished that long, is closed: silent clients never keep a place. */
+static uint64_t line_deadline(const struct client *cl)
+{
+	uint64_t at = UINT64_MAX;
+
+	if (cl->fd < 0)
+		return at;
+	if (!cl->spoke)
+		at = cl->since + LINE_WAIT_MS;
+	if (cl->line_from && cl->line_from + LINE_WAIT_MS < at)
+		at = cl->line_from + LINE_WAIT_MS;
+	return at;
+}
+
+static uint64_t timeout_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+	uint64_t at = UINT64_MAX;
+
+	(void)now;
+	if (!c->timeouts)
+		return at;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		uint64_t t = line_deadline(&c->clients[i]);
+
+		if (t < at)
+			at = t;
+	}
+	return at;
+}
+
+static void timeout_run(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+
+		if (cl->fd >= 0 && line_deadline(cl) <= now)
+			drop(c, cl,
+			     cl->spoke ? "a line left unfinished for 10 s"
+				       : "no whole line within 10 s of connecting");
+	}
 }
 
 static void accept_ready(void *user, int fd, short revents, uint64_t now)
@@ -489,33 +741,40 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 	struct ctlsock *c = user;
 
 	(void)revents;
-	(void)now;
 	for (int round = 0; round < CTLSOCK_MAX_CLIENTS; round++) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct client *cl = NULL;
+		char user_name[40], why[160];
+		bool arbiter;
+		uid_t uid;
 
-		if (cfd < 0)
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE)
+				shed(c, fd);
 			return;
+		}
+		uid = peer_user(cfd, user_name, sizeof(user_name));
+		arbiter = is_arbiter(c, user_name);
+		if (admit(c, uid, arbiter, cfd, why, sizeof(why))) {
+			refuse(cfd, user_name, why);
+			continue;
+		}
 		for (int i = 0; i < CTLSOCK_MAX_CLIENTS && !cl; i++)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			static const char busy[] =
-			    "{\"ok\":false,\"error\":\"too many clients\"}\n";
-
-			if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-				log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
-			close(cfd);
-			log_warn(LOG_CONTROL, "a client refused: %d clients already",
-				 CTLSOCK_MAX_CLIENTS);
+			refuse(cfd, user_name, "too many clients");
 			continue;
 		}
 		memset(cl, 0, sizeof(*cl));
 		cl->fd = cfd;
 		cl->gen = ++c->next_gen;
-		peer_user(cfd, cl->user, sizeof(cl->user));
+		cl->uid = uid;
+		cl->arbiter_user = arbiter;
+		cl->since = now;
+		snprintf(cl->user, sizeof(cl->user), "%s", user_name);
 		snprintf(cl->author, sizeof(cl->author), "%s", cl->user);
-		cl->role = is_arbiter(c, cl->user) ? ROLE_ARBITER : ROLE_ASSISTANT;
+		cl->role = arbiter ? ROLE_ARBITER : ROLE_ASSISTANT;
 		log_info(LOG_CONTROL, "client %s connected as %s", cl->user,
 			 control_role_name(cl->role));
 	}
@@ -608,6 +867,9 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	c->listen_fd = -1;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
 		c->clients[i].fd = -1;
+	pin_guard_init(&c->pins);
+	c->timeouts = !loop_virtual(loop);
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	c->arbiter_count = cfg->arbiter_count;
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
 	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
@@ -619,8 +881,10 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	if (cfg->control_socket[0] && strcmp(cfg->control_socket, "none") &&
 	    listen_at(c, cfg->control_socket, cfg->control_group) == 0) {
 		loop_add_fd(loop, c->listen_fd, POLLIN, accept_ready, c);
+		loop_add_source(loop, timeout_deadline, timeout_run, c);
 		log_info(LOG_CONTROL, "control socket %s", c->path);
 	}
+	loop_add_source(loop, pin_deadline, pin_run, c);
 	return c;
 }
 
@@ -650,7 +914,10 @@ void ctlsock_close(struct ctlsock *c)
 		close(c->listen_fd);
 		unlink(c->path);
 	}
+	pin_waits(c, c->loop ? loop_now(c->loop) : 0, true);
 	if (c->log_fd >= 0)
 		close(c->log_fd);
+	if (c->spare_fd >= 0)
+		close(c->spare_fd);
 	free(c);
 }
