@@ -262,17 +262,6 @@ static void export_reply(struct ctlsock *c, struct strbuf *out, enum control_exp
 
 enum auth_result { AUTH_OK, AUTH_WRONG, AUTH_WAITING };
 
-/* Two PINs compared in a time that does not depend on where they differ. */
-static bool pin_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned char diff = la != lb;
-
-	for (size_t i = 0; i < la; i++)
-		diff |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
-	return diff == 0 && lb > 0;
-}
-
 /*
  * `auth PIN`: the role whose PIN matches.  Wrong PINs are counted per Unix user across
  * connections (pinguard.h): during a wait the PIN is refused unchecked, and those tries go
@@ -303,9 +292,9 @@ static enum auth_result auth(struct ctlsock *c, struct client *cl, const char *p
 			cl->auth_failures = -1; /* closed once the reply is sent */
 		return AUTH_WAITING;
 	}
-	if (c->arbiter_pin[0] && pin_equal(pin, c->arbiter_pin))
+	if (c->arbiter_pin[0] && pin_guard_equal(pin, c->arbiter_pin))
 		role = ROLE_ARBITER;
-	else if (c->assistant_pin[0] && pin_equal(pin, c->assistant_pin))
+	else if (c->assistant_pin[0] && pin_guard_equal(pin, c->assistant_pin))
 		role = ROLE_ASSISTANT;
 	else {
 		wait = counted ? pin_guard_wrong(&c->pins, cl->user, now) : 0;

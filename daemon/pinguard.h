@@ -51,6 +51,9 @@ struct pin_wait {
 };
 
 void pin_guard_init(struct pin_guard *g);
+/* Whether the PIN given is pin (not empty), in a time that does not depend on where they
+ * differ. */
+bool pin_guard_equal(const char *given, const char *pin);
 /* May a PIN from key be checked now?  0: yes; else the ms still to wait, and the try is
  * counted as refused (*first_refusal: it is this wait's first). */
 uint64_t pin_guard_ask(struct pin_guard *g, const char *key, uint64_t now, bool *first_refusal);

@@ -151,6 +151,18 @@ static void test_many_keys_keep_the_waiting_one(void **state)
 	assert_int_equal(pin_guard_count(&g, "10.0.0.66", 1000), 5);
 }
 
+static void test_pin_compare(void **state)
+{
+	(void)state;
+	assert_true(pin_guard_equal("471108", "471108"));
+	assert_false(pin_guard_equal("471109", "471108"));
+	assert_false(pin_guard_equal("47110", "471108"));
+	assert_false(pin_guard_equal("4711080", "471108"));
+	assert_false(pin_guard_equal("", "471108"));
+	assert_false(pin_guard_equal("", ""));
+	assert_false(pin_guard_equal("1234", ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +171,7 @@ int main(void)
 	    cmocka_unit_test(test_refusals_reported_once_per_wait),
 	    cmocka_unit_test(test_forgotten_after_a_quiet_quarter_hour),
 	    cmocka_unit_test(test_many_keys_keep_the_waiting_one),
+	    cmocka_unit_test(test_pin_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
