@@ -23,6 +23,9 @@
 
 #define CONFIG_MAX_WARNINGS 8
 #define CONFIG_MAX_ARBITERS 8
+/* PINs should have at least this many digits (shorter ones, of four or five, are taken
+ * with a warning at start). */
+#define CONFIG_PIN_DIGITS 6
 
 struct config {
 	/* [game] */

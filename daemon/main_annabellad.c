@@ -689,6 +689,22 @@ static void stop(struct daemon *d)
 	loop_free(d->loop);
 }
 
+/* PINs shorter than six digits are accepted (configurations from before) but said: at ten
+ * wrong PINs a minute, four digits fall within a day. */
+static void warn_short_pins(const struct config *cfg, const char *path)
+{
+	static const char *const keys[] = {"arbiter-pin", "assistant-pin"};
+	const char *pins[] = {cfg->arbiter_pin, cfg->assistant_pin};
+
+	for (int i = 0; i < 2; i++)
+		if (pins[i][0] && strlen(pins[i]) < CONFIG_PIN_DIGITS)
+			log_warn(LOG_MAIN,
+				 "%s: [control] %s has %zu digits: give it at least %d (`annabella "
+				 "pin` makes one)",
+				 path ? path : "configuration", keys[i], strlen(pins[i]),
+				 CONFIG_PIN_DIGITS);
+}
+
 int main(int argc, char **argv)
 {
 	static struct daemon d = {.sigfd = -1, .end_at = UINT64_MAX};
@@ -705,6 +721,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_set_level((enum log_level)d.cfg.log_level);
+	warn_short_pins(&d.cfg, d.opt.config_path);
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);
