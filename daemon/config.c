@@ -516,6 +516,15 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 			BAD("listen must be ADDR:PORT");
 		if (copy_string(cfg->relay_listen, sizeof(cfg->relay_listen), value))
 			BAD("listen too long");
+	} else if (!strcmp(key, "boards")) {
+		if (copy_string(cfg->relay_boards, sizeof(cfg->relay_boards), value))
+			BAD("boards too long (at most %zu characters)",
+			    sizeof(cfg->relay_boards) - 1);
+	} else if (!strcmp(key, "round")) {
+		if (value[0] && value[0] != '/')
+			BAD("round must be an absolute path");
+		if (copy_string(cfg->relay_round, sizeof(cfg->relay_round), value))
+			BAD("round too long");
 	} else {
 		BAD("unknown key '%s' in [relay]", key);
 	}

@@ -84,6 +84,8 @@ struct config {
 	char broadcast_board[64]; /* the board's name in the topics */
 	bool broadcast_accept_tags;
 	char relay_listen[64];
+	char relay_boards[1024]; /* the round's boards: names, comma or space separated */
+	char relay_round[256];	 /* the round's tags CSV (its rows name the boards) */
 };
 
 void config_defaults(struct config *cfg);
