@@ -168,6 +168,34 @@ const char *journal_chain_value(const struct journal *j)
 
 /* ------------------------------------------------------------------ writing */
 
+static int parse_line(char *line, size_t len, int lineno, struct journal_record *rec,
+		      struct journal_chain *stored, const char **record, size_t *record_len);
+
+/* The chain value of the file's last line (of size bytes), when that line is whole, good
+ * and carries one: then it is the chain's state after the whole file. */
+static bool last_line_chain(int fd, off_t size, struct journal_chain *out)
+{
+	char buf[JOURNAL_LINE_MAX + CHAINED_EXTRA + 2], *start;
+	struct journal_record rec;
+	const char *record;
+	size_t record_len, len;
+	off_t from = size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0;
+	ssize_t got = pread(fd, buf, (size_t)(size - from), from);
+
+	if (got != size - from || got < 2 || buf[got - 1] != '\n')
+		return false;
+	buf[got - 1] = '\0';
+	start = memrchr(buf, '\n', (size_t)got - 1);
+	if (!start && from > 0)
+		return false; /* a line longer than any the writer writes */
+	start = start ? start + 1 : buf;
+	len = strlen(start);
+	if (len != (size_t)(got - 1 - (start - buf)) || len > JOURNAL_LINE_MAX ||
+	    parse_line(start, len, 0, &rec, out, &record, &record_len) || !rec.chained)
+		return false;
+	return true;
+}
+
 static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn, void *user,
 		struct journal_stats *st, char *err, size_t err_size);
 
@@ -187,9 +215,13 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 	}
 	j->sync = sync;
 	j->synced = lseek(j->fd, 0, SEEK_END);
-	/* The chain goes on from the lines there (read as a reader reads them). */
+	/* The chain goes on from the lines there, as a reader ends: the last line's value
+	 * when it carries one, else from reading them all. */
 	journal_chain_start(&j->chain);
-	if (j->synced > 0) {
+	if (j->synced > 0 && last_line_chain(j->fd, j->synced, &j->chain)) {
+		j->has_lines = true;
+		journal_chain_hex(&j->chain, j->chain_hex);
+	} else if (j->synced > 0) {
 		struct journal_stats st;
 
 		if (walk(path, false, true, NULL, NULL, &st, err, err_size) < 0) {
@@ -453,14 +485,15 @@ static bool seen_before(struct seen *t, uint64_t key)
 	}
 }
 
-/* A line's identity: its CRC and an independent hash of it (FNV-1a), never 0. */
+/* A good line's identity: the CRC it carries (checked: that of the rest of the line) and an
+ * independent hash of the whole line (FNV-1a), never 0. */
 static uint64_t line_key(const char *line, size_t len)
 {
 	uint32_t h = 2166136261u;
 
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)line[i]) * 16777619u;
-	return (uint64_t)journal_crc32(line, len) << 32 | h | 1u;
+	return (uint64_t)strtoul(line, NULL, 16) << 32 | h | 1u;
 }
 
 static void skipped(struct journal_stats *st, int lineno, int *count)
