@@ -76,9 +76,11 @@ struct ctlsock {
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
-	int spare_fd;	       /* /dev/null, given up for a moment to refuse a client at EMFILE */
-	bool timeouts;	       /* real time: silent and half-line clients are closed */
-	struct pin_guard pins; /* wrong PINs per Unix user (DESIGN 8) */
+	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
+	bool timeouts;		/* real time: silent and half-line clients are closed */
+	struct pin_guard pins;	/* wrong PINs per Unix user (DESIGN 8) */
+	uint64_t refusals_said; /* the last refused client logged, and those since not */
+	int refusals_quiet;
 	/* The request being handled: the referee's reply goes to it. */
 	uint32_t next_id, current_id;
 	struct client *current;
@@ -650,8 +652,9 @@ static const char *admit(const struct ctlsock *c, uid_t uid, bool arbiter, int f
 	return why;
 }
 
-/* A client told why it is refused, and closed. */
-static void refuse(int fd, const char *user, const char *why)
+/* A client told why it is refused, and closed; logged at most once a second (with how many
+ * were refused without a word since), so a flood of connections does not flood the log. */
+static void refuse(struct ctlsock *c, int fd, const char *user, const char *why, uint64_t now)
 {
 	struct strbuf out = {0};
 
@@ -661,12 +664,22 @@ static void refuse(int fd, const char *user, const char *why)
 		log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
 	free(out.p);
 	close(fd);
-	log_warn(LOG_CONTROL, "client %s refused: %s", user, why);
+	if (c->refusals_said && now < c->refusals_said + 1000) {
+		c->refusals_quiet++;
+		return;
+	}
+	if (c->refusals_quiet)
+		log_warn(LOG_CONTROL, "client %s refused: %s (and %d more refused before)", user,
+			 why, c->refusals_quiet);
+	else
+		log_warn(LOG_CONTROL, "client %s refused: %s", user, why);
+	c->refusals_said = now ? now : 1;
+	c->refusals_quiet = 0;
 }
 
 /* No descriptor left even to accept (EMFILE): the spare one given up for a moment, so the
  * client can be told and closed, and the socket does not stay readable for ever. */
-static void shed(struct ctlsock *c, int listen_fd)
+static void shed(struct ctlsock *c, int listen_fd, uint64_t now)
 {
 	int fd;
 
@@ -675,7 +688,7 @@ static void shed(struct ctlsock *c, int listen_fd)
 	close(c->spare_fd);
 	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd >= 0)
-		refuse(fd, "?", "too many clients: no file descriptor left");
+		refuse(c, fd, "?", "too many clients: no file descriptor left", now);
 	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
@@ -739,20 +752,20 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 
 		if (cfd < 0) {
 			if (errno == EMFILE || errno == ENFILE)
-				shed(c, fd);
+				shed(c, fd, now);
 			return;
 		}
 		uid = peer_user(cfd, user_name, sizeof(user_name));
 		arbiter = is_arbiter(c, user_name);
 		if (admit(c, uid, arbiter, cfd, why, sizeof(why))) {
-			refuse(cfd, user_name, why);
+			refuse(c, cfd, user_name, why, now);
 			continue;
 		}
 		for (int i = 0; i < CTLSOCK_MAX_CLIENTS && !cl; i++)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			refuse(cfd, user_name, "too many clients");
+			refuse(c, cfd, user_name, "too many clients", now);
 			continue;
 		}
 		memset(cl, 0, sizeof(*cl));
