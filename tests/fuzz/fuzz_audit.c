@@ -12,6 +12,33 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The length of the valid UTF-8 sequence at p (shortest form, no surrogate, at most
+ * U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] < 0x80	     ? 1
+		     : (p[0] & 0xe0) == 0xc0 ? 2
+		     : (p[0] & 0xf0) == 0xe0 ? 3
+		     : (p[0] & 0xf8) == 0xf0 ? 4
+					     : 0;
+	uint32_t c = len == 1	? p[0]
+		     : len == 2 ? p[0] & 0x1fu
+		     : len == 3 ? p[0] & 0x0fu
+				: p[0] & 7u;
+	static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+
+	if (!len || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3fu);
+	}
+	if (c < min[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return len;
+}
+
 static int hex(char c)
 {
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
@@ -28,6 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = audit_escape((const char *)data, size, out, cap);
 	if (n != strlen(out))
 		abort();
+	for (size_t i = 0, l; i < n; i += l)
+		if (!(l = utf8_len((const unsigned char *)out + i, n - i)))
+			abort();
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)out[i];
 
