@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/pinguard.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -139,4 +140,20 @@ bool pin_guard_ended(struct pin_guard *g, uint64_t now, bool all, struct pin_wai
 		return true;
 	}
 	return false;
+}
+
+void pin_guard_address_key(const char *addr, char *key, size_t size)
+{
+	struct in6_addr a;
+
+	snprintf(key, size, "%s", addr);
+	if (!strchr(addr, ':') || inet_pton(AF_INET6, addr, &a) != 1)
+		return;
+	if (IN6_IS_ADDR_V4MAPPED(&a)) {
+		inet_ntop(AF_INET, a.s6_addr + 12, key, (socklen_t)size);
+		return;
+	}
+	memset(a.s6_addr + 8, 0, 8);
+	if (inet_ntop(AF_INET6, &a, key, (socklen_t)size) && strlen(key) + 4 < size)
+		strcat(key, "/64");
 }

@@ -59,6 +59,10 @@ bool pin_guard_equal(const char *given, const char *pin);
 uint64_t pin_guard_ask(struct pin_guard *g, const char *key, uint64_t now, bool *first_refusal);
 /* The PIN key gave was wrong: counted.  The wait it starts (0: none yet). */
 uint64_t pin_guard_wrong(struct pin_guard *g, const char *key, uint64_t now);
+/* The key a network client's PINs are counted under (the web page): an IPv4 address as it
+ * is, an IPv6 address's /64 (one host may have a whole /64 to itself) as "PREFIX::/64", an
+ * IPv4 address written as IPv6 as the IPv4 address. */
+void pin_guard_address_key(const char *addr, char *key, size_t size);
 /* The wrong PINs counted for key now (0 when unknown or forgotten). */
 int pin_guard_count(const struct pin_guard *g, const char *key, uint64_t now);
 /* When the next wait with refused tries ends (UINT64_MAX: none). */

@@ -23,7 +23,8 @@
  *
  * PINs: the page checks them itself when its configuration has them (the daemon's file,
  * --config), under one lock, before anything goes to the daemon: wrong PINs are counted
- * per client address (daemon/pinguard.h: five free, then growing waits) and in total (at
+ * per client address (an IPv6 address's /64; daemon/pinguard.h: five free, then growing
+ * waits) and in total (at
  * most WEB_PIN_TOTAL a minute from addresses that never gave a right PIN), and only a
  * right PIN is passed on with `auth`.  So the daemon, which counts wrong PINs per Unix
  * user, never slows the page's user for one address's guesses, and a locked address does
@@ -531,7 +532,7 @@ static enum MHD_Result json_error(const struct httpd_request *req, unsigned stat
 static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 {
 	const char *pin = httpd_header(req, "X-PIN");
-	char line[4097], err[256], *reply = NULL;
+	char line[4097], err[256], key[64], *reply = NULL;
 	struct ctlclient *c;
 	size_t n = req->body_len;
 	enum MHD_Result r;
@@ -555,12 +556,13 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		return json_error(req, MHD_HTTP_UNAUTHORIZED, "this command needs a PIN");
 	if (pin && (strlen(pin) > 31 || strspn(pin, "0123456789") != strlen(pin)))
 		return json_error(req, MHD_HTTP_FORBIDDEN, "wrong PIN");
+	pin_guard_address_key(req->client, key, sizeof(key));
 	if (pin) {
 		uint64_t wait;
 		const char *why = "";
 
 		pthread_mutex_lock(&w->mu);
-		gate = pin_gate(w, req->client, pin, now, &wait, &why);
+		gate = pin_gate(w, key, pin, now, &wait, &why);
 		pthread_mutex_unlock(&w->mu);
 		if (gate == GATE_WAIT) {
 			snprintf(err, sizeof(err), "%s: wait %llu s", why,
@@ -574,7 +576,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 	if (!c) {
 		if (gate == GATE_ASK) {
 			pthread_mutex_lock(&w->mu);
-			pin_answered(w, req->client, false, false, now);
+			pin_answered(w, key, false, false, now);
 			pthread_mutex_unlock(&w->mu);
 		}
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, err);
@@ -591,7 +593,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		right = reply && ctlclient_reply_ok(reply);
 		if (gate == GATE_ASK) {
 			pthread_mutex_lock(&w->mu);
-			pin_answered(w, req->client, reply != NULL, right, monotonic_ms());
+			pin_answered(w, key, reply != NULL, right, monotonic_ms());
 			pthread_mutex_unlock(&w->mu);
 		}
 		if (!reply)

@@ -163,6 +163,26 @@ static void test_pin_compare(void **state)
 	assert_false(pin_guard_equal("1234", ""));
 }
 
+static void test_address_keys(void **state)
+{
+	char key[64];
+
+	(void)state;
+	pin_guard_address_key("192.0.2.7", key, sizeof(key));
+	assert_string_equal(key, "192.0.2.7");
+	/* Every address of one /64 is one key; another /64 another. */
+	pin_guard_address_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd", key, sizeof(key));
+	assert_string_equal(key, "2001:db8:1:2::/64");
+	pin_guard_address_key("2001:db8:1:2::1", key, sizeof(key));
+	assert_string_equal(key, "2001:db8:1:2::/64");
+	pin_guard_address_key("2001:db8:1:3::1", key, sizeof(key));
+	assert_string_equal(key, "2001:db8:1:3::/64");
+	pin_guard_address_key("::ffff:192.0.2.7", key, sizeof(key));
+	assert_string_equal(key, "192.0.2.7");
+	pin_guard_address_key("?", key, sizeof(key));
+	assert_string_equal(key, "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +192,7 @@ int main(void)
 	    cmocka_unit_test(test_forgotten_after_a_quiet_quarter_hour),
 	    cmocka_unit_test(test_many_keys_keep_the_waiting_one),
 	    cmocka_unit_test(test_pin_compare),
+	    cmocka_unit_test(test_address_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
