@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +71,13 @@ struct relay {
 	bool ignored_more;
 };
 
-static volatile sig_atomic_t stopping;
+/* Set by the signal handler, which may run in one of the HTTP threads: an atomic. */
+static atomic_int stopping;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stopping = 1;
+	atomic_store(&stopping, 1);
 }
 
 static int64_t wall_ms(void)

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,12 +86,15 @@ struct web {
 	uint64_t total_said; /* when the total's refusal was last logged */
 };
 
-static volatile sig_atomic_t stop_requested;
+/* Set by the signal handler, read by the daemon thread: an atomic, not only a volatile
+ * sig_atomic_t, since another thread reads it (ThreadSanitizer found the race when the
+ * page was stopped). */
+static atomic_int stop_requested;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_requested = 1;
+	atomic_store(&stop_requested, 1);
 }
 
 /* ------------------------------------------------------------------ the daemon side */
