@@ -40,6 +40,7 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 MANDIR ?= $(PREFIX)/share/man
+EXAMPLESDIR ?= $(PREFIX)/share/doc/annabella/examples
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # Quiet by default; V=1 shows the commands.
 ifeq ($(V),1)
@@ -172,6 +173,9 @@ install: all
 	install -m 0644 man/annabella.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 man/annabellad.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 configs/udev/60-annabella-gpio.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -d $(DESTDIR)$(EXAMPLESDIR)/mosquitto
+	install -m 0644 configs/mosquitto/annabella.conf configs/mosquitto/annabella.acl \
+		$(DESTDIR)$(EXAMPLESDIR)/mosquitto/
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/annabella.conf ] || \
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \

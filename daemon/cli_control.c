@@ -176,6 +176,8 @@ static char **complete(const char *text, int start, int end)
 /* ------------------------------------------------------------------ interactive */
 
 static struct ctlclient *interactive_conn;
+static const char *interactive_path;
+static bool interactive_spoke; /* a line was sent on this connection */
 static int interactive_status;
 
 static void interactive_line(char *line)
@@ -186,24 +188,39 @@ static void interactive_line(char *line)
 		return;
 	}
 	if (*line) {
+		char err[256];
+
 		add_history(line);
-		if (ctlclient_send(interactive_conn, line)) {
+		/* The daemon closes a connection that says nothing for 10 s: the first line
+		 * typed after that connects again. */
+		if (!interactive_conn)
+			interactive_conn = ctlclient_connect(interactive_path, err, sizeof(err));
+		if (!interactive_conn) {
+			fprintf(stderr, "annabella: %s\n", err);
+			interactive_status = 2;
+		} else if (ctlclient_send(interactive_conn, line)) {
 			fprintf(stderr, "annabella: the daemon went away\n");
 			interactive_status = 2;
+		} else {
+			interactive_spoke = true;
 		}
 	}
 	free(line);
 }
 
-static int interactive_tty(struct ctlclient *c)
+static int interactive_tty(struct ctlclient **cp, const char *path)
 {
-	interactive_conn = c;
+	interactive_conn = *cp;
+	interactive_path = path;
+	interactive_spoke = false;
 	interactive_status = 0;
 	rl_attempted_completion_function = complete;
 	rl_callback_handler_install("annabella> ", interactive_line);
 	while (interactive_status == 0) {
-		struct pollfd pfd[2] = {{.fd = 0, .events = POLLIN},
-					{.fd = ctlclient_fd(c), .events = POLLIN}};
+		struct pollfd pfd[2] = {
+		    {.fd = 0, .events = POLLIN},
+		    {.fd = interactive_conn ? ctlclient_fd(interactive_conn) : -1,
+		     .events = POLLIN}};
 		const char *line;
 		int r;
 
@@ -211,10 +228,10 @@ static int interactive_tty(struct ctlclient *c)
 			break;
 		if (pfd[0].revents & (POLLIN | POLLHUP))
 			rl_callback_read_char();
-		if (!(pfd[1].revents & (POLLIN | POLLHUP)))
+		if (!interactive_conn || !(pfd[1].revents & (POLLIN | POLLHUP)))
 			continue;
 		/* Replies and events are printed above the prompt being typed. */
-		while ((r = ctlclient_read(c, &line, 0)) > 0) {
+		while ((r = ctlclient_read(interactive_conn, &line, 0)) > 0) {
 			int point = rl_point;
 			char *saved = rl_copy_text(0, rl_end);
 
@@ -228,12 +245,20 @@ static int interactive_tty(struct ctlclient *c)
 			rl_redisplay();
 			free(saved);
 		}
-		if (r == 0 || errno != ETIMEDOUT) {
-			fprintf(stderr, "\nannabella: the daemon closed the connection\n");
-			interactive_status = 2;
+		if (r != 0 && errno == ETIMEDOUT)
+			continue;
+		if (!interactive_spoke) {
+			/* Closed before anything was said (a silent connection): connected again
+			 * when a line is typed. */
+			ctlclient_close(interactive_conn);
+			interactive_conn = NULL;
+			continue;
 		}
+		fprintf(stderr, "\nannabella: the daemon closed the connection\n");
+		interactive_status = 2;
 	}
 	rl_callback_handler_remove();
+	*cp = interactive_conn;
 	return interactive_status > 0 ? interactive_status : 0;
 }
 
@@ -401,7 +426,7 @@ static int run(int argc, char **argv, bool status)
 	else if (len)
 		rc = one(c, request, print_raw);
 	else if (isatty(0))
-		rc = interactive_tty(c);
+		rc = interactive_tty(&c, path);
 	else
 		rc = interactive_pipe(c);
 	ctlclient_close(c);

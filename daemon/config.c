@@ -574,6 +574,15 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 		if (s < 0)
 			BAD("delay must be minutes from 0 to 1440 (a fraction allowed: 0.5)");
 		cfg->relay_delay_s = s;
+	} else if (!strcmp(key, "boards")) {
+		if (copy_string(cfg->relay_boards, sizeof(cfg->relay_boards), value))
+			BAD("boards too long (at most %zu characters)",
+			    sizeof(cfg->relay_boards) - 1);
+	} else if (!strcmp(key, "round")) {
+		if (value[0] && value[0] != '/')
+			BAD("round must be an absolute path");
+		if (copy_string(cfg->relay_round, sizeof(cfg->relay_round), value))
+			BAD("round too long");
 	} else {
 		BAD("unknown key '%s' in [relay]", key);
 	}

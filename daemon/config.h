@@ -23,6 +23,9 @@
 
 #define CONFIG_MAX_WARNINGS 8
 #define CONFIG_MAX_ARBITERS 8
+/* PINs should have at least this many digits (shorter ones, of four or five, are taken
+ * with a warning at start). */
+#define CONFIG_PIN_DIGITS 6
 
 struct config {
 	/* [game] */
@@ -91,6 +94,8 @@ struct config {
 	char relay_listen[64];
 	char relay_arbiter_listen[64]; /* the undelayed view, or "" */
 	int relay_delay_s;	       /* the public view's delay (anti-cheating), 0: none */
+	char relay_boards[1024];       /* the round's boards: names, comma or space separated */
+	char relay_round[256];	       /* the round's tags CSV (its rows name the boards) */
 };
 
 void config_defaults(struct config *cfg);

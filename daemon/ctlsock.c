@@ -3,6 +3,7 @@
 
 #include "daemon/journal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -19,6 +21,8 @@
 
 #include "base/log.h"
 #include "control/protocol.h"
+#include "daemon/audit.h"
+#include "daemon/pinguard.h"
 #include "daemon/recovery.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
@@ -27,12 +31,26 @@
 #define OUT_MAX (512 * 1024)
 /* Bytes read from one client per wake-up: a burst is served a slice at a time. */
 #define READ_SLICE 65536
+/* A request as control.log shows it: its first 200 bytes, escaped (at most 4 bytes each). */
+#define LOGGABLE_MAX (4 * 200 + 4)
 /* Wrong PINs before the connection is closed. */
 #define AUTH_TRIES 5
+/* A connection's first whole line, and every line once begun, within this (real time). */
+#define LINE_WAIT_MS 10000u
+/* File descriptors kept free for the daemon's own files whatever the clients hold: a
+ * scoresheet's temporary file and its directory (twice: game.pgn and the copy under
+ * games/), the next game's journal and audio record, the start line's log, a display or
+ * braille display connecting again. */
+#define FD_RESERVE 8
 
 struct client {
 	int fd;
 	unsigned gen; /* tells a reused slot from the client a reply was for */
+	uid_t uid;
+	bool arbiter_user;  /* the peer's user is one of [control] arbiters */
+	bool spoke;	    /* it has sent a whole line */
+	uint64_t since;	    /* connected at */
+	uint64_t line_from; /* the line it is sending was begun at (0: none begun) */
 	char user[40];
 	char author[GAME_AUTHOR_MAX];
 	enum game_role role;
@@ -62,22 +80,29 @@ struct ctlsock {
 	int watchers;
 	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
 	char words[512];		      /* the last move's words, for a status reply */
+	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
+	bool timeouts;		/* real time: silent and half-line clients are closed */
+	struct pin_guard pins;	/* wrong PINs per Unix user (DESIGN 8) */
+	uint64_t refusals_said; /* the last refused client logged, and those since not */
+	int refusals_quiet;
 };
 
 /* ------------------------------------------------------------------ the audit */
 
-/* control.log: MS AUTHOR ROLE COMMAND => ok|error TEXT */
+/* control.log: MS AUTHOR ROLE COMMAND => ok|error TEXT; the author and the text escaped
+ * here (audit.h), the command by loggable(). */
 static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		  const char *line, bool ok, const char *text)
 {
-	char buf[1024];
+	char buf[4096], who[4 * GAME_AUTHOR_MAX], said[2048];
 	int n;
 
 	if (c->log_fd < 0)
 		return;
-	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, author,
-		     control_role_name(role), line, ok ? "ok" : "error", text && *text ? " " : "",
-		     text ? text : "");
+	audit_escape(author, strlen(author), who, sizeof(who));
+	audit_escape(text ? text : "", text ? strlen(text) : 0, said, sizeof(said));
+	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, who,
+		     control_role_name(role), line, ok ? "ok" : "error", said[0] ? " " : "", said);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(buf)) {
@@ -88,21 +113,14 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 		log_warn(LOG_CONTROL, "control.log: %s", strerror(errno));
 }
 
-/* The request as the log shows it: printable, one line, cut at 200 bytes. */
+/* The request as the log shows it: its first 200 bytes escaped (audit.h), "..." after a
+ * longer one.  out: at least LOGGABLE_MAX bytes. */
 static void loggable(const char *line, size_t len, char *out, size_t size)
 {
-	size_t n = 0;
+	size_t n = audit_escape(line, len < 200 ? len : 200, out, size - 3);
 
-	for (size_t i = 0; i < len && n + 4 < size && i < 200; i++) {
-		unsigned char ch = (unsigned char)line[i];
-
-		out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-	}
-	if (len > 200 && n + 4 < size) {
-		memcpy(out + n, "...", 3);
-		n += 3;
-	}
-	out[n] = '\0';
+	if (len > 200)
+		memcpy(out + n, "...", 4);
 }
 
 /* ------------------------------------------------------------------ clients */
@@ -261,6 +279,84 @@ static void send_event(struct ctlsock *c, const char *json, enum game_audience a
 	}
 }
 
+/* ------------------------------------------------------------------ PINs */
+
+/* control.log gets one line per wait that refused PINs: who, how long, how many. */
+static void pin_waits(struct ctlsock *c, uint64_t now, bool all)
+{
+	struct pin_wait w;
+
+	while (pin_guard_ended(&c->pins, now, all, &w)) {
+		char text[160];
+
+		snprintf(text, sizeof(text),
+			 "%d PINs refused unchecked during a %llu s wait after %d wrong ones",
+			 w.refused, (unsigned long long)(w.length / 1000), w.wrong);
+		audit(c, now, w.key, ROLE_ASSISTANT, "auth ****", false, text);
+	}
+}
+
+static uint64_t pin_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	(void)now;
+	return pin_guard_deadline(&c->pins);
+}
+
+static void pin_run(void *user, uint64_t now)
+{
+	pin_waits(user, now, false);
+}
+
+/* Give one request line, from a client (cl) or a board script (cl NULL): through the
+ * command table, its reply back to the client, a line in control.log. */
+/* A wrong or refused PIN's end: the arbiters hear of it (an event), and a connection that is
+ * not an arbiter's own is closed after AUTH_TRIES of them. */
+static void pin_refused(struct ctlsock *c, struct client *cl, const char *author, bool counted,
+			uint64_t now)
+{
+	struct strbuf ev = {0};
+
+	control_event_pin_refused(&ev, now, author);
+	if (ev.p && c->watchers)
+		send_event(c, ev.p, CONTROL_PIN_REFUSED_AUDIENCE);
+	free(ev.p);
+	if (cl && counted && ++cl->auth_failures >= AUTH_TRIES && cl->fd >= 0) {
+		log_warn(LOG_CONTROL, "client %s closed after %d wrong or refused PINs", cl->user,
+			 AUTH_TRIES);
+		flush_client(c, cl);
+		drop(c, cl, NULL);
+	}
+}
+
+/*
+ * `auth` while its user waits after too many wrong PINs (pinguard.h): refused unchecked,
+ * even the right PIN; these tries go to control.log once per wait (pin_waits()).  The
+ * arbiters' own users are never slowed, nor is a board script.  True when it was refused.
+ */
+static bool auth_waits(struct ctlsock *c, struct client *cl, const char *author, uint64_t now)
+{
+	uint64_t wait;
+	bool first;
+	char err[128];
+	struct strbuf out = {0};
+
+	if (!cl || cl->arbiter_user || !(wait = pin_guard_ask(&c->pins, cl->user, now, &first)))
+		return false;
+	snprintf(err, sizeof(err), "too many wrong PINs: wait %llu s",
+		 (unsigned long long)((wait + 999) / 1000));
+	if (first)
+		log_warn(LOG_CONTROL, "user %s: PINs refused for %llu s after %d wrong ones",
+			 cl->user, (unsigned long long)((wait + 999) / 1000),
+			 pin_guard_count(&c->pins, cl->user, now));
+	control_reply_error(&out, err);
+	answer(c, cl, &out);
+	free(out.p);
+	pin_refused(c, cl, author, true, now);
+	return true;
+}
+
 /* Give one request line, from a client (cl) or a board script (cl NULL): through the
  * command table, its reply back to the client, a line in control.log. */
 static void request(struct ctlsock *c, struct client *cl, const char *author, enum game_role role,
@@ -278,10 +374,30 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	    .status_extra = status_extra,
 	    .render = render,
 	};
+	const struct control_command *auth = control_command_find("auth");
 	struct control_outcome out;
-	char shown[256];
+	char shown[LOGGABLE_MAX], head[80];
+	bool counted = cl && !cl->arbiter_user;
 
+	/* The line's first words (it need not end in a NUL) pick its row. */
+	snprintf(head, sizeof(head), "%.*s", (int)(len < sizeof(head) - 1 ? len : sizeof(head) - 1),
+		 line);
+	if (auth && control_command_find(head) == auth && auth_waits(c, cl, author, now))
+		return;
 	control_dispatch(&env, line, len, &out);
+	if (out.action == CONTROL_ACT_PIN_REFUSED && counted) {
+		/* Counted per Unix user across connections: after five, a growing wait. */
+		uint64_t wait = pin_guard_wrong(&c->pins, cl->user, now);
+
+		if (wait) {
+			free(out.reply.p);
+			out.reply = (struct strbuf){0};
+			snprintf(out.said, sizeof(out.said),
+				 "wrong PIN; the next is checked in %llu s",
+				 (unsigned long long)(wait / 1000));
+			control_reply_error(&out.reply, out.said);
+		}
+	}
 	if (out.command && (out.command->flags & CONTROL_SECRET))
 		/* The PIN itself stays out of the log. */
 		snprintf(shown, sizeof(shown), "%s ****", out.command->name);
@@ -302,21 +418,8 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	control_outcome_free(&out);
 	/* The scoresheet's files after the reply has gone. */
 	referee_flush(c->referee, now);
-	if (out.action == CONTROL_ACT_PIN_REFUSED) {
-		struct strbuf ev = {0};
-
-		/* The arbiters hear of it; after AUTH_TRIES the connection is closed. */
-		control_event_pin_refused(&ev, now, author);
-		if (ev.p && c->watchers)
-			send_event(c, ev.p, CONTROL_PIN_REFUSED_AUDIENCE);
-		free(ev.p);
-		if (cl && ++cl->auth_failures >= AUTH_TRIES && cl->fd >= 0) {
-			log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user,
-				 AUTH_TRIES);
-			flush_client(c, cl);
-			drop(c, cl, NULL);
-		}
-	}
+	if (out.action == CONTROL_ACT_PIN_REFUSED)
+		pin_refused(c, cl, author, counted, now);
 }
 
 void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now)
@@ -373,13 +476,19 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 		while (cl->fd >= 0 && (nl = memchr(cl->in, '\n', cl->in_len))) {
 			size_t len = (size_t)(nl - cl->in);
 
+			cl->spoke = true;
+			cl->line_from = 0;
 			if (cl->discarding)
 				cl->discarding = false;
 			else
 				request(c, cl, cl->author, cl->role, cl->in, len, now);
+			if (cl->fd < 0)
+				return;
 			memmove(cl->in, nl + 1, cl->in_len - len - 1);
 			cl->in_len -= len + 1;
 		}
+		if (cl->fd >= 0 && (cl->in_len || cl->discarding) && !cl->line_from)
+			cl->line_from = now ? now : 1;
 		if (cl->fd >= 0 && cl->in_len == sizeof(cl->in)) {
 			/* Over the limit without a newline: refused, the rest of it skipped. */
 			if (!cl->discarding) {
@@ -399,7 +508,7 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 	}
 }
 
-static void peer_user(int fd, char *user, size_t size)
+static uid_t peer_user(int fd, char *user, size_t size)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -408,11 +517,161 @@ static void peer_user(int fd, char *user, size_t size)
 
 	snprintf(user, size, "unknown");
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
-		return;
+		return (uid_t)-1;
 	if (getpwuid_r(cred.uid, &pw, buf, sizeof(buf), &res) == 0 && res)
 		snprintf(user, size, "%s", pw.pw_name);
 	else
 		snprintf(user, size, "uid%u", (unsigned)cred.uid);
+	return cred.uid;
+}
+
+/* ------------------------------------------------------------------ limits */
+
+/* Whether a client may take one more file descriptor and still leave `keep` for the
+ * daemon's own files (and the arbiters): the descriptors open now, counted in
+ * /proc/self/fd (without it, the highest one handed out is taken as the count). */
+static bool fds_to_spare(int newest, int keep)
+{
+	struct rlimit rl;
+	int open_now = 0;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	d = opendir("/proc/self/fd");
+	if (d) {
+		while (readdir(d))
+			open_now++;
+		closedir(d);
+		open_now -= 3; /* ".", ".." and the directory's own */
+	} else if (errno == EMFILE || errno == ENFILE) {
+		return false;
+	} else {
+		open_now = newest + 1;
+	}
+	return (rlim_t)open_now + (rlim_t)keep <= rl.rlim_cur;
+}
+
+/*
+ * Who may connect besides those connected: at most CTLSOCK_MAX_CLIENTS in all, the last
+ * CTLSOCK_ARBITER_SLOTS of them for the arbiters' own users, at most CTLSOCK_PER_USER for
+ * any other user, and none that would take the file descriptors the daemon's files need
+ * (or, for other users than the arbiters, the arbiters' places' too).  NULL, or why not.
+ */
+static const char *admit(const struct ctlsock *c, uid_t uid, bool arbiter, int fd, char *why,
+			 size_t size)
+{
+	int all = 0, mine = 0;
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		if (c->clients[i].fd < 0)
+			continue;
+		all++;
+		if (c->clients[i].uid == uid)
+			mine++;
+	}
+	if (all >= CTLSOCK_MAX_CLIENTS)
+		snprintf(why, size, "too many clients (%d)", CTLSOCK_MAX_CLIENTS);
+	else if (!arbiter && all >= CTLSOCK_MAX_CLIENTS - CTLSOCK_ARBITER_SLOTS)
+		snprintf(why, size,
+			 "too many clients: the last %d places are kept for the arbiters",
+			 CTLSOCK_ARBITER_SLOTS);
+	else if (!arbiter && mine >= CTLSOCK_PER_USER)
+		snprintf(why, size, "too many connections of this user (at most %d)",
+			 CTLSOCK_PER_USER);
+	else if (!fds_to_spare(fd, FD_RESERVE + (arbiter ? 0 : CTLSOCK_ARBITER_SLOTS)))
+		snprintf(why, size,
+			 "too many clients: the file descriptors left are kept for the game's "
+			 "files");
+	else
+		return NULL;
+	return why;
+}
+
+/* A client told why it is refused, and closed; logged at most once a second (with how many
+ * were refused without a word since), so a flood of connections does not flood the log. */
+static void refuse(struct ctlsock *c, int fd, const char *user, const char *why, uint64_t now)
+{
+	struct strbuf out = {0};
+
+	control_reply_error(&out, why);
+	strbuf_append(&out, "\n", 1);
+	if (out.p && send(fd, out.p, out.len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
+	free(out.p);
+	close(fd);
+	if (c->refusals_said && now < c->refusals_said + 1000) {
+		c->refusals_quiet++;
+		return;
+	}
+	if (c->refusals_quiet)
+		log_warn(LOG_CONTROL, "client %s refused: %s (and %d more refused before)", user,
+			 why, c->refusals_quiet);
+	else
+		log_warn(LOG_CONTROL, "client %s refused: %s", user, why);
+	c->refusals_said = now ? now : 1;
+	c->refusals_quiet = 0;
+}
+
+/* No descriptor left even to accept (EMFILE): the spare one given up for a moment, so the
+ * client can be told and closed, and the socket does not stay readable for ever. */
+static void shed(struct ctlsock *c, int listen_fd, uint64_t now)
+{
+	int fd;
+
+	if (c->spare_fd < 0)
+		return;
+	close(c->spare_fd);
+	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd >= 0)
+		refuse(c, fd, "?", "too many clients: no file descriptor left", now);
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* Real time: a client that has sent no whole line within LINE_WAIT_MS of connecting, or
+ * leaves a line unfinished that long, is closed: silent clients never keep a place. */
+static uint64_t line_deadline(const struct client *cl)
+{
+	uint64_t at = UINT64_MAX;
+
+	if (cl->fd < 0)
+		return at;
+	if (!cl->spoke)
+		at = cl->since + LINE_WAIT_MS;
+	if (cl->line_from && cl->line_from + LINE_WAIT_MS < at)
+		at = cl->line_from + LINE_WAIT_MS;
+	return at;
+}
+
+static uint64_t timeout_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+	uint64_t at = UINT64_MAX;
+
+	(void)now;
+	if (!c->timeouts)
+		return at;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		uint64_t t = line_deadline(&c->clients[i]);
+
+		if (t < at)
+			at = t;
+	}
+	return at;
+}
+
+static void timeout_run(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+
+		if (cl->fd >= 0 && line_deadline(cl) <= now)
+			drop(c, cl,
+			     cl->spoke ? "a line left unfinished for 10 s"
+				       : "no whole line within 10 s of connecting");
+	}
 }
 
 static void accept_ready(void *user, int fd, short revents, uint64_t now)
@@ -420,33 +679,40 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 	struct ctlsock *c = user;
 
 	(void)revents;
-	(void)now;
 	for (int round = 0; round < CTLSOCK_MAX_CLIENTS; round++) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct client *cl = NULL;
+		char user_name[40], why[160];
+		bool arbiter;
+		uid_t uid;
 
-		if (cfd < 0)
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE)
+				shed(c, fd, now);
 			return;
+		}
+		uid = peer_user(cfd, user_name, sizeof(user_name));
+		arbiter = is_arbiter(c, user_name);
+		if (admit(c, uid, arbiter, cfd, why, sizeof(why))) {
+			refuse(c, cfd, user_name, why, now);
+			continue;
+		}
 		for (int i = 0; i < CTLSOCK_MAX_CLIENTS && !cl; i++)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			static const char busy[] =
-			    "{\"ok\":false,\"error\":\"too many clients\"}\n";
-
-			if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-				log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
-			close(cfd);
-			log_warn(LOG_CONTROL, "a client refused: %d clients already",
-				 CTLSOCK_MAX_CLIENTS);
+			refuse(c, cfd, user_name, "too many clients", now);
 			continue;
 		}
 		memset(cl, 0, sizeof(*cl));
 		cl->fd = cfd;
 		cl->gen = ++c->next_gen;
-		peer_user(cfd, cl->user, sizeof(cl->user));
+		cl->uid = uid;
+		cl->arbiter_user = arbiter;
+		cl->since = now;
+		snprintf(cl->user, sizeof(cl->user), "%s", user_name);
 		snprintf(cl->author, sizeof(cl->author), "%s", cl->user);
-		cl->role = is_arbiter(c, cl->user) ? ROLE_ARBITER : ROLE_ASSISTANT;
+		cl->role = arbiter ? ROLE_ARBITER : ROLE_ASSISTANT;
 		log_info(LOG_CONTROL, "client %s connected as %s", cl->user,
 			 control_role_name(cl->role));
 	}
@@ -539,6 +805,9 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	c->listen_fd = -1;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
 		c->clients[i].fd = -1;
+	pin_guard_init(&c->pins);
+	c->timeouts = !loop_virtual(loop);
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	c->arbiter_count = cfg->arbiter_count;
 	c->braille_layout = cfg->braille_layout;
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
@@ -551,8 +820,10 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	if (cfg->control_socket[0] && strcmp(cfg->control_socket, "none") &&
 	    listen_at(c, cfg->control_socket, cfg->control_group) == 0) {
 		loop_add_fd(loop, c->listen_fd, POLLIN, accept_ready, c);
+		loop_add_source(loop, timeout_deadline, timeout_run, c);
 		log_info(LOG_CONTROL, "control socket %s", c->path);
 	}
+	loop_add_source(loop, pin_deadline, pin_run, c);
 	return c;
 }
 
@@ -582,7 +853,10 @@ void ctlsock_close(struct ctlsock *c)
 		close(c->listen_fd);
 		unlink(c->path);
 	}
+	pin_waits(c, c->loop ? loop_now(c->loop) : 0, true);
 	if (c->log_fd >= 0)
 		close(c->log_fd);
+	if (c->spare_fd >= 0)
+		close(c->spare_fd);
 	free(c);
 }

@@ -22,7 +22,11 @@
 #include "daemon/store.h"
 #include "game/referee.h"
 
-#define CTLSOCK_MAX_CLIENTS 16
+/* At most this many clients; the last CTLSOCK_ARBITER_SLOTS places only for the users named
+ * in [control] arbiters; any other user at most CTLSOCK_PER_USER at once. */
+#define CTLSOCK_MAX_CLIENTS   16
+#define CTLSOCK_ARBITER_SLOTS 2
+#define CTLSOCK_PER_USER      6
 
 struct ctlsock;
 

@@ -22,6 +22,8 @@ static const struct {
     {"status", cli_status, "status [--socket PATH]"},
     {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]"},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]"},
+    {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]"},
+    {"pin", cli_pin, "pin [DIGITS]"},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes"},
     {"speech-samples", cli_speech_samples, "speech-samples DIR"},
     {"broadcast", cli_broadcast,

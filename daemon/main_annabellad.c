@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,10 +20,12 @@
 #include "base/timeutil.h"
 #include "base/trace.h"
 #include "chess/chess.h"
+#include "daemon/audit.h"
 #include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
+#include "daemon/device.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
@@ -68,6 +71,10 @@ struct daemon {
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
+	/* The audit: the start lines written (once a game is open), the logs' anchors. */
+	bool start_logged;
+	char serial[64];
+	struct audit_anchor anchors[2]; /* control.log, speech.log */
 };
 
 static void usage(FILE *f)
@@ -289,6 +296,59 @@ static void script_disk(void *user, int what, uint32_t arg, uint64_t now)
 			  strerror(errno));
 }
 
+/* ------------------------------------------------------------------ the audit */
+
+/* The logs' digests as they stand, noted in the journal (its chain covers them). */
+static void note_anchors(struct daemon *d, uint64_t ms)
+{
+	char part[2][200];
+
+	for (int i = 0; i < 2; i++) {
+		char hex[2 * SHA256_SIZE + 1];
+		const char *name = strrchr(d->anchors[i].path, '/') + 1;
+		off_t bytes;
+
+		if (audit_anchor_update(&d->anchors[i], &bytes, hex))
+			snprintf(part[i], sizeof(part[i]), "%s=-", name);
+		else
+			snprintf(part[i], sizeof(part[i]), "%s=%lld:%s", name, (long long)bytes,
+				 hex);
+	}
+	store_note(d->store, ms, "audit %s %s", part[0], part[1]);
+}
+
+/* A game begins or resumes, or ends.  At the daemon's first, the start line goes to both
+ * logs (DESIGN 8), before anything of the game is said; every game's journal notes the
+ * device, the wall clock and the logs' anchors. */
+static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
+{
+	struct daemon *d = user;
+	char wall[32], line[256], path[PATH_MAX];
+	bool synced;
+
+	if (!start) {
+		note_anchors(d, ms);
+		return;
+	}
+	audit_wallclock(wall, sizeof(wall));
+	synced = audit_clock_synced();
+	if (!d->start_logged) {
+		static const char *const logs[] = {"control.log", "speech.log"};
+
+		d->start_logged = true;
+		audit_start_line(line, sizeof(line), ms, wall, synced, g->params.id, game_plies(g));
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir, logs[i]);
+			if (audit_append(path, line))
+				log_error(LOG_MAIN, "%s: the start line: %s", path,
+					  strerror(errno));
+		}
+	}
+	store_note(d->store, ms, "device serial=%s version=%s clock=%s synced=%s", d->serial,
+		   ANNABELLA_VERSION, wall, synced ? "yes" : "no");
+	note_anchors(d, ms);
+}
+
 static void saving_notice(void *user, bool failing)
 {
 	struct daemon *d = user;
@@ -497,6 +557,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	struct referee_settings settings;
 	struct store_config sc = {
 	    .dir = d->cfg.state_dir,
+	    .serial = d->serial,
 	    .sync = d->cfg.sync,
 	    .record_audio = d->cfg.voice.record,
 	    .virtual_time = d->opt.virtual_time,
@@ -524,6 +585,18 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	origin = loop_now(d->loop);
 	*status = 1;
+	/* In virtual time the game is played by a script, not recorded by this device. */
+	if (d->opt.virtual_time)
+		snprintf(d->serial, sizeof(d->serial), "virtual");
+	else
+		device_serial(d->serial, sizeof(d->serial));
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir,
+			 i ? "speech.log" : "control.log");
+		audit_anchor_init(&d->anchors[i], path);
+	}
 	d->sigfd = open_signals();
 	if (d->sigfd < 0) {
 		snprintf(err, err_size, "signals: %s", strerror(errno));
@@ -577,6 +650,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	*status = 1;
+	presenter_set_game_hook(d->presenter, game_hook, d);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
 	/* The arbiter sees it in status; the player hears it once. */
@@ -624,6 +698,7 @@ static void stop(struct daemon *d)
 	notify_send("STOPPING=1");
 	if (d->started) {
 		referee_stop(d->referee, loop_now(d->loop));
+		note_anchors(d, loop_now(d->loop));
 		store_close(d->store, referee_game(d->referee));
 	}
 	ctlsock_close(d->ctl);
@@ -643,6 +718,22 @@ static void stop(struct daemon *d)
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	loop_free(d->loop);
+}
+
+/* PINs shorter than six digits are accepted (configurations from before) but said: at ten
+ * wrong PINs a minute, four digits fall within a day. */
+static void warn_short_pins(const struct config *cfg, const char *path)
+{
+	static const char *const keys[] = {"arbiter-pin", "assistant-pin"};
+	const char *pins[] = {cfg->arbiter_pin, cfg->assistant_pin};
+
+	for (int i = 0; i < 2; i++)
+		if (pins[i][0] && strlen(pins[i]) < CONFIG_PIN_DIGITS)
+			log_warn(LOG_MAIN,
+				 "%s: [control] %s has %zu digits: give it at least %d (`annabella "
+				 "pin` makes one)",
+				 path ? path : "configuration", keys[i], strlen(pins[i]),
+				 CONFIG_PIN_DIGITS);
 }
 
 int main(int argc, char **argv)
@@ -665,6 +756,7 @@ int main(int argc, char **argv)
 		log_fatal("%s", err);
 		return 2;
 	}
+	warn_short_pins(&d.cfg, d.opt.config_path);
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);

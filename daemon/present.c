@@ -26,7 +26,15 @@ struct presenter {
 	bool settings_said; /* the settings were said (once, at the first game) */
 	bool repeated;	    /* a repeat was said, at last_repeat_ms */
 	uint64_t last_repeat_ms;
+	presenter_game_hook game_hook;
+	void *game_hook_user;
 };
+
+void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user)
+{
+	p->game_hook = fn;
+	p->game_hook_user = user;
+}
 
 /* What each of the referee's messages is called in the phrase tables. */
 static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
@@ -364,6 +372,8 @@ static void present_effect(void *user, const struct game_effect *fx)
 		}
 		break;
 	case GAME_FX_GAME_START:
+		if (g && p->game_hook)
+			p->game_hook(p->game_hook_user, g, true, fx->ms);
 		if (g) {
 			store_game_start(p->store, g);
 			say_settings(p, fx->ms);
@@ -372,6 +382,8 @@ static void present_effect(void *user, const struct game_effect *fx)
 		}
 		break;
 	case GAME_FX_GAME_END:
+		if (g && p->game_hook)
+			p->game_hook(p->game_hook_user, g, false, fx->ms);
 		if (g)
 			log_info(LOG_GAME, "game %s over: %s (%s)", g->params.id, g->result.result,
 				 g->result.reason);

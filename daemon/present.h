@@ -53,6 +53,10 @@ void presenter_attach_display(struct presenter *p, struct display *d);
 /* The clock display for the sighted opponent, refreshed after every record and effect (NULL:
  * none). */
 void presenter_attach_clockface(struct presenter *p, struct clockface *f);
+/* Called when a game begins or resumes (start true; before anything of it is said) and
+ * when it ends: the audit's start lines and anchors (daemon/audit.h). */
+typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);
+void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user);
 /* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
  * saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {

@@ -425,6 +425,13 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 	struct game_record rec;
 	char line[JOURNAL_LINE_MAX + 1];
 
+	/* The record's own notes (device, audit anchors, recoveries) are kept, never applied. */
+	if (!strcmp(jr->type, JOURNAL_NOTE_TYPE)) {
+		if (rp->rc->game_id[0] &&
+		    journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0)
+			lines_add(rp->rc, line);
+		return 0;
+	}
 	if (game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size))
 		return -1;
 	/* One game per journal: a finished game's records are kept under games/. */
@@ -707,7 +714,7 @@ static int keep_scoresheet(struct recovery *rc)
 static int mend_journal(struct recovery *rc, char *const *lines, size_t nlines)
 {
 	char path[PATH_MAX];
-	size_t total = 0, at = 0;
+	size_t total = 0;
 	char *text;
 	int rc_write;
 
@@ -720,17 +727,10 @@ static int mend_journal(struct recovery *rc, char *const *lines, size_t nlines)
 			return -1;
 		snprintf(rc->damaged_path, sizeof(rc->damaged_path), "%s", kept);
 	}
-	for (size_t i = 0; i < nlines; i++)
-		total += strlen(lines[i]);
-	text = malloc(total + 1);
+	/* A new chain over the records kept; the recovery itself is noted in it (store.c). */
+	text = journal_chain_text(lines, nlines, &total);
 	if (!text)
 		return -1;
-	for (size_t i = 0; i < nlines; i++) {
-		size_t l = strlen(lines[i]);
-
-		memcpy(text + at, lines[i], l);
-		at += l;
-	}
 	rc_write = state_write_atomic(path, text, total, rc->sync);
 	free(text);
 	if (rc_write)
@@ -883,6 +883,7 @@ int recovery_run(struct recovery *rc, const char *dir, bool sync, struct referee
 			  strerror(errno));
 	if (g->open && !game_over(g))
 		log_info(LOG_GAME, "resuming game %s after %d moves", g->params.id, game_plies(g));
+	rc->last_ms = rp.last_ms;
 	n = 0;
 out:
 	if (rp.disk_read)

@@ -44,6 +44,7 @@ struct recovery {
 	int readings_from_presses;  /* readings put back from their press records */
 	int reordered;		    /* records that fitted after the next one */
 	bool clock_uncertain;	    /* the clock was put together from the last readings */
+	uint64_t last_ms;	    /* the time of the last record recovered */
 	/* game.pgn was kept before recovery changed it: the plies it held, and where
 	 * (games/ID-before-recovery-N.pgn); "" until it is kept. */
 	int scoresheet_kept;

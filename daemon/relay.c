@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * annabella relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE]
+ *                 [--boards NAME,NAME... | --round ROUND.csv]
  *                 [--user U --password-file F] [--tls-ca FILE]
  * annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE] [auth, TLS]
  *
@@ -8,6 +9,11 @@
  * serves, read-only, GET /round.pgn (every board's game in board order, in the shape a
  * tournament broadcast polls), GET /api/boards (JSON) and a page (web/relay.*).  Anything
  * but GET and HEAD gets 405: nothing here reaches a game.
+ *
+ * With --boards (or the round's tags CSV, --round) only the boards named there are the
+ * room: anything else published under annabella/ is ignored and logged once per name, so
+ * a stray or hostile publisher on the broker never puts a game into round.pgn.  Without
+ * either, every board that publishes is shown (and the log says so at start).
  *
  * `relay tags` sends a round's tags (room.h's CSV) to every board through the broker,
  * retained on annabella/NAME/tags; a board's broadcast applies them only when the club
@@ -19,6 +25,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +62,8 @@ struct round_cache {
 	int64_t modified_ms;
 };
 
+#define IGNORED_SAID_MAX 64
+
 struct relay {
 	pthread_mutex_t lock; /* everything here: the broker's messages and the HTTP threads */
 	int count;
@@ -66,6 +75,13 @@ struct relay {
 	bool broker_up;
 	int64_t broker_since_ms;     /* wall clock of the broker's last change of state */
 	struct round_cache round[2]; /* the public view, the arbiter's */
+	/* The round's boards (round_count 0: every board that publishes), and the other
+	 * names seen and logged. */
+	char (*round_boards)[ROOM_NAME_MAX];
+	int round_count;
+	char ignored[IGNORED_SAID_MAX][ROOM_NAME_MAX];
+	int ignored_count;
+	bool ignored_more;
 };
 
 /* One listening address: the public view (delayed) or the arbiter's (as it happens). */
@@ -74,12 +90,13 @@ struct site {
 	bool arbiter;
 };
 
-static volatile sig_atomic_t stopping;
+/* Set by the signal handler, which may run in one of the HTTP threads: an atomic. */
+static atomic_int stopping;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stopping = 1;
+	atomic_store(&stopping, 1);
 }
 
 static int64_t wall_ms(void)
@@ -130,6 +147,33 @@ static int split_topic(const char *topic, char *name, const char **kind)
 	return room_board_name_ok(name) ? 0 : -1;
 }
 
+/* Whether a board is in the round; another is logged the first time it publishes. */
+static bool in_round(struct relay *r, const char *name, const char *topic)
+{
+	if (!r->round_count)
+		return true;
+	for (int i = 0; i < r->round_count; i++)
+		if (!strcmp(r->round_boards[i], name))
+			return true;
+	for (int i = 0; i < r->ignored_count; i++)
+		if (!strcmp(r->ignored[i], name))
+			return false;
+	if (r->ignored_count < IGNORED_SAID_MAX) {
+		snprintf(r->ignored[r->ignored_count++], ROOM_NAME_MAX, "%s", name);
+		net_log(4,
+			"'%s' is not a board of the round: %s ignored (and whatever it "
+			"publishes later)",
+			name, topic);
+	} else if (!r->ignored_more) {
+		r->ignored_more = true;
+		net_log(4,
+			"more than %d names that are no board of the round: the others are "
+			"ignored without a word",
+			IGNORED_SAID_MAX);
+	}
+	return false;
+}
+
 static void on_message(void *user, const char *topic, const char *payload, size_t len)
 {
 	static struct room_game traced; /* the main thread's only */
@@ -140,9 +184,15 @@ static void on_message(void *user, const char *topic, const char *payload, size_
 	struct board *b;
 	struct room_history *h;
 	int added;
+	bool ours;
 
 	if (split_topic(topic, name, &kind) ||
 	    (strcmp(kind, "pgn") && strcmp(kind, "status") && strcmp(kind, "link")))
+		return;
+	pthread_mutex_lock(&r->lock);
+	ours = in_round(r, name, topic);
+	pthread_mutex_unlock(&r->lock);
+	if (!ours)
 		return;
 	text = len ? strndup(payload, len) : NULL;
 	if (len && !text)
@@ -613,6 +663,7 @@ static enum MHD_Result handle(void *user, const struct httpd_request *req)
 
 struct relay_options {
 	const char *config, *mqtt, *user, *password_file, *tls_ca, *listen, *arbiter_listen, *delay;
+	const char *boards, *round;
 	int delay_s;
 };
 
@@ -620,6 +671,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: annabella relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE]\n"
 		   "           [--delay MINUTES] [--arbiter-listen ADDR:PORT]\n"
+		   "           [--boards NAME,NAME... | --round ROUND.csv]\n"
 		   "           [--user U --password-file F] [--tls-ca FILE]\n"
 		   "       annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE]\n"
 		   "           [--user U --password-file F] [--tls-ca FILE]\n");
@@ -639,6 +691,8 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 	    {"tls-ca", required_argument, NULL, 't'},
 	    {"delay", required_argument, NULL, 'd'},
 	    {"arbiter-listen", required_argument, NULL, 'a'},
+	    {"boards", required_argument, NULL, 'b'},
+	    {"round", required_argument, NULL, 'r'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -672,6 +726,12 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 		case 'a':
 			o->arbiter_listen = optarg;
 			break;
+		case 'b':
+			o->boards = optarg;
+			break;
+		case 'r':
+			o->round = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -680,7 +740,8 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 			return 2;
 		}
 	}
-	if (optind < argc + 1 || (tags && (o->listen || o->delay || o->arbiter_listen))) {
+	if (optind < argc + 1 ||
+	    (tags && (o->listen || o->delay || o->arbiter_listen || o->boards || o->round))) {
 		usage(stderr);
 		return 2;
 	}
@@ -691,6 +752,10 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 	}
 	if (!o->listen && cfg->relay_listen[0])
 		o->listen = cfg->relay_listen;
+	if (!o->boards && !o->round) {
+		o->boards = cfg->relay_boards[0] ? cfg->relay_boards : NULL;
+		o->round = cfg->relay_round[0] ? cfg->relay_round : NULL;
+	}
 	if (!tags && !o->listen) {
 		net_log(3, "no address: give --listen ADDR:PORT (or listen = in [relay])");
 		return 2;
@@ -863,6 +928,72 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ the round */
+
+static int add_round_board(struct relay *r, const char *name, const char *where)
+{
+	if (!room_board_name_ok(name)) {
+		net_log(3, "%s: '%s' is not a board's name (letters, digits, '.', '_', '-')", where,
+			name);
+		return -1;
+	}
+	for (int i = 0; i < r->round_count; i++)
+		if (!strcmp(r->round_boards[i], name))
+			return 0;
+	if (r->round_count == ROOM_BOARDS_MAX) {
+		net_log(3, "%s: more than %d boards", where, ROOM_BOARDS_MAX);
+		return -1;
+	}
+	snprintf(r->round_boards[r->round_count++], ROOM_NAME_MAX, "%s", name);
+	return 0;
+}
+
+/* The boards of --boards (names, comma or space separated) and of --round's rows. */
+static int round_boards(struct relay *r, const struct relay_options *o)
+{
+	if (!o->boards && !o->round)
+		return 0;
+	r->round_boards = calloc(ROOM_BOARDS_MAX, sizeof(*r->round_boards));
+	if (!r->round_boards)
+		return -1;
+	if (o->boards) {
+		char *list = strdup(o->boards), *save = NULL;
+
+		if (!list)
+			return -1;
+		for (char *t = strtok_r(list, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save))
+			if (add_round_board(r, t, "--boards")) {
+				free(list);
+				return -1;
+			}
+		free(list);
+	}
+	if (o->round) {
+		struct room_csv *csv = calloc(1, sizeof(*csv));
+		char err[400], *text = NULL;
+		size_t len;
+		int rc = 0;
+
+		if (!csv || read_file(o->round, &text, &len))
+			rc = -1;
+		else if (room_csv_parse(text, len, csv, err, sizeof(err))) {
+			net_log(3, "%s:%s", o->round, err);
+			rc = -1;
+		}
+		for (int i = 0; rc == 0 && csv && i < csv->row_count; i++)
+			rc = add_round_board(r, csv->rows[i].name, o->round);
+		free(text);
+		free(csv);
+		if (rc)
+			return -1;
+	}
+	if (!r->round_count) {
+		net_log(3, "the round names no board");
+		return -1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ the relay */
 
 int cli_relay(int argc, char **argv)
@@ -890,9 +1021,12 @@ int cli_relay(int argc, char **argv)
 		return 1;
 	}
 	rc = parse_options(argc, argv, false, &o, &mo, cfg);
+	if (!rc && round_boards(&r, &o))
+		rc = 2;
 	if (rc) {
 		free(cfg);
 		free(r.boards);
+		free(r.round_boards);
 		return rc == 1 ? 0 : 2;
 	}
 	r.delay_ms = (int64_t)o.delay_s * 1000;
@@ -931,6 +1065,11 @@ int cli_relay(int argc, char **argv)
 			o.delay_s % 60);
 	if (ha)
 		net_log(6, "the arbiter's view, undelayed, on http://%s/", httpd_address(ha));
+	if (r.round_count)
+		net_log(6, "the round: %d boards; other publishers are ignored", r.round_count);
+	else
+		net_log(5, "no --boards or --round: every board that publishes on the broker is "
+			   "shown");
 	rc = 0;
 	while (!stopping) {
 		struct pollfd pfd;
@@ -960,6 +1099,7 @@ out:
 		free(r.round[i].gz);
 	}
 	free(r.boards);
+	free(r.round_boards);
 	free(cfg);
 	trace_close();
 	return rc;

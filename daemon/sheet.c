@@ -157,9 +157,17 @@ static int sync_pgn(struct sheet *s, const struct game *g)
 	return 0;
 }
 
-char *sheet_text(struct sheet *sh, const struct game *g)
+char *sheet_text(struct sheet *sh, const struct game *g, const char *serial, const char *chain)
 {
 	if (sync_pgn(sh, g))
 		return NULL;
+	if (game_over(g)) {
+		/* Which device recorded the game, and the journal's chain as it stands when this
+		 * scoresheet is written: `annabella verify` finds it in the journal. */
+		if (serial && serial[0])
+			pgn_game_set_tag(&sh->pgn, "DeviceSerial", serial);
+		if (chain && chain[0])
+			pgn_game_set_tag(&sh->pgn, "JournalChain", chain);
+	}
 	return pgn_format(&sh->pgn);
 }

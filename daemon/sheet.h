@@ -16,8 +16,10 @@ struct sheet;
 /* NULL if out of memory. */
 struct sheet *sheet_new(void);
 void sheet_free(struct sheet *sh);
-/* The scoresheet brought up to the game, as PGN text (malloc'd), or NULL (out of memory). */
-char *sheet_text(struct sheet *sh, const struct game *g);
+/* The scoresheet brought up to the game, as PGN text (malloc'd), or NULL (out of memory).
+ * A finished game's carries the device's serial and the journal's chain value as it stands
+ * (`[DeviceSerial]`, `[JournalChain]`; "" or NULL: none), for `annabella verify`. */
+char *sheet_text(struct sheet *sh, const struct game *g, const char *serial, const char *chain);
 /* The scoresheet as last made (after sheet_text()), or NULL. */
 const struct pgn_game *sheet_pgn(const struct sheet *sh);
 

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 
 struct store {
 	char dir[256];
+	char serial[64]; /* the device's, for the finished game's scoresheet */
 	bool sync, record_audio, virtual_time;
 	int keep_audio, keep_games;
 	struct voice *voice;
@@ -168,6 +170,7 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->keep_audio = cfg->keep_audio ? cfg->keep_audio : 50;
 	s->keep_games = cfg->keep_games > 0 ? cfg->keep_games : -1;
 	s->virtual_time = cfg->virtual_time;
+	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
 	s->voice = voice;
 	s->sheet = sheet_new();
 	s->writer = s->sheet ? writer_new(cfg->threaded) : NULL;
@@ -267,6 +270,25 @@ static void archive_journal(struct store *s)
 	s->journal_game[0] = '\0';
 }
 
+/* The recovery is itself part of the record: a note in the chain says what it did. */
+static void note_recovery(struct store *s)
+{
+	const struct recovery *rc = &s->recovery;
+	const char *kept = rc->damaged_path[0] ? rc->damaged_path + strlen(s->dir) + 1 : "-";
+
+	if (!rc->stats.torn_tail && !recovery_incomplete(rc) && !rc->filled &&
+	    !rc->readings_filled && !rc->readings_from_presses && !rc->reordered &&
+	    !rc->game_from_copy)
+		return;
+	store_note(s, rc->last_ms,
+		   "recovered torn=%s bad=%d duplicates=%d refused=%d reordered=%d filled=%d "
+		   "readings=%d presses=%d copy=%s uncertain=%s foreign=%s kept=%s",
+		   rc->stats.torn_tail ? "yes" : "no", rc->stats.bad, rc->stats.duplicates,
+		   rc->stats.refused, rc->reordered, rc->filled, rc->readings_filled,
+		   rc->readings_from_presses, rc->game_from_copy ? "yes" : "no",
+		   rc->clock_uncertain ? "yes" : "no", rc->foreign_path[0] ? "yes" : "no", kept);
+}
+
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 {
 	const struct game *g = referee_game(r);
@@ -288,10 +310,10 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 		return 0;
 	if (recovery_mend_due(&s->recovery)) {
 		saving_failed(s, "the recovered record", errno ? errno : EIO);
-		return 0;
-	}
-	if (open_journal(s, err, err_size))
+	} else if (open_journal(s, err, err_size)) {
 		saving_failed(s, "journal", errno);
+	}
+	note_recovery(s);
 	return 0;
 }
 
@@ -407,6 +429,32 @@ void store_record(struct store *s, const struct game_record *rec)
 	if (s->failing)
 		return;
 	flush(s);
+}
+
+void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
+{
+	char text[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
+	va_list ap;
+	int n;
+
+	if (!s->journal_game[0])
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(text) ||
+	    journal_format(line, sizeof(line), ms, JOURNAL_NOTE_TYPE, "%s", text) < 0 ||
+	    lines_add(s, line)) {
+		log_error(LOG_GAME, "a note of the record could not be kept");
+		return;
+	}
+	if (!s->failing)
+		flush(s);
+}
+
+const char *store_chain(const struct store *s)
+{
+	return s->journal ? journal_chain_value(s->journal) : "";
 }
 
 /* Saving works again once every line is written, its sync done, and no scoresheet waits. */
@@ -573,7 +621,7 @@ static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 		s->pgn_due = true;
 		return -1;
 	}
-	text = sheet_text(s->sheet, g);
+	text = sheet_text(s->sheet, g, s->serial, store_chain(s));
 	if (!text) {
 		log_error(LOG_GAME, "cannot make the scoresheet (out of memory)");
 		return -1;

@@ -24,6 +24,8 @@ struct store_config {
 	bool threaded;	   /* syncs and scoresheets written on a thread of their own (writer.h) */
 	int keep_audio;	   /* finished games whose audio record is kept (-1: all; 0: default 50) */
 	int keep_games;	   /* finished games whose PGN and journal are kept (-1 or 0: all) */
+	const char
+	    *serial; /* the device's serial, in the finished game's scoresheet (NULL: none) */
 };
 
 struct store;
@@ -80,6 +82,12 @@ void store_scoresheet(struct store *s, const struct game *g);
 /* The daemon stops: everything written; the journal of a game whose result is approved
  * kept under games/. */
 void store_close(struct store *s, const struct game *g);
+/* A note of the record's own in the journal (daemon/journal.h: the device, the audit's
+ * anchors), chained with the game's records; nothing without a game.  TEXT is `WORD ...`. */
+void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The journal's chain value as it stands (hex), "" without a journal. */
+const char *store_chain(const struct store *s);
 /* The scoresheet as last written (after store_scoresheet()). */
 const struct pgn_game *store_pgn(const struct store *s);
 

@@ -27,10 +27,21 @@
  *                                      process frozen or gone)
  *   POST /api/command                  body: one section 8 line; header X-PIN: the PIN.
  *                                      Without a PIN only status, moves, export and help.
+ *
+ * PINs: the page checks them itself when its configuration has them (the daemon's file,
+ * --config), under one lock, before anything goes to the daemon: wrong PINs are counted
+ * per client address (an IPv6 address's /64; daemon/pinguard.h: five free, then growing
+ * waits) and in total (at
+ * most WEB_PIN_TOTAL a minute from addresses that never gave a right PIN), and only a
+ * right PIN is passed on with `auth`.  So the daemon, which counts wrong PINs per Unix
+ * user, never slows the page's user for one address's guesses, and a locked address does
+ * not lock the arbiter out at another.  Without the PINs in its configuration the page
+ * passes each PIN on, one at a time per address.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +57,20 @@
 #include "daemon/config.h"
 #include "daemon/ctlclient.h"
 #include "daemon/httpd.h"
+#include "daemon/pinguard.h"
 
 #define RING		  512  /* events kept for streams that fall behind or reconnect */
 #define KEEPALIVE_MS	  2000 /* an `alive` event on an idle stream */
 #define HEARTBEAT_MS	  2000 /* a quiet daemon is asked for its status this often */
 #define HEARTBEAT_WAIT_MS 2500 /* and is taken as lost without a reply within this */
 #define REQUEST_MS	  5000 /* a reply from the daemon */
-#define PIN_TRIES	  5    /* wrong PINs from one address before it waits */
-#define PIN_LOCK_MS	  60000
-#define PIN_ADDRESSES	  64
-#define BACKOFF_FIRST_MS  250
-#define BACKOFF_MAX_MS	  5000
+/* Wrong PINs a minute from all addresses that never gave a right one. */
+#define WEB_PIN_TOTAL  30
+#define WEB_PIN_WINDOW 60000
+/* Addresses that gave a right PIN: not held back by the total. */
+#define WEB_TRUSTED	 16
+#define BACKOFF_FIRST_MS 250
+#define BACKOFF_MAX_MS	 5000
 
 struct web {
 	char socket[108];
@@ -72,20 +86,28 @@ struct web {
 	uint64_t heard_at;  /* monotonic ms of the daemon's last word (an event or a reply) */
 	int streams;	    /* event streams open: pages that show the data live */
 	bool daemon_up;
-	/* Wrong PINs per client address. */
-	struct pin_failures {
-		char addr[64];
-		int count;
-		uint64_t until;
-	} fails[PIN_ADDRESSES];
+	/* PINs (mu held): the configuration's, when it has them; wrong ones per address; the
+	 * times of the last WEB_PIN_TOTAL wrong ones; addresses that gave a right one; the
+	 * addresses whose PIN the daemon is checking now. */
+	char arbiter_pin[32], assistant_pin[32];
+	struct pin_guard pins;
+	uint64_t wrong_at[WEB_PIN_TOTAL];
+	int wrong_next;
+	char trusted[WEB_TRUSTED][64];
+	int trusted_next;
+	char asking[WEB_TRUSTED][64];
+	uint64_t total_said; /* when the total's refusal was last logged */
 };
 
-static volatile sig_atomic_t stop_requested;
+/* Set by the signal handler, read by the daemon thread: an atomic, not only a volatile
+ * sig_atomic_t, since another thread reads it (ThreadSanitizer found the race when the
+ * page was stopped). */
+static atomic_int stop_requested;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_requested = 1;
+	atomic_store(&stop_requested, 1);
 }
 
 /* ------------------------------------------------------------------ the daemon side */
@@ -421,21 +443,128 @@ static bool read_only(const char *line)
 	return c && (c->flags & CONTROL_READS);
 }
 
-/* The failure record of an address (mu held): found, or a free or the oldest slot. */
-static struct pin_failures *failures_of(struct web *w, const char *addr)
-{
-	struct pin_failures *pick = &w->fails[0];
+/* ------------------------------------------------------------------ PINs (mu held) */
 
-	for (int i = 0; i < PIN_ADDRESSES; i++) {
-		if (!strcmp(w->fails[i].addr, addr))
-			return &w->fails[i];
-		if (w->fails[i].until < pick->until)
-			pick = &w->fails[i];
+static bool in_list(char list[][64], int n, const char *addr)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i][0] && !strcmp(list[i], addr))
+			return true;
+	return false;
+}
+
+static void trust(struct web *w, const char *addr)
+{
+	if (in_list(w->trusted, WEB_TRUSTED, addr))
+		return;
+	snprintf(w->trusted[w->trusted_next], sizeof(w->trusted[0]), "%s", addr);
+	w->trusted_next = (w->trusted_next + 1) % WEB_TRUSTED;
+}
+
+/* A wrong PIN from addr: counted for it and in the total. */
+static void pin_wrong(struct web *w, const char *addr, uint64_t now)
+{
+	uint64_t wait = pin_guard_wrong(&w->pins, addr, now);
+
+	w->wrong_at[w->wrong_next] = now ? now : 1;
+	w->wrong_next = (w->wrong_next + 1) % WEB_PIN_TOTAL;
+	if (wait)
+		fprintf(stderr,
+			"annabella web: wrong PIN from %s (%d); its next is checked in %llu s\n",
+			addr, pin_guard_count(&w->pins, addr, now),
+			(unsigned long long)(wait / 1000));
+	else
+		fprintf(stderr, "annabella web: wrong PIN from %s\n", addr);
+}
+
+/* How long until the total lets another wrong PIN in (0: now). */
+static uint64_t total_wait(const struct web *w, uint64_t now)
+{
+	uint64_t oldest = w->wrong_at[w->wrong_next]; /* the WEB_PIN_TOTAL-th last */
+
+	return oldest && now < oldest + WEB_PIN_WINDOW ? oldest + WEB_PIN_WINDOW - now : 0;
+}
+
+/* Waits that ended with PINs refused in them: one log line each. */
+static void pin_waits(struct web *w, uint64_t now, bool all)
+{
+	struct pin_wait pw;
+
+	while (pin_guard_ended(&w->pins, now, all, &pw))
+		fprintf(stderr,
+			"annabella web: %d PINs from %s refused unchecked during a %llu s wait "
+			"after %d wrong ones\n",
+			pw.refused, pw.key, (unsigned long long)(pw.length / 1000), pw.wrong);
+}
+
+enum pin_gate { GATE_RIGHT, GATE_WRONG, GATE_WAIT, GATE_ASK };
+
+/*
+ * Whether the PIN from addr may be checked, and (when the page knows the PINs) whether it
+ * is right: all under the lock, so parallel tries are counted one by one.  *wait: the
+ * seconds to wait (GATE_WAIT, with its reason in why).
+ */
+static enum pin_gate pin_gate(struct web *w, const char *addr, const char *pin, uint64_t now,
+			      uint64_t *wait, const char **why)
+{
+	bool first;
+
+	pin_waits(w, now, false);
+	*wait = pin_guard_ask(&w->pins, addr, now, &first);
+	if (*wait) {
+		if (first)
+			fprintf(stderr, "annabella web: %s waits %llu s for its next PIN\n", addr,
+				(unsigned long long)((*wait + 999) / 1000));
+		*why = "too many wrong PINs from this address";
+		return GATE_WAIT;
 	}
-	snprintf(pick->addr, sizeof(pick->addr), "%s", addr);
-	pick->count = 0;
-	pick->until = 0;
-	return pick;
+	if (!in_list(w->trusted, WEB_TRUSTED, addr) && (*wait = total_wait(w, now))) {
+		if (now >= w->total_said + WEB_PIN_WINDOW) {
+			w->total_said = now;
+			fprintf(
+			    stderr,
+			    "annabella web: %d wrong PINs in a minute: new addresses wait (%s)\n",
+			    WEB_PIN_TOTAL, addr);
+		}
+		*why = "too many wrong PINs on this page";
+		return GATE_WAIT;
+	}
+	if (w->arbiter_pin[0] || w->assistant_pin[0]) {
+		if ((w->arbiter_pin[0] && pin_guard_equal(pin, w->arbiter_pin)) ||
+		    (w->assistant_pin[0] && pin_guard_equal(pin, w->assistant_pin))) {
+			trust(w, addr);
+			return GATE_RIGHT;
+		}
+		pin_wrong(w, addr, now);
+		return GATE_WRONG;
+	}
+	/* The daemon checks it: one at a time per address. */
+	if (in_list(w->asking, WEB_TRUSTED, addr)) {
+		*wait = 1000;
+		*why = "one PIN at a time from this address";
+		return GATE_WAIT;
+	}
+	for (int i = 0; i < WEB_TRUSTED; i++)
+		if (!w->asking[i][0]) {
+			snprintf(w->asking[i], sizeof(w->asking[0]), "%s", addr);
+			return GATE_ASK;
+		}
+	*wait = 1000;
+	*why = "too many PINs being checked";
+	return GATE_WAIT;
+}
+
+/* The daemon's answer to a PIN the page passed on (GATE_ASK); answered false: it gave
+ * none. */
+static void pin_answered(struct web *w, const char *addr, bool answered, bool right, uint64_t now)
+{
+	for (int i = 0; i < WEB_TRUSTED; i++)
+		if (!strcmp(w->asking[i], addr))
+			w->asking[i][0] = '\0';
+	if (right)
+		trust(w, addr);
+	else if (answered)
+		pin_wrong(w, addr, now);
 }
 
 static enum MHD_Result json_error(const struct httpd_request *req, unsigned status,
@@ -458,11 +587,11 @@ static enum MHD_Result json_error(const struct httpd_request *req, unsigned stat
 static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 {
 	const char *pin = httpd_header(req, "X-PIN");
-	char line[4097], err[256], *reply = NULL;
+	char line[4097], err[256], key[64], *reply = NULL;
 	struct ctlclient *c;
-	struct pin_failures *f;
 	size_t n = req->body_len;
 	enum MHD_Result r;
+	enum pin_gate gate = GATE_RIGHT;
 	uint64_t now = monotonic_ms();
 
 	while (n && (req->body[n - 1] == '\n' || req->body[n - 1] == '\r'))
@@ -480,42 +609,61 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		pin = NULL;
 	if (!pin && !read_only(line))
 		return json_error(req, MHD_HTTP_UNAUTHORIZED, "this command needs a PIN");
-	if (pin && strspn(pin, "0123456789") != strlen(pin))
+	if (pin && (strlen(pin) > 31 || strspn(pin, "0123456789") != strlen(pin)))
 		return json_error(req, MHD_HTTP_FORBIDDEN, "wrong PIN");
-	pthread_mutex_lock(&w->mu);
-	f = failures_of(w, req->client);
-	if (pin && f->count >= PIN_TRIES && now < f->until) {
+	pin_guard_address_key(req->client, key, sizeof(key));
+	if (pin) {
+		uint64_t wait;
+		const char *why = "";
+
+		pthread_mutex_lock(&w->mu);
+		gate = pin_gate(w, key, pin, now, &wait, &why);
 		pthread_mutex_unlock(&w->mu);
-		return json_error(req, MHD_HTTP_TOO_MANY_REQUESTS,
-				  "too many wrong PINs; wait a minute");
+		if (gate == GATE_WAIT) {
+			snprintf(err, sizeof(err), "%s: wait %llu s", why,
+				 (unsigned long long)((wait + 999) / 1000));
+			return json_error(req, MHD_HTTP_TOO_MANY_REQUESTS, err);
+		}
+		if (gate == GATE_WRONG)
+			return json_error(req, MHD_HTTP_FORBIDDEN, "wrong PIN");
 	}
-	pthread_mutex_unlock(&w->mu);
 	c = ctlclient_connect(w->socket, err, sizeof(err));
-	if (!c)
+	if (!c) {
+		if (gate == GATE_ASK) {
+			pthread_mutex_lock(&w->mu);
+			pin_answered(w, key, false, false, now);
+			pthread_mutex_unlock(&w->mu);
+		}
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, err);
+	}
 	if (pin) {
 		char auth[64];
+		bool right;
 
 		snprintf(auth, sizeof(auth), "auth %s", pin);
 		if (ctlclient_request(c, auth, &reply, REQUEST_MS)) {
 			ctlclient_close(c);
+			reply = NULL;
+		}
+		right = reply && ctlclient_reply_ok(reply);
+		if (gate == GATE_ASK) {
+			pthread_mutex_lock(&w->mu);
+			pin_answered(w, key, reply != NULL, right, monotonic_ms());
+			pthread_mutex_unlock(&w->mu);
+		}
+		if (!reply)
 			return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
 					  "the daemon did not answer");
-		}
-		pthread_mutex_lock(&w->mu);
-		f = failures_of(w, req->client);
-		if (!ctlclient_reply_ok(reply)) {
-			if (++f->count >= PIN_TRIES)
-				f->until = now + PIN_LOCK_MS;
-		} else {
-			f->count = 0;
-		}
-		pthread_mutex_unlock(&w->mu);
-		if (!ctlclient_reply_ok(reply)) {
-			fprintf(stderr, "annabella web: wrong PIN from %s\n", req->client);
+		if (!right) {
+			/* The daemon's own refusal (its budget for this page's user) said as it
+			 * is; a plain wrong PIN as 403. */
+			bool waiting = strstr(reply, "too many wrong PINs") != NULL;
+
 			free(reply);
 			ctlclient_close(c);
-			return json_error(req, MHD_HTTP_FORBIDDEN, "wrong PIN");
+			return json_error(req,
+					  waiting ? MHD_HTTP_TOO_MANY_REQUESTS : MHD_HTTP_FORBIDDEN,
+					  waiting ? "too many wrong PINs: wait" : "wrong PIN");
 		}
 		free(reply);
 		reply = NULL;
@@ -732,6 +880,9 @@ int cli_web(int argc, char **argv)
 	if (!w)
 		return 1;
 	snprintf(w->socket, sizeof(w->socket), "%s", socket);
+	snprintf(w->arbiter_pin, sizeof(w->arbiter_pin), "%s", cfg.arbiter_pin);
+	snprintf(w->assistant_pin, sizeof(w->assistant_pin), "%s", cfg.assistant_pin);
+	pin_guard_init(&w->pins);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -752,6 +903,7 @@ int cli_web(int argc, char **argv)
 	}
 	pthread_join(thread, NULL);
 	httpd_stop(h);
+	pin_waits(w, monotonic_ms(), true);
 	for (int i = 0; i < RING; i++)
 		free(w->ring[i]);
 	free(w->status);

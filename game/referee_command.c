@@ -70,8 +70,8 @@ static bool tag_name_ok(const char *name)
 /* Tags the device writes itself from the game. */
 static bool tag_reserved(const char *name)
 {
-	static const char *const reserved[] = {"Result", "FEN", "SetUp", "TimeControl",
-					       "Termination"};
+	static const char *const reserved[] = {
+	    "Result", "FEN", "SetUp", "TimeControl", "Termination", "DeviceSerial", "JournalChain"};
 
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		if (!strcmp(name, reserved[i]))

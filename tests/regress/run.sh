@@ -18,6 +18,11 @@ failed=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+normalise() { # FILE: rewritten in place
+	sed -i -E -e 's/^([0-9]+) start [^ ]+ (synced|unsynced) /\1 start WALLCLOCK SYNC /' \
+		-e 's/^\[JournalChain "[0-9a-f]+"\]$/[JournalChain "CHAIN"]/' "$1"
+}
+
 for case in "$dir"/cases/*/; do
 	name=$(basename "$case")
 	state="$work/$name"
@@ -49,6 +54,9 @@ for case in "$dir"/cases/*/; do
 			sed 's/^/    /' "$state/$run.out" | head -20
 			ok=0
 		fi
+	done
+	for f in game.pgn speech.log control.log; do
+		[ -f "$state/$f" ] && normalise "$state/$f"
 	done
 	if [ "$update" = --update ]; then
 		mkdir -p "$case/expected"

@@ -231,7 +231,8 @@ run_wiring() {
 		return
 	fi
 	section game.pgn >"$work/vm.pgn"
-	section speech.log >"$work/vm.speech"
+	# The utterances; the daemon's start lines (their wall clock) are left out.
+	section speech.log | grep -v -E '^[0-9]+ start ' >"$work/vm.speech"
 	section lines.log >"$work/vm.lines"
 	section daemon.err >"$work/vm.err"
 	echo "vm: daemon saw occupancy $(info start-occupancy) at start, bias pull after request:" \
@@ -261,7 +262,8 @@ run_wiring() {
 	untimed() { cut -d' ' -f2- "$1" | sed 's/Weiß: .*Gespielte/Weiß: ... Gespielte/'; }
 	cut -d' ' -f2- "$work/vm.speech" >"$work/vm.speech.text"
 	untimed "$work/vm.speech" >"$work/vm.speech.untimed"
-	untimed "$exp/speech.log" >"$work/sim.speech.text"
+	grep -v -E '^[0-9]+ start ' "$exp/speech.log" >"$work/sim.speech"
+	untimed "$work/sim.speech" >"$work/sim.speech.text"
 	if diff -u "$work/sim.speech.text" "$work/vm.speech.untimed" >"$work/speech.diff"; then
 		ok "speech.log: $(wc -l <"$work/vm.speech.text") utterances as in the sim run"
 	else
@@ -349,8 +351,9 @@ run_wiring() {
 		got=$(moves "$rep/game.pgn")
 		[[ $got == "$want_moves" ]] && ok "replay of the line log: $got" ||
 			bad "replay of the line log gives '$got', want '$want_moves'"
-		if cut -d' ' -f2- "$rep/speech.log" | diff -u "$work/vm.speech.text" - >"$work/replay.diff"; then
-			maxd=$(paste -d' ' <(cut -d' ' -f1 "$work/vm.speech") <(cut -d' ' -f1 "$rep/speech.log") |
+		grep -v -E '^[0-9]+ start ' "$rep/speech.log" >"$work/replay.speech"
+		if cut -d' ' -f2- "$work/replay.speech" | diff -u "$work/vm.speech.text" - >"$work/replay.diff"; then
+			maxd=$(paste -d' ' <(cut -d' ' -f1 "$work/vm.speech") <(cut -d' ' -f1 "$work/replay.speech") |
 				awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }')
 			ok "replay speech as in the VM (times differ by up to $maxd ms)"
 		else
