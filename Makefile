@@ -157,7 +157,8 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 # one is there already).
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella \
+		$(DESTDIR)$(sysconfdir)/annabella/annabella.conf.d
 	install -m 0755 $(BUILD)/annabellad $(BUILD)/annabella $(DESTDIR)$(BINDIR)/
 	for u in configs/systemd/*.service; do \
 		sed -e 's|/usr/bin/annabella|$(BINDIR)/annabella|' \
@@ -192,14 +193,17 @@ DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract cla
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
 	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl
 
-# make package and make pkgtest.
-DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container
+# make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
+SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
+	[ "$$VERSION_CODENAME" = bookworm ] && echo systemd || echo systemd-dev)
+DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container $(SYSTEMD_PC_PKG)
 
-# The Debian package (../annabella_VERSION_ARCH.deb), and its test: built, checked by
-# lintian and installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
+# The Debian package (../annabella_VERSION_ARCH.deb), built from a copy of the tree (so the
+# other builds here are left alone) and checked by lintian (tests/pkg/build.sh); and its
+# test: installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
 package:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
-	dpkg-buildpackage -us -uc -b
+	@tests/pkg/build.sh ..
 
 pkgtest:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)

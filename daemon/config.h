@@ -84,7 +84,9 @@ struct config {
 };
 
 void config_defaults(struct config *cfg);
-/* Read an INI file over the current values.  0, or -1 with "FILE:LINE: message" in err. */
+/* Read an INI file over the current values, then every FILE.d/NAME.conf (not hidden) in
+ * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
+ * "FILE:LINE: message" in err, FILE being the file that holds the line. */
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
 /* One key; used by config_load and tests.  0, or -1 with a message in err. */
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "daemon/state.h"
 #include "daemon/script.h"
 #include "daemon/store.h"
+#include "daemon/takeover.h"
 #include "game/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
@@ -61,6 +63,7 @@ struct daemon {
 	struct ctlsock *ctl;
 	struct display *display;
 	struct clockface *clockface;
+	struct takeover *takeover; /* a new version installed while it runs */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -580,6 +583,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		loop_add_source(d->loop, watchdog_deadline, watchdog_run, d);
 	}
 	loop_add_source(d->loop, end_deadline, end_run, d);
+	d->takeover = takeover_open(d->loop, d->referee);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
@@ -590,7 +594,12 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 
 static void stop(struct daemon *d)
 {
-	notify_send("STOPPING=1");
+	/* A new version taking over is the same main process to the service manager: a
+	 * reload, which its READY=1 ends; STOPPING=1 would have it wait for an exit. */
+	if (takeover_program(d->takeover))
+		notify_send("RELOADING=1\nSTATUS=starting the new version");
+	else
+		notify_send("STOPPING=1");
 	if (d->started) {
 		referee_stop(d->referee, loop_now(d->loop));
 		store_close(d->store, referee_game(d->referee));
@@ -664,5 +673,17 @@ int main(int argc, char **argv)
 	status = loop_run(d.loop);
 	stop(&d);
 	trace_close();
+	if (takeover_program(d.takeover)) {
+		char program[PATH_MAX];
+
+		snprintf(program, sizeof(program), "%s", takeover_program(d.takeover));
+		takeover_free(d.takeover);
+		execv(program, argv);
+		/* The service manager starts it (Restart=) after this exit. */
+		log_error(LOG_MAIN, "cannot start the new version %s: %s", program,
+			  strerror(errno));
+		return 1;
+	}
+	takeover_free(d.takeover);
 	return status;
 }

@@ -38,6 +38,12 @@ if ! $sudo groupadd "$group" 2>"$work/err" ||
 	exit 1
 fi
 chmod 755 "$work"
+# The test users run the tool from a copy they can reach: the checkout may be in a home
+# directory that only its owner can enter (root's, or one made by adduser: mode 0700).
+mkdir -p "$work/bin"
+cp "$build/annabella" "$work/bin/annabella"
+chmod 755 "$work/bin" "$work/bin/annabella"
+tool="$work/bin/annabella"
 sock="$work/run/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -52,7 +58,7 @@ CONF
 as() { # USER CLI-ARGS...: the CLI as that user; its output in $work/out, status echoed
 	local u=$1
 	shift
-	$sudo runuser -u "$u" -- "$build/annabella" control --socket "$sock" "$@" >"$work/out" 2>&1
+	$sudo runuser -u "$u" -- "$tool" control --socket "$sock" "$@" >"$work/out" 2>&1
 	echo $?
 }
 expect() { # WHAT STATUS WANT-STATUS [TEXT]
@@ -104,18 +110,18 @@ expect "unknown command" "$(as anb-assistant teleport e2 e8)" 1 'unknown command
 expect "outsider refused at connect" "$(as anb-outsider status)" 2 'cannot reach the daemon'
 # A PIN gives the arbiter's role to the assistant's connection.
 printf 'auth 4711\nclaim threefold\n' >"$work/pin.in"
-$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
+$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" \
 	<"$work/pin.in" >"$work/out" 2>&1
 expect "PIN gives the arbiter's reply" $? 0 'threefold claim by white is not correct'
 expect "arbiter resumes after the claim" "$(as anb-arbiter resume)" 0 'clocks running'
 printf 'auth 1\nauth 2\nauth 3\nauth 4\nauth 5\nstatus\n' >"$work/pins.in"
-$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
+$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" \
 	<"$work/pins.in" >"$work/out" 2>&1
 st=$?
 if [ "$(grep -c 'wrong PIN' "$work/out")" -eq 5 ] && ! grep -q '"plies"' "$work/out" &&
 	[ $st -ne 0 ]; then ok; else bad "five wrong PINs: exit $st, said: $(cat "$work/out")"; fi
 # A watcher sees the next move.
-$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" watch \
+$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" watch \
 	>"$work/watch.out" 2>&1 &
 watcher=$!
 # Unruly clients: silent, half a line, and a burst that is never read.
