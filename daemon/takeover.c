@@ -71,7 +71,7 @@ static void takeover_run(void *user, uint64_t now)
 		return;
 	if (!takeover_game_idle(referee_game(t->referee))) {
 		if (!t->waiting_said) {
-			log_info(LOG_MAIN,
+			log_warn(LOG_MAIN,
 				 "a new version of %s was installed; it takes over once this "
 				 "game's result is approved, or at the next start",
 				 t->path);
@@ -80,7 +80,7 @@ static void takeover_run(void *user, uint64_t now)
 		}
 		return;
 	}
-	log_info(LOG_MAIN,
+	log_warn(LOG_MAIN,
 		 "a new version of %s was installed and no game is in progress: "
 		 "starting it",
 		 t->path);
@@ -98,7 +98,7 @@ struct takeover *takeover_open(struct loop *loop, const struct referee *referee)
 	if (!t)
 		return NULL;
 	if (read_exe(t->path, sizeof(t->path)) || replaced(t->path)) {
-		log_info(LOG_MAIN,
+		log_warn(LOG_MAIN,
 			 "cannot read the program's own path (%s): a new version "
 			 "installed while it runs takes over at the next start",
 			 errno ? strerror(errno) : "replaced already");
