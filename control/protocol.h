@@ -98,6 +98,16 @@ struct control_status_extra {
 		bool saving_fails;
 		const char *saving_error; /* why, or NULL */
 	} record;
+	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
+	struct control_power_status {
+		bool monitored;
+		const char *state;	  /* "ok", "undervoltage", "battery-low", "on-battery" */
+		bool undervoltage_sensor; /* the Pi's flag was found */
+		bool undervoltage;
+		bool battery; /* a battery or UPS was found */
+		const char *battery_status;
+		int percent; /* -1: unknown */
+	} power;
 };
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);

@@ -37,6 +37,7 @@ void config_defaults(struct config *cfg)
 	cfg->braille_notation = BRAILLE_NOTATION_BCA;
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
+	power_config_defaults(&cfg->power);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -552,6 +553,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return board_config_set(&cfg->board, key, value, err, err_size);
 	if (!strcmp(section, "display"))
 		return face_config_set(&cfg->display, key, value, err, err_size);
+	if (!strcmp(section, "power"))
+		return power_config_set(&cfg->power, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
+#include "daemon/power.h"
 #include "daemon/present.h"
 #include "chess/detect.h"
 #include "clockface/writer.h"
@@ -51,6 +52,8 @@ struct config {
 	enum braille_notation braille_notation;
 	/* [display]: the clock display for the sighted opponent */
 	struct face_config display;
+	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
+	struct power_config power;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */

@@ -226,6 +226,19 @@ static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role r
 		x.record.saving_error = store_saving_error(c->store);
 		x.record.saving_fails = x.record.saving_error != NULL;
 	}
+	{
+		const struct power_status *pw = presenter_power(c->presenter);
+
+		x.power = (struct control_power_status){
+		    .monitored = pw->monitored,
+		    .state = power_problem_name(pw->problems),
+		    .undervoltage_sensor = pw->undervoltage_sensor,
+		    .undervoltage = pw->problems & POWER_UNDERVOLTAGE,
+		    .battery = pw->battery,
+		    .battery_status = pw->supply_status,
+		    .percent = pw->percent,
+		};
+	}
 	control_reply_status(out, g, &x);
 }
 

@@ -27,6 +27,7 @@
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/notify.h"
+#include "daemon/power.h"
 #include "daemon/present.h"
 #include "daemon/state.h"
 #include "daemon/script.h"
@@ -64,6 +65,7 @@ struct daemon {
 	struct display *display;
 	struct clockface *clockface;
 	struct takeover *takeover; /* a new version installed while it runs */
+	struct power *power;	   /* the Pi's supply and a UPS ([power]) */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -418,6 +420,13 @@ static void signal_ready(void *user, int fd, short revents, uint64_t now)
 	loop_stop(d->loop, 0);
 }
 
+static void power_changed(void *user, const struct power_status *st, uint64_t now)
+{
+	struct daemon *d = user;
+
+	presenter_set_power(d->presenter, st, now);
+}
+
 static void voice_idle(void *user)
 {
 	struct daemon *d = user;
@@ -584,6 +593,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	}
 	loop_add_source(d->loop, end_deadline, end_run, d);
 	d->takeover = takeover_open(d->loop, d->referee);
+	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
+			      power_changed, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
@@ -613,6 +624,7 @@ static void stop(struct daemon *d)
 		voice_stop_within(d->voice, 800);
 	else if (d->voice)
 		voice_stop(d->voice);
+	power_free(d->power);
 	referee_free(d->referee);
 	presenter_free(d->presenter);
 	store_free(d->store);

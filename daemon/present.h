@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "daemon/power.h"
 #include "daemon/store.h"
 #include "game/referee.h"
 #include "voice/phrases.h"
@@ -59,6 +60,12 @@ enum present_notice {
 	PRESENT_NOTICE_RECOVERY_INCOMPLETE
 };
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
+/* The power as daemon/power.h read it: a problem is said privately with the first reading,
+ * when the problems change (and that they are gone), and when a game begins; the clock
+ * display shows it. */
+void presenter_set_power(struct presenter *p, const struct power_status *st, uint64_t ms);
+/* The last reading (monitored false: power is not watched). */
+const struct power_status *presenter_power(const struct presenter *p);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
 /* The interface language's code ("de", "en", "sv", "nl"). */
