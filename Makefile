@@ -101,7 +101,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: package pkgtest
+.PHONY: package pkgtest trixie-check
 .PHONY: valgrind
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
@@ -181,8 +181,8 @@ install: all
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- packages
-# What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
-# and what the tests, demo and benchmarks need besides, from Debian 12.
+# What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
+# or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
 	libmosquitto-dev
@@ -208,6 +208,14 @@ package:
 pkgtest:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
 	@tests/pkg/run.sh
+
+# Debian 13 (trixie), amd64 and arm64: built, tested, packaged, lintian clean, installed into
+# trees booted with systemd (arm64 under qemu-user-static); tests/trixie/run.sh.  The trees
+# are debootstrapped once and cached in ~/.cache/annabella-trixie.
+trixie-check:
+	@tests/deps.sh debootstrap systemd-container qemu-user-static binfmt-support dpkg-dev
+	@tests/cross/binfmt.sh aarch64
+	@tests/trixie/run.sh
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
@@ -349,7 +357,8 @@ bench: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/bench.sh $(BUILD)
 
-demo: deps
+# The demo needs what the device needs (make deps-runtime), not the test tools.
+demo: deps-runtime
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh $(BUILD)
 

@@ -93,6 +93,8 @@ echo 15 >"$sys/class/power_supply/ups/capacity"
 expect "the low battery is not said" 50 \
 	said "Warning: the battery is almost empty, please call the arbiter, fifteen percent"
 expect "status is not battery-low" 30 power_is "p['state'] == 'battery-low'"
+"$build/annabella" status --socket "$sock" 2>&1 | grep -qx 'Power: battery-low; battery Discharging, 15 %' &&
+	ok || bad "annabella status: $("$build/annabella" status --socket "$sock" 2>&1)"
 # The game went on meanwhile.
 grep -q 'public Pawn e2 e4\|public Bauer Eva zwei Eva vier' "$work/state/speech.log" && ok ||
 	bad "the move was not announced: $(grep public "$work/state/speech.log")"
