@@ -111,15 +111,15 @@ enum phrase_id {
 	PHRASE_SAVE_FAILED,	/* the scoresheet can no longer be saved (storage fault) */
 	PHRASE_SAVE_WORKS,	/* it is saved again */
 	PHRASE_RECOVERY_INCOMPLETE, /* the journal gave back less than the scoresheet held */
-	PHRASE_POWER_UNDERVOLTAGE,  /* the Pi's supply is too weak ([power]) */
-	PHRASE_POWER_ON_BATTERY,    /* the mains are gone: on the UPS's battery */
-	PHRASE_POWER_BATTERY_LOW,   /* on a battery that is nearly empty */
-	PHRASE_POWER_PERCENT,	    /* "{count} Prozent": the battery's charge */
-	PHRASE_POWER_OK,	    /* the power is fine again */
 	PHRASE_TIME_LEFT,	    /* a warning: "noch {time}" */
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
 	PHRASE_SETTINGS_LONG,	    /* the move form, after the settings: "lange Zugansage" */
 	PHRASE_SETTINGS_SHORT,
+	PHRASE_POWER_UNDERVOLTAGE, /* the Pi's supply is too weak ([power]) */
+	PHRASE_POWER_ON_BATTERY,   /* the mains are gone: on the UPS's battery */
+	PHRASE_POWER_BATTERY_LOW,  /* on a battery that is nearly empty */
+	PHRASE_POWER_PERCENT,	   /* "{count} Prozent": the battery's charge */
+	PHRASE_POWER_OK,	   /* the power is fine again */
 	PHRASE_ID_COUNT
 };
 
