@@ -28,8 +28,11 @@ boot=systemd,systemd-sysv,dbus,udev
 runtime=libgpiod3,libespeak-ng1,espeak-ng-data,libasound2t64,libinih1,libbrlapi0.8,libreadline8t64,libmicrohttpd12t64,libmosquitto1
 libs="libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev libreadline-dev
 libmicrohttpd-dev libmosquitto-dev"
+# The build, the unit tests (espeak-ng itself: the process engine) and the golden replays; the
+# arm64 package through multiarch, with the target's pkgconf for its pkg-config.
 dev="build-essential pkg-config debhelper fakeroot lintian dpkg-dev systemd-dev espeak-ng-data
-libcmocka-dev python3 crossbuild-essential-arm64 $libs $(printf '%s:arm64 ' $libs)"
+espeak-ng libcmocka-dev python3 crossbuild-essential-arm64 pkgconf:arm64 $libs
+$(printf '%s:arm64 ' $libs)"
 key() { printf '%s' "$*" | cksum | cut -d' ' -f1; }
 
 for tool in systemd-nspawn debootstrap; do
