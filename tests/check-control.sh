@@ -5,15 +5,21 @@
 # commands; then it is killed as by a power cut, restarted, and the commands' effects are
 # still there.  Also: a PIN, a watcher, a client that sends 10,000 requests without reading,
 # one that sends nothing and one that leaves mid-line: the game goes on.
-# Needs root (or sudo) to make the test users; they are removed at the end.
+# Needs root (or sudo) to make the test users; they are removed at the end.  Run by a user
+# with sudo, the daemon runs as that user in the socket's group (sudo -g: Debian's rule for
+# the group sudo allows it), as the socket's group must be one the daemon is in.
 set -u
 build=$(cd "${1:-build}" && pwd)
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+# A person at a terminal may be asked for the password; elsewhere sudo must not ask.
+if [ "$(id -u)" -ne 0 ]; then
+	[ -t 0 ] && sudo="sudo" || sudo="sudo -n"
+fi
 work=$(mktemp -d)
 group=anb-ctltest
 users=(anb-assistant anb-arbiter anb-outsider)
 daemon_pid=""
+daemon_job=""
 cleanup() {
 	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null
 	for u in "${users[@]}"; do $sudo userdel "$u" >/dev/null 2>&1; done
@@ -68,6 +74,26 @@ expect() { # WHAT STATUS WANT-STATUS [TEXT]
 		ok
 	fi
 }
+# The daemon in the background: daemon_pid is its own process (to signal), daemon_job what
+# to wait for (sudo, which passes on its status, when the daemon runs in the socket's group
+# through it).
+start_daemon() { # ERRLOG ARGS...
+	local err=$1
+	shift
+	rm -f "$work/daemon.pid"
+	if [ -n "$sudo" ]; then
+		$sudo -u "$(id -un)" -g "$group" -- sh -c 'echo $$ >"$0"; exec "$@"' \
+			"$work/daemon.pid" "$build/annabellad" "$@" 2>"$err" &
+	else
+		sh -c 'echo $$ >"$0"; exec "$@"' "$work/daemon.pid" "$build/annabellad" "$@" 2>"$err" &
+	fi
+	daemon_job=$!
+	for _ in $(seq 100); do
+		[ -s "$work/daemon.pid" ] && break
+		sleep 0.05
+	done
+	daemon_pid=$(cat "$work/daemon.pid" 2>/dev/null)
+}
 wait_socket() {
 	for _ in $(seq 100); do
 		[ -S "$sock" ] && return 0
@@ -91,9 +117,8 @@ time-control 600+5
 +200 place f3
 +1500 crash
 SCRIPT
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
-	--time real --audio none --state "$work/state" 2>"$work/daemon1.err" &
-daemon_pid=$!
+start_daemon "$work/daemon1.err" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
+	--time real --audio none --state "$work/state"
 wait_socket || bad "no socket at $sock"
 sleep 2.2
 
@@ -140,7 +165,7 @@ except BlockingIOError:
 time.sleep(6)
 PY
 unruly=$!
-wait $daemon_pid 2>/dev/null
+wait $daemon_job 2>/dev/null
 rc1=$?
 daemon_pid=""
 kill $watcher $unruly 2>/dev/null
@@ -168,9 +193,8 @@ player white
 time-control 600+5
 +6000 lift b8
 SCRIPT
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
-	--time real --audio none --state "$work/state" 2>"$work/daemon2.err" &
-daemon_pid=$!
+start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
+	--time real --audio none --state "$work/state"
 wait_socket || bad "no socket after the restart"
 sleep 0.5
 expect "tags after the restart" "$(as anb-assistant status)" 0 '"White":"Anna Berg"'
@@ -182,7 +206,7 @@ expect "arbiter result after the restart" \
 expect "approve" "$(as anb-assistant approve)" 0 'approved'
 expect "resign after the end" "$(as anb-assistant resign white)" 1 'the game is over'
 kill $daemon_pid
-wait $daemon_pid 2>/dev/null
+wait $daemon_job 2>/dev/null
 rc2=$?
 daemon_pid=""
 [ $rc2 -eq 0 ] && ok || bad "the second run exited $rc2 on SIGTERM"
