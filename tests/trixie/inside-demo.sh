@@ -40,6 +40,23 @@ Restart=on-failure
 # Under qemu-user a whole game's speech takes a while.
 WatchdogSec=0
 TimeoutStartSec=300
+# qemu-user cannot set up the sandbox's namespaces: its network namespace ("Failed at step
+# NETWORK spawning /usr/bin/annabellad: Input/output error") nor its mount namespace
+# ("Failed to set up mount namespacing: Invalid argument").  The sandbox is checked natively
+# on amd64 (tests/pkg/inside.sh); here it is off, the rest of the unit as shipped.
+PrivateNetwork=no
+ProtectSystem=no
+ProtectHome=no
+PrivateTmp=no
+PrivateDevices=no
+ProtectKernelTunables=no
+ProtectKernelModules=no
+ProtectKernelLogs=no
+ProtectControlGroups=no
+ProtectClock=no
+ProtectHostname=no
+ProtectProc=default
+ProcSubset=all
 UNIT
 systemctl daemon-reload
 check install dpkg -i /pkgtest/annabella.deb
@@ -48,10 +65,18 @@ check program-arch sh -c 'od -An -tx1 -j18 -N2 /usr/bin/annabellad | grep -q "b7
 check user-in-i2c sh -c 'id -nG annabella | grep -qw i2c'
 systemctl stop annabellad
 rm -rf /var/lib/annabella/*
-check start systemctl start annabellad
+if ! systemctl start annabellad; then
+	fail start
+	systemctl status annabellad --no-pager
+	journalctl -u annabellad --no-pager | tail -20
+	echo done >>"$out/results"
+	systemctl poweroff
+	exit 0
+fi
+ok start
 check ready-status sh -c 'systemctl show -P StatusText annabellad | grep -q "^game "'
 check game-ends wait_for 900 inactive
-check exit-0 sh -c '[ "$(prop Result)" = success ]'
+check exit-0 sh -c '[ "$(systemctl show -P Result annabellad)" = success ]'
 journalctl -u annabellad --no-pager | tail -20
 movetext /var/lib/annabella/game.pgn >/tmp/got
 movetext /pkgtest/demo-expected.pgn >/tmp/want
