@@ -345,7 +345,7 @@ static void present_effect(void *user, const struct game_effect *fx)
 		if (g) {
 			store_game_start(p->store, g);
 			say_settings(p, fx->ms);
-			/* FIDE's equipment rules: a low-power warning before the game. */
+			/* A low-power warning before the game (see daemon/power.h). */
 			if (p->power.monitored && p->power.problems)
 				say_power(p, fx->ms);
 			log_info(LOG_GAME, "game %s: %s", g->params.id,
