@@ -102,7 +102,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: package pkgtest
+.PHONY: package pkgtest trixie-check
 .PHONY: valgrind
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
@@ -158,7 +158,8 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 # one is there already).
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella \
+		$(DESTDIR)$(sysconfdir)/annabella/annabella.conf.d
 	install -m 0755 $(BUILD)/annabellad $(BUILD)/annabella $(DESTDIR)$(BINDIR)/
 	for u in configs/systemd/*.service; do \
 		sed -e 's|/usr/bin/annabella|$(BINDIR)/annabella|' \
@@ -184,8 +185,8 @@ install: all
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- packages
-# What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
-# and what the tests, demo and benchmarks need besides, from Debian 12.
+# What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
+# or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
 	libmosquitto-dev zlib1g-dev
@@ -196,18 +197,29 @@ DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract cla
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
 	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl
 
-# make package and make pkgtest.
-DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container
+# make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
+SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
+	[ "$$VERSION_CODENAME" = bookworm ] && echo systemd || echo systemd-dev)
+DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container $(SYSTEMD_PC_PKG)
 
-# The Debian package (../annabella_VERSION_ARCH.deb), and its test: built, checked by
-# lintian and installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
+# The Debian package (../annabella_VERSION_ARCH.deb), built from a copy of the tree (so the
+# other builds here are left alone) and checked by lintian (tests/pkg/build.sh); and its
+# test: installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
 package:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
-	dpkg-buildpackage -us -uc -b
+	@tests/pkg/build.sh ..
 
 pkgtest:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
 	@tests/pkg/run.sh
+
+# Debian 13 (trixie), amd64 and arm64: built, tested, packaged, lintian clean, installed into
+# trees booted with systemd (arm64 under qemu-user-static); tests/trixie/run.sh.  The trees
+# are debootstrapped once and cached in ~/.cache/annabella-trixie.
+trixie-check:
+	@tests/deps.sh debootstrap systemd-container qemu-user-static binfmt-support dpkg-dev
+	@tests/cross/binfmt.sh aarch64
+	@tests/trixie/run.sh
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
@@ -355,7 +367,8 @@ bench: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/bench.sh $(BUILD)
 
-demo: deps
+# The demo needs what the device needs (make deps-runtime), not the test tools.
+demo: deps-runtime
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh $(BUILD)
 

@@ -13,6 +13,10 @@
  *	cols 1-7  the side's name (the interface language's, upper case, at most 7 letters)
  *	cols 8-15 its time, right-aligned: H:MM:SS from an hour, M:SS below, M:SS.T (tenths)
  *	          below ten seconds when tenths are on; "-" without a clock
+ *
+ * A power problem ([power]) shows in White's row, column 8 (left free by every time under
+ * ten hours): FACE_GLYPH_LOW_VOLTAGE while the Pi's supply is too weak, FACE_GLYPH_BATTERY
+ * while the device runs on a battery.
  */
 #ifndef ANNABELLA_CLOCKFACE_FACE_H
 #define ANNABELLA_CLOCKFACE_FACE_H
@@ -25,9 +29,12 @@
 #define FACE_COLS 16
 
 /* The face's own characters (below the space; the drivers draw them). */
-#define FACE_GLYPH_FLAG	 '\x01'
-#define FACE_GLYPH_MOVE	 '\x02'
-#define FACE_GLYPH_PAUSE '\x03'
+#define FACE_GLYPH_FLAG	       '\x01'
+#define FACE_GLYPH_MOVE	       '\x02'
+#define FACE_GLYPH_PAUSE       '\x03'
+#define FACE_GLYPH_BATTERY     '\x04'
+#define FACE_GLYPH_LOW_VOLTAGE '\x05'
+#define FACE_GLYPHS	       5
 
 struct face_text {
 	char row[FACE_ROWS][FACE_COLS + 1];
@@ -40,6 +47,7 @@ struct face_view {
 	int running;   /* the side whose clock runs (or would, while paused), or -1 */
 	bool paused;
 	int flagged; /* the side whose flag fell, or -1 */
+	char power;  /* FACE_GLYPH_LOW_VOLTAGE, FACE_GLYPH_BATTERY, or 0: no power problem */
 };
 
 /* The side names, upper case ASCII: "de", "en", "sv", "nl" (anything else: English). */
@@ -103,7 +111,7 @@ void face_screen_update(struct face_screen *s, const struct face_text *text, str
 void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out);
 void hd44780_byte(uint8_t byte, bool rs, bool backlight, uint8_t *out);
 /* The 5x8 patterns of the face's glyphs, loaded into CGRAM characters 1..3. */
-extern const uint8_t hd44780_glyphs[3][8];
+extern const uint8_t hd44780_glyphs[FACE_GLYPHS][8];
 
 /* The 5x7 font (columns, bit 0 at the top) of the characters the face uses: space, digits,
  * ':' '.' '-', A-Z and the glyphs; anything else draws as a box.  out: 5 columns. */

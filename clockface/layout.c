@@ -55,6 +55,8 @@ void face_layout(const struct face_view *v, const char *const names[2], bool ten
 				mark = v->paused ? FACE_GLYPH_PAUSE : FACE_GLYPH_MOVE;
 		}
 		snprintf(row, FACE_COLS + 1, "%c%-7.7s%8.8s", mark, names[side], time);
+		if (side == 0 && v->power && row[8] == ' ')
+			row[8] = v->power;
 	}
 }
 

@@ -100,7 +100,7 @@ static void hd_command(struct face_out *out, const struct face_screen *s, uint8_
  * or half way through a 4-bit byte), then 4 bits, two lines, the glyphs, display on. */
 static void hd_start(struct face_screen *s, struct face_out *out)
 {
-	uint8_t b[4 * 8 * 3];
+	uint8_t b[4 * 8 * FACE_GLYPHS];
 	size_t n = 0;
 
 	hd_nibble(out, s, 0x3, 4500);
@@ -112,7 +112,7 @@ static void hd_start(struct face_screen *s, struct face_out *out)
 	hd_command(out, s, 0x01, 2000);	     /* clear (1.52 ms) */
 	hd_command(out, s, 0x06, 0);	     /* entry mode: the address increments, no shift */
 	hd_command(out, s, 0x40 | 1 * 8, 0); /* CGRAM address of character 1 */
-	for (int g = 0; g < 3; g++)
+	for (int g = 0; g < FACE_GLYPHS; g++)
 		for (int r = 0; r < 8; r++, n += 4)
 			hd44780_byte(hd44780_glyphs[g][r], true, s->backlight, b + n);
 	out_bytes(out, b, n, 0);

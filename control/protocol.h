@@ -128,6 +128,16 @@ struct control_status_extra {
 		int readings_from_scoresheet, readings_from_presses, reordered;
 		const char *foreign_journal;
 	} record;
+	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
+	struct control_power_status {
+		bool monitored;
+		const char *state;	  /* "ok", "undervoltage", "battery-low", "on-battery" */
+		bool undervoltage_sensor; /* the Pi's flag was found */
+		bool undervoltage;
+		bool battery; /* a battery or UPS was found */
+		const char *battery_status;
+		int percent; /* -1: unknown */
+	} power;
 };
 
 /* Who gives a request, when, and what the shell adds that the pure layer cannot know. */

@@ -256,6 +256,28 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);
+	if (x->power.monitored) {
+		json_object(&w, "power");
+		json_string(&w, "state", x->power.state);
+		if (x->power.undervoltage_sensor)
+			json_bool(&w, "undervoltage", x->power.undervoltage);
+		else
+			json_null(&w, "undervoltage");
+		if (x->power.battery) {
+			json_object(&w, "battery");
+			json_string(&w, "status", x->power.battery_status);
+			if (x->power.percent >= 0)
+				json_int(&w, "percent", x->power.percent);
+			else
+				json_null(&w, "percent");
+			json_end(&w);
+		} else {
+			json_null(&w, "battery");
+		}
+		json_end(&w);
+	} else {
+		json_null(&w, "power");
+	}
 	json_object(&w, "illegal");
 	json_int(&w, "white", g->illegal_count[0]);
 	json_int(&w, "black", g->illegal_count[1]);

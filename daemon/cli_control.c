@@ -374,6 +374,18 @@ static void print_status(const char *reply)
 			printf(": %s", sub);
 		printf(")\n");
 	}
+	/* The device's power, for the arbiter's check before the round. */
+	if (json_get(reply, "power", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "state", sub, sizeof(sub));
+		printf("Power: %s", sub);
+		if (json_get(v, "battery", w, sizeof(w)) > 0 && strcmp(w, "null")) {
+			json_get(w, "status", b, sizeof(b));
+			printf("; battery %s", b);
+			if (json_get(w, "percent", run, sizeof(run)) > 0 && strcmp(run, "null"))
+				printf(", %s %%", run);
+		}
+		printf("\n");
+	}
 	netcheck_print(stdout);
 }
 

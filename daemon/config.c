@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
@@ -37,6 +38,7 @@ void config_defaults(struct config *cfg)
 	braille_layout_defaults(&cfg->braille_layout);
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
+	power_config_defaults(&cfg->power);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -618,6 +620,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return board_config_set(&cfg->board, key, value, err, err_size);
 	if (!strcmp(section, "display"))
 		return face_config_set(&cfg->display, key, value, err, err_size);
+	if (!strcmp(section, "power"))
+		return power_config_set(&cfg->power, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))
@@ -800,7 +804,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	return refuse(ctx, msg);
 }
 
-int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
+static int load_file(struct config *cfg, const char *path, char *err, size_t err_size)
 {
 	struct load_ctx ctx = {.cfg = cfg, .path = path};
 	char msg[200];
@@ -846,4 +850,56 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 		return -1;
 	}
 	return 0;
+}
+
+/* A drop-in's name: NAME.conf, not hidden (an editor's or a package manager's leftovers,
+ * such as .x.conf.swp or x.conf.dpkg-dist, are not read). */
+static int dropin_filter(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".conf");
+}
+
+/* Byte order, whatever the locale: 10-x.conf before 20-y.conf before a.conf. */
+static int dropin_order(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct dirent **names;
+	int n, rc = 0;
+
+	if (load_file(cfg, path, err, err_size))
+		return -1;
+	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
+		snprintf(err, err_size, "%s.d: path too long", path);
+		return -1;
+	}
+	n = scandir(dir, &names, dropin_filter, dropin_order);
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, err_size, "%s: cannot read the drop-in directory: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!rc) {
+			if (snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name) >=
+			    (int)sizeof(file)) {
+				snprintf(err, err_size, "%s/%s: path too long", dir,
+					 names[i]->d_name);
+				rc = -1;
+			} else if (load_file(cfg, file, err, err_size)) {
+				rc = -1;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
+#include "daemon/power.h"
 #include "daemon/present.h"
 #include "chess/detect.h"
 #include "clockface/writer.h"
@@ -61,6 +62,8 @@ struct config {
 	struct braille_layout braille_layout; /* the BRF's pages and lines, where the signs go */
 	/* [display]: the clock display for the sighted opponent */
 	struct face_config display;
+	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
+	struct power_config power;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
@@ -102,7 +105,9 @@ void config_defaults(struct config *cfg);
 /* Minutes as written in a setting or an option ("15", "0.5"), 0 to 1440, in whole seconds;
  * -1 if it is no such number. */
 int config_minutes(const char *value);
-/* Read an INI file over the current values.  0, or -1 with "FILE:LINE: message" in err. */
+/* Read an INI file over the current values, then every FILE.d/NAME.conf (not hidden) in
+ * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
+ * "FILE:LINE: message" in err, FILE being the file that holds the line. */
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
 /* One key; used by config_load and tests.  0, or -1 with a message in err. */
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,

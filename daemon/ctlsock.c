@@ -248,6 +248,19 @@ static void status_extra(void *shell, struct control_status_extra *x)
 			x->record.foreign_journal = rc->foreign_path[0] ? rc->foreign_path : NULL;
 		}
 	}
+	if (c->presenter) {
+		const struct power_status *pw = presenter_power(c->presenter);
+
+		x->power = (struct control_power_status){
+		    .monitored = pw->monitored,
+		    .state = power_problem_name(pw->problems),
+		    .undervoltage_sensor = pw->undervoltage_sensor,
+		    .undervoltage = pw->problems & POWER_UNDERVOLTAGE,
+		    .battery = pw->battery,
+		    .battery_status = pw->supply_status,
+		    .percent = pw->percent,
+		};
+	}
 }
 
 /* The scoresheet in a format, for `export`. */

@@ -30,11 +30,13 @@
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/notify.h"
+#include "daemon/power.h"
 #include "daemon/present.h"
 #include "daemon/recovery.h"
 #include "daemon/state.h"
 #include "daemon/script.h"
 #include "daemon/store.h"
+#include "daemon/takeover.h"
 #include "game/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
@@ -66,6 +68,8 @@ struct daemon {
 	struct ctlsock *ctl;
 	struct display *display;
 	struct clockface *clockface;
+	struct takeover *takeover; /* a new version installed while it runs */
+	struct power *power;	   /* the Pi's supply and a UPS ([power]) */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -494,6 +498,13 @@ static void signal_ready(void *user, int fd, short revents, uint64_t now)
 	loop_stop(d->loop, 0);
 }
 
+static void power_changed(void *user, const struct power_status *st, uint64_t now)
+{
+	struct daemon *d = user;
+
+	presenter_set_power(d->presenter, st, now);
+}
+
 static void voice_idle(void *user)
 {
 	struct daemon *d = user;
@@ -683,6 +694,9 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		loop_add_source(d->loop, watchdog_deadline, watchdog_run, d);
 	}
 	loop_add_source(d->loop, end_deadline, end_run, d);
+	d->takeover = takeover_open(d->loop, d->referee);
+	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
+			      power_changed, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
@@ -695,7 +709,12 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 
 static void stop(struct daemon *d)
 {
-	notify_send("STOPPING=1");
+	/* A new version taking over is the same main process to the service manager: a
+	 * reload, which its READY=1 ends; STOPPING=1 would have it wait for an exit. */
+	if (takeover_program(d->takeover))
+		notify_send("RELOADING=1\nSTATUS=starting the new version");
+	else
+		notify_send("STOPPING=1");
 	if (d->started) {
 		referee_stop(d->referee, loop_now(d->loop));
 		note_anchors(d, loop_now(d->loop));
@@ -710,6 +729,7 @@ static void stop(struct daemon *d)
 		voice_stop_within(d->voice, 800);
 	else if (d->voice)
 		voice_stop(d->voice);
+	power_free(d->power);
 	referee_free(d->referee);
 	presenter_free(d->presenter);
 	store_free(d->store);
@@ -791,5 +811,17 @@ int main(int argc, char **argv)
 	status = loop_run(d.loop);
 	stop(&d);
 	trace_close();
+	if (takeover_program(d.takeover)) {
+		char program[PATH_MAX];
+
+		snprintf(program, sizeof(program), "%s", takeover_program(d.takeover));
+		takeover_free(d.takeover);
+		execv(program, argv);
+		/* The service manager starts it (Restart=) after this exit. */
+		log_error(LOG_MAIN, "cannot start the new version %s: %s", program,
+			  strerror(errno));
+		return 1;
+	}
+	takeover_free(d.takeover);
 	return status;
 }

@@ -28,6 +28,7 @@ struct presenter {
 	uint64_t last_repeat_ms;
 	presenter_game_hook game_hook;
 	void *game_hook_user;
+	struct power_status power; /* the last reading ([power]) */
 };
 
 void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user)
@@ -243,6 +244,48 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
+/* Privately: the most severe power problem (with the battery's charge when known), or
+ * that there is none any more. */
+static void say_power(struct presenter *p, uint64_t ms)
+{
+	const struct power_status *st = &p->power;
+	struct phrase_options o = options(p);
+	struct phrase_args a = {.square = -1, .count = st->percent};
+	struct utterance u;
+
+	utterance_clear(&u);
+	if (st->problems & POWER_UNDERVOLTAGE)
+		phrase_add(&u, &o, PHRASE_POWER_UNDERVOLTAGE, NULL);
+	else if (st->problems & (POWER_BATTERY_LOW | POWER_ON_BATTERY))
+		phrase_add(&u, &o,
+			   st->problems & POWER_BATTERY_LOW ? PHRASE_POWER_BATTERY_LOW
+							    : PHRASE_POWER_ON_BATTERY,
+			   NULL);
+	else
+		phrase_add(&u, &o, PHRASE_POWER_OK, NULL);
+	if (st->problems && !(st->problems & POWER_UNDERVOLTAGE) && st->percent >= 0) {
+		utterance_add(&u, o.lang, ", ");
+		phrase_add(&u, &o, PHRASE_POWER_PERCENT, &a);
+	}
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
+}
+
+void presenter_set_power(struct presenter *p, const struct power_status *st, uint64_t ms)
+{
+	bool first = !p->power.monitored;
+	unsigned before = p->power.problems;
+
+	p->power = *st;
+	clockface_set_power(p->clockface, st->problems);
+	if (first ? st->problems != 0 : st->problems != before)
+		say_power(p, ms);
+}
+
+const struct power_status *presenter_power(const struct presenter *p)
+{
+	return &p->power;
+}
+
 static void speak(struct presenter *p, const struct game_effect *fx)
 {
 	struct phrase_options o = options(p);
@@ -377,6 +420,9 @@ static void present_effect(void *user, const struct game_effect *fx)
 		if (g) {
 			store_game_start(p->store, g);
 			say_settings(p, fx->ms);
+			/* A low-power warning before the game (see daemon/power.h). */
+			if (p->power.monitored && p->power.problems)
+				say_power(p, fx->ms);
 			log_info(LOG_GAME, "game %s: %s", g->params.id,
 				 referee_resumed(p->referee) ? "resumed" : "begins");
 		}

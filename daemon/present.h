@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "braille/braille.h"
+#include "daemon/power.h"
 #include "daemon/store.h"
 #include "game/referee.h"
 #include "voice/phrases.h"
@@ -79,6 +80,12 @@ enum present_sink {
 	PRESENT_SINK_COUNT
 };
 bool presenter_reaches(enum present_sink sink, enum game_audience audience);
+/* The power as daemon/power.h read it: a problem is said privately with the first reading,
+ * when the problems change (and that they are gone), and when a game begins; the clock
+ * display shows it. */
+void presenter_set_power(struct presenter *p, const struct power_status *st, uint64_t ms);
+/* The last reading (monitored false: power is not watched). */
+const struct power_status *presenter_power(const struct presenter *p);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
 /* The interface language's code ("de", "en", "sv", "nl"). */

@@ -153,8 +153,13 @@ start_daemon() { # NAME SCRIPT [ULIMIT]
 	rm -rf "$work/$name"
 	(
 		[ -n "$limit" ] && ulimit -n "$limit"
-		exec "$build/annabellad" --config "$work/annabella.conf" --board "sim:$script" \
-			--time real --audio none --state "$work/$name" 2>"$work/$name.err"
+		# Run by a user with sudo, the daemon runs as that user in the socket's group (as
+		# check-control does), so the socket can be given that group.
+		as_group=()
+		[ -n "$sudo" ] && as_group=($sudo -u "$(id -un)" -g "$group" --)
+		exec "${as_group[@]}" "$build/annabellad" --config "$work/annabella.conf" \
+			--board "sim:$script" --time real --audio none --state "$work/$name" \
+			2>"$work/$name.err"
 	) &
 	daemon=$!
 	pids+=("$daemon")

@@ -162,7 +162,13 @@ daemon b1 "$work/b1-again.script"
 b1_daemon=$dpid
 wait_plies b1 8 || bad "b1: the game did not go on after the daemon's restart"
 same_pgn "after the daemon's restart" b1 "$port"
-got=$(retained "$port" annabella/b1/pgn)
+# d6 is in the PGN once made, its [%clk] once Black's press follows (300 ms later): wait for
+# the reading rather than race the press.
+for _ in $(seq 40); do
+	got=$(retained "$port" annabella/b1/pgn)
+	grep -q '4... d6 {\[%clk 0:' <<<"$got" && break
+	sleep 0.25
+done
 grep -q '4... d6 {\[%clk 0:' <<<"$got" && grep -q '^1. e4 {\[%clk 0:10:' <<<"$got" && ok ||
 	bad "the retained PGN after both restarts is not whole: $got"
 grep -q 'retrying' "$work/b1.broadcast.log" && grep -q 'connected' "$work/b1.broadcast.log" &&

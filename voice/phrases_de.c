@@ -62,6 +62,12 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_SAVE_WORKS] = "Die Partie wird wieder gespeichert",
     [PHRASE_RECOVERY_INCOMPLETE] =
 	"Die Partie wurde nicht vollständig wiederhergestellt, bitte Schiedsrichter rufen",
+    [PHRASE_POWER_UNDERVOLTAGE] =
+	"Achtung, die Stromversorgung ist zu schwach, bitte Schiedsrichter rufen",
+    [PHRASE_POWER_ON_BATTERY] = "Achtung, kein Netzstrom, das Gerät läuft auf Akku",
+    [PHRASE_POWER_BATTERY_LOW] = "Achtung, der Akku ist fast leer, bitte Schiedsrichter rufen",
+    [PHRASE_POWER_PERCENT] = "{count} Prozent",
+    [PHRASE_POWER_OK] = "Die Stromversorgung ist wieder in Ordnung",
     [PHRASE_TIME_LEFT] = "noch {time}",
     [PHRASE_SETTINGS] = "Sprache Deutsch, Sprechtempo {count}",
     [PHRASE_SETTINGS_LONG] = "lange Zugansage",

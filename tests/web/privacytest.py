@@ -23,6 +23,7 @@ status of an assistant, never say whether a claim is correct; the arbiter's does
 """
 import json
 import os
+import getpass
 import shutil
 import socket
 import subprocess
@@ -41,6 +42,7 @@ SOCK = os.path.join(WORK, "run", "control")
 GROUP = "anb-privtest"
 ASSISTANT, ARBITER = "anb-priv-asst", "anb-priv-arb"
 SUDO = [] if os.geteuid() == 0 else ["sudo", "-n"]
+TOOL = None  # the copy the test users run (main())
 passed = failed = 0
 procs = {}
 driver = None
@@ -219,7 +221,7 @@ class Lines(threading.Thread):
 
 def watch(user, *args):
     """`annabella control watch [public]` as user: its reply first, then the events."""
-    p = subprocess.Popen(as_user(user, [f"{BUILD}/annabella", "control", "--socket", SOCK,
+    p = subprocess.Popen(as_user(user, [TOOL, "control", "--socket", SOCK,
                                         "watch", *args]),
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     procs["watch " + user + " ".join(args)] = p
@@ -229,7 +231,7 @@ def watch(user, *args):
 
 
 def cli(user, *args, stdin=None):
-    return subprocess.run(as_user(user, [f"{BUILD}/annabella", "control", "--socket", SOCK,
+    return subprocess.run(as_user(user, [TOOL, "control", "--socket", SOCK,
                                          *args]),
                           input=stdin, capture_output=True, text=True, timeout=20)
 
@@ -268,9 +270,15 @@ def make_users():
 
 
 def main():
-    global driver
+    global driver, TOOL
     os.chmod(WORK, 0o755)
     make_users()
+    # The test users run the tool from a copy they can reach: the checkout may be in a home
+    # only its owner can enter (root's, or one made by adduser: mode 0700).
+    os.makedirs(os.path.join(WORK, "bin"), mode=0o755)
+    TOOL = os.path.join(WORK, "bin", "annabella")
+    shutil.copy(f"{BUILD}/annabella", TOOL)
+    os.chmod(TOOL, 0o755)
     with open(os.path.join(WORK, "annabella.conf"), "w") as f:
         f.write(CONF)
     with open(os.path.join(WORK, "game.script"), "w") as f:
@@ -289,8 +297,11 @@ def main():
     mqtt.start()
 
     started = time.monotonic()
+    # Run by a user with sudo, the daemon runs as that user in the socket's group (as
+    # check-control does), so the socket can be given that group.
+    as_group = SUDO + ["-u", getpass.getuser(), "-g", GROUP, "--"] if SUDO else []
     procs["daemon"] = subprocess.Popen(
-        [f"{BUILD}/annabellad", "--config", os.path.join(WORK, "annabella.conf"),
+        as_group + [f"{BUILD}/annabellad", "--config", os.path.join(WORK, "annabella.conf"),
          "--board", "sim:" + os.path.join(WORK, "game.script"), "--time", "real",
          "--audio", "none", "--state", os.path.join(WORK, "state")],
         stderr=open(os.path.join(WORK, "daemon.err"), "w"))
@@ -306,11 +317,11 @@ def main():
 
     web_port = free_port()
     procs["web"] = subprocess.Popen(
-        as_user(ARBITER, [f"{BUILD}/annabella", "web", "--listen", f"127.0.0.1:{web_port}",
+        as_user(ARBITER, [TOOL, "web", "--listen", f"127.0.0.1:{web_port}",
                           "--socket", SOCK]),
         stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "web.err"), "w"))
     procs["broadcast"] = subprocess.Popen(
-        as_user(ARBITER, [f"{BUILD}/annabella", "broadcast", "--mqtt", f"127.0.0.1:{port}",
+        as_user(ARBITER, [TOOL, "broadcast", "--mqtt", f"127.0.0.1:{port}",
                           "--board", "priv", "--socket", SOCK]),
         stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "broadcast.err"), "w"))
     check("the web page listens", wait_port(web_port))
