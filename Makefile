@@ -137,10 +137,19 @@ $(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(BUILD)/obj/gen/assets
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(NET_LIBS) -lreadline
 
-$(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
+# The tests' support files are compiled on their own, each with its own dependency file (one
+# compiler run over several sources writes only the last one's headers into -MF).
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/obj/%.o)
+.SECONDARY: $(TEST_SUPPORT_OBJ)
+$(BUILD)/obj/tests/unit/support_%.o: tests/unit/support_%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
-	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS) $(NET_LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(LIB) $(TEST_LIBS) $(LDLIBS) $(NET_LIBS)
 
 $(BRLTEST): tests/brltty/brltest.c $(LIB)
 	@mkdir -p $(@D)
