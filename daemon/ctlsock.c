@@ -224,7 +224,7 @@ static void status_extra(void *shell, struct control_status_extra *x)
 }
 
 /* The scoresheet in a format, for `export`. */
-static char *render(void *shell, enum control_export f, const char **why)
+static char *render(void *shell, enum control_export f, enum reply_code *why)
 {
 	struct ctlsock *c = shell;
 	const struct pgn_game *pgn = c->store ? store_pgn(c->store) : NULL;
@@ -232,7 +232,7 @@ static char *render(void *shell, enum control_export f, const char **why)
 	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
 
 	if (!text)
-		*why = pgn ? "cannot render the scoresheet" : "no game yet";
+		*why = pgn ? REPLY_RENDER_FAILED : REPLY_NO_GAME;
 	return text;
 }
 
@@ -287,7 +287,11 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		cl->watch_public = out.public_view;
 	} else if (cl && out.action == CONTROL_ACT_ROLE) {
 		cl->role = out.role;
-		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
+		/* `auth PIN NAME`: the person at a shared connection (a phone at the web page)
+		 * is told apart from the others with the same PIN. */
+		if (snprintf(cl->author, sizeof(cl->author), "%s+pin%s%s", cl->user,
+			     out.name[0] ? ":" : "", out.name) >= (int)sizeof(cl->author))
+			log_warn(LOG_CONTROL, "author %s cut short", cl->author);
 	}
 	answer(c, cl, &out.reply);
 	control_outcome_free(&out);
@@ -310,10 +314,11 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	}
 }
 
-void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now)
+void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
+		    uint64_t now)
 {
-	request(c, NULL, "script", !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT,
-		command, strlen(command), now);
+	request(c, NULL, author, !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT, command,
+		strlen(command), now);
 }
 
 void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience)
@@ -374,13 +379,13 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 		if (cl->fd >= 0 && cl->in_len == sizeof(cl->in)) {
 			/* Over the limit without a newline: refused, the rest of it skipped. */
 			if (!cl->discarding) {
-				char err[80];
+				struct game_reply err;
 				struct strbuf out = {0};
 
-				snprintf(err, sizeof(err), "request longer than %d bytes",
-					 CONTROL_LINE_MAX);
-				control_reply_error(&out, err);
-				audit(c, now, cl->author, cl->role, "(too long)", false, err);
+				game_reply_set(&err, REPLY_REQUEST_TOO_LONG,
+					       REPLY_ARGS(REPLY_N("max", CONTROL_LINE_MAX)));
+				control_reply(&out, &err);
+				audit(c, now, cl->author, cl->role, "(too long)", false, err.text);
 				answer(c, cl, &out);
 				free(out.p);
 			}
@@ -422,11 +427,16 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			static const char busy[] =
-			    "{\"ok\":false,\"error\":\"too many clients\"}\n";
+			struct game_reply busy;
+			struct strbuf line = {0};
 
-			if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+			game_reply_set(&busy, REPLY_TOO_MANY_CLIENTS,
+				       REPLY_ARGS(REPLY_N("max", CTLSOCK_MAX_CLIENTS)));
+			control_reply(&line, &busy);
+			strbuf_append(&line, "\n", 1);
+			if (!line.p || send(cfd, line.p, line.len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 				log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
+			free(line.p);
 			close(cfd);
 			log_warn(LOG_CONTROL, "a client refused: %d clients already",
 				 CTLSOCK_MAX_CLIENTS);

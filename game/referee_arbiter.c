@@ -25,50 +25,107 @@ static void ply_name(const struct game *g, int ply, char *buf, size_t size)
 
 /* ------------------------------------------------------------------ the relayed move */
 
+/* The ply a relay names (1-based): its number, or its move number and colour; 0 when it
+ * names none; -1 before the game's first move. */
+static int named_ply(const struct game *g, const struct game_command *cmd)
+{
+	int index;
+
+	if (cmd->ply > 0)
+		return cmd->ply;
+	if (cmd->move_number <= 0 || cmd->color < 0)
+		return 0;
+	index = (cmd->move_number - g->start.fullmove_number) * 2 + cmd->color - g->start.side;
+	return index < 0 ? -1 : index + 1;
+}
+
+/* A reply's arguments for a ply in the game: its number and its name ("12... Nf6"). */
+#define PLY_ARGS(ply, name) REPLY_N("ply", (ply)), REPLY_S("name", (name))
+
 /* The opponent's move as an assistant relays it: announced publicly; the tactile board must
  * then show it.  The same move already there is taken without a second announcement; a
  * second relay before the opponent's press replaces the first and is said as a correction
- * (D.2.8). */
+ * (D.2.8).
+ *
+ * A relay that names its ply (`move 12 Nf3`, `move 6... Nf6`) is for that ply alone: the
+ * next one, or the opponent's last one not yet completed by their press.  That last one it
+ * corrects only for the one who relayed it (a move made on the tactile board has no
+ * relayer): a second person relaying the same ply at the same time is refused and told
+ * who relayed it, never taken as a correction.  Without a ply, the relay is for the
+ * opponent's move as the game stands, as it always was. */
 void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
-	int player = g->params.player, last = game_plies(g) - 1;
-	struct chess_pos pos = *game_position(g);
+	int player = g->params.player, plies = game_plies(g), last = plies - 1;
+	int named = named_ply(g, cmd), target;
+	struct chess_pos pos;
 	struct chess_error err;
 	bool correction = false;
 	chess_move m;
 	char name[40];
 
-	if (pos.side == player) {
-		/* The opponent's move is in the game already: the same once more, or a
-		 * correction before their press. */
-		if (last < 0 || game_ply_color(g, last) == player) {
-			ref_reply(r, cmd, false, now, "it is not the opponent's turn");
-			return;
-		}
-		game_position_before(g, last, &pos);
-	}
-	if (chess_move_parse_san(&pos, cmd->move, &m, &err)) {
-		ref_reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s", cmd->move,
-			  color_word(pos.side), err.message);
+	if (named < 0) {
+		ref_answer(r, cmd, now, REPLY_RELAY_BEFORE_START,
+			   REPLY_ARGS(REPLY_N("move_number", cmd->move_number),
+				      REPLY_N("first", g->start.fullmove_number)));
 		return;
 	}
-	if (pos.side != game_position(g)->side) {
-		ply_name(g, last, name, sizeof(name));
-		if (m == g->plies[last].move) {
-			ref_reply(r, cmd, true, now, "%s is in the game already", name);
+	if (named > plies + 1) {
+		ref_answer(r, cmd, now, REPLY_RELAY_AHEAD,
+			   REPLY_ARGS(REPLY_N("ply", named), REPLY_N("plies", plies),
+				      REPLY_N("next", plies + 1)));
+		return;
+	}
+	/* Without a ply: the opponent's next move, or their last before their press. */
+	target = named ? named : game_position(g)->side == player ? plies : plies + 1;
+	if (target < 1 || game_ply_color(g, target - 1) == player) {
+		if (!named)
+			ref_answer(
+			    r, cmd, now, REPLY_NOT_OPPONENTS_TURN,
+			    REPLY_ARGS(REPLY_S("color", game_color_name(game_position(g)->side))));
+		else
+			ref_answer(r, cmd, now, REPLY_RELAY_PLAYERS_PLY,
+				   REPLY_ARGS(REPLY_N("ply", target),
+					      REPLY_S("color", game_color_name(player))));
+		return;
+	}
+	game_position_before(g, target - 1, &pos);
+	if (chess_move_parse_san(&pos, cmd->move, &m, &err)) {
+		ref_answer_not_legal(r, cmd, now, pos.side, &err);
+		return;
+	}
+	if (target <= plies) {
+		/* A ply in the game: the same move once more, or a correction of the last one
+		 * before the opponent's press. */
+		ply_name(g, target - 1, name, sizeof(name));
+		if (m == g->plies[target - 1].move) {
+			ref_answer(r, cmd, now, REPLY_RELAY_IN_GAME,
+				   REPLY_ARGS(PLY_ARGS(target, name)));
+			return;
+		}
+		if (target < plies) {
+			ref_answer(r, cmd, now, REPLY_RELAY_PAST,
+				   REPLY_ARGS(PLY_ARGS(target, name), REPLY_N("plies", plies)));
+			return;
+		}
+		if (named && (g->plies[last].flags & GAME_PLY_RELAYED) && g->relayed_ply == last &&
+		    strcmp(g->relayed_by, cmd->author[0] ? cmd->author : "-")) {
+			char san[CHESS_SAN_MAX];
+
+			chess_move_to_san(&pos, m, san, sizeof(san));
+			ref_answer(r, cmd, now, REPLY_RELAY_TAKEN,
+				   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("by", g->relayed_by),
+					      REPLY_S("move", san)));
 			return;
 		}
 		if (g->plies[last].flags & GAME_PLY_COMPLETE) {
-			ref_reply(
-			    r, cmd, false, now,
-			    "%s was completed by the opponent's press: too late to correct it "
-			    "(D.2.8); the arbiter may roll back",
-			    name);
+			ref_answer(r, cmd, now, REPLY_RELAY_TOO_LATE,
+				   REPLY_ARGS(PLY_ARGS(target, name)));
 			return;
 		}
 		if (ref_withdraw_last(r, cmd->author, now)) {
-			ref_reply(r, cmd, false, now, "%s cannot be withdrawn", name);
+			ref_answer(r, cmd, now, REPLY_RELAY_NOT_WITHDRAWN,
+				   REPLY_ARGS(PLY_ARGS(target, name)));
 			return;
 		}
 		correction = true;
@@ -76,12 +133,20 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	/* The opponent's reply: a mismatch kept from the tactile player opens now. */
 	ref_mismatch_open_held(r, now);
 	if (ref_make_move(r, m, correction, cmd->author, now)) {
-		ref_reply(r, cmd, false, now, "the move does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "move")));
 		return;
 	}
-	ply_name(g, game_plies(g) - 1, name, sizeof(name));
-	ref_reply(r, cmd, true, now, "%s %s", name,
-		  correction ? "relayed as a correction" : "relayed");
+	if (correction) {
+		char replaced[40];
+
+		snprintf(replaced, sizeof(replaced), "%s", name);
+		ply_name(g, target - 1, name, sizeof(name));
+		ref_answer(r, cmd, now, REPLY_RELAYED_CORRECTION,
+			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("replaced", replaced)));
+		return;
+	}
+	ply_name(g, target - 1, name, sizeof(name));
+	ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
 }
 
 /* ------------------------------------------------------------------ retraced games */
@@ -94,29 +159,29 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 	char name[40] = "the start";
 
 	if (!plies) {
-		ref_reply(r, cmd, false, now,
-			  "the game has no moves yet: there is nothing to roll back");
+		ref_answer(r, cmd, now, REPLY_ROLLBACK_NO_MOVES, NULL);
 		return;
 	}
 	if (cmd->ply < 0 || cmd->ply >= plies) {
-		ref_reply(r, cmd, false, now,
-			  "the game has %d %s: rollback takes a ply from 0 (the start) to %d",
-			  plies, plies == 1 ? "ply" : "plies", plies - 1);
+		ref_answer(r, cmd, now, REPLY_ROLLBACK_RANGE,
+			   REPLY_ARGS(REPLY_N("plies", plies), REPLY_N("last", plies - 1)));
 		return;
 	}
 	if (cmd->ply > 0)
 		ply_name(g, cmd->ply - 1, name, sizeof(name));
 	rec.u.rollback_ply = cmd->ply;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the rollback does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "rollback")));
 		return;
 	}
 	ref_setup_begin(r, now);
-	ref_reply(
-	    r, cmd, true, now,
-	    "retraced to ply %d (after %s); %d later plies kept as a comment; the clocks stay "
-	    "until set",
-	    cmd->ply, name, plies - cmd->ply);
+	if (cmd->ply > 0)
+		ref_answer(
+		    r, cmd, now, REPLY_RETRACED,
+		    REPLY_ARGS(PLY_ARGS(cmd->ply, name), REPLY_N("later", plies - cmd->ply)));
+	else
+		ref_answer(r, cmd, now, REPLY_RETRACED_START,
+			   REPLY_ARGS(REPLY_N("ply", 0), REPLY_N("later", plies)));
 }
 
 /* The running clock's kind of game (Appendix A/B) picks the edition's penalty. */
@@ -152,8 +217,11 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 		if (game_ply_color(g, i) == color && (g->plies[i].flags & GAME_PLY_COMPLETE))
 			ply = i;
 	if (ply < 0) {
-		ref_reply(r, cmd, false, now, "no completed move of %s to rule on",
-			  color >= 0 ? color_word(color) : "either side");
+		if (color >= 0)
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_NO_MOVE,
+				   REPLY_ARGS(REPLY_S("color", color_word(color))));
+		else
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_NO_MOVE_ANY, NULL);
 		return;
 	}
 	ply_name(g, ply, name, sizeof(name));
@@ -168,7 +236,7 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 		clock_set_running(&rec.clock, color, now);
 	}
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the ruling does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "ruling")));
 		return;
 	}
 	clock_text(penalty, time, sizeof(time));
@@ -188,14 +256,17 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 			: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
 						 : GAME_MSG_RESULT_DRAW,
 			now);
-		ref_reply(r, cmd, true, now,
-			  "%s illegal: %s's illegal move number %d ends the game: %s", name,
-			  color_word(color), count, result);
+		ref_answer(r, cmd, now, REPLY_ILLEGAL_ENDS,
+			   REPLY_ARGS(PLY_ARGS(ply + 1, name), REPLY_S("color", color_word(color)),
+				      REPLY_N("count", count), REPLY_S("result", result)));
 		return;
 	}
 	ref_setup_begin(r, now);
-	ref_reply(r, cmd, true, now, "%s illegal: %s's illegal move number %d; +%s to %s", name,
-		  color_word(color), count, time, color_word(!color));
+	ref_answer(r, cmd, now, REPLY_ILLEGAL_RULED,
+		   REPLY_ARGS(PLY_ARGS(ply + 1, name), REPLY_S("color", color_word(color)),
+			      REPLY_N("count", count), REPLY_S("penalty", time),
+			      REPLY_N("penalty_ms", penalty),
+			      REPLY_S("other_color", color_word(!color))));
 }
 
 /* ------------------------------------------------------------------ clocks and claims */
@@ -213,13 +284,16 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 	/* The clock that runs is the side to move's (after a retraction it may not be). */
 	clock_set_running(&rec.clock, game_position(g)->side, now);
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the setting does not fit the clock");
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
 		return;
 	}
 	ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now);
 	clock_text(cmd->white_ms, w, sizeof(w));
 	clock_text(cmd->black_ms, b, sizeof(b));
-	ref_reply(r, cmd, true, now, "clocks set: White %s, Black %s", w, b);
+	ref_answer(r, cmd, now, REPLY_CLOCKS_SET,
+		   REPLY_ARGS(REPLY_S("white", w), REPLY_S("black", b),
+			      REPLY_N("white_ms", cmd->white_ms),
+			      REPLY_N("black_ms", cmd->black_ms)));
 }
 
 /* Art. 9.5: the arbiter upholds a claim (the game is drawn) or rejects it (the opponent
@@ -232,7 +306,7 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 	char time[16];
 
 	if (!g->claim.open || game_over(g)) {
-		ref_reply(r, cmd, false, now, "no claim to rule on");
+		ref_answer(r, cmd, now, REPLY_NO_CLAIM, NULL);
 		return;
 	}
 	rec.u.ruling.upheld = cmd->upheld;
@@ -243,7 +317,7 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 		clock_resume(&rec.clock, now);
 	}
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the ruling does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "ruling")));
 		return;
 	}
 	if (cmd->upheld) {
@@ -252,12 +326,15 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 							  : "threefold repetition claimed (9.2)",
 			     cmd->author, now);
 		ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_DRAW, now);
-		ref_reply(r, cmd, true, now, "claim upheld: 1/2-1/2");
+		ref_answer(r, cmd, now, REPLY_CLAIM_UPHELD,
+			   REPLY_ARGS(REPLY_S("result", "1/2-1/2")));
 		return;
 	}
 	if (claimant == g->params.player)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_REJECTED, now);
 	clock_text(rec.u.ruling.penalty_ms, time, sizeof(time));
-	ref_reply(r, cmd, true, now, "claim rejected: +%s to %s; the clocks run", time,
-		  color_word(!claimant));
+	ref_answer(r, cmd, now, REPLY_CLAIM_REJECTED,
+		   REPLY_ARGS(REPLY_S("penalty", time),
+			      REPLY_N("penalty_ms", rec.u.ruling.penalty_ms),
+			      REPLY_S("color", color_word(!claimant))));
 }
