@@ -27,6 +27,7 @@
  *                                      process frozen or gone)
  *   POST /api/command                  body: one section 8 line; header X-PIN: the PIN.
  *                                      Without a PIN only status, moves, export and help.
+ *                                      X-Page: the page's own word, passed on with `auth`.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -458,6 +459,9 @@ static enum MHD_Result json_error(const struct httpd_request *req, unsigned stat
 static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 {
 	const char *pin = httpd_header(req, "X-PIN");
+	/* The page's own word (X-Page): the person at a phone, told apart from the others with
+	 * the same PIN (a relay's author, DESIGN 8 `auth PIN NAME`). */
+	const char *page = httpd_header(req, "X-Page");
 	char line[4097], err[256], *reply = NULL;
 	struct ctlclient *c;
 	struct pin_failures *f;
@@ -493,10 +497,14 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 	c = ctlclient_connect(w->socket, err, sizeof(err));
 	if (!c)
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, err);
+	if (page && (!*page || strlen(page) > 16 ||
+		     strspn(page, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(page)))
+		page = NULL;
 	if (pin) {
-		char auth[64];
+		char auth[96];
 
-		snprintf(auth, sizeof(auth), "auth %s", pin);
+		snprintf(auth, sizeof(auth), "auth %.40s%s%s", pin, page ? " " : "",
+			 page ? page : "");
 		if (ctlclient_request(c, auth, &reply, REQUEST_MS)) {
 			ctlclient_close(c);
 			return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,

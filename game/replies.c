@@ -180,11 +180,11 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 			      "the game has {plies} {plies|ply|plies}: rollback takes a ply from 0 "
 			      "(the start) to {last}"},
     [REPLY_RETRACED] = {"retraced", OK, "ply name later",
-			"retraced to ply {ply} (after {name}); {later} later plies kept as a "
-			"comment; the clocks stay until set"},
+			"retraced to ply {ply} (after {name}); {later} later {later|ply|plies} "
+			"kept as a comment; the clocks stay until set"},
     [REPLY_RETRACED_START] = {"retraced-start", OK, "ply later",
-			      "retraced to ply {ply} (after the start); {later} later plies kept "
-			      "as a comment; the clocks stay until set"},
+			      "retraced to ply {ply} (after the start); {later} later "
+			      "{later|ply|plies} kept as a comment; the clocks stay until set"},
     [REPLY_ILLEGAL_NO_MOVE] = {"illegal-no-move", ERR, "color",
 			       "no completed move of {color} to rule on"},
     [REPLY_ILLEGAL_NO_MOVE_ANY] = {"illegal-no-move-any", ERR, "",
