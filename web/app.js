@@ -587,14 +587,11 @@ function showLegal() {
   list.textContent = '';
   if (!legalMoves || !status) { hint.textContent = ''; return; }
   const target = relayFixed || relayTarget();
-  // A correction is of the opponent's move: the legal moves now are the tactile player's.
-  if (!target || !target.correct) {
-    for (const m of legalMoves.moves) {
-      const o = document.createElement('option');
-      o.value = m.san;
-      o.label = m.san + (m.local !== m.san ? ' · ' + m.local : '') + ' · ' + m.uci;
-      list.appendChild(o);
-    }
+  for (const m of legalMoves.moves) {
+    const o = document.createElement('option');
+    o.value = m.san;
+    o.label = m.san + (m.local !== m.san ? ' · ' + m.local : '') + ' · ' + m.uci;
+    list.appendChild(o);
   }
   const opponentToMove = status.player && legalMoves.to_move !== status.player;
   let text = opponentToMove
