@@ -117,29 +117,36 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 	return 0;
 }
 
+/* One more argument of a reply being built. */
+static void add(struct reply_value *v, int *n, struct reply_value arg)
+{
+	v[*n] = arg;
+	*n += 1;
+	v[*n] = (struct reply_value){0};
+}
+
 void game_compare_reply(const struct game_comparison *c, struct game_reply *reply)
 {
 	struct reply_value v[REPLY_ARGS_MAX + 1];
 	enum reply_code code = REPLY_COMPARE_AGREE;
 	int n = 0;
 
-	v[n++] = REPLY_N("agree", c->agree);
-	v[n++] = REPLY_N("device_plies", c->device_plies);
-	v[n++] = REPLY_N("their_plies", c->their_plies);
+	add(v, &n, REPLY_N("agree", c->agree));
+	add(v, &n, REPLY_N("device_plies", c->device_plies));
+	add(v, &n, REPLY_N("their_plies", c->their_plies));
 	if (c->differ && c->device[0]) {
 		code = c->theirs[0] ? REPLY_COMPARE_DIFFER : REPLY_COMPARE_THEIRS_SHORT;
-		v[n++] = REPLY_N("ply", c->agree + 1);
-		v[n++] = REPLY_N("move_number", c->move_number);
-		v[n++] = REPLY_S("device", c->device);
+		add(v, &n, REPLY_N("ply", c->agree + 1));
+		add(v, &n, REPLY_N("move_number", c->move_number));
+		add(v, &n, REPLY_S("device", c->device));
 		if (c->theirs[0])
-			v[n++] = REPLY_S("theirs", c->theirs);
+			add(v, &n, REPLY_S("theirs", c->theirs));
 	} else if (c->differ) {
 		code = REPLY_COMPARE_THEIRS_LONG;
-		v[n++] = REPLY_S("theirs", c->theirs);
+		add(v, &n, REPLY_S("theirs", c->theirs));
 	}
 	if (c->unreadable)
-		v[n++] = REPLY_S("unreadable", c->unreadable_word);
-	v[n] = (struct reply_value){0};
+		add(v, &n, REPLY_S("unreadable", c->unreadable_word));
 	game_reply_set(reply, code, v);
 }
 

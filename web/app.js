@@ -606,7 +606,7 @@ function showLegal() {
 // process's own refusals by their HTTP status; a reply whose code this page does not know,
 // as the daemon gives it (in English, marked so).
 function replyWords(httpStatus, j) {
-  if (j && j.code) {
+  if (j && j.code && typeof replyText === 'function') {
     const text = replyText(lang, j.code, j.args || {});
     if (text !== null) return { text, coded: true };
   }
@@ -616,6 +616,22 @@ function replyWords(httpStatus, j) {
   if (httpStatus === 503) return { text: t('unreachable') };
   if (httpStatus >= 400) return { text: t('badrequest', { e: '' }), daemon: j && j.error };
   return { text: j.ok ? '' : t('refused'), daemon: j.ok ? (j.text && !j.format ? j.text : '') : j.error };
+}
+
+// The words of the replies (codes.js, 10 KB as sent) are fetched only by a page that gives
+// commands: when a PIN is typed or a command sent.
+let codesLoading = null;
+function loadCodes() {
+  if (!codesLoading) {
+    codesLoading = new Promise((resolve) => {
+      const s = document.createElement('script');
+      s.src = '/codes.js';
+      s.onload = () => resolve(true);
+      s.onerror = () => { codesLoading = null; s.remove(); resolve(false); };
+      document.head.appendChild(s);
+    });
+  }
+  return codesLoading;
 }
 
 // This browser's own word for the daemon (a random one, kept): two phones with the same
@@ -650,9 +666,11 @@ async function send(line, label) {
       headers['X-PIN'] = pin;
       headers['X-Page'] = PAGE_ID;
     }
+    const words = loadCodes();
     const r = await fetch('/api/command', { method: 'POST', headers, body: line });
     let j = {};
     try { j = await r.json(); } catch (e) { j = { ok: false }; }
+    await words;
     const w = replyWords(r.status, j);
     const said = w.coded ? (j.ok ? '' : t('refused')) + w.text : j.ok && !w.daemon ? t('ok') : w.text;
     reply.textContent = t('sent', { l: label || line }) + ': ' + said;
@@ -774,6 +792,7 @@ document.addEventListener('DOMContentLoaded', () => {
   lang = '';
   applyLanguage(document.documentElement.lang || 'de');
   $('command').addEventListener('change', showUsage);
+  $('pin').addEventListener('input', loadCodes);
   $('relay-move').addEventListener('input', () => {
     if (!$('relay-move').value.trim()) relayFixed = null;
     else if (!relayFixed) relayFixed = relayTarget();
