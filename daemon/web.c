@@ -460,7 +460,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 {
 	const char *pin = httpd_header(req, "X-PIN");
 	/* The page's own word (X-Page): the person at a phone, told apart from the others with
-	 * the same PIN (a relay's author, DESIGN 8 `auth PIN NAME`). */
+	 * the same PIN (a relay's author: `auth PIN NAME`, README "Control interface"). */
 	const char *page = httpd_header(req, "X-Page");
 	char line[4097], err[256], *reply = NULL;
 	struct ctlclient *c;

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The replies to requests (DESIGN 8): every reply the referee, the command table and its
- * handlers give is a code from one table (replies.c) with its arguments, and its English
- * text is that code's wording built from those arguments.  A reply's `text` or `error` and
- * its `code` and `args` therefore cannot say different things, and a program or a page
- * words the code in its own language from the same arguments (web/codes.js: de, en, sv,
- * nl).  Pure.
+ * The replies to requests (README, "Reply codes"): every reply the referee, the command table and
+ * its handlers give is a code from one table (replies.c) with its arguments, and its English text
+ * is that code's wording built from those arguments.  A reply's `text` or `error` and its `code`
+ * and `args` therefore cannot say different things, and a program or a page words the code in its
+ * own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
  *
  * A wording is plain text with three marks:
  *   {key}             the argument's value;

@@ -567,7 +567,7 @@ async function loadLegal() {
 // The ply a relayed move is for, as the page shows it: the opponent's next move, or, with
 // the tactile player to move, the opponent's last one (a correction before their press).
 // It is fixed once the assistant starts typing: the page sends the ply it showed, so a move
-// someone else relayed meanwhile is refused by the daemon, never replaced (DESIGN 8 `move`).
+// someone else relayed meanwhile is refused by the daemon, never replaced (README, Control interface: `move`).
 let relayFixed = null;
 function relayTarget() {
   if (!status || !status.game || !status.player || !status.fen) return null;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A relayed move that names its ply (DESIGN 8 `move`, D.2.10, D.2.8): two people relaying
- * the same ply at once never replace each other's move; the one who relayed a move may
+ * A relayed move that names its ply (README, Control interface: `move`; D.2.10, D.2.8): two people
+ * relaying the same ply at once never replace each other's move; the one who relayed a move may
  * still correct it before the opponent's press; `move MOVE` without a ply is as it always
  * was.  Through the command table, as the control socket gives them, with each reply's
  * text checked against its code (reply_check.h).
@@ -160,7 +160,7 @@ static void test_move_numbers_from_a_position(void **state)
 }
 
 /* `move MOVE` without a ply: the opponent's next move, or a correction of their last
- * before their press, whoever relays it (DESIGN 8, as it always was); 0-0 is a move. */
+ * before their press, whoever relays it (as it always was); 0-0 is a move. */
 static void test_without_ply_as_before(void **state)
 {
 	(void)state;
