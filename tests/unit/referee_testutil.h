@@ -17,6 +17,7 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "game/referee.h"
+#include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
 
 #define RT_MAX_RECORDS 4000
@@ -360,6 +361,11 @@ static inline int rt_control(struct rt *t, enum game_role role, const char *line
 	int rc;
 
 	control_dispatch(&env, line, strlen(line), &out);
+	/* Every reply's text is its code's wording from its arguments (reply_check.h). */
+	if (out.reply.p && reply_check_line(out.reply.p)) {
+		fprintf(stderr, "reply to '%s': %s\n", line, reply_check_line(out.reply.p));
+		abort();
+	}
 	if (out.reply.p && json_get(out.reply.p, out.ok ? "text" : "error", text, sizeof(text)) < 0)
 		snprintf(text, sizeof(text), "%s", out.reply.p);
 	rt_log_reply(t, out.ok, text);
