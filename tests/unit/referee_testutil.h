@@ -343,8 +343,18 @@ static inline void rt_log_reply(struct rt *t, bool ok, const char *text)
 static inline void rt_command(struct rt *t, const struct game_command *cmd)
 {
 	struct game_reply reply;
+	struct strbuf line = {0};
 
 	referee_command(t->r, cmd, t->now, &reply);
+	/* The referee's reply as the socket gives it: a code of the table with its row's
+	 * arguments, its text their wording (reply_check.h). */
+	control_reply(&line, &reply);
+	if (!line.p || reply_check_line(line.p)) {
+		fprintf(stderr, "reply to command %d: %s\n", (int)cmd->kind,
+			line.p ? reply_check_line(line.p) : "none");
+		abort();
+	}
+	free(line.p);
 	rt_log_reply(t, reply.ok, reply.text);
 	referee_flush(t->r, t->now);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Every reply line a test sees is checked against the replies' table (game/replies.h): it
- * carries a known code and the arguments its row names, and its English text (`text` or
+ * carries a known code (never bad-args, which stands for a reply set with other arguments
+ * than its row's) and the arguments its row names, and its English text (`text` or
  * `error`) is that code's wording built from those arguments alone, so a page that words
  * the code in another language says the same.
  */
@@ -35,6 +36,10 @@ static inline const char *reply_check_line(const char *json)
 	code = reply_code_parse(name);
 	if (code == REPLY_NONE)
 		return snprintf(why, sizeof(why), "unknown code %s in %s", name, json), why;
+	/* A reply given other arguments than its row names: a bug where it was set. */
+	if (code == REPLY_BAD_ARGS)
+		return snprintf(why, sizeof(why), "a reply with the wrong arguments: %s", json),
+		       why;
 	row = reply_row(code);
 	if (json_get(json, "args", args, sizeof(args)) < 0 || args[0] != '{')
 		return snprintf(why, sizeof(why), "no args in %s", json), why;

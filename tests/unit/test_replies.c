@@ -134,6 +134,49 @@ static void test_marks(void **state)
 	assert_int_equal(game_reply_word("a]b", &r, (char[8]){0}, 8), 3);
 }
 
+/* Rows whose English was a plain text before their codes, and which no test reaches through
+ * the daemon: worded as that text was. */
+static void test_former_texts(void **state)
+{
+	struct game_reply r;
+
+	(void)state;
+	game_reply_set(&r, REPLY_ILLEGAL_PRESS_TOO_LATE,
+		       REPLY_ARGS(REPLY_S("color", "black"), REPLY_S("press", "illegal"),
+				  REPLY_S("detail", "of a board no legal move explains"),
+				  REPLY_S("other_color", "white"), REPLY_S("edition", "2005"),
+				  REPLY_S("article", "7.4 b, B6")));
+	assert_string_equal(r.text, "black's press of a board no legal move explains: white has "
+				    "moved since; under 2005 the illegal move stands (7.4 b, B6)");
+	game_reply_set(&r, REPLY_PIN_WAIT, REPLY_ARGS(REPLY_N("seconds", 32)));
+	assert_string_equal(r.text, "too many wrong PINs: wait 32 s");
+	game_reply_set(&r, REPLY_WRONG_PIN_WAIT, REPLY_ARGS(REPLY_N("seconds", 2)));
+	assert_string_equal(r.text, "wrong PIN; the next is checked in 2 s");
+	game_reply_set(&r, REPLY_TOO_MANY_CLIENTS, REPLY_ARGS(REPLY_N("max", 16)));
+	assert_string_equal(r.text, "too many clients (16)");
+	game_reply_set(&r, REPLY_FDS_KEPT, NULL);
+	assert_string_equal(
+	    r.text, "too many clients: the file descriptors left are kept for the game's files");
+	game_reply_set(&r, REPLY_NO_FD_LEFT, NULL);
+	assert_string_equal(r.text, "too many clients: no file descriptor left");
+	/* Both sides' moves and times taken back, as the ruling words them. */
+	game_reply_set(&r, REPLY_ILLEGAL_RULED,
+		       REPLY_ARGS(REPLY_N("ply", 3), REPLY_S("name", "2. Nf3"),
+				  REPLY_S("color", "white"), REPLY_N("count", 1),
+				  REPLY_S("penalty", "0:01:00"), REPLY_N("penalty_ms", 60000),
+				  REPLY_S("other_color", "black"), REPLY_S("article", "7.5.5, A.3"),
+				  REPLY_S("white", "0:05:06"), REPLY_S("black", "0:06:07"),
+				  REPLY_N("white_moves", 1), REPLY_N("black_moves", 0),
+				  REPLY_N("white_back_moves", 1), REPLY_S("black_back", "0:00:10"),
+				  REPLY_N("black_back_moves", 1),
+				  REPLY_S("taken_back", "White 1 move, Black 0:00:10 and 1 move")));
+	assert_int_equal(r.code, REPLY_ILLEGAL_RULED);
+	assert_string_equal(r.text,
+			    "2. Nf3 illegal: white's illegal move number 1; +0:01:00 to "
+			    "black (7.5.5, A.3); clocks White 0:05:06, Black 0:06:07, "
+			    "moves 1/0; taken back: White 1 move, Black 0:00:10 and 1 move");
+}
+
 /* Arguments that are not the row's: missing, unknown, out of order, too many. */
 static void test_bad_args(void **state)
 {
@@ -216,6 +259,7 @@ int main(void)
 	    cmocka_unit_test(test_every_code_has_a_row),
 	    cmocka_unit_test(test_wordings),
 	    cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_former_texts),
 	    cmocka_unit_test(test_bad_args),
 	    cmocka_unit_test(test_long_values),
 	    cmocka_unit_test(test_json_and_check),
