@@ -64,6 +64,8 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	struct game_reply reply;
 
 	req->game.role = env->role;
+	/* The training process's move is the engine's (DESIGN 10). */
+	req->game.engine = env->engine_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
 	referee_command(env->referee, &req->game, env->now, &reply);
 	out->ok = reply.ok;
@@ -82,6 +84,8 @@ void control_h_status(const struct control_env *env, struct control_request *req
 	if (env->status_extra)
 		env->status_extra(env->shell, &x);
 	x.now = env->now;
+	referee_engine_info(env->referee, &x.engine);
+	referee_review_info(env->referee, &x.review);
 	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
 		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
 						 : GAME_AUDIENCE_PLAYER;
@@ -162,4 +166,63 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 	}
 	out->action = CONTROL_ACT_ROLE;
 	control_reply_ok(&out->reply, control_role_name(out->role));
+}
+
+/* ------------------------------------------------------------------ training and study */
+
+/* The training process says what it is (DESIGN 10): one connection at a time; it must
+ * follow `watch`, where the referee's requests to it arrive. */
+void control_h_engine(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	enum game_engine_op op = req->game.engine_op;
+
+	if (env->engine_elsewhere && !env->engine_self) {
+		refuse(out, "another connection is the training process");
+		return;
+	}
+	if (op == ENGINE_OP_HINT && !env->engine_self) {
+		refuse(out, "only the training process answers a hint");
+		return;
+	}
+	if ((op == ENGINE_OP_ON || op == ENGINE_OP_WAIT) && env->connection && !env->watching) {
+		refuse(out, "watch first: the requests to the training process come as events");
+		return;
+	}
+	control_h_game(env, req, out);
+	if (!out->ok)
+		return;
+	if (op == ENGINE_OP_ON || op == ENGINE_OP_WAIT)
+		out->action = CONTROL_ACT_ENGINE;
+	else if (op == ENGINE_OP_OFF)
+		out->action = CONTROL_ACT_ENGINE_OFF;
+}
+
+void control_h_review(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	struct game_reply reply;
+
+	switch ((enum control_review_op)req->review_op) {
+	case CONTROL_REVIEW_LOAD:
+		referee_review_load(env->referee, req->movetext[0] ? req->movetext : NULL, env->now,
+				    &reply);
+		break;
+	case CONTROL_REVIEW_ADD:
+		referee_review_add(env->referee, req->movetext, env->now, &reply);
+		break;
+	case CONTROL_REVIEW_BEGIN:
+		referee_review_begin(env->referee, env->now, &reply);
+		break;
+	case CONTROL_REVIEW_STEP:
+	default:
+		referee_review_step(env->referee, req->review, env->now, &reply);
+		break;
+	}
+	out->ok = reply.ok;
+	if (reply.ok)
+		control_reply_ok(&out->reply, reply.text);
+	else
+		control_reply_error(&out->reply, reply.text);
+	snprintf(out->said, sizeof(out->said), "%s", reply.text);
 }

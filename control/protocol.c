@@ -330,11 +330,118 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	return fail(err, err_size, "'%s': pgn, text, brf or unicode", ws->w[1]);
 }
 
+/* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (DESIGN 10) */
+static int p_engine(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
+{
+	struct game_command *g = &req->game;
+	const char *op = ws->n > 1 ? ws->w[1] : "";
+
+	g->kind = CMD_ENGINE;
+	if (!strcmp(op, "on")) {
+		int at = 2;
+
+		g->engine_op = ENGINE_OP_ON;
+		if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
+			g->color = game_color_parse(ws->w[at++]);
+		if (at < ws->n) {
+			/* The engine's name, as the training process says it. */
+			if (strlen(ws->rest[at]) >= sizeof(g->text))
+				return fail(err, err_size,
+					    "engine name too long (at most %zu bytes)",
+					    sizeof(g->text) - 1);
+			copy(g->text, sizeof(g->text), ws->rest[at]);
+		}
+		return 0;
+	}
+	if (!strcmp(op, "off")) {
+		int end = ws->n == 3 ? game_engine_end_parse(ws->w[2]) : ENGINE_END_NORMAL;
+
+		if (ws->n > 3 || end < 0)
+			return fail(err, err_size,
+				    "usage: engine off [normal|missing|died|hung|nonsense]");
+		g->engine_op = ENGINE_OP_OFF;
+		g->engine_end = (enum game_engine_end)end;
+		return 0;
+	}
+	if (!strcmp(op, "wait") && ws->n == 2) {
+		g->engine_op = ENGINE_OP_WAIT;
+		return 0;
+	}
+	if (!strcmp(op, "hint") && ws->n == 4) {
+		char *end;
+		long ply = strtol(ws->w[2], &end, 10);
+
+		if (*end || end == ws->w[2] || ply < 0 || ply > GAME_MAX_PLIES)
+			return fail(err, err_size, "'%s': the ply the hint is for", ws->w[2]);
+		if (strlen(ws->w[3]) >= sizeof(g->move))
+			return fail(err, err_size, "'%s' is not a move", ws->w[3]);
+		g->engine_op = ENGINE_OP_HINT;
+		g->ply = (int)ply;
+		copy(g->move, sizeof(g->move), ws->w[3]);
+		return 0;
+	}
+	return fail(err, err_size, "usage: %s", req->command->usage);
+}
+
+static int p_hint(const struct control_words *ws, struct control_request *req, char *err,
+		  size_t err_size)
+{
+	req->game.kind = CMD_HINT;
+	return p_none(ws, req, err, err_size);
+}
+
+static int p_takeback(const struct control_words *ws, struct control_request *req, char *err,
+		      size_t err_size)
+{
+	req->game.kind = CMD_TAKEBACK;
+	return p_none(ws, req, err, err_size);
+}
+
+/* review load [FEN] | add UCI... | begin | next | back | where | end (DESIGN 10) */
+static int p_review(const struct control_words *ws, struct control_request *req, char *err,
+		    size_t err_size)
+{
+	static const struct {
+		const char *word;
+		enum referee_review_step step;
+	} steps[] = {{"next", REFEREE_REVIEW_NEXT},
+		     {"back", REFEREE_REVIEW_BACK},
+		     {"where", REFEREE_REVIEW_WHERE},
+		     {"end", REFEREE_REVIEW_END}};
+	const char *op = ws->n > 1 ? ws->w[1] : "";
+
+	if (!strcmp(op, "load")) {
+		req->review_op = CONTROL_REVIEW_LOAD;
+		copy(req->movetext, sizeof(req->movetext),
+		     ws->n > 2 && strcmp(ws->w[2], "start") ? ws->rest[2] : "");
+		return 0;
+	}
+	if (!strcmp(op, "add") && ws->n > 2) {
+		req->review_op = CONTROL_REVIEW_ADD;
+		copy(req->movetext, sizeof(req->movetext), ws->rest[2]);
+		return 0;
+	}
+	if (!strcmp(op, "begin") && ws->n == 2) {
+		req->review_op = CONTROL_REVIEW_BEGIN;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && ws->n == 2; i++) {
+		if (!strcmp(op, steps[i].word)) {
+			req->review_op = CONTROL_REVIEW_STEP;
+			req->review = steps[i].step;
+			return 0;
+		}
+	}
+	return fail(err, err_size, "usage: %s", req->command->usage);
+}
+
 /* ------------------------------------------------------------------ the table */
 
-#define ANY   CONTROL_ANYONE
-#define ARB   CONTROL_ARBITER
-#define MODES GAME_MODES_ALL
+#define ANY    CONTROL_ANYONE
+#define ARB    CONTROL_ARBITER
+#define MODES  GAME_MODES_ALL
+#define CASUAL GAME_MODE_BIT(GAME_CASUAL)
 
 /* Each row: name, sub, usage, words (the first argument's, for completion), roles, modes,
  * needs, flags, parser, handler (protocol.h).  Rows of the same name: one with a `sub` first
@@ -375,11 +482,20 @@ static const struct control_command table[] = {
     {"export", NULL, "export pgn|text|brf|unicode", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
+    /* Training and study (DESIGN 10): casual play only. */
+    {"engine", NULL, "engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE",
+     "on off wait hint", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
+    {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_hint, control_h_game},
+    {"takeback", NULL, "takeback", NULL, ANY, CASUAL, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
+     p_takeback, control_h_game},
+    {"review", NULL, "review load [FEN] | add UCI... | begin | next | back | where | end",
+     "load add begin next back where end", ANY, CASUAL, 0, 0, p_review, control_h_review},
 };
 
 #undef ANY
 #undef ARB
 #undef MODES
+#undef CASUAL
 
 #define TABLE_SIZE ((int)(sizeof(table) / sizeof(table[0])))
 

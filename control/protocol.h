@@ -87,12 +87,22 @@ int control_command_count(void);
 const struct control_command *control_command_find(const char *line);
 const char *control_role_name(enum game_role role);
 
+/* What `review` does (DESIGN 10). */
+enum control_review_op {
+	CONTROL_REVIEW_LOAD = 0, /* review load [FEN]: `movetext` holds the FEN or "" */
+	CONTROL_REVIEW_ADD,	 /* review add UCI...: `movetext` holds the moves */
+	CONTROL_REVIEW_BEGIN,	 /* review begin */
+	CONTROL_REVIEW_STEP,	 /* review next|back|where|end: `review` */
+};
+
 struct control_request {
 	const struct control_command *command;
 	/* CONTROL_CHANGES: what the referee is given (role and author from the env). */
 	struct game_command game;
 	enum control_export export_format;
-	bool public_view; /* `status public`, `watch public` */
+	bool public_view;		 /* `status public`, `watch public` */
+	enum referee_review_step review; /* review next|back|where|end */
+	int review_op;			 /* enum control_review_op */
 	char pin[40];
 	char movetext[CONTROL_LINE_MAX]; /* compare */
 };
@@ -124,6 +134,9 @@ struct control_status_extra {
 		bool saving_fails;
 		const char *saving_error; /* why, or NULL */
 	} record;
+	/* Training and study (DESIGN 10): the training process, and a review on the board. */
+	struct referee_engine_info engine;
+	struct referee_review_info review;
 };
 
 /* Who gives a request, when, and what the shell adds that the pure layer cannot know. */
@@ -133,6 +146,9 @@ struct control_env {
 	enum game_role role;
 	const char *author;
 	bool connection; /* from a connection (a board script has none: no watch) */
+	bool watching;	 /* that connection follows `watch` */
+	/* The training process (DESIGN 10): this connection is it; another connection is. */
+	bool engine_self, engine_elsewhere;
 	/* `auth PIN`: the PINs of [control] ("" for none). */
 	const char *arbiter_pin, *assistant_pin;
 	void *shell;
@@ -148,6 +164,8 @@ enum control_action {
 	CONTROL_ACT_WATCH,	 /* send events from now on (public_view: public ones only) */
 	CONTROL_ACT_ROLE,	 /* take `role` (a right PIN) */
 	CONTROL_ACT_PIN_REFUSED, /* a wrong PIN: an event for the arbiters, counted */
+	CONTROL_ACT_ENGINE,	 /* the connection is the training process from now on */
+	CONTROL_ACT_ENGINE_OFF,	 /* it is no longer */
 };
 
 struct control_outcome {
@@ -174,7 +192,8 @@ void control_reply_error(struct strbuf *out, const char *error);
 void control_reply_ok(struct strbuf *out, const char *text);
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);
-/* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,"draw_offer":false},...]}
+/* {"ok":true,"moves":[{"ply":1,"san":"e4","uci":"e2e4","clk":"0:04:58","clk_ms":298000,
+ * "draw_offer":false},...]}
  */
 void control_reply_moves(struct strbuf *out, const struct game *g);
 /* {"ok":true,"format":"pgn","text":"..."} */
@@ -210,6 +229,11 @@ void control_event_say_parts(struct strbuf *out, uint64_t ms, enum game_audience
 /* An effect that is news to watchers but no record and nothing said (a claim made:
  * {"event":"claimed",...}); false (nothing written) for the other effects. */
 bool control_event_effect(struct strbuf *out, const struct game_effect *fx);
+/* What the referee asks of the training process (GAME_FX_ENGINE_ASK), for its connection
+ * alone: {"event":"hint-request","ms":..,"ply":N,"fen":..} or {"event":"train-request",
+ * "ms":..,"side":"black","ply":N}. */
+void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
+			      const struct game *g);
 /* A wrong PIN ({"event":"pin-refused","audience":"arbiter","author":...}). */
 void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author);
 /* The audience of a refused PIN: decided here, once. */

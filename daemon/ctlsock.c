@@ -37,6 +37,7 @@ struct client {
 	enum game_role role;
 	bool watching;
 	bool watch_public; /* `watch public`: public events only */
+	bool engine;	   /* the training process (DESIGN 10): `engine on` or `engine wait` */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -59,6 +60,8 @@ struct ctlsock {
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
+	bool script_engine; /* a board script's `control` lines said `engine on` */
+	bool closing;	    /* ctlsock_close(): the game is no longer told of clients */
 	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
 	char words[512];		      /* the last move's words, for a status reply */
 };
@@ -127,6 +130,12 @@ static void drop(struct ctlsock *c, struct client *cl, const char *why)
 	if (cl->watching)
 		c->watchers--;
 	cl->watching = false;
+	if (cl->engine) {
+		/* The training process went without `engine off`: the player hears of it. */
+		cl->engine = false;
+		if (!c->closing && c->referee)
+			referee_engine_gone(c->referee, loop_now(c->loop));
+	}
 	free(cl->out.p);
 	memset(&cl->out, 0, sizeof(cl->out));
 	cl->out_sent = 0;
@@ -272,6 +281,12 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	struct control_outcome out;
 	char shown[256];
 
+	env.watching = cl && cl->watching;
+	env.engine_self = cl ? cl->engine : c->script_engine;
+	env.engine_elsewhere = cl && c->script_engine;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
+		if (c->clients[i].fd >= 0 && c->clients[i].engine && &c->clients[i] != cl)
+			env.engine_elsewhere = true;
 	control_dispatch(&env, line, len, &out);
 	if (out.command && (out.command->flags & CONTROL_SECRET))
 		/* The PIN itself stays out of the log. */
@@ -288,6 +303,12 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	} else if (cl && out.action == CONTROL_ACT_ROLE) {
 		cl->role = out.role;
 		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
+	}
+	if (out.action == CONTROL_ACT_ENGINE || out.action == CONTROL_ACT_ENGINE_OFF) {
+		if (cl)
+			cl->engine = out.action == CONTROL_ACT_ENGINE;
+		else
+			c->script_engine = out.action == CONTROL_ACT_ENGINE;
 	}
 	answer(c, cl, &out.reply);
 	control_outcome_free(&out);
@@ -321,6 +342,15 @@ void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audie
 	if (!c || !c->watchers)
 		return;
 	send_event(c, json, audience);
+}
+
+void ctlsock_engine_event(struct ctlsock *c, const char *json)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
+		if (c->clients[i].fd >= 0 && c->clients[i].engine)
+			send_line(c, &c->clients[i], json, strlen(json));
 }
 
 bool ctlsock_watched(const struct ctlsock *c)
@@ -563,6 +593,7 @@ void ctlsock_close(struct ctlsock *c)
 {
 	if (!c)
 		return;
+	c->closing = true;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
 		if (c->clients[i].fd >= 0)
 			flush_client(c, &c->clients[i]);

@@ -199,6 +199,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
 	s->braille_display = cfg->braille_display;
+	s->train_menu = cfg->train_menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	return 0;

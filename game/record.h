@@ -41,6 +41,9 @@
  *	illegal AUTHOR COLOR PLY PENALTY_MS COUNT CLOCK	the move PLY ruled illegal (7.5):
  *						retracted, the opponent given PENALTY_MS
  *	clock-set AUTHOR CLOCK			the arbiter set the clocks (6.10.2, 7.1)
+ *	takeback AUTHOR PLY CLOCK		casual play: the game taken back to ply PLY
+ *						(the last move pair), the clocks as they
+ *						stood then (DESIGN 10)
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -115,6 +118,7 @@ enum game_record_type {
 	REC_CLOCK_SET,
 	REC_WITHDRAWN,
 	REC_RULING,
+	REC_TAKEBACK,
 	REC_TYPE_COUNT
 };
 
@@ -191,7 +195,7 @@ struct game_record {
 		} claim;
 		int resign_color;
 		struct game_tag tag;
-		int rollback_ply;
+		int rollback_ply; /* rollback and takeback: the plies kept */
 		struct {
 			int color;
 			int ply; /* 1-based: the illegal move */
@@ -199,8 +203,8 @@ struct game_record {
 			int count;
 		} illegal;
 	} u;
-	/* press, pause, resume, flag, clock-set, illegal, ruling: the clock as it stands after
-	 * the record (its time control is the game's). */
+	/* press, pause, resume, flag, clock-set, illegal, ruling, takeback: the clock as it
+	 * stands after the record (its time control is the game's). */
 	struct chess_clock clock;
 	/* Who may know of it (audience.h): set by the referee as it hands the record out;
 	 * not journaled. */

@@ -171,7 +171,7 @@ static uint64_t next_game_due(const struct referee *r)
 	struct chess_pos start;
 	struct chess_error err;
 
-	if (!game_over(&r->g) || !r->board_ready ||
+	if (!game_over(&r->g) || !r->board_ready || r->review.state != REVIEW_OFF ||
 	    (r->g.result.state != RESULT_APPROVED && !r->cleared) ||
 	    chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))
@@ -217,6 +217,9 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 		ref_menu_button(r, b, now);
 		return;
 	}
+	/* A review has the buttons: next, back, where are we (referee_train.c). */
+	if (ref_review_button(r, b, now))
+		return;
 	switch (b) {
 	case GAME_BUTTON_PLAYER_CLOCK:
 		ref_press(r, player, now);

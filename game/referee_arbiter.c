@@ -82,6 +82,12 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	ply_name(g, game_plies(g) - 1, name, sizeof(name));
 	ref_reply(r, cmd, true, now, "%s %s", name,
 		  correction ? "relayed as a correction" : "relayed");
+	/* The training engine's move (DESIGN 10): it presses its own clock at once, and the
+	 * player is guided square by square to make the move on the board. */
+	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING) {
+		ref_press(r, !player, now);
+		ref_relay_guide_begin(r, now);
+	}
 }
 
 /* ------------------------------------------------------------------ retraced games */
