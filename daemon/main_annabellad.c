@@ -255,6 +255,17 @@ static void board_fd_ready(void *user, int fd, short revents, uint64_t now)
 	board_events(user, now);
 }
 
+/* A live script's lines as they arrive (a named pipe). */
+static void script_fd_ready(void *user, int fd, short revents, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)revents;
+	/* Its end closes it: out of the loop then (nothing opened a file in between). */
+	if (driver_read(d->driver, now))
+		loop_remove_fd(d->loop, fd);
+}
+
 /* The sim's power cut: the board's events confirmed by then are taken first, as they
  * would have been on a real board. */
 static void before_crash(void *user, uint64_t now)
@@ -455,6 +466,11 @@ static int open_board(struct daemon *d, char *err, size_t err_size)
 		d->driver = driver_open(spec + 4, &d->cfg.board, err, err_size);
 		if (!d->driver)
 			return -1;
+		if (driver_fd(d->driver) >= 0 && d->opt.virtual_time) {
+			snprintf(err, err_size,
+				 "%s: a live script (a named pipe) needs --time real", spec + 4);
+			return -1;
+		}
 	}
 	d->board =
 	    board_open(&d->cfg.board, spec, d->opt.record_path, loop_now(d->loop), err, err_size);
@@ -574,6 +590,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 
 		driver_start(d->driver, d->board, origin, &hooks);
 		loop_add_source(d->loop, driver_deadline, driver_run, d->driver);
+		if (driver_fd(d->driver) >= 0)
+			loop_add_fd(d->loop, driver_fd(d->driver), POLLIN, script_fd_ready, d);
 	}
 	loop_add_source(d->loop, board_deadline_fn, board_run, d);
 	loop_add_source(d->loop, referee_deadline_fn, referee_run, d);

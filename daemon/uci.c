@@ -30,6 +30,7 @@ struct uci_engine {
 	char options[UCI_OPTIONS_MAX][UCI_OPTION_MAX];
 	int n_options;
 	int elo_min, elo_max;
+	enum uci_failure failure;
 	size_t len;
 	char buf[UCI_LINE_MAX];
 	char line[UCI_LINE_MAX];
@@ -155,9 +156,10 @@ static bool starts_word(const char *line, const char *word, const char **rest)
 }
 
 /* Why a wait ended without the answer, for the caller's message. */
-static void wait_failed(const struct uci_engine *e, int r, const char *waiting_for, char *err,
+static void wait_failed(struct uci_engine *e, int r, const char *waiting_for, char *err,
 			size_t errsize)
 {
+	e->failure = r == 0 || errno != ETIMEDOUT ? UCI_DIED : UCI_HUNG;
 	if (r == 0)
 		fail(err, errsize, "the engine %s stopped while waiting for %s", e->name,
 		     waiting_for);
@@ -197,6 +199,7 @@ static int wait_ready(struct uci_engine *e, int timeout_ms, char *err, size_t er
 	int r;
 
 	if (send_line(e, "isready")) {
+		e->failure = UCI_DIED;
 		fail(err, errsize, "writing to the engine %s: %s", e->name, strerror(errno));
 		return -1;
 	}
@@ -207,7 +210,8 @@ static int wait_ready(struct uci_engine *e, int timeout_ms, char *err, size_t er
 	return -1;
 }
 
-struct uci_engine *uci_start(const char *path, int timeout_ms, char *err, size_t errsize)
+struct uci_engine *uci_start(const char *path, int timeout_ms, enum uci_failure *failure, char *err,
+			     size_t errsize)
 {
 	struct uci_engine *e;
 	int sv[2] = {-1, -1};
@@ -215,7 +219,11 @@ struct uci_engine *uci_start(const char *path, int timeout_ms, char *err, size_t
 	char *argv[] = {(char *)(uintptr_t)path, NULL};
 	int64_t deadline;
 	int r;
+	enum uci_failure scratch;
 
+	if (!failure)
+		failure = &scratch;
+	*failure = UCI_MISSING;
 	if (access(path, X_OK)) {
 		fail(err, errsize, "no engine at %s: %s", path, strerror(errno));
 		return NULL;
@@ -249,6 +257,7 @@ struct uci_engine *uci_start(const char *path, int timeout_ms, char *err, size_t
 	}
 	deadline = now_ms() + timeout_ms;
 	if (send_line(e, "uci")) {
+		*failure = UCI_DIED;
 		fail(err, errsize, "writing to the engine %s: %s", path, strerror(errno));
 		uci_stop(e);
 		return NULL;
@@ -265,13 +274,16 @@ struct uci_engine *uci_start(const char *path, int timeout_ms, char *err, size_t
 	}
 	if (r != 1) {
 		wait_failed(e, r, "uci", err, errsize);
+		*failure = e->failure;
 		uci_stop(e);
 		return NULL;
 	}
 	if (wait_ready(e, (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 1), err, errsize)) {
+		*failure = e->failure;
 		uci_stop(e);
 		return NULL;
 	}
+	*failure = UCI_OK;
 	return e;
 }
 
@@ -310,6 +322,18 @@ int uci_pid(const struct uci_engine *e)
 	return e->pid;
 }
 
+enum uci_failure uci_last_failure(const struct uci_engine *e)
+{
+	return e->failure;
+}
+
+const char *uci_failure_name(enum uci_failure f)
+{
+	static const char *const names[] = {"ok", "missing", "died", "hung", "nonsense"};
+
+	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "died";
+}
+
 bool uci_has_option(const struct uci_engine *e, const char *name)
 {
 	for (int i = 0; i < e->n_options; i++)
@@ -322,6 +346,7 @@ static int set_option(struct uci_engine *e, const char *name, const char *value,
 		      size_t errsize)
 {
 	if (send_line(e, "setoption name %s value %s", name, value)) {
+		e->failure = UCI_DIED;
 		fail(err, errsize, "writing to the engine %s: %s", e->name, strerror(errno));
 		return -1;
 	}
@@ -333,10 +358,12 @@ int uci_set_level(struct uci_engine *e, int level, char *err, size_t errsize)
 	char value[16];
 
 	if (level < 0 || level > 20) {
+		e->failure = UCI_NONSENSE;
 		fail(err, errsize, "level %d: the levels are 0..20", level);
 		return -1;
 	}
 	if (!uci_has_option(e, "Skill Level")) {
+		e->failure = UCI_NONSENSE;
 		fail(err, errsize, "the engine %s has no Skill Level option", e->name);
 		return -1;
 	}
@@ -351,6 +378,7 @@ int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize)
 	char value[16];
 
 	if (!uci_has_option(e, "UCI_LimitStrength") || !uci_has_option(e, "UCI_Elo")) {
+		e->failure = UCI_NONSENSE;
 		fail(err, errsize, "the engine %s cannot limit its strength to a rating", e->name);
 		return -1;
 	}
@@ -368,6 +396,7 @@ int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize)
 int uci_new_game(struct uci_engine *e, char *err, size_t errsize)
 {
 	if (send_line(e, "ucinewgame")) {
+		e->failure = UCI_DIED;
 		fail(err, errsize, "writing to the engine %s: %s", e->name, strerror(errno));
 		return -1;
 	}
@@ -397,6 +426,7 @@ int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int 
 	if (send_line(e, "position %s%s%s%s", fen ? "fen " : "startpos", fen ? fen : "",
 		      have_moves ? " moves " : "", have_moves ? moves : "") ||
 	    send_line(e, "go movetime %d", movetime_ms)) {
+		e->failure = UCI_DIED;
 		fail(err, errsize, "writing to the engine %s: %s", e->name, strerror(errno));
 		return -1;
 	}
@@ -414,10 +444,12 @@ int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int 
 		}
 		word[n] = '\0';
 		if (strcmp(word, "(none)") == 0) {
+			e->failure = UCI_NONSENSE;
 			fail(err, errsize, "the engine %s has no move in this position", e->name);
 			return -1;
 		}
 		if (!uci_move_form(word)) {
+			e->failure = UCI_NONSENSE;
 			fail(err, errsize, "the engine %s answered \"%.40s\", which is no move",
 			     e->name, e->line);
 			return -1;

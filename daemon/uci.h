@@ -15,11 +15,22 @@
 
 struct uci_engine;
 
+/* What went wrong, for the player to hear (DESIGN 10) and the caller's exit. */
+enum uci_failure {
+	UCI_OK = 0,
+	UCI_MISSING,  /* no engine at the path, or it cannot be started */
+	UCI_DIED,     /* it closed its output, or writing to it failed */
+	UCI_HUNG,     /* it did not answer in its time */
+	UCI_NONSENSE, /* it answered something that is no move */
+};
+
 /*
  * Starts the engine at path and completes the handshake (uci ... uciok, isready ...
- * readyok) within timeout_ms.  NULL with the reason in err.
+ * readyok) within timeout_ms.  NULL with the reason in err and, if failure is not NULL,
+ * its kind in *failure.
  */
-struct uci_engine *uci_start(const char *path, int timeout_ms, char *err, size_t errsize);
+struct uci_engine *uci_start(const char *path, int timeout_ms, enum uci_failure *failure, char *err,
+			     size_t errsize);
 /* Says quit, waits a moment, then kills; reaps the child.  NULL is fine. */
 void uci_stop(struct uci_engine *e);
 
@@ -51,5 +62,9 @@ int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int 
 
 /* The child's process id (for tests that kill it). */
 int uci_pid(const struct uci_engine *e);
+/* Why the last call that failed failed. */
+enum uci_failure uci_last_failure(const struct uci_engine *e);
+/* "missing", "died", "hung", "nonsense" (the words of `engine off REASON`), "ok". */
+const char *uci_failure_name(enum uci_failure f);
 
 #endif

@@ -58,7 +58,7 @@ static void test_stockfish_plays_legal_moves(void **state)
 		fail_msg("%s is not installed (make deps installs it)", STOCKFISH);
 		return;
 	}
-	e = uci_start(STOCKFISH, 5000, err, sizeof(err));
+	e = uci_start(STOCKFISH, 5000, NULL, err, sizeof(err));
 	assert_non_null(e);
 	assert_non_null(strstr(uci_name(e), "Stockfish"));
 	assert_true(uci_has_option(e, "Skill Level"));
@@ -91,20 +91,25 @@ static void test_stockfish_plays_legal_moves(void **state)
 static void test_missing_engine(void **state)
 {
 	char err[256];
+	enum uci_failure why = UCI_OK;
 
 	(void)state;
-	assert_null(uci_start("/nonexistent/engine", 1000, err, sizeof(err)));
+	assert_null(uci_start("/nonexistent/engine", 1000, &why, err, sizeof(err)));
 	assert_non_null(strstr(err, "/nonexistent/engine"));
+	assert_int_equal(why, UCI_MISSING);
+	assert_string_equal(uci_failure_name(why), "missing");
 }
 
 static void test_engine_that_never_answers(void **state)
 {
 	char err[256];
+	enum uci_failure why = UCI_OK;
 	int64_t t0 = now_ms();
 
 	(void)state;
-	assert_null(uci_start(fake("mute", "exec sleep 60"), 300, err, sizeof(err)));
+	assert_null(uci_start(fake("mute", "exec sleep 60"), 300, &why, err, sizeof(err)));
 	assert_non_null(strstr(err, "in time"));
+	assert_int_equal(why, UCI_HUNG);
 	assert_true(now_ms() - t0 < 5000);
 }
 
@@ -117,11 +122,12 @@ static void test_engine_that_hangs_in_search(void **state)
 	(void)state;
 	e = uci_start(fake("hangs", "while read l; do case \"$l\" in uci) echo uciok;; "
 				    "isready) echo readyok;; quit) exit 0;; esac; done"),
-		      2000, err, sizeof(err));
+		      2000, NULL, err, sizeof(err));
 	assert_non_null(e);
 	t0 = now_ms();
 	assert_int_equal(uci_best_move(e, NULL, NULL, 100, 200, move, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "in time"));
+	assert_int_equal(uci_last_failure(e), UCI_HUNG);
 	assert_true(now_ms() - t0 >= 300);
 	uci_stop(e);
 }
@@ -135,13 +141,14 @@ static void test_engine_that_answers_nonsense(void **state)
 	e = uci_start(fake("nonsense", "while read l; do case \"$l\" in uci) echo 'id name Liar'; "
 				       "echo uciok;; isready) echo readyok;; go*) echo 'bestmove "
 				       "z9z9';; quit) exit 0;; esac; done"),
-		      2000, err, sizeof(err));
+		      2000, NULL, err, sizeof(err));
 	assert_non_null(e);
 	assert_string_equal(uci_name(e), "Liar");
 	assert_int_equal(uci_set_level(e, 3, err, sizeof(err)), -1); /* no Skill Level */
 	assert_non_null(strstr(err, "Skill Level"));
 	assert_int_equal(uci_best_move(e, NULL, NULL, 10, 1000, move, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "z9z9"));
+	assert_int_equal(uci_last_failure(e), UCI_NONSENSE);
 	uci_stop(e);
 }
 
@@ -153,19 +160,21 @@ static void test_engine_that_dies(void **state)
 	(void)state;
 	e = uci_start(fake("dies", "while read l; do case \"$l\" in uci) echo uciok;; "
 				   "isready) echo readyok;; go*) exit 3;; esac; done"),
-		      2000, err, sizeof(err));
+		      2000, NULL, err, sizeof(err));
 	assert_non_null(e);
 	assert_int_equal(uci_best_move(e, NULL, NULL, 10, 5000, move, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "stopped"));
+	assert_int_equal(uci_last_failure(e), UCI_DIED);
 	uci_stop(e);
 
 	/* Killed from outside in the middle of a search: the same. */
 	if (access(STOCKFISH, X_OK))
 		return;
-	e = uci_start(STOCKFISH, 5000, err, sizeof(err));
+	e = uci_start(STOCKFISH, 5000, NULL, err, sizeof(err));
 	assert_non_null(e);
 	kill(uci_pid(e), SIGKILL);
 	assert_int_equal(uci_best_move(e, NULL, NULL, 1000, 5000, move, err, sizeof(err)), -1);
+	assert_int_equal(uci_last_failure(e), UCI_DIED);
 	uci_stop(e);
 }
 
