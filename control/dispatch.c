@@ -103,7 +103,8 @@ void control_h_export(const struct control_env *env, struct control_request *req
 		      struct control_outcome *out)
 {
 	const char *why = "cannot render the scoresheet";
-	char *text = env->render ? env->render(env->shell, req->export_format, &why) : NULL;
+	char *text =
+	    env->render ? env->render(env->shell, req->export_format, req->game_id, &why) : NULL;
 
 	if (!text) {
 		refuse(out, why);

@@ -319,8 +319,18 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};
 
-	if (want(ws, 1, 1, "export pgn|text|brf|unicode", err, err_size))
+	if (want(ws, 1, 2, "export pgn|text|brf|unicode [GAME-ID]", err, err_size))
 		return -1;
+	if (ws->n == 3) {
+		/* A finished game kept under games/ (DESIGN 4.4): its id, a file name's part. */
+		const char *id = ws->w[2];
+
+		if (strlen(id) >= sizeof(req->game_id) || id[0] == '.' ||
+		    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+			strlen(id))
+			return fail(err, err_size, "'%s' is not a game id", id);
+		copy(req->game_id, sizeof(req->game_id), id);
+	}
 	for (int i = 0; i < 4; i++) {
 		if (!strcmp(ws->w[1], names[i])) {
 			req->export_format = (enum control_export)i;
@@ -479,7 +489,7 @@ static const struct control_command table[] = {
      control_h_watch},
     {"auth", NULL, "auth PIN", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
      control_h_auth},
-    {"export", NULL, "export pgn|text|brf|unicode", "pgn text brf unicode", ANY, MODES, 0,
+    {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
     /* Training and study (DESIGN 10): casual play only. */

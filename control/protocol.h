@@ -100,6 +100,7 @@ struct control_request {
 	/* CONTROL_CHANGES: what the referee is given (role and author from the env). */
 	struct game_command game;
 	enum control_export export_format;
+	char game_id[GAME_ID_MAX]; /* export: a finished game's, or "" for the current one */
 	bool public_view;		 /* `status public`, `watch public` */
 	enum referee_review_step review; /* review next|back|where|end */
 	int review_op;			 /* enum control_review_op */
@@ -154,8 +155,9 @@ struct control_env {
 	void *shell;
 	/* Fills what the daemon knows for `status` (all but `now` and `audience`). */
 	void (*status_extra)(void *shell, struct control_status_extra *x);
-	/* The scoresheet in a format, malloc'd; NULL with the reason in *why. */
-	char *(*render)(void *shell, enum control_export f, const char **why);
+	/* The scoresheet in a format, malloc'd; NULL with the reason in *why.  game_id: a
+	 * finished game kept under games/, or "" for the current game. */
+	char *(*render)(void *shell, enum control_export f, const char *game_id, const char **why);
 };
 
 /* What the connection must do after a request. */

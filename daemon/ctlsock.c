@@ -63,6 +63,7 @@ struct ctlsock {
 	bool script_engine; /* a board script's `control` lines said `engine on` */
 	bool closing;	    /* ctlsock_close(): the game is no longer told of clients */
 	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
+	char state_dir[256];		      /* export of a game kept under games/ */
 	char words[512];		      /* the last move's words, for a status reply */
 };
 
@@ -232,14 +233,52 @@ static void status_extra(void *shell, struct control_status_extra *x)
 	}
 }
 
-/* The scoresheet in a format, for `export`. */
-static char *render(void *shell, enum control_export f, const char **why)
+/* A finished game's scoresheet as games/ID.pgn keeps it, in a format; NULL with *why. */
+static char *render_kept(struct ctlsock *c, enum control_export f, const char *id,
+			 const char **why)
+{
+	char path[PATH_MAX + 64];
+	struct pgn_reader *rd = NULL;
+	struct pgn_game g;
+	struct chess_error err;
+	char *text = NULL, *file = NULL;
+	size_t len = 0;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/games/%s.pgn", c->state_dir, id);
+	in = fopen(path, "rb");
+	if (!in) {
+		*why = "no such game under games/";
+		return NULL;
+	}
+	file = malloc(1 << 20);
+	if (file)
+		len = fread(file, 1, (1 << 20) - 1, in);
+	fclose(in);
+	if (file)
+		rd = pgn_reader_new(file, len);
+	if (rd && pgn_reader_next(rd, &g, &err) == 1) {
+		text = scoresheet_render(&g, control_export_name(f), &c->braille_layout);
+		pgn_game_free(&g);
+	}
+	pgn_reader_free(rd);
+	free(file);
+	if (!text)
+		*why = "cannot read that game's scoresheet";
+	return text;
+}
+
+/* The scoresheet in a format, for `export`: the current game's, or a finished one's. */
+static char *render(void *shell, enum control_export f, const char *game_id, const char **why)
 {
 	struct ctlsock *c = shell;
 	const struct pgn_game *pgn = c->store ? store_pgn(c->store) : NULL;
-	char *text =
-	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
+	const struct game *g = c->referee ? referee_game(c->referee) : NULL;
+	char *text;
 
+	if (game_id && game_id[0] && !(g && g->open && !strcmp(game_id, g->params.id)))
+		return render_kept(c, f, game_id, why);
+	text = pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
 	if (!text)
 		*why = pgn ? "cannot render the scoresheet" : "no game yet";
 	return text;
@@ -562,6 +601,7 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 		c->clients[i].fd = -1;
 	c->arbiter_count = cfg->arbiter_count;
 	c->braille_layout = cfg->braille_layout;
+	snprintf(c->state_dir, sizeof(c->state_dir), "%s", cfg->state_dir);
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
 	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
 	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);

@@ -393,6 +393,16 @@ int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize)
 	return wait_ready(e, 5000, err, errsize);
 }
 
+int uci_set_full_strength(struct uci_engine *e, char *err, size_t errsize)
+{
+	if (uci_has_option(e, "UCI_LimitStrength") &&
+	    set_option(e, "UCI_LimitStrength", "false", err, errsize))
+		return -1;
+	if (uci_has_option(e, "Skill Level") && set_option(e, "Skill Level", "20", err, errsize))
+		return -1;
+	return wait_ready(e, 5000, err, errsize);
+}
+
 int uci_new_game(struct uci_engine *e, char *err, size_t errsize)
 {
 	if (send_line(e, "ucinewgame")) {

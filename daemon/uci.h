@@ -47,6 +47,10 @@ bool uci_has_option(const struct uci_engine *e, const char *name);
 int uci_set_level(struct uci_engine *e, int level, char *err, size_t errsize);
 int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize);
 
+/* Its full strength again (for a hint): UCI_LimitStrength off, Skill Level 20, whichever
+ * it offers.  0, or -1 with the reason. */
+int uci_set_full_strength(struct uci_engine *e, char *err, size_t errsize);
+
 /* A new game (`ucinewgame`, then isready). */
 int uci_new_game(struct uci_engine *e, char *err, size_t errsize);
 
