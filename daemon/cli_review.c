@@ -136,7 +136,8 @@ static int send_game(struct ctlclient *c, const struct pgn_game *g)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn\n");
+	fprintf(stderr,
+		"usage: annabella review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn\n");
 	return 2;
 }
 
@@ -224,10 +225,11 @@ int cli_review(int argc, char **argv)
 	}
 	rc = send_game(c, &g);
 	if (rc == 0)
-		printf("review: %d moves of %s - %s; player-clock: next move, opponent-clock: back, "
-		       "select: where we are; the button menu ends it\n",
-		       g.game.count, pgn_game_tag(&g, "White") ? pgn_game_tag(&g, "White") : "?",
-		       pgn_game_tag(&g, "Black") ? pgn_game_tag(&g, "Black") : "?");
+		printf(
+		    "review: %d moves of %s - %s; player-clock: next move, opponent-clock: back, "
+		    "select: where we are; the button menu ends it\n",
+		    g.game.count, pgn_game_tag(&g, "White") ? pgn_game_tag(&g, "White") : "?",
+		    pgn_game_tag(&g, "Black") ? pgn_game_tag(&g, "Black") : "?");
 	pgn_game_free(&g);
 	ctlclient_close(c);
 	return rc;

@@ -50,15 +50,15 @@ static void on_signal(int sig)
 
 struct train {
 	const char *socket, *engine_path;
-	int side;	    /* asked for: the engine's colour, or -1 (the opponent's) */
-	int level, elo;	    /* -1, 0: not limited */
+	int side;	/* asked for: the engine's colour, or -1 (the opponent's) */
+	int level, elo; /* -1, 0: not limited */
 	int movetime, hint_movetime;
-	bool wait;	    /* --wait: the button menu asks it to play */
+	bool wait;	       /* --wait: the button menu asks it to play */
 	struct ctlclient *ev;  /* the training process's connection */
 	struct ctlclient *req; /* status and moves */
 	struct uci_engine *e;
-	int plays;	      /* the colour it plays now, or -1 */
-	bool saw_game_on;     /* it played in a game that was on */
+	int plays;	  /* the colour it plays now, or -1 */
+	bool saw_game_on; /* it played in a game that was on */
 	char game_id[GAME_ID_MAX];
 	char *queue[QUEUE_MAX]; /* events that came while waiting for a reply */
 	int q_head, q_count;
@@ -445,8 +445,7 @@ static int hint(struct train *t, const char *event, int *status)
 		return 0; /* the game moved on: that hint is not needed now */
 	}
 	if (uci_set_full_strength(t->e, err, sizeof(err)) ||
-	    think(t, p, t->hint_movetime, move, status) ||
-	    set_strength(t, err, sizeof(err))) {
+	    think(t, p, t->hint_movetime, move, status) || set_strength(t, err, sizeof(err))) {
 		free(p);
 		if (*status == 0)
 			*status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
@@ -564,7 +563,8 @@ static int options(struct train *t, int argc, char **argv, struct config *cfg)
 	if (elo_given)
 		t->level = -1;
 	if (!t->engine_path) {
-		fprintf(stderr, "annabella train: --engine PATH (or [training] engine) is needed\n");
+		fprintf(stderr,
+			"annabella train: --engine PATH (or [training] engine) is needed\n");
 		return -1;
 	}
 	return 0;

@@ -234,8 +234,7 @@ static void status_extra(void *shell, struct control_status_extra *x)
 }
 
 /* A finished game's scoresheet as games/ID.pgn keeps it, in a format; NULL with *why. */
-static char *render_kept(struct ctlsock *c, enum control_export f, const char *id,
-			 const char **why)
+static char *render_kept(struct ctlsock *c, enum control_export f, const char *id, const char **why)
 {
 	char path[PATH_MAX + 64];
 	struct pgn_reader *rd = NULL;

@@ -59,8 +59,8 @@ static int live_line(struct driver *d, const char *line, uint64_t at_ms, char *e
 	return 0;
 }
 
-/* A live script's header, read before the daemon starts: its lines up to the first
- * action (the writer is waited for). */
+/* A live script's header, read before the daemon starts: its lines up to the first action
+ * or the first blank line (the writer is waited for). */
 static int live_open(struct driver *d, char *err, size_t err_size)
 {
 	d->fd = open(d->name, O_RDONLY | O_CLOEXEC);
@@ -74,11 +74,17 @@ static int live_open(struct driver *d, char *err, size_t err_size)
 		ssize_t n;
 
 		if ((nl = memchr(d->buf, '\n', d->len))) {
+			bool blank;
+
 			*nl = '\0';
+			blank = d->buf[strspn(d->buf, " \t\r")] == '\0';
 			if (live_line(d, d->buf, 0, err, err_size))
 				return -1;
 			d->len -= (size_t)(nl + 1 - d->buf);
 			memmove(d->buf, nl + 1, d->len);
+			/* A blank line ends the header: the daemon starts, the actions follow. */
+			if (blank)
+				break;
 			continue;
 		}
 		if (d->len >= sizeof(d->buf) - 1) {
