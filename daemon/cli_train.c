@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/trace.h"
 #include "chess/chess.h"
 #include "control/json.h"
 #include "control/protocol.h"
@@ -253,11 +254,14 @@ static int think(struct train *t, const struct position *p, int movetime, char m
 	char err[512];
 	chess_move m;
 
+	/* make bench's breakdown (ANNABELLA_TRACE): the engine's own time. */
+	trace_at(0, "engine-go", "%d", p->plies);
 	if (uci_best_move(t->e, p->startpos ? NULL : p->fen, p->moves, movetime,
 			  GRACE_MS + movetime / 5, move, err, sizeof(err))) {
 		*status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
 		return -1;
 	}
+	trace_at(0, "engine-move", "%s", move);
 	if (chess_move_parse_uci(&p->pos, move, &m)) {
 		snprintf(err, sizeof(err), "the engine %s answered %s, no legal move there",
 			 uci_name(t->e), move);
@@ -607,6 +611,8 @@ static int follow(struct train *t)
 		/* Every event of a burst first, then one look at the game. */
 		while (rc > 0) {
 			field(line, "event", event, sizeof(event));
+			if (!strcmp(event, "press"))
+				trace_at(0, "train-press", "%s", event);
 			if (!strcmp(event, "hint-request")) {
 				if (hint(t, line, &status)) {
 					free(line);
@@ -690,6 +696,7 @@ int cli_train(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	trace_open_from_env();
 	t->e = uci_start(t->engine_path, 10000, &why, err, sizeof(err));
 	if (connect_daemon(t)) {
 		status = 1;
@@ -729,5 +736,6 @@ out:
 		t->q_count--;
 	}
 	free(t);
+	trace_close();
 	return status;
 }

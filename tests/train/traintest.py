@@ -102,7 +102,8 @@ class Engine:
 class Device:
     """An annabellad on a live board script, its socket, and a watch of every event."""
 
-    def __init__(self, name, mode="casual", player="white", tc="600+0", extra=""):
+    def __init__(self, name, mode="casual", player="white", tc="600+0", extra="", env=None,
+                 audio="none"):
         self.dir = os.path.join(WORK, name)
         os.makedirs(self.dir)
         self.sock = os.path.join(self.dir, "control")
@@ -114,9 +115,10 @@ class Device:
                     f"[voice]\nlanguage = en\nrecord = no\n{extra}")
         self.log = open(os.path.join(self.dir, "daemon.out"), "w")
         self.p = subprocess.Popen([DAEMON, "--config", conf, "--board", "sim:" + self.fifo,
-                                   "--time", "real", "--audio", "none", "--state",
+                                   "--time", "real", "--audio", audio, "--state",
                                    os.path.join(self.dir, "state")],
-                                  stdout=self.log, stderr=subprocess.STDOUT)
+                                  stdout=self.log, stderr=subprocess.STDOUT,
+                                  env=dict(os.environ, **(env or {})))
         procs.append(self.p)
         self.board = open(self.fifo, "w", buffering=1)
         # A blank line ends the live script's header: the daemon starts.
@@ -226,10 +228,10 @@ class Device:
         self.log.close()
 
 
-def train(dev, *args, engine=STOCKFISH):
+def train(dev, *args, engine=STOCKFISH, env=None):
     out = open(os.path.join(dev.dir, "train.out"), "w")
     p = subprocess.Popen([ANNABELLA, "train", "--socket", dev.sock, "--engine", engine, *args],
-                         stdout=out, stderr=subprocess.STDOUT)
+                         stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
     procs.append(p)
     return p, out.name
 
