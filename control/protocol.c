@@ -326,7 +326,8 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 		const char *id = ws->w[2];
 
 		if (strlen(id) >= sizeof(req->game_id) || id[0] == '.' ||
-		    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+		    strspn(id,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
 			strlen(id))
 			return fail(err, err_size, "'%s' is not a game id", id);
 		copy(req->game_id, sizeof(req->game_id), id);

@@ -100,7 +100,7 @@ struct control_request {
 	/* CONTROL_CHANGES: what the referee is given (role and author from the env). */
 	struct game_command game;
 	enum control_export export_format;
-	char game_id[GAME_ID_MAX]; /* export: a finished game's, or "" for the current one */
+	char game_id[GAME_ID_MAX];	 /* export: a finished game's, or "" for the current one */
 	bool public_view;		 /* `status public`, `watch public` */
 	enum referee_review_step review; /* review next|back|where|end */
 	int review_op;			 /* enum control_review_op */
