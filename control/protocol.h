@@ -194,8 +194,8 @@ void control_reply_error(struct strbuf *out, const char *error);
 void control_reply_ok(struct strbuf *out, const char *text);
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);
-/* {"ok":true,"moves":[{"ply":1,"san":"e4","uci":"e2e4","clk":"0:04:58","clk_ms":298000,
- * "draw_offer":false},...]}
+/* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,
+ * "draw_offer":false,"uci":"e2e4"},...]}
  */
 void control_reply_moves(struct strbuf *out, const struct game *g);
 /* {"ok":true,"format":"pgn","text":"..."} */

@@ -318,7 +318,6 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 		json_object(&w, NULL);
 		json_int(&w, "ply", i + 1);
 		json_string(&w, "san", p->san);
-		uci(&w, "uci", p->move);
 		if (p->clk_ms >= 0) {
 			clock_format_hms(p->clk_ms, hms, sizeof(hms));
 			json_string(&w, "clk", hms);
@@ -328,6 +327,7 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 			json_null(&w, "clk_ms");
 		}
 		json_bool(&w, "draw_offer", p->flags & GAME_PLY_DRAW_OFFER);
+		uci(&w, "uci", p->move);
 		json_end(&w);
 	}
 	json_end(&w);
