@@ -23,6 +23,7 @@ status of an assistant, never say whether a claim is correct; the arbiter's does
 """
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -377,10 +378,15 @@ def main():
     options = driver.execute_script(
         "return [...document.querySelectorAll('#command option')]"
         ".map(o => [o.textContent, o.disabled]);")
+    # An arbiter's row is marked in the page's language: "(arbiter)", "(Schiedsrichter)"...
     check("the page's form has a choice for every row of the table but watch and auth",
-          [o[0].replace(" (arbiter)", "") for o in options] == [c["usage"] for c in rows],
-          f"{options}")
-    want = [bool({"play", "not-over", "not-closed"} & set(c["needs"])) for c in rows]
+          [re.sub(r" \([^()]*\)$", "", o[0]) if c["role"] == "arbiter" else o[0]
+           for o, c in zip(options, rows)] == [c["usage"] for c in rows]
+          and len(options) == len(rows), f"{options}")
+    # Disabled too: the rows of another mode (training and study are casual play's).
+    mode = json.loads(cli(ASSISTANT, "status").stdout).get("mode")
+    want = [bool({"play", "not-over", "not-closed"} & set(c["needs"])) or mode not in c["modes"]
+            for c in rows]
     check("after the result is approved, the commands that need the game on are disabled",
           [o[1] for o in options] == want, f"{options}")
     driver.execute_script(
