@@ -200,7 +200,8 @@ static int wait_ready(struct uci_engine *e, int timeout_ms, char *err, size_t er
 
 	if (send_line(e, "isready")) {
 		e->failure = UCI_DIED;
-		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name, strerror(errno));
+		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name,
+		     strerror(errno));
 		return -1;
 	}
 	while ((r = read_line(e, deadline)) == 1)
@@ -258,7 +259,8 @@ struct uci_engine *uci_start(const char *path, int timeout_ms, enum uci_failure 
 	deadline = now_ms() + timeout_ms;
 	if (send_line(e, "uci")) {
 		*failure = UCI_DIED;
-		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", path, strerror(errno));
+		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", path,
+		     strerror(errno));
 		uci_stop(e);
 		return NULL;
 	}
@@ -347,7 +349,8 @@ static int set_option(struct uci_engine *e, const char *name, const char *value,
 {
 	if (send_line(e, "setoption name %s value %s", name, value)) {
 		e->failure = UCI_DIED;
-		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name, strerror(errno));
+		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name,
+		     strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -407,7 +410,8 @@ int uci_new_game(struct uci_engine *e, char *err, size_t errsize)
 {
 	if (send_line(e, "ucinewgame")) {
 		e->failure = UCI_DIED;
-		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name, strerror(errno));
+		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name,
+		     strerror(errno));
 		return -1;
 	}
 	return wait_ready(e, 5000, err, errsize);
@@ -437,7 +441,8 @@ int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int 
 		      have_moves ? " moves " : "", have_moves ? moves : "") ||
 	    send_line(e, "go movetime %d", movetime_ms)) {
 		e->failure = UCI_DIED;
-		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name, strerror(errno));
+		fail(err, errsize, "the engine %s is gone: writing to it failed (%s)", e->name,
+		     strerror(errno));
 		return -1;
 	}
 	deadline = now_ms() + movetime_ms + grace_ms;
