@@ -372,10 +372,17 @@ static int play(struct train *t, int *status)
 	if (!strcmp(id, "null") || !id[0])
 		return 0;
 	if (strcmp(id, t->game_id)) {
-		/* Another game began: the last one is over. */
+		char err[512];
+
+		/* Another game began: the last one is over, or (train came when it was) this one
+		 * is the engine's game, new to the engine too. */
 		if (t->saw_game_on)
 			return 1;
 		snprintf(t->game_id, sizeof(t->game_id), "%s", id);
+		if (uci_new_game(t->e, err, sizeof(err))) {
+			*status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
+			return -1;
+		}
 	}
 	field(t->status, "result", result, sizeof(result));
 	field(result, "state", state, sizeof(state));
