@@ -76,6 +76,8 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	struct game_reply reply;
 
 	req->game.role = env->role;
+	/* The training process's move is the engine's (DESIGN 10). */
+	req->game.engine = env->engine_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
 	referee_command(env->referee, &req->game, env->now, &reply);
 	answer(out, &reply);
@@ -89,6 +91,8 @@ void control_h_status(const struct control_env *env, struct control_request *req
 	if (env->status_extra)
 		env->status_extra(env->shell, &x);
 	x.now = env->now;
+	referee_engine_info(env->referee, &x.engine);
+	referee_review_info(env->referee, &x.review);
 	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
 		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
 						 : GAME_AUDIENCE_PLAYER;
@@ -106,13 +110,16 @@ void control_h_export(const struct control_env *env, struct control_request *req
 		      struct control_outcome *out)
 {
 	enum reply_code why = REPLY_RENDER_FAILED;
-	char *text = env->render ? env->render(env->shell, req->export_format, &why) : NULL;
+	char *text =
+	    env->render ? env->render(env->shell, req->export_format, req->game_id, &why) : NULL;
 
 	if (!text) {
 		if (why == REPLY_RENDER_FAILED)
 			answer_code(
 			    out, why,
 			    REPLY_ARGS(REPLY_S("format", control_export_name(req->export_format))));
+		else if (why == REPLY_NO_SUCH_GAME || why == REPLY_GAME_UNREADABLE)
+			answer_code(out, why, REPLY_ARGS(REPLY_S("game", req->game_id)));
 		else
 			answer_code(out, why, NULL);
 		return;
@@ -176,4 +183,58 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 	out->action = CONTROL_ACT_ROLE;
 	snprintf(out->name, sizeof(out->name), "%s", req->name);
 	answer_code(out, REPLY_AUTH, REPLY_ARGS(REPLY_S("role", control_role_name(out->role))));
+}
+
+/* ------------------------------------------------------------------ training and study */
+
+/* The training process says what it is (DESIGN 10): one connection at a time; it must
+ * follow `watch`, where the referee's requests to it arrive. */
+void control_h_engine(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	enum game_engine_op op = req->game.engine_op;
+
+	if (env->engine_elsewhere && !env->engine_self) {
+		answer_code(out, REPLY_ENGINE_ELSEWHERE, NULL);
+		return;
+	}
+	if (op == ENGINE_OP_HINT && !env->engine_self) {
+		answer_code(out, REPLY_HINT_NOT_ENGINE, NULL);
+		return;
+	}
+	if ((op == ENGINE_OP_ON || op == ENGINE_OP_WAIT) && env->connection && !env->watching) {
+		answer_code(out, REPLY_ENGINE_WATCH_FIRST, NULL);
+		return;
+	}
+	control_h_game(env, req, out);
+	if (!out->ok)
+		return;
+	if (op == ENGINE_OP_ON || op == ENGINE_OP_WAIT)
+		out->action = CONTROL_ACT_ENGINE;
+	else if (op == ENGINE_OP_OFF)
+		out->action = CONTROL_ACT_ENGINE_OFF;
+}
+
+void control_h_review(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	struct game_reply reply;
+
+	switch ((enum control_review_op)req->review_op) {
+	case CONTROL_REVIEW_LOAD:
+		referee_review_load(env->referee, req->movetext[0] ? req->movetext : NULL, env->now,
+				    &reply);
+		break;
+	case CONTROL_REVIEW_ADD:
+		referee_review_add(env->referee, req->movetext, env->now, &reply);
+		break;
+	case CONTROL_REVIEW_BEGIN:
+		referee_review_begin(env->referee, env->now, &reply);
+		break;
+	case CONTROL_REVIEW_STEP:
+	default:
+		referee_review_step(env->referee, req->review, env->now, &reply);
+		break;
+	}
+	answer(out, &reply);
 }

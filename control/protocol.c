@@ -391,8 +391,19 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};
 
-	if (want(ws, 1, 1, "export pgn|text|brf|unicode", err))
+	if (want(ws, 1, 2, "export pgn|text|brf|unicode [GAME-ID]", err))
 		return -1;
+	if (ws->n == 3) {
+		/* A finished game kept under games/ (DESIGN 4.4): its id, a file name's part. */
+		const char *id = ws->w[2];
+
+		if (strlen(id) >= sizeof(req->game_id) || id[0] == '.' ||
+		    strspn(id,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+			strlen(id))
+			return bad_word(err, REPLY_WANT_GAME_ID, id);
+		copy(req->game_id, sizeof(req->game_id), id);
+	}
 	for (int i = 0; i < 4; i++) {
 		if (!strcmp(ws->w[1], names[i])) {
 			req->export_format = (enum control_export)i;
@@ -402,11 +413,116 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	return bad_word(err, REPLY_WANT_EXPORT_FORMAT, ws->w[1]);
 }
 
+/* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (DESIGN 10) */
+static int p_engine(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
+{
+	struct game_command *g = &req->game;
+	const char *op = ws->n > 1 ? ws->w[1] : "";
+
+	g->kind = CMD_ENGINE;
+	if (!strcmp(op, "on")) {
+		int at = 2;
+
+		g->engine_op = ENGINE_OP_ON;
+		if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
+			g->color = game_color_parse(ws->w[at++]);
+		if (at < ws->n) {
+			/* The engine's name, as the training process says it. */
+			if (strlen(ws->rest[at]) >= sizeof(g->text))
+				return fail(err, REPLY_ENGINE_NAME_TOO_LONG,
+					    REPLY_ARGS(REPLY_N("max", sizeof(g->text) - 1)));
+			copy(g->text, sizeof(g->text), ws->rest[at]);
+		}
+		return 0;
+	}
+	if (!strcmp(op, "off")) {
+		int end = ws->n == 3 ? game_engine_end_parse(ws->w[2]) : ENGINE_END_NORMAL;
+
+		if (ws->n > 3 || end < 0)
+			return usage(ws, "engine off [normal|missing|died|hung|nonsense]", err);
+		g->engine_op = ENGINE_OP_OFF;
+		g->engine_end = (enum game_engine_end)end;
+		return 0;
+	}
+	if (!strcmp(op, "wait") && ws->n == 2) {
+		g->engine_op = ENGINE_OP_WAIT;
+		return 0;
+	}
+	if (!strcmp(op, "hint") && ws->n == 4) {
+		char *end;
+		long ply = strtol(ws->w[2], &end, 10);
+
+		if (*end || end == ws->w[2] || ply < 0 || ply > GAME_MAX_PLIES)
+			return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
+		if (strlen(ws->w[3]) >= sizeof(g->move))
+			return bad_word(err, REPLY_NOT_A_MOVE, ws->w[3]);
+		g->engine_op = ENGINE_OP_HINT;
+		g->ply = (int)ply;
+		copy(g->move, sizeof(g->move), ws->w[3]);
+		return 0;
+	}
+	return usage(ws, req->command->usage, err);
+}
+
+static int p_hint(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
+{
+	req->game.kind = CMD_HINT;
+	return p_none(ws, req, err);
+}
+
+static int p_takeback(const struct control_words *ws, struct control_request *req,
+		      struct game_reply *err)
+{
+	req->game.kind = CMD_TAKEBACK;
+	return p_none(ws, req, err);
+}
+
+/* review load [FEN] | add UCI... | begin | next | back | where | end (DESIGN 10) */
+static int p_review(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
+{
+	static const struct {
+		const char *word;
+		enum referee_review_step step;
+	} steps[] = {{"next", REFEREE_REVIEW_NEXT},
+		     {"back", REFEREE_REVIEW_BACK},
+		     {"where", REFEREE_REVIEW_WHERE},
+		     {"end", REFEREE_REVIEW_END}};
+	const char *op = ws->n > 1 ? ws->w[1] : "";
+
+	if (!strcmp(op, "load")) {
+		req->review_op = CONTROL_REVIEW_LOAD;
+		copy(req->movetext, sizeof(req->movetext),
+		     ws->n > 2 && strcmp(ws->w[2], "start") ? ws->rest[2] : "");
+		return 0;
+	}
+	if (!strcmp(op, "add") && ws->n > 2) {
+		req->review_op = CONTROL_REVIEW_ADD;
+		copy(req->movetext, sizeof(req->movetext), ws->rest[2]);
+		return 0;
+	}
+	if (!strcmp(op, "begin") && ws->n == 2) {
+		req->review_op = CONTROL_REVIEW_BEGIN;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && ws->n == 2; i++) {
+		if (!strcmp(op, steps[i].word)) {
+			req->review_op = CONTROL_REVIEW_STEP;
+			req->review = steps[i].step;
+			return 0;
+		}
+	}
+	return usage(ws, req->command->usage, err);
+}
+
 /* ------------------------------------------------------------------ the table */
 
-#define ANY   CONTROL_ANYONE
-#define ARB   CONTROL_ARBITER
-#define MODES GAME_MODES_ALL
+#define ANY    CONTROL_ANYONE
+#define ARB    CONTROL_ARBITER
+#define MODES  GAME_MODES_ALL
+#define CASUAL GAME_MODE_BIT(GAME_CASUAL)
 
 /* Each row: name, sub, usage, words (the first argument's, for completion), roles, modes,
  * needs, flags, parser, handler (protocol.h).  Rows of the same name: one with a `sub` first
@@ -444,14 +560,23 @@ static const struct control_command table[] = {
      control_h_watch},
     {"auth", NULL, "auth PIN [NAME]", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
      control_h_auth},
-    {"export", NULL, "export pgn|text|brf|unicode", "pgn text brf unicode", ANY, MODES, 0,
+    {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
+    /* Training and study (DESIGN 10): casual play only. */
+    {"engine", NULL, "engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE",
+     "on off wait hint", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
+    {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_hint, control_h_game},
+    {"takeback", NULL, "takeback", NULL, ANY, CASUAL, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
+     p_takeback, control_h_game},
+    {"review", NULL, "review load [FEN] | add UCI... | begin | next | back | where | end",
+     "load add begin next back where end", ANY, CASUAL, 0, 0, p_review, control_h_review},
 };
 
 #undef ANY
 #undef ARB
 #undef MODES
+#undef CASUAL
 
 #define TABLE_SIZE ((int)(sizeof(table) / sizeof(table[0])))
 

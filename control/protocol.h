@@ -90,12 +90,23 @@ int control_command_count(void);
 const struct control_command *control_command_find(const char *line);
 const char *control_role_name(enum game_role role);
 
+/* What `review` does (DESIGN 10). */
+enum control_review_op {
+	CONTROL_REVIEW_LOAD = 0, /* review load [FEN]: `movetext` holds the FEN or "" */
+	CONTROL_REVIEW_ADD,	 /* review add UCI...: `movetext` holds the moves */
+	CONTROL_REVIEW_BEGIN,	 /* review begin */
+	CONTROL_REVIEW_STEP,	 /* review next|back|where|end: `review` */
+};
+
 struct control_request {
 	const struct control_command *command;
 	/* CONTROL_CHANGES: what the referee is given (role and author from the env). */
 	struct game_command game;
 	enum control_export export_format;
-	bool public_view; /* `status public`, `watch public` */
+	char game_id[GAME_ID_MAX];	 /* export: a finished game's, or "" for the current one */
+	bool public_view;		 /* `status public`, `watch public` */
+	enum referee_review_step review; /* review next|back|where|end */
+	int review_op;			 /* enum control_review_op */
 	char pin[40];
 	char name[CONTROL_NAME_MAX];	 /* auth's NAME ("" for none) */
 	char movetext[CONTROL_LINE_MAX]; /* compare */
@@ -142,6 +153,9 @@ struct control_status_extra {
 		const char *battery_status;
 		int percent; /* -1: unknown */
 	} power;
+	/* Training and study (DESIGN 10): the training process, and a review on the board. */
+	struct referee_engine_info engine;
+	struct referee_review_info review;
 };
 
 /* Who gives a request, when, and what the shell adds that the pure layer cannot know. */
@@ -151,14 +165,19 @@ struct control_env {
 	enum game_role role;
 	const char *author;
 	bool connection; /* from a connection (a board script has none: no watch) */
+	bool watching;	 /* that connection follows `watch` */
+	/* The training process (DESIGN 10): this connection is it; another connection is. */
+	bool engine_self, engine_elsewhere;
 	/* `auth PIN`: the PINs of [control] ("" for none). */
 	const char *arbiter_pin, *assistant_pin;
 	void *shell;
 	/* Fills what the daemon knows for `status` (all but `now` and `audience`). */
 	void (*status_extra)(void *shell, struct control_status_extra *x);
 	/* The scoresheet in a format, malloc'd; NULL with the reason in *why (no-game,
-	 * render-failed). */
-	char *(*render)(void *shell, enum control_export f, enum reply_code *why);
+	 * render-failed, no-such-game, game-unreadable).  game_id: a finished game kept under
+	 * games/, or "" for the current game. */
+	char *(*render)(void *shell, enum control_export f, const char *game_id,
+			enum reply_code *why);
 };
 
 /* What the connection must do after a request. */
@@ -167,6 +186,8 @@ enum control_action {
 	CONTROL_ACT_WATCH,	 /* send events from now on (public_view: public ones only) */
 	CONTROL_ACT_ROLE,	 /* take `role` (a right PIN), and `name` after the author's */
 	CONTROL_ACT_PIN_REFUSED, /* a wrong PIN: an event for the arbiters, counted */
+	CONTROL_ACT_ENGINE,	 /* the connection is the training process from now on */
+	CONTROL_ACT_ENGINE_OFF,	 /* it is no longer */
 };
 
 struct control_outcome {
@@ -195,7 +216,8 @@ void control_reply(struct strbuf *out, const struct game_reply *reply);
 void control_reply_code(struct strbuf *out, enum reply_code code);
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);
-/* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,"draw_offer":false},...]}
+/* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,
+ * "draw_offer":false,"uci":"e2e4"},...]}
  */
 void control_reply_moves(struct strbuf *out, const struct game *g);
 /* {"ok":true,"format":"pgn","text":"..."} */
@@ -231,6 +253,11 @@ void control_event_say_parts(struct strbuf *out, uint64_t ms, enum game_audience
 /* An effect that is news to watchers but no record and nothing said (a claim made:
  * {"event":"claimed",...}); false (nothing written) for the other effects. */
 bool control_event_effect(struct strbuf *out, const struct game_effect *fx);
+/* What the referee asks of the training process (GAME_FX_ENGINE_ASK), for its connection
+ * alone: {"event":"hint-request","ms":..,"ply":N,"fen":..} or {"event":"train-request",
+ * "ms":..,"side":"black","ply":N}. */
+void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
+			      const struct game *g);
 /* A wrong PIN ({"event":"pin-refused","audience":"arbiter","author":...}). */
 void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author);
 /* The audience of a refused PIN: decided here, once. */

@@ -4,6 +4,7 @@
  */
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/review.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -224,6 +225,36 @@ static void result(struct json_writer *w, const struct game *g)
 	json_end(w);
 }
 
+/* The training process and a review (DESIGN 10): null when there is none. */
+static void training(struct json_writer *w, const struct control_status_extra *x)
+{
+	const struct referee_engine_info *e = &x->engine;
+	const struct referee_review_info *v = &x->review;
+
+	if (e->state == REFEREE_ENGINE_NONE) {
+		json_null(w, "engine");
+	} else {
+		json_object(w, "engine");
+		json_string(w, "state", e->state == REFEREE_ENGINE_PLAYING ? "playing" : "waiting");
+		if (e->state == REFEREE_ENGINE_PLAYING) {
+			json_string(w, "name", e->name);
+			json_string(w, "plays", game_color_name(e->side));
+			json_bool(w, "hint_asked", e->hint_asked);
+		}
+		json_end(w);
+	}
+	if (v->state == REVIEW_OFF) {
+		json_null(w, "review");
+		return;
+	}
+	json_object(w, "review");
+	json_string(w, "state", review_state_name((enum review_state)v->state));
+	json_int(w, "at", v->at);
+	json_int(w, "plies", v->plies);
+	squares(w, "differ_now", v->differ);
+	json_end(w);
+}
+
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *x)
 {
@@ -244,6 +275,8 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	chess_fen_format(game_position(g), fen, sizeof(fen));
 	json_string(&w, "game", g->params.id);
 	json_string(&w, "fen", fen);
+	chess_fen_format(&g->start, fen, sizeof(fen));
+	json_string(&w, "start_fen", fen);
 	json_int(&w, "plies", game_plies(g));
 	json_string(&w, "to_move", game_color_name(game_position(g)->side));
 	json_string(&w, "player", game_color_name(g->params.player));
@@ -333,6 +366,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	claim(&w, g, x->audience);
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
+	training(&w, x);
 	json_object(&w, "tags");
 	for (int i = 0; i < g->params.tag_count; i++)
 		json_string(&w, g->params.tags[i].name, g->params.tags[i].value);
@@ -365,6 +399,7 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 			json_null(&w, "clk_ms");
 		}
 		json_bool(&w, "draw_offer", p->flags & GAME_PLY_DRAW_OFFER);
+		uci(&w, "uci", p->move);
 		json_end(&w);
 	}
 	json_end(&w);
@@ -593,6 +628,27 @@ bool control_event_effect(struct strbuf *out, const struct game_effect *fx)
 	uci(&w, "move", fx->move);
 	json_end(&w);
 	return true;
+}
+
+void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
+			      const struct game *g)
+{
+	struct json_writer w;
+	char fen[CHESS_FEN_MAX];
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event",
+		    fx->request == GAME_ENGINE_HINT ? "hint-request" : "train-request");
+	json_int(&w, "ms", (int64_t)fx->ms);
+	json_string(&w, "audience", game_audience_name(fx->audience));
+	json_int(&w, "ply", fx->ply);
+	json_string(&w, "side", game_color_name(fx->color));
+	if (g && g->open) {
+		chess_fen_format(game_position(g), fen, sizeof(fen));
+		json_string(&w, "fen", fen);
+	}
+	json_end(&w);
 }
 
 void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author)

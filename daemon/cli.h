@@ -23,5 +23,9 @@ int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 int cli_broadcast(int argc, char **argv);
 /* relay --mqtt HOST:PORT --listen ADDR:PORT ... | relay tags ROUND.csv --mqtt HOST:PORT ... */
 int cli_relay(int argc, char **argv);
+/* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */
+int cli_train(int argc, char **argv);
+/* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
+int cli_review(int argc, char **argv);
 
 #endif

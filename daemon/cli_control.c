@@ -365,6 +365,29 @@ static void print_status(const char *reply)
 		printf("Draw offer by %s stands\n", sub);
 	if (json_get(reply, "claim", v, sizeof(v)) > 0 && strcmp(v, "null"))
 		printf("Claim: %s\n", v);
+	/* Training (DESIGN 10): in a tournament, that no engine is connected is what the
+	 * arbiter checks. */
+	if (json_get(reply, "engine", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "state", sub, sizeof(sub));
+		if (!strcmp(sub, "playing")) {
+			json_get(v, "name", sub, sizeof(sub));
+			printf("Engine: %s", sub);
+			json_get(v, "plays", sub, sizeof(sub));
+			printf(" plays %s (annabella train)\n", sub);
+		} else {
+			printf("Engine: a training process waits for the button menu\n");
+		}
+	} else {
+		printf("Engine: none connected\n");
+	}
+	if (json_get(reply, "review", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		char at[16], plies[16];
+
+		json_get(v, "state", sub, sizeof(sub));
+		json_get(v, "at", at, sizeof(at));
+		json_get(v, "plies", plies, sizeof(plies));
+		printf("Review: %s, at ply %s of %s\n", sub, at, plies);
+	}
 	if (json_get(reply, "result", v, sizeof(v)) > 0) {
 		json_get(v, "result", sub, sizeof(sub));
 		printf("Result: %s", sub);

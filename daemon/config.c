@@ -23,6 +23,8 @@ void config_defaults(struct config *cfg)
 	cfg->promotion_ms = 3000;
 	cfg->menu_hold_ms = 1000;
 	cfg->menu_ms = 15000;
+	cfg->train_level = -1;
+	cfg->train_movetime_ms = 1000;
 	snprintf(cfg->event, sizeof(cfg->event), "?");
 	snprintf(cfg->site, sizeof(cfg->site), "?");
 	snprintf(cfg->round, sizeof(cfg->round), "?");
@@ -591,6 +593,38 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 	return 0;
 }
 
+/* [training]: the button menu's training entry and `annabella train`'s defaults (DESIGN 10). */
+static int set_training(struct config *cfg, const char *key, const char *value, char *err,
+			size_t err_size)
+{
+	long v;
+
+	if (!strcmp(key, "menu")) {
+		if (parse_bool(value, &cfg->train_menu))
+			BAD("menu must be yes or no, not '%s'", value);
+	} else if (!strcmp(key, "engine")) {
+		if (value[0] != '/')
+			BAD("engine must be an absolute path, not '%s'", value);
+		if (copy_string(cfg->train_engine, sizeof(cfg->train_engine), value))
+			BAD("engine path too long");
+	} else if (!strcmp(key, "level")) {
+		if (parse_uint(value, 0, 20, &v))
+			BAD("level must be 0..20");
+		cfg->train_level = (int)v;
+	} else if (!strcmp(key, "elo")) {
+		if (parse_uint(value, 100, 4000, &v))
+			BAD("elo must be a rating from 100 to 4000");
+		cfg->train_elo = (int)v;
+	} else if (!strcmp(key, "movetime-ms")) {
+		if (parse_uint(value, 10, 600000, &v))
+			BAD("movetime-ms must be 10..600000");
+		cfg->train_movetime_ms = (int)v;
+	} else {
+		BAD("unknown key '%s' in [training]", key);
+	}
+	return 0;
+}
+
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,
 	       char *err, size_t err_size)
 {
@@ -616,6 +650,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_broadcast(cfg, key, value, err, err_size);
 	if (!strcmp(section, "relay"))
 		return set_relay(cfg, key, value, err, err_size);
+	if (!strcmp(section, "training"))
+		return set_training(cfg, key, value, err, err_size);
 	if (!strcmp(section, "board"))
 		return board_config_set(&cfg->board, key, value, err, err_size);
 	if (!strcmp(section, "display"))

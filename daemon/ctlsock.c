@@ -56,6 +56,7 @@ struct client {
 	enum game_role role;
 	bool watching;
 	bool watch_public; /* `watch public`: public events only */
+	bool engine;	   /* the training process (DESIGN 10): `engine on` or `engine wait` */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -78,7 +79,10 @@ struct ctlsock {
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
+	bool script_engine; /* a board script's `control` lines said `engine on` */
+	bool closing;	    /* ctlsock_close(): the game is no longer told of clients */
 	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
+	char state_dir[256];		      /* export of a game kept under games/ */
 	char words[512];		      /* the last move's words, for a status reply */
 	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
 	bool timeouts;		/* real time: silent and half-line clients are closed */
@@ -146,6 +150,12 @@ static void drop(struct ctlsock *c, struct client *cl, const char *why)
 	if (cl->watching)
 		c->watchers--;
 	cl->watching = false;
+	if (cl->engine) {
+		/* The training process went without `engine off`: the player hears of it. */
+		cl->engine = false;
+		if (!c->closing && c->referee)
+			referee_engine_gone(c->referee, loop_now(c->loop));
+	}
 	free(cl->out.p);
 	memset(&cl->out, 0, sizeof(cl->out));
 	cl->out_sent = 0;
@@ -263,14 +273,52 @@ static void status_extra(void *shell, struct control_status_extra *x)
 	}
 }
 
-/* The scoresheet in a format, for `export`. */
-static char *render(void *shell, enum control_export f, enum reply_code *why)
+/* A finished game's scoresheet as games/ID.pgn keeps it, in a format; NULL with *why. */
+static char *render_kept(struct ctlsock *c, enum control_export f, const char *id,
+			 enum reply_code *why)
+{
+	char path[PATH_MAX + 64];
+	struct pgn_reader *rd = NULL;
+	struct pgn_game g;
+	struct chess_error err;
+	char *text = NULL, *file = NULL;
+	size_t len = 0;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/games/%s.pgn", c->state_dir, id);
+	in = fopen(path, "rb");
+	if (!in) {
+		*why = REPLY_NO_SUCH_GAME;
+		return NULL;
+	}
+	file = malloc(1 << 20);
+	if (file)
+		len = fread(file, 1, (1 << 20) - 1, in);
+	fclose(in);
+	if (file)
+		rd = pgn_reader_new(file, len);
+	if (rd && pgn_reader_next(rd, &g, &err) == 1) {
+		text = scoresheet_render(&g, control_export_name(f), &c->braille_layout);
+		pgn_game_free(&g);
+	}
+	pgn_reader_free(rd);
+	free(file);
+	if (!text)
+		*why = REPLY_GAME_UNREADABLE;
+	return text;
+}
+
+/* The scoresheet in a format, for `export`: the current game's, or a finished one's. */
+static char *render(void *shell, enum control_export f, const char *game_id, enum reply_code *why)
 {
 	struct ctlsock *c = shell;
 	const struct pgn_game *pgn = c->store ? store_pgn(c->store) : NULL;
-	char *text =
-	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
+	const struct game *g = c->referee ? referee_game(c->referee) : NULL;
+	char *text;
 
+	if (game_id && game_id[0] && !(g && g->open && !strcmp(game_id, g->params.id)))
+		return render_kept(c, f, game_id, why);
+	text = pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
 	if (!text)
 		*why = pgn ? REPLY_RENDER_FAILED : REPLY_NO_GAME;
 	return text;
@@ -391,6 +439,12 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	char shown[LOGGABLE_MAX], head[80];
 	bool counted = cl && !cl->arbiter_user;
 
+	env.watching = cl && cl->watching;
+	env.engine_self = cl ? cl->engine : c->script_engine;
+	env.engine_elsewhere = cl && c->script_engine;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
+		if (c->clients[i].fd >= 0 && c->clients[i].engine && &c->clients[i] != cl)
+			env.engine_elsewhere = true;
 	/* The line's first words (it need not end in a NUL) pick its row. */
 	snprintf(head, sizeof(head), "%.*s", (int)(len < sizeof(head) - 1 ? len : sizeof(head) - 1),
 		 line);
@@ -432,6 +486,12 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			     out.name[0] ? ":" : "", out.name) >= (int)sizeof(cl->author))
 			log_warn(LOG_CONTROL, "author %s cut short", cl->author);
 	}
+	if (out.action == CONTROL_ACT_ENGINE || out.action == CONTROL_ACT_ENGINE_OFF) {
+		if (cl)
+			cl->engine = out.action == CONTROL_ACT_ENGINE;
+		else
+			c->script_engine = out.action == CONTROL_ACT_ENGINE;
+	}
 	answer(c, cl, &out.reply);
 	control_outcome_free(&out);
 	/* The scoresheet's files after the reply has gone. */
@@ -452,6 +512,15 @@ void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audie
 	if (!c || !c->watchers)
 		return;
 	send_event(c, json, audience);
+}
+
+void ctlsock_engine_event(struct ctlsock *c, const char *json)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
+		if (c->clients[i].fd >= 0 && c->clients[i].engine)
+			send_line(c, &c->clients[i], json, strlen(json));
 }
 
 bool ctlsock_watched(const struct ctlsock *c)
@@ -834,6 +903,7 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	c->arbiter_count = cfg->arbiter_count;
 	c->braille_layout = cfg->braille_layout;
+	snprintf(c->state_dir, sizeof(c->state_dir), "%s", cfg->state_dir);
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
 	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
 	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);
@@ -867,6 +937,7 @@ void ctlsock_close(struct ctlsock *c)
 {
 	if (!c)
 		return;
+	c->closing = true;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
 		if (c->clients[i].fd >= 0)
 			flush_client(c, &c->clients[i]);

@@ -48,5 +48,7 @@ void ctlsock_script(struct ctlsock *c, const char *role, const char *author, con
  * ones. */
 void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience);
 bool ctlsock_watched(const struct ctlsock *c);
+/* A request of the referee's to the training process (DESIGN 10): to its connection alone. */
+void ctlsock_engine_event(struct ctlsock *c, const char *json);
 
 #endif

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/driver.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -20,7 +23,88 @@ struct driver {
 	int first;				 /* the first action driver_start() plays */
 	uint64_t release_ms[BOARD_BUTTON_COUNT]; /* UINT64_MAX: not held */
 	struct driver_hooks hooks;
+	const struct board_config *cfg;
+	/* A live script (a named pipe): read as it is written, until its writer closes it. */
+	int fd; /* -1: none, or closed */
+	int line;
+	size_t len;
+	char buf[SCRIPT_MAX_LINE + 2];
 };
+
+/* Whether the action's button has a line in the configuration; err names it if not. */
+static int check_buttons(const struct driver *d, const struct script_action *a, char *err,
+			 size_t err_size)
+{
+	if ((a->type == SCRIPT_PRESS || a->type == SCRIPT_HOLD) &&
+	    d->cfg->button_lines[a->target] == BOARD_NO_LINE) {
+		snprintf(err, err_size, "%s:%d: button '%s' has no line in the configuration",
+			 d->name, a->line, board_button_name((enum board_button)a->target));
+		return -1;
+	}
+	return 0;
+}
+
+/* One line of a live script: appended at script time at_ms, or logged and left out. */
+static int live_line(struct driver *d, const char *line, uint64_t at_ms, char *err, size_t err_size)
+{
+	int count = d->script.count;
+
+	if (script_append_line(&d->script, line, ++d->line, d->name, at_ms, err, err_size))
+		return -1;
+	for (int i = count; i < d->script.count; i++) {
+		if (check_buttons(d, &d->script.actions[i], err, err_size)) {
+			d->script.count = count;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A live script's header, read before the daemon starts: its lines up to the first action
+ * or the first blank line (the writer is waited for). */
+static int live_open(struct driver *d, char *err, size_t err_size)
+{
+	d->fd = open(d->name, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0) {
+		snprintf(err, err_size, "%s: %s", d->name, strerror(errno));
+		return -1;
+	}
+	d->script.header.player = -1;
+	while (d->script.count == 0) {
+		char *nl;
+		ssize_t n;
+
+		if ((nl = memchr(d->buf, '\n', d->len))) {
+			bool blank;
+
+			*nl = '\0';
+			blank = d->buf[strspn(d->buf, " \t\r")] == '\0';
+			if (live_line(d, d->buf, 0, err, err_size))
+				return -1;
+			d->len -= (size_t)(nl + 1 - d->buf);
+			memmove(d->buf, nl + 1, d->len);
+			/* A blank line ends the header: the daemon starts, the actions follow. */
+			if (blank)
+				break;
+			continue;
+		}
+		if (d->len >= sizeof(d->buf) - 1) {
+			snprintf(err, err_size, "%s:%d: line too long", d->name, d->line + 1);
+			return -1;
+		}
+		n = read(d->fd, d->buf + d->len, sizeof(d->buf) - 1 - d->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* the writer went before any action: an empty script */
+		d->len += (size_t)n;
+	}
+	if (fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) | O_NONBLOCK)) {
+		snprintf(err, err_size, "%s: %s", d->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
 
 struct driver *driver_open(const char *path, const struct board_config *cfg, char *err,
 			   size_t err_size)
@@ -31,19 +115,22 @@ struct driver *driver_open(const char *path, const struct board_config *cfg, cha
 		snprintf(err, err_size, "out of memory");
 		return NULL;
 	}
+	struct stat st;
+
 	snprintf(d->name, sizeof(d->name), "%s", path);
-	if (script_load(path, &d->script, err, err_size)) {
+	d->cfg = cfg;
+	d->fd = -1;
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		if (live_open(d, err, err_size)) {
+			driver_free(d);
+			return NULL;
+		}
+	} else if (script_load(path, &d->script, err, err_size)) {
 		free(d);
 		return NULL;
 	}
 	for (int i = 0; i < d->script.count; i++) {
-		const struct script_action *a = &d->script.actions[i];
-
-		if ((a->type == SCRIPT_PRESS || a->type == SCRIPT_HOLD) &&
-		    cfg->button_lines[a->target] == BOARD_NO_LINE) {
-			snprintf(err, err_size,
-				 "%s:%d: button '%s' has no line in the configuration", path,
-				 a->line, board_button_name((enum board_button)a->target));
+		if (check_buttons(d, &d->script.actions[i], err, err_size)) {
 			driver_free(d);
 			return NULL;
 		}
@@ -58,6 +145,8 @@ void driver_free(struct driver *d)
 {
 	if (!d)
 		return;
+	if (d->fd >= 0)
+		close(d->fd);
 	script_free(&d->script);
 	free(d);
 }
@@ -211,5 +300,51 @@ bool driver_done(const struct driver *d)
 {
 	int button;
 
-	return d->next >= d->script.count && next_release(d, &button) == UINT64_MAX;
+	return d->fd < 0 && d->next >= d->script.count && next_release(d, &button) == UINT64_MAX;
+}
+
+int driver_fd(const struct driver *d)
+{
+	return d->fd;
+}
+
+bool driver_read(struct driver *d, uint64_t now)
+{
+	char err[300];
+
+	for (;;) {
+		char *nl;
+		ssize_t n;
+
+		while ((nl = memchr(d->buf, '\n', d->len))) {
+			*nl = '\0';
+			if (live_line(d, d->buf, now > d->origin ? now - d->origin : 0, err,
+				      sizeof(err)))
+				log_warn(LOG_GPIO, "%s", err);
+			d->len -= (size_t)(nl + 1 - d->buf);
+			memmove(d->buf, nl + 1, d->len);
+		}
+		if (d->len >= sizeof(d->buf) - 1) {
+			log_warn(LOG_GPIO, "%s:%d: line too long, skipped", d->name, d->line + 1);
+			d->len = 0;
+		}
+		n = read(d->fd, d->buf + d->len, sizeof(d->buf) - 1 - d->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return false;
+		if (n <= 0)
+			break;
+		d->len += (size_t)n;
+	}
+	/* The writer closed it: a last line without its newline, and the script's end. */
+	if (d->len) {
+		d->buf[d->len] = '\0';
+		if (live_line(d, d->buf, now > d->origin ? now - d->origin : 0, err, sizeof(err)))
+			log_warn(LOG_GPIO, "%s", err);
+		d->len = 0;
+	}
+	close(d->fd);
+	d->fd = -1;
+	return true;
 }

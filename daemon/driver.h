@@ -47,5 +47,14 @@ uint64_t driver_deadline(void *d, uint64_t now);
 void driver_run(void *d, uint64_t now);
 /* Every action has been played and every button released. */
 bool driver_done(const struct driver *d);
+/*
+ * A live script: SCRIPT a named pipe (DESIGN 4.3).  Its header is read before the daemon
+ * starts, up to the first action or the first blank line; its actions as they are written, each at
+ * the time it arrives plus its wait.  It ends when its writer closes it.  driver_fd() is the pipe
+ * (-1 for a file, or once it has ended); driver_read() takes what has arrived, true when the pipe
+ * has ended (the fd is closed: the caller takes it out of its loop first).
+ */
+int driver_fd(const struct driver *d);
+bool driver_read(struct driver *d, uint64_t now);
 
 #endif

@@ -34,6 +34,10 @@ static const struct {
      "relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE] [--user U --password-file F]\n"
      "            [--tls-ca FILE]\n"
      "  annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE] [auth and TLS as relay]"},
+    {"train", cli_train,
+     "train --engine PATH [--side white|black] [--level 0..20 | --elo N] [--movetime MS]\n"
+     "            [--hint-movetime MS] [--wait] [--socket PATH] [--config FILE]"},
+    {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn"},
 };
 
 static void usage(FILE *f)

@@ -211,6 +211,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
 	s->braille_display = cfg->braille_display;
+	s->train_menu = cfg->train_menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	s->flag_announce = cfg->flag_announce;
@@ -265,6 +266,17 @@ static void board_fd_ready(void *user, int fd, short revents, uint64_t now)
 	(void)fd;
 	(void)revents;
 	board_events(user, now);
+}
+
+/* A live script's lines as they arrive (a named pipe). */
+static void script_fd_ready(void *user, int fd, short revents, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)revents;
+	/* Its end closes it: out of the loop then (nothing opened a file in between). */
+	if (driver_read(d->driver, now))
+		loop_remove_fd(d->loop, fd);
 }
 
 /* The sim's power cut: the board's events confirmed by then are taken first, as they
@@ -543,6 +555,11 @@ static int open_board(struct daemon *d, char *err, size_t err_size)
 		d->driver = driver_open(spec + 4, &d->cfg.board, err, err_size);
 		if (!d->driver)
 			return -1;
+		if (driver_fd(d->driver) >= 0 && d->opt.virtual_time) {
+			snprintf(err, err_size,
+				 "%s: a live script (a named pipe) needs --time real", spec + 4);
+			return -1;
+		}
 	}
 	d->board =
 	    board_open(&d->cfg.board, spec, d->opt.record_path, loop_now(d->loop), err, err_size);
@@ -685,6 +702,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 
 		driver_start(d->driver, d->board, origin, &hooks);
 		loop_add_source(d->loop, driver_deadline, driver_run, d->driver);
+		if (driver_fd(d->driver) >= 0)
+			loop_add_fd(d->loop, driver_fd(d->driver), POLLIN, script_fd_ready, d);
 	}
 	loop_add_source(d->loop, board_deadline_fn, board_run, d);
 	loop_add_source(d->loop, referee_deadline_fn, referee_run, d);

@@ -95,6 +95,27 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCK_GAP_BLACK] = PHRASE_CLOCK_GAP_BLACK,
     [GAME_MSG_CLOCK_UNCERTAIN] = PHRASE_CLOCK_UNCERTAIN,
     [GAME_MSG_ARBITER_RESUMES] = PHRASE_ARBITER_RESUMES,
+    [GAME_MSG_ENGINE_PLAYS_WHITE] = PHRASE_ENGINE_PLAYS_WHITE,
+    [GAME_MSG_ENGINE_PLAYS_BLACK] = PHRASE_ENGINE_PLAYS_BLACK,
+    [GAME_MSG_ENGINE_OFF] = PHRASE_ENGINE_OFF,
+    [GAME_MSG_ENGINE_MISSING] = PHRASE_ENGINE_MISSING,
+    [GAME_MSG_ENGINE_DIED] = PHRASE_ENGINE_DIED,
+    [GAME_MSG_ENGINE_HUNG] = PHRASE_ENGINE_HUNG,
+    [GAME_MSG_ENGINE_NONSENSE] = PHRASE_ENGINE_NONSENSE,
+    [GAME_MSG_ENGINE_GONE] = PHRASE_ENGINE_GONE,
+    [GAME_MSG_ENGINE_NOT_READY] = PHRASE_ENGINE_NOT_READY,
+    [GAME_MSG_TRAIN_REQUESTED] = PHRASE_TRAIN_REQUESTED,
+    [GAME_MSG_TAKEBACK] = PHRASE_TAKEBACK,
+    [GAME_MSG_MENU_HINT] = PHRASE_MENU_HINT,
+    [GAME_MSG_MENU_TAKEBACK] = PHRASE_MENU_TAKEBACK,
+    [GAME_MSG_MENU_TRAIN] = PHRASE_MENU_TRAIN,
+    [GAME_MSG_MENU_END_REVIEW] = PHRASE_MENU_END_REVIEW,
+    [GAME_MSG_REVIEW_SETUP] = PHRASE_REVIEW_SETUP,
+    [GAME_MSG_REVIEW_READY] = PHRASE_REVIEW_READY,
+    [GAME_MSG_REVIEW_START_OF_GAME] = PHRASE_REVIEW_START_OF_GAME,
+    [GAME_MSG_REVIEW_END_OF_GAME] = PHRASE_REVIEW_END_OF_GAME,
+    [GAME_MSG_REVIEW_ENDED] = PHRASE_REVIEW_ENDED,
+    [GAME_MSG_REVIEW_RETURN] = PHRASE_REVIEW_RETURN,
 };
 
 /* The quick guide is information: a move's announcement cuts it short (voice.h). */
@@ -286,6 +307,44 @@ const struct power_status *presenter_power(const struct presenter *p)
 	return &p->power;
 }
 
+/* A review's step (DESIGN 10): "Zug zwölf, Weiß: Springer Gustav eins Felix drei";
+ * back: "Zurück: ..." the move taken back; where are we: the last move shown (or the
+ * start), the side to move (or the end), and the game's length. */
+static void review_words(struct utterance *u, const struct phrase_options *o,
+			 const struct game_effect *fx)
+{
+	struct phrase_args a = {.square = -1};
+
+	if (fx->review == GAME_REVIEW_BACK) {
+		phrase_add(u, o, PHRASE_REVIEW_BACK, NULL);
+		utterance_add(u, o->lang, " ");
+	}
+	if (fx->move != CHESS_MOVE_NONE) {
+		a.count = fx->move_number_at;
+		phrase_add(u, o,
+			   fx->before.side == CHESS_WHITE ? PHRASE_REVIEW_MOVE_WHITE
+							  : PHRASE_REVIEW_MOVE_BLACK,
+			   &a);
+		utterance_add(u, o->lang, " ");
+		phrase_add_move(u, o, &fx->before, fx->move);
+	} else if (fx->review == GAME_REVIEW_WHERE) {
+		phrase_add(u, o, PHRASE_REVIEW_START_OF_GAME, NULL);
+	}
+	if (fx->review != GAME_REVIEW_WHERE)
+		return;
+	utterance_add(u, o->lang, ". ");
+	if (fx->ply >= fx->total)
+		phrase_add(u, o, PHRASE_REVIEW_END_OF_GAME, NULL);
+	else
+		phrase_add(u, o,
+			   fx->color == CHESS_WHITE ? PHRASE_REVIEW_WHITE_TO_MOVE
+						    : PHRASE_REVIEW_BLACK_TO_MOVE,
+			   NULL);
+	utterance_add(u, o->lang, ". ");
+	a.count = fx->moves_made;
+	phrase_add(u, o, PHRASE_REVIEW_LENGTH, &a);
+}
+
 static void speak(struct presenter *p, const struct game_effect *fx)
 {
 	struct phrase_options o = options(p);
@@ -363,6 +422,20 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 					     sizeof(text));
 			utterance_add(&u, o.lang, text);
 		}
+		/* The first square of the engine's move goes after the move's announcement (a
+		 * prompt would go before it); a move of the player's own makes it stale. */
+		say(p, fx->audience, fx->after_move ? VOICE_KIND_INFO : VOICE_KIND_PROMPT, &u, 100,
+		    fx->ms);
+		break;
+	case GAME_FX_HINT:
+		phrase_add(&u, &o, PHRASE_HINT, NULL);
+		utterance_add(&u, o.lang, " ");
+		phrase_add_move(&u, &o, &fx->before, fx->move);
+		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		break;
+	case GAME_FX_REVIEW:
+		review_words(&u, &o, fx);
+		/* A prompt, as the guidance that follows it: in the order said. */
 		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_TIMES:
@@ -437,6 +510,16 @@ static void present_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_FAULT:
 		log_error(LOG_GAME, "%s", fx->text);
 		break;
+	case GAME_FX_ENGINE_ASK: {
+		struct strbuf line = {0};
+
+		/* For the training process alone (DESIGN 10). */
+		control_event_engine_ask(&line, fx, g);
+		if (line.p)
+			ctlsock_engine_event(p->ctl, line.p);
+		free(line.p);
+		break;
+	}
 	case GAME_FX_CLAIM:
 		if (ctlsock_watched(p->ctl)) {
 			struct strbuf line = {0};

@@ -462,6 +462,31 @@ fail:
 	return -1;
 }
 
+int script_append_line(struct script *s, const char *line, int lineno, const char *name,
+		       uint64_t at_ms, char *err, size_t err_size)
+{
+	struct parser p = {.name = name ? name : "script",
+			   .line = lineno,
+			   .err = err,
+			   .err_size = err_size,
+			   .out = s,
+			   .capacity = s->count,
+			   .time_ms = at_ms};
+	char buf[SCRIPT_MAX_LINE + 1];
+	char *hash;
+
+	if (strlen(line) > SCRIPT_MAX_LINE)
+		return fail(&p, "line too long (at most %d characters)", SCRIPT_MAX_LINE);
+	snprintf(buf, sizeof(buf), "%s", line);
+	hash = strchr(buf, '#');
+	if (hash)
+		*hash = 0;
+	/* After the actions so far: the script's time does not go back. */
+	if (s->count && s->actions[s->count - 1].time_ms > p.time_ms)
+		p.time_ms = s->actions[s->count - 1].time_ms;
+	return parse_line(&p, buf);
+}
+
 int script_load(const char *path, struct script *out, char *err, size_t err_size)
 {
 	FILE *f;

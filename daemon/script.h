@@ -116,6 +116,12 @@ const char *script_control_author(const struct script *s, const struct script_ac
 /* Parse script text.  0, or -1 with "NAME:LINE: message" in err. */
 int script_parse(const char *text, size_t len, const char *name, struct script *out, char *err,
 		 size_t err_size);
+/* A live script's line (a named pipe, read as it is written), appended to *s: its action
+ * happens at script time at_ms (when it arrived) plus its wait, never before the actions
+ * already in s.  Header lines are refused once an action is in s.  0, or -1 with
+ * "NAME:LINE: message" in err. */
+int script_append_line(struct script *s, const char *line, int lineno, const char *name,
+		       uint64_t at_ms, char *err, size_t err_size);
 /* Read and parse a file; errors name the path (and line). */
 int script_load(const char *path, struct script *out, char *err, size_t err_size);
 void script_free(struct script *s);

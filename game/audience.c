@@ -58,6 +58,7 @@ enum game_audience game_record_audience(const struct game_record *rec)
 	case REC_ILLEGAL:
 	case REC_CLOCK_SET:
 	case REC_RULING:
+	case REC_TAKEBACK:
 		return GAME_AUDIENCE_PUBLIC;
 	/* The promotion piece being chosen, step by step, in the earphone: final only with the
 	 * press (D.2.1), announced then. */
@@ -89,6 +90,12 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
+	/* Training and study, in the earphone (DESIGN 10): the hint is the player's alone. */
+	case GAME_FX_HINT:
+	case GAME_FX_REVIEW:
+	/* The player's request to the training process (the shell gives it to that process
+	 * alone). */
+	case GAME_FX_ENGINE_ASK:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_SCORESHEET:
 	case GAME_FX_GAME_START:

@@ -492,6 +492,15 @@ void clock_set_running(struct chess_clock *c, int color, uint64_t now)
 	c->since_ms = now;
 }
 
+void clock_reopen(struct chess_clock *c, int color, uint64_t now)
+{
+	if ((c->state != CLOCK_STOPPED && c->state != CLOCK_FLAGGED) || (color != 0 && color != 1))
+		return;
+	c->state = CLOCK_RUNNING;
+	c->flagged = -1;
+	start_turn(c, color, now);
+}
+
 void clock_stop(struct chess_clock *c, uint64_t now)
 {
 	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) {

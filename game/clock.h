@@ -174,6 +174,9 @@ void clock_take_back(struct chess_clock *c, int color, int moves, int64_t earned
  * clocks stand), a new turn from now.  A FLAGGED clock becomes PAUSED; a clock not started
  * or stopped is left alone. */
 void clock_set_running(struct chess_clock *c, int color, uint64_t now);
+/* A casual game taken back after it ended or a flag fell (DESIGN 10): the clock runs again,
+ * `color`'s turn from now.  Only a STOPPED or FLAGGED clock. */
+void clock_reopen(struct chess_clock *c, int color, uint64_t now);
 /* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
 

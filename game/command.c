@@ -6,6 +6,7 @@
 #include "game/command.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "game/game.h"
 
@@ -71,4 +72,20 @@ int game_claim_on_move(const struct game *g, bool *made)
 		return game_ply_color(g, last);
 	}
 	return game_position(g)->side;
+}
+
+static const char *const engine_ends[ENGINE_END_COUNT] = {"normal", "missing", "died", "hung",
+							  "nonsense"};
+
+const char *game_engine_end_name(enum game_engine_end end)
+{
+	return (unsigned)end < ENGINE_END_COUNT ? engine_ends[end] : "normal";
+}
+
+int game_engine_end_parse(const char *word)
+{
+	for (int i = 0; i < ENGINE_END_COUNT; i++)
+		if (!strcmp(word, engine_ends[i]))
+			return i;
+	return -1;
 }

@@ -36,8 +36,32 @@ enum game_command_kind {
 	CMD_CLOCK_SET,	 /* clock set H:MM:SS H:MM:SS [W B] */
 	CMD_ACCEPT_DRAW, /* the button menu: the player accepts the opponent's offer */
 	CMD_RULING,	 /* claim uphold|reject: the arbiter's ruling on the open claim */
+	CMD_HINT,	 /* hint: the engine's suggestion, asked of the training process */
+	CMD_TAKEBACK,	 /* takeback: the last move pair back (casual) */
+	CMD_ENGINE,	 /* engine on|off|wait|hint: the training process (DESIGN 10) */
 	CMD_KIND_COUNT
 };
+
+/* What the training process says of itself (CMD_ENGINE). */
+enum game_engine_op {
+	ENGINE_OP_ON = 0, /* it plays `color` with the engine named `text` */
+	ENGINE_OP_OFF,	  /* it stops, for `engine_end` */
+	ENGINE_OP_WAIT,	  /* it waits for the button menu's request to play */
+	ENGINE_OP_HINT,	  /* the engine's suggestion `move` for ply `ply` */
+};
+
+/* Why the training process stops (engine off REASON). */
+enum game_engine_end {
+	ENGINE_END_NORMAL = 0,
+	ENGINE_END_MISSING,  /* the engine could not be started */
+	ENGINE_END_DIED,     /* it stopped */
+	ENGINE_END_HUNG,     /* it did not answer in its time */
+	ENGINE_END_NONSENSE, /* it answered something that is no legal move */
+	ENGINE_END_COUNT
+};
+/* "normal", "missing", "died", "hung", "nonsense"; -1 for another word. */
+const char *game_engine_end_name(enum game_engine_end end);
+int game_engine_end_parse(const char *word);
 
 struct game_command {
 	enum game_command_kind kind;
@@ -57,6 +81,10 @@ struct game_command {
 	int ply; /* rollback's; a relayed move's (0: not named) */
 	int64_t white_ms, black_ms;
 	int white_moves, black_moves; /* -1: keep */
+	/* Given on the training process's connection (its `move` is the engine's). */
+	bool engine;
+	enum game_engine_op engine_op;
+	enum game_engine_end engine_end;
 };
 
 /* The reply to a command, returned to whoever gave it: struct game_reply (replies.h). */

@@ -80,6 +80,28 @@ enum game_msg {
 	GAME_MSG_CLOCK_UNCERTAIN,
 	GAME_MSG_ARBITER_RESUMES, /* pause pressed while the clocks stand: the arbiter restarts
 				     them (6.11.3) */
+	/* Training and study (DESIGN 10), casual mode only: */
+	GAME_MSG_ENGINE_PLAYS_WHITE, /* a training process plays White with an engine */
+	GAME_MSG_ENGINE_PLAYS_BLACK,
+	GAME_MSG_ENGINE_OFF,	   /* it stopped: the training is over */
+	GAME_MSG_ENGINE_MISSING,   /* its engine could not be started */
+	GAME_MSG_ENGINE_DIED,	   /* its engine stopped */
+	GAME_MSG_ENGINE_HUNG,	   /* its engine did not answer in time */
+	GAME_MSG_ENGINE_NONSENSE,  /* its engine answered no legal move */
+	GAME_MSG_ENGINE_GONE,	   /* its connection closed without a word */
+	GAME_MSG_ENGINE_NOT_READY, /* the menu's training chosen with no training process waiting */
+	GAME_MSG_TRAIN_REQUESTED,  /* it was asked to play */
+	GAME_MSG_TAKEBACK,	   /* moves taken back: set up the position */
+	GAME_MSG_MENU_HINT,	   /* the menu's items in casual play */
+	GAME_MSG_MENU_TAKEBACK,
+	GAME_MSG_MENU_TRAIN,
+	GAME_MSG_MENU_END_REVIEW,
+	GAME_MSG_REVIEW_SETUP,	       /* a review begins: set up its start position */
+	GAME_MSG_REVIEW_READY,	       /* the board shows it: the buttons step through the game */
+	GAME_MSG_REVIEW_START_OF_GAME, /* back at the start: nothing before */
+	GAME_MSG_REVIEW_END_OF_GAME,   /* at the end: nothing after */
+	GAME_MSG_REVIEW_ENDED,	       /* the review is over */
+	GAME_MSG_REVIEW_RETURN,	       /* it is over: set the game's position up again */
 	GAME_MSG_COUNT
 };
 
@@ -98,7 +120,24 @@ enum game_effect_kind {
 	GAME_FX_CLAIM,	      /* a draw claim was made by `color` (public: not whether it is
 				 correct, which is the claim record's, for the arbiter) */
 	GAME_FX_BRAILLE_PAGE, /* the braille scoresheet's page `page` on the display (private) */
+	GAME_FX_HINT,	      /* the engine's suggestion `move` from `before` (private) */
+	GAME_FX_ENGINE_ASK,   /* ask the training process: `request` (for it alone) */
+	GAME_FX_REVIEW,	      /* a review's step `review`: `move` from `before`, ply `ply` of
+				 `total` (private) */
 	GAME_FX_KIND_COUNT
+};
+
+/* What GAME_FX_ENGINE_ASK asks of the training process. */
+enum game_engine_request {
+	GAME_ENGINE_HINT = 0, /* the engine's best move for the player, at ply `ply` */
+	GAME_ENGINE_PLAY,     /* play `color` (the button menu's training entry) */
+};
+
+/* What a review says (GAME_FX_REVIEW). */
+enum game_review_say {
+	GAME_REVIEW_NEXT = 0, /* the move `move` made from `before`, ply `ply` (0-based) */
+	GAME_REVIEW_BACK,     /* that move taken back */
+	GAME_REVIEW_WHERE,    /* where we are: `ply` plies shown of `total`; the last `move` */
 };
 
 /* "game-start", "mismatch", ...: for logs, tests and watchers. */
@@ -123,8 +162,9 @@ struct game_effect {
 	enum chess_piece_type piece;
 	/* GUIDE */
 	int square;
-	bool occupied;	/* the square should hold a peg (of `piece`) */
-	bool confirmed; /* it does now (set-up guidance confirms each square) */
+	bool occupied;	 /* the square should hold a peg (of `piece`) */
+	bool confirmed;	 /* it does now (set-up guidance confirms each square) */
+	bool after_move; /* the first square of a move just announced: said after it */
 	/* TIMES, WARNING; SAY of a clock gap: white_ms */
 	bool has_clock;
 	int64_t white_ms, black_ms;
@@ -136,6 +176,12 @@ struct game_effect {
 	/* CLAIM: the claimant and the kind (enum claim_kind); `move` the intended move */
 	int color;
 	int claim;
+	/* ENGINE_ASK */
+	enum game_engine_request request;
+	/* REVIEW */
+	enum game_review_say review;
+	int total;
+	int move_number_at; /* REVIEW: the move number of `ply` ("12" of "12. Nf3") */
 	/* FAULT */
 	char text[GAME_REPLY_MAX];
 };

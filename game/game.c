@@ -304,6 +304,23 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 	o->open = false;
 }
 
+/* Casual play (DESIGN 10): the last move pair taken back, the clocks as they stood then. */
+static int apply_takeback(struct game *g, const struct game_record *rec)
+{
+	int keep = rec->u.rollback_ply;
+
+	if (g->params.mode != GAME_CASUAL || keep < 0 || keep >= game_plies(g) ||
+	    g->result.state == RESULT_APPROVED ||
+	    (g->has_clock && clock_adopt(&g->clock, &rec->clock)))
+		return -1;
+	if (g->has_clock)
+		g->last_clock_ms = rec->ms;
+	retract(g, keep, "taken back", rec->ms);
+	if (game_over(g))
+		result_reset(&g->result);
+	return 0;
+}
+
 static int apply_illegal(struct game *g, const struct game_record *rec)
 {
 	int ply = rec->u.illegal.ply - 1, color = rec->u.illegal.color & 1;
@@ -742,6 +759,9 @@ int game_apply(struct game *g, const struct game_record *rec)
 		break;
 	case REC_CHECKPOINT:
 		rc = apply_checkpoint(g, rec);
+		break;
+	case REC_TAKEBACK:
+		rc = apply_takeback(g, rec);
 		break;
 	case REC_TYPE_COUNT:
 		rc = -1;

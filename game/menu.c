@@ -14,10 +14,17 @@ unsigned menu_item_needs(enum menu_item item)
 	case MENU_CLAIM_FIFTY:
 	case MENU_RESIGN:
 		return GAME_NEED_PLAY;
+	case MENU_HINT:
+		return GAME_NEED_PLAY;
+	case MENU_TAKEBACK:
+		return GAME_NEED_NOT_CLOSED;
+	case MENU_TRAIN:
+		return GAME_NEED_NOT_OVER;
 	case MENU_APPROVE:
 	case MENU_CANCEL:
 	case MENU_QUICK_GUIDE:
 	case MENU_BRAILLE_SHEET:
+	case MENU_END_REVIEW:
 	case MENU_ITEM_COUNT:
 		break;
 	}
@@ -32,6 +39,26 @@ static void menu_add_help(struct menu *m)
 		m->items[m->count++] = MENU_BRAILLE_SHEET;
 }
 
+/* Casual play's items (DESIGN 10), first: what a player training alone uses most. */
+static void menu_add_training(struct menu *m, const struct game *g)
+{
+	int player = g->params.player;
+	char why[80];
+
+	if (g->params.mode != GAME_CASUAL)
+		return;
+	if (m->engine_playing && game_position(g)->side == player &&
+	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_HINT), why, sizeof(why)))
+		m->items[m->count++] = MENU_HINT;
+	if (game_last_ply_of(g, player) >= 0 &&
+	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_TAKEBACK), why,
+				sizeof(why)))
+		m->items[m->count++] = MENU_TAKEBACK;
+	if (m->train_entry &&
+	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_TRAIN), why, sizeof(why)))
+		m->items[m->count++] = MENU_TRAIN;
+}
+
 void menu_open(struct menu *m, const struct game *g, uint64_t now)
 {
 	int player = g->params.player;
@@ -39,6 +66,18 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 	bool made;
 
 	m->count = 0;
+	if (m->in_review) {
+		/* The game stands while a review is on: ending it, and the help. */
+		m->items[m->count++] = MENU_END_REVIEW;
+		m->items[m->count++] = MENU_CANCEL;
+		menu_add_help(m);
+		m->at = 0;
+		m->sheet_page = 0;
+		m->state = MENU_OPEN;
+		m->last_ms = now;
+		return;
+	}
+	menu_add_training(m, g);
 	if (!game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why))) {
 		m->items[m->count++] = MENU_OFFER_DRAW;
 		if (g->offer_color >= 0 && g->offer_color != player)
@@ -87,6 +126,10 @@ enum game_msg menu_item_msg(enum menu_item item)
 	    [MENU_CANCEL] = GAME_MSG_MENU_CANCEL,
 	    [MENU_QUICK_GUIDE] = GAME_MSG_MENU_QUICK_GUIDE,
 	    [MENU_BRAILLE_SHEET] = GAME_MSG_MENU_BRAILLE_SHEET,
+	    [MENU_HINT] = GAME_MSG_MENU_HINT,
+	    [MENU_TAKEBACK] = GAME_MSG_MENU_TAKEBACK,
+	    [MENU_TRAIN] = GAME_MSG_MENU_TRAIN,
+	    [MENU_END_REVIEW] = GAME_MSG_MENU_END_REVIEW,
 	};
 
 	return (unsigned)item < MENU_ITEM_COUNT ? msgs[item] : GAME_MSG_MENU_CANCEL;

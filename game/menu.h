@@ -7,6 +7,10 @@
  * is correct is the arbiter's to say (11.3.1).  Resigning asks for a second `repeat`.
  * After cancel: the spoken quick guide, and, with a braille display, the braille
  * scoresheet on it, where each `repeat` shows the next page and the menu stays open.
+ * In casual play (DESIGN 10) the training items come first, as they apply: a hint from
+ * the connected engine on the player's move, taking back the last move pair, starting a
+ * training game (where the club enabled it); during a review the menu offers ending it,
+ * cancel and the help items only.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
  *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
@@ -32,6 +36,11 @@ enum menu_item {
 	/* After cancel, so the items before keep their places: */
 	MENU_QUICK_GUIDE,   /* the spoken quick guide: the buttons, the menu, what is said when */
 	MENU_BRAILLE_SHEET, /* the braille scoresheet on the display; each repeat: the next page */
+	/* Casual play (offered first, before the items above): */
+	MENU_HINT,	 /* the engine's suggestion */
+	MENU_TAKEBACK,	 /* the last move pair back */
+	MENU_TRAIN,	 /* a training game against the engine */
+	MENU_END_REVIEW, /* during a review: end it */
 	MENU_ITEM_COUNT
 };
 
@@ -44,7 +53,11 @@ struct menu {
 	int at;
 	uint64_t last_ms;
 	bool braille_sheet; /* offer MENU_BRAILLE_SHEET: a braille display is configured */
-	int sheet_page;	    /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
+	/* What the referee knows besides the game (set before menu_open()): */
+	bool engine_playing; /* a training process plays the opponent: offer MENU_HINT */
+	bool train_entry;    /* the club enabled MENU_TRAIN and no engine plays */
+	bool in_review;	     /* a review is on: MENU_END_REVIEW */
+	int sheet_page;	     /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
 };
 
 /* Open at the first item the game allows for the tactile player. */

@@ -742,6 +742,20 @@ static void dec_illegal(struct game_record *rec, struct reader *r)
 	get_clock(r, &rec->clock, rec->ms);
 }
 
+static void enc_takeback(const struct game_record *rec, struct writer *w)
+{
+	put_author(w, rec->author);
+	put_fmt(w, "%d", rec->u.rollback_ply);
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_takeback(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	rec->u.rollback_ply = (int)get_int(r, 0, 1000000);
+	get_clock(r, &rec->clock, rec->ms);
+}
+
 /* ------------------------------------------------------------------ the table */
 
 enum { SCORESHEET = 1, CLOCK = 2 };
@@ -780,6 +794,7 @@ static const struct record_kind {
     [REC_WITHDRAWN] = {"withdrawn", SCORESHEET, enc_withdrawn, dec_withdrawn},
     [REC_RULING] = {"ruling", CLOCK, enc_ruling, dec_ruling},
     [REC_CHECKPOINT] = {"checkpoint", CLOCK, enc_checkpoint, dec_checkpoint},
+    [REC_TAKEBACK] = {"takeback", SCORESHEET | CLOCK, enc_takeback, dec_takeback},
 };
 
 const char *game_record_name(enum game_record_type type)

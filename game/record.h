@@ -54,6 +54,9 @@
  *						a power cut loses at most that (6.10.2);
  *						recovered: put together at a restart from the
  *						last readings known, the journal's clock lost
+ *	takeback AUTHOR PLY CLOCK		casual play: the game taken back to ply PLY
+ *						(the last move pair), the clocks as they
+ *						stood then (DESIGN 10)
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -129,6 +132,7 @@ enum game_record_type {
 	REC_WITHDRAWN,
 	REC_RULING,
 	REC_CHECKPOINT,
+	REC_TAKEBACK,
 	REC_TYPE_COUNT
 };
 
@@ -210,7 +214,7 @@ struct game_record {
 		} claim;
 		int resign_color;
 		struct game_tag tag;
-		int rollback_ply;
+		int rollback_ply; /* rollback and takeback: the plies kept */
 		struct {
 			int color;
 			int ply; /* 1-based: the illegal move; 0: the colour's open press */
@@ -218,8 +222,9 @@ struct game_record {
 			int count;
 		} illegal;
 	} u;
-	/* press, pause, resume, flag, clock-set, illegal, ruling, checkpoint, a counted
-	 * complete: the clock as it stands after the record (its time control is the game's). */
+	/* press, pause, resume, flag, clock-set, illegal, ruling, checkpoint, takeback, a
+	 * counted complete: the clock as it stands after the record (its time control is the
+	 * game's). */
 	struct chess_clock clock;
 	/* Who may know of it (audience.h): set by the referee as it hands the record out;
 	 * not journaled. */

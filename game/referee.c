@@ -178,7 +178,7 @@ static uint64_t next_game_due(const struct referee *r)
 	bool asked = r->cleared || (r->g.result.state == RESULT_APPROVED &&
 				    r->det.last_change_ms > r->g.approved_ms);
 
-	if (!game_over(&r->g) || !r->board_ready || !asked ||
+	if (!game_over(&r->g) || !r->board_ready || !asked || r->review.state != REVIEW_OFF ||
 	    chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))
 		return UINT64_MAX;
@@ -223,6 +223,9 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 		ref_menu_button(r, b, now);
 		return;
 	}
+	/* A review has the buttons: next, back, where are we (referee_train.c). */
+	if (ref_review_button(r, b, now))
+		return;
 	switch (b) {
 	case GAME_BUTTON_PLAYER_CLOCK:
 		ref_press(r, player, now);

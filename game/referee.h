@@ -50,6 +50,7 @@ struct referee_settings {
 	uint32_t hold_ms;			   /* holding select this long opens the menu */
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
 	bool braille_display; /* the menu offers the braille scoresheet on the display */
+	bool train_menu;      /* casual play: the menu offers a training game ([training] menu) */
 };
 void referee_settings_defaults(struct referee_settings *s);
 
@@ -118,5 +119,58 @@ bool referee_resumed(const struct referee *r);
 uint64_t referee_expected_occupancy(const struct referee *r);
 /* The mismatch flow's view of the board: squares that differ from the game now. */
 uint64_t referee_board_differences(const struct referee *r);
+
+/* ------------------------------------------------------------------ training and study */
+
+/*
+ * Training (DESIGN 10): a training process, a client of the control socket, plays one side
+ * with a UCI engine; the daemon never runs one.  What it says of itself comes as CMD_ENGINE
+ * commands (on, off, wait, a hint's answer); what the referee asks of it goes out as
+ * GAME_FX_ENGINE_ASK, which the shell gives to that process's connection alone.  None of it
+ * is journaled: the training process's connection is no part of the game.
+ */
+enum referee_engine_state {
+	REFEREE_ENGINE_NONE = 0,
+	REFEREE_ENGINE_WAITING, /* waits for the menu's request to play */
+	REFEREE_ENGINE_PLAYING,
+};
+struct referee_engine_info {
+	enum referee_engine_state state;
+	int side;	  /* PLAYING: the colour it plays */
+	const char *name; /* PLAYING: the engine's name */
+	bool hint_asked;  /* a hint waits for its answer */
+};
+void referee_engine_info(const struct referee *r, struct referee_engine_info *out);
+/* The training process's connection closed without `engine off`: said privately if it was
+ * playing. */
+void referee_engine_gone(struct referee *r, uint64_t now);
+
+/*
+ * Review (DESIGN 10, game/review.h): a finished game loaded move by move, then stepped
+ * through with the buttons (player-clock: next, opponent-clock: back, select: where are
+ * we) or these calls.  Each fills *reply.
+ */
+enum referee_review_step {
+	REFEREE_REVIEW_NEXT = 0,
+	REFEREE_REVIEW_BACK,
+	REFEREE_REVIEW_WHERE,
+	REFEREE_REVIEW_END,
+};
+/* Begin loading a game from `fen` (NULL: the initial position). */
+void referee_review_load(struct referee *r, const char *fen, uint64_t now,
+			 struct game_reply *reply);
+/* Its next moves, UCI words separated by spaces. */
+void referee_review_add(struct referee *r, const char *moves, uint64_t now,
+			struct game_reply *reply);
+/* The game is loaded: the device guides the set-up of its start position. */
+void referee_review_begin(struct referee *r, uint64_t now, struct game_reply *reply);
+void referee_review_step(struct referee *r, enum referee_review_step step, uint64_t now,
+			 struct game_reply *reply);
+struct referee_review_info {
+	int state; /* enum review_state */
+	int at, plies;
+	uint64_t differ; /* squares that differ from the position shown */
+};
+void referee_review_info(const struct referee *r, struct referee_review_info *out);
 
 #endif

@@ -120,6 +120,7 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 
 	if (!chess_pos_is_legal(&before, m) || game_over(g))
 		return -1;
+	r->relay_guide = false;
 	complete_waiting(r, mover, now);
 	/* An opponent's press that came first completes the move at once. */
 	if (g->has_clock && mover != g->params.player && completion_has_early(&g->completion)) {
@@ -171,6 +172,7 @@ int ref_withdraw_last(struct referee *r, const char *author, uint64_t now)
 	snprintf(rec.author, sizeof(rec.author), "%s", author);
 	if (ref_emit(r, &rec))
 		return -1;
+	r->relay_guide = false;
 	if (r->board_ready)
 		detect_set_position(&r->det, game_position(g));
 	return 0;
@@ -384,8 +386,19 @@ static void restored(struct referee *r, bool by_move, uint64_t now)
 	ref_emit(r, &rec);
 }
 
+void ref_restored(struct referee *r, bool by_move, uint64_t now)
+{
+	restored(r, by_move, now);
+}
+
 /* Set-up after the arbiter retraced the game: said privately, the first square named. */
 void ref_setup_begin(struct referee *r, uint64_t now)
+{
+	ref_setup_begin_with(r, GAME_MSG_SETUP, now);
+}
+
+/* The same, said with `msg` (a takeback's). */
+void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now)
 {
 	uint64_t diff;
 
@@ -393,7 +406,7 @@ void ref_setup_begin(struct referee *r, uint64_t now)
 		return;
 	detect_set_position(&r->det, game_position(&r->g));
 	r->guide_next = 0;
-	ref_say(r, GAME_PRIVATE, GAME_MSG_SETUP, now);
+	ref_say(r, GAME_PRIVATE, msg, now);
 	diff = detect_differences(&r->det);
 	if (diff)
 		guide(r, __builtin_ctzll(diff), false, now);
@@ -504,7 +517,8 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 
 bool ref_detecting(const struct referee *r)
 {
-	return r->board_ready && !game_over(&r->g);
+	/* A review has the board: its pegs are no moves of the game. */
+	return r->board_ready && !game_over(&r->g) && !review_active(&r->review);
 }
 
 void ref_poll_detect(struct referee *r, uint64_t now)
@@ -645,12 +659,21 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 
 	if (!r->board_ready || sq < 0 || sq > 63)
 		return;
+	if (review_active(&r->review)) {
+		/* The sensed board is followed; the review guides it (referee_train.c). */
+		detect_square(&r->det, sq, occupied, now, &res);
+		ref_train_square(r, sq, occupied, before, now);
+		return;
+	}
 	kind = detect_square(&r->det, sq, occupied, now, &res);
 	/* After the end, pegs are taken away and put back: nothing to record, but the board
 	 * is followed, so that clearing it and setting it up again starts the next game. */
 	if (game_over(g)) {
 		if (r->det.sensed == 0)
 			r->cleared = true;
+		/* The engine's last move (a mate) is still made on the board, guided. */
+		if (r->relay_guide)
+			ref_train_square(r, sq, occupied, before, now);
 		return;
 	}
 	if (r->det.sensed != before) {
@@ -664,6 +687,8 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 		handle_detect(r, &res, now);
 	if (g->mismatch.state == MISMATCH_SETUP)
 		setup_square(r, sq, before, now);
+	else if (r->relay_guide)
+		ref_train_square(r, sq, occupied, before, now);
 	/* Without a clock, a held mismatch opens when the opponent's reply reaches the board. */
 	if (g->mismatch.state == MISMATCH_HELD && !g->has_clock && opponent_moved(r))
 		ref_mismatch_open_held(r, now);

@@ -431,11 +431,23 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 
 /* ------------------------------------------------------------------ dispatch */
 
+/* While a review has the board (DESIGN 10) the game stands: only what changes nothing on
+ * the board may be given. */
+static bool allowed_in_review(enum game_command_kind kind)
+{
+	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE;
+}
+
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		 struct game_reply *reply)
 {
 	game_reply_set(reply, REPLY_NO_REPLY, NULL);
 	r->reply = reply;
+	if (review_active(&r->review) && !allowed_in_review(cmd->kind)) {
+		ref_answer(r, cmd, now, REPLY_REVIEW_HAS_BOARD, NULL);
+		r->reply = NULL;
+		return;
+	}
 	switch (cmd->kind) {
 	case CMD_TAG:
 		cmd_tag(r, cmd, now);
@@ -476,6 +488,15 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_RULING:
 		ref_cmd_ruling(r, cmd, now);
+		break;
+	case CMD_HINT:
+		ref_cmd_hint(r, cmd, now);
+		break;
+	case CMD_TAKEBACK:
+		ref_cmd_takeback(r, cmd, now);
+		break;
+	case CMD_ENGINE:
+		ref_cmd_engine(r, cmd, now);
 		break;
 	case CMD_KIND_COUNT:
 		break;

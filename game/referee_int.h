@@ -10,6 +10,7 @@
 
 #include "game/menu.h"
 #include "game/referee.h"
+#include "game/review.h"
 
 struct referee {
 	struct referee_settings set;
@@ -27,7 +28,18 @@ struct referee {
 	struct menu menu;
 	/* The reply of the command being carried out (referee_command()), or NULL. */
 	struct game_reply *reply;
-	struct game g; /* last: it is large */
+	/* Training (referee_train.c): the training process, as it said of itself. */
+	struct {
+		enum referee_engine_state state;
+		int side;
+		char name[64];
+		bool hint_asked;
+		int hint_ply; /* the plies of the position the hint is for */
+	} engine;
+	/* The engine's move is being made on the board: each square guided and confirmed. */
+	bool relay_guide;
+	struct review review; /* study (referee_train.c) */
+	struct game g;	      /* last: it is large */
 };
 
 /* A record of `type` at `ms`, all else zero. */
@@ -49,6 +61,8 @@ int ref_withdraw_last(struct referee *r, const char *author, uint64_t now);
 chess_move ref_changed_move(const struct referee *r);
 void ref_mismatch_open_held(struct referee *r, uint64_t now);
 void ref_setup_begin(struct referee *r, uint64_t now);
+/* A restored record: the board matches the game again. */
+void ref_restored(struct referee *r, bool by_move, uint64_t now);
 void ref_end_game(struct referee *r, const char *result, enum result_termination term,
 		  const char *reason, const char *author, uint64_t now);
 void ref_settle_now(struct referee *r, uint64_t now);
@@ -93,6 +107,22 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t now);
+
+/* referee_train.c */
+void ref_cmd_hint(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The menu's training entry chosen. */
+void ref_train_request(struct referee *r, uint64_t now);
+/* The engine's relayed move: guide its squares one by one. */
+void ref_relay_guide_begin(struct referee *r, uint64_t now);
+/* A square changed: the board's guidance of a review or of the engine's move, if one is on.
+ * True when the square was the review's (nothing else is to be done with it). */
+bool ref_train_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now);
+/* A button during a review: true when the review took it. */
+bool ref_review_button(struct referee *r, enum game_button b, uint64_t now);
+/* Set-up guidance, said with `msg` (GAME_MSG_SETUP, GAME_MSG_TAKEBACK). */
+void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
 
 /* referee_menu.c */
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);

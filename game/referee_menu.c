@@ -80,6 +80,21 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_BRAILLE_SHEET:
 		menu_braille_sheet(r, now);
 		return;
+	case MENU_HINT:
+		cmd.kind = CMD_HINT;
+		break;
+	case MENU_TAKEBACK:
+		cmd.kind = CMD_TAKEBACK;
+		break;
+	case MENU_TRAIN:
+		ref_train_request(r, now);
+		return;
+	case MENU_END_REVIEW: {
+		struct game_reply done;
+
+		referee_review_step(r, REFEREE_REVIEW_END, now, &done);
+		return;
+	}
 	case MENU_CANCEL:
 	case MENU_ITEM_COUNT:
 		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
@@ -104,6 +119,10 @@ void ref_menu_tick(struct referee *r, uint64_t now)
 		r->select_hold_used = true;
 		if (r->menu.state == MENU_CLOSED) {
 			r->menu.braille_sheet = r->set.braille_display;
+			r->menu.engine_playing = r->engine.state == REFEREE_ENGINE_PLAYING;
+			r->menu.train_entry =
+			    r->set.train_menu && r->engine.state != REFEREE_ENGINE_PLAYING;
+			r->menu.in_review = review_active(&r->review);
 			menu_open(&r->menu, &r->g, now);
 			menu_say(r, now);
 		}

@@ -18,8 +18,9 @@
  * assistant|arbiter|player, `what` what did not fit the game, `why` why a move is not a
  * legal one (syntax, no-such-move, ambiguous, promotion-piece), `press` the kind of a
  * clock press that completed no move on the tactile board (empty, illegal, move, paused:
- * as `status` names it): words a page translates; `detail` says `why` or `press` in
- * English, `taken_back` in English what the `*_back` arguments give.
+ * as `status` names it), `end` how a training engine stopped (normal, missing, died, hung,
+ * nonsense): words a page translates; `detail` says `why` or `press` (or what is wrong
+ * with a FEN) in English, `taken_back` in English what the `*_back` arguments give.
  */
 #ifndef ANNABELLA_REPLIES_H
 #define ANNABELLA_REPLIES_H
@@ -152,6 +153,47 @@ enum reply_code {
 	REPLY_NO_CLAIM,
 	REPLY_CLAIM_UPHELD,
 	REPLY_CLAIM_REJECTED,
+	/* Training and study (DESIGN 10): the training process, takeback and review. */
+	REPLY_WANT_GAME_ID,
+	REPLY_NO_SUCH_GAME,
+	REPLY_GAME_UNREADABLE,
+	REPLY_ENGINE_NAME_TOO_LONG,
+	REPLY_WANT_HINT_PLY,
+	REPLY_ENGINE_ELSEWHERE,
+	REPLY_HINT_NOT_ENGINE,
+	REPLY_ENGINE_WATCH_FIRST,
+	REPLY_ENGINE_SIDE_TAKEN,
+	REPLY_ENGINE_PLAYS,
+	REPLY_ENGINE_OFF,
+	REPLY_ENGINE_WAITING,
+	REPLY_NO_HINT_ASKED,
+	REPLY_HINT_SAID,
+	REPLY_NO_ENGINE,
+	REPLY_HINT_NOT_ON_MOVE,
+	REPLY_HINT_ASKED,
+	REPLY_TAKEBACK_NOTHING,
+	REPLY_TAKEN_BACK,
+	REPLY_TAKEN_BACK_START,
+	REPLY_REVIEW_HAS_BOARD,
+	REPLY_REVIEW_ON,
+	REPLY_REVIEW_TRAINING_ON,
+	REPLY_REVIEW_GAME_ON,
+	REPLY_REVIEW_BAD_FEN,
+	REPLY_REVIEW_LOADING,
+	REPLY_REVIEW_NOT_LOADING,
+	REPLY_REVIEW_MOVE_NOT_LEGAL,
+	REPLY_REVIEW_TOO_MANY_MOVES,
+	REPLY_REVIEW_ADDED,
+	REPLY_REVIEW_NOT_ALLOWED,
+	REPLY_REVIEW_BEGUN,
+	REPLY_REVIEW_DROPPED,
+	REPLY_REVIEW_ENDED,
+	REPLY_REVIEW_ENDED_RETURN,
+	REPLY_REVIEW_OVER,
+	REPLY_NO_REVIEW,
+	REPLY_REVIEW_AT_END,
+	REPLY_REVIEW_AT_START,
+	REPLY_REVIEW_AT,
 	REPLY_CODE_COUNT
 };
 

@@ -131,6 +131,34 @@ enum phrase_id {
 	PHRASE_POWER_BATTERY_LOW,  /* on a battery that is nearly empty */
 	PHRASE_POWER_PERCENT,	   /* "{count} Prozent": the battery's charge */
 	PHRASE_POWER_OK,	   /* the power is fine again */
+	PHRASE_ENGINE_PLAYS_WHITE, /* training (DESIGN 10): the computer plays White */
+	PHRASE_ENGINE_PLAYS_BLACK,
+	PHRASE_ENGINE_OFF,     /* the training process stopped */
+	PHRASE_ENGINE_MISSING, /* its engine could not be started */
+	PHRASE_ENGINE_DIED,
+	PHRASE_ENGINE_HUNG,
+	PHRASE_ENGINE_NONSENSE,
+	PHRASE_ENGINE_GONE,	 /* its connection closed without a word */
+	PHRASE_ENGINE_NOT_READY, /* the menu's training chosen, no training process waiting */
+	PHRASE_TRAIN_REQUESTED,
+	PHRASE_TAKEBACK,  /* moves taken back: set the position up */
+	PHRASE_MENU_HINT, /* the menu's items in casual play */
+	PHRASE_MENU_TAKEBACK,
+	PHRASE_MENU_TRAIN,
+	PHRASE_MENU_END_REVIEW,
+	PHRASE_REVIEW_SETUP, /* a review begins: set up its start position */
+	PHRASE_REVIEW_READY, /* the board shows it; the buttons step */
+	PHRASE_REVIEW_START_OF_GAME,
+	PHRASE_REVIEW_END_OF_GAME,
+	PHRASE_REVIEW_ENDED,
+	PHRASE_REVIEW_RETURN,
+	PHRASE_HINT,		  /* before the engine's suggested move */
+	PHRASE_REVIEW_BACK,	  /* before the move taken back in a review */
+	PHRASE_REVIEW_MOVE_WHITE, /* before a move in a review: its number and side */
+	PHRASE_REVIEW_MOVE_BLACK,
+	PHRASE_REVIEW_WHITE_TO_MOVE, /* where are we: the side to move */
+	PHRASE_REVIEW_BLACK_TO_MOVE,
+	PHRASE_REVIEW_LENGTH, /* where are we: the game's last move number */
 	PHRASE_ID_COUNT
 };
 

@@ -83,7 +83,8 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
 	"Das Menü. Auswahl lange halten öffnet es. Auswahl geht zum nächsten Eintrag, Wiederholen "
 	"wählt ihn. Es bietet Remis anbieten oder annehmen, Remis reklamieren, Aufgeben, Ergebnis "
 	"bestätigen, Abbrechen, diese Anleitung und, mit einer Braillezeile, das Partieformular "
-	"darauf, Seite für Seite.",
+	"darauf, Seite für Seite. In einer freien Partie kommen zuerst Hinweis, Zug zurücknehmen "
+	"und Training gegen den Computer, beim Nachspielen: Nachspielen beenden.",
     [PHRASE_QUICK_GUIDE_SPEECH] =
 	"Was das Gerät sagt. Jeden Zug laut für beide. Nur im Ohrhörer: die Zeiten, die "
 	"Umwandlung, wenn das Brett nicht zur Partie passt, Warnungen bei wenig Zeit und das Menü. "
@@ -95,4 +96,33 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten",
     [PHRASE_ARBITER_RESUMES] = "Uhren stehen, der Schiedsrichter startet sie",
+    [PHRASE_ENGINE_PLAYS_WHITE] = "Training: der Computer spielt Weiß",
+    [PHRASE_ENGINE_PLAYS_BLACK] = "Training: der Computer spielt Schwarz",
+    [PHRASE_ENGINE_OFF] = "Training beendet",
+    [PHRASE_ENGINE_MISSING] = "Kein Schachprogramm gefunden, kein Training",
+    [PHRASE_ENGINE_DIED] = "Das Schachprogramm ist abgestürzt, Training beendet",
+    [PHRASE_ENGINE_HUNG] = "Das Schachprogramm antwortet nicht, Training beendet",
+    [PHRASE_ENGINE_NONSENSE] = "Das Schachprogramm gab keinen gültigen Zug, Training beendet",
+    [PHRASE_ENGINE_GONE] = "Verbindung zum Trainingsprogramm verloren",
+    [PHRASE_ENGINE_NOT_READY] = "Kein Trainingsprogramm bereit",
+    [PHRASE_TRAIN_REQUESTED] = "Training wird gestartet",
+    [PHRASE_TAKEBACK] = "Zurückgenommen, Stellung aufbauen",
+    [PHRASE_MENU_HINT] = "Hinweis",
+    [PHRASE_MENU_TAKEBACK] = "Zug zurücknehmen",
+    [PHRASE_MENU_TRAIN] = "Training gegen den Computer",
+    [PHRASE_MENU_END_REVIEW] = "Nachspielen beenden",
+    [PHRASE_REVIEW_SETUP] = "Nachspielen: Ausgangsstellung aufbauen",
+    [PHRASE_REVIEW_READY] =
+	"Stellung stimmt. Eigene Uhr: nächster Zug, Gegneruhr: zurück, Auswahl: wo wir sind",
+    [PHRASE_REVIEW_START_OF_GAME] = "Anfang der Partie",
+    [PHRASE_REVIEW_END_OF_GAME] = "Ende der Partie",
+    [PHRASE_REVIEW_ENDED] = "Nachspielen beendet",
+    [PHRASE_REVIEW_RETURN] = "Nachspielen beendet, Partiestellung wieder aufbauen",
+    [PHRASE_HINT] = "Hinweis:",
+    [PHRASE_REVIEW_BACK] = "Zurück:",
+    [PHRASE_REVIEW_MOVE_WHITE] = "Zug {count}, Weiß:",
+    [PHRASE_REVIEW_MOVE_BLACK] = "Zug {count}, Schwarz:",
+    [PHRASE_REVIEW_WHITE_TO_MOVE] = "Weiß am Zug",
+    [PHRASE_REVIEW_BLACK_TO_MOVE] = "Schwarz am Zug",
+    [PHRASE_REVIEW_LENGTH] = "Züge insgesamt: {count}",
 };

@@ -80,7 +80,9 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_MENU] =
 	"The menu. Hold select to open it. Select goes to the next item, repeat chooses it. It "
 	"offers a draw offer or accepting one, draw claims, resigning, approving the result, "
-	"cancel, this guide and, with a braille display, the scoresheet on it, page by page.",
+	"cancel, this guide and, with a braille display, the scoresheet on it, page by page. In a "
+	"casual game, hint, take back a move and play the computer come first; in a review, end "
+	"the review.",
     [PHRASE_QUICK_GUIDE_SPEECH] =
 	"What the device says. Every move aloud for both players. Only in your earphone: the "
 	"times, promotion, when the board does not match the game, low time warnings and the menu. "
@@ -93,4 +95,33 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_UNCERTAIN] =
 	"The clocks could not be recovered exactly: they stand at the last times known",
     [PHRASE_ARBITER_RESUMES] = "The clocks stand, the arbiter starts them",
+    [PHRASE_ENGINE_PLAYS_WHITE] = "Training: the computer plays White",
+    [PHRASE_ENGINE_PLAYS_BLACK] = "Training: the computer plays Black",
+    [PHRASE_ENGINE_OFF] = "Training ended",
+    [PHRASE_ENGINE_MISSING] = "No chess engine found: no training",
+    [PHRASE_ENGINE_DIED] = "The chess engine stopped: training ended",
+    [PHRASE_ENGINE_HUNG] = "The chess engine does not answer: training ended",
+    [PHRASE_ENGINE_NONSENSE] = "The chess engine gave no valid move: training ended",
+    [PHRASE_ENGINE_GONE] = "The training program is gone",
+    [PHRASE_ENGINE_NOT_READY] = "No training program is ready",
+    [PHRASE_TRAIN_REQUESTED] = "Starting the training",
+    [PHRASE_TAKEBACK] = "Taken back: set up the position",
+    [PHRASE_MENU_HINT] = "Hint",
+    [PHRASE_MENU_TAKEBACK] = "Take back a move",
+    [PHRASE_MENU_TRAIN] = "Play the computer",
+    [PHRASE_MENU_END_REVIEW] = "End the review",
+    [PHRASE_REVIEW_SETUP] = "Review: set up the starting position",
+    [PHRASE_REVIEW_READY] =
+	"The board is right. Your clock: next move, opponent clock: back, select: where we are",
+    [PHRASE_REVIEW_START_OF_GAME] = "Start of the game",
+    [PHRASE_REVIEW_END_OF_GAME] = "End of the game",
+    [PHRASE_REVIEW_ENDED] = "Review ended",
+    [PHRASE_REVIEW_RETURN] = "Review ended: set up the game's position again",
+    [PHRASE_HINT] = "Hint:",
+    [PHRASE_REVIEW_BACK] = "Back:",
+    [PHRASE_REVIEW_MOVE_WHITE] = "Move {count}, White:",
+    [PHRASE_REVIEW_MOVE_BLACK] = "Move {count}, Black:",
+    [PHRASE_REVIEW_WHITE_TO_MOVE] = "White to move",
+    [PHRASE_REVIEW_BLACK_TO_MOVE] = "Black to move",
+    [PHRASE_REVIEW_LENGTH] = "Moves in all: {count}",
 };

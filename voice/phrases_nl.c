@@ -81,7 +81,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
 	"Het menu. Houd kiezen ingedrukt om het te openen. Kiezen gaat naar het volgende "
 	"onderdeel, herhalen kiest het. Het biedt remise aanbieden of aannemen, remise claimen, "
 	"opgeven, de uitslag bevestigen, annuleren, deze handleiding en, met een brailleleesregel, "
-	"het notatieformulier daarop, pagina voor pagina.",
+	"het notatieformulier daarop, pagina voor pagina. In een vrije partij komen eerst tip, "
+	"zet terugnemen en tegen de computer spelen; bij het naspelen: naspelen beëindigen.",
     [PHRASE_QUICK_GUIDE_SPEECH] =
 	"Wat het apparaat zegt. Elke zet hardop voor beide spelers. Alleen in je oortje: de "
 	"tijden, promotie, als het bord niet bij de partij past, waarschuwingen bij weinig tijd en "
@@ -92,4 +93,33 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_UNCERTAIN] =
 	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden",
     [PHRASE_ARBITER_RESUMES] = "De klokken staan stil, de arbiter start ze",
+    [PHRASE_ENGINE_PLAYS_WHITE] = "Training: de computer speelt wit",
+    [PHRASE_ENGINE_PLAYS_BLACK] = "Training: de computer speelt zwart",
+    [PHRASE_ENGINE_OFF] = "Training beëindigd",
+    [PHRASE_ENGINE_MISSING] = "Geen schaakprogramma gevonden, geen training",
+    [PHRASE_ENGINE_DIED] = "Het schaakprogramma is gestopt, training beëindigd",
+    [PHRASE_ENGINE_HUNG] = "Het schaakprogramma antwoordt niet, training beëindigd",
+    [PHRASE_ENGINE_NONSENSE] = "Het schaakprogramma gaf geen geldige zet, training beëindigd",
+    [PHRASE_ENGINE_GONE] = "Verbinding met het trainingsprogramma verbroken",
+    [PHRASE_ENGINE_NOT_READY] = "Geen trainingsprogramma gereed",
+    [PHRASE_TRAIN_REQUESTED] = "De training begint",
+    [PHRASE_TAKEBACK] = "Teruggenomen, stel de stelling op",
+    [PHRASE_MENU_HINT] = "Tip",
+    [PHRASE_MENU_TAKEBACK] = "Zet terugnemen",
+    [PHRASE_MENU_TRAIN] = "Tegen de computer spelen",
+    [PHRASE_MENU_END_REVIEW] = "Naspelen beëindigen",
+    [PHRASE_REVIEW_SETUP] = "Naspelen: stel de beginstelling op",
+    [PHRASE_REVIEW_READY] = "Het bord klopt. Eigen klok: volgende zet, klok van de tegenstander: "
+			    "terug, kiezen: waar we zijn",
+    [PHRASE_REVIEW_START_OF_GAME] = "Begin van de partij",
+    [PHRASE_REVIEW_END_OF_GAME] = "Einde van de partij",
+    [PHRASE_REVIEW_ENDED] = "Naspelen beëindigd",
+    [PHRASE_REVIEW_RETURN] = "Naspelen beëindigd, stel de stelling van de partij weer op",
+    [PHRASE_HINT] = "Tip:",
+    [PHRASE_REVIEW_BACK] = "Terug:",
+    [PHRASE_REVIEW_MOVE_WHITE] = "Zet {count}, wit:",
+    [PHRASE_REVIEW_MOVE_BLACK] = "Zet {count}, zwart:",
+    [PHRASE_REVIEW_WHITE_TO_MOVE] = "Wit aan zet",
+    [PHRASE_REVIEW_BLACK_TO_MOVE] = "Zwart aan zet",
+    [PHRASE_REVIEW_LENGTH] = "Zetten in totaal: {count}",
 };

@@ -80,7 +80,9 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_MENU] =
 	"Menyn. Håll välj för att öppna den. Välj går till nästa val, upprepa väljer det. Där "
 	"finns erbjuda eller anta remi, reklamera remi, ge upp, bekräfta resultatet, avbryt, den "
-	"här guiden och, med en punktskriftsrad, protokollet på den, sida för sida.",
+	"här guiden och, med en punktskriftsrad, protokollet på den, sida för sida. I ett fritt "
+	"parti kommer först tips, ta tillbaka drag och träna mot datorn; vid en genomgång avsluta "
+	"genomgången.",
     [PHRASE_QUICK_GUIDE_SPEECH] =
 	"Vad enheten säger. Varje drag högt för båda. Bara i din hörlur: tiderna, förvandling, när "
 	"brädet inte stämmer med partiet, varningar om lite tid och menyn. I en turnering säger "
@@ -91,4 +93,33 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
     [PHRASE_ARBITER_RESUMES] = "Klockorna står, domaren startar dem",
+    [PHRASE_ENGINE_PLAYS_WHITE] = "Träning: datorn spelar vit",
+    [PHRASE_ENGINE_PLAYS_BLACK] = "Träning: datorn spelar svart",
+    [PHRASE_ENGINE_OFF] = "Träningen avslutad",
+    [PHRASE_ENGINE_MISSING] = "Inget schackprogram hittades, ingen träning",
+    [PHRASE_ENGINE_DIED] = "Schackprogrammet har stannat, träningen avslutad",
+    [PHRASE_ENGINE_HUNG] = "Schackprogrammet svarar inte, träningen avslutad",
+    [PHRASE_ENGINE_NONSENSE] = "Schackprogrammet gav inget giltigt drag, träningen avslutad",
+    [PHRASE_ENGINE_GONE] = "Förbindelsen med träningsprogrammet bröts",
+    [PHRASE_ENGINE_NOT_READY] = "Inget träningsprogram är redo",
+    [PHRASE_TRAIN_REQUESTED] = "Träningen startar",
+    [PHRASE_TAKEBACK] = "Taget tillbaka, ställ upp ställningen",
+    [PHRASE_MENU_HINT] = "Tips",
+    [PHRASE_MENU_TAKEBACK] = "Ta tillbaka drag",
+    [PHRASE_MENU_TRAIN] = "Träna mot datorn",
+    [PHRASE_MENU_END_REVIEW] = "Avsluta genomgången",
+    [PHRASE_REVIEW_SETUP] = "Genomgång: ställ upp utgångsställningen",
+    [PHRASE_REVIEW_READY] =
+	"Brädet stämmer. Din klocka: nästa drag, motståndarens klocka: tillbaka, välj: var vi är",
+    [PHRASE_REVIEW_START_OF_GAME] = "Partiets början",
+    [PHRASE_REVIEW_END_OF_GAME] = "Partiets slut",
+    [PHRASE_REVIEW_ENDED] = "Genomgången avslutad",
+    [PHRASE_REVIEW_RETURN] = "Genomgången avslutad, ställ upp partiets ställning igen",
+    [PHRASE_HINT] = "Tips:",
+    [PHRASE_REVIEW_BACK] = "Tillbaka:",
+    [PHRASE_REVIEW_MOVE_WHITE] = "Drag {count}, vit:",
+    [PHRASE_REVIEW_MOVE_BLACK] = "Drag {count}, svart:",
+    [PHRASE_REVIEW_WHITE_TO_MOVE] = "Vit vid draget",
+    [PHRASE_REVIEW_BLACK_TO_MOVE] = "Svart vid draget",
+    [PHRASE_REVIEW_LENGTH] = "Drag totalt: {count}",
 };

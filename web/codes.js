@@ -3,8 +3,8 @@
 // game/replies.c, `annabella codes` prints it); here each code has its words in de, en, sv
 // and nl, built from the same arguments with the table's marks: {key} the argument,
 // {key|one|other} by a number, [...] a part left out when an argument in it is missing.
-// Arguments named color (or ending in _color), kind, mode, role, what, why and press hold
-// words of the protocol, worded here too (detail and taken_back are their English).
+// Arguments named color (or ending in _color), kind, mode, role, what, why, press and end
+// hold words of the protocol, worded here too (detail and taken_back are their English).
 // tests/check-codes.sh checks every code has its words in all four languages, with no
 // argument a code does not have.
 'use strict';
@@ -17,7 +17,8 @@ const REPLY_VALUES = {
     rollback: 'Die Rücknahme', ruling: 'Die Entscheidung',
     syntax: 'so nicht als Zug lesbar', 'no-such-move': 'kein solcher Zug möglich',
     ambiguous: 'mehrdeutig; bitte Linie oder Reihe der Figur angeben', 'promotion-piece': 'die Umwandlungsfigur fehlt',
-    'press:empty': 'ohne ausgeführten Zug', 'press:illegal': 'bei einer Stellung, die kein regelgemäßer Zug erklärt', 'press:move': 'mit einem Zug, der nicht auf dem taktilen Brett steht', 'press:paused': 'mit einem Zug, der nicht auf dem taktilen Brett steht'
+    'press:empty': 'ohne ausgeführten Zug', 'press:illegal': 'bei einer Stellung, die kein regelgemäßer Zug erklärt', 'press:move': 'mit einem Zug, der nicht auf dem taktilen Brett steht', 'press:paused': 'mit einem Zug, der nicht auf dem taktilen Brett steht',
+    'takeback': 'Die Zugrücknahme', 'end:normal': 'normal', 'end:missing': 'kein Schachprogramm gefunden', 'end:died': 'das Schachprogramm ist abgestürzt', 'end:hung': 'das Schachprogramm antwortet nicht', 'end:nonsense': 'das Schachprogramm gab keinen gültigen Zug'
   },
   en: {
     white: 'White', black: 'Black', threefold: 'threefold repetition', fifty: 'fifty-move rule',
@@ -26,7 +27,8 @@ const REPLY_VALUES = {
     rollback: 'The rollback', ruling: 'The ruling',
     syntax: 'not written as a move', 'no-such-move': 'no such move is possible',
     ambiguous: 'ambiguous; name the file or rank of the piece', 'promotion-piece': 'the promotion piece is missing',
-    'press:empty': 'with no move made', 'press:illegal': 'of a board no legal move explains', 'press:move': 'whose move is not on the tactile board', 'press:paused': 'whose move is not on the tactile board'
+    'press:empty': 'with no move made', 'press:illegal': 'of a board no legal move explains', 'press:move': 'whose move is not on the tactile board', 'press:paused': 'whose move is not on the tactile board',
+    'takeback': 'The takeback', 'end:normal': 'normal', 'end:missing': 'no engine found', 'end:died': 'the engine stopped', 'end:hung': 'the engine does not answer', 'end:nonsense': 'the engine gave no legal move'
   },
   sv: {
     white: 'Vit', black: 'Svart', threefold: 'trefaldig upprepning', fifty: '50-dragsregeln',
@@ -35,7 +37,8 @@ const REPLY_VALUES = {
     rollback: 'Återtagningen', ruling: 'Beslutet',
     syntax: 'går inte att läsa som ett drag', 'no-such-move': 'inget sådant drag är möjligt',
     ambiguous: 'tvetydigt; ange pjäsens linje eller rad', 'promotion-piece': 'förvandlingspjäsen saknas',
-    'press:empty': 'utan utfört drag', 'press:illegal': 'vid en ställning som inget regelenligt drag förklarar', 'press:move': 'vars drag inte står på det taktila brädet', 'press:paused': 'vars drag inte står på det taktila brädet'
+    'press:empty': 'utan utfört drag', 'press:illegal': 'vid en ställning som inget regelenligt drag förklarar', 'press:move': 'vars drag inte står på det taktila brädet', 'press:paused': 'vars drag inte står på det taktila brädet',
+    'takeback': 'Återtagandet av draget', 'end:normal': 'normalt', 'end:missing': 'inget schackprogram hittades', 'end:died': 'schackprogrammet har stannat', 'end:hung': 'schackprogrammet svarar inte', 'end:nonsense': 'schackprogrammet gav inget giltigt drag'
   },
   nl: {
     white: 'Wit', black: 'Zwart', threefold: 'drievoudige herhaling', fifty: 'vijftigzettenregel',
@@ -44,7 +47,8 @@ const REPLY_VALUES = {
     rollback: 'Het terugnemen', ruling: 'De beslissing',
     syntax: 'niet als zet te lezen', 'no-such-move': 'zo\'n zet is niet mogelijk',
     ambiguous: 'dubbelzinnig; noem de lijn of rij van het stuk', 'promotion-piece': 'het promotiestuk ontbreekt',
-    'press:empty': 'zonder gedane zet', 'press:illegal': 'bij een stelling die geen reglementaire zet verklaart', 'press:move': 'waarvan de zet niet op het tastbare bord staat', 'press:paused': 'waarvan de zet niet op het tastbare bord staat'
+    'press:empty': 'zonder gedane zet', 'press:illegal': 'bij een stelling die geen reglementaire zet verklaart', 'press:move': 'waarvan de zet niet op het tastbare bord staat', 'press:paused': 'waarvan de zet niet op het tastbare bord staat',
+    'takeback': 'Het terugnemen van de zet', 'end:normal': 'normaal', 'end:missing': 'geen schaakprogramma gevonden', 'end:died': 'het schaakprogramma is gestopt', 'end:hung': 'het schaakprogramma antwoordt niet', 'end:nonsense': 'het schaakprogramma gaf geen geldige zet'
   }
 };
 
@@ -160,7 +164,47 @@ const REPLY_WORDS = {
     'clocks-set': 'Uhren gestellt: Weiß {white}, Schwarz {black}.',
     'no-claim': 'Es gibt keine Reklamation zu entscheiden.',
     'claim-upheld': 'Der Reklamation wird stattgegeben: {result}.',
-    'claim-rejected': 'Die Reklamation wird abgelehnt: +{penalty} für {color} ({article})[; die Zeit von {claimant_color} wird von {cut_from} auf {cut_to} gekürzt]; die Uhren laufen.'
+    'claim-rejected': 'Die Reklamation wird abgelehnt: +{penalty} für {color} ({article})[; die Zeit von {claimant_color} wird von {cut_from} auf {cut_to} gekürzt]; die Uhren laufen.',
+    'want-game-id': '„{word}“ ist keine Partie-Kennung.',
+    'no-such-game': 'Unter games/ gibt es keine Partie {game}.',
+    'game-unreadable': 'Das Partieformular von {game} unter games/ ist nicht lesbar.',
+    'engine-name-too-long': 'Der Name des Schachprogramms ist zu lang (höchstens {max} Bytes).',
+    'want-hint-ply': '„{word}“: der Halbzug, für den der Hinweis gilt.',
+    'engine-elsewhere': 'Eine andere Verbindung ist das Trainingsprogramm.',
+    'hint-not-engine': 'Nur das Trainingsprogramm beantwortet einen Hinweis.',
+    'engine-watch-first': 'Zuerst watch: die Anfragen an das Trainingsprogramm kommen als Ereignisse.',
+    'engine-side-taken': 'Der taktile Spieler spielt in dieser Partie {color}: das Schachprogramm spielt {engine_color}.',
+    'engine-plays': '{engine} spielt {color}.',
+    'engine-off': 'Das Schachprogramm ist aus[: {end}].',
+    'engine-waiting': 'Wartet auf den Trainingseintrag im Tastenmenü.',
+    'no-hint-asked': 'Für Halbzug {ply} ist kein Hinweis erbeten.',
+    'hint-said': 'Der Hinweis ist gesagt: {move}.',
+    'no-engine': 'Kein Schachprogramm verbunden: ein Hinweis kommt von annabella train.',
+    'hint-not-on-move': 'Ein Hinweis gilt dem Zug des taktilen Spielers: {color} ist am Zug.',
+    'hint-asked': 'Ein Hinweis ist bei {engine} erbeten.',
+    'takeback-nothing': 'Nichts zurückzunehmen: {color} hat keinen Zug gemacht.',
+    'taken-back': '{plies} {plies|Halbzug|Halbzüge} zurückgenommen, bis nach {name}; Stellung aufbauen.',
+    'taken-back-start': '{plies} {plies|Halbzug|Halbzüge} zurückgenommen, bis zum Anfang; Stellung aufbauen.',
+    'review-has-board': 'Das Nachspielen hat das Brett: zuerst das Nachspielen beenden.',
+    'review-on': 'Ein Nachspielen läuft: zuerst beenden.',
+    'review-training-on': 'Eine Trainingspartie läuft: zuerst muss ihr Schachprogramm aufhören.',
+    'review-game-on': 'Eine Partie wird gespielt ({plies} {plies|Halbzug|Halbzüge}): das Nachspielen bekommt das Brett erst nach ihrem Ende.',
+    'review-bad-fen': 'Die FEN des Nachspielens, Spalte {column}: {detail}.',
+    'review-loading': 'Ein Nachspielen wird geladen.',
+    'review-not-loading': 'Es wird kein Nachspielen geladen: zuerst review load.',
+    'review-move-not-legal': 'Zug {number} des Nachspielens, „{move}“: dort kein regelgemäßer Zug (UCI).',
+    'review-too-many-moves': 'Zug {number} des Nachspielens, „{move}“: zu viele Züge (höchstens {max}).',
+    'review-added': '{added} {added|Zug|Züge} hinzugefügt, {count} insgesamt.',
+    'review-not-allowed': 'Die Partie erlaubt kein Nachspielen mehr.',
+    'review-begun': 'Nachspielen von {plies} {plies|Halbzug|Halbzügen}: Ausgangsstellung aufbauen.',
+    'review-dropped': 'Das Nachspielen ist verworfen.',
+    'review-ended': 'Das Nachspielen ist beendet.',
+    'review-ended-return': 'Das Nachspielen ist beendet: die Stellung der Partie wieder aufbauen.',
+    'review-over': 'Das Nachspielen ist vorbei: die Stellung der Partie wird aufgebaut.',
+    'no-review': 'Es läuft kein Nachspielen.',
+    'review-at-end': 'Das Nachspielen ist beim letzten Zug ({plies}).',
+    'review-at-start': 'Das Nachspielen ist am Anfang.',
+    'review-at': 'Bei Halbzug {ply} von {plies}.'
   },
   en: {
     'bad-args': 'Internal error: the reply {code} has other arguments than its table names.',
@@ -273,7 +317,47 @@ const REPLY_WORDS = {
     'clocks-set': 'Clocks set: White {white}, Black {black}.',
     'no-claim': 'There is no claim to rule on.',
     'claim-upheld': 'The claim is upheld: {result}.',
-    'claim-rejected': 'The claim is rejected: +{penalty} to {color} ({article})[; {claimant_color}’s time is cut from {cut_from} to {cut_to}]; the clocks run.'
+    'claim-rejected': 'The claim is rejected: +{penalty} to {color} ({article})[; {claimant_color}’s time is cut from {cut_from} to {cut_to}]; the clocks run.',
+    'want-game-id': '“{word}” is not a game id.',
+    'no-such-game': 'There is no game {game} under games/.',
+    'game-unreadable': 'The scoresheet of {game} under games/ cannot be read.',
+    'engine-name-too-long': 'The engine’s name is too long (at most {max} bytes).',
+    'want-hint-ply': '“{word}”: the ply the hint is for.',
+    'engine-elsewhere': 'Another connection is the training process.',
+    'hint-not-engine': 'Only the training process answers a hint.',
+    'engine-watch-first': 'Watch first: the requests to the training process come as events.',
+    'engine-side-taken': 'The tactile player plays {color} in this game: the engine plays {engine_color}.',
+    'engine-plays': '{engine} plays {color}.',
+    'engine-off': 'The engine is off[: {end}].',
+    'engine-waiting': 'Waiting for the button menu’s training entry.',
+    'no-hint-asked': 'No hint is asked for ply {ply}.',
+    'hint-said': 'The hint is said: {move}.',
+    'no-engine': 'No engine is connected: a hint comes from annabella train.',
+    'hint-not-on-move': 'A hint is for the tactile player’s move: {color} is on move.',
+    'hint-asked': 'A hint is asked of {engine}.',
+    'takeback-nothing': 'Nothing to take back: {color} has made no move.',
+    'taken-back': '{plies} {plies|ply|plies} taken back, to after {name}; set the position up.',
+    'taken-back-start': '{plies} {plies|ply|plies} taken back, to the start; set the position up.',
+    'review-has-board': 'A review has the board: end the review first.',
+    'review-on': 'A review is on: end it first.',
+    'review-training-on': 'A training game is on: its engine must stop first.',
+    'review-game-on': 'A game is being played ({plies} {plies|ply|plies}): a review takes the board once it has ended.',
+    'review-bad-fen': 'The review’s FEN, column {column}: {detail}.',
+    'review-loading': 'Loading a review.',
+    'review-not-loading': 'No review is being loaded: review load first.',
+    'review-move-not-legal': 'Move {number} of the review, “{move}”: not a legal move there (UCI).',
+    'review-too-many-moves': 'Move {number} of the review, “{move}”: too many moves (at most {max}).',
+    'review-added': '{added} {added|move|moves} added, {count} in all.',
+    'review-not-allowed': 'The game no longer allows a review.',
+    'review-begun': 'A review of {plies} {plies|ply|plies}: set up its start position.',
+    'review-dropped': 'The review is dropped.',
+    'review-ended': 'The review has ended.',
+    'review-ended-return': 'The review has ended: set the game’s position up again.',
+    'review-over': 'The review is over: the game’s position is being set up.',
+    'no-review': 'No review is on.',
+    'review-at-end': 'The review is at its last move ({plies}).',
+    'review-at-start': 'The review is at its start.',
+    'review-at': 'At ply {ply} of {plies}.'
   },
   sv: {
     'bad-args': 'Internt fel: svaret {code} har andra argument än i sin tabell.',
@@ -386,7 +470,47 @@ const REPLY_WORDS = {
     'clocks-set': 'Klockorna ställda: vit {white}, svart {black}.',
     'no-claim': 'Det finns ingen reklamation att avgöra.',
     'claim-upheld': 'Reklamationen godtas: {result}.',
-    'claim-rejected': 'Reklamationen avslås: +{penalty} till {color} ({article})[; {claimant_color}s tid kortas från {cut_from} till {cut_to}]; klockorna går.'
+    'claim-rejected': 'Reklamationen avslås: +{penalty} till {color} ({article})[; {claimant_color}s tid kortas från {cut_from} till {cut_to}]; klockorna går.',
+    'want-game-id': '”{word}” är inget parti-id.',
+    'no-such-game': 'Det finns inget parti {game} under games/.',
+    'game-unreadable': 'Protokollet för {game} under games/ går inte att läsa.',
+    'engine-name-too-long': 'Schackprogrammets namn är för långt (högst {max} byte).',
+    'want-hint-ply': '”{word}”: halvdraget som tipset gäller.',
+    'engine-elsewhere': 'En annan anslutning är träningsprogrammet.',
+    'hint-not-engine': 'Bara träningsprogrammet besvarar ett tips.',
+    'engine-watch-first': 'Först watch: förfrågningarna till träningsprogrammet kommer som händelser.',
+    'engine-side-taken': 'Den taktila spelaren spelar {color} i detta parti: schackprogrammet spelar {engine_color}.',
+    'engine-plays': '{engine} spelar {color}.',
+    'engine-off': 'Schackprogrammet är avstängt[: {end}].',
+    'engine-waiting': 'Väntar på knappmenyns träningsval.',
+    'no-hint-asked': 'Inget tips är begärt för halvdrag {ply}.',
+    'hint-said': 'Tipset är sagt: {move}.',
+    'no-engine': 'Inget schackprogram är anslutet: ett tips kommer från annabella train.',
+    'hint-not-on-move': 'Ett tips gäller den taktila spelarens drag: {color} är vid draget.',
+    'hint-asked': 'Ett tips är begärt av {engine}.',
+    'takeback-nothing': 'Inget att ta tillbaka: {color} har inte gjort något drag.',
+    'taken-back': '{plies} {plies|halvdrag|halvdrag} tagna tillbaka, till efter {name}; ställ upp ställningen.',
+    'taken-back-start': '{plies} {plies|halvdrag|halvdrag} tagna tillbaka, till början; ställ upp ställningen.',
+    'review-has-board': 'En genomgång har brädet: avsluta genomgången först.',
+    'review-on': 'En genomgång pågår: avsluta den först.',
+    'review-training-on': 'Ett träningsparti pågår: dess schackprogram måste sluta först.',
+    'review-game-on': 'Ett parti spelas ({plies} halvdrag): en genomgång får brädet när det är slut.',
+    'review-bad-fen': 'Genomgångens FEN, kolumn {column}: {detail}.',
+    'review-loading': 'En genomgång laddas.',
+    'review-not-loading': 'Ingen genomgång laddas: review load först.',
+    'review-move-not-legal': 'Drag {number} i genomgången, ”{move}”: inget regelenligt drag där (UCI).',
+    'review-too-many-moves': 'Drag {number} i genomgången, ”{move}”: för många drag (högst {max}).',
+    'review-added': '{added} drag tillagda, {count} totalt.',
+    'review-not-allowed': 'Partiet tillåter inte längre en genomgång.',
+    'review-begun': 'Genomgång av {plies} halvdrag: ställ upp utgångsställningen.',
+    'review-dropped': 'Genomgången är slopad.',
+    'review-ended': 'Genomgången är avslutad.',
+    'review-ended-return': 'Genomgången är avslutad: ställ upp partiets ställning igen.',
+    'review-over': 'Genomgången är över: partiets ställning ställs upp.',
+    'no-review': 'Ingen genomgång pågår.',
+    'review-at-end': 'Genomgången är vid sitt sista drag ({plies}).',
+    'review-at-start': 'Genomgången är vid början.',
+    'review-at': 'Vid halvdrag {ply} av {plies}.'
   },
   nl: {
     'bad-args': 'Interne fout: het antwoord {code} heeft andere argumenten dan in zijn tabel.',
@@ -499,7 +623,47 @@ const REPLY_WORDS = {
     'clocks-set': 'Klokken gezet: wit {white}, zwart {black}.',
     'no-claim': 'Er is geen claim om over te beslissen.',
     'claim-upheld': 'De claim wordt toegewezen: {result}.',
-    'claim-rejected': 'De claim wordt afgewezen: +{penalty} voor {color} ({article})[; de tijd van {claimant_color} wordt ingekort van {cut_from} tot {cut_to}]; de klokken lopen.'
+    'claim-rejected': 'De claim wordt afgewezen: +{penalty} voor {color} ({article})[; de tijd van {claimant_color} wordt ingekort van {cut_from} tot {cut_to}]; de klokken lopen.',
+    'want-game-id': '“{word}” is geen partij-id.',
+    'no-such-game': 'Er is geen partij {game} onder games/.',
+    'game-unreadable': 'Het notatieformulier van {game} onder games/ is niet te lezen.',
+    'engine-name-too-long': 'De naam van het schaakprogramma is te lang (hoogstens {max} bytes).',
+    'want-hint-ply': '“{word}”: de halve zet waarvoor de tip is.',
+    'engine-elsewhere': 'Een andere verbinding is het trainingsprogramma.',
+    'hint-not-engine': 'Alleen het trainingsprogramma beantwoordt een tip.',
+    'engine-watch-first': 'Eerst watch: de verzoeken aan het trainingsprogramma komen als gebeurtenissen.',
+    'engine-side-taken': 'De tastspeler speelt {color} in deze partij: het schaakprogramma speelt {engine_color}.',
+    'engine-plays': '{engine} speelt {color}.',
+    'engine-off': 'Het schaakprogramma is uit[: {end}].',
+    'engine-waiting': 'Wacht op de trainingskeuze in het knoppenmenu.',
+    'no-hint-asked': 'Er is geen tip gevraagd voor halve zet {ply}.',
+    'hint-said': 'De tip is gezegd: {move}.',
+    'no-engine': 'Geen schaakprogramma verbonden: een tip komt van annabella train.',
+    'hint-not-on-move': 'Een tip is voor de zet van de tastspeler: {color} is aan zet.',
+    'hint-asked': 'Een tip is gevraagd aan {engine}.',
+    'takeback-nothing': 'Niets terug te nemen: {color} heeft geen zet gedaan.',
+    'taken-back': '{plies} {plies|halve zet|halve zetten} teruggenomen, tot na {name}; stel de stelling op.',
+    'taken-back-start': '{plies} {plies|halve zet|halve zetten} teruggenomen, tot het begin; stel de stelling op.',
+    'review-has-board': 'Het naspelen heeft het bord: beëindig eerst het naspelen.',
+    'review-on': 'Er loopt een naspeelsessie: beëindig die eerst.',
+    'review-training-on': 'Er loopt een trainingspartij: het schaakprogramma moet eerst stoppen.',
+    'review-game-on': 'Er wordt een partij gespeeld ({plies} {plies|halve zet|halve zetten}): het naspelen krijgt het bord pas als ze is afgelopen.',
+    'review-bad-fen': 'De FEN van het naspelen, kolom {column}: {detail}.',
+    'review-loading': 'Het naspelen wordt geladen.',
+    'review-not-loading': 'Er wordt niets nagespeeld geladen: eerst review load.',
+    'review-move-not-legal': 'Zet {number} van het naspelen, “{move}”: daar geen reglementaire zet (UCI).',
+    'review-too-many-moves': 'Zet {number} van het naspelen, “{move}”: te veel zetten (hoogstens {max}).',
+    'review-added': '{added} {added|zet|zetten} toegevoegd, {count} in totaal.',
+    'review-not-allowed': 'De partij staat geen naspelen meer toe.',
+    'review-begun': 'Naspelen van {plies} {plies|halve zet|halve zetten}: stel de beginstelling op.',
+    'review-dropped': 'Het naspelen is geschrapt.',
+    'review-ended': 'Het naspelen is beëindigd.',
+    'review-ended-return': 'Het naspelen is beëindigd: stel de stelling van de partij weer op.',
+    'review-over': 'Het naspelen is voorbij: de stelling van de partij wordt opgesteld.',
+    'no-review': 'Er loopt geen naspelen.',
+    'review-at-end': 'Het naspelen is bij de laatste zet ({plies}).',
+    'review-at-start': 'Het naspelen is bij het begin.',
+    'review-at': 'Bij halve zet {ply} van {plies}.'
   }
 };
 
@@ -508,8 +672,9 @@ const REPLY_WORDS = {
 function replyValue(lang, key, value) {
   const words = REPLY_VALUES[lang] || REPLY_VALUES.en;
   const worded = key === 'color' || /_color$/.test(key) || ['kind', 'mode', 'role', 'what', 'why'].includes(key);
-  const name = key === 'press' ? 'press:' + value : value;
-  return (worded || key === 'press') && typeof value === 'string' && words[name] !== undefined ? words[name] : String(value);
+  const prefixed = key === 'press' || key === 'end';
+  const name = prefixed ? key + ':' + value : value;
+  return (worded || prefixed) && typeof value === 'string' && words[name] !== undefined ? words[name] : String(value);
 }
 
 // A template with the reply's arguments: {key}, {key|one|other}, and [..] with a mark in

@@ -20,7 +20,8 @@ const readmeText = fs.readFileSync(readme, 'utf8');
 const LANGS = ['de', 'en', 'sv', 'nl'];
 const VALUES = ['white', 'black', 'threefold', 'fifty', 'tournament', 'casual', 'assistant', 'arbiter',
   'player', 'offer', 'claim', 'resignation', 'move', 'rollback', 'ruling', 'syntax', 'no-such-move',
-  'ambiguous', 'promotion-piece', 'press:empty', 'press:illegal', 'press:move', 'press:paused'];
+  'ambiguous', 'promotion-piece', 'press:empty', 'press:illegal', 'press:move', 'press:paused', 'takeback',
+  'end:normal', 'end:missing', 'end:died', 'end:hung', 'end:nonsense'];
 let passed = 0;
 let failed = 0;
 function check(what, ok) {

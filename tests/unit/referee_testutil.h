@@ -102,6 +102,9 @@ static inline void rt_check_effect_audience(struct rt *t, const struct game_effe
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
+	case GAME_FX_HINT:
+	case GAME_FX_REVIEW:
+	case GAME_FX_ENGINE_ASK:
 		want = GAME_AUDIENCE_PLAYER;
 		break;
 	case GAME_FX_FAULT:
@@ -150,6 +153,10 @@ static inline const char *rt_utterance(const struct game_effect *fx)
 		return "warning";
 	case GAME_FX_BRAILLE_PAGE:
 		return "braille-page";
+	case GAME_FX_HINT:
+		return "hint";
+	case GAME_FX_REVIEW:
+		return "review";
 	default:
 		return NULL;
 	}
@@ -174,8 +181,9 @@ static inline void rt_check_tournament(struct rt *t, const struct game_effect *f
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
-	    "SAY",	  "MOVE",	"REPEAT",   "PIECE", "GUIDE", "TIMES",	     "WARNING",
-	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM", "BRAILLE_PAGE"};
+	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
+	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
+	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -214,6 +222,22 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		break;
 	case GAME_FX_BRAILLE_PAGE:
 		rt_logf(t, " page %d", fx->page);
+		break;
+	case GAME_FX_HINT:
+		chess_move_to_uci(fx->move, uci, sizeof(uci));
+		rt_logf(t, " %s", uci);
+		break;
+	case GAME_FX_ENGINE_ASK:
+		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
+			game_color_name(fx->color), fx->ply);
+		break;
+	case GAME_FX_REVIEW:
+		chess_move_to_uci(fx->move, uci, sizeof(uci));
+		rt_logf(t, " %s %s ply %d of %d",
+			fx->review == GAME_REVIEW_NEXT	 ? "next"
+			: fx->review == GAME_REVIEW_BACK ? "back"
+							 : "where",
+			fx->move == CHESS_MOVE_NONE ? "-" : uci, fx->ply, fx->total);
 		break;
 	default:
 		break;

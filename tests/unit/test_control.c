@@ -76,6 +76,10 @@ static const char *example(const struct control_command *c)
 	    {"auth", "auth 1"},
 	    {"export", "export pgn"},
 	    {"help", "help"},
+	    {"engine", "engine on black"},
+	    {"hint", "hint"},
+	    {"takeback", "takeback"},
+	    {"review", "review where"},
 	};
 	char key[64];
 
@@ -327,6 +331,9 @@ static void test_effect_audiences(void **state)
 			case GAME_FX_TIMES:
 			case GAME_FX_WARNING:
 			case GAME_FX_BRAILLE_PAGE:
+			case GAME_FX_HINT:
+			case GAME_FX_REVIEW:
+			case GAME_FX_ENGINE_ASK:
 				/* The earphone's whatever channel they name. */
 				want = GAME_AUDIENCE_PLAYER;
 				break;

@@ -11,7 +11,9 @@
  *    before it is written again; when both are cut the longer prefix wins;
  *  - a foreign journal with the same id is set aside, the game of game.pgn resumes;
  *  - storage that cannot be written: the mending waits and is done later;
- *  - a damaged game.pgn is read as far as it can be (salvage.h).
+ *  - a damaged game.pgn is read as far as it can be (salvage.h);
+ *  - a casual game's takeback (DESIGN 10) is replayed: the moves after it, not the ones it
+ *    took back, with the readings and the clock's moves as played.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -536,6 +538,49 @@ static void test_salvage_damaged_scoresheet(void **state)
 	}
 }
 
+/* ------------------------------------------------------------------ takeback */
+
+static void test_takeback_replayed(void **state)
+{
+	struct recovered x;
+	const struct game *g;
+
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.next.mode = GAME_CASUAL;
+	play();
+	g = rt_game(t);
+	/* White's last move and Black's reply taken back: 3. Bb5 a6. */
+	t->now += 2000;
+	assert_int_equal(rt_control(t, ROLE_ASSISTANT, "takeback"), 0);
+	assert_int_equal(game_plies(g), 4);
+	rt_lift(t, "a6");
+	rt_place(t, "a7");
+	rt_lift(t, "b5");
+	rt_place(t, "f1");
+	rt_wait(t, t->now + 1000);
+	/* Another third move, pressed, and Black's reply. */
+	rt_move(t, "f1", "c4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_wait(t, t->now + 3000);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "g8", "f6");
+	assert_int_equal(game_plies(g), 6);
+	assert_string_equal(g->plies[4].san, "Bc4");
+	record_index("takeback", "tester 4 ");
+	write_state();
+	recover(&x);
+	assert_whole(x.g);
+	assert_int_equal(recovery_skipped(&x.rc), 0);
+	assert_int_equal(x.rc.filled, 0);
+	assert_false(x.rc.clock_uncertain);
+	assert_int_equal(x.g->clock.moves[CHESS_WHITE], g->clock.moves[CHESS_WHITE]);
+	assert_int_equal(x.g->clock.moves[CHESS_BLACK], g->clock.moves[CHESS_BLACK]);
+	assert_int_equal(clock_remaining(&x.g->clock, CHESS_WHITE, t->now),
+			 clock_remaining(&g->clock, CHESS_WHITE, t->now));
+	done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +601,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_foreign_journal_set_aside, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_mending_waits_for_storage, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_takeback_replayed, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_salvage_damaged_scoresheet, fixture_setup,
 					    fixture_teardown),

@@ -171,8 +171,11 @@ PUBLIC_TYPES = {
     "game", "lift", "place", "promotion", "made", "press", "complete", "pause", "resume",
     "mismatch", "restored", "flag", "result", "restart", "draw-offer", "resign", "approve",
     "tag", "relayed", "withdrawn", "rollback", "illegal", "clock-set", "ruling", "claimed",
-    "checkpoint",
+    "checkpoint", "takeback",
 }
+# What the referee asks of the training process (DESIGN 10): for its connection alone, never
+# an event of any watch, the page or the broadcast.
+ENGINE_ONLY_TYPES = {"hint-request", "train-request"}
 PLAYER_TYPES = {"select"}
 ARBITER_TYPES = {"claim", "held", "pin-refused"}
 # What the game above must produce at least, so the test proves each of them.
@@ -389,6 +392,7 @@ def main():
     options = driver.execute_script(
         "return [...document.querySelectorAll('#command option')]"
         ".map(o => [o.textContent, o.disabled]);")
+    # An arbiter's row is marked in the page's language: "(arbiter)", "(Schiedsrichter)"...
     check("the page's form has a choice for every row of the table but watch and auth",
           # the arbiter's rows are marked in the page's language: "(Schiedsrichter)" in German
           len(options) == len(rows) and all(
@@ -396,7 +400,10 @@ def main():
                                      and o[0].endswith(")"))
               for o, c in zip(options, rows)),
           f"{options}")
-    want = [bool({"play", "not-over", "not-closed"} & set(c["needs"])) for c in rows]
+    # Disabled too: the rows of another mode (training and study are casual play's).
+    mode = json.loads(cli(ASSISTANT, "status").stdout).get("mode")
+    want = [bool({"play", "not-over", "not-closed"} & set(c["needs"])) or mode not in c["modes"]
+            for c in rows]
     check("after the result is approved, the commands that need the game on are disabled",
           [o[1] for o in options] == want, f"{options}")
     driver.execute_script(
@@ -446,6 +453,9 @@ def main():
         extra = [line for line, ev in sinks[name]
                  if line not in received["arbiter"] and ev.get("event") != "daemon"]
         check(f"{name} received only the daemon's events", not extra, "; ".join(extra[:3]))
+    for name, evs in sinks.items():
+        leaks = [line for line, ev in evs if ev.get("event") in ENGINE_ONLY_TYPES]
+        check(f"no request to the training process at {name}", not leaks, "; ".join(leaks[:3]))
     # Whatever the classification: no verdict and no earphone words at the open sinks.
     for name in ("assistant", "public", "web", "mqtt"):
         leaks = [line for line, ev in sinks[name]

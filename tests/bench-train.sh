@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# From the player's clock press to the first audio sample of the engine's announced reply,
+# `annabella train` with Stockfish at --movetime 100 (DESIGN 10): tests/train/benchtrain.py.
+set -u
+build=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+exec /usr/bin/python3 "$here/train/benchtrain.py" "$build"

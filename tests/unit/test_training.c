@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Training and study (DESIGN 10) in the referee, through the command table as the control
+ * socket gives it: the training process's engine (its move pressed and guided square by
+ * square, the hint it is asked for, its failures said), taking back the last move pair
+ * with the clocks as they stood, the button menu's training items, and the review of a
+ * game on the tactile board.  Tournament mode refuses all of it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/referee_cases.h"
+
+/* A request as the training process's connection gives it (it watches, and, after its
+ * `engine on`, it is the engine). */
+static bool engine_connected;
+
+static int as_engine(const char *line)
+{
+	struct control_env env = {.referee = t->r,
+				  .now = t->now,
+				  .role = ROLE_ASSISTANT,
+				  .author = "trainer",
+				  .connection = true,
+				  .watching = true,
+				  .engine_self = engine_connected};
+	struct control_outcome out;
+	char text[GAME_REPLY_MAX + 64] = "";
+	int rc;
+
+	control_dispatch(&env, line, strlen(line), &out);
+	if (out.reply.p && json_get(out.reply.p, out.ok ? "text" : "error", text, sizeof(text)) < 0)
+		snprintf(text, sizeof(text), "%s", out.reply.p);
+	rt_log_reply(t, out.ok, text);
+	if (out.action == CONTROL_ACT_ENGINE)
+		engine_connected = true;
+	else if (out.action == CONTROL_ACT_ENGINE_OFF)
+		engine_connected = false;
+	rc = out.ok ? 0 : -1;
+	control_outcome_free(&out);
+	referee_flush(t->r, t->now);
+	return rc;
+}
+
+/* The status reply as the assistant sees it. */
+static char *status_reply(void)
+{
+	struct control_env env = {.referee = t->r,
+				  .now = t->now,
+				  .role = ROLE_ASSISTANT,
+				  .author = "tester",
+				  .connection = true};
+	struct control_outcome out;
+	static char text[65536];
+
+	control_dispatch(&env, "status", 6, &out);
+	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
+	control_outcome_free(&out);
+	return text;
+}
+
+static void open_game(enum game_mode mode, int player, const char *tc)
+{
+	engine_connected = false;
+	referee_settings_defaults(&t->set);
+	t->set.next.mode = mode;
+	t->now = 1000;
+	rt_open(t, player, tc, NULL);
+}
+
+static void last_reply(const char *want)
+{
+	const char *r = strrchr(t->log, '\n'), *p = t->log;
+
+	/* The last REPLY line. */
+	for (const char *q = strstr(p, " REPLY "); q; q = strstr(q + 1, " REPLY "))
+		r = q;
+	if (!r || !strstr(r, want))
+		fail_msg("expected '%s' in the last reply of:\n%s", want, t->log);
+}
+
+/* ------------------------------------------------------------------ tournament */
+
+static void test_tournament_refuses_training(void **state)
+{
+	static const char *const lines[] = {"engine on black", "engine wait", "hint",
+					    "takeback",	       "review load", "review where"};
+
+	(void)state;
+	open_game(GAME_TOURNAMENT, CHESS_WHITE, "300+0");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		int records = t->nrec;
+
+		assert_int_equal(as_engine(lines[i]), -1);
+		last_reply("not allowed in tournament mode");
+		assert_int_equal(t->nrec, records);
+	}
+	assert_false(engine_connected);
+	assert_non_null(strstr(status_reply(), "\"engine\":null"));
+	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	/* The menu offers none of it. */
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_not_logged("menu-hint");
+	assert_not_logged("menu-takeback");
+	assert_not_logged("menu-train");
+	assert_not_logged("ENGINE_ASK");
+}
+
+static int count_guides_impl(const char *log)
+{
+	int n = 0;
+
+	for (const char *p = strstr(log, " GUIDE "); p; p = strstr(p + 1, " GUIDE "))
+		n++;
+	return n;
+}
+
+static int count_guides(void)
+{
+	return count_guides_impl(t->log);
+}
+
+/* ------------------------------------------------------------------ the engine's move */
+
+static void test_engine_move_guided_square_by_square(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	/* Only a watching connection may be the training process. */
+	{
+		struct control_env env = {.referee = t->r,
+					  .now = t->now,
+					  .role = ROLE_ASSISTANT,
+					  .author = "x",
+					  .connection = true};
+		struct control_outcome out;
+
+		control_dispatch(&env, "engine on", 9, &out);
+		assert_false(out.ok);
+		assert_non_null(strstr(out.reply.p, "watch first"));
+		control_outcome_free(&out);
+	}
+	assert_int_equal(as_engine("engine on white"), -1); /* the tactile player's side */
+	last_reply("the engine plays black");
+	assert_int_equal(as_engine("engine on Stockfish 15.1"), 0);
+	last_reply("Stockfish 15.1 plays black");
+	assert_logged("SAY private engine-plays-black");
+	assert_non_null(strstr(status_reply(),
+			       "\"engine\":{\"state\":\"playing\",\"name\":\"Stockfish 15.1\","
+			       "\"plays\":\"black\",\"hint_asked\":false}"));
+
+	rt_move(t, "e2", "e4");
+	t->log_len = 0;
+	t->log[0] = '\0';
+	assert_int_equal(as_engine("move e7e5"), 0);
+	/* Announced, then its squares one by one: the from-square first. */
+	assert_logged(" MOVE e7e5\n");
+	assert_logged(" GUIDE e7 empty  \n");
+	assert_not_logged("e5 occupied");
+	rt_lift(t, "e7");
+	assert_logged(" GUIDE e7 empty   confirmed\n");
+	assert_logged(" GUIDE e5 occupied P\n");
+	rt_place(t, "e5");
+	assert_logged(" GUIDE e5 occupied P confirmed\n");
+	rt_wait(t, 3500);
+	assert_not_logged("mismatch");
+	/* The game goes on from the board. */
+	rt_move(t, "g1", "f3");
+	assert_int_equal(game_plies(rt_game(t)), 3);
+	assert_string_equal(san(2), "Nf3");
+
+	/* A capture: the captured piece's square stays occupied, so the board guides the
+	 * capturing piece's square, and the move's words say it captures. */
+	assert_int_equal(as_engine("move d7d5"), 0);
+	rt_move(t, "d7", "d5");
+	rt_capture(t, "e4", "d5");
+	t->log_len = 0;
+	t->log[0] = '\0';
+	assert_int_equal(as_engine("move d8d5"), 0);
+	assert_logged(" MOVE d8d5\n");
+	assert_logged(" GUIDE d8 empty  \n");
+	rt_lift(t, "d8");
+	assert_logged(" GUIDE d8 empty   confirmed\n");
+	assert_int_equal(count_guides(), 2);
+	/* Lifting the pawn and putting the queen there: nothing more to guide. */
+	rt_lift(t, "d5");
+	rt_place(t, "d5");
+	rt_wait(t, 3500);
+	assert_not_logged("mismatch");
+	assert_replays();
+}
+
+static void test_engine_presses_its_clock(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_BLACK, "300+2");
+	assert_int_equal(as_engine("engine on"), 0);
+	last_reply("plays white");
+	/* Black's press starts White's clock: the engine moves. */
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	t->now += 1500;
+	assert_int_equal(as_engine("move e2e4"), 0);
+	/* Its own press at once: the player's clock runs while they make the move. */
+	assert_non_null(strstr(last_record("press"), "white move running black"));
+	/* White's reading after its thinking (its clock ran from Black's press) and the
+	 * increment. */
+	assert_string_equal(last_record("complete"), "1 300320"); /* - 1680 ms + 2000 */
+	assert_int_equal(rt_game(t)->clock.running, CHESS_BLACK);
+	rt_move(t, "e2", "e4");
+	rt_move(t, "c7", "c5");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(game_plies(rt_game(t)), 2);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_WHITE);
+	assert_replays();
+}
+
+/* ------------------------------------------------------------------ hints */
+
+static void test_hint(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	assert_int_equal(as_engine("hint"), -1);
+	last_reply("no engine is connected");
+	assert_int_equal(as_engine("engine on black Stockfish"), 0);
+	assert_int_equal(as_engine("hint"), 0);
+	last_reply("hint asked of Stockfish");
+	assert_logged(" ENGINE_ASK hint white ply 0\n");
+	assert_non_null(strstr(status_reply(), "\"hint_asked\":true"));
+	/* Only the engine's connection answers, for the position asked, with a legal move. */
+	engine_connected = false;
+	assert_int_equal(as_engine("engine hint 0 g1f3"), -1);
+	last_reply("only the training process answers a hint");
+	engine_connected = true;
+	assert_int_equal(as_engine("engine hint 1 g1f3"), -1);
+	last_reply("no hint is asked for ply 1");
+	assert_int_equal(as_engine("engine hint 0 g1g3"), -1);
+	last_reply("not a legal move");
+	assert_int_equal(as_engine("engine hint 0 g1f3"), 0);
+	last_reply("hint said: Nf3");
+	assert_logged(" HINT g1f3\n");
+	/* Answered once. */
+	assert_int_equal(as_engine("engine hint 0 g1f3"), -1);
+	/* Not on the engine's move. */
+	rt_move(t, "e2", "e4");
+	assert_int_equal(as_engine("hint"), -1);
+	last_reply("a hint is for the tactile player's move: black is on move");
+
+	/* From the button menu: the first item on the player's move. */
+	assert_int_equal(as_engine("move e7e5"), 0);
+	rt_move(t, "e7", "e5");
+	t->log_len = 0;
+	t->log[0] = '\0';
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_logged("SAY private menu-hint\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" ENGINE_ASK hint white ply 2\n");
+	assert_int_equal(as_engine("engine hint 2 b1c3"), 0);
+	assert_logged(" HINT b1c3\n");
+	/* A hint changes nothing in the game. */
+	assert_int_equal(game_plies(rt_game(t)), 2);
+	assert_replays();
+}
+
+/* ------------------------------------------------------------------ failures */
+
+static void test_engine_failures_said(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	/* No engine at all: said, though none was on. */
+	assert_int_equal(as_engine("engine off missing"), 0);
+	assert_logged("SAY private engine-missing");
+	assert_int_equal(as_engine("engine off bored"), -1);
+	assert_int_equal(as_engine("engine on"), 0);
+	assert_int_equal(as_engine("engine off hung"), 0);
+	assert_logged("SAY private engine-hung");
+	assert_false(engine_connected);
+	assert_int_equal(as_engine("engine on"), 0);
+	assert_int_equal(as_engine("engine off nonsense"), 0);
+	assert_logged("SAY private engine-nonsense");
+	assert_int_equal(as_engine("engine on"), 0);
+	assert_int_equal(as_engine("engine off died"), 0);
+	assert_logged("SAY private engine-died");
+	assert_int_equal(as_engine("engine on"), 0);
+	referee_engine_gone(t->r, t->now);
+	assert_logged("SAY private engine-gone");
+	assert_non_null(strstr(status_reply(), "\"engine\":null"));
+	/* A waiting training process that goes away is not said. */
+	engine_connected = false;
+	assert_int_equal(as_engine("engine wait"), 0);
+	assert_non_null(strstr(status_reply(), "\"engine\":{\"state\":\"waiting\"}"));
+	t->log_len = 0;
+	t->log[0] = '\0';
+	referee_engine_gone(t->r, t->now);
+	assert_not_logged("engine-gone");
+	assert_int_equal(game_plies(rt_game(t)), 0);
+}
+
+/* The club's menu entry: the waiting training process is asked to play. */
+static void test_menu_train(void **state)
+{
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.train_menu = true;
+	t->set.next.mode = GAME_CASUAL;
+	t->now = 1000;
+	engine_connected = false;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_logged("SAY private menu-train\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged("SAY private engine-not-ready\n");
+	assert_not_logged("ENGINE_ASK");
+	assert_int_equal(as_engine("engine wait"), 0);
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" ENGINE_ASK play black ply 0\n");
+	assert_logged("SAY private train-requested\n");
+	assert_int_equal(as_engine("engine on black"), 0);
+	assert_logged("SAY private engine-plays-black");
+	/* Playing: the entry is no longer offered. */
+	t->log_len = 0;
+	t->log[0] = '\0';
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_not_logged("menu-train");
+}
+
+/* ------------------------------------------------------------------ takeback */
+
+static void test_takeback_restores_clocks(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "300+5");
+	assert_int_equal(as_engine("engine on black"), 0);
+	assert_int_equal(as_engine("takeback"), -1);
+	last_reply("nothing to take back: white has made no move");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	t->now += 2000;
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK); /* white 300000 - 2500ish + 5000 */
+	t->now += 3000;
+	assert_int_equal(as_engine("move e7e5"), 0);
+	rt_move(t, "e7", "e5");
+	t->now += 7000;
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	t->now += 4000;
+	assert_int_equal(as_engine("move b8c6"), 0);
+	rt_move(t, "b8", "c6");
+	g = rt_game(t);
+	assert_int_equal(game_plies(g), 4);
+	{
+		int64_t white_clk = g->plies[0].clk_ms, black_clk = g->plies[1].clk_ms;
+
+		t->now += 10000;
+		assert_int_equal(as_engine("takeback"), 0);
+		last_reply("2 plies taken back, to after 1... e5; set the position up");
+		assert_int_equal(game_plies(g), 2);
+		/* The clocks as they stood when White was to play 2. Nf3. */
+		assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, t->now), white_clk);
+		assert_int_equal(clock_remaining(&g->clock, CHESS_BLACK, t->now), black_clk);
+		assert_int_equal(g->clock.running, CHESS_WHITE);
+		assert_int_equal(g->clock.moves[0], 1);
+		assert_int_equal(g->clock.moves[1], 1);
+	}
+	assert_logged("SAY private takeback\n");
+	/* Set-up guidance: the knights go back. */
+	assert_logged(" GUIDE g1 occupied N\n");
+	rt_lift(t, "c6");
+	rt_place(t, "b8");
+	rt_lift(t, "f3");
+	rt_place(t, "g1");
+	rt_wait(t, 300);
+	assert_logged("SAY private setup-done");
+	/* The game goes on with another move. */
+	rt_move(t, "d2", "d4");
+	assert_int_equal(game_plies(g), 3);
+	assert_string_equal(san(2), "d4");
+	assert_replays();
+	assert_non_null(strstr(g->notes[g->note_count - 1].text, "taken back: 2. Nf3 Nc6"));
+}
+
+/* Mated by the engine: the takeback opens the game again and the clock runs. */
+static void test_takeback_after_mate(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "600+0");
+	assert_int_equal(as_engine("engine on black"), 0);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "f2", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(as_engine("move e7e5"), 0);
+	rt_move(t, "e7", "e5");
+	rt_move(t, "g2", "g4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(as_engine("move d8h4"), 0);
+	g = rt_game(t);
+	assert_true(game_over(g));
+	assert_string_equal(g->result.result, "0-1");
+	rt_move(t, "d8", "h4");
+	assert_int_equal(as_engine("takeback"), 0);
+	assert_false(game_over(g));
+	assert_int_equal(game_plies(g), 2);
+	assert_int_equal(g->clock.state, CLOCK_RUNNING);
+	assert_int_equal(g->clock.running, CHESS_WHITE);
+	assert_replays();
+}
+
+/* ------------------------------------------------------------------ review */
+
+static int lifts_and_places(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nrec; i++)
+		n += !strcmp(t->types[i], "lift") || !strcmp(t->types[i], "place");
+	return n;
+}
+
+static void test_review_steps_and_guides(void **state)
+{
+	int pegs;
+
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "600+0");
+	assert_int_equal(as_engine("review begin"), -1);
+	last_reply("no review is being loaded");
+	assert_int_equal(as_engine("review load"), 0);
+	assert_int_equal(as_engine("review add e2e4 e7e5 g1f3 b8c6 f1b5"), 0);
+	last_reply("5 moves added, 5 in all");
+	assert_int_equal(as_engine("review add a7a6 b5a5"), -1);
+	last_reply("move 7 of the review, 'b5a5': not a legal move there (UCI)");
+	/* A line goes in whole or not at all. */
+	assert_int_equal(as_engine("review add a7a6"), 0);
+	last_reply("1 moves added, 6 in all");
+	assert_int_equal(as_engine("review begin"), 0);
+	last_reply("review of 6 plies");
+	/* The board shows the start position already. */
+	assert_logged("SAY private review-setup\n");
+	assert_logged("SAY private review-ready\n");
+	assert_non_null(
+	    strstr(status_reply(), "\"review\":{\"state\":\"on\",\"at\":0,\"plies\":6"));
+	pegs = lifts_and_places();
+
+	t->log_len = 0;
+	t->log[0] = '\0';
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_logged(" REVIEW next e2e4 ply 0 of 6\n");
+	assert_logged(" GUIDE e2 empty  \n");
+	/* The clock did not start: the game stands. */
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_NOT_STARTED);
+	rt_lift(t, "e2");
+	assert_logged(" GUIDE e2 empty   confirmed\n");
+	assert_logged(" GUIDE e4 occupied P\n");
+	rt_place(t, "e4");
+	assert_logged(" GUIDE e4 occupied P confirmed\n");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_logged(" REVIEW next e7e5 ply 1 of 6\n");
+	rt_move(t, "e7", "e5");
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" REVIEW where e7e5 ply 2 of 6\n");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	assert_logged(" REVIEW back e7e5 ply 1 of 6\n");
+	assert_logged(" GUIDE e5 empty  \n");
+	rt_move(t, "e5", "e7");
+	/* No move of the game was read from those pegs, none journaled. */
+	assert_int_equal(game_plies(rt_game(t)), 0);
+	assert_int_equal(lifts_and_places(), pegs);
+	/* The commands that change the game wait for the review's end. */
+	assert_int_equal(as_engine("takeback"), -1);
+	last_reply("a review has the board: review end first");
+	for (int i = 1; i < 6; i++) /* from ply 1 */
+		assert_int_equal(as_engine("review next"), 0);
+	assert_int_equal(as_engine("review next"), -1);
+	assert_logged("SAY private review-end-of-game\n");
+	assert_int_equal(as_engine("review where"), 0);
+	assert_logged(" REVIEW where a7a6 ply 6 of 6\n");
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(as_engine("review back"), 0);
+	assert_int_equal(as_engine("review back"), -1);
+	assert_logged("SAY private review-start-of-game\n");
+
+	/* The menu ends it; the board goes back to the game's position. */
+	t->log_len = 0;
+	t->log[0] = '\0';
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_logged("SAY private menu-end-review\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged("SAY private review-return\n");
+	assert_logged(" GUIDE e4 empty  \n");
+	rt_lift(t, "e4");
+	rt_place(t, "e2");
+	assert_logged("SAY private setup-done\n");
+	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	/* The game is played from the board again. */
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "d2", "d4");
+	assert_int_equal(game_plies(rt_game(t)), 1);
+	assert_replays();
+}
+
+static void test_review_needs_a_finished_game(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	rt_move(t, "e2", "e4");
+	assert_int_equal(as_engine("review load"), -1);
+	last_reply("a game is being played (1 plies)");
+	assert_int_equal(as_engine("resign white"), 0);
+	assert_int_equal(as_engine("review load 8/8/8/4k3/8/8/4P3/4K3 w - - 0 60"), 0);
+	assert_int_equal(as_engine("review add e2e4 e8e7"), -1);
+	last_reply("move 2 of the review, 'e8e7'");
+	assert_int_equal(as_engine("review add e1d2"), 0); /* the line before added nothing */
+	assert_int_equal(as_engine("review begin"), 0);
+	/* The board shows the game's end: set-up guidance from the first square. */
+	assert_logged("SAY private review-setup\n");
+	assert_logged(" GUIDE a1 empty  \n");
+	assert_not_logged("review-ready");
+	assert_int_equal(as_engine("review end"), 0);
+	last_reply("review ended");
+	assert_logged("SAY private review-ended\n");
+	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_int_equal(as_engine("review load nonsense"), -1);
+	last_reply("the review's FEN");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_tournament_refuses_training, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_move_guided_square_by_square, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_presses_its_clock, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_failures_said, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_menu_train, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_takeback_restores_clocks, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_takeback_after_mate, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_review_steps_and_guides, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_review_needs_a_finished_game, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
