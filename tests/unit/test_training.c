@@ -36,6 +36,9 @@ static int as_engine(const char *line)
 	int rc;
 
 	control_dispatch(&env, line, strlen(line), &out);
+	/* Every reply a code of the table, its text that code's wording (reply_check.h). */
+	if (out.reply.p && reply_check_line(out.reply.p))
+		fail_msg("reply to '%s': %s", line, reply_check_line(out.reply.p));
 	if (out.reply.p && json_get(out.reply.p, out.ok ? "text" : "error", text, sizeof(text)) < 0)
 		snprintf(text, sizeof(text), "%s", out.reply.p);
 	rt_log_reply(t, out.ok, text);
