@@ -394,7 +394,6 @@ def main():
         ".map(o => [o.textContent, o.disabled]);")
     # An arbiter's row is marked in the page's language: "(arbiter)", "(Schiedsrichter)"...
     check("the page's form has a choice for every row of the table but watch and auth",
-          # the arbiter's rows are marked in the page's language: "(Schiedsrichter)" in German
           len(options) == len(rows) and all(
               o[0] == c["usage"] or (c["role"] == "arbiter" and o[0].startswith(c["usage"] + " (")
                                      and o[0].endswith(")"))
