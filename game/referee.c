@@ -160,13 +160,14 @@ void referee_start(struct referee *r, uint64_t now)
 /* After a game is over and its result approved (8.7), or the board cleared, the board set
  * up in the start position (and still for the settle time) begins the next game: the
  * finished one stays under games/ with its journal.  A game that ends with the start
- * position on the board (a fivefold repetition of it) does not begin the next by itself. */
+ * position on the board (a fivefold repetition of it) does not begin the next by itself, nor
+ * does one whose result the arbiter still has to decide. */
 static uint64_t next_game_due(const struct referee *r)
 {
 	struct chess_pos start;
 	struct chess_error err;
 
-	if (!game_over(&r->g) || !r->board_ready ||
+	if (!game_over(&r->g) || result_undecided(&r->g.result) || !r->board_ready ||
 	    (r->g.result.state != RESULT_APPROVED && !r->cleared) ||
 	    chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))

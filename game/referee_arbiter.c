@@ -180,12 +180,24 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 	clock_text(penalty, time, sizeof(time));
 	if (count >= g->rules->illegal_losing_count) {
 		int winner = !color;
-		const char *result =
-		    chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
-			? result_win(winner)
-			: "1/2-1/2";
-		char reason[80];
+		const char *result = ref_mate_result(r, winner);
+		char reason[120], question[GAME_REPLY_MAX];
 
+		if (!strcmp(result, "*")) {
+			/* Whether the opponent can still mate is not proven either way: the
+			 * arbiter decides, with the position in the reply (no result is said). */
+			snprintf(
+			    reason, sizeof(reason),
+			    "%s's illegal move number %d (7.5.5); whether %s can still mate is "
+			    "the arbiter's decision",
+			    color ? "Black" : "White", count, winner ? "Black" : "White");
+			ref_end_game(r, result, TERMINATION_RULES_INFRACTION, reason, cmd->author,
+				     now);
+			ref_mate_question(r, winner, question, sizeof(question));
+			ref_reply(r, cmd, true, now, "%s illegal: %s's number %d ends the game; %s",
+				  name, color_word(color), count, question);
+			return;
+		}
 		snprintf(reason, sizeof(reason), "%s's illegal move number %d (7.5.5)",
 			 color ? "Black" : "White", count);
 		ref_end_game(r, result, TERMINATION_RULES_INFRACTION, reason, cmd->author, now);

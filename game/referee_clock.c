@@ -29,18 +29,16 @@ static void complete(struct referee *r, int ply, int64_t clk, uint64_t now)
 	ref_emit(r, &rec);
 }
 
-/* Art. 6.9: a flag fell; a draw if the opponent cannot checkmate by any legal series.  The
- * result waits for the arbiter and the players (6.8, 8.7). */
+/* Art. 6.9: a flag fell; a draw if the opponent cannot checkmate by any legal series ("*"
+ * where that is not proven either way: the arbiter decides).  The result waits for the
+ * arbiter and the players (6.8, 8.7). */
 static void flag_fell(struct referee *r, const struct chess_clock *after, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_FLAG, now);
 	int flagged = after->flagged, winner = !flagged;
 
 	rec.u.flag.color = flagged;
-	snprintf(rec.u.flag.result, sizeof(rec.u.flag.result), "%s",
-		 chess_pos_can_checkmate(game_position(&r->g), (enum chess_color)winner)
-		     ? result_win(winner)
-		     : "1/2-1/2");
+	snprintf(rec.u.flag.result, sizeof(rec.u.flag.result), "%s", ref_mate_result(r, winner));
 	rec.clock = *after;
 	if (ref_emit(r, &rec) == 0)
 		ref_say(r, GAME_PUBLIC,

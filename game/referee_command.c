@@ -238,7 +238,7 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 	struct game_record rec = ref_command_record(REC_RESIGN, cmd, now);
 	int color = cmd->color, winner;
 	const char *result;
-	char reason[64];
+	char reason[RESULT_REASON_MAX];
 
 	if (game_over(g)) {
 		ref_reply(r, cmd, false, now, "the game is over: %s", g->result.result);
@@ -249,20 +249,32 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 		return;
 	}
 	winner = !color;
-	/* 2023 Art. 5.1.2: a draw when the opponent cannot checkmate by any legal series. */
-	result = r->g.rules->resignation_draw_without_mate &&
-			 !chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
-		     ? "1/2-1/2"
-		     : result_win(winner);
+	/* 2023 Art. 5.1.2: a draw when the opponent cannot checkmate by any legal series ("*"
+	 * where that is not proven either way: the arbiter decides). */
+	result = r->g.rules->resignation_draw_without_mate ? ref_mate_result(r, winner)
+							   : result_win(winner);
 	rec.u.resign_color = color;
 	if (ref_emit(r, &rec)) {
 		ref_reply(r, cmd, false, now, "the resignation does not fit the game");
 		return;
 	}
-	snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
+	if (!strcmp(result, "*"))
+		snprintf(reason, sizeof(reason),
+			 "%s resigns; whether %s can still mate is the "
+			 "arbiter's decision (5.1.2)",
+			 color ? "Black" : "White", winner ? "Black" : "White");
+	else
+		snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
 	ref_end_game(r, result, TERMINATION_NORMAL, reason, cmd->author, now);
 	/* Both players hear it: the resignation may have come from the menu or an assistant. */
 	ref_say(r, GAME_PUBLIC, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
+	if (!strcmp(result, "*")) {
+		char question[GAME_REPLY_MAX];
+
+		ref_mate_question(r, winner, question, sizeof(question));
+		ref_reply(r, cmd, true, now, "%s resigns; %s", color_word(color), question);
+		return;
+	}
 	ref_reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
 }
 
@@ -312,7 +324,7 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 			  "result needs a reason (agreed draw, claim upheld, ...)");
 		return;
 	}
-	if (game_over(g)) {
+	if (game_over(g) && !result_undecided(&g->result)) {
 		ref_reply(r, cmd, false, now, "the game is over: %s (%s)", g->result.result,
 			  g->result.reason);
 		return;
@@ -335,6 +347,13 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 	}
 	if (!game_over(g) && !was_pending) {
 		ref_reply(r, cmd, false, now, "no result to approve: the game is on");
+		return;
+	}
+	if (result_undecided(&g->result)) {
+		ref_reply(r, cmd, false, now,
+			  "no result to approve yet: the arbiter decides it (%s)",
+			  was_pending ? "the flag fell; can the other side still mate?"
+				      : g->result.reason);
 		return;
 	}
 	if (ref_emit(r, &rec)) {

@@ -81,6 +81,13 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t now);
 
+/* referee_mate.c */
+/* The result of a rule that gives `winner` the game unless they cannot checkmate by any
+ * series of legal moves: their win, "1/2-1/2", or "*" (not proven either way). */
+const char *ref_mate_result(const struct referee *r, int winner);
+/* For a "*": the question for the arbiter, with the position. */
+void ref_mate_question(const struct referee *r, int winner, char *buf, size_t size);
+
 /* referee_menu.c */
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);
 void ref_menu_tick(struct referee *r, uint64_t now);
