@@ -27,6 +27,9 @@ static const struct glyph font[] = {
     {':', {".....", ".##..", ".##..", ".....", ".##..", ".##..", "....."}},
     {'.', {".....", ".....", ".....", ".....", ".....", ".##..", ".##.."}},
     {'-', {".....", ".....", ".....", "#####", ".....", ".....", "....."}},
+    {'/', {".....", "....#", "...#.", "..#..", ".#...", "#....", "....."}},
+    {'=', {".....", ".....", "#####", ".....", "#####", ".....", "....."}},
+    {'>', {".#...", "..#..", "...#.", "....#", "...#.", "..#..", ".#..."}},
     {'A', {".###.", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"}},
     {'B', {"####.", "#...#", "#...#", "####.", "#...#", "#...#", "####."}},
     {'C', {".###.", "#...#", "#....", "#....", "#....", "#...#", ".###."}},
@@ -57,6 +60,8 @@ static const struct glyph font[] = {
     {FACE_GLYPH_FLAG, {"#....", "####.", "#####", "####.", "#....", "#....", "#...."}},
     {FACE_GLYPH_MOVE, {"#....", "##...", "###..", "####.", "###..", "##...", "#...."}},
     {FACE_GLYPH_PAUSE, {".....", "##.##", "##.##", "##.##", "##.##", "##.##", "....."}},
+    /* An hourglass: the delay runs. */
+    {FACE_GLYPH_DELAY, {"#####", ".#.#.", "..#..", "..#..", ".#.#.", "#####", "....."}},
 };
 
 static const struct glyph box = {0,
@@ -82,8 +87,29 @@ void face_font_columns(char c, uint8_t out[5])
 }
 
 /* CGRAM rows: bit 4 is the leftmost of the five pixels; the eighth row is the cursor's. */
-const uint8_t hd44780_glyphs[3][8] = {
+const uint8_t hd44780_glyphs[4][8] = {
     {0x10, 0x1e, 0x1f, 0x1e, 0x10, 0x10, 0x10, 0x00},
     {0x10, 0x18, 0x1c, 0x1e, 0x1c, 0x18, 0x10, 0x00},
     {0x00, 0x1b, 0x1b, 0x1b, 0x1b, 0x1b, 0x00, 0x00},
+    {0x1f, 0x0a, 0x04, 0x04, 0x0a, 0x1f, 0x00, 0x00},
 };
+
+/* The big digits' parts (layout.c): strokes two pixels thick on the cell's edges, U rows 0-1,
+ * D rows 6-7 (the eighth row too: two characters high, a digit has no cursor), L cols 0-1,
+ * R cols 3-4. */
+#define U_ 0x1f
+#define L_ 0x18
+#define R_ 0x03
+const uint8_t hd44780_big_parts[8][8] = {
+    {U_, U_, L_, L_, L_, L_, L_, L_}, /* 0 U+L */
+    {U_, U_, 0, 0, 0, 0, U_, U_},     /* 1 U+D */
+    {L_, L_, L_, L_, L_, L_, U_, U_}, /* 2 L+D */
+    {U_, U_, L_, L_, L_, L_, U_, U_}, /* 3 U+L+D */
+    {U_, U_, R_, R_, R_, R_, R_, R_}, /* 4 U+R */
+    {R_, R_, R_, R_, R_, R_, R_, R_}, /* 5 R */
+    {U_, U_, R_, R_, R_, R_, U_, U_}, /* 6 U+R+D */
+    {R_, R_, R_, R_, R_, R_, U_, U_}, /* 7 R+D */
+};
+#undef U_
+#undef L_
+#undef R_

@@ -31,10 +31,17 @@ static void view_at(const struct clockface *f, uint64_t now, struct face_view *v
 	if (!g->open || !g->has_clock)
 		return;
 	v->has_clock = true;
-	for (int side = 0; side < 2; side++)
+	v->started = c->state != CLOCK_NOT_STARTED;
+	v->delay_ms = -1;
+	for (int side = 0; side < 2; side++) {
 		v->ms[side] = clock_remaining(c, side, now);
-	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED)
+		v->moves[side] = c->moves[side];
+		v->control[side] = clock_period_end(c, side);
+	}
+	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) {
 		v->running = c->running;
+		v->delay_ms = clock_delay_left(c, c->running, now);
+	}
 	v->paused = c->state == CLOCK_PAUSED;
 	v->flagged = c->flagged;
 }
@@ -54,7 +61,11 @@ static void clockface_run(void *user, uint64_t now)
 	uint64_t next;
 
 	view_at(f, now, &v);
-	face_layout(&v, f->names, f->cfg.tenths, &text);
+	/* Big digits: the HD44780's own layout; the SSD1306 draws the same rows bigger. */
+	if (f->cfg.big && f->cfg.type == FACE_HD44780)
+		face_layout_big(&v, f->names, f->cfg.tenths, &text);
+	else
+		face_layout(&v, f->names, f->cfg.tenths, &text);
 	if (!f->have_shown || memcmp(&text, &f->shown, sizeof(text))) {
 		face_writer_show(f->writer, &text);
 		f->shown = text;

@@ -20,6 +20,7 @@
 #include "base/trace.h"
 #include "chess/chess.h"
 #include "daemon/clockface.h"
+#include "daemon/leds.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
@@ -61,6 +62,7 @@ struct daemon {
 	struct ctlsock *ctl;
 	struct display *display;
 	struct clockface *clockface;
+	struct leds *leds;
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -538,6 +540,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	d->clockface =
 	    clockface_open(&d->cfg.display, presenter_lang(d->presenter), d->loop, d->referee);
 	presenter_attach_clockface(d->presenter, d->clockface);
+	d->leds = leds_open(&d->cfg.board, d->board, d->loop, d->referee);
+	presenter_attach_leds(d->presenter, d->leds);
 	*status = 2;
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
@@ -598,6 +602,7 @@ static void stop(struct daemon *d)
 	ctlsock_close(d->ctl);
 	display_close(d->display);
 	clockface_close(d->clockface);
+	leds_close(d->leds);
 	/* Stopped by a signal in real time: within a second whatever the audio does (the
 	 * journal is synced already). */
 	if (d->voice && d->signalled && !d->opt.virtual_time)

@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "control/protocol.h"
 #include "daemon/clockface.h"
+#include "daemon/leds.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
 
@@ -21,6 +22,7 @@ struct presenter {
 	struct ctlsock *ctl;
 	struct display *display;
 	struct clockface *clockface;
+	struct leds *leds;
 	bool mate_said;	    /* the last move was announced with ", Matt" */
 	bool settings_said; /* the settings were said (once, at the first game) */
 	bool repeated;	    /* a repeat was said, at last_repeat_ms */
@@ -105,6 +107,11 @@ void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c)
 void presenter_attach_clockface(struct presenter *p, struct clockface *f)
 {
 	p->clockface = f;
+}
+
+void presenter_attach_leds(struct presenter *p, struct leds *l)
+{
+	p->leds = l;
 }
 
 void presenter_attach_display(struct presenter *p, struct display *d)
@@ -271,6 +278,14 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 				phrase_add(&u, &o, PHRASE_CLOCK_USED, &used);
 			}
 		}
+		/* Delay mode: the delay still left, not only the main time. */
+		if (fx->has_clock && fx->delay_ms > 0) {
+			struct phrase_args d = {.time_ms = (uint64_t)fx->delay_ms};
+
+			utterance_add(&u, o.lang, " ");
+			phrase_add(&u, &o,
+				   fx->delay_color ? PHRASE_DELAY_BLACK : PHRASE_DELAY_WHITE, &d);
+		}
 		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
 		if (fx->has_clock)
 			display_show_clock(p->display, fx->white_ms, fx->black_ms);
@@ -330,6 +345,7 @@ static void present_record(void *user, const struct game_record *rec)
 	store_record(p->store, rec);
 	/* Every press, pause, clock setting, flag and result is a record. */
 	clockface_touch(p->clockface);
+	leds_touch(p->leds);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 

@@ -51,6 +51,9 @@ void presenter_attach_display(struct presenter *p, struct display *d);
 /* The clock display for the sighted opponent, refreshed after every record and effect (NULL:
  * none). */
 void presenter_attach_clockface(struct presenter *p, struct clockface *f);
+struct leds;
+/* The clock's LEDs, driven after every record. */
+void presenter_attach_leds(struct presenter *p, struct leds *l);
 /* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
  * saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {

@@ -111,6 +111,8 @@ struct game_effect {
 	int move_number;		      /* of the position: the move to be made next */
 	int moves_made;			      /* the number of the last move on the scoresheet */
 	int64_t white_used_ms, black_used_ms; /* TIMES: the time each has used in the game */
+	int64_t delay_ms; /* TIMES, delay mode: the delay left of `delay_color`; -1: none */
+	int delay_color;
 	/* REPLY */
 	uint32_t request;
 	bool ok;

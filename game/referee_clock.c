@@ -221,6 +221,13 @@ void ref_info(struct referee *r, uint64_t now)
 		if (fx.black_ms < 0)
 			fx.black_ms = 0;
 	}
+	/* Delay mode: the delay still left of the side whose clock runs (the main time
+	 * stands until it is spent). */
+	fx.delay_ms = -1;
+	if (g->has_clock && (g->clock.state == CLOCK_RUNNING || g->clock.state == CLOCK_PAUSED)) {
+		fx.delay_color = g->clock.running;
+		fx.delay_ms = clock_delay_left(&g->clock, g->clock.running, now);
+	}
 	ref_effect(r, &fx);
 }
 

@@ -108,8 +108,10 @@ enum phrase_id {
 	PHRASE_CLOCK_INFO,	/* "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}." */
 	PHRASE_MOVES_PLAYED,	/* "Gespielte Züge: {count}." (no clock) */
 	PHRASE_CLOCK_USED,	/* "Verbraucht: Weiß {white}, Schwarz {black}." ([clock] info) */
-	PHRASE_SAVE_FAILED,	/* the scoresheet can no longer be saved (storage fault) */
-	PHRASE_SAVE_WORKS,	/* it is saved again */
+	PHRASE_DELAY_WHITE, /* delay mode, after the times: "Verzögerung Weiß: noch {time}." */
+	PHRASE_DELAY_BLACK,
+	PHRASE_SAVE_FAILED,	    /* the scoresheet can no longer be saved (storage fault) */
+	PHRASE_SAVE_WORKS,	    /* it is saved again */
 	PHRASE_RECOVERY_INCOMPLETE, /* the journal gave back less than the scoresheet held */
 	PHRASE_TIME_LEFT,	    /* a warning: "noch {time}" */
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
