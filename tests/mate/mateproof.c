@@ -153,7 +153,7 @@ static bool table_get(const struct retro_table *t, const int *sq, int side)
 {
 	size_t cfg = retro_config(&t->m, sq);
 
-	return t->can[side][cfg] >> sq[0] & 1;
+	return t->cell[side][cfg].can >> sq[0] & 1;
 }
 
 /* The table of the material left after man j's capture, and the squares in it. */
@@ -233,7 +233,7 @@ static long check_fixed_point(struct retro_cache *c, const struct retro_table *t
 				int sq[RETRO_MAX_MEN];
 
 				retro_squares(m, cfg, sq);
-				for (uint64_t w = t->legal[side][cfg] & ~can[side][cfg]; w;
+				for (uint64_t w = t->cell[side][cfg].legal & ~can[side][cfg]; w;
 				     w &= w - 1) {
 					int succ[400][RETRO_MAX_MEN];
 					int n;
@@ -264,7 +264,7 @@ static long check_fixed_point(struct retro_cache *c, const struct retro_table *t
 	}
 	for (int side = 0; side < 2; side++)
 		for (size_t cfg = 0; cfg < words; cfg++)
-			if (can[side][cfg] != t->can[side][cfg])
+			if (can[side][cfg] != t->cell[side][cfg].can)
 				bad++;
 	free(can[0]);
 	free(can[1]);
@@ -318,7 +318,7 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 	t1 = now_s();
 	for (int side = 0; side < 2 && !o->sample_only; side++)
 		for (size_t cfg = 0; cfg < tab->words; cfg++) {
-			uint64_t w = tab->legal[side][cfg] & (o->all ? ~0ull : TRIANGLE);
+			uint64_t w = tab->cell[side][cfg].legal & (o->all ? ~0ull : TRIANGLE);
 
 			struct chess_pos base[2];
 
@@ -330,7 +330,7 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 			make_pos(m, sq, side, true, &base[1]);
 			for (; w; w &= w - 1) {
 				sq[0] = __builtin_ctzll(w);
-				ask(m, sq, side, tab->can[side][cfg] >> sq[0] & 1, o->white_only,
+				ask(m, sq, side, tab->cell[side][cfg].can >> sq[0] & 1, o->white_only,
 				    base, &t);
 			}
 		}
@@ -356,7 +356,7 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 		for (size_t cfg = rng() % tab->words, n = 0; n < tab->words && found < 20;
 		     n++, cfg = (cfg + 7919) % tab->words)
 			for (int side = 0; side < 2; side++) {
-				uint64_t w = tab->legal[side][cfg];
+				uint64_t w = tab->cell[side][cfg].legal;
 
 				retro_squares(m, cfg, sq);
 				for (; w && found < 20; w &= w - 1) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define BIT(sq) ((uint64_t)1 << (sq))
 
@@ -357,14 +358,26 @@ void retro_cache_free(struct retro_cache *c)
 	free(c);
 }
 
+/* Zeroed memory for the cells, in huge pages where the kernel gives them (the solve's
+ * accesses jump by megabytes). */
+static struct retro_cell *cells_new(size_t n)
+{
+	size_t size = n * sizeof(struct retro_cell);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, size, MADV_HUGEPAGE);
+	return p;
+}
+
 void retro_table_free(struct retro_table *t)
 {
 	if (!t)
 		return;
-	for (int s = 0; s < 2; s++) {
-		free(t->can[s]);
-		free(t->legal[s]);
-	}
+	for (int s = 0; s < 2; s++)
+		if (t->cell[s])
+			munmap(t->cell[s], t->words * sizeof(struct retro_cell));
 	free(t);
 }
 
@@ -428,14 +441,18 @@ static uint64_t king_spread(uint64_t b)
 
 struct solve {
 	struct retro_table *t;
-	uint64_t *cur[2], *next[2];
 };
 
 static void add(struct solve *s, int side, size_t config, uint64_t bits)
 {
-	bits &= s->t->legal[side][config] & ~s->t->can[side][config];
-	s->t->can[side][config] |= bits;
-	s->next[side][config] |= bits;
+	struct retro_cell *c;
+
+	if (!bits)
+		return;
+	c = &s->t->cell[side][config];
+	bits &= c->legal & ~c->can;
+	c->can |= bits;
+	c->next |= bits;
 }
 
 /* Every position one move before the positions `bits` of `config`, `mover` having moved:
@@ -485,7 +502,7 @@ static int seed_captures(struct solve *s, struct retro_cache *c, int j)
 	if (!st)
 		return -1;
 	for (size_t cfg = 0; cfg < st->words; cfg++) {
-		uint64_t w = st->can[victim_side][cfg], occ = 0;
+		uint64_t w = st->cell[victim_side][cfg].can, occ = 0;
 		int ssq[RETRO_MAX_MEN], sq[RETRO_MAX_MEN];
 
 		if (!w)
@@ -526,31 +543,49 @@ static int seed_captures(struct solve *s, struct retro_cache *c, int j)
 	return 0;
 }
 
+/* The white king's squares from which Black, in check, is surely not mated: beside a flight
+ * square that no other white man attacks (the white king can only block attacks), Black's
+ * king steps there unless the white king stands next to it. */
+static uint64_t not_mate_word(const struct retro_material *m, const int *sq)
+{
+	uint64_t occ = 0, flights, mated_only_if = ~(uint64_t)0;
+
+	for (int i = 1; i < m->n; i++)
+		occ |= BIT(sq[i]);
+	flights = king_att[sq[1]] & ~occ;
+	occ &= ~BIT(sq[1]);
+	for (; flights; flights &= flights - 1) {
+		int f = __builtin_ctzll(flights);
+		bool hit = false;
+
+		for (int i = 2; i < m->n && !hit; i++)
+			hit = m->color[i] == RETRO_WHITE && (attacks(m->type[i], sq[i], occ) & BIT(f));
+		if (!hit)
+			mated_only_if &= king_att[f] | BIT(f);
+	}
+	return ~mated_only_if;
+}
+
 static struct retro_table *solve_new(struct retro_cache *c, const struct retro_material *m)
 {
 	struct retro_table *t = calloc(1, sizeof(*t));
 	struct solve s = {.t = t};
 	int sq[RETRO_MAX_MEN];
-	bool ok = t != NULL;
 
-	if (!ok)
+	if (!t)
 		return NULL;
 	t->m = *m;
 	t->words = (size_t)1 << (6 * (m->n - 1));
-	for (int side = 0; side < 2 && ok; side++) {
-		t->can[side] = calloc(t->words, sizeof(uint64_t));
-		t->legal[side] = malloc(t->words * sizeof(uint64_t));
-		s.cur[side] = calloc(t->words, sizeof(uint64_t));
-		s.next[side] = calloc(t->words, sizeof(uint64_t));
-		ok = t->can[side] && t->legal[side] && s.cur[side] && s.next[side];
+	for (int side = 0; side < 2; side++) {
+		t->cell[side] = cells_new(t->words);
+		if (!t->cell[side])
+			goto fail;
 	}
-	if (!ok)
-		goto fail;
 	for (size_t cfg = 0; cfg < t->words; cfg++) {
 		retro_squares(m, cfg, sq);
 		for (int side = 0; side < 2; side++) {
-			t->legal[side][cfg] = legal_word(m, sq, side);
-			t->positions += (uint64_t)__builtin_popcountll(t->legal[side][cfg]);
+			t->cell[side][cfg].legal = legal_word(m, sq, side);
+			t->positions += (uint64_t)__builtin_popcountll(t->cell[side][cfg].legal);
 		}
 	}
 	/* Seeds: the checkmates of Black... */
@@ -558,7 +593,9 @@ static struct retro_table *solve_new(struct retro_cache *c, const struct retro_m
 		uint64_t cand;
 
 		retro_squares(m, cfg, sq);
-		cand = t->legal[RETRO_BLACK][cfg] & checked_word(m, sq);
+		cand = t->cell[RETRO_BLACK][cfg].legal & checked_word(m, sq);
+		if (cand)
+			cand &= ~not_mate_word(m, sq);
 		for (; cand; cand &= cand - 1) {
 			sq[0] = __builtin_ctzll(cand);
 			if (retro_is_white_mate(m, sq)) {
@@ -575,16 +612,16 @@ static struct retro_table *solve_new(struct retro_cache *c, const struct retro_m
 	for (;;) {
 		bool any = false;
 
-		for (int side = 0; side < 2; side++) {
-			uint64_t *tmp = s.cur[side];
+		for (int side = 0; side < 2; side++)
+			for (size_t cfg = 0; cfg < t->words; cfg++) {
+				struct retro_cell *cell = &t->cell[side][cfg];
 
-			s.cur[side] = s.next[side];
-			s.next[side] = tmp;
-			memset(s.next[side], 0, t->words * sizeof(uint64_t));
-		}
+				cell->cur = cell->next;
+				cell->next = 0;
+			}
 		for (int side = 0; side < 2; side++) {
 			for (size_t cfg = 0; cfg < t->words; cfg++) {
-				uint64_t bits = s.cur[side][cfg];
+				uint64_t bits = t->cell[side][cfg].cur;
 
 				if (!bits)
 					continue;
@@ -599,17 +636,9 @@ static struct retro_table *solve_new(struct retro_cache *c, const struct retro_m
 	}
 	for (int side = 0; side < 2; side++)
 		for (size_t cfg = 0; cfg < t->words; cfg++)
-			t->reachable += (uint64_t)__builtin_popcountll(t->can[side][cfg]);
-	for (int side = 0; side < 2; side++) {
-		free(s.cur[side]);
-		free(s.next[side]);
-	}
+			t->reachable += (uint64_t)__builtin_popcountll(t->cell[side][cfg].can);
 	return t;
 fail:
-	for (int side = 0; side < 2; side++) {
-		free(s.cur[side]);
-		free(s.next[side]);
-	}
 	retro_table_free(t);
 	return NULL;
 }

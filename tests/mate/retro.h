@@ -34,11 +34,18 @@ struct retro_material {
 	int color[RETRO_MAX_MEN];
 };
 
+/* One config's words for one side to move, together so that the solve touches one place in
+ * memory for each (the tables of five men are a gigabyte). */
+struct retro_cell {
+	uint64_t legal;	    /* the legal positions */
+	uint64_t can;	    /* those from which White can mate */
+	uint64_t next, cur; /* the solve's rounds */
+};
+
 struct retro_table {
 	struct retro_material m;
-	size_t words;	    /* 64^(n-1) */
-	uint64_t *can[2];   /* [side to move][config] */
-	uint64_t *legal[2]; /* the legal positions, the same way */
+	size_t words;		    /* 64^(n-1) */
+	struct retro_cell *cell[2]; /* [side to move][config] */
 	/* What the solve found, for the report. */
 	uint64_t mates, positions, reachable;
 	int rounds;
