@@ -45,6 +45,7 @@
 
 struct face_text {
 	char row[FACE_ROWS][FACE_COLS + 1];
+	bool plain; /* text to show as it is, also in big mode (the arbiter's menu) */
 };
 
 /* The clocks as the face shows them. */
@@ -59,6 +60,33 @@ struct face_view {
 	int control[2];	  /* the count at which the side's period ends; 0: none */
 	int64_t delay_ms; /* delay mode: the running side's delay left; -1: none */
 };
+
+/* The arbiter's menu on the board's buttons (game/board_arbiter.h) as the face shows it:
+ *	PIN	the title ("SCHIEDSRICHTER", "ARBITER", ...), below "PIN" and a star per digit
+ *		entered (never a digit), or how long a PIN must wait after five wrong ones
+ *	ITEM	the title and the item's place ("2/4"), below "> " and the item
+ *	EDIT	both sides as "W 1:29:59  Z  23" (initial, time, moves made), the field being
+ *		set blinking (blink_off: hidden this half second)
+ */
+enum face_menu_screen { FACE_MENU_PIN = 1, FACE_MENU_ITEM, FACE_MENU_EDIT };
+enum face_menu_item {
+	FACE_ITEM_RESUME = 0,
+	FACE_ITEM_SET_CLOCKS,
+	FACE_ITEM_RESULT,
+	FACE_ITEM_CLOSE
+};
+struct face_menu {
+	enum face_menu_screen screen;
+	int digits, wait_s;	  /* PIN */
+	enum face_menu_item item; /* ITEM */
+	const char *result;	  /* its result ("1/2-1/2" shows as 1/2) */
+	int at, count;
+	int64_t ms[2]; /* EDIT: the times (whole seconds, under ten hours) */
+	int moves[2];
+	int field; /* White's hours, minutes, seconds, moves, then Black's: 0..7 */
+	bool blink_off;
+};
+void face_layout_menu(const struct face_menu *m, const char *lang, struct face_text *out);
 
 /* The side names, upper case ASCII: "de", "en", "sv", "nl" (anything else: English). */
 void face_names(const char *lang, const char *names[2]);

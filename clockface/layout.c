@@ -57,6 +57,7 @@ static void label(const struct face_view *v, const char *name, int side, char *o
 void face_layout(const struct face_view *v, const char *const names[2], bool tenths,
 		 struct face_text *out)
 {
+	out->plain = false;
 	for (int side = 0; side < 2; side++) {
 		char *row = out->row[side];
 		char time[16] = "-", name[16];
@@ -165,6 +166,7 @@ static void big_half(const struct face_view *v, const char *name, int side, bool
 void face_layout_big(const struct face_view *v, const char *const names[2], bool tenths,
 		     struct face_text *out)
 {
+	out->plain = false;
 	for (int side = 0; side < 2; side++)
 		big_half(v, names[side], side, tenths, out->row[0] + 8 * side,
 			 out->row[1] + 8 * side);
@@ -187,4 +189,95 @@ uint64_t face_next_change_ms(const struct face_view *v, bool tenths)
 	step = tenths && ms < 10000 ? 100 : 1000;
 	/* The reading is truncated: it changes as ms falls below the multiple of step. */
 	return (uint64_t)(ms % step + 1);
+}
+
+/* ------------------------------------------------------------------ the arbiter's menu */
+
+static const struct menu_words {
+	const char *lang, *title, *resume, *set, *result, *close, *wait, *moves;
+} menu_words[] = {
+    {"de", "SCHIEDSRICHTER", "UHREN STARTEN", "UHREN STELLEN", "ERGEBNIS", "SCHLIESSEN", "WARTEN",
+     "Z"},
+    {"sv", "DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D"},
+    {"nl", "ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z"},
+    {"en", "ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M"},
+};
+
+static const struct menu_words *words_of(const char *lang)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(menu_words) / sizeof(menu_words[0]); i++)
+		if (lang && !strcmp(lang, menu_words[i].lang))
+			break;
+	return &menu_words[i];
+}
+
+/* "W 1:29:59  Z  23", the field being set blanked when blink_off. */
+static void edit_row(const struct face_menu *m, const struct menu_words *w, char initial, int side,
+		     char *row)
+{
+	long long s = (m->ms[side] < 0 ? 0 : m->ms[side]) / 1000;
+	int field = m->field - 4 * side;
+	/* The columns of hours, minutes, seconds and moves in the row. */
+	static const int at[4] = {2, 4, 7, 13}, len[4] = {1, 2, 2, 3};
+
+	snprintf(row, FACE_COLS + 1, "%c %lld:%02lld:%02lld  %s%4d", initial, s / 3600 % 10,
+		 s / 60 % 60, s % 60, w->moves, m->moves[side] % 1000);
+	if (m->blink_off && field >= 0 && field < 4)
+		memset(row + at[field], ' ', (size_t)len[field]);
+}
+
+void face_layout_menu(const struct face_menu *m, const char *lang, struct face_text *out)
+{
+	const struct menu_words *w = words_of(lang);
+	const char *names[2];
+	char stars[FACE_COLS + 1];
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	out->plain = true;
+	switch (m->screen) {
+	case FACE_MENU_PIN:
+		snprintf(out->row[0], FACE_COLS + 1, "%s", w->title);
+		if (m->wait_s > 0) {
+			snprintf(out->row[1], FACE_COLS + 1, "PIN  %.6s %d", w->wait,
+				 m->wait_s % 10000);
+			break;
+		}
+		n = m->digits < 10 ? m->digits : 10;
+		memset(stars, '*', (size_t)n);
+		stars[n] = '\0';
+		snprintf(out->row[1], FACE_COLS + 1, "PIN %.10s_", stars);
+		break;
+	case FACE_MENU_ITEM: {
+		const char *label = m->item == FACE_ITEM_RESUME	      ? w->resume
+				    : m->item == FACE_ITEM_SET_CLOCKS ? w->set
+				    : m->item == FACE_ITEM_RESULT     ? w->result
+								      : w->close;
+		char place[24];
+
+		snprintf(place, sizeof(place), "%d/%d", m->at + 1, m->count);
+		snprintf(out->row[0], FACE_COLS + 1, "%-*.*s%.6s", FACE_COLS - (int)strlen(place),
+			 FACE_COLS - (int)strlen(place) - 1, w->title, place);
+		if (m->item == FACE_ITEM_RESULT && m->result)
+			snprintf(out->row[1], FACE_COLS + 1, "> %s %s", label,
+				 strcmp(m->result, "1/2-1/2") ? m->result : "1/2");
+		else
+			snprintf(out->row[1], FACE_COLS + 1, "> %s", label);
+		break;
+	}
+	case FACE_MENU_EDIT:
+		face_names(lang, names);
+		edit_row(m, w, names[0][0], 0, out->row[0]);
+		edit_row(m, w, names[1][0], 1, out->row[1]);
+		break;
+	}
+	/* Blanks to the end of each row, as the other layouts have. */
+	for (int r = 0; r < FACE_ROWS; r++) {
+		size_t len = strlen(out->row[r]);
+
+		memset(out->row[r] + len, ' ', FACE_COLS - len);
+		out->row[r][FACE_COLS] = '\0';
+	}
 }

@@ -325,7 +325,7 @@ static void ssd_update(struct face_screen *s, const struct face_text *text, stru
 {
 	uint8_t frame[FACE_FRAME_MAX];
 
-	if (s->big)
+	if (s->big && !text->plain)
 		ssd1306_render_big(text, s->height, frame);
 	else
 		ssd1306_render(text, s->height, frame);

@@ -386,6 +386,13 @@ void ctlsock_reply(struct ctlsock *c, uint32_t id, bool ok, const char *text, ui
 	free(out.p);
 }
 
+void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
+		   const char *line, bool ok, const char *text)
+{
+	if (c)
+		audit(c, now, author, role, line, ok, text);
+}
+
 void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now)
 {
 	request(c, NULL, "script", !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT,

@@ -38,6 +38,10 @@ bool ctlsock_listening(const struct ctlsock *c);
 void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now);
 /* The referee's reply to request `id` (a GAME_FX_REPLY effect). */
 void ctlsock_reply(struct ctlsock *c, uint32_t id, bool ok, const char *text, uint64_t now);
+/* A line of control.log for what was done without the socket: the arbiter's menu on the
+ * board's buttons (its commands, and the PINs tried: "auth ****"). */
+void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
+		   const char *line, bool ok, const char *text);
 /* One event line (JSON, without newline) for every watcher. */
 void ctlsock_event(struct ctlsock *c, const char *json);
 bool ctlsock_watched(const struct ctlsock *c);

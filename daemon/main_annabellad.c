@@ -199,6 +199,9 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->promotion_ms = cfg->promotion_ms;
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
+	/* The arbiter's menu on the buttons needs the display to show it and the PIN. */
+	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin[0];
+	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	return 0;

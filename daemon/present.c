@@ -78,6 +78,8 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = PHRASE_CLOCKS_SET,
     [GAME_MSG_CLAIM_REJECTED] = PHRASE_CLAIM_REJECTED,
     [GAME_MSG_CORRECTION] = PHRASE_CORRECTION,
+    [GAME_MSG_ARBITER_PIN] = PHRASE_ARBITER_PIN,
+    [GAME_MSG_ARBITER_DONE] = PHRASE_ARBITER_DONE,
 };
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
@@ -327,6 +329,14 @@ static void present_effect(void *user, const struct game_effect *fx)
 				 g->result.reason);
 		break;
 	case GAME_FX_REPLY:
+		/* The arbiter's menu on the buttons: into control.log, with its author ("board"
+		 * for a PIN tried, "board+pin" once it was right). */
+		if (fx->request == GAME_REQUEST_BOARD) {
+			ctlsock_audit(p->ctl, fx->ms, fx->author,
+				      strcmp(fx->author, "board") ? ROLE_ARBITER : ROLE_PLAYER,
+				      fx->command, fx->ok, fx->text);
+			break;
+		}
 		if (!fx->request && !fx->ok)
 			log_error(LOG_GAME, "%s", fx->text);
 		else if (p->ctl)

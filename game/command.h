@@ -12,6 +12,7 @@
 #include "game/record.h"
 
 #define GAME_COMMAND_TEXT_MAX 4096
+#define GAME_COMMAND_LINE_MAX 160
 
 enum game_role { ROLE_ASSISTANT = 0, ROLE_ARBITER, ROLE_PLAYER };
 
@@ -33,6 +34,10 @@ enum game_command_kind {
 	CMD_KIND_COUNT
 };
 
+/* The request of commands made at the board (the arbiter's menu): their replies go to
+ * control.log, with the command's line. */
+#define GAME_REQUEST_BOARD UINT32_MAX
+
 struct game_command {
 	enum game_command_kind kind;
 	uint32_t request; /* echoed in the reply */
@@ -47,7 +52,8 @@ struct game_command {
 	struct game_tag tag;
 	int ply;
 	int64_t white_ms, black_ms;
-	int white_moves, black_moves; /* -1: keep */
+	int white_moves, black_moves;	  /* -1: keep */
+	char line[GAME_COMMAND_LINE_MAX]; /* made at the board: the command as a line */
 };
 
 #endif

@@ -49,6 +49,8 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = "clocks-set",
     [GAME_MSG_CLAIM_REJECTED] = "claim-rejected",
     [GAME_MSG_CORRECTION] = "correction",
+    [GAME_MSG_ARBITER_PIN] = "arbiter-pin",
+    [GAME_MSG_ARBITER_DONE] = "arbiter-done",
 };
 
 const char *game_msg_name(enum game_msg msg)

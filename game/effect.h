@@ -65,6 +65,8 @@ enum game_msg {
 	GAME_MSG_CLOCKS_SET,	 /* the arbiter set the clocks */
 	GAME_MSG_CLAIM_REJECTED, /* the arbiter rejected the tactile player's claim */
 	GAME_MSG_CORRECTION,	 /* the next move corrects the one announced before (D.2.8) */
+	GAME_MSG_ARBITER_PIN,	 /* the arbiter's menu on the buttons: the PIN is asked for */
+	GAME_MSG_ARBITER_DONE,	 /* it closed: the buttons are the player's again */
 	GAME_MSG_COUNT
 };
 
@@ -117,6 +119,10 @@ struct game_effect {
 	uint32_t request;
 	bool ok;
 	char text[GAME_REPLY_MAX]; /* the error, or what was done */
+	/* REPLY to GAME_REQUEST_BOARD (command.h): the command as a line and its author, for
+	 * control.log */
+	char command[160];
+	char author[48]; /* GAME_AUTHOR_MAX */
 };
 
 #endif

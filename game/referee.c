@@ -200,6 +200,9 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 	struct game *g = &r->g;
 	int player = g->params.player;
 
+	/* The arbiter's menu on the buttons: its chord, and every button while it is open. */
+	if (ref_arbiter_button(r, b, down, now))
+		return;
 	if (b == GAME_BUTTON_SELECT) {
 		r->select_down = down;
 		if (down) {
@@ -264,6 +267,7 @@ static void tick(struct referee *r, uint64_t now)
 	ref_poll_detect(r, now);
 	ref_check_warnings(r, now);
 	ref_menu_tick(r, now);
+	ref_arbiter_tick(r, now);
 }
 
 void referee_handle(struct referee *r, const struct game_event *ev)
@@ -316,6 +320,9 @@ uint64_t referee_deadline(const struct referee *r, uint64_t now)
 	t = ref_clock_deadline(r, now);
 	if (t < best)
 		best = t;
+	t = ref_arbiter_deadline(r);
+	if (t < best)
+		best = t;
 	t = ref_menu_deadline(r);
 	if (t < best)
 		best = t;
@@ -332,6 +339,7 @@ struct referee *referee_new(const struct referee_settings *settings, const struc
 		return NULL;
 	r->set = *settings;
 	r->sink = *sink;
+	r->arb.held = -1;
 	game_init(&r->g);
 	return r;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "chess/detect.h"
+#include "game/board_arbiter.h"
 #include "game/command.h"
 #include "game/effect.h"
 #include "game/game.h"
@@ -39,6 +40,10 @@ struct referee_settings {
 	uint32_t warnings_s[REFEREE_MAX_WARNINGS]; /* private warnings at these times left */
 	uint32_t hold_ms;			   /* holding select this long opens the menu */
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
+	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
+	 * display to show it and an arbiter PIN (digits) to open it. */
+	bool board_arbiter;
+	char arbiter_pin[BOARD_ARBITER_PIN_MAX];
 };
 void referee_settings_defaults(struct referee_settings *s);
 
@@ -98,5 +103,7 @@ bool referee_resumed(const struct referee *r);
 uint64_t referee_expected_occupancy(const struct referee *r);
 /* The mismatch flow's view of the board: squares that differ from the game now. */
 uint64_t referee_board_differences(const struct referee *r);
+/* The arbiter's menu on the buttons as the clock display shows it (state CLOSED: shut). */
+void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_arbiter_view *v);
 
 #endif

@@ -17,6 +17,10 @@ void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint6
 	va_list ap;
 
 	fx.request = cmd->request;
+	if (cmd->request == GAME_REQUEST_BOARD) {
+		snprintf(fx.command, sizeof(fx.command), "%s", cmd->line);
+		snprintf(fx.author, sizeof(fx.author), "%s", cmd->author);
+	}
 	va_start(ap, fmt);
 	vsnprintf(fx.text, sizeof(fx.text), fmt, ap);
 	va_end(ap);

@@ -25,7 +25,8 @@ struct referee {
 	bool select_hold_used; /* this hold opened the menu */
 	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
-	struct game g; /* last: it is large */
+	struct board_arbiter arb; /* the arbiter's menu on the buttons */
+	struct game g;		  /* last: it is large */
 };
 
 /* A record of `type` at `ms`, all else zero. */
@@ -87,6 +88,12 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 const char *ref_mate_result(const struct referee *r, int winner);
 /* For a "*": the question for the arbiter, with the position. */
 void ref_mate_question(const struct referee *r, int winner, char *buf, size_t size);
+
+/* referee_board_arbiter.c */
+/* A button for the arbiter's menu: true when it takes it (its chord, or it is open). */
+bool ref_arbiter_button(struct referee *r, enum game_button b, bool down, uint64_t now);
+void ref_arbiter_tick(struct referee *r, uint64_t now);
+uint64_t ref_arbiter_deadline(const struct referee *r);
 
 /* referee_menu.c */
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);

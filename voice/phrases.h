@@ -101,6 +101,8 @@ enum phrase_id {
 	PHRASE_CLOCKS_SET,	/* the arbiter set the clocks */
 	PHRASE_CLAIM_REJECTED,	/* the arbiter rejected the player's claim */
 	PHRASE_CORRECTION,	/* before a move that corrects the one announced (D.2.8) */
+	PHRASE_ARBITER_PIN,	/* the arbiter's menu on the buttons asks for the PIN */
+	PHRASE_ARBITER_DONE,	/* it closed */
 	PHRASE_SQUARE_OK,	/* "{square} stimmt": it is right now (set-up guidance) */
 	PHRASE_ERROR,		/* "Fehler" */
 	PHRASE_SQUARE_EMPTY,	/* "{square} sollte leer sein" */

@@ -554,10 +554,50 @@ static void test_ssd1306_big_32(void **state)
 	ssd_big_case(32);
 }
 
+/* The arbiter's menu on the buttons: the PIN as stars, the wait, an item, the editor with
+ * its field blinking; plain text in big mode too. */
+static void test_menu_layout(void **state)
+{
+	struct face_menu m = {.screen = FACE_MENU_PIN, .digits = 3};
+	struct face_text t;
+
+	(void)state;
+	face_layout_menu(&m, "de", &t);
+	assert_string_equal(t.row[0], "SCHIEDSRICHTER  ");
+	assert_string_equal(t.row[1], "PIN ***_        ");
+	assert_true(t.plain);
+	m.wait_s = 12;
+	face_layout_menu(&m, "en", &t);
+	assert_string_equal(t.row[1], "PIN  WAIT 12    ");
+	m = (struct face_menu){.screen = FACE_MENU_ITEM,
+			       .item = FACE_ITEM_RESULT,
+			       .result = "1/2-1/2",
+			       .at = 1,
+			       .count = 4};
+	face_layout_menu(&m, "de", &t);
+	assert_string_equal(t.row[0], "SCHIEDSRICHT 2/4");
+	assert_string_equal(t.row[1], "> ERGEBNIS 1/2  ");
+	m.item = FACE_ITEM_SET_CLOCKS;
+	face_layout_menu(&m, "sv", &t);
+	assert_string_equal(t.row[1], "> STALL KLOCKAN ");
+	m = (struct face_menu){
+	    .screen = FACE_MENU_EDIT, .ms = {3779000, 297000}, .moves = {23, 22}, .field = 1};
+	face_layout_menu(&m, "de", &t);
+	assert_string_equal(t.row[0], "W 1:02:59  Z  23");
+	assert_string_equal(t.row[1], "S 0:04:57  Z  22");
+	m.blink_off = true;
+	face_layout_menu(&m, "de", &t);
+	assert_string_equal(t.row[0], "W 1:  :59  Z  23");
+	m.field = 7;
+	face_layout_menu(&m, "en", &t);
+	assert_string_equal(t.row[0], "W 1:02:59  M  23");
+	assert_string_equal(t.row[1], "B 0:04:57  M    ");
+}
+
 static void test_font_has_every_character_shown(void **state)
 {
 	const char *shown =
-	    "0123456789:.-/=>WHITEBLACKWEISSSCHWARZVITSVARTWITZWART\x01\x02\x03\x04";
+	    "0123456789:.-/=>*_?WHITEBLACKWEISSSCHWARZVITSVARTWITZWART\x01\x02\x03\x04";
 	uint8_t box[5], cols[5];
 
 	(void)state;
@@ -612,7 +652,7 @@ static void test_writer_without_bus(void **state)
 {
 	struct face_config c;
 	struct face_writer *w;
-	struct face_text t = {{"A", "B"}};
+	struct face_text t = {.row = {"A", "B"}};
 	unsigned long sent = 1, failures = 0;
 	char err[160];
 
@@ -655,6 +695,7 @@ int main(void)
 	    cmocka_unit_test(test_hd44780_big),
 	    cmocka_unit_test(test_ssd1306_big_64),
 	    cmocka_unit_test(test_ssd1306_big_32),
+	    cmocka_unit_test(test_menu_layout),
 	    cmocka_unit_test(test_font_has_every_character_shown),
 	    cmocka_unit_test(test_config_keys),
 	    cmocka_unit_test(test_writer_without_bus),

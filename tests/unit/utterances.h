@@ -90,6 +90,10 @@ static const struct tournament_utterance utterances[] = {
     {"menu-confirm-resign", "private", true, "after choosing resign: press repeat again"},
     {"menu-closed", "private", true, "the menu closed (cancel, or menu-ms unused)"},
     {"not-now", "private", true, "a menu choice the game does not allow now"},
+    {"arbiter-pin", "private", true,
+     "info and repeat were held together: the arbiter's menu on the buttons asks for the PIN "
+     "(the player's buttons are the arbiter's until it closes)"},
+    {"arbiter-done", "private", true, "the arbiter's menu on the buttons closed"},
 };
 
 #define UTTERANCE_COUNT (sizeof(utterances) / sizeof(utterances[0]))
