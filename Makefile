@@ -315,7 +315,7 @@ vmtest: $(BUILD)/annabellad
 # Crash safety at full size: a power cut after every action of a fast-played game, and 200
 # flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
 # tests/check-recovery.sh run smaller in make check); who can still checkmate, proven for
-# every material of five men (tests/check-mate.sh runs up to four and two of five).
+# every material of five men (tests/check-mate.sh runs up to four men and one of five).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests

@@ -180,7 +180,10 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 	clock_text(penalty, time, sizeof(time));
 	if (count >= g->rules->illegal_losing_count) {
 		int winner = !color;
-		const char *result = ref_mate_result(r, winner);
+		/* 2005 7.4 b: lost, whatever the opponent's men. */
+		const char *result = g->rules->illegal_loss_draw_without_mate
+					 ? ref_mate_result(r, winner)
+					 : result_win(winner);
 		char reason[120], question[GAME_REPLY_MAX];
 
 		if (!strcmp(result, "*")) {

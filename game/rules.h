@@ -25,6 +25,11 @@ struct rules {
 	/* 2023 Art. 5.1.2: a resignation is a draw when the opponent cannot checkmate by any
 	 * series of legal moves. */
 	bool resignation_draw_without_mate;
+	/* 2023, 2018 Art. 7.5.5: the illegal move that loses is a draw when the opponent cannot
+	 * checkmate by any series of legal moves; 2005 Art. 7.4 b has no such proviso ("nach dem
+	 * dritten regelwidrigen Zug ... erklärt der Schiedsrichter die Partie für diesen für
+	 * verloren"). */
+	bool illegal_loss_draw_without_mate;
 	/* Art. 9.6: fivefold repetition and the 75-move rule end the game by themselves (not in
 	 * the 2005 text). */
 	bool automatic_fivefold_seventy_five;

@@ -153,6 +153,28 @@ static void test_illegal_undecided_goes_to_the_arbiter(void **state)
 	assert_replays();
 }
 
+/* 2005 7.4 b: the third illegal move loses, whatever the opponent's men (no proviso there,
+ * unlike 2018 and 2023 7.5.5): against a lone king the game is lost all the same. */
+static void test_illegal_2005_loses_without_proviso(void **state)
+{
+	struct game_command illegal = cmd(CMD_ILLEGAL, ROLE_ARBITER, 1);
+
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.next.edition = RULES_2005;
+	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
+	for (int n = 0; n < 3; n++) {
+		rt_move(t, "d2", "d3");
+		illegal.color = CHESS_WHITE;
+		rt_command(t, &illegal);
+		if (n < 2) {
+			rt_move(t, "d3", "d2");
+			rt_wait(t, 500);
+		}
+	}
+	assert_string_equal(rt_game(t)->result.result, "0-1");
+}
+
 /* 2023 5.1.2: a resignation where the opponent's mate is not proven either way. */
 static void test_resignation_undecided_goes_to_the_arbiter(void **state)
 {
@@ -210,6 +232,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_illegal_undecided_goes_to_the_arbiter, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_resignation_undecided_goes_to_the_arbiter, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_illegal_2005_loses_without_proviso, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_resignation_before_2023_loses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resignation_2023_against_a_lone_knight, setup,
