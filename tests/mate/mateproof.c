@@ -330,8 +330,8 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 			make_pos(m, sq, side, true, &base[1]);
 			for (; w; w &= w - 1) {
 				sq[0] = __builtin_ctzll(w);
-				ask(m, sq, side, tab->cell[side][cfg].can >> sq[0] & 1, o->white_only,
-				    base, &t);
+				ask(m, sq, side, tab->cell[side][cfg].can >> sq[0] & 1,
+				    o->white_only, base, &t);
 			}
 		}
 	/* Random positions anywhere: the function, and the oracle against itself. */

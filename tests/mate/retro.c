@@ -559,7 +559,8 @@ static uint64_t not_mate_word(const struct retro_material *m, const int *sq)
 		bool hit = false;
 
 		for (int i = 2; i < m->n && !hit; i++)
-			hit = m->color[i] == RETRO_WHITE && (attacks(m->type[i], sq[i], occ) & BIT(f));
+			hit = m->color[i] == RETRO_WHITE &&
+			      (attacks(m->type[i], sq[i], occ) & BIT(f));
 		if (!hit)
 			mated_only_if &= king_att[f] | BIT(f);
 	}
