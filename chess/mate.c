@@ -371,8 +371,11 @@ static uint64_t keepers(const struct chess_pos *pos, enum chess_color c)
 		return r & -r;
 	if (n && b)
 		return (n & -n) | (b & -b);
-	if (chess_bb_count(n) >= 2)
-		return n & (n - 1) ? (n & -n) | ((n & (n - 1)) & -(n & (n - 1))) : n;
+	if (chess_bb_count(n) >= 2) {
+		uint64_t rest = n & (n - 1);
+
+		return (n & -n) | (rest & -rest);
+	}
 	if ((b & LIGHT_SQUARES) && (b & ~LIGHT_SQUARES))
 		return ((b & LIGHT_SQUARES) & -(b & LIGHT_SQUARES)) |
 		       ((b & ~LIGHT_SQUARES) & -(b & ~LIGHT_SQUARES));
