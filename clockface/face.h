@@ -62,8 +62,11 @@ struct face_view {
 };
 
 /* The arbiter's menu on the board's buttons (game/board_arbiter.h) as the face shows it:
- *	PIN	the title ("SCHIEDSRICHTER", "ARBITER", ...), below "PIN" and a star per digit
- *		entered (never a digit), or how long a PIN must wait after five wrong ones
+ *	PIN	both times as the clocks stand or run ("   4:53<4:58   ", the mark pointing
+ *		at the running clock, '=' while they stand: the clocks may still run while
+ *		the PIN is entered, and both players must see them), below "PIN" and a star
+ *		per digit entered (never a digit), or how long a PIN must wait after five
+ *		wrong ones
  *	ITEM	the title and the item's place ("2/4"), below "> " and the item
  *	EDIT	both sides as "W 1:29:59  Z  23" (initial, time, moves made), the field being
  *		set blinking (blink_off: hidden this half second)
@@ -86,7 +89,8 @@ struct face_menu {
 	int field; /* White's hours, minutes, seconds, moves, then Black's: 0..7 */
 	bool blink_off;
 };
-void face_layout_menu(const struct face_menu *m, const char *lang, struct face_text *out);
+void face_layout_menu(const struct face_menu *m, const char *lang, const struct face_view *clocks,
+		      bool tenths, struct face_text *out);
 
 /* The side names, upper case ASCII: "de", "en", "sv", "nl" (anything else: English). */
 void face_names(const char *lang, const char *names[2]);

@@ -228,7 +228,8 @@ static void edit_row(const struct face_menu *m, const struct menu_words *w, char
 		memset(row + at[field], ' ', (size_t)len[field]);
 }
 
-void face_layout_menu(const struct face_menu *m, const char *lang, struct face_text *out)
+void face_layout_menu(const struct face_menu *m, const char *lang, const struct face_view *clocks,
+		      bool tenths, struct face_text *out)
 {
 	const struct menu_words *w = words_of(lang);
 	const char *names[2];
@@ -239,7 +240,19 @@ void face_layout_menu(const struct face_menu *m, const char *lang, struct face_t
 	out->plain = true;
 	switch (m->screen) {
 	case FACE_MENU_PIN:
-		snprintf(out->row[0], FACE_COLS + 1, "%s", w->title);
+		if (clocks && clocks->has_clock) {
+			char wt[16], bt[16], mark = ' ';
+
+			face_format_time(clocks->ms[0], tenths, wt, sizeof(wt));
+			face_format_time(clocks->ms[1], tenths, bt, sizeof(bt));
+			if (clocks->flagged >= 0)
+				mark = 'F';
+			else if (clocks->running >= 0)
+				mark = clocks->paused ? '=' : clocks->running ? '>' : '<';
+			snprintf(out->row[0], FACE_COLS + 1, "%7.7s%c%-7.7s", wt, mark, bt);
+		} else {
+			snprintf(out->row[0], FACE_COLS + 1, "%s", w->title);
+		}
 		if (m->wait_s > 0) {
 			snprintf(out->row[1], FACE_COLS + 1, "PIN  %.6s %d", w->wait,
 				 m->wait_s % 10000);

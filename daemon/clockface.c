@@ -94,7 +94,7 @@ static void clockface_run(void *user, uint64_t now)
 		/* The arbiter's menu on the buttons: the field being set blinks, a PIN's wait
 		 * counts down. */
 		menu_at(&av, now, &m);
-		face_layout_menu(&m, f->lang, &text);
+		face_layout_menu(&m, f->lang, &v, f->cfg.tenths, &text);
 	} else if (f->cfg.big && f->cfg.type == FACE_HD44780) {
 		/* Big digits: the HD44780's own layout; the SSD1306 draws the same rows bigger. */
 		face_layout_big(&v, f->names, f->cfg.tenths, &text);
@@ -106,8 +106,9 @@ static void clockface_run(void *user, uint64_t now)
 		f->shown = text;
 		f->have_shown = true;
 	}
-	next = av.state != BOARD_ARBITER_CLOSED ? 500 - now % 500
-						: face_next_change_ms(&v, f->cfg.tenths);
+	next = face_next_change_ms(&v, f->cfg.tenths);
+	if (av.state != BOARD_ARBITER_CLOSED && 500 - now % 500 < next)
+		next = 500 - now % 500;
 	f->next_ms = now + (next < CLOCKFACE_PERIOD_MS ? next : CLOCKFACE_PERIOD_MS);
 	f->dirty = false;
 }

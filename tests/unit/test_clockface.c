@@ -559,37 +559,46 @@ static void test_ssd1306_big_32(void **state)
 static void test_menu_layout(void **state)
 {
 	struct face_menu m = {.screen = FACE_MENU_PIN, .digits = 3};
+	struct face_view v = {
+	    .has_clock = true, .ms = {293000, 5340000}, .running = 1, .flagged = -1};
 	struct face_text t;
 
 	(void)state;
-	face_layout_menu(&m, "de", &t);
-	assert_string_equal(t.row[0], "SCHIEDSRICHTER  ");
+	/* While the PIN is entered the clocks may run: both stay on the display. */
+	face_layout_menu(&m, "de", &v, true, &t);
+	assert_string_equal(t.row[0], "   4:53>1:29:00 ");
 	assert_string_equal(t.row[1], "PIN ***_        ");
 	assert_true(t.plain);
+	v.running = 0;
+	v.paused = true;
+	face_layout_menu(&m, "de", &v, true, &t);
+	assert_string_equal(t.row[0], "   4:53=1:29:00 ");
+	face_layout_menu(&m, "de", NULL, true, &t);
+	assert_string_equal(t.row[0], "SCHIEDSRICHTER  ");
 	m.wait_s = 12;
-	face_layout_menu(&m, "en", &t);
+	face_layout_menu(&m, "en", &v, true, &t);
 	assert_string_equal(t.row[1], "PIN  WAIT 12    ");
 	m = (struct face_menu){.screen = FACE_MENU_ITEM,
 			       .item = FACE_ITEM_RESULT,
 			       .result = "1/2-1/2",
 			       .at = 1,
 			       .count = 4};
-	face_layout_menu(&m, "de", &t);
+	face_layout_menu(&m, "de", NULL, true, &t);
 	assert_string_equal(t.row[0], "SCHIEDSRICHT 2/4");
 	assert_string_equal(t.row[1], "> ERGEBNIS 1/2  ");
 	m.item = FACE_ITEM_SET_CLOCKS;
-	face_layout_menu(&m, "sv", &t);
+	face_layout_menu(&m, "sv", NULL, true, &t);
 	assert_string_equal(t.row[1], "> STALL KLOCKAN ");
 	m = (struct face_menu){
 	    .screen = FACE_MENU_EDIT, .ms = {3779000, 297000}, .moves = {23, 22}, .field = 1};
-	face_layout_menu(&m, "de", &t);
+	face_layout_menu(&m, "de", NULL, true, &t);
 	assert_string_equal(t.row[0], "W 1:02:59  Z  23");
 	assert_string_equal(t.row[1], "S 0:04:57  Z  22");
 	m.blink_off = true;
-	face_layout_menu(&m, "de", &t);
+	face_layout_menu(&m, "de", NULL, true, &t);
 	assert_string_equal(t.row[0], "W 1:  :59  Z  23");
 	m.field = 7;
-	face_layout_menu(&m, "en", &t);
+	face_layout_menu(&m, "en", NULL, true, &t);
 	assert_string_equal(t.row[0], "W 1:02:59  M  23");
 	assert_string_equal(t.row[1], "B 0:04:57  M    ");
 }
