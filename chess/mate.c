@@ -9,8 +9,9 @@
  *  1. The material, bishops by square colour (a "class", which no series of moves changes
  *     except by captures): material_can() says whether the colour can mate anywhere in the
  *     class or in what its captures lead to.  Where it cannot, no position of the class can.
- *  2. A position of a class that can is "free" when the side to move is not in check and
- *     both sides have a legal quiet move (not a capture, not castling): then it can.
+ *  2. A position of a class that can is "free" when the side to move is not in check, the
+ *     opponent has a legal quiet move (not a capture, not castling), and the side to move
+ *     has one that gives no check after which both sides still have one: then it can.
  *  3. Any other position (in check, stalemated, or one side with captures alone) is decided
  *     by its legal moves: it can exactly when one of them leads to a mate or to a position
  *     that can.  Such positions are forced: the search is short.
@@ -158,13 +159,30 @@ static bool in_check(const struct chess_pos *pos)
 	return chess_pos_in_check(pos);
 }
 
-/* Step 2. */
+/* Step 2: the side to move is not in check, the opponent has a quiet move, and the side to
+ * move has a quiet move that gives no check after which both still have one.  (Quiet moves
+ * on both sides now are not enough: in 8/8/8/8/8/k7/rRB5/1K6 b Black's one quiet move,
+ * Ra1+, forces Kxa1 and stalemate, and White can never mate.) */
 static bool is_free(const struct chess_pos *pos)
 {
-	enum chess_color side = (enum chess_color)pos->side;
+	enum chess_color side = (enum chess_color)pos->side, other = (enum chess_color)(side ^ 1);
+	struct chess_move_list list;
 
-	return !in_check(pos) && has_quiet_move(pos, side) &&
-	       has_quiet_move(pos, (enum chess_color)(side ^ 1));
+	if (in_check(pos) || !has_quiet_move(pos, other) || !has_quiet_move(pos, side))
+		return false;
+	chess_pos_legal_moves(pos, &list);
+	for (int i = 0; i < list.count; i++) {
+		chess_move m = list.moves[i];
+		struct chess_pos next = *pos;
+		struct chess_undo undo;
+
+		if (chess_move_kind(m) == CHESS_MOVE_CASTLING || chess_pos_captured_piece(pos, m))
+			continue;
+		chess_pos_make(&next, m, &undo);
+		if (!in_check(&next) && has_quiet_move(&next, other) && has_quiet_move(&next, side))
+			return true;
+	}
+	return false;
 }
 
 /* ------------------------------------------------------------------ exact: five men */

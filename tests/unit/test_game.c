@@ -257,6 +257,10 @@ static void test_can_checkmate(void **state)
 	    {"4kr2/8/8/8/8/8/8/4KN2 w - - 0 1", P, P},	/* K+N v K+R: Kh1 Rh2, Kf1, Ng3# */
 	    /* The position decides, not only the material: Black must take the queen. */
 	    {"8/8/8/8/8/1K6/8/Qk6 b - - 0 1", N, N},
+	    /* Black's one quiet move, Ra1+, forces Kxa1 and stalemate; its other is Rxb2+:
+	     * White can never mate, though both sides have quiet moves (the five-man proof
+	     * found it). */
+	    {"8/8/8/8/8/k7/rRB5/1K6 b - - 0 1", N, P},
 	    /* A king boxed in by its own bishops: White's moves all stalemate or lose a bishop. */
 	    {"8/8/8/8/8/K7/8/kBB5 w - - 0 1", N, N},
 	    /* Castling rights count (the exact answer holds with them too). */
