@@ -40,6 +40,7 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 MANDIR ?= $(PREFIX)/share/man
+EXAMPLESDIR ?= $(PREFIX)/share/doc/annabella/examples
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # Quiet by default; V=1 shows the commands.
 ifeq ($(V),1)
@@ -75,7 +76,7 @@ CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIO
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 # The networked helpers (annabella web, broadcast, relay; DESIGN 9) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
-NET_PKGS := libmicrohttpd libmosquitto
+NET_PKGS := libmicrohttpd libmosquitto zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
@@ -105,7 +106,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: package pkgtest
+.PHONY: package pkgtest trixie-check
 .PHONY: valgrind
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
@@ -140,10 +141,19 @@ $(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(BUILD)/obj/gen/assets
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(NET_LIBS) -lreadline
 
-$(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB)
+# The tests' support files are compiled on their own, each with its own dependency file (one
+# compiler run over several sources writes only the last one's headers into -MF).
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/obj/%.o)
+.SECONDARY: $(TEST_SUPPORT_OBJ)
+$(BUILD)/obj/tests/unit/support_%.o: tests/unit/support_%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
-	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(TEST_LIBS) $(LDLIBS) $(NET_LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(LIB) $(TEST_LIBS) $(LDLIBS) $(NET_LIBS)
 
 $(BRLTEST): tests/brltty/brltest.c $(LIB)
 	@mkdir -p $(@D)
@@ -166,7 +176,8 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 # one is there already).
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella
+		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(sysconfdir)/annabella \
+		$(DESTDIR)$(sysconfdir)/annabella/annabella.conf.d
 	install -m 0755 $(BUILD)/annabellad $(BUILD)/annabella $(DESTDIR)$(BINDIR)/
 	for u in configs/systemd/*.service; do \
 		sed -e 's|/usr/bin/annabella|$(BINDIR)/annabella|' \
@@ -181,6 +192,9 @@ install: all
 	install -m 0644 man/annabella.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 man/annabellad.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 configs/udev/60-annabella-gpio.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -d $(DESTDIR)$(EXAMPLESDIR)/mosquitto
+	install -m 0644 configs/mosquitto/annabella.conf configs/mosquitto/annabella.acl \
+		$(DESTDIR)$(EXAMPLESDIR)/mosquitto/
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/annabella.conf ] || \
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \
@@ -189,30 +203,41 @@ install: all
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- packages
-# What building and running the daemon needs (also on Raspberry Pi OS bookworm or trixie),
-# and what the tests, demo and benchmarks need besides, from Debian 12.
+# What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
+# or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev
+	libmosquitto-dev zlib1g-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
-	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl
+	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs
 
-# make package and make pkgtest.
-DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container
+# make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
+SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
+	[ "$$VERSION_CODENAME" = bookworm ] && echo systemd || echo systemd-dev)
+DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container $(SYSTEMD_PC_PKG)
 
-# The Debian package (../annabella_VERSION_ARCH.deb), and its test: built, checked by
-# lintian and installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
+# The Debian package (../annabella_VERSION_ARCH.deb), built from a copy of the tree (so the
+# other builds here are left alone) and checked by lintian (tests/pkg/build.sh); and its
+# test: installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
 package:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
-	dpkg-buildpackage -us -uc -b
+	@tests/pkg/build.sh ..
 
 pkgtest:
 	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
 	@tests/pkg/run.sh
+
+# Debian 13 (trixie), amd64 and arm64: built, tested, packaged, lintian clean, installed into
+# trees booted with systemd (arm64 under qemu-user-static); tests/trixie/run.sh.  The trees
+# are debootstrapped once and cached in ~/.cache/annabella-trixie.
+trixie-check:
+	@tests/deps.sh debootstrap systemd-container qemu-user-static binfmt-support dpkg-dev
+	@tests/cross/binfmt.sh aarch64
+	@tests/trixie/run.sh
 
 deps:
 	@tests/deps.sh $(DEB_PACKAGES)
@@ -223,7 +248,7 @@ deps:
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
 CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
-	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev espeak-ng-data
+	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data
 deps-cross:
 	@tests/deps.sh $(DEB_CROSS)
 	@tests/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
@@ -279,6 +304,8 @@ san: deps
 		LDFLAGS="-fsanitize=address,undefined" unit regress brltest
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-web.sh build-san
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-mqtt.sh build-san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-room.sh build-san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/check-privacy.sh build-san
 
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build-tsan CC=clang OPT="-O1 -g" \
@@ -291,6 +318,7 @@ tsan: deps
 		build-tsan/annabellad
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-web.sh build-tsan
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-mqtt.sh build-tsan
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/check-room.sh build-tsan
 
 # Our C sources (no git needed: a source tarball lints the same).
 FORMAT_SRC = $(shell find $(LAYERS) tests -name '*.[ch]' -not -path '*/corpus/*' | sort)
@@ -312,19 +340,23 @@ vmtest: $(BUILD)/annabellad
 	@tests/vm/run.sh $(BUILD)
 	@tests/vm/gpiod2.sh $(BUILD)-gpiod2
 
-# Crash safety at full size: a power cut after every action of a fast-played game, and 200
-# flipped bytes and 200 cuts of a long game's journal (tests/check-crash.sh and
-# tests/check-recovery.sh run smaller in make check); who can still checkmate, proven for
-# every material of five men (tests/check-mate.sh runs up to four men and one of five).
+# Crash safety at full size: a power cut after every action of a fast-played game, 200
+# flipped bytes and 200 cuts of a long game's journal, and the recovery torture test with
+# TORTURE_TRIALS (100) trials of each kind of damage (tests/check-crash.sh,
+# tests/check-recovery.sh and tests/check-torture.sh run smaller in make check); who can
+# still checkmate, proven for every material of five men (tests/check-mate.sh runs up to
+# four men and one of five).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/valgrind.sh $(BUILD)
 
+TORTURE_TRIALS ?= 100
 torture: all $(MATEPROOF)
 	@MATE_FULL=1 tests/check-mate.sh $(BUILD)
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)
+	@python3 tests/torture.py $(BUILD) $(TORTURE_TRIALS)
 
 # ---------------------------------------------------------------- fuzzing
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
@@ -356,7 +388,8 @@ bench: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/bench.sh $(BUILD)
 
-demo: deps
+# The demo needs what the device needs (make deps-runtime), not the test tools.
+demo: deps-runtime
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh $(BUILD)
 

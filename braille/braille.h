@@ -31,12 +31,11 @@
  *     following punctuation (1.4);
  *   - mate: dots 345 then m after the move ("Re8#" = ⠗⠑⠦⠜⠍), in place of the check sign:
  *     the form of 1.4's check sign; the 2.2 entry was not seen.  UNVERIFIED;
- *   - capture: no sign.  The 2015 code uses dots 56 before piece and square names (its
- *     introduction and 1.1), so the dots 56 capture sign once read from it is not used;
- *     the code's own capture sign (2.2 or 3) was not seen.  Print may leave out "x" (FIDE
- *     Appendix C) and the code asks for "the minimum amount of coding" (introduction), so a
- *     capture is written as its move: "cxd5" = ⠉⠙⠢ (the pawn's file stays), "Nxe5" = ⠎⠑⠢.
- *     UNVERIFIED;
+ *   - capture: no sign by default.  Print may leave out "x" (FIDE Appendix C) and the code
+ *     asks for "the minimum amount of coding" (introduction), so a capture is written as its
+ *     move: "cxd5" = ⠉⠙⠢ (the pawn's file stays), "Nxe5" = ⠎⠑⠢.  A third party quotes 3.4
+ *     with capture dots 56, check dots 45, both dots 456 before the square: the sources
+ *     disagree, so that form is a setting (enum braille_signs below; README "Braille");
  *   - disambiguation as in print ("Nce5" = ⠎⠉⠑⠢, "N1c3" = ⠎⠂⠉⠒): UNVERIFIED (3);
  *   - en passant needs no sign: the BCA's page on algebraic notation
  *     (braillechess.org.uk/resources/algebraic-notation.php): "obvious from the square";
@@ -49,9 +48,11 @@
  *   - a draw offer (Art. 8.1.5) is "(=)" in Unified English Braille after the move and a
  *     space: ⠐⠣⠐⠶⠐⠜ (1.4: no dots 345 before a bracket);
  *   - names and other tag text are uncontracted (grade 1) UEB: capital sign dots 6 (dots 6,6
- *     for a word in capitals), numbers with the numeric indicator dots 3456.
+ *     for a word in capitals), numbers with the numeric indicator dots 3456, the en dash as
+ *     the UEB dash dots 6, 36, accented letters with their UEB modifier (README "Braille"
+ *     lists what each character becomes).
  *
- * Layout: the tag lines (White - Black, Event, Date), a blank line, one move pair per line
+ * Layout: the tag lines (White – Black, Event, Date), a blank line, one move pair per line
  * "number white black", then the result.  Lines hold at most `cells_per_line` cells (40 for
  * an embosser); longer lines wrap at a blank cell (or are cut when a word is longer).
  *
@@ -74,9 +75,25 @@ typedef uint8_t braille_cell;
 /* Enough cells for any one move. */
 #define BRAILLE_MOVE_MAX 16
 
+/*
+ * Where the check and capture signs go (README "Braille": the sources disagree).
+ *   BRAILLE_SIGNS_AFTER (the default): check dots 345 p after the move, mate dots 345 m, no
+ *     capture sign: the BCA's published code as it prints it, BCA 2015 1.4, example
+ *     "6. e4+." = ⠖ ⠑⠲⠜⠏⠲;
+ *   BRAILLE_SIGNS_BEFORE_SQUARE: capture dots 56, check dots 45, a checking capture dots 456
+ *     before the target square ("cxd5" ⠉⠰⠙⠢, "f5+" ⠘⠋⠢, "Rxf4+" ⠗⠸⠋⠲); mate dots 345 m
+ *     after the move: BCA 2015 3.4 and 2.2 as a third party quotes them (not seen in the
+ *     code's own text).  Castling has no square: its check or mate goes after it as above.
+ */
+enum braille_signs { BRAILLE_SIGNS_AFTER = 0, BRAILLE_SIGNS_BEFORE_SQUARE };
+
 /* One move from its SAN ("Nbd7", "exd6", "e8=Q+", "O-O-O#"; also 0-0, "e8Q", a trailing
- * "e.p."); returns the number of cells, or -1 if the text is not SAN or max is too small. */
+ * "e.p."); returns the number of cells, or -1 if the text is not SAN or max is too small.
+ * Signs as BRAILLE_SIGNS_AFTER. */
 int braille_move_from_san(const char *san, braille_cell *cells, size_t max);
+/* The same with the signs where `signs` puts them. */
+int braille_move_from_san_signs(const char *san, enum braille_signs signs, braille_cell *cells,
+				size_t max);
 /* One legal move in pos (through chess_move_to_san). */
 int braille_move(const struct chess_pos *pos, chess_move m, braille_cell *cells, size_t max);
 /* A number in lower cells (move numbers); returns the count, or -1. */
@@ -125,13 +142,43 @@ struct scoresheet_san {
 
 enum braille_format { BRAILLE_UNICODE = 0, BRAILLE_BRF };
 
-struct braille_layout {
-	int cells_per_line; /* 0: 40 */
-	int lines_per_page; /* BRF form feeds after so many lines; 0: no pages */
+/* Where a BRF page's number goes: the right margin of its last line (North American
+ * practice, BANA Braille Formats: BRF is North American ASCII braille), of its first line
+ * (UK practice), or nowhere. */
+enum braille_page_number {
+	BRAILLE_PAGE_NUMBER_BOTTOM = 0,
+	BRAILLE_PAGE_NUMBER_TOP,
+	BRAILLE_PAGE_NUMBER_NONE
 };
 
+#define BRAILLE_PAGE_LINES_DEFAULT 25 /* an embosser's 11-inch page */
+#define BRAILLE_LINE_CELLS_DEFAULT 40
+#define BRAILLE_PAGE_LINES_MIN	   4
+#define BRAILLE_PAGE_LINES_MAX	   200
+#define BRAILLE_LINE_CELLS_MIN	   12
+#define BRAILLE_LINE_CELLS_MAX	   200
+
+struct braille_layout {
+	int cells_per_line; /* 0: 40 */
+	/* BRF only: pages of so many lines, each with its braille page number, a form feed
+	 * between them, a move pair never split; 0: one endless page. */
+	int lines_per_page;
+	enum braille_page_number page_number;
+	enum braille_signs signs;
+};
+/* 40 cells, 25 lines, the number at the bottom, the signs after the move. */
+void braille_layout_defaults(struct braille_layout *layout);
+
 /* The braille scoresheet as a malloc'd string (UTF-8 lines ending in "\n", or BRF); NULL
- * with errno EINVAL (a move that is not legal / not SAN) or ENOMEM.  layout may be NULL. */
+ * with errno EINVAL (a move that is not legal / not SAN) or ENOMEM.  layout NULL: the
+ * defaults.  Only BRF is paged: the Unicode sheet is one page for screens and displays.
+ *
+ * BRF pages: each holds lines_per_page lines (CR LF each); a form feed goes between pages;
+ * the page number ("#A" for 1: UEB numeric indicator and digits) stands alone at the right
+ * margin of the page's last (or first) line, so the last page is filled with blank lines
+ * when the number is at the bottom.  The tag lines, a move pair's line (wrapped or not) and
+ * the result are never split across pages; the blank line after the tags is left out at
+ * the top of a page. */
 char *braille_scoresheet(const struct scoresheet_game *game, enum braille_format format,
 			 const struct braille_layout *layout);
 char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_format format,

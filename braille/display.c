@@ -370,6 +370,7 @@ struct braille_display *braille_display_open(const struct braille_display_config
 	if (d->retry_max_ms < d->retry_min_ms)
 		d->retry_max_ms = d->retry_min_ms;
 	braille_panel_init(&d->panel, config->notation, 40);
+	d->panel.signs = config->signs;
 	if (make_pipe(d->wake) < 0 || make_pipe(d->notify) < 0) {
 		err = errno;
 		goto fail;
@@ -475,6 +476,18 @@ uint64_t braille_display_set_scoresheet(struct braille_display *d,
 {
 	pthread_mutex_lock(&d->lock);
 	braille_panel_sheet(&d->panel, sheet);
+	return changed(d);
+}
+
+uint64_t braille_display_show_pages(struct braille_display *d, const char *brf, int page,
+				    int *shown, int *count)
+{
+	int n;
+
+	pthread_mutex_lock(&d->lock);
+	n = braille_panel_pages(&d->panel, brf, page, count);
+	if (shown)
+		*shown = n;
 	return changed(d);
 }
 

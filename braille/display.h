@@ -20,6 +20,7 @@
  *   braille_display_show_move(d, ply, pos, m) when a move is announced
  *   braille_display_show_clock(d, w, b)       when the player asked for the times
  *   braille_display_set_scoresheet(d, sheet)  after a resume, rollback or draw offer
+ *   braille_display_show_pages(d, brf, page)  the paged scoresheet, from the button menu
  *   braille_display_service(d, cmds, max)     when the fd is readable
  *   braille_display_close(d)                  at exit
  */
@@ -36,8 +37,9 @@ struct braille_display_config {
 	const char *auth; /* "keyfile:/etc/brlapi.key", "none"; NULL: $BRLAPI_AUTH or default */
 	int tty;	  /* -1: the root of BrlAPI's tty tree (the whole display); N: tty N only */
 	enum braille_notation notation;
-	int retry_min_ms; /* 0: 100 */
-	int retry_max_ms; /* 0: 2000 */
+	enum braille_signs signs; /* check and capture signs in the BCA notation */
+	int retry_min_ms;	  /* 0: 100 */
+	int retry_max_ms;	  /* 0: 2000 */
 };
 
 struct braille_display_stats {
@@ -67,6 +69,10 @@ uint64_t braille_display_show_move(struct braille_display *d, int ply,
 uint64_t braille_display_show_clock(struct braille_display *d, int64_t white_ms, int64_t black_ms);
 uint64_t braille_display_set_scoresheet(struct braille_display *d,
 					const struct scoresheet_san *sheet);
+/* The page view (panel.h) of a paged BRF scoresheet at `page`; *shown: the page shown (0:
+ * none), *count: the pages (either may be NULL). */
+uint64_t braille_display_show_pages(struct braille_display *d, const char *brf, int page,
+				    int *shown, int *count);
 void braille_display_set_notation(struct braille_display *d, enum braille_notation notation);
 
 void braille_display_stats(struct braille_display *d, struct braille_display_stats *stats);

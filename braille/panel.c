@@ -63,11 +63,12 @@ static void put_number(struct line_out *o, int number)
 
 /* One move in the panel's notation; SAN that the chess code cannot write is shown as it is
  * in computer braille rather than not at all. */
-static void put_move(struct line_out *o, enum braille_notation notation, const char *san)
+static void put_move(struct line_out *o, enum braille_notation notation, enum braille_signs signs,
+		     const char *san)
 {
 	if (notation == BRAILLE_NOTATION_BCA) {
 		braille_cell cells[BRAILLE_MOVE_MAX];
-		int n = braille_move_from_san(san, cells, BRAILLE_MOVE_MAX);
+		int n = braille_move_from_san_signs(san, signs, cells, BRAILLE_MOVE_MAX);
 		if (n >= 0) {
 			for (int k = 0; k < n; k++)
 				put(o, cells[k]);
@@ -78,8 +79,9 @@ static void put_move(struct line_out *o, enum braille_notation notation, const c
 }
 
 /* A move with its number: "12 ⠎⠋⠒" / "12 ⠤⠎⠋⠒", or "12. Nf3" / "12... Nf3". */
-static void put_numbered(struct line_out *o, enum braille_notation notation, int number,
-			 enum chess_color color, const char *san)
+static void put_numbered(struct line_out *o, enum braille_notation notation,
+			 enum braille_signs signs, int number, enum chess_color color,
+			 const char *san)
 {
 	if (notation == BRAILLE_NOTATION_BCA) {
 		put_number(o, number);
@@ -91,7 +93,7 @@ static void put_numbered(struct line_out *o, enum braille_notation notation, int
 		snprintf(text, sizeof(text), "%d%s ", number, color == CHESS_BLACK ? "..." : ".");
 		put_text(o, text);
 	}
-	put_move(o, notation, san);
+	put_move(o, notation, signs, san);
 }
 
 static void put_draw_offer(struct line_out *o, enum braille_notation notation)
@@ -116,7 +118,7 @@ static void format_clock(char *buf, size_t size, int64_t ms)
 static int move_line(const struct braille_panel *p, struct line_out *o)
 {
 	if (p->have_last)
-		put_numbered(o, p->notation, p->last_number, p->last_color, p->last_san);
+		put_numbered(o, p->notation, p->signs, p->last_number, p->last_color, p->last_san);
 	return o->n;
 }
 
@@ -147,12 +149,12 @@ static int sheet_line(const struct braille_panel *p, int k, struct line_out *o)
 	enum chess_color color = (k == 0) ? p->first_color : CHESS_WHITE;
 	if (ply >= p->plies)
 		return 0;
-	put_numbered(o, p->notation, number, color, p->moves[ply].san);
+	put_numbered(o, p->notation, p->signs, number, color, p->moves[ply].san);
 	if (p->moves[ply].draw_offered)
 		put_draw_offer(o, p->notation);
 	if (color == CHESS_WHITE && ply + 1 < p->plies) {
 		put(o, 0);
-		put_move(o, p->notation, p->moves[ply + 1].san);
+		put_move(o, p->notation, p->signs, p->moves[ply + 1].san);
 		if (p->moves[ply + 1].draw_offered)
 			put_draw_offer(o, p->notation);
 	}
@@ -170,14 +172,61 @@ static int first_sheet_line(const struct braille_panel *p)
 	return p->clock_shown ? 2 : 1;
 }
 
+int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int *count)
+{
+	int lines = 0, pages = 1, n = 0;
+
+	p->page_first[0] = 0;
+	p->line_start[0] = 0;
+	for (const char *c = brf; *c && lines < BRAILLE_PANEL_PAGE_LINES; c++) {
+		if (*c == '\f') {
+			if (pages < BRAILLE_PANEL_PAGE_LINES)
+				p->page_first[pages++] = lines;
+		} else if (*c == '\n') {
+			p->line_start[++lines] = n;
+		} else if (*c != '\r' && n < BRAILLE_PANEL_PAGE_CELLS) {
+			int cell = braille_from_brf_char(*c);
+
+			p->page_cells[n++] = (braille_cell)(cell < 0 ? 0x3F : cell);
+		}
+	}
+	if (count)
+		*count = lines ? pages : 0;
+	if (lines == 0)
+		return 0;
+	p->page_lines = lines;
+	p->page_count = pages;
+	p->page = page >= 1 && page <= pages ? page : 1;
+	p->line = 0;
+	p->offset = 0;
+	return p->page;
+}
+
+/* The page view's lines of the page shown. */
+static int page_end(const struct braille_panel *p, int page)
+{
+	return page < p->page_count ? p->page_first[page] : p->page_lines;
+}
+
 int braille_panel_lines(const struct braille_panel *p)
 {
+	if (p->page > 0)
+		return page_end(p, p->page) - p->page_first[p->page - 1];
 	return first_sheet_line(p) + sheet_lines(p);
 }
 
 int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max)
 {
 	struct line_out o = {cells, max, 0};
+	if (p->page > 0) {
+		int k = p->page_first[p->page - 1] + line;
+
+		if (line < 0 || k >= page_end(p, p->page))
+			return 0;
+		for (int c = p->line_start[k]; c < p->line_start[k + 1]; c++)
+			put(&o, p->page_cells[c]);
+		return o.n;
+	}
 	if (line == 0)
 		return move_line(p, &o);
 	if (line == 1 && p->clock_shown)
@@ -222,6 +271,7 @@ static void set_last(struct braille_panel *p, const char *san, int number, enum 
 	p->last_number = number;
 	p->last_color = color;
 	p->clock_shown = false;
+	p->page = 0;
 	p->line = 0;
 	p->offset = 0;
 }
@@ -267,6 +317,7 @@ void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t blac
 	p->clock_shown = true;
 	p->white_ms = white_ms;
 	p->black_ms = black_ms;
+	p->page = 0;
 	p->line = 1;
 	p->offset = 0;
 }
@@ -313,10 +364,49 @@ static int last_window(const struct braille_panel *p, int line)
 	return len > 0 ? (len - 1) / p->width * p->width : 0;
 }
 
+/* A line or panning key at a page's edge goes on to the next or previous page. */
+static bool page_key(struct braille_panel *p, enum braille_panel_key key)
+{
+	int lines = braille_panel_lines(p);
+	bool down =
+	    key == BRAILLE_KEY_LINE_DOWN ||
+	    (key == BRAILLE_KEY_PAN_RIGHT && p->offset + p->width >= line_length(p, p->line));
+	bool up = key == BRAILLE_KEY_LINE_UP || (key == BRAILLE_KEY_PAN_LEFT && p->offset == 0);
+
+	if (key == BRAILLE_KEY_HOME) {
+		p->page = 0;
+		p->line = 0;
+		p->offset = 0;
+		return true;
+	}
+	if (down && p->line + 1 == lines && p->page < p->page_count) {
+		p->page++;
+		p->line = 0;
+		p->offset = 0;
+		return true;
+	}
+	if (up && p->line == 0 && p->page > 1) {
+		p->page--;
+		p->line = braille_panel_lines(p) - 1;
+		p->offset = key == BRAILLE_KEY_PAN_LEFT ? last_window(p, p->line) : 0;
+		return true;
+	}
+	if (key == BRAILLE_KEY_TOP) {
+		bool moved = p->line != 0 || p->offset != 0;
+
+		p->line = 0;
+		p->offset = 0;
+		return moved;
+	}
+	return false;
+}
+
 bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
 {
 	int line = p->line, offset = p->offset;
 	int lines = braille_panel_lines(p);
+	if (p->page > 0 && (page_key(p, key) || key == BRAILLE_KEY_HOME || key == BRAILLE_KEY_TOP))
+		return true;
 	switch (key) {
 	case BRAILLE_KEY_PAN_RIGHT:
 		if (p->offset + p->width < line_length(p, p->line)) {
@@ -366,7 +456,7 @@ bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
 
 enum braille_command braille_panel_route(const struct braille_panel *p, int cell)
 {
-	if (cell < 0 || cell >= p->width)
+	if (cell < 0 || cell >= p->width || p->page > 0)
 		return BRAILLE_COMMAND_NONE;
 	if (p->line == 0) {
 		int at = p->offset + cell;

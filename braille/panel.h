@@ -13,6 +13,11 @@
  * Panning right goes along a long line window by window, then to the start of the next line;
  * panning left goes back the same way.  A new move brings the window back to line 0, a
  * clock reading to the clock line.
+ *
+ * The page view (the braille scoresheet page by page, from the button menu): the lines of
+ * one page of the embosser's BRF scoresheet (braille_scoresheet_san with pages), its page
+ * number included.  Line and panning keys go on across pages; top and bottom go to the
+ * page's first and last line; home, a new move or a clock reading leave the page view.
  */
 #ifndef ANNABELLA_BRAILLE_PANEL_H
 #define ANNABELLA_BRAILLE_PANEL_H
@@ -29,6 +34,9 @@
 #define BRAILLE_PANEL_LINE_MAX 64
 /* Widest display served (BrlAPI displays are at most a few rows of 80). */
 #define BRAILLE_PANEL_WIDTH_MAX 256
+/* The page view's lines and cells in all (a 1024-ply sheet on 25-line pages fits). */
+#define BRAILLE_PANEL_PAGE_LINES 1536
+#define BRAILLE_PANEL_PAGE_CELLS (BRAILLE_PANEL_PAGE_LINES * 48)
 
 enum braille_notation {
 	BRAILLE_NOTATION_BCA = 0, /* the chess code of braille.h */
@@ -55,7 +63,8 @@ struct braille_panel_move {
 
 struct braille_panel {
 	enum braille_notation notation;
-	int width; /* cells of the display's window, 1..BRAILLE_PANEL_WIDTH_MAX */
+	enum braille_signs signs; /* where the BCA notation puts check and capture signs */
+	int width;		  /* cells of the display's window, 1..BRAILLE_PANEL_WIDTH_MAX */
 	/* The scoresheet. */
 	int first_number;
 	enum chess_color first_color;
@@ -70,6 +79,13 @@ struct braille_panel {
 	/* The clocks, when asked for. */
 	bool clock_shown;
 	int64_t white_ms, black_ms;
+	/* The page view: 0, the game's view; else the page shown (1 the first). */
+	int page;
+	int page_count;
+	int page_lines;				      /* lines of every page */
+	int page_first[BRAILLE_PANEL_PAGE_LINES];     /* each page's first line */
+	int line_start[BRAILLE_PANEL_PAGE_LINES + 1]; /* each line's first cell */
+	braille_cell page_cells[BRAILLE_PANEL_PAGE_CELLS];
 	/* The window. */
 	int line;
 	int offset;
@@ -92,6 +108,11 @@ void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t blac
 /* The whole scoresheet at once (after a resume, a rollback, a draw offer); the last move
  * becomes the sheet's last.  Plies beyond BRAILLE_PANEL_MAX_PLIES are left out. */
 void braille_panel_sheet(struct braille_panel *p, const struct scoresheet_san *sheet);
+
+/* The page view of a paged BRF scoresheet (form feeds between pages, CR LF lines): page
+ * `page` (1 the first; past the last, the first again).  Returns the page shown, or 0 if
+ * the text has no line (the view is left as it was).  *count: the number of pages. */
+int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int *count);
 
 /* The number of lines, and the cells of line `line` (count, at most max). */
 int braille_panel_lines(const struct braille_panel *p);

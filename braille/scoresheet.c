@@ -1,24 +1,48 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The braille scoresheet: tags, one move pair per line, the result; Unicode or BRF lines
- * of at most 40 (or the layout's) cells.
+ * of at most 40 (or the layout's) cells.  The lines are gathered first, in blocks that
+ * must not be split (a wrapped move pair), and then written: BRF on numbered pages.
  */
 #include "braille/braille.h"
 #include "base/strbuf.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LINE_MAX_CELLS 512
 
+/* A physical line: its cells in `cells` at `off`, and the block it belongs to (the lines of
+ * one block stay on one page). */
+struct pline {
+	size_t off, n;
+	int block;
+	bool blank; /* the blank line after the tags: left out at the top of a page */
+};
+
 struct sheet {
-	struct strbuf text;
+	struct strbuf text;  /* the output */
+	struct strbuf cells; /* every physical line's cells, one byte a cell */
+	struct pline *lines;
+	size_t count, cap;
+	bool failed;
 	enum braille_format format;
 	int width;
 	int lines_per_page;
-	int lines;
+	enum braille_page_number page_number;
+	enum braille_signs signs;
+	int block;
 };
+
+void braille_layout_defaults(struct braille_layout *layout)
+{
+	layout->cells_per_line = BRAILLE_LINE_CELLS_DEFAULT;
+	layout->lines_per_page = BRAILLE_PAGE_LINES_DEFAULT;
+	layout->page_number = BRAILLE_PAGE_NUMBER_BOTTOM;
+	layout->signs = BRAILLE_SIGNS_AFTER;
+}
 
 static void append(struct sheet *s, const char *text, size_t n)
 {
@@ -27,27 +51,29 @@ static void append(struct sheet *s, const char *text, size_t n)
 
 static void physical_line(struct sheet *s, const braille_cell *cells, size_t n)
 {
-	if (s->format == BRAILLE_BRF) {
-		if (s->lines_per_page > 0 && s->lines > 0 && s->lines % s->lines_per_page == 0)
-			append(s, "\f", 1);
-		char text[LINE_MAX_CELLS];
-		for (size_t k = 0; k < n; k++)
-			text[k] = braille_to_brf_char(cells[k]);
-		append(s, text, n);
-		append(s, "\r\n", 2);
-	} else {
-		char text[LINE_MAX_CELLS * 3 + 1];
-		size_t len = braille_to_utf8(cells, n, text, sizeof(text));
-		append(s, text, len);
-		append(s, "\n", 1);
+	if (s->count == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct pline *grown = realloc(s->lines, cap * sizeof(*grown));
+
+		if (!grown) {
+			s->failed = true;
+			return;
+		}
+		s->lines = grown;
+		s->cap = cap;
 	}
-	s->lines++;
+	s->lines[s->count] = (struct pline){.off = s->cells.len, .n = n, .block = s->block};
+	s->count++;
+	if (n)
+		strbuf_append(&s->cells, (const char *)cells, n);
 }
 
-/* A logical line, wrapped at blank cells to the line width. */
+/* A logical line, wrapped at blank cells to the line width: one block. */
 static void line(struct sheet *s, const braille_cell *cells, size_t n)
 {
 	size_t width = (size_t)s->width;
+
+	s->block++;
 	if (n == 0) {
 		physical_line(s, cells, 0);
 		return;
@@ -73,6 +99,115 @@ static void line(struct sheet *s, const braille_cell *cells, size_t n)
 	} while (n > 0);
 }
 
+static void blank_line(struct sheet *s)
+{
+	line(s, NULL, 0);
+	if (s->count)
+		s->lines[s->count - 1].blank = true;
+}
+
+static void emit(struct sheet *s, const braille_cell *cells, size_t n)
+{
+	if (s->format == BRAILLE_BRF) {
+		char text[LINE_MAX_CELLS];
+		for (size_t k = 0; k < n; k++)
+			text[k] = braille_to_brf_char(cells[k]);
+		append(s, text, n);
+		append(s, "\r\n", 2);
+	} else {
+		char text[LINE_MAX_CELLS * 3 + 1];
+		size_t len = braille_to_utf8(cells, n, text, sizeof(text));
+		append(s, text, len);
+		append(s, "\n", 1);
+	}
+}
+
+static const braille_cell *line_cells(const struct sheet *s, const struct pline *l)
+{
+	return (const braille_cell *)s->cells.p + l->off;
+}
+
+/* The page number alone at the right margin: "#A" for 1 (UEB numeric indicator). */
+static void page_number_line(struct sheet *s, int page)
+{
+	braille_cell cells[LINE_MAX_CELLS];
+	char digits[16];
+	int d = snprintf(digits, sizeof(digits), "%d", page);
+	size_t width = (size_t)s->width, n = (size_t)d + 1;
+
+	memset(cells, 0, width);
+	cells[width - n] = BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6);
+	for (int k = 0; k < d; k++)
+		cells[width - n + 1 + (size_t)k] = (braille_cell)braille_from_brf_char(
+		    digits[k] == '0' ? 'J' : 'A' + digits[k] - '1');
+	emit(s, cells, width);
+}
+
+/* The lines as they are (Unicode, or BRF without pages). */
+static void write_unpaged(struct sheet *s)
+{
+	for (size_t i = 0; i < s->count; i++)
+		emit(s, line_cells(s, &s->lines[i]), s->lines[i].n);
+}
+
+/* BRF pages: the blocks laid out on pages of lines_per_page lines with their numbers. */
+static void write_paged(struct sheet *s)
+{
+	int numbered = s->page_number != BRAILLE_PAGE_NUMBER_NONE;
+	int body = s->lines_per_page - numbered;
+	int page = 1, used = 0;
+
+	if (s->page_number == BRAILLE_PAGE_NUMBER_TOP)
+		page_number_line(s, page);
+	for (size_t i = 0; i < s->count;) {
+		size_t end = i;
+		int need;
+
+		while (end < s->count && s->lines[end].block == s->lines[i].block)
+			end++;
+		need = (int)(end - i);
+		if (s->lines[i].blank && used == 0) { /* no blank line opens a page */
+			i = end;
+			continue;
+		}
+		if (used > 0 && used + need > body) {
+			/* The block goes whole onto the next page. */
+			for (; used < body && s->page_number == BRAILLE_PAGE_NUMBER_BOTTOM; used++)
+				emit(s, NULL, 0);
+			if (s->page_number == BRAILLE_PAGE_NUMBER_BOTTOM)
+				page_number_line(s, page);
+			append(s, "\f", 1);
+			page++;
+			used = 0;
+			if (s->page_number == BRAILLE_PAGE_NUMBER_TOP)
+				page_number_line(s, page);
+			if (s->lines[i].blank) {
+				i = end;
+				continue;
+			}
+		}
+		/* A block longer than a page (a very narrow line) is split where it must be. */
+		for (; i < end; i++) {
+			if (used == body) {
+				if (s->page_number == BRAILLE_PAGE_NUMBER_BOTTOM)
+					page_number_line(s, page);
+				append(s, "\f", 1);
+				page++;
+				used = 0;
+				if (s->page_number == BRAILLE_PAGE_NUMBER_TOP)
+					page_number_line(s, page);
+			}
+			emit(s, line_cells(s, &s->lines[i]), s->lines[i].n);
+			used++;
+		}
+	}
+	if (s->page_number == BRAILLE_PAGE_NUMBER_BOTTOM) {
+		for (; used < body; used++)
+			emit(s, NULL, 0);
+		page_number_line(s, page);
+	}
+}
+
 static bool tag_present(const char *value)
 {
 	return value && value[0] && strcmp(value, "?") != 0 && strcmp(value, "????.??.??") != 0;
@@ -93,11 +228,12 @@ static void tag_lines(struct sheet *s, const struct scoresheet_tags *tags)
 		size_t room = sizeof(players);
 		const char *white = tag_present(tags->white) ? tags->white : "?";
 		const char *black = tag_present(tags->black) ? tags->black : "?";
-		size_t w = strnlen(white, room / 2 - 4), b = strnlen(black, room / 2 - 4);
+		size_t w = strnlen(white, room / 2 - 6), b = strnlen(black, room / 2 - 6);
 		memcpy(players, white, w);
-		memcpy(players + w, " - ", 3);
-		memcpy(players + w + 3, black, b);
-		players[w + 3 + b] = '\0';
+		/* The UEB dash (an en dash) between the names. */
+		memcpy(players + w, " \xe2\x80\x93 ", 5);
+		memcpy(players + w + 5, black, b);
+		players[w + 5 + b] = '\0';
 		text_line(s, players);
 		any = true;
 	}
@@ -110,7 +246,7 @@ static void tag_lines(struct sheet *s, const struct scoresheet_tags *tags)
 		any = true;
 	}
 	if (any)
-		line(s, NULL, 0);
+		blank_line(s);
 }
 
 /* The result in lower cells; 0 cells for an unfinished game. */
@@ -147,9 +283,10 @@ static const braille_cell draw_offer_cells[] = {
 };
 
 /* Appends one move (and its draw offer) to cells; false if it is not SAN. */
-static bool move_cells(const struct scoresheet_san *sheet, int i, braille_cell *cells, size_t *n)
+static bool move_cells(const struct scoresheet_san *sheet, int i, enum braille_signs signs,
+		       braille_cell *cells, size_t *n)
 {
-	int len = braille_move_from_san(sheet->san[i], cells + *n, BRAILLE_MOVE_MAX);
+	int len = braille_move_from_san_signs(sheet->san[i], signs, cells + *n, BRAILLE_MOVE_MAX);
 	if (len < 0)
 		return false;
 	*n += (size_t)len;
@@ -165,11 +302,23 @@ char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_fo
 			     const struct braille_layout *layout)
 {
 	struct sheet s = {0};
+	struct braille_layout defaults;
+
+	if (!layout) {
+		braille_layout_defaults(&defaults);
+		layout = &defaults;
+	}
 	s.format = format;
-	s.width = layout && layout->cells_per_line > 0 ? layout->cells_per_line : 40;
+	s.width = layout->cells_per_line > 0 ? layout->cells_per_line : BRAILLE_LINE_CELLS_DEFAULT;
 	if (s.width > LINE_MAX_CELLS)
 		s.width = LINE_MAX_CELLS;
-	s.lines_per_page = layout ? layout->lines_per_page : 0;
+	if (s.width < 8)
+		s.width = 8;
+	s.lines_per_page = format == BRAILLE_BRF ? layout->lines_per_page : 0;
+	if (s.lines_per_page > 0 && s.lines_per_page < BRAILLE_PAGE_LINES_MIN)
+		s.lines_per_page = BRAILLE_PAGE_LINES_MIN;
+	s.page_number = layout->page_number;
+	s.signs = layout->signs;
 
 	tag_lines(&s, &sheet->tags);
 	int number = sheet->first_number > 0 ? sheet->first_number : 1;
@@ -181,12 +330,12 @@ char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_fo
 		cells[n++] = 0;
 		if (color == 1)
 			cells[n++] = BRAILLE_DOT(3) | BRAILLE_DOT(6); /* Black's move first */
-		if (!move_cells(sheet, i, cells, &n))
+		if (!move_cells(sheet, i, s.signs, cells, &n))
 			goto invalid;
 		i++;
 		if (color == 0 && i < sheet->count) {
 			cells[n++] = 0;
-			if (!move_cells(sheet, i, cells, &n))
+			if (!move_cells(sheet, i, s.signs, cells, &n))
 				goto invalid;
 			i++;
 		}
@@ -198,8 +347,23 @@ char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_fo
 	size_t rn = result_cells(sheet->tags.result, result);
 	if (rn)
 		line(&s, result, rn);
+	if (s.failed || s.cells.failed) {
+		free(s.lines);
+		free(s.cells.p);
+		free(s.text.p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (s.lines_per_page > 0)
+		write_paged(&s);
+	else
+		write_unpaged(&s);
+	free(s.lines);
+	free(s.cells.p);
 	return strbuf_finish(&s.text);
 invalid:
+	free(s.lines);
+	free(s.cells.p);
 	free(s.text.p);
 	errno = EINVAL;
 	return NULL;

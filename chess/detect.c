@@ -200,8 +200,11 @@ static int64_t capture_score(const struct search *sr, const struct chess_pos *po
  * there by a report of these events, when the moving piece leaves its hole (a stray peg put
  * there and taken away again does not count).  (A promotion may be made either way round,
  * Art. 4.4.4: the new piece may go in before the pawn comes off.)  Events with one time are
- * unordered.  In the relaxed search a quiet move's order does not count; a capture's always
- * does, or a victim touched and put back would become a phantom capture.
+ * unordered.  In the relaxed search a quiet move's order does not count.  A capture's
+ * destination holds the victim, so a peg put there before the capturing piece leaves is the
+ * victim put back after a touch (D.2.2), never a stray peg: a capture's order is
+ * capture_score()'s to judge (the victim's hole refilled after the capturing piece left),
+ * in both searches, or a victim touched and put back would become a phantom capture.
  */
 static bool order_plausible(struct search *sr, const struct chess_pos *pos, chess_move m, int s,
 			    int e)
@@ -213,6 +216,8 @@ static bool order_plausible(struct search *sr, const struct chess_pos *pos, ches
 	if (chess_move_kind(m) == CHESS_MOVE_PROMOTION)
 		return true;
 	if (sr->relaxed && chess_move_capture_square(pos, m) == CHESS_NO_SQUARE)
+		return true;
+	if (chess_move_capture_square(pos, m) == to)
 		return true;
 	for (int i = s; i < e; i++) {
 		const struct detect_event *ev = &sr->d->events[i];

@@ -18,6 +18,10 @@
  *	cols 8-15 its time, right-aligned: H:MM:SS from an hour, M:SS below, M:SS.T (tenths)
  *	          below ten seconds when tenths are on; "-" without a clock
  *
+ * A power problem ([power]) shows in White's row, column 8 (left free by every time under
+ * ten hours): FACE_GLYPH_LOW_VOLTAGE while the Pi's supply is too weak, FACE_GLYPH_BATTERY
+ * while the device runs on a battery.
+ *
  * Big digits ([display] digits = big), for the opponent across the table: the SSD1306 draws
  * the same rows with the time as large as its row allows and the running side's row in
  * reverse video (ssd1306_render_big()); the HD44780 shows the two times side by side in
@@ -34,10 +38,13 @@
 #define FACE_COLS 16
 
 /* The face's own characters (below the space; the drivers draw them). */
-#define FACE_GLYPH_FLAG	 '\x01'
-#define FACE_GLYPH_MOVE	 '\x02'
-#define FACE_GLYPH_PAUSE '\x03'
-#define FACE_GLYPH_DELAY '\x04' /* an hourglass: the delay still running */
+#define FACE_GLYPH_FLAG	       '\x01'
+#define FACE_GLYPH_MOVE	       '\x02'
+#define FACE_GLYPH_PAUSE       '\x03'
+#define FACE_GLYPH_BATTERY     '\x04'
+#define FACE_GLYPH_LOW_VOLTAGE '\x05'
+#define FACE_GLYPH_DELAY       '\x06' /* an hourglass: the delay still running */
+#define FACE_GLYPHS	       6
 /* Big digits on the HD44780: the parts of a digit two characters wide and two rows high are
  * CGRAM characters 0..7, shown through their codes 8..15 (the same characters; 0 would end
  * the text). */
@@ -59,6 +66,7 @@ struct face_view {
 	int moves[2];	  /* the moves each side has made (the clock's counter) */
 	int control[2];	  /* the count at which the side's period ends; 0: none */
 	int64_t delay_ms; /* delay mode: the running side's delay left; -1: none */
+	char power;	  /* FACE_GLYPH_LOW_VOLTAGE, FACE_GLYPH_BATTERY, or 0: no power problem */
 };
 
 /* The arbiter's menu on the board's buttons (game/board_arbiter.h) as the face shows it:
@@ -160,9 +168,9 @@ void face_screen_update(struct face_screen *s, const struct face_text *text, str
  * the falling edge) and of one byte (high nibble first).  out must hold 2 or 4 bytes. */
 void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out);
 void hd44780_byte(uint8_t byte, bool rs, bool backlight, uint8_t *out);
-/* The 5x8 patterns of the face's glyphs, loaded into CGRAM characters 1..4; in big mode
- * the parts of the big digits, characters 0..7. */
-extern const uint8_t hd44780_glyphs[4][8];
+/* The 5x8 patterns of the face's glyphs, loaded into CGRAM characters 1..FACE_GLYPHS; in
+ * big mode the parts of the big digits, characters 0..7. */
+extern const uint8_t hd44780_glyphs[FACE_GLYPHS][8];
 extern const uint8_t hd44780_big_parts[8][8];
 /* The parts of digit d (0..9) as FACE_BIG_PART codes or ' ': top left, top right, bottom
  * left, bottom right. */

@@ -63,6 +63,9 @@ static const struct glyph font[] = {
     {FACE_GLYPH_FLAG, {"#....", "####.", "#####", "####.", "#....", "#....", "#...."}},
     {FACE_GLYPH_MOVE, {"#....", "##...", "###..", "####.", "###..", "##...", "#...."}},
     {FACE_GLYPH_PAUSE, {".....", "##.##", "##.##", "##.##", "##.##", "##.##", "....."}},
+    /* A battery nearly empty, and a lightning bolt for a supply that is too weak. */
+    {FACE_GLYPH_BATTERY, {".###.", "#...#", "#...#", "#...#", "#...#", "#...#", "#####"}},
+    {FACE_GLYPH_LOW_VOLTAGE, {"...#.", "..#..", ".#...", "#####", "...#.", "..#..", ".#..."}},
     /* An hourglass: the delay runs. */
     {FACE_GLYPH_DELAY, {"#####", ".#.#.", "..#..", "..#..", ".#.#.", "#####", "....."}},
 };
@@ -90,10 +93,12 @@ void face_font_columns(char c, uint8_t out[5])
 }
 
 /* CGRAM rows: bit 4 is the leftmost of the five pixels; the eighth row is the cursor's. */
-const uint8_t hd44780_glyphs[4][8] = {
+const uint8_t hd44780_glyphs[FACE_GLYPHS][8] = {
     {0x10, 0x1e, 0x1f, 0x1e, 0x10, 0x10, 0x10, 0x00},
     {0x10, 0x18, 0x1c, 0x1e, 0x1c, 0x18, 0x10, 0x00},
     {0x00, 0x1b, 0x1b, 0x1b, 0x1b, 0x1b, 0x00, 0x00},
+    {0x0e, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1f, 0x00},
+    {0x02, 0x04, 0x08, 0x1f, 0x02, 0x04, 0x08, 0x00},
     {0x1f, 0x0a, 0x04, 0x04, 0x0a, 0x1f, 0x00, 0x00},
 };
 

@@ -74,6 +74,8 @@ void face_layout(const struct face_view *v, const char *const names[2], bool ten
 				label(v, names[side], side, name, sizeof(name));
 		}
 		snprintf(row, FACE_COLS + 1, "%c%-7.7s%8.8s", mark, name, time);
+		if (side == 0 && v->power && row[8] == ' ')
+			row[8] = v->power;
 	}
 }
 

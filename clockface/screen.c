@@ -100,7 +100,7 @@ static void hd_command(struct face_out *out, const struct face_screen *s, uint8_
  * or half way through a 4-bit byte), then 4 bits, two lines, the glyphs, display on. */
 static void hd_start(struct face_screen *s, struct face_out *out)
 {
-	uint8_t b[4 * 8 * 8];
+	uint8_t b[4 * 8 * 8]; /* the big digits' eight parts, or the glyphs (FACE_GLYPHS <= 8) */
 	size_t n = 0;
 
 	hd_nibble(out, s, 0x3, 4500);
@@ -119,7 +119,7 @@ static void hd_start(struct face_screen *s, struct face_out *out)
 				hd44780_byte(hd44780_big_parts[g][r], true, s->backlight, b + n);
 	} else {
 		hd_command(out, s, 0x40 | 1 * 8, 0); /* CGRAM address of character 1 */
-		for (int g = 0; g < 4; g++)
+		for (int g = 0; g < FACE_GLYPHS; g++)
 			for (int r = 0; r < 8; r++, n += 4)
 				hd44780_byte(hd44780_glyphs[g][r], true, s->backlight, b + n);
 	}

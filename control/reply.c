@@ -8,27 +8,47 @@
 #include <stdio.h>
 #include <string.h>
 
-void control_reply_error(struct strbuf *out, const char *error)
+/* "code":..,"args":{..}: the end of every reply. */
+static void code_fields(struct json_writer *w, const struct game_reply *reply)
+{
+	json_string(w, "code", reply_row(reply->code)->name);
+	json_object(w, "args");
+	for (int i = 0; i < reply->argc; i++) {
+		if (reply->args[i].number)
+			json_int(w, reply->args[i].key, reply->args[i].n);
+		else
+			json_string(w, reply->args[i].key, game_reply_arg_text(reply, i));
+	}
+	json_end(w);
+}
+
+/* A data reply's code, without arguments. */
+static void code_only(struct json_writer *w, enum reply_code code)
+{
+	json_string(w, "code", reply_row(code)->name);
+	json_object(w, "args");
+	json_end(w);
+}
+
+void control_reply(struct strbuf *out, const struct game_reply *reply)
 {
 	struct json_writer w;
 
 	json_init(&w, out);
 	json_object(&w, NULL);
-	json_bool(&w, "ok", false);
-	json_string(&w, "error", error);
+	json_bool(&w, "ok", reply->ok);
+	if (reply_row(reply->code)->wording)
+		json_string(&w, reply->ok ? "text" : "error", reply->text);
+	code_fields(&w, reply);
 	json_end(&w);
 }
 
-void control_reply_ok(struct strbuf *out, const char *text)
+void control_reply_code(struct strbuf *out, enum reply_code code)
 {
-	struct json_writer w;
+	struct game_reply reply;
 
-	json_init(&w, out);
-	json_object(&w, NULL);
-	json_bool(&w, "ok", true);
-	if (text)
-		json_string(&w, "text", text);
-	json_end(&w);
+	game_reply_set(&reply, code, NULL);
+	control_reply(out, &reply);
 }
 
 const char *control_export_name(enum control_export f)
@@ -102,11 +122,25 @@ static void clock_status(struct json_writer *w, const struct game *g, uint64_t n
 		json_null(w, "running");
 	json_int(w, "white_moves", c->moves[0]);
 	json_int(w, "black_moves", c->moves[1]);
-	/* After a restart: thinking time the clocks gave back (the arbiter decides). */
-	if (g->uncharged_ms > 0) {
+	json_string(w, "kind", rules_kind_name(rules_kind(g->rules, &g->tc)));
+	/* Who stopped clocks that stand (6.11): the player's pause button, the arbiter (and
+	 * who), a claim, a restart; and a press while they stood that completed a move. */
+	if (c->state == CLOCK_PAUSED && g->stopped_by != STOP_NONE) {
+		json_string(w, "stopped_by", game_stop_name(g->stopped_by));
+		json_string(w, "stopped_by_author", g->stopped_author);
+	} else {
+		json_null(w, "stopped_by");
+	}
+	if (c->state == CLOCK_PAUSED && g->paused_completed >= 0)
+		json_string(w, "completed_while_stopped", game_color_name(g->paused_completed));
+	/* After a restart: thinking time the clocks gave back (at least, at most; the arbiter
+	 * decides), or a clock that could not be known. */
+	if (g->uncharged_up_to_ms > 0) {
 		json_int(w, "uncharged_ms", g->uncharged_ms);
+		json_int(w, "uncharged_up_to_ms", g->uncharged_up_to_ms);
 		json_string(w, "uncharged_color", game_color_name(g->uncharged_color));
 	}
+	json_bool(w, "uncertain", g->clock_uncertain);
 	json_end(w);
 }
 
@@ -116,7 +150,11 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	if (promotion_is_pending(&g->promotion)) {
 		json_object(w, "promotion");
 		uci(w, "move", g->promotion.move);
-		json_string(w, "choice", piece_name(g->promotion.choice));
+		/* The piece being chosen is said in the earphone; final, it is announced. */
+		json_string(w, "choice",
+			    game_audience_reaches(GAME_AUDIENCE_PLAYER, x->audience)
+				? piece_name(g->promotion.choice)
+				: NULL);
 		json_end(w);
 	} else {
 		json_null(w, "promotion");
@@ -129,7 +167,11 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 		json_end(w);
 		return;
 	}
-	if (mismatch_active(&g->mismatch)) {
+	/* A board kept from the player during their own move is the arbiter's to know: telling
+	 * it would be advice (11.3.1). */
+	if (mismatch_active(&g->mismatch) &&
+	    (g->mismatch.state != MISMATCH_HELD ||
+	     game_audience_reaches(GAME_AUDIENCE_ARBITER, x->audience))) {
 		json_object(w, "mismatch");
 		json_string(w, "state", mismatch_state_name(g->mismatch.state));
 		squares(w, "should_be_empty", g->mismatch.should_be_empty);
@@ -143,7 +185,7 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	json_end(w);
 }
 
-static void claim(struct json_writer *w, const struct game *g, enum game_role role)
+static void claim(struct json_writer *w, const struct game *g, enum game_audience audience)
 {
 	const struct game_claim *c = &g->claim;
 
@@ -158,7 +200,7 @@ static void claim(struct json_writer *w, const struct game *g, enum game_role ro
 	json_int(w, "ply", c->ply);
 	json_bool(w, "open", c->open);
 	/* Whether it is correct is for the arbiter alone (11.3.1). */
-	if (role == ROLE_ARBITER)
+	if (game_audience_reaches(GAME_AUDIENCE_ARBITER, audience))
 		json_bool(w, "correct", c->correct);
 	json_end(w);
 }
@@ -198,6 +240,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	if (!g->open) {
 		json_null(&w, "game");
 		json_string(&w, "lang", x->lang);
+		code_only(&w, REPLY_STATUS);
 		json_end(&w);
 		return;
 	}
@@ -230,9 +273,35 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_int(&w, "moves_from_scoresheet", x->record.moves_from_scoresheet);
 	json_int(&w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
 	json_string(&w, "scoresheet_kept", x->record.scoresheet_kept);
+	json_int(&w, "readings_from_scoresheet", x->record.readings_from_scoresheet);
+	json_int(&w, "readings_from_presses", x->record.readings_from_presses);
+	json_int(&w, "reordered", x->record.reordered);
+	json_string(&w, "foreign_journal", x->record.foreign_journal);
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);
+	if (x->power.monitored) {
+		json_object(&w, "power");
+		json_string(&w, "state", x->power.state);
+		if (x->power.undervoltage_sensor)
+			json_bool(&w, "undervoltage", x->power.undervoltage);
+		else
+			json_null(&w, "undervoltage");
+		if (x->power.battery) {
+			json_object(&w, "battery");
+			json_string(&w, "status", x->power.battery_status);
+			if (x->power.percent >= 0)
+				json_int(&w, "percent", x->power.percent);
+			else
+				json_null(&w, "percent");
+			json_end(&w);
+		} else {
+			json_null(&w, "battery");
+		}
+		json_end(&w);
+	} else {
+		json_null(&w, "power");
+	}
 	json_object(&w, "illegal");
 	json_int(&w, "white", g->illegal_count[0]);
 	json_int(&w, "black", g->illegal_count[1]);
@@ -240,6 +309,16 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_object(&w, "empty_presses");
 	json_int(&w, "white", g->empty_presses[0]);
 	json_int(&w, "black", g->empty_presses[1]);
+	json_end(&w);
+	/* Presses that completed no move the game knows, as `illegal` would rule them. */
+	json_object(&w, "open_presses");
+	for (int c = 0; c < 2; c++) {
+		if (g->open_press[c].open)
+			json_string(&w, game_color_name(c),
+				    game_press_kind_name(g->open_press[c].kind));
+		else
+			json_null(&w, game_color_name(c));
+	}
 	json_end(&w);
 	json_array(&w, "notes");
 	for (int i = 0; i < g->note_count; i++) {
@@ -254,13 +333,14 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	else
 		json_null(&w, "draw_offer");
 	json_int(&w, "draw_offers", g->offers);
-	claim(&w, g, x->role);
+	claim(&w, g, x->audience);
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
 	json_object(&w, "tags");
 	for (int i = 0; i < g->params.tag_count; i++)
 		json_string(&w, g->params.tags[i].name, g->params.tags[i].value);
 	json_end(&w);
+	code_only(&w, REPLY_STATUS);
 	json_end(&w);
 }
 
@@ -291,6 +371,7 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 		json_end(&w);
 	}
 	json_end(&w);
+	code_only(&w, REPLY_MOVES);
 	json_end(&w);
 }
 
@@ -303,19 +384,23 @@ void control_reply_export(struct strbuf *out, const char *format, const char *te
 	json_bool(&w, "ok", true);
 	json_string(&w, "format", format);
 	json_string(&w, "text", text);
+	json_string(&w, "code", reply_row(REPLY_EXPORT)->name);
+	json_object(&w, "args");
+	json_string(&w, "format", format);
+	json_end(&w);
 	json_end(&w);
 }
 
 void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
 {
 	struct json_writer w;
-	char text[256];
+	struct game_reply reply;
 
-	game_compare_describe(c, text, sizeof(text));
+	game_compare_reply(c, &reply);
 	json_init(&w, out);
 	json_object(&w, NULL);
 	json_bool(&w, "ok", true);
-	json_string(&w, "text", text);
+	json_string(&w, "text", reply.text);
 	json_int(&w, "agree", c->agree);
 	json_int(&w, "device_plies", c->device_plies);
 	json_int(&w, "their_plies", c->their_plies);
@@ -332,27 +417,66 @@ void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
 	}
 	if (c->unreadable)
 		json_string(&w, "unreadable", c->unreadable_word);
+	code_fields(&w, &reply);
 	json_end(&w);
+}
+
+/* A space-separated list as a JSON array of its words. */
+static void word_array(struct json_writer *w, const char *key, const char *list, char sep)
+{
+	json_array(w, key);
+	while (list && *list) {
+		char word[64];
+		size_t n = strcspn(list, sep == '|' ? "|" : " ");
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < 63 ? n : 63), list);
+		if (n)
+			json_string(w, NULL, word);
+		list += n;
+		if (*list)
+			list++;
+	}
+	json_end(w);
 }
 
 void control_reply_help(struct strbuf *out)
 {
 	struct json_writer w;
-	int n;
-	const struct control_command_info *c = control_commands(&n);
+	const struct control_command *c;
 
 	json_init(&w, out);
 	json_object(&w, NULL);
 	json_bool(&w, "ok", true);
 	json_array(&w, "commands");
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; (c = control_command_at(i)); i++) {
 		json_object(&w, NULL);
-		json_string(&w, "name", c[i].name);
-		json_string(&w, "usage", c[i].usage);
-		json_string(&w, "role", c[i].arbiter_only ? "arbiter" : "any");
+		json_string(&w, "name", c->name);
+		json_string(&w, "usage", c->usage);
+		json_string(&w, "role", c->roles == CONTROL_ARBITER ? "arbiter" : "any");
+		json_array(&w, "roles");
+		for (int r = 0; r < ROLE_COUNT; r++)
+			if (c->roles & CONTROL_ROLE(r))
+				json_string(&w, NULL, control_role_name((enum game_role)r));
+		json_end(&w);
+		json_array(&w, "modes");
+		for (int m = GAME_TOURNAMENT; m <= GAME_CASUAL; m++)
+			if (c->modes & GAME_MODE_BIT(m))
+				json_string(&w, NULL, game_mode_name((enum game_mode)m));
+		json_end(&w);
+		json_array(&w, "needs");
+		for (int n = 0; n < GAME_NEED_COUNT; n++)
+			if (c->needs & (1u << n))
+				json_string(&w, NULL, game_need_name(1u << n));
+		json_end(&w);
+		word_array(&w, "sub", c->sub, '|');
+		word_array(&w, "args", c->words, ' ');
+		json_bool(&w, "changes", c->flags & CONTROL_CHANGES);
+		json_bool(&w, "reads", c->flags & CONTROL_READS);
+		json_bool(&w, "session", c->flags & CONTROL_SESSION);
 		json_end(&w);
 	}
 	json_end(&w);
+	code_only(&w, REPLY_HELP);
 	json_end(&w);
 }
 
@@ -367,6 +491,7 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 	json_object(&w, NULL);
 	json_string(&w, "event", game_record_name(rec->type));
 	json_int(&w, "ms", (int64_t)rec->ms);
+	json_string(&w, "audience", game_audience_name(rec->audience));
 	if (rec->author[0])
 		json_string(&w, "author", rec->author);
 	switch (rec->type) {
@@ -404,22 +529,84 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 			json_string(&w, "args", args);
 		break;
 	}
-	if (game_record_has_clock(rec->type) && g && g->has_clock) {
+	if ((game_record_has_clock(rec->type) ||
+	     (rec->type == REC_COMPLETE && rec->u.complete.counted)) &&
+	    g && g->has_clock) {
 		json_int(&w, "white_ms", clock_remaining(&g->clock, CHESS_WHITE, rec->ms));
 		json_int(&w, "black_ms", clock_remaining(&g->clock, CHESS_BLACK, rec->ms));
 	}
 	json_end(&w);
 }
 
-void control_event_say(struct strbuf *out, uint64_t ms, bool public_channel, const char *text)
+void control_event_say(struct strbuf *out, uint64_t ms, enum game_audience audience,
+		       const char *text)
+{
+	control_event_say_parts(out, ms, audience, text, NULL, 0);
+}
+
+void control_event_say_parts(struct strbuf *out, uint64_t ms, enum game_audience audience,
+			     const char *text, const struct control_say_part *parts, int count)
 {
 	struct json_writer w;
+	size_t len = strlen(text);
 
 	json_init(&w, out);
 	json_object(&w, NULL);
 	json_string(&w, "event", "say");
 	json_int(&w, "ms", (int64_t)ms);
-	json_string(&w, "channel", public_channel ? "public" : "private");
+	json_string(&w, "audience", game_audience_name(audience));
+	/* The speaker for the public, the earphone for the player. */
+	json_string(&w, "channel", audience == GAME_AUDIENCE_PUBLIC ? "public" : "private");
 	json_string(&w, "text", text);
+	if (count > 0) {
+		json_array(&w, "parts");
+		for (int i = 0; i < count; i++) {
+			/* From the part's start (the first from 0) to the next part's start. */
+			size_t from = i ? parts[i].start : 0;
+			size_t to = i + 1 < count ? parts[i + 1].start : len;
+			char piece[512];
+
+			if (from > len || to > len || to < from || to - from >= sizeof(piece))
+				continue;
+			memcpy(piece, text + from, to - from);
+			piece[to - from] = '\0';
+			json_object(&w, NULL);
+			json_string(&w, "lang", parts[i].lang);
+			json_string(&w, "text", piece);
+			json_end(&w);
+		}
+		json_end(&w);
+	}
+	json_end(&w);
+}
+
+bool control_event_effect(struct strbuf *out, const struct game_effect *fx)
+{
+	struct json_writer w;
+
+	if (fx->kind != GAME_FX_CLAIM)
+		return false;
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event", "claimed");
+	json_int(&w, "ms", (int64_t)fx->ms);
+	json_string(&w, "audience", game_audience_name(fx->audience));
+	json_string(&w, "by", game_color_name(fx->color));
+	json_string(&w, "kind", game_claim_kind_name((enum claim_kind)fx->claim));
+	uci(&w, "move", fx->move);
+	json_end(&w);
+	return true;
+}
+
+void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author)
+{
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event", "pin-refused");
+	json_int(&w, "ms", (int64_t)ms);
+	json_string(&w, "audience", game_audience_name(CONTROL_PIN_REFUSED_AUDIENCE));
+	json_string(&w, "author", author);
 	json_end(&w);
 }

@@ -4,9 +4,13 @@
  *                     [--user U --password-file F] [--tls-ca FILE] [--accept-tags]
  *
  * DESIGN 9: the game of one board, live, to an MQTT broker.  A client of the control
- * socket (`watch` on one connection, `status` and `export pgn` on another) and of the
+ * socket (`watch public` on one connection, `status public` and `export pgn` on another:
+ * what anyone may know, whatever the role of this process's user) and of the
  * broker: retained annabella/NAME/pgn (the whole PGN) and annabella/NAME/status (the
- * status reply), annabella/NAME/event for each event, all QoS 1.  A lost broker or daemon
+ * status reply), annabella/NAME/event for each event, retained annabella/NAME/link (whether
+ * the broadcast is connected, the broker's last will saying when it is not, and whether it
+ * reaches its daemon), all QoS 1.  A daemon quiet for 5 s is asked for its status (a frozen
+ * one says nothing); a lost broker or daemon
  * is retried with back-off; after either comes back the PGN and status are published
  * again, so the retained PGN is whole.  The game never waits for us: the daemon drops a
  * watcher that does not read.
@@ -33,6 +37,7 @@
 #include "daemon/room.h"
 
 #define REPLY_TIMEOUT_MS     5000
+#define DAEMON_QUIET_MS	     5000 /* a daemon quiet this long is asked for its status */
 #define DAEMON_BACKOFF_FIRST 500
 #define DAEMON_BACKOFF_MAX   10000
 
@@ -41,8 +46,10 @@ struct broadcast {
 	const char *socket;
 	char board[ROOM_NAME_MAX];
 	char topic_pgn[128], topic_status[128], topic_event[128], topic_tags[128];
+	char topic_link[128];
 	struct ctlclient *watch, *req;
 	uint64_t daemon_retry_at;
+	uint64_t daemon_heard_at; /* its last event or reply */
 	unsigned daemon_backoff;
 	bool daemon_said_down;
 	char *pgn, *status; /* as last read from the daemon (NULL: not yet) */
@@ -71,11 +78,26 @@ static void replace(char **dst, const char *src)
 
 /* ------------------------------------------------------------------ the daemon */
 
+#define LINK_GONE "{\"broadcast\":false,\"daemon\":null}"
+
+/* Whether this broadcast is on and reaches its daemon, for the room (retained). */
+static void publish_link(struct broadcast *b)
+{
+	const char *link = b->req ? "{\"broadcast\":true,\"daemon\":true}"
+				  : "{\"broadcast\":true,\"daemon\":false}";
+
+	mqttlink_publish(b->mqtt, b->topic_link, link, strlen(link), true);
+}
+
 static void daemon_lost(struct broadcast *b, const char *why)
 {
+	bool was = b->req != NULL;
+
 	ctlclient_close(b->watch);
 	ctlclient_close(b->req);
 	b->watch = b->req = NULL;
+	if (was || !b->daemon_said_down)
+		publish_link(b);
 	if (!b->daemon_said_down)
 		net_log(4, "the daemon at %s: %s; retrying", b->socket, why);
 	b->daemon_said_down = true;
@@ -97,6 +119,7 @@ static char *request(struct broadcast *b, const char *line)
 		daemon_lost(b, errno == ETIMEDOUT ? "no reply" : "connection lost");
 		return NULL;
 	}
+	b->daemon_heard_at = monotonic_ms();
 	return reply;
 }
 
@@ -116,7 +139,7 @@ static void publish_status(struct broadcast *b)
  * move), the PGN when it changed or the broker has not got it yet. */
 static void refresh(struct broadcast *b)
 {
-	char *reply = request(b, "status");
+	char *reply = request(b, "status public");
 
 	if (!reply)
 		return;
@@ -155,7 +178,7 @@ static void daemon_connect(struct broadcast *b)
 		daemon_lost(b, err);
 		return;
 	}
-	if (ctlclient_send(b->watch, "watch") ||
+	if (ctlclient_send(b->watch, "watch public") ||
 	    ctlclient_read(b->watch, &line, REPLY_TIMEOUT_MS) <= 0) {
 		daemon_lost(b, "no reply to watch");
 		return;
@@ -174,6 +197,7 @@ static void daemon_connect(struct broadcast *b)
 		net_log(6, "the daemon at %s: connected", b->socket);
 	b->daemon_said_down = false;
 	b->daemon_backoff = DAEMON_BACKOFF_FIRST;
+	publish_link(b);
 	/* Whatever happened while we were away: the whole game again. */
 	b->pgn_sent = false;
 	refresh(b);
@@ -197,12 +221,34 @@ static void daemon_events(struct broadcast *b)
 			daemon_lost(b, rc == 0 ? "it closed the connection" : strerror(errno));
 			return;
 		}
+		b->daemon_heard_at = monotonic_ms();
 		mqttlink_publish(b->mqtt, b->topic_event, line, strlen(line), false);
 		if (json_get(line, "event", event, sizeof(event)) < 0 || strcmp(event, "say"))
 			changed = true;
 	}
 	if (changed)
 		refresh(b);
+}
+
+/*
+ * A daemon that has said nothing for a while is asked for its status: a frozen one keeps its
+ * socket open and says nothing, and the room must not show it as live.  No reply within
+ * REPLY_TIMEOUT_MS: it is lost (the link says so) and tried again.  The status goes out, so
+ * the room also sees how old the clocks are.
+ */
+static void heartbeat(struct broadcast *b)
+{
+	char *reply = request(b, "status public");
+
+	if (!reply)
+		return;
+	if (ctlclient_reply_ok(reply) && (!b->status || strcmp(b->status, reply))) {
+		free(b->status);
+		b->status = reply;
+		publish_status(b);
+	} else {
+		free(reply);
+	}
 }
 
 /* ------------------------------------------------------------------ tags */
@@ -285,6 +331,7 @@ static void on_broker_connected(void *user)
 
 	/* The retained PGN whole again, as the broker may have lost it. */
 	b->pgn_sent = false;
+	publish_link(b);
 	if (b->req) {
 		refresh(b);
 	} else {
@@ -436,6 +483,7 @@ int cli_broadcast(int argc, char **argv)
 	snprintf(b.topic_status, sizeof(b.topic_status), "annabella/%s/status", board);
 	snprintf(b.topic_event, sizeof(b.topic_event), "annabella/%s/event", board);
 	snprintf(b.topic_tags, sizeof(b.topic_tags), "annabella/%s/tags", board);
+	snprintf(b.topic_link, sizeof(b.topic_link), "annabella/%s/link", board);
 	snprintf(client_id, sizeof(client_id), "annabella-broadcast-%s", board);
 	b.pgn_buf = malloc(CTLCLIENT_LINE_MAX);
 	b.mqtt = b.pgn_buf ? mqttlink_new(&mo, client_id, &cb, &b, err, sizeof(err)) : NULL;
@@ -445,6 +493,9 @@ int cli_broadcast(int argc, char **argv)
 		free(cfg);
 		return 1;
 	}
+	if (mqttlink_will(b.mqtt, b.topic_link, LINK_GONE))
+		net_log(4, "%s: no last will: a lost broadcast will not show in the room",
+			b.topic_link);
 	if (accept_tags)
 		mqttlink_subscribe(b.mqtt, b.topic_tags);
 	sigaction(SIGTERM, &sa, NULL);
@@ -460,12 +511,20 @@ int cli_broadcast(int argc, char **argv)
 
 		if (!b.watch && now >= b.daemon_retry_at)
 			daemon_connect(&b);
+		else if (b.req && now - b.daemon_heard_at >= DAEMON_QUIET_MS)
+			heartbeat(&b);
+		now = monotonic_ms();
 		mqttlink_pollfd(b.mqtt, &pfd[0]);
 		pfd[1].fd = b.watch ? ctlclient_fd(b.watch) : -1;
 		pfd[1].events = POLLIN;
 		pfd[1].revents = 0;
 		if (!b.watch) {
 			int until = b.daemon_retry_at > now ? (int)(b.daemon_retry_at - now) : 0;
+
+			timeout = until < timeout ? until : timeout;
+		} else if (b.req) {
+			uint64_t due = b.daemon_heard_at + DAEMON_QUIET_MS;
+			int until = due > now ? (int)(due - now) : 0;
 
 			timeout = until < timeout ? until : timeout;
 		}
@@ -478,6 +537,8 @@ int cli_broadcast(int argc, char **argv)
 			daemon_events(&b);
 		mqttlink_run(b.mqtt, pfd[0].revents);
 	}
+	/* A clean goodbye sends no last will: the room hears it from us. */
+	mqttlink_publish(b.mqtt, b.topic_link, LINK_GONE, strlen(LINK_GONE), true);
 	mqttlink_disconnect(b.mqtt, 1000);
 	mqttlink_free(b.mqtt);
 	ctlclient_close(b.watch);

@@ -6,7 +6,8 @@
  *
  * DESIGN 8: exit 0 when the reply is ok, 1 when it is an error, 2 when the socket cannot be
  * reached or the usage is wrong.  `watch` keeps printing events until the daemon closes
- * the connection or the user interrupts.
+ * the connection or the user interrupts.  `--help` lists the commands and line editing
+ * completes them from the command table the daemon dispatches through (control/protocol.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -59,9 +60,124 @@ static void print_raw(const char *reply)
 	fflush(stdout);
 }
 
+/* ------------------------------------------------------------------ the table */
+
+/* The commands, for a person: usage, who may give them, what they need of the game. */
+static void print_commands(FILE *f)
+{
+	const struct control_command *c;
+
+	fprintf(f, "commands (DESIGN 8):\n");
+	for (int i = 0; (c = control_command_at(i)); i++) {
+		bool first = true;
+
+		fprintf(f, "  %-52s %s", c->usage, c->roles == CONTROL_ARBITER ? "arbiter" : "any");
+		for (int n = 0; n < GAME_NEED_COUNT; n++) {
+			static const char *const needs[GAME_NEED_COUNT] = {
+			    "the game on", "the game not over", "a clock",
+			    "the result not approved", "the result not decided"};
+
+			if (!(c->needs & (1u << n)))
+				continue;
+			fprintf(f, "%s%s", first ? "; needs " : ", ", needs[n]);
+			first = false;
+		}
+		if (c->modes != GAME_MODES_ALL)
+			fprintf(f, "; %s mode only",
+				c->modes & GAME_MODE_BIT(GAME_CASUAL) ? "casual" : "tournament");
+		fprintf(f, "\n");
+	}
+}
+
+/* Completion: the first word from the table's names, the second from the words its rows
+ * take first (their `sub` and `words`). */
+static char completion_name[64];
+
+static char *complete_word(const char *text, int state)
+{
+	static int row, at;
+	static const char *list;
+	size_t len = strlen(text);
+	const struct control_command *c;
+
+	if (!state) {
+		row = 0;
+		at = 0;
+		list = NULL;
+	}
+	for (;;) {
+		if (!completion_name[0]) {
+			/* Command names, each once. */
+			while ((c = control_command_at(row++))) {
+				const struct control_command *prev = control_command_at(row - 2);
+
+				if (prev && !strcmp(prev->name, c->name))
+					continue;
+				if (!strncmp(c->name, text, len))
+					return strdup(c->name);
+			}
+			return NULL;
+		}
+		while (list && *list) {
+			size_t n = strcspn(list, " |");
+			const char *word = list;
+
+			list += n;
+			while (*list == ' ' || *list == '|')
+				list++;
+			if (n >= len && !strncmp(word, text, len))
+				return strndup(word, n);
+		}
+		/* The next list: a row's `sub`, then its `words`. */
+		c = control_command_at(row);
+		if (!c)
+			return NULL;
+		if (strcmp(c->name, completion_name)) {
+			row++;
+			at = 0;
+			continue;
+		}
+		list = at == 0 ? c->sub : c->words;
+		if (++at == 2) {
+			at = 0;
+			row++;
+		}
+	}
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	const char *p = rl_line_buffer, *stop = rl_line_buffer + start;
+	int words = 0;
+
+	(void)end;
+	rl_attempted_completion_over = 1;
+	completion_name[0] = '\0';
+	/* The words before the one being completed: none (a command) or its name (its first
+	 * argument); later arguments are not completed. */
+	for (;;) {
+		size_t n;
+
+		while (p < stop && *p == ' ')
+			p++;
+		if (p >= stop)
+			break;
+		n = strcspn(p, " ");
+		if (words++ == 0)
+			snprintf(completion_name, sizeof(completion_name), "%.*s",
+				 (int)(n < 63 ? n : 63), p);
+		p += n;
+	}
+	if (words > 1)
+		return NULL;
+	return rl_completion_matches(text, complete_word);
+}
+
 /* ------------------------------------------------------------------ interactive */
 
 static struct ctlclient *interactive_conn;
+static const char *interactive_path;
+static bool interactive_spoke; /* a line was sent on this connection */
 static int interactive_status;
 
 static void interactive_line(char *line)
@@ -72,23 +188,39 @@ static void interactive_line(char *line)
 		return;
 	}
 	if (*line) {
+		char err[256];
+
 		add_history(line);
-		if (ctlclient_send(interactive_conn, line)) {
+		/* The daemon closes a connection that says nothing for 10 s: the first line
+		 * typed after that connects again. */
+		if (!interactive_conn)
+			interactive_conn = ctlclient_connect(interactive_path, err, sizeof(err));
+		if (!interactive_conn) {
+			fprintf(stderr, "annabella: %s\n", err);
+			interactive_status = 2;
+		} else if (ctlclient_send(interactive_conn, line)) {
 			fprintf(stderr, "annabella: the daemon went away\n");
 			interactive_status = 2;
+		} else {
+			interactive_spoke = true;
 		}
 	}
 	free(line);
 }
 
-static int interactive_tty(struct ctlclient *c)
+static int interactive_tty(struct ctlclient **cp, const char *path)
 {
-	interactive_conn = c;
+	interactive_conn = *cp;
+	interactive_path = path;
+	interactive_spoke = false;
 	interactive_status = 0;
+	rl_attempted_completion_function = complete;
 	rl_callback_handler_install("annabella> ", interactive_line);
 	while (interactive_status == 0) {
-		struct pollfd pfd[2] = {{.fd = 0, .events = POLLIN},
-					{.fd = ctlclient_fd(c), .events = POLLIN}};
+		struct pollfd pfd[2] = {
+		    {.fd = 0, .events = POLLIN},
+		    {.fd = interactive_conn ? ctlclient_fd(interactive_conn) : -1,
+		     .events = POLLIN}};
 		const char *line;
 		int r;
 
@@ -96,10 +228,10 @@ static int interactive_tty(struct ctlclient *c)
 			break;
 		if (pfd[0].revents & (POLLIN | POLLHUP))
 			rl_callback_read_char();
-		if (!(pfd[1].revents & (POLLIN | POLLHUP)))
+		if (!interactive_conn || !(pfd[1].revents & (POLLIN | POLLHUP)))
 			continue;
 		/* Replies and events are printed above the prompt being typed. */
-		while ((r = ctlclient_read(c, &line, 0)) > 0) {
+		while ((r = ctlclient_read(interactive_conn, &line, 0)) > 0) {
 			int point = rl_point;
 			char *saved = rl_copy_text(0, rl_end);
 
@@ -113,12 +245,20 @@ static int interactive_tty(struct ctlclient *c)
 			rl_redisplay();
 			free(saved);
 		}
-		if (r == 0 || errno != ETIMEDOUT) {
-			fprintf(stderr, "\nannabella: the daemon closed the connection\n");
-			interactive_status = 2;
+		if (r != 0 && errno == ETIMEDOUT)
+			continue;
+		if (!interactive_spoke) {
+			/* Closed before anything was said (a silent connection): connected again
+			 * when a line is typed. */
+			ctlclient_close(interactive_conn);
+			interactive_conn = NULL;
+			continue;
 		}
+		fprintf(stderr, "\nannabella: the daemon closed the connection\n");
+		interactive_status = 2;
 	}
 	rl_callback_handler_remove();
+	*cp = interactive_conn;
 	return interactive_status > 0 ? interactive_status : 0;
 }
 
@@ -187,7 +327,16 @@ static void print_status(const char *reply)
 		print_ms("Clock: White", w, !strcmp(run, "white"));
 		print_ms(", Black", b, !strcmp(run, "black"));
 		json_get(v, "state", sub, sizeof(sub));
-		printf("; %s\n", sub);
+		printf("; %s", sub);
+		/* Who stopped clocks that stand (6.11.3: in a tournament the arbiter starts
+		 * them). */
+		if (json_get(v, "stopped_by", run, sizeof(run)) > 0 && strcmp(run, "null")) {
+			printf(", stopped by %s", run);
+			if (json_get(v, "stopped_by_author", w, sizeof(w)) > 0 && strcmp(w, run) &&
+			    strcmp(w, "-"))
+				printf(" (%s)", w);
+		}
+		printf("\n");
 	} else {
 		printf("Clock: none\n");
 	}
@@ -225,6 +374,18 @@ static void print_status(const char *reply)
 			printf(": %s", sub);
 		printf(")\n");
 	}
+	/* The device's power, for the arbiter's check before the round. */
+	if (json_get(reply, "power", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "state", sub, sizeof(sub));
+		printf("Power: %s", sub);
+		if (json_get(v, "battery", w, sizeof(w)) > 0 && strcmp(w, "null")) {
+			json_get(w, "status", b, sizeof(b));
+			printf("; battery %s", b);
+			if (json_get(w, "percent", run, sizeof(run)) > 0 && strcmp(run, "null"))
+				printf(", %s %%", run);
+		}
+		printf("\n");
+	}
 	netcheck_print(stdout);
 }
 
@@ -250,6 +411,11 @@ static int run(int argc, char **argv, bool status)
 		fprintf(stderr, "usage: annabella status [--socket PATH]\n");
 		return 2;
 	}
+	if (!status && i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
+		printf("usage: annabella control [--socket PATH] [COMMAND ARGS...]\n");
+		print_commands(stdout);
+		return 0;
+	}
 	for (; i < argc; i++) {
 		int n =
 		    snprintf(request + len, sizeof(request) - len, "%s%s", len ? " " : "", argv[i]);
@@ -272,7 +438,7 @@ static int run(int argc, char **argv, bool status)
 	else if (len)
 		rc = one(c, request, print_raw);
 	else if (isatty(0))
-		rc = interactive_tty(c);
+		rc = interactive_tty(&c, path);
 	else
 		rc = interactive_pipe(c);
 	ctlclient_close(c);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * annabella scoresheet --format pgn|text|brf|unicode STATE_DIR
+ * annabella scoresheet --format pgn|text|brf|unicode [--config FILE] [--page-lines N]
+ *                      [--line-cells N] [--signs after|before-square] STATE_DIR
  *
  * The game in a state directory (its game.pgn) as PGN, as the paper notation of
- * Appendix C, or as the braille scoresheet (D.2.7).
+ * Appendix C, or as the braille scoresheet (D.2.7).  The braille pages, lines and signs
+ * come from the configuration's [braille] (the defaults without --config), and the
+ * options after it override them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,18 +16,26 @@
 
 #include "chess/pgn.h"
 #include "daemon/cli.h"
+#include "daemon/config.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella scoresheet --format pgn|text|brf|unicode STATE_DIR\n");
+	fprintf(stderr,
+		"usage: annabella scoresheet --format pgn|text|brf|unicode [--config FILE]\n"
+		"       [--page-lines N] [--line-cells N] [--signs after|before-square] "
+		"STATE_DIR\n");
 	return 2;
 }
 
 int cli_scoresheet(int argc, char **argv)
 {
-	const char *format = NULL, *dir = NULL;
+	const char *format = NULL, *dir = NULL, *config = NULL;
+	const char *keys[] = {"page-lines", "line-cells", "signs"};
+	const char *values[3] = {NULL, NULL, NULL};
+	static struct config cfg;
+	char msg[300];
 	char path[PATH_MAX];
 	struct pgn_reader *reader;
 	struct pgn_game game;
@@ -38,10 +49,30 @@ int cli_scoresheet(int argc, char **argv)
 			format = argv[++i];
 		else if (!strncmp(argv[i], "--format=", 9))
 			format = argv[i] + 9;
+		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			config = argv[++i];
+		else if (!strcmp(argv[i], "--page-lines") && i + 1 < argc)
+			values[0] = argv[++i];
+		else if (!strcmp(argv[i], "--line-cells") && i + 1 < argc)
+			values[1] = argv[++i];
+		else if (!strcmp(argv[i], "--signs") && i + 1 < argc)
+			values[2] = argv[++i];
 		else if (argv[i][0] != '-' && !dir)
 			dir = argv[i];
 		else
 			return usage();
+	}
+	config_defaults(&cfg);
+	if (config && config_load(&cfg, config, msg, sizeof(msg))) {
+		fprintf(stderr, "annabella scoresheet: %s\n", msg);
+		return 2;
+	}
+	for (int k = 0; k < 3; k++) {
+		if (values[k] &&
+		    config_set(&cfg, "braille", keys[k], values[k], msg, sizeof(msg))) {
+			fprintf(stderr, "annabella scoresheet: --%s: %s\n", keys[k], msg);
+			return 2;
+		}
 	}
 	if (!format || !dir)
 		return usage();
@@ -75,7 +106,7 @@ int cli_scoresheet(int argc, char **argv)
 			fprintf(stderr, "annabella scoresheet: %s: no game\n", path);
 		return 2;
 	}
-	out = scoresheet_render(&game, format);
+	out = scoresheet_render(&game, format, &cfg.braille_layout);
 	pgn_game_free(&game);
 	if (!out) {
 		fprintf(stderr, "annabella scoresheet: cannot render the %s scoresheet: %s\n",

@@ -6,6 +6,7 @@
 
 #include "base/log.h"
 #include "daemon/clockface.h"
+#include "daemon/power.h"
 #include "game/game.h"
 
 /* Refreshed at least this often, whatever else happens. */
@@ -21,6 +22,7 @@ struct clockface {
 	uint64_t next_ms;
 	struct face_text shown; /* handed to the writer last */
 	bool have_shown;
+	char power; /* the power problem's mark, or 0 */
 };
 
 static void view_at(const struct clockface *f, uint64_t now, struct face_view *v)
@@ -30,6 +32,7 @@ static void view_at(const struct clockface *f, uint64_t now, struct face_view *v
 
 	memset(v, 0, sizeof(*v));
 	v->running = v->flagged = -1;
+	v->power = f->power;
 	if (!g->open || !g->has_clock)
 		return;
 	v->has_clock = true;
@@ -142,6 +145,16 @@ struct clockface *clockface_open(const struct face_config *cfg, const char *lang
 	log_info(LOG_CLOCK, "clock display: %s at %s 0x%02x", face_type_name(cfg->type), cfg->bus,
 		 face_config_address(cfg));
 	return f;
+}
+
+void clockface_set_power(struct clockface *f, unsigned problems)
+{
+	if (!f)
+		return;
+	f->power = problems & POWER_UNDERVOLTAGE ? FACE_GLYPH_LOW_VOLTAGE
+		   : problems			 ? FACE_GLYPH_BATTERY
+						 : 0;
+	f->dirty = true;
 }
 
 void clockface_touch(struct clockface *f)

@@ -20,6 +20,8 @@ struct clockface *clockface_open(const struct face_config *cfg, const char *lang
 				 struct referee *referee);
 /* Something may have changed: refresh at the loop's next round.  NULL: nothing. */
 void clockface_touch(struct clockface *f);
+/* The power's problems (enum power_problem bits, daemon/power.h), shown as a mark. */
+void clockface_set_power(struct clockface *f, unsigned problems);
 void clockface_close(struct clockface *f);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
@@ -34,8 +35,10 @@ void config_defaults(struct config *cfg)
 	cfg->slow_repeat = 70;
 	cfg->braille_tty = -1;
 	cfg->braille_notation = BRAILLE_NOTATION_BCA;
+	braille_layout_defaults(&cfg->braille_layout);
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
+	power_config_defaults(&cfg->power);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -345,8 +348,14 @@ static int set_speech(struct config *cfg, const char *key, const char *value, ch
 		if (word[0] != ' ')
 			BAD("'%s': write pronounce WORD = PHONEMES", key);
 		word += strspn(word, " ");
-		return pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value,
-				     err, err_size);
+		if (pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value, err,
+				  err_size))
+			return -1;
+		for (int i = 0; i < cfg->voice.pronounce.count; i++)
+			if (cfg->voice.pronounce.user[i].lang == (enum phrase_lang)lang &&
+			    !strcmp(cfg->voice.pronounce.user[i].word, word))
+				cfg->pronounce_last = i;
+		return 0;
 	}
 	if (!strcmp(key, "slow-repeat")) {
 		if (parse_uint(value, 50, 100, &v))
@@ -386,6 +395,33 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 			cfg->braille_notation = BRAILLE_NOTATION_COMPUTER;
 		else
 			BAD("notation must be bca or computer, not '%s'", value);
+	} else if (!strcmp(key, "page-lines")) {
+		if (strcmp(value, "0") &&
+		    parse_uint(value, BRAILLE_PAGE_LINES_MIN, BRAILLE_PAGE_LINES_MAX, &v))
+			BAD("page-lines must be 0 (no pages) or %d..%d", BRAILLE_PAGE_LINES_MIN,
+			    BRAILLE_PAGE_LINES_MAX);
+		cfg->braille_layout.lines_per_page = strcmp(value, "0") ? (int)v : 0;
+	} else if (!strcmp(key, "line-cells")) {
+		if (parse_uint(value, BRAILLE_LINE_CELLS_MIN, BRAILLE_LINE_CELLS_MAX, &v))
+			BAD("line-cells must be %d..%d", BRAILLE_LINE_CELLS_MIN,
+			    BRAILLE_LINE_CELLS_MAX);
+		cfg->braille_layout.cells_per_line = (int)v;
+	} else if (!strcmp(key, "page-number")) {
+		if (!strcmp(value, "bottom"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_BOTTOM;
+		else if (!strcmp(value, "top"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_TOP;
+		else if (!strcmp(value, "none"))
+			cfg->braille_layout.page_number = BRAILLE_PAGE_NUMBER_NONE;
+		else
+			BAD("page-number must be bottom, top or none, not '%s'", value);
+	} else if (!strcmp(key, "signs")) {
+		if (!strcmp(value, "after"))
+			cfg->braille_layout.signs = BRAILLE_SIGNS_AFTER;
+		else if (!strcmp(value, "before-square"))
+			cfg->braille_layout.signs = BRAILLE_SIGNS_BEFORE_SQUARE;
+		else
+			BAD("signs must be after or before-square, not '%s'", value);
 	} else {
 		BAD("unknown key '%s' in [braille]", key);
 	}
@@ -504,6 +540,18 @@ static int set_broadcast(struct config *cfg, const char *key, const char *value,
 	return 0;
 }
 
+int config_minutes(const char *value)
+{
+	char *end;
+	double m;
+
+	errno = 0;
+	m = strtod(value, &end);
+	if (errno || end == value || *end || !(m >= 0 && m <= 1440))
+		return -1;
+	return (int)(m * 60 + 0.5);
+}
+
 static int set_relay(struct config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size)
 {
@@ -516,6 +564,27 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 			BAD("listen must be ADDR:PORT");
 		if (copy_string(cfg->relay_listen, sizeof(cfg->relay_listen), value))
 			BAD("listen too long");
+	} else if (!strcmp(key, "arbiter-listen")) {
+		if (!strchr(value, ':'))
+			BAD("arbiter-listen must be ADDR:PORT");
+		if (copy_string(cfg->relay_arbiter_listen, sizeof(cfg->relay_arbiter_listen),
+				value))
+			BAD("arbiter-listen too long");
+	} else if (!strcmp(key, "delay")) {
+		int s = config_minutes(value);
+
+		if (s < 0)
+			BAD("delay must be minutes from 0 to 1440 (a fraction allowed: 0.5)");
+		cfg->relay_delay_s = s;
+	} else if (!strcmp(key, "boards")) {
+		if (copy_string(cfg->relay_boards, sizeof(cfg->relay_boards), value))
+			BAD("boards too long (at most %zu characters)",
+			    sizeof(cfg->relay_boards) - 1);
+	} else if (!strcmp(key, "round")) {
+		if (value[0] && value[0] != '/')
+			BAD("round must be an absolute path");
+		if (copy_string(cfg->relay_round, sizeof(cfg->relay_round), value))
+			BAD("round too long");
 	} else {
 		BAD("unknown key '%s' in [relay]", key);
 	}
@@ -558,6 +627,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			    cfg->display.led[side] < 0 ? BOARD_NO_LINE : cfg->display.led[side];
 		return 0;
 	}
+	if (!strcmp(section, "power"))
+		return power_config_set(&cfg->power, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))
@@ -574,6 +645,18 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				cfg->clock_info = PRESENT_INFO_BOTH;
 			else
 				BAD("info must be left, used or both, not '%s'", value);
+			return 0;
+		}
+		if (!strcmp(key, "flag-announce")) {
+			if (!strcmp(value, "public"))
+				cfg->flag_announce = FLAG_ANNOUNCE_PUBLIC;
+			else if (!strcmp(value, "private"))
+				cfg->flag_announce = FLAG_ANNOUNCE_PRIVATE;
+			else if (!strcmp(value, "off"))
+				cfg->flag_announce = FLAG_ANNOUNCE_OFF;
+			else
+				BAD("flag-announce must be public, private or off, not '%s'",
+				    value);
 			return 0;
 		}
 		BAD("unknown key '%s' in [clock]", key);
@@ -626,6 +709,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 
 struct load_ctx {
 	struct config *cfg;
+	const char *path;
 	FILE *file;
 	int line;	/* line last read */
 	int error_line; /* first line whose key was refused */
@@ -715,14 +799,21 @@ static int handler(void *user, const char *section, const char *name, const char
 		snprintf(msg, sizeof(msg), "%s has no value", name);
 		return refuse(ctx, msg);
 	}
-	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0)
+	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0) {
+		if (!strcmp(section, "speech") && !strncmp(name, "pronounce", 9)) {
+			struct config_place *at = &ctx->cfg->pronounce_at[ctx->cfg->pronounce_last];
+
+			snprintf(at->file, sizeof(at->file), "%s", ctx->path);
+			at->line = ctx->line;
+		}
 		return 1;
+	}
 	return refuse(ctx, msg);
 }
 
-int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
+static int load_file(struct config *cfg, const char *path, char *err, size_t err_size)
 {
-	struct load_ctx ctx = {.cfg = cfg};
+	struct load_ctx ctx = {.cfg = cfg, .path = path};
 	char msg[200];
 	int rc;
 
@@ -766,4 +857,56 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 		return -1;
 	}
 	return 0;
+}
+
+/* A drop-in's name: NAME.conf, not hidden (an editor's or a package manager's leftovers,
+ * such as .x.conf.swp or x.conf.dpkg-dist, are not read). */
+static int dropin_filter(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".conf");
+}
+
+/* Byte order, whatever the locale: 10-x.conf before 20-y.conf before a.conf. */
+static int dropin_order(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct dirent **names;
+	int n, rc = 0;
+
+	if (load_file(cfg, path, err, err_size))
+		return -1;
+	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
+		snprintf(err, err_size, "%s.d: path too long", path);
+		return -1;
+	}
+	n = scandir(dir, &names, dropin_filter, dropin_order);
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, err_size, "%s: cannot read the drop-in directory: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!rc) {
+			if (snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name) >=
+			    (int)sizeof(file)) {
+				snprintf(err, err_size, "%s/%s: path too long", dir,
+					 names[i]->d_name);
+				rc = -1;
+			} else if (load_file(cfg, file, err, err_size)) {
+				rc = -1;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
+#include "daemon/power.h"
 #include "daemon/present.h"
 #include "chess/detect.h"
 #include "clockface/writer.h"
@@ -23,6 +24,9 @@
 
 #define CONFIG_MAX_WARNINGS 8
 #define CONFIG_MAX_ARBITERS 8
+/* PINs should have at least this many digits (shorter ones, of four or five, are taken
+ * with a warning at start). */
+#define CONFIG_PIN_DIGITS 6
 
 struct config {
 	/* [game] */
@@ -44,17 +48,27 @@ struct config {
 	struct voice_config voice; /* also [voice] public-rate ... and [speech] pronounce */
 	/* [speech] */
 	int slow_repeat; /* percent of the rate for `repeat` pressed again within 10 s */
+	/* Where each of voice.pronounce's user entries was given, for the check at start. */
+	struct config_place {
+		char file[200];
+		int line;
+	} pronounce_at[PRONOUNCE_USER_MAX];
+	int pronounce_last; /* the entry the last pronounce key set */
 	/* [braille] */
 	bool braille_display;
 	char braille_host[64], braille_auth[128];
 	int braille_tty; /* -1: the root */
 	enum braille_notation braille_notation;
+	struct braille_layout braille_layout; /* the BRF's pages and lines, where the signs go */
 	/* [display]: the clock display for the sighted opponent */
 	struct face_config display;
+	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
+	struct power_config power;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
 	enum present_info clock_info;		  /* what info says of the clocks */
+	enum flag_announce flag_announce;	  /* how a fallen flag is said */
 	/* [board] */
 	struct board_config board;
 	/* [state] */
@@ -81,10 +95,19 @@ struct config {
 	char broadcast_board[64]; /* the board's name in the topics */
 	bool broadcast_accept_tags;
 	char relay_listen[64];
+	char relay_arbiter_listen[64]; /* the undelayed view, or "" */
+	int relay_delay_s;	       /* the public view's delay (anti-cheating), 0: none */
+	char relay_boards[1024];       /* the round's boards: names, comma or space separated */
+	char relay_round[256];	       /* the round's tags CSV (its rows name the boards) */
 };
 
 void config_defaults(struct config *cfg);
-/* Read an INI file over the current values.  0, or -1 with "FILE:LINE: message" in err. */
+/* Minutes as written in a setting or an option ("15", "0.5"), 0 to 1440, in whole seconds;
+ * -1 if it is no such number. */
+int config_minutes(const char *value);
+/* Read an INI file over the current values, then every FILE.d/NAME.conf (not hidden) in
+ * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
+ * "FILE:LINE: message" in err, FILE being the file that holds the line. */
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
 /* One key; used by config_load and tests.  0, or -1 with a message in err. */
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,

@@ -3,6 +3,7 @@
 
 #include "daemon/journal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -19,6 +21,9 @@
 
 #include "base/log.h"
 #include "control/protocol.h"
+#include "daemon/audit.h"
+#include "base/pinguard.h"
+#include "daemon/recovery.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
 
@@ -26,16 +31,31 @@
 #define OUT_MAX (512 * 1024)
 /* Bytes read from one client per wake-up: a burst is served a slice at a time. */
 #define READ_SLICE 65536
+/* A request as control.log shows it: its first 200 bytes, escaped (at most 4 bytes each). */
+#define LOGGABLE_MAX (4 * 200 + 4)
 /* Wrong PINs before the connection is closed. */
 #define AUTH_TRIES 5
+/* A connection's first whole line, and every line once begun, within this (real time). */
+#define LINE_WAIT_MS 10000u
+/* File descriptors kept free for the daemon's own files whatever the clients hold: a
+ * scoresheet's temporary file and its directory (twice: game.pgn and the copy under
+ * games/), the next game's journal and audio record, the start line's log, a display or
+ * braille display connecting again. */
+#define FD_RESERVE 8
 
 struct client {
 	int fd;
 	unsigned gen; /* tells a reused slot from the client a reply was for */
+	uid_t uid;
+	bool arbiter_user;  /* the peer's user is one of [control] arbiters */
+	bool spoke;	    /* it has sent a whole line */
+	uint64_t since;	    /* connected at */
+	uint64_t line_from; /* the line it is sending was begun at (0: none begun) */
 	char user[40];
 	char author[GAME_AUTHOR_MAX];
 	enum game_role role;
 	bool watching;
+	bool watch_public; /* `watch public`: public events only */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -58,30 +78,31 @@ struct ctlsock {
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
-	/* The request being handled: the referee's reply goes to it. */
-	uint32_t next_id, current_id;
-	struct client *current;
-	unsigned current_gen;
-	bool replied;
-	char current_line[256];
-	char current_author[GAME_AUTHOR_MAX];
-	enum game_role current_role;
+	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
+	char words[512];		      /* the last move's words, for a status reply */
+	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
+	bool timeouts;		/* real time: silent and half-line clients are closed */
+	struct pin_guard pins;	/* wrong PINs per Unix user (DESIGN 8) */
+	uint64_t refusals_said; /* the last refused client logged, and those since not */
+	int refusals_quiet;
 };
 
 /* ------------------------------------------------------------------ the audit */
 
-/* control.log: MS AUTHOR ROLE COMMAND => ok|error TEXT */
+/* control.log: MS AUTHOR ROLE COMMAND => ok|error TEXT; the author and the text escaped
+ * here (audit.h), the command by loggable(). */
 static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		  const char *line, bool ok, const char *text)
 {
-	char buf[1024];
+	char buf[4096], who[4 * GAME_AUTHOR_MAX], said[2048];
 	int n;
 
 	if (c->log_fd < 0)
 		return;
-	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, author,
-		     control_role_name(role), line, ok ? "ok" : "error", text && *text ? " " : "",
-		     text ? text : "");
+	audit_escape(author, strlen(author), who, sizeof(who));
+	audit_escape(text ? text : "", text ? strlen(text) : 0, said, sizeof(said));
+	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, who,
+		     control_role_name(role), line, ok ? "ok" : "error", said[0] ? " " : "", said);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(buf)) {
@@ -92,21 +113,14 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 		log_warn(LOG_CONTROL, "control.log: %s", strerror(errno));
 }
 
-/* The request as the log shows it: printable, one line, cut at 200 bytes. */
+/* The request as the log shows it: its first 200 bytes escaped (audit.h), "..." after a
+ * longer one.  out: at least LOGGABLE_MAX bytes. */
 static void loggable(const char *line, size_t len, char *out, size_t size)
 {
-	size_t n = 0;
+	size_t n = audit_escape(line, len < 200 ? len : 200, out, size - 3);
 
-	for (size_t i = 0; i < len && n + 4 < size && i < 200; i++) {
-		unsigned char ch = (unsigned char)line[i];
-
-		out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-	}
-	if (len > 200 && n + 4 < size) {
-		memcpy(out + n, "...", 3);
-		n += 3;
-	}
-	out[n] = '\0';
+	if (len > 200)
+		memcpy(out + n, "...", 4);
 }
 
 /* ------------------------------------------------------------------ clients */
@@ -193,221 +207,271 @@ static void answer(struct ctlsock *c, struct client *cl, const struct strbuf *re
 		send_line(c, cl, reply->p, reply->len);
 }
 
-static void status_reply(struct ctlsock *c, struct strbuf *out, enum game_role role, uint64_t now)
+/* What the daemon knows besides the game, for `status`. */
+static void status_extra(void *shell, struct control_status_extra *x)
 {
+	struct ctlsock *c = shell;
 	const struct game *g = referee_game(c->referee);
-	struct control_status_extra x = {.now = now, .role = role};
-	char words[512] = "";
 	int last = game_plies(g) - 1;
 
 	if (last >= 0) {
 		struct chess_pos before;
 
 		game_position_before(g, last, &before);
-		presenter_move_words(c->presenter, &before, g->plies[last].move, words,
-				     sizeof(words));
-		x.last_move_words = words;
+		presenter_move_words(c->presenter, &before, g->plies[last].move, c->words,
+				     sizeof(c->words));
+		x->last_move_words = c->words;
 	}
-	x.board_differences = referee_board_differences(c->referee);
-	x.lang = presenter_lang(c->presenter);
+	x->board_differences = referee_board_differences(c->referee);
+	x->lang = presenter_lang(c->presenter);
 	if (c->store) {
 		const struct journal_stats *st = store_recovery(c->store);
 
-		x.record.skipped = store_recovery_skipped(c->store);
-		x.record.bad = st->bad;
-		x.record.duplicates = st->duplicates;
-		x.record.refused = st->refused;
-		x.record.first_skipped_line = st->first_skipped;
-		x.record.moves_from_scoresheet = store_moves_filled(c->store);
-		x.record.scoresheet_kept_plies =
-		    store_scoresheet_kept(c->store, &x.record.scoresheet_kept);
-		if (!x.record.scoresheet_kept_plies)
-			x.record.scoresheet_kept = NULL;
-		x.record.saving_error = store_saving_error(c->store);
-		x.record.saving_fails = x.record.saving_error != NULL;
-	}
-	control_reply_status(out, g, &x);
-}
+		x->record.skipped = store_recovery_skipped(c->store);
+		x->record.bad = st->bad;
+		x->record.duplicates = st->duplicates;
+		x->record.refused = st->refused;
+		x->record.first_skipped_line = st->first_skipped;
+		x->record.moves_from_scoresheet = store_moves_filled(c->store);
+		x->record.scoresheet_kept_plies =
+		    store_scoresheet_kept(c->store, &x->record.scoresheet_kept);
+		if (!x->record.scoresheet_kept_plies)
+			x->record.scoresheet_kept = NULL;
+		x->record.saving_error = store_saving_error(c->store);
+		x->record.saving_fails = x->record.saving_error != NULL;
+		{
+			const struct recovery *rc = store_recovered(c->store);
 
-static void export_reply(struct ctlsock *c, struct strbuf *out, enum control_export f)
-{
-	const struct pgn_game *pgn = store_pgn(c->store);
-	char *text = pgn ? scoresheet_render(pgn, control_export_name(f)) : NULL;
-
-	if (!text) {
-		control_reply_error(out, pgn ? "cannot render the scoresheet" : "no game yet");
-		return;
-	}
-	control_reply_export(out, control_export_name(f), text);
-	free(text);
-}
-
-/* A wrong PIN is refused and logged; after AUTH_TRIES the connection is closed. */
-static void auth(struct ctlsock *c, struct client *cl, const char *pin, struct strbuf *out)
-{
-	enum game_role role;
-
-	if (c->arbiter_pin[0] && !strcmp(pin, c->arbiter_pin))
-		role = ROLE_ARBITER;
-	else if (c->assistant_pin[0] && !strcmp(pin, c->assistant_pin))
-		role = ROLE_ASSISTANT;
-	else {
-		control_reply_error(out, "wrong PIN");
-		if (cl && ++cl->auth_failures >= AUTH_TRIES)
-			cl->auth_failures = -1; /* closed once the reply is sent */
-		return;
-	}
-	if (cl) {
-		cl->role = role;
-		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
-	}
-	control_reply_ok(out, control_role_name(role));
-}
-
-/* Give one request line, from a client (cl) or a board script (cl NULL). */
-static void request(struct ctlsock *c, struct client *cl, const char *author, enum game_role role,
-		    const char *line, size_t len, uint64_t now)
-{
-	struct control_request req;
-	struct strbuf out = {0};
-	char err[256], shown[256], said[256] = "";
-	bool ok;
-
-	loggable(line, len, shown, sizeof(shown));
-	if (control_parse(line, len, &req, err, sizeof(err))) {
-		control_reply_error(&out, err);
-		audit(c, now, author, role, shown, false, err);
-		goto done;
-	}
-	if (!control_allowed(&req, role)) {
-		control_reply_error(&out, "not allowed for this role");
-		audit(c, now, author, role, shown, false, "not allowed for this role");
-		goto done;
-	}
-	if (req.changes_game) {
-		struct game_event ev = {.kind = GAME_EV_COMMAND, .ms = now, .command = &req.game};
-
-		req.game.role = role;
-		snprintf(req.game.author, sizeof(req.game.author), "%s", author);
-		if (++c->next_id == 0)
-			c->next_id = 1;
-		req.game.request = c->current_id = c->next_id;
-		c->current = cl;
-		c->current_gen = cl ? cl->gen : 0;
-		c->replied = false;
-		snprintf(c->current_line, sizeof(c->current_line), "%s", shown);
-		snprintf(c->current_author, sizeof(c->current_author), "%s", author);
-		c->current_role = role;
-		referee_handle(c->referee, &ev);
-		if (!c->replied)
-			ctlsock_reply(c, req.game.request, false, "no reply from the game", now);
-		c->current = NULL;
-		c->current_id = 0;
-		return;
-	}
-	ok = true;
-	switch (req.cmd) {
-	case CTL_STATUS:
-		status_reply(c, &out, role, now);
-		break;
-	case CTL_MOVES:
-		control_reply_moves(&out, referee_game(c->referee));
-		break;
-	case CTL_EXPORT:
-		export_reply(c, &out, req.export_format);
-		break;
-	case CTL_HELP:
-		control_reply_help(&out);
-		break;
-	case CTL_COMPARE: {
-		struct game_comparison cmp;
-
-		if (game_compare(referee_game(c->referee), req.movetext, &cmp, err, sizeof(err))) {
-			ok = false;
-			control_reply_error(&out, err);
-		} else {
-			control_reply_compare(&out, &cmp);
-			game_compare_describe(&cmp, said, sizeof(said));
+			x->record.readings_from_scoresheet = rc->readings_filled;
+			x->record.readings_from_presses = rc->readings_from_presses;
+			x->record.reordered = rc->reordered;
+			x->record.foreign_journal = rc->foreign_path[0] ? rc->foreign_path : NULL;
 		}
-		break;
 	}
-	case CTL_WATCH:
-		if (!cl) {
-			ok = false;
-			control_reply_error(&out, "watch needs a connection");
-		} else {
-			if (!cl->watching)
-				c->watchers++;
-			cl->watching = true;
-			control_reply_ok(&out, "watching");
-		}
-		break;
-	case CTL_AUTH:
-		auth(c, cl, req.pin, &out);
-		ok = strstr(out.p ? out.p : "", "\"ok\":true") != NULL;
-		/* The PIN itself stays out of the log. */
-		snprintf(shown, sizeof(shown), "auth ****");
-		break;
-	default:
-		ok = false;
-		control_reply_error(&out, "not available in this version");
-		break;
+	if (c->presenter) {
+		const struct power_status *pw = presenter_power(c->presenter);
+
+		x->power = (struct control_power_status){
+		    .monitored = pw->monitored,
+		    .state = power_problem_name(pw->problems),
+		    .undervoltage_sensor = pw->undervoltage_sensor,
+		    .undervoltage = pw->problems & POWER_UNDERVOLTAGE,
+		    .battery = pw->battery,
+		    .battery_status = pw->supply_status,
+		    .percent = pw->percent,
+		};
 	}
-	if (ok)
-		audit(c, now, author, role, shown, true, said);
-	else
-		audit(c, now, author, role, shown, false, "refused");
-done:
-	answer(c, cl, &out);
-	free(out.p);
-	if (cl && cl->auth_failures < 0 && cl->fd >= 0) {
-		log_warn(LOG_CONTROL, "client %s closed after %d wrong PINs", cl->user, AUTH_TRIES);
+}
+
+/* The scoresheet in a format, for `export`. */
+static char *render(void *shell, enum control_export f, enum reply_code *why)
+{
+	struct ctlsock *c = shell;
+	const struct pgn_game *pgn = c->store ? store_pgn(c->store) : NULL;
+	char *text =
+	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
+
+	if (!text)
+		*why = pgn ? REPLY_RENDER_FAILED : REPLY_NO_GAME;
+	return text;
+}
+
+/* One event line for the watchers its audience reaches. */
+static void send_event(struct ctlsock *c, const char *json, enum game_audience audience)
+{
+	size_t len = strlen(json);
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+		enum game_audience level = cl->watch_public	      ? GAME_AUDIENCE_PUBLIC
+					   : cl->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
+								      : GAME_AUDIENCE_PLAYER;
+
+		if (cl->fd >= 0 && cl->watching && game_audience_reaches(audience, level))
+			send_line(c, cl, json, len);
+	}
+}
+
+/* ------------------------------------------------------------------ PINs */
+
+/* control.log gets one line per wait that refused PINs: who, how long, how many. */
+static void pin_waits(struct ctlsock *c, uint64_t now, bool all)
+{
+	struct pin_wait w;
+
+	while (pin_guard_ended(&c->pins, now, all, &w)) {
+		char text[160];
+
+		snprintf(text, sizeof(text),
+			 "%d PINs refused unchecked during a %llu s wait after %d wrong ones",
+			 w.refused, (unsigned long long)(w.length / 1000), w.wrong);
+		/* The board's buttons ("board", as its tries are logged) are the player's until
+		 * the arbiter's PIN is right. */
+		if (strcmp(w.key, PIN_KEY_BOARD))
+			audit(c, now, w.key, ROLE_ASSISTANT, "auth ****", false, text);
+		else
+			audit(c, now, "board", ROLE_PLAYER, "auth ****", false, text);
+	}
+}
+
+static uint64_t pin_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	(void)now;
+	return pin_guard_deadline(&c->pins);
+}
+
+static void pin_run(void *user, uint64_t now)
+{
+	pin_waits(user, now, false);
+}
+
+/* Give one request line, from a client (cl) or a board script (cl NULL): through the
+ * command table, its reply back to the client, a line in control.log. */
+/* A wrong or refused PIN's end: the arbiters hear of it (an event), and a connection that is
+ * not an arbiter's own is closed after AUTH_TRIES of them. */
+static void pin_refused(struct ctlsock *c, struct client *cl, const char *author, bool counted,
+			uint64_t now)
+{
+	struct strbuf ev = {0};
+
+	control_event_pin_refused(&ev, now, author);
+	if (ev.p && c->watchers)
+		send_event(c, ev.p, CONTROL_PIN_REFUSED_AUDIENCE);
+	free(ev.p);
+	if (cl && counted && ++cl->auth_failures >= AUTH_TRIES && cl->fd >= 0) {
+		log_warn(LOG_CONTROL, "client %s closed after %d wrong or refused PINs", cl->user,
+			 AUTH_TRIES);
 		flush_client(c, cl);
 		drop(c, cl, NULL);
 	}
 }
 
-void ctlsock_reply(struct ctlsock *c, uint32_t id, bool ok, const char *text, uint64_t now)
+/*
+ * `auth` while its user waits after too many wrong PINs (pinguard.h): refused unchecked,
+ * even the right PIN; these tries go to control.log once per wait (pin_waits()).  The
+ * arbiters' own users are never slowed, nor is a board script.  True when it was refused.
+ */
+static bool auth_waits(struct ctlsock *c, struct client *cl, const char *author, uint64_t now)
 {
+	uint64_t wait;
+	bool first;
+	struct game_reply err;
 	struct strbuf out = {0};
-	struct client *cl;
 
-	if (!c || id != c->current_id || c->replied)
-		return;
-	cl = c->current;
-	c->replied = true;
-	if (ok)
-		control_reply_ok(&out, text);
-	else
-		control_reply_error(&out, text);
-	audit(c, now, c->current_author, c->current_role, c->current_line, ok, text);
-	if (cl && cl->gen == c->current_gen)
-		answer(c, cl, &out);
+	if (!cl || cl->arbiter_user || !(wait = pin_guard_ask(&c->pins, cl->user, now, &first)))
+		return false;
+	game_reply_set(&err, REPLY_PIN_WAIT, REPLY_ARGS(REPLY_N("seconds", (wait + 999) / 1000)));
+	if (first)
+		log_warn(LOG_CONTROL, "user %s: PINs refused for %llu s after %d wrong ones",
+			 cl->user, (unsigned long long)((wait + 999) / 1000),
+			 pin_guard_count(&c->pins, cl->user, now));
+	control_reply(&out, &err);
+	answer(c, cl, &out);
 	free(out.p);
+	pin_refused(c, cl, author, true, now);
+	return true;
 }
 
 void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		   const char *line, bool ok, const char *text)
 {
-	if (c)
-		audit(c, now, author, role, line, ok, text);
+	if (!c)
+		return;
+	audit(c, now, author, role, line, ok, text);
+	if (!ok && !strcmp(line, "auth ****"))
+		pin_refused(c, NULL, author, false, now);
 }
 
-void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now)
+struct pin_guard *ctlsock_pins(struct ctlsock *c)
 {
-	request(c, NULL, "script", !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT,
-		command, strlen(command), now);
+	return c ? &c->pins : NULL;
 }
 
-void ctlsock_event(struct ctlsock *c, const char *json)
+/* Give one request line, from a client (cl) or a board script (cl NULL): through the
+ * command table, its reply back to the client, a line in control.log. */
+static void request(struct ctlsock *c, struct client *cl, const char *author, enum game_role role,
+		    const char *line, size_t len, uint64_t now)
 {
-	size_t len = strlen(json);
+	struct control_env env = {
+	    .referee = c->referee,
+	    .now = now,
+	    .role = role,
+	    .author = author,
+	    .connection = cl != NULL,
+	    .arbiter_pin = c->arbiter_pin,
+	    .assistant_pin = c->assistant_pin,
+	    .shell = c,
+	    .status_extra = status_extra,
+	    .render = render,
+	};
+	const struct control_command *auth = control_command_find("auth");
+	struct control_outcome out;
+	char shown[LOGGABLE_MAX], head[80];
+	bool counted = cl && !cl->arbiter_user;
 
+	/* The line's first words (it need not end in a NUL) pick its row. */
+	snprintf(head, sizeof(head), "%.*s", (int)(len < sizeof(head) - 1 ? len : sizeof(head) - 1),
+		 line);
+	if (auth && control_command_find(head) == auth && auth_waits(c, cl, author, now))
+		return;
+	control_dispatch(&env, line, len, &out);
+	if (out.action == CONTROL_ACT_PIN_REFUSED && counted) {
+		/* Counted per Unix user across connections: after five, a growing wait. */
+		uint64_t wait = pin_guard_wrong(&c->pins, cl->user, now);
+
+		if (wait) {
+			struct game_reply err;
+
+			game_reply_set(&err, REPLY_WRONG_PIN_WAIT,
+				       REPLY_ARGS(REPLY_N("seconds", wait / 1000)));
+			free(out.reply.p);
+			out.reply = (struct strbuf){0};
+			snprintf(out.said, sizeof(out.said), "%s", err.text);
+			control_reply(&out.reply, &err);
+		}
+	}
+	if (out.command && (out.command->flags & CONTROL_SECRET))
+		/* The PIN itself stays out of the log. */
+		snprintf(shown, sizeof(shown), "%s ****", out.command->name);
+	else
+		loggable(line, len, shown, sizeof(shown));
+	audit(c, now, author, role, shown, out.ok, out.said);
+	/* The connection's new state first: sending the reply may drop it. */
+	if (cl && out.action == CONTROL_ACT_WATCH) {
+		if (!cl->watching)
+			c->watchers++;
+		cl->watching = true;
+		cl->watch_public = out.public_view;
+	} else if (cl && out.action == CONTROL_ACT_ROLE) {
+		cl->role = out.role;
+		/* `auth PIN NAME`: the person at a shared connection (a phone at the web page)
+		 * is told apart from the others with the same PIN. */
+		if (snprintf(cl->author, sizeof(cl->author), "%s+pin%s%s", cl->user,
+			     out.name[0] ? ":" : "", out.name) >= (int)sizeof(cl->author))
+			log_warn(LOG_CONTROL, "author %s cut short", cl->author);
+	}
+	answer(c, cl, &out.reply);
+	control_outcome_free(&out);
+	/* The scoresheet's files after the reply has gone. */
+	referee_flush(c->referee, now);
+	if (out.action == CONTROL_ACT_PIN_REFUSED)
+		pin_refused(c, cl, author, counted, now);
+}
+
+void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
+		    uint64_t now)
+{
+	request(c, NULL, author, !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT, command,
+		strlen(command), now);
+}
+
+void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience)
+{
 	if (!c || !c->watchers)
 		return;
-	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
-		if (c->clients[i].fd >= 0 && c->clients[i].watching)
-			send_line(c, &c->clients[i], json, len);
+	send_event(c, json, audience);
 }
 
 bool ctlsock_watched(const struct ctlsock *c)
@@ -451,23 +515,29 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 		while (cl->fd >= 0 && (nl = memchr(cl->in, '\n', cl->in_len))) {
 			size_t len = (size_t)(nl - cl->in);
 
+			cl->spoke = true;
+			cl->line_from = 0;
 			if (cl->discarding)
 				cl->discarding = false;
 			else
 				request(c, cl, cl->author, cl->role, cl->in, len, now);
+			if (cl->fd < 0)
+				return;
 			memmove(cl->in, nl + 1, cl->in_len - len - 1);
 			cl->in_len -= len + 1;
 		}
+		if (cl->fd >= 0 && (cl->in_len || cl->discarding) && !cl->line_from)
+			cl->line_from = now ? now : 1;
 		if (cl->fd >= 0 && cl->in_len == sizeof(cl->in)) {
 			/* Over the limit without a newline: refused, the rest of it skipped. */
 			if (!cl->discarding) {
-				char err[80];
+				struct game_reply err;
 				struct strbuf out = {0};
 
-				snprintf(err, sizeof(err), "request longer than %d bytes",
-					 CONTROL_LINE_MAX);
-				control_reply_error(&out, err);
-				audit(c, now, cl->author, cl->role, "(too long)", false, err);
+				game_reply_set(&err, REPLY_REQUEST_TOO_LONG,
+					       REPLY_ARGS(REPLY_N("max", CONTROL_LINE_MAX)));
+				control_reply(&out, &err);
+				audit(c, now, cl->author, cl->role, "(too long)", false, err.text);
 				answer(c, cl, &out);
 				free(out.p);
 			}
@@ -477,7 +547,7 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 	}
 }
 
-static void peer_user(int fd, char *user, size_t size)
+static uid_t peer_user(int fd, char *user, size_t size)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -486,11 +556,163 @@ static void peer_user(int fd, char *user, size_t size)
 
 	snprintf(user, size, "unknown");
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
-		return;
+		return (uid_t)-1;
 	if (getpwuid_r(cred.uid, &pw, buf, sizeof(buf), &res) == 0 && res)
 		snprintf(user, size, "%s", pw.pw_name);
 	else
 		snprintf(user, size, "uid%u", (unsigned)cred.uid);
+	return cred.uid;
+}
+
+/* ------------------------------------------------------------------ limits */
+
+/* Whether a client may take one more file descriptor and still leave `keep` for the
+ * daemon's own files (and the arbiters): the descriptors open now, counted in
+ * /proc/self/fd (without it, the highest one handed out is taken as the count). */
+static bool fds_to_spare(int newest, int keep)
+{
+	struct rlimit rl;
+	int open_now = 0;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	d = opendir("/proc/self/fd");
+	if (d) {
+		while (readdir(d))
+			open_now++;
+		closedir(d);
+		open_now -= 3; /* ".", ".." and the directory's own */
+	} else if (errno == EMFILE || errno == ENFILE) {
+		return false;
+	} else {
+		open_now = newest + 1;
+	}
+	return (rlim_t)open_now + (rlim_t)keep <= rl.rlim_cur;
+}
+
+/*
+ * Who may connect besides those connected: at most CTLSOCK_MAX_CLIENTS in all, the last
+ * CTLSOCK_ARBITER_SLOTS of them for the arbiters' own users, at most CTLSOCK_PER_USER for
+ * any other user, and none that would take the file descriptors the daemon's files need
+ * (or, for other users than the arbiters, the arbiters' places' too).  True when it may;
+ * else false with the refusal in *why.
+ */
+static bool admit(const struct ctlsock *c, uid_t uid, bool arbiter, int fd, struct game_reply *why)
+{
+	int all = 0, mine = 0;
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		if (c->clients[i].fd < 0)
+			continue;
+		all++;
+		if (c->clients[i].uid == uid)
+			mine++;
+	}
+	if (all >= CTLSOCK_MAX_CLIENTS)
+		game_reply_set(why, REPLY_TOO_MANY_CLIENTS,
+			       REPLY_ARGS(REPLY_N("max", CTLSOCK_MAX_CLIENTS)));
+	else if (!arbiter && all >= CTLSOCK_MAX_CLIENTS - CTLSOCK_ARBITER_SLOTS)
+		game_reply_set(why, REPLY_ARBITERS_PLACES,
+			       REPLY_ARGS(REPLY_N("places", CTLSOCK_ARBITER_SLOTS)));
+	else if (!arbiter && mine >= CTLSOCK_PER_USER)
+		game_reply_set(why, REPLY_TOO_MANY_USER_CONNECTIONS,
+			       REPLY_ARGS(REPLY_N("max", CTLSOCK_PER_USER)));
+	else if (!fds_to_spare(fd, FD_RESERVE + (arbiter ? 0 : CTLSOCK_ARBITER_SLOTS)))
+		game_reply_set(why, REPLY_FDS_KEPT, NULL);
+	else
+		return true;
+	return false;
+}
+
+/* A client told why it is refused, and closed; logged at most once a second (with how many
+ * were refused without a word since), so a flood of connections does not flood the log. */
+static void refuse(struct ctlsock *c, int fd, const char *user, const struct game_reply *reply,
+		   uint64_t now)
+{
+	const char *why = reply->text;
+	struct strbuf out = {0};
+
+	control_reply(&out, reply);
+	strbuf_append(&out, "\n", 1);
+	if (out.p && send(fd, out.p, out.len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
+	free(out.p);
+	close(fd);
+	if (c->refusals_said && now < c->refusals_said + 1000) {
+		c->refusals_quiet++;
+		return;
+	}
+	if (c->refusals_quiet)
+		log_warn(LOG_CONTROL, "client %s refused: %s (and %d more refused before)", user,
+			 why, c->refusals_quiet);
+	else
+		log_warn(LOG_CONTROL, "client %s refused: %s", user, why);
+	c->refusals_said = now ? now : 1;
+	c->refusals_quiet = 0;
+}
+
+/* No descriptor left even to accept (EMFILE): the spare one given up for a moment, so the
+ * client can be told and closed, and the socket does not stay readable for ever. */
+static void shed(struct ctlsock *c, int listen_fd, uint64_t now)
+{
+	struct game_reply why;
+	int fd;
+
+	if (c->spare_fd < 0)
+		return;
+	close(c->spare_fd);
+	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	game_reply_set(&why, REPLY_NO_FD_LEFT, NULL);
+	if (fd >= 0)
+		refuse(c, fd, "?", &why, now);
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* Real time: a client that has sent no whole line within LINE_WAIT_MS of connecting, or
+ * leaves a line unfinished that long, is closed: silent clients never keep a place. */
+static uint64_t line_deadline(const struct client *cl)
+{
+	uint64_t at = UINT64_MAX;
+
+	if (cl->fd < 0)
+		return at;
+	if (!cl->spoke)
+		at = cl->since + LINE_WAIT_MS;
+	if (cl->line_from && cl->line_from + LINE_WAIT_MS < at)
+		at = cl->line_from + LINE_WAIT_MS;
+	return at;
+}
+
+static uint64_t timeout_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+	uint64_t at = UINT64_MAX;
+
+	(void)now;
+	if (!c->timeouts)
+		return at;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		uint64_t t = line_deadline(&c->clients[i]);
+
+		if (t < at)
+			at = t;
+	}
+	return at;
+}
+
+static void timeout_run(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
+		struct client *cl = &c->clients[i];
+
+		if (cl->fd >= 0 && line_deadline(cl) <= now)
+			drop(c, cl,
+			     cl->spoke ? "a line left unfinished for 10 s"
+				       : "no whole line within 10 s of connecting");
+	}
 }
 
 static void accept_ready(void *user, int fd, short revents, uint64_t now)
@@ -498,33 +720,43 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 	struct ctlsock *c = user;
 
 	(void)revents;
-	(void)now;
 	for (int round = 0; round < CTLSOCK_MAX_CLIENTS; round++) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct client *cl = NULL;
+		struct game_reply why;
+		char user_name[40];
+		bool arbiter;
+		uid_t uid;
 
-		if (cfd < 0)
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE)
+				shed(c, fd, now);
 			return;
+		}
+		uid = peer_user(cfd, user_name, sizeof(user_name));
+		arbiter = is_arbiter(c, user_name);
+		if (!admit(c, uid, arbiter, cfd, &why)) {
+			refuse(c, cfd, user_name, &why, now);
+			continue;
+		}
 		for (int i = 0; i < CTLSOCK_MAX_CLIENTS && !cl; i++)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			static const char busy[] =
-			    "{\"ok\":false,\"error\":\"too many clients\"}\n";
-
-			if (send(cfd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-				log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
-			close(cfd);
-			log_warn(LOG_CONTROL, "a client refused: %d clients already",
-				 CTLSOCK_MAX_CLIENTS);
+			game_reply_set(&why, REPLY_TOO_MANY_CLIENTS,
+				       REPLY_ARGS(REPLY_N("max", CTLSOCK_MAX_CLIENTS)));
+			refuse(c, cfd, user_name, &why, now);
 			continue;
 		}
 		memset(cl, 0, sizeof(*cl));
 		cl->fd = cfd;
 		cl->gen = ++c->next_gen;
-		peer_user(cfd, cl->user, sizeof(cl->user));
+		cl->uid = uid;
+		cl->arbiter_user = arbiter;
+		cl->since = now;
+		snprintf(cl->user, sizeof(cl->user), "%s", user_name);
 		snprintf(cl->author, sizeof(cl->author), "%s", cl->user);
-		cl->role = is_arbiter(c, cl->user) ? ROLE_ARBITER : ROLE_ASSISTANT;
+		cl->role = arbiter ? ROLE_ARBITER : ROLE_ASSISTANT;
 		log_info(LOG_CONTROL, "client %s connected as %s", cl->user,
 			 control_role_name(cl->role));
 	}
@@ -617,7 +849,11 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	c->listen_fd = -1;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
 		c->clients[i].fd = -1;
+	pin_guard_init(&c->pins);
+	c->timeouts = !loop_virtual(loop);
+	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	c->arbiter_count = cfg->arbiter_count;
+	c->braille_layout = cfg->braille_layout;
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
 	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
 	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);
@@ -628,8 +864,10 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	if (cfg->control_socket[0] && strcmp(cfg->control_socket, "none") &&
 	    listen_at(c, cfg->control_socket, cfg->control_group) == 0) {
 		loop_add_fd(loop, c->listen_fd, POLLIN, accept_ready, c);
+		loop_add_source(loop, timeout_deadline, timeout_run, c);
 		log_info(LOG_CONTROL, "control socket %s", c->path);
 	}
+	loop_add_source(loop, pin_deadline, pin_run, c);
 	return c;
 }
 
@@ -659,7 +897,10 @@ void ctlsock_close(struct ctlsock *c)
 		close(c->listen_fd);
 		unlink(c->path);
 	}
+	pin_waits(c, c->loop ? loop_now(c->loop) : 0, true);
 	if (c->log_fd >= 0)
 		close(c->log_fd);
+	if (c->spare_fd >= 0)
+		close(c->spare_fd);
 	free(c);
 }

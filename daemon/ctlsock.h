@@ -3,8 +3,9 @@
  * The control socket (DESIGN 8): a Unix stream socket for the assistant, the arbiter, the
  * web page and the broadcast.  The peer's Unix user is the author of its commands; users
  * named as arbiters have the arbiter's role, others the assistant's (or what `auth PIN`
- * gives).  Every request gets one reply line and a line in control.log; commands that
- * change the game go to the referee (and so into the journal).  Clients are non-blocking
+ * gives).  Every request goes through the command table (control/protocol.h), which returns
+ * its reply; it gets one reply line and a line in control.log; commands that change the
+ * game go to the referee (and so into the journal).  Clients are non-blocking
  * with bounded buffers: a slow, silent or vanished client never holds up the loop.
  * Board scripts' `control` lines go through the same code.
  */
@@ -21,7 +22,11 @@
 #include "daemon/store.h"
 #include "game/referee.h"
 
-#define CTLSOCK_MAX_CLIENTS 16
+/* At most this many clients; the last CTLSOCK_ARBITER_SLOTS places only for the users named
+ * in [control] arbiters; any other user at most CTLSOCK_PER_USER at once. */
+#define CTLSOCK_MAX_CLIENTS   16
+#define CTLSOCK_ARBITER_SLOTS 2
+#define CTLSOCK_PER_USER      6
 
 struct ctlsock;
 
@@ -34,16 +39,21 @@ void ctlsock_close(struct ctlsock *c);
 /* Whether the socket is listening (for tests and the log). */
 bool ctlsock_listening(const struct ctlsock *c);
 
-/* A board script's `control ROLE COMMAND` (author "script"). */
-void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now);
-/* The referee's reply to request `id` (a GAME_FX_REPLY effect). */
-void ctlsock_reply(struct ctlsock *c, uint32_t id, bool ok, const char *text, uint64_t now);
+/* A board script's `control ROLE COMMAND` (author "script"), through the same command table
+ * as the socket's requests. */
+void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
+		    uint64_t now);
 /* A line of control.log for what was done without the socket: the arbiter's menu on the
- * board's buttons (its commands, and the PINs tried: "auth ****"). */
+ * board's buttons (its commands, and the PINs tried: "auth ****"); a PIN refused there is
+ * an event for the arbiters' watch as one refused on the socket. */
 void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		   const char *line, bool ok, const char *text);
-/* One event line (JSON, without newline) for every watcher. */
-void ctlsock_event(struct ctlsock *c, const char *json);
+/* The PIN budget (DESIGN 8): the board's PINs go through it too (PIN_KEY_BOARD). */
+struct pin_guard *ctlsock_pins(struct ctlsock *c);
+/* One event line (JSON, without newline) for the watchers its audience reaches: an
+ * assistant's watch public and player events, an arbiter's all, `watch public` public
+ * ones. */
+void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience);
 bool ctlsock_watched(const struct ctlsock *c);
 
 #endif

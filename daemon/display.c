@@ -52,6 +52,7 @@ struct display *display_open(const struct config *cfg, struct loop *loop, struct
 	    .auth = cfg->braille_auth[0] ? cfg->braille_auth : NULL,
 	    .tty = cfg->braille_tty,
 	    .notation = cfg->braille_notation,
+	    .signs = cfg->braille_layout.signs,
 	};
 	struct display *d;
 
@@ -97,6 +98,20 @@ void display_show_clock(struct display *d, int64_t white_ms, int64_t black_ms)
 {
 	if (d)
 		braille_display_show_clock(d->braille, white_ms, black_ms);
+}
+
+int display_show_pages(struct display *d, const char *brf, int page)
+{
+	int shown = 0, count = 0;
+
+	if (!d)
+		return 0;
+	/* Count the pages first, so a page past the last wraps round. */
+	braille_display_show_pages(d->braille, brf, 1, &shown, &count);
+	if (count > 0 && page > 1)
+		braille_display_show_pages(d->braille, brf, (page - 1) % count + 1, &shown, &count);
+	log_info(LOG_BRAILLE, "scoresheet page %d of %d on the display", shown, count);
+	return shown;
 }
 
 void display_show_scoresheet(struct display *d, const struct game *g)

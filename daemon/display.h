@@ -24,5 +24,8 @@ void display_close(struct display *d);
 void display_show_move(struct display *d, int ply, const struct chess_pos *before, chess_move m);
 void display_show_clock(struct display *d, int64_t white_ms, int64_t black_ms);
 void display_show_scoresheet(struct display *d, const struct game *g);
+/* Page `page` of the paged BRF scoresheet brf on the display (past the last page: counted
+ * on from the first again); the page shown, or 0 (no display, nothing to show). */
+int display_show_pages(struct display *d, const char *brf, int page);
 
 #endif

@@ -17,6 +17,7 @@ struct driver {
 	struct board *board;
 	uint64_t origin;
 	int next;				 /* next action */
+	int first;				 /* the first action driver_start() plays */
 	uint64_t release_ms[BOARD_BUTTON_COUNT]; /* UINT64_MAX: not held */
 	struct driver_hooks hooks;
 };
@@ -71,8 +72,19 @@ void driver_start(struct driver *d, struct board *board, uint64_t origin_ms,
 {
 	d->board = board;
 	d->origin = origin_ms;
-	d->next = 0;
+	d->next = d->first;
 	d->hooks = *hooks;
+}
+
+void driver_faults_at_start(struct driver *d, const struct driver_hooks *hooks)
+{
+	while (d->first < d->script.count && d->script.actions[d->first].time_ms == 0 &&
+	       d->script.actions[d->first].type == SCRIPT_DISK) {
+		const struct script_action *a = &d->script.actions[d->first++];
+
+		if (hooks->disk)
+			hooks->disk(hooks->user, a->target, a->arg, 0);
+	}
 }
 
 static uint64_t action_ms(const struct driver *d, int i)
@@ -151,7 +163,7 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 		break;
 	case SCRIPT_DISK:
 		if (d->hooks.disk)
-			d->hooks.disk(d->hooks.user, a->target, t);
+			d->hooks.disk(d->hooks.user, a->target, a->arg, t);
 		break;
 	case SCRIPT_CRASH:
 		if (a->target == SCRIPT_CRASH_AFTER_BYTES) {
@@ -168,6 +180,7 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 	case SCRIPT_CONTROL:
 		if (d->hooks.control)
 			d->hooks.control(d->hooks.user, script_control_role(a),
+					 script_control_author(&d->script, a),
 					 script_control_text(&d->script, a), t);
 		break;
 	}

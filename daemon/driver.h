@@ -16,14 +16,17 @@
 
 struct driver;
 
-/* What the driver needs from the daemon: `control` gives COMMAND as ROLE (author "script");
+/* What the driver needs from the daemon: `control` gives COMMAND as ROLE by AUTHOR ("script",
+ * or "script:NAME" for `control ROLE:NAME`);
  * `crash` is called first, so what the board confirmed before the power went is taken. */
 struct driver_hooks {
 	void *user;
-	void (*control)(void *user, const char *role, const char *command, uint64_t now);
+	void (*control)(void *user, const char *role, const char *author, const char *command,
+			uint64_t now);
 	void (*before_crash)(void *user, uint64_t now);
-	/* `disk`: a storage fault (enum state_fault), or SCRIPT_DISK_REMOVED. */
-	void (*disk)(void *user, int what, uint64_t now);
+	/* `disk`: a storage fault (enum state_fault), SCRIPT_DISK_REMOVED, or SCRIPT_DISK_SLOW
+	 * with the extra time of each sync in arg. */
+	void (*disk)(void *user, int what, uint32_t arg, uint64_t now);
 };
 
 /* Load and check a script (every button it presses must have a line in cfg).  NULL with
@@ -32,6 +35,10 @@ struct driver *driver_open(const char *path, const struct board_config *cfg, cha
 			   size_t err_size);
 void driver_free(struct driver *d);
 const struct script_header *driver_header(const struct driver *d);
+/* The `disk` actions the script begins with at time 0, done now (before the daemon opens
+ * its state directory: a fault present at start) through hooks->disk; driver_start() then
+ * goes on after them. */
+void driver_faults_at_start(struct driver *d, const struct driver_hooks *hooks);
 /* Start playing on board: script time 0 is daemon time origin_ms. */
 void driver_start(struct driver *d, struct board *board, uint64_t origin_ms,
 		  const struct driver_hooks *hooks);

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <pthread.h>
 #include <unistd.h>
+#include <zlib.h>
 
 struct httpd {
 	struct MHD_Daemon *mhd;
@@ -42,13 +44,21 @@ static enum MHD_Result queue(const struct httpd_request *req, unsigned status,
 
 	if (!r)
 		return MHD_NO;
-	for (size_t i = 0; i < sizeof(common_headers) / sizeof(common_headers[0]); i++)
+	/* A 304 carries no content to protect: a poll of an unchanged round stays small. */
+	for (size_t i = 0; status != MHD_HTTP_NOT_MODIFIED &&
+			   i < sizeof(common_headers) / sizeof(common_headers[0]);
+	     i++)
 		MHD_add_response_header(r, common_headers[i][0], common_headers[i][1]);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	if (!strncmp(req->url, "/api/", 5) || strstr(content_type, "pgn"))
+	if (content_type)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (MHD_get_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL)) {
+		/* the caller's */
+	} else if (!strncmp(req->url, "/api/", 5) ||
+		   (content_type && strstr(content_type, "pgn"))) {
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	else
+	} else {
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	}
 	ret = MHD_queue_response(req->conn, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -79,6 +89,94 @@ enum MHD_Result httpd_respond_with(const struct httpd_request *req, unsigned sta
 	if (r)
 		MHD_add_response_header(r, header, value);
 	return queue(req, status, r, content_type);
+}
+
+enum MHD_Result httpd_respond_headers(const struct httpd_request *req, unsigned status,
+				      const char *content_type, const void *data, size_t len,
+				      const struct httpd_header *headers, size_t count)
+{
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_MUST_COPY);
+
+	for (size_t i = 0; r && i < count; i++)
+		MHD_add_response_header(r, headers[i].name, headers[i].value);
+	return queue(req, status, r, content_type);
+}
+
+char *httpd_gzip(const char *data, size_t len, size_t *out_len)
+{
+	z_stream z = {0};
+	size_t cap;
+	char *out;
+
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	cap = deflateBound(&z, (uLong)len) + 32; /* and the gzip header and trailer */
+	out = malloc(cap);
+	z.next_in = (Bytef *)(uintptr_t)data;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	if (!out || deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		deflateEnd(&z);
+		free(out);
+		return NULL;
+	}
+	*out_len = z.total_out;
+	deflateEnd(&z);
+	return out;
+}
+
+bool httpd_wants_gzip(const char *accept)
+{
+	const char *p = accept ? strstr(accept, "gzip") : NULL;
+	const char *q;
+
+	if (!p)
+		return false;
+	q = p + 4;
+	q += strspn(q, " \t");
+	if (*q != ';')
+		return true;
+	q = strstr(q, "q=");
+	return !q || strtod(q + 2, NULL) > 0;
+}
+
+#define STATIC_MAX 16
+
+enum MHD_Result httpd_respond_static(const struct httpd_request *req, const char *content_type,
+				     const void *data, size_t len)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		const void *data;
+		char *gz;
+		size_t len;
+	} cache[STATIC_MAX];
+	const struct httpd_header vary = {"Vary", "Accept-Encoding"};
+	const struct httpd_header h[] = {vary, {"Content-Encoding", "gzip"}};
+	const char *gz = NULL;
+	size_t gz_len = 0;
+
+	if (httpd_wants_gzip(httpd_header(req, "Accept-Encoding"))) {
+		pthread_mutex_lock(&lock);
+		for (int i = 0; i < STATIC_MAX; i++) {
+			if (!cache[i].data) {
+				cache[i].gz = httpd_gzip(data, len, &cache[i].len);
+				cache[i].data = data;
+			}
+			if (cache[i].data == data) {
+				gz = cache[i].gz;
+				gz_len = cache[i].len;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&lock);
+	}
+	/* The cache keeps the compressed files for the life of the process. */
+	if (gz)
+		return httpd_respond_headers(req, MHD_HTTP_OK, content_type, gz, gz_len, h, 2);
+	return httpd_respond_headers(req, MHD_HTTP_OK, content_type, data, len, &vary, 1);
 }
 
 enum MHD_Result httpd_respond_stream(const struct httpd_request *req, const char *content_type,

@@ -50,6 +50,22 @@ enum MHD_Result httpd_respond_text(const struct httpd_request *req, unsigned sta
 enum MHD_Result httpd_respond_with(const struct httpd_request *req, unsigned status,
 				   const char *content_type, const char *text, const char *header,
 				   const char *value);
+/* The same with headers of the caller's (a Cache-Control among them replaces ours);
+ * content_type NULL for none (a 304 or 204 has no body). */
+struct httpd_header {
+	const char *name, *value;
+};
+enum MHD_Result httpd_respond_headers(const struct httpd_request *req, unsigned status,
+				      const char *content_type, const void *data, size_t len,
+				      const struct httpd_header *headers, size_t count);
+/* A file of the page (static for the life of the process): gzipped when the client asks
+ * (compressed once), with Vary: Accept-Encoding. */
+enum MHD_Result httpd_respond_static(const struct httpd_request *req, const char *content_type,
+				     const void *data, size_t len);
+/* data gzipped (malloc'd, its length in out_len), or NULL. */
+char *httpd_gzip(const char *data, size_t len, size_t *out_len);
+/* Whether an Accept-Encoding (NULL: none) asks for gzip (and not at q=0). */
+bool httpd_wants_gzip(const char *accept);
 /* A streamed response (server-sent events): reader as libmicrohttpd calls it. */
 enum MHD_Result httpd_respond_stream(const struct httpd_request *req, const char *content_type,
 				     MHD_ContentReaderCallback reader, void *cls,

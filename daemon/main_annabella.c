@@ -15,11 +15,16 @@ static const struct {
 } commands[] = {
     {"perft", cli_perft, "perft FEN DEPTH [--divide]"},
     {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]"},
-    {"scoresheet", cli_scoresheet, "scoresheet --format pgn|text|brf|unicode STATE_DIR"},
+    {"scoresheet", cli_scoresheet,
+     "scoresheet --format pgn|text|brf|unicode [--config FILE] [--page-lines N] [--line-cells N] "
+     "[--signs after|before-square] STATE_DIR"},
     {"control", cli_control, "control [--socket PATH] [COMMAND ARGS...]"},
     {"status", cli_status, "status [--socket PATH]"},
+    {"codes", cli_codes, "codes"},
     {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]"},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]"},
+    {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]"},
+    {"pin", cli_pin, "pin [DIGITS]"},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes"},
     {"speech-samples", cli_speech_samples, "speech-samples DIR"},
     {"broadcast", cli_broadcast,

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,18 +20,24 @@
 #include "base/timeutil.h"
 #include "base/trace.h"
 #include "chess/chess.h"
+#include "daemon/audit.h"
+#include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
 #include "daemon/leds.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
+#include "daemon/device.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/notify.h"
+#include "daemon/power.h"
 #include "daemon/present.h"
+#include "daemon/recovery.h"
 #include "daemon/state.h"
 #include "daemon/script.h"
 #include "daemon/store.h"
+#include "daemon/takeover.h"
 #include "game/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
@@ -63,11 +70,17 @@ struct daemon {
 	struct display *display;
 	struct clockface *clockface;
 	struct leds *leds;
+	struct takeover *takeover; /* a new version installed while it runs */
+	struct power *power;	   /* the Pi's supply and a UPS ([power]) */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
+	/* The audit: the start lines written (once a game is open), the logs' anchors. */
+	bool start_logged;
+	char serial[64];
+	struct audit_anchor anchors[2]; /* control.log, speech.log */
 };
 
 static void usage(FILE *f)
@@ -202,8 +215,10 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	/* The arbiter's menu on the buttons needs the display to show it and the PIN. */
 	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin[0];
 	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
+	s->braille_display = cfg->braille_display;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
+	s->flag_announce = cfg->flag_announce;
 	return 0;
 }
 
@@ -264,19 +279,24 @@ static void before_crash(void *user, uint64_t now)
 	board_events(user, now);
 }
 
-static void script_control(void *user, const char *role, const char *command, uint64_t now)
+static void script_control(void *user, const char *role, const char *author, const char *command,
+			   uint64_t now)
 {
 	struct daemon *d = user;
 
-	ctlsock_script(d->ctl, role, command, now);
+	ctlsock_script(d->ctl, role, author, command, now);
 }
 
 /* `disk` in a board script: a storage fault from now on, or the state directory removed. */
-static void script_disk(void *user, int what, uint64_t now)
+static void script_disk(void *user, int what, uint32_t arg, uint64_t now)
 {
 	struct daemon *d = user;
 
 	(void)now;
+	if (what == SCRIPT_DISK_SLOW) {
+		state_set_sync_delay(arg);
+		return;
+	}
 	if (what != SCRIPT_DISK_REMOVED) {
 		state_set_fault((enum state_fault)what);
 		return;
@@ -284,6 +304,59 @@ static void script_disk(void *user, int what, uint64_t now)
 	if (state_remove_tree(d->cfg.state_dir))
 		log_error(LOG_MAIN, "disk removed: cannot remove %s: %s", d->cfg.state_dir,
 			  strerror(errno));
+}
+
+/* ------------------------------------------------------------------ the audit */
+
+/* The logs' digests as they stand, noted in the journal (its chain covers them). */
+static void note_anchors(struct daemon *d, uint64_t ms)
+{
+	char part[2][200];
+
+	for (int i = 0; i < 2; i++) {
+		char hex[2 * SHA256_SIZE + 1];
+		const char *name = strrchr(d->anchors[i].path, '/') + 1;
+		off_t bytes;
+
+		if (audit_anchor_update(&d->anchors[i], &bytes, hex))
+			snprintf(part[i], sizeof(part[i]), "%s=-", name);
+		else
+			snprintf(part[i], sizeof(part[i]), "%s=%lld:%s", name, (long long)bytes,
+				 hex);
+	}
+	store_note(d->store, ms, "audit %s %s", part[0], part[1]);
+}
+
+/* A game begins or resumes, or ends.  At the daemon's first, the start line goes to both
+ * logs (DESIGN 8), before anything of the game is said; every game's journal notes the
+ * device, the wall clock and the logs' anchors. */
+static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
+{
+	struct daemon *d = user;
+	char wall[32], line[256], path[PATH_MAX];
+	bool synced;
+
+	if (!start) {
+		note_anchors(d, ms);
+		return;
+	}
+	audit_wallclock(wall, sizeof(wall));
+	synced = audit_clock_synced();
+	if (!d->start_logged) {
+		static const char *const logs[] = {"control.log", "speech.log"};
+
+		d->start_logged = true;
+		audit_start_line(line, sizeof(line), ms, wall, synced, g->params.id, game_plies(g));
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir, logs[i]);
+			if (audit_append(path, line))
+				log_error(LOG_MAIN, "%s: the start line: %s", path,
+					  strerror(errno));
+		}
+	}
+	store_note(d->store, ms, "device serial=%s version=%s clock=%s synced=%s", d->serial,
+		   ANNABELLA_VERSION, wall, synced ? "yes" : "no");
+	note_anchors(d, ms);
 }
 
 static void saving_notice(void *user, bool failing)
@@ -312,20 +385,29 @@ static void watchdog_run(void *user, uint64_t now)
 	notify_send("WATCHDOG=1");
 }
 
-/* Saving is tried again while it fails. */
+/* Saving is tried again while it fails; the writer's results are taken as they come. */
 static uint64_t store_deadline_fn(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
 	(void)now;
-	return store_retry_deadline(d->store);
+	return store_deadline(d->store);
 }
 
 static void store_run(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
-	store_retry(d->store, now);
+	store_tick(d->store, now);
+}
+
+static void store_ready(void *user, int fd, short revents, uint64_t now)
+{
+	struct daemon *d = user;
+
+	(void)fd;
+	(void)revents;
+	store_service(d->store, now);
 }
 
 static uint64_t referee_deadline_fn(void *user, uint64_t now)
@@ -389,13 +471,15 @@ static void reload(struct daemon *d)
 	d->cfg.menu_ms = cfg.menu_ms;
 	d->cfg.warning_count = cfg.warning_count;
 	memcpy(d->cfg.warnings_s, cfg.warnings_s, sizeof(d->cfg.warnings_s));
+	d->cfg.flag_announce = cfg.flag_announce;
 	memcpy(d->cfg.voice.params, cfg.voice.params, sizeof(d->cfg.voice.params));
 	d->cfg.log_level = cfg.log_level;
 	if (game_settings(d, &set, err, sizeof(err), fen_err, sizeof(fen_err)) == 0)
 		referee_update_settings(d->referee, &set);
 	log_info(LOG_MAIN,
 		 "SIGHUP: reloaded the log level, the voices' rate, pitch, volume and "
-		 "variant, detection and menu times, clock warnings; not reloaded (restart "
+		 "variant, detection and menu times, clock warnings and flag announcement; not "
+		 "reloaded (restart "
 		 "for them): the board, the state directory, the control socket, the audio "
 		 "devices, the language and the game settings");
 }
@@ -418,6 +502,13 @@ static void signal_ready(void *user, int fd, short revents, uint64_t now)
 	log_info(LOG_MAIN, "stopping on signal %u", signo);
 	d->signalled = true;
 	loop_stop(d->loop, 0);
+}
+
+static void power_changed(void *user, const struct power_status *st, uint64_t now)
+{
+	struct daemon *d = user;
+
+	presenter_set_power(d->presenter, st, now);
 }
 
 static void voice_idle(void *user)
@@ -483,9 +574,11 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	struct referee_settings settings;
 	struct store_config sc = {
 	    .dir = d->cfg.state_dir,
+	    .serial = d->serial,
 	    .sync = d->cfg.sync,
 	    .record_audio = d->cfg.voice.record,
 	    .virtual_time = d->opt.virtual_time,
+	    .threaded = !d->opt.virtual_time,
 	    .keep_audio = d->cfg.keep_audio,
 	    .keep_games = d->cfg.keep_games,
 	};
@@ -495,6 +588,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .rate = d->cfg.voice.params[VOICE_PRIVATE].rate,
 	    .slow_repeat = d->cfg.slow_repeat,
 	    .info = d->cfg.clock_info,
+	    .braille_layout = d->cfg.braille_layout,
 	};
 	struct game_sink sink;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
@@ -508,15 +602,35 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	origin = loop_now(d->loop);
 	*status = 1;
+	/* In virtual time the game is played by a script, not recorded by this device. */
+	if (d->opt.virtual_time)
+		snprintf(d->serial, sizeof(d->serial), "virtual");
+	else
+		device_serial(d->serial, sizeof(d->serial));
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir,
+			 i ? "speech.log" : "control.log");
+		audit_anchor_init(&d->anchors[i], path);
+	}
 	d->sigfd = open_signals();
 	if (d->sigfd < 0) {
 		snprintf(err, err_size, "signals: %s", strerror(errno));
 		return -1;
 	}
-	if (state_mkdir(d->cfg.state_dir)) {
-		snprintf(err, err_size, "%s: %s", d->cfg.state_dir, strerror(errno));
-		return -1;
+	/* A script's storage fault from its start is there before the state directory is
+	 * opened. */
+	if (d->driver) {
+		struct driver_hooks hooks = {.user = d, .disk = script_disk};
+
+		driver_faults_at_start(d->driver, &hooks);
 	}
+	/* Storage that cannot be written now (read-only, full, not mounted yet) is no reason
+	 * not to start: the game is kept in memory, said once, and written when it can be. */
+	if (state_mkdir(d->cfg.state_dir))
+		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
+			  d->cfg.state_dir, strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)
@@ -537,6 +651,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	ctlsock_attach(d->ctl, d->referee, d->presenter, d->store);
+	/* The PINs entered on the board's buttons go through the socket's PIN budget. */
+	referee_attach_pins(d->referee, ctlsock_pins(d->ctl));
 	presenter_attach(d->presenter, d->referee, d->ctl);
 	d->display = display_open(&d->cfg, d->loop, d->referee);
 	presenter_attach_display(d->presenter, d->display);
@@ -546,6 +662,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	d->leds = leds_open(&d->cfg.board, d->board, d->loop, d->referee);
 	presenter_attach_leds(d->presenter, d->leds);
 	*status = 2;
+	store_set_notice(d->store, saving_notice, d);
 	if (store_replay(d->store, d->referee, err, err_size))
 		return -1;
 	g = referee_game(d->referee);
@@ -554,11 +671,11 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	*status = 1;
-	store_set_notice(d->store, saving_notice, d);
+	presenter_set_game_hook(d->presenter, game_hook, d);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
 	/* The arbiter sees it in status; the player hears it once. */
-	if (store_recovery_skipped(d->store) || store_scoresheet_kept(d->store, NULL))
+	if (recovery_incomplete(store_recovered(d->store)))
 		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
 				 loop_now(d->loop));
 	place_pegs(d);
@@ -587,9 +704,14 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		loop_add_source(d->loop, watchdog_deadline, watchdog_run, d);
 	}
 	loop_add_source(d->loop, end_deadline, end_run, d);
+	d->takeover = takeover_open(d->loop, d->referee);
+	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
+			      power_changed, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
+	if (store_fd(d->store) >= 0)
+		loop_add_fd(d->loop, store_fd(d->store), POLLIN, store_ready, d);
 	if (d->opt.virtual_time)
 		loop_set_idle(d->loop, voice_idle, d);
 	return 0;
@@ -597,9 +719,15 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 
 static void stop(struct daemon *d)
 {
-	notify_send("STOPPING=1");
+	/* A new version taking over is the same main process to the service manager: a
+	 * reload, which its READY=1 ends; STOPPING=1 would have it wait for an exit. */
+	if (takeover_program(d->takeover))
+		notify_send("RELOADING=1\nSTATUS=starting the new version");
+	else
+		notify_send("STOPPING=1");
 	if (d->started) {
 		referee_stop(d->referee, loop_now(d->loop));
+		note_anchors(d, loop_now(d->loop));
 		store_close(d->store, referee_game(d->referee));
 	}
 	ctlsock_close(d->ctl);
@@ -612,6 +740,7 @@ static void stop(struct daemon *d)
 		voice_stop_within(d->voice, 800);
 	else if (d->voice)
 		voice_stop(d->voice);
+	power_free(d->power);
 	referee_free(d->referee);
 	presenter_free(d->presenter);
 	store_free(d->store);
@@ -620,6 +749,22 @@ static void stop(struct daemon *d)
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	loop_free(d->loop);
+}
+
+/* PINs shorter than six digits are accepted (configurations from before) but said: at ten
+ * wrong PINs a minute, four digits fall within a day. */
+static void warn_short_pins(const struct config *cfg, const char *path)
+{
+	static const char *const keys[] = {"arbiter-pin", "assistant-pin"};
+	const char *pins[] = {cfg->arbiter_pin, cfg->assistant_pin};
+
+	for (int i = 0; i < 2; i++)
+		if (pins[i][0] && strlen(pins[i]) < CONFIG_PIN_DIGITS)
+			log_warn(LOG_MAIN,
+				 "%s: [control] %s has %zu digits: give it at least %d (`annabella "
+				 "pin` makes one)",
+				 path ? path : "configuration", keys[i], strlen(pins[i]),
+				 CONFIG_PIN_DIGITS);
 }
 
 int main(int argc, char **argv)
@@ -638,6 +783,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_set_level((enum log_level)d.cfg.log_level);
+	if (speechcheck_pronounce(&d.cfg, err, sizeof(err))) {
+		log_fatal("%s", err);
+		return 2;
+	}
+	warn_short_pins(&d.cfg, d.opt.config_path);
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);
@@ -672,5 +822,17 @@ int main(int argc, char **argv)
 	status = loop_run(d.loop);
 	stop(&d);
 	trace_close();
+	if (takeover_program(d.takeover)) {
+		char program[PATH_MAX];
+
+		snprintf(program, sizeof(program), "%s", takeover_program(d.takeover));
+		takeover_free(d.takeover);
+		execv(program, argv);
+		/* The service manager starts it (Restart=) after this exit. */
+		log_error(LOG_MAIN, "cannot start the new version %s: %s", program,
+			  strerror(errno));
+		return 1;
+	}
+	takeover_free(d.takeover);
 	return status;
 }

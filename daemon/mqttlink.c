@@ -302,6 +302,14 @@ void mqttlink_free(struct mqttlink *l)
 	mosquitto_lib_cleanup();
 }
 
+int mqttlink_will(struct mqttlink *l, const char *topic, const char *payload)
+{
+	return mosquitto_will_set(l->mosq, topic, (int)strlen(payload), payload, 1, true) ==
+		       MOSQ_ERR_SUCCESS
+		   ? 0
+		   : -1;
+}
+
 int mqttlink_subscribe(struct mqttlink *l, const char *pattern)
 {
 	if (l->subscription_count == SUBSCRIPTIONS_MAX ||

@@ -53,6 +53,9 @@ struct mqttlink *mqttlink_new(const struct mqtt_options *o, const char *client_i
 			      size_t errsize);
 void mqttlink_free(struct mqttlink *l);
 
+/* The broker's last will: published (QoS 1, retained) for us when the connection is lost
+ * without a goodbye.  Before the first connect; 0 or -1. */
+int mqttlink_will(struct mqttlink *l, const char *topic, const char *payload);
 /* Subscribed (QoS 1) now if connected, and again after each connect. */
 int mqttlink_subscribe(struct mqttlink *l, const char *pattern);
 /* QoS 1.  The message id (>0), or -1 when not connected (the caller republishes on the

@@ -11,6 +11,7 @@
 #include "daemon/leds.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
+#include "daemon/scoresheet.h"
 
 #define TEXT_MAX 512
 
@@ -27,7 +28,16 @@ struct presenter {
 	bool settings_said; /* the settings were said (once, at the first game) */
 	bool repeated;	    /* a repeat was said, at last_repeat_ms */
 	uint64_t last_repeat_ms;
+	presenter_game_hook game_hook;
+	void *game_hook_user;
+	struct power_status power; /* the last reading ([power]) */
 };
+
+void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user)
+{
+	p->game_hook = fn;
+	p->game_hook_user = user;
+}
 
 /* What each of the referee's messages is called in the phrase tables. */
 static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
@@ -78,9 +88,25 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_CLOCKS_SET] = PHRASE_CLOCKS_SET,
     [GAME_MSG_CLAIM_REJECTED] = PHRASE_CLAIM_REJECTED,
     [GAME_MSG_CORRECTION] = PHRASE_CORRECTION,
+    [GAME_MSG_MENU_QUICK_GUIDE] = PHRASE_MENU_QUICK_GUIDE,
+    [GAME_MSG_MENU_BRAILLE_SHEET] = PHRASE_MENU_BRAILLE_SHEET,
+    [GAME_MSG_QUICK_GUIDE_BUTTONS] = PHRASE_QUICK_GUIDE_BUTTONS,
+    [GAME_MSG_QUICK_GUIDE_MENU] = PHRASE_QUICK_GUIDE_MENU,
+    [GAME_MSG_QUICK_GUIDE_SPEECH] = PHRASE_QUICK_GUIDE_SPEECH,
+    [GAME_MSG_CLOCK_GAP_WHITE] = PHRASE_CLOCK_GAP_WHITE,
+    [GAME_MSG_CLOCK_GAP_BLACK] = PHRASE_CLOCK_GAP_BLACK,
+    [GAME_MSG_CLOCK_UNCERTAIN] = PHRASE_CLOCK_UNCERTAIN,
+    [GAME_MSG_ARBITER_RESUMES] = PHRASE_ARBITER_RESUMES,
     [GAME_MSG_ARBITER_PIN] = PHRASE_ARBITER_PIN,
     [GAME_MSG_ARBITER_DONE] = PHRASE_ARBITER_DONE,
 };
+
+/* The quick guide is information: a move's announcement cuts it short (voice.h). */
+static bool is_quick_guide(enum game_msg msg)
+{
+	return msg == GAME_MSG_QUICK_GUIDE_BUTTONS || msg == GAME_MSG_QUICK_GUIDE_MENU ||
+	       msg == GAME_MSG_QUICK_GUIDE_SPEECH;
+}
 
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
 				struct store *store)
@@ -146,20 +172,46 @@ void presenter_move_words(const struct presenter *p, const struct chess_pos *bef
 	phrase_move(&o, before, m, buf, size);
 }
 
-static void say(struct presenter *p, enum game_channel ch, enum voice_kind kind,
+bool presenter_reaches(enum present_sink sink, enum game_audience audience)
+{
+	switch (sink) {
+	case PRESENT_SPEAKER:	/* heard by both players and anyone near the board */
+	case PRESENT_CLOCKFACE: /* seen by the sighted opponent (Art. 6.10.1) */
+		return audience == GAME_AUDIENCE_PUBLIC;
+	case PRESENT_EARPHONE: /* the tactile player's alone; the public is on the speaker */
+		return audience == GAME_AUDIENCE_PLAYER;
+	case PRESENT_BRAILLE: /* the tactile player's own display */
+		return game_audience_reaches(audience, GAME_AUDIENCE_PLAYER);
+	case PRESENT_SINK_COUNT:
+		break;
+	}
+	return false;
+}
+
+/* An utterance for its audience: on the speaker or in the earphone as the audience allows
+ * (an arbiter's is never spoken), and to the watchers it reaches. */
+static void say(struct presenter *p, enum game_audience audience, enum voice_kind kind,
 		const struct utterance *u, int rate_percent, uint64_t ms)
 {
 	if (!u->text[0])
 		return;
-	if (p->voice)
-		voice_say_utterance(p->voice, ch == GAME_PUBLIC ? VOICE_PUBLIC : VOICE_PRIVATE,
-				    kind, u, rate_percent, ms);
+	if (p->voice && presenter_reaches(PRESENT_SPEAKER, audience))
+		voice_say_utterance(p->voice, VOICE_PUBLIC, kind, u, rate_percent, ms);
+	else if (p->voice && presenter_reaches(PRESENT_EARPHONE, audience))
+		voice_say_utterance(p->voice, VOICE_PRIVATE, kind, u, rate_percent, ms);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
-		control_event_say(&line, ms, ch == GAME_PUBLIC, u->text);
+		struct control_say_part parts[UTTERANCE_SEGMENTS_MAX];
+
+		for (int i = 0; i < u->count && i < UTTERANCE_SEGMENTS_MAX; i++) {
+			parts[i].lang = phrase_lang_code(u->seg[i].lang);
+			parts[i].start = u->seg[i].start;
+			parts[i].end = u->seg[i].end;
+		}
+		control_event_say_parts(&line, ms, audience, u->text, parts, u->count);
 		if (line.p)
-			ctlsock_event(p->ctl, line.p);
+			ctlsock_event(p->ctl, line.p, audience);
 		free(line.p);
 	}
 }
@@ -181,7 +233,7 @@ static void say_settings(struct presenter *p, uint64_t ms)
 	phrase_add(&u, &o, o.short_form ? PHRASE_SETTINGS_SHORT : PHRASE_SETTINGS_LONG, NULL);
 	/* A prompt, as the game's other private words then: in the order they are said
 	 * (a prompt goes before queued information). */
-	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
@@ -198,7 +250,49 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 		return;
 	utterance_clear(&u);
 	phrase_add(&u, &o, phrases[n], NULL);
-	say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, ms);
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
+}
+
+/* Privately: the most severe power problem (with the battery's charge when known), or
+ * that there is none any more. */
+static void say_power(struct presenter *p, uint64_t ms)
+{
+	const struct power_status *st = &p->power;
+	struct phrase_options o = options(p);
+	struct phrase_args a = {.square = -1, .count = st->percent};
+	struct utterance u;
+
+	utterance_clear(&u);
+	if (st->problems & POWER_UNDERVOLTAGE)
+		phrase_add(&u, &o, PHRASE_POWER_UNDERVOLTAGE, NULL);
+	else if (st->problems & (POWER_BATTERY_LOW | POWER_ON_BATTERY))
+		phrase_add(&u, &o,
+			   st->problems & POWER_BATTERY_LOW ? PHRASE_POWER_BATTERY_LOW
+							    : PHRASE_POWER_ON_BATTERY,
+			   NULL);
+	else
+		phrase_add(&u, &o, PHRASE_POWER_OK, NULL);
+	if (st->problems && !(st->problems & POWER_UNDERVOLTAGE) && st->percent >= 0) {
+		utterance_add(&u, o.lang, ", ");
+		phrase_add(&u, &o, PHRASE_POWER_PERCENT, &a);
+	}
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
+}
+
+void presenter_set_power(struct presenter *p, const struct power_status *st, uint64_t ms)
+{
+	bool first = !p->power.monitored;
+	unsigned before = p->power.problems;
+
+	p->power = *st;
+	clockface_set_power(p->clockface, st->problems);
+	if (first ? st->problems != 0 : st->problems != before)
+		say_power(p, ms);
+}
+
+const struct power_status *presenter_power(const struct presenter *p)
+{
+	return &p->power;
 }
 
 static void speak(struct presenter *p, const struct game_effect *fx)
@@ -214,11 +308,30 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 	case GAME_FX_SAY:
 		if (fx->msg == GAME_MSG_CHECKMATE && p->mate_said)
 			break;
-		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], NULL);
-		say(p, fx->channel,
-		    fx->channel == GAME_PRIVATE ? VOICE_KIND_PROMPT : VOICE_KIND_INFO, &u, 100,
-		    fx->ms);
+		/* A clock gap says its time. */
+		a.time_ms = fx->has_clock && fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], &a);
+		/* The quick guide is long: a move's announcement cuts it short. */
+		say(p, fx->audience,
+		    fx->audience == GAME_AUDIENCE_PUBLIC || is_quick_guide(fx->msg)
+			? VOICE_KIND_INFO
+			: VOICE_KIND_PROMPT,
+		    &u, 100, fx->ms);
 		break;
+	case GAME_FX_BRAILLE_PAGE: {
+		const struct pgn_game *pgn = store_pgn(p->store);
+		char *brf = pgn ? scoresheet_render(pgn, "brf", &p->cfg.braille_layout) : NULL;
+
+		/* The page the display shows (the first again after the last); said so the
+		 * player knows where the display is. */
+		a.count = display_show_pages(p->display, brf ? brf : "", fx->page);
+		free(brf);
+		if (a.count > 0) {
+			phrase_add(&u, &o, PHRASE_BRAILLE_PAGE, &a);
+			say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		}
+		break;
+	}
 	case GAME_FX_MOVE:
 	case GAME_FX_REPEAT:
 		if (fx->correction) {
@@ -228,19 +341,20 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		mate = phrase_add_move(&u, &o, &fx->before, fx->move);
 		if (fx->kind == GAME_FX_MOVE) {
 			p->mate_said = mate;
-			display_show_move(p->display, fx->ply, &fx->before, fx->move);
+			if (presenter_reaches(PRESENT_BRAILLE, fx->audience))
+				display_show_move(p->display, fx->ply, &fx->before, fx->move);
 		} else {
 			if (p->repeated && fx->ms - p->last_repeat_ms < PRESENT_SLOW_REPEAT_MS)
 				rate = p->cfg.slow_repeat > 0 ? p->cfg.slow_repeat : 70;
 			p->repeated = true;
 			p->last_repeat_ms = fx->ms;
 		}
-		say(p, fx->channel, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
+		say(p, fx->audience, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
 		    &u, rate, fx->ms);
 		break;
 	case GAME_FX_PIECE:
 		phrase_add_german(&u, phrase_piece(fx->piece));
-		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_GUIDE:
 		a.square = fx->square;
@@ -258,7 +372,7 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 					     sizeof(text));
 			utterance_add(&u, o.lang, text);
 		}
-		say(p, GAME_PRIVATE, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_TIMES:
 		a.count = fx->moves_made; /* D.2.6.1: the number of moves made */
@@ -288,14 +402,14 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 			phrase_add(&u, &o,
 				   fx->delay_color ? PHRASE_DELAY_BLACK : PHRASE_DELAY_WHITE, &d);
 		}
-		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
-		if (fx->has_clock)
+		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
+		if (fx->has_clock && presenter_reaches(PRESENT_BRAILLE, fx->audience))
 			display_show_clock(p->display, fx->white_ms, fx->black_ms);
 		break;
 	case GAME_FX_WARNING:
 		a.time_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
 		phrase_add(&u, &o, PHRASE_TIME_LEFT, &a);
-		say(p, GAME_PRIVATE, VOICE_KIND_TIME, &u, 100, fx->ms);
+		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
 		break;
 	default:
 		break;
@@ -307,40 +421,54 @@ static void present_effect(void *user, const struct game_effect *fx)
 	struct presenter *p = user;
 	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
 
-	clockface_touch(p->clockface);
+	if (presenter_reaches(PRESENT_CLOCKFACE, fx->audience))
+		clockface_touch(p->clockface);
 	switch (fx->kind) {
 	case GAME_FX_SCORESHEET:
 		if (g) {
 			store_scoresheet(p->store, g);
-			display_show_scoresheet(p->display, g);
+			if (presenter_reaches(PRESENT_BRAILLE, fx->audience))
+				display_show_scoresheet(p->display, g);
 		}
 		break;
 	case GAME_FX_GAME_START:
+		if (g && p->game_hook)
+			p->game_hook(p->game_hook_user, g, true, fx->ms);
 		if (g) {
 			store_game_start(p->store, g);
 			say_settings(p, fx->ms);
+			/* A low-power warning before the game (see daemon/power.h). */
+			if (p->power.monitored && p->power.problems)
+				say_power(p, fx->ms);
 			log_info(LOG_GAME, "game %s: %s", g->params.id,
 				 referee_resumed(p->referee) ? "resumed" : "begins");
 		}
 		break;
 	case GAME_FX_GAME_END:
+		if (g && p->game_hook)
+			p->game_hook(p->game_hook_user, g, false, fx->ms);
 		if (g)
 			log_info(LOG_GAME, "game %s over: %s (%s)", g->params.id, g->result.result,
 				 g->result.reason);
 		break;
-	case GAME_FX_REPLY:
+	case GAME_FX_FAULT:
+		log_error(LOG_GAME, "%s", fx->text);
+		break;
+	case GAME_FX_AUDIT:
 		/* The arbiter's menu on the buttons: into control.log, with its author ("board"
-		 * for a PIN tried, "board+pin" once it was right). */
-		if (fx->request == GAME_REQUEST_BOARD) {
-			ctlsock_audit(p->ctl, fx->ms, fx->author,
-				      strcmp(fx->author, "board") ? ROLE_ARBITER : ROLE_PLAYER,
-				      fx->command, fx->ok, fx->text);
-			break;
+		 * for a PIN tried, "board+pin" once it was right); an arbiter's event, never
+		 * spoken or shown. */
+		ctlsock_audit(p->ctl, fx->ms, fx->author, (enum game_role)fx->role, fx->command,
+			      fx->ok, fx->text);
+		break;
+	case GAME_FX_CLAIM:
+		if (ctlsock_watched(p->ctl)) {
+			struct strbuf line = {0};
+
+			if (control_event_effect(&line, fx) && line.p)
+				ctlsock_event(p->ctl, line.p, fx->audience);
+			free(line.p);
 		}
-		if (!fx->request && !fx->ok)
-			log_error(LOG_GAME, "%s", fx->text);
-		else if (p->ctl)
-			ctlsock_reply(p->ctl, fx->request, fx->ok, fx->text, fx->ms);
 		break;
 	default:
 		speak(p, fx);
@@ -353,15 +481,22 @@ static void present_record(void *user, const struct game_record *rec)
 	struct presenter *p = user;
 
 	store_record(p->store, rec);
-	/* Every press, pause, clock setting, flag and result is a record. */
-	clockface_touch(p->clockface);
-	leds_touch(p->leds);
+	/* Every press, pause, clock setting, flag and result is a public record: the clock
+	 * display and its LEDs show it. */
+	if (presenter_reaches(PRESENT_CLOCKFACE, rec->audience)) {
+		clockface_touch(p->clockface);
+		leds_touch(p->leds);
+	}
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
+		/* A checkpoint changes nothing anyone sees (the clock reads the same): it is for
+		 * the journal alone. */
+		if (rec->type == REC_CHECKPOINT)
+			return;
 		control_event_record(&line, rec, p->referee ? referee_game(p->referee) : NULL);
 		if (line.p)
-			ctlsock_event(p->ctl, line.p);
+			ctlsock_event(p->ctl, line.p, rec->audience);
 		free(line.p);
 	}
 }

@@ -2,8 +2,8 @@
 /*
  * The presenter: renders each of the referee's effects (game/effect.h) for whoever must
  * hear or see it: speech (phrases in the interface language, moves in Appendix D words),
- * braille (daemon/display.h), the game's files, control replies and watchers.  It is the
- * referee's sink.
+ * braille (daemon/display.h), the game's files, the clock display and watchers, each only
+ * what the event's audience allows (presenter_reaches()).  It is the referee's sink.
  *
  * Speech decisions made here: each utterance is built in segments (voice/utterance.h);
  * `info` says the number of moves made (the referee's count: the number of the last move on
@@ -17,6 +17,8 @@
 
 #include <stdbool.h>
 
+#include "braille/braille.h"
+#include "daemon/power.h"
 #include "daemon/store.h"
 #include "game/referee.h"
 #include "voice/phrases.h"
@@ -30,6 +32,7 @@ struct presenter_config {
 	/* What `info` says of the clocks ([clock] info): the time left, the time used, or
 	 * both. */
 	enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH } info;
+	struct braille_layout braille_layout; /* the braille scoresheet's pages on the display */
 };
 
 /* `repeat` pressed again within this time is said slower. */
@@ -54,6 +57,10 @@ void presenter_attach_clockface(struct presenter *p, struct clockface *f);
 struct leds;
 /* The clock's LEDs, driven after every record. */
 void presenter_attach_leds(struct presenter *p, struct leds *l);
+/* Called when a game begins or resumes (start true; before anything of it is said) and
+ * when it ends: the audit's start lines and anchors (daemon/audit.h). */
+typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);
+void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user);
 /* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
  * saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {
@@ -62,6 +69,26 @@ enum present_notice {
 	PRESENT_NOTICE_RECOVERY_INCOMPLETE
 };
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
+/*
+ * The presenter's own sinks, and whether an event of an audience (game/audience.h) may reach
+ * each: the speaker and the clock display public events only, the earphone the player's,
+ * the braille display (the tactile player's) both.  Watchers are filtered by the control
+ * socket (ctlsock_event()).  An arbiter's event reaches none of them.
+ */
+enum present_sink {
+	PRESENT_SPEAKER = 0,
+	PRESENT_EARPHONE,
+	PRESENT_BRAILLE,
+	PRESENT_CLOCKFACE,
+	PRESENT_SINK_COUNT
+};
+bool presenter_reaches(enum present_sink sink, enum game_audience audience);
+/* The power as daemon/power.h read it: a problem is said privately with the first reading,
+ * when the problems change (and that they are gone), and when a game begins; the clock
+ * display shows it. */
+void presenter_set_power(struct presenter *p, const struct power_status *st, uint64_t ms);
+/* The last reading (monitored false: power is not watched). */
+const struct power_status *presenter_power(const struct presenter *p);
 /* A sink for referee_new() that hands everything to the presenter. */
 struct game_sink presenter_sink(struct presenter *p);
 /* The interface language's code ("de", "en", "sv", "nl"). */

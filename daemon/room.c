@@ -372,16 +372,27 @@ static const struct {
     {"Board", "?"}, {"White", "?"}, {"Black", "?"},	    {"Result", "*"},
 };
 
-void room_game_write(const struct room_game *g, struct strbuf *out)
+/* Whether a player's tag names nobody. */
+static bool unnamed(const char *v)
+{
+	return !v || !v[0] || !strcmp(v, "?");
+}
+
+void room_game_write(const struct room_game *g, const char *board_name, struct strbuf *out)
 {
 	const char *m = g->movetext;
 	size_t len = strlen(m);
 
 	for (size_t i = 0; i < sizeof(roster) / sizeof(roster[0]); i++) {
 		const char *v = room_game_tag(g, roster[i].name);
+		bool player = !strcmp(roster[i].name, "White") || !strcmp(roster[i].name, "Black");
 
-		strbuf_printf(out, "[%s \"%s\"]\n", roster[i].name,
-			      v && v[0] ? v : roster[i].missing);
+		if (player && board_name && unnamed(v))
+			strbuf_printf(out, "[%s \"%s (%s)\"]\n", roster[i].name, board_name,
+				      roster[i].name);
+		else
+			strbuf_printf(out, "[%s \"%s\"]\n", roster[i].name,
+				      v && v[0] ? v : roster[i].missing);
 	}
 	for (int i = 0; i < g->tag_count; i++) {
 		bool in_roster = false;
@@ -404,9 +415,10 @@ void room_game_write(const struct room_game *g, struct strbuf *out)
 	strbuf_append(out, "\n\n", 2);
 }
 
-int room_movetext_plies(const char *m)
+int room_movetext_next(const char **cursor, const char **move, size_t *len)
 {
-	int plies = 0, depth = 0;
+	const char *m = *cursor;
+	int depth = 0;
 
 	while (*m) {
 		const char *start;
@@ -438,12 +450,82 @@ int room_movetext_plies(const char *m)
 			m++;
 		if (depth)
 			continue;
+		/* "12.e4" is a number glued to its move. */
+		while (start < m && isdigit((unsigned char)*start))
+			start++;
+		while (start < m && *start == '.')
+			start++;
 		/* A move begins with a piece letter, a file, or castling's O; numbers ("12.",
 		 * "12..."), NAGs ("$1"), results and "*" are no moves. */
-		if (strchr("KQRBNabcdefghO", *start) && !(start[0] == 'O' && m - start < 3))
-			plies++;
+		if (start < m && strchr("KQRBNabcdefghO", *start) &&
+		    !(start[0] == 'O' && m - start < 3)) {
+			*move = start;
+			*len = (size_t)(m - start);
+			*cursor = m;
+			return 1;
+		}
 	}
+	*cursor = m;
+	return 0;
+}
+
+int room_movetext_plies(const char *m)
+{
+	const char *move;
+	size_t len;
+	int plies = 0;
+
+	/* Variations are skipped inside room_movetext_next(): a cursor never stops in one. */
+	while (room_movetext_next(&m, &move, &len))
+		plies++;
 	return plies;
+}
+
+/* ------------------------------------------------------------------ history */
+
+static void version_drop(struct room_history *h, int i)
+{
+	free(h->v[i].text);
+	memmove(&h->v[i], &h->v[i + 1], (size_t)(h->count - i - 1) * sizeof(h->v[0]));
+	h->count--;
+}
+
+int room_history_add(struct room_history *h, int64_t at_ms, uint64_t seq, char *text,
+		     int64_t keep_ms)
+{
+	const struct room_version *last = h->count ? &h->v[h->count - 1] : NULL;
+
+	if (last && ((!last->text && !text) || (last->text && text && !strcmp(last->text, text)))) {
+		free(text);
+		return 0;
+	}
+	if (!last && !text)
+		return 0;
+	/* What no view needs any more: versions followed by one at or before now - keep. */
+	while (h->count >= 2 && h->v[1].at_ms <= at_ms - keep_ms)
+		version_drop(h, 0);
+	if (h->count == ROOM_HISTORY_MAX)
+		version_drop(h, 1);
+	h->v[h->count].at_ms = at_ms;
+	h->v[h->count].seq = seq;
+	h->v[h->count].text = text;
+	h->count++;
+	return 1;
+}
+
+const struct room_version *room_history_at(const struct room_history *h, int64_t t)
+{
+	for (int i = h->count - 1; i >= 0; i--)
+		if (h->v[i].at_ms <= t)
+			return &h->v[i];
+	return NULL;
+}
+
+void room_history_free(struct room_history *h)
+{
+	for (int i = 0; i < h->count; i++)
+		free(h->v[i].text);
+	h->count = 0;
 }
 
 /* The Board tag as a number: its digits, or -1 if it has none. */

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/strbuf.h"
 
@@ -73,11 +74,46 @@ const char *room_game_tag(const struct room_game *g, const char *name);
 /*
  * The game for the round's PGN: Event, Site, Date, Round, Board, White, Black, Result
  * (missing ones as the PGN standard fills them: "?", "????.??.??", "*"), the other tags
- * after them in their order, a blank line, the movetext, a blank line.
+ * after them in their order, a blank line, the movetext, a blank line.  A board whose
+ * players are not named (no White or Black tag, or "?") gets its board's name there,
+ * "NAME (White)" and "NAME (Black)", so a broadcast tells its boards apart; board_name
+ * NULL leaves "?".
  */
-void room_game_write(const struct room_game *g, struct strbuf *out);
+void room_game_write(const struct room_game *g, const char *board_name, struct strbuf *out);
 /* The plies of a movetext (SAN moves; comments, variations, numbers and NAGs skipped). */
 int room_movetext_plies(const char *movetext);
+/* The next move of a movetext from *cursor (the main line's SAN moves, as room_movetext_plies
+ * counts them): 1 with the move at *move (len bytes) and *cursor past it, 0 at the end. */
+int room_movetext_next(const char **cursor, const char **move, size_t *len);
+
+/*
+ * What a board published on one topic, as it changed over time, for a view of the room
+ * as it was some time ago (a broadcast delay, anti-cheating): each version with the time
+ * it arrived (the caller's clock; the relay's is monotonic).  Only the versions a view may still
+ * show are kept: the newest one at or before (now - keep_ms) and all after it.  When full, the
+ * second oldest goes, so a delayed view may show an older version for a while but never a newer one
+ * than its time.
+ */
+#define ROOM_HISTORY_MAX 256
+
+struct room_version {
+	int64_t at_ms;
+	uint64_t seq; /* the order of arrival over every topic */
+	char *text;   /* NULL: the topic was cleared */
+};
+
+struct room_history {
+	int count;
+	struct room_version v[ROOM_HISTORY_MAX];
+};
+
+/* Adds text (taken over, malloc'd; NULL: cleared) received at at_ms: 1, or 0 when it is
+ * the same as the newest version (then text is freed and nothing changes). */
+int room_history_add(struct room_history *h, int64_t at_ms, uint64_t seq, char *text,
+		     int64_t keep_ms);
+/* The version a view at time t shows: the newest with at_ms <= t, or NULL. */
+const struct room_version *room_history_at(const struct room_history *h, int64_t t);
+void room_history_free(struct room_history *h);
 
 /* Board order: by the Board tag as a number (a missing or odd one after the numbered
  * boards), then by name.  <0, 0, >0 as strcmp. */

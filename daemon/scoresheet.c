@@ -6,7 +6,8 @@
 
 #include "braille/braille.h"
 
-char *scoresheet_render(const struct pgn_game *g, const char *format)
+char *scoresheet_render(const struct pgn_game *g, const char *format,
+			const struct braille_layout *layout)
 {
 	struct scoresheet_game sheet = {0};
 	bool *offers;
@@ -33,7 +34,7 @@ char *scoresheet_render(const struct pgn_game *g, const char *format)
 		out = scoresheet_text(&sheet);
 	else
 		out = braille_scoresheet(
-		    &sheet, !strcmp(format, "brf") ? BRAILLE_BRF : BRAILLE_UNICODE, NULL);
+		    &sheet, !strcmp(format, "brf") ? BRAILLE_BRF : BRAILLE_UNICODE, layout);
 	free(offers);
 	return out;
 }

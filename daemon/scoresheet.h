@@ -7,9 +7,12 @@
 #ifndef ANNABELLA_SCORESHEET_H
 #define ANNABELLA_SCORESHEET_H
 
+#include "braille/braille.h"
 #include "chess/pgn.h"
 
-/* format: "pgn", "text", "brf" or "unicode".  Malloc'd; NULL with errno. */
-char *scoresheet_render(const struct pgn_game *g, const char *format);
+/* format: "pgn", "text", "brf" or "unicode"; layout: the braille pages, lines and signs
+ * ([braille]; NULL: the defaults).  Malloc'd; NULL with errno. */
+char *scoresheet_render(const struct pgn_game *g, const char *format,
+			const struct braille_layout *layout);
 
 #endif

@@ -16,18 +16,22 @@
  *   [+MS] disk full|eio|readonly|ok      the state directory's writes fail that way from now
  *                               on (ok: they work again); see state_set_fault()
  *   [+MS] disk removed          the state directory is removed (as if deleted or unmounted)
+ *   [+MS] disk slow MS          from now on each sync of the state directory takes MS longer
+ *                               (an SD card); 0 heals.  See state_set_sync_delay()
  *   [+MS] bounce SQ|BUTTON MS [SEED]     the line flickers irregularly for MS, then shows the
  *                               peg or button as it is; without SEED the flickers follow
  *                               from the action's time and line (the same script, the same
  *                               flickers).  See board_sim_stuck()/board_sim_bounce().
  *   [+MS] crash                 the power goes (SIGKILL: nothing is flushed)
  *   [+MS] crash unsynced        the power goes, and the journal loses what was written after
- *                               its last sync (touches and lifts wait for the next move's)
+ *                               its last sync
  *   [+MS] crash after BYTES     the power goes once BYTES more bytes have been written to
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)
  *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
- *                               (DESIGN 8), its words joined by single spaces
+ *                               (DESIGN 8), its words joined by single spaces; given by the
+ *                               author "script", or "script:NAME" for ROLE:NAME (NAME:
+ *                               letters, digits, - and _; two people relaying, say)
  * `+MS` waits MS milliseconds after the previous action; without it an action happens at the
  * same time as the previous one.  Every error is reported as "NAME:LINE: message".
  */
@@ -57,12 +61,16 @@ enum script_action_type {
 	SCRIPT_HOLD,	/* press, hold arg ms, release */
 	SCRIPT_CHATTER, /* the square's sensor bounces arg times within 10 ms, ending as it was */
 	SCRIPT_CRASH,
-	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts` */
+	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts`;
+			   arg2: 1 + offset of the author's NAME there, or 0 */
 	SCRIPT_STUCK,	/* target: square, or BOARD_SIM_BUTTON + button; arg: ms; arg2: level */
 	SCRIPT_BOUNCE,	/* target as for STUCK; arg: ms; arg2: seed */
 	SCRIPT_DISK,	/* target: enum state_fault, or SCRIPT_DISK_REMOVED */
 };
 #define SCRIPT_DISK_REMOVED 100
+/* `disk slow MS`: a SCRIPT_DISK whose arg is the extra time of each sync. */
+#define SCRIPT_DISK_SLOW   101
+#define SCRIPT_MAX_SLOW_MS 60000u
 /* `crash after BYTES`: a SCRIPT_CRASH whose power cut comes after arg more bytes written to
  * the state directory, in the middle of a write if it falls there (state_crash_after). */
 #define SCRIPT_CRASH_AFTER_BYTES 1
@@ -102,6 +110,8 @@ struct script {
 const char *script_control_text(const struct script *s, const struct script_action *a);
 /* "assistant", "arbiter" */
 const char *script_control_role(const struct script_action *a);
+/* "script", or "script:NAME" (the text lives in the script). */
+const char *script_control_author(const struct script *s, const struct script_action *a);
 
 /* Parse script text.  0, or -1 with "NAME:LINE: message" in err. */
 int script_parse(const char *text, size_t len, const char *name, struct script *out, char *err,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Set by the main thread, read by the voice thread too (speech.log). */
@@ -53,6 +54,49 @@ ssize_t state_fault_allow(size_t len)
 		return -1;
 	}
 	return (ssize_t)len;
+}
+
+static atomic_uint sync_delay_ms;
+static atomic_bool sync_delay_sleeps = true;
+
+void state_set_sync_delay(uint32_t ms)
+{
+	atomic_store(&sync_delay_ms, ms);
+}
+
+uint32_t state_sync_delay(void)
+{
+	return atomic_load(&sync_delay_ms);
+}
+
+void state_set_sync_delay_sleeps(bool sleeps)
+{
+	atomic_store(&sync_delay_sleeps, sleeps);
+}
+
+static void sync_delay(void)
+{
+	uint32_t ms = atomic_load(&sync_delay_ms);
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+
+	if (!ms || !atomic_load(&sync_delay_sleeps))
+		return;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int state_sync(int fd)
+{
+	sync_delay();
+	return fdatasync(fd);
+}
+
+int state_sync_fd(int fd, bool really)
+{
+	if (really && state_fault_allow(1) < 0)
+		return -1;
+	sync_delay();
+	return really ? fdatasync(fd) : 0;
 }
 
 /* Bytes until the power goes (-1: it does not). */
@@ -97,11 +141,66 @@ int state_remove_tree(const char *path)
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static bool owner_set;
+static uid_t owner_uid;
+static gid_t owner_gid;
+
+void state_set_owner(uid_t uid, gid_t gid)
+{
+	owner_set = true;
+	owner_uid = uid;
+	owner_gid = gid;
+}
+
+/* A file or directory just made gets the owner set (a failure is the caller's: errno). */
+static int own_fd(int fd)
+{
+	return owner_set ? fchown(fd, owner_uid, owner_gid) : 0;
+}
+
+static int own_path(const char *path)
+{
+	return owner_set ? chown(path, owner_uid, owner_gid) : 0;
+}
+
+/* A write refused by the storage fault now (read-only, EIO): -1 with errno, else 0. */
+static int fault_refuses(void)
+{
+	enum state_fault f = atomic_load(&fault);
+
+	if (f != STATE_FAULT_READONLY && f != STATE_FAULT_EIO)
+		return 0;
+	errno = f == STATE_FAULT_EIO ? EIO : EROFS;
+	return -1;
+}
+
+int state_open(const char *path, int flags, mode_t mode)
+{
+	int fd;
+
+	if ((flags & (O_WRONLY | O_RDWR | O_CREAT)) && fault_refuses())
+		return -1;
+	fd = open(path, flags, mode);
+	if (fd >= 0 && (flags & O_CREAT) && own_fd(fd)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 int state_mkdir(const char *path)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
+	struct stat st;
 
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	if (fault_refuses())
+		return -1;
 	if (len == 0 || len >= sizeof(buf)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -111,11 +210,17 @@ int state_mkdir(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0750) && errno != EEXIST)
+		if (mkdir(buf, 0750) == 0) {
+			if (own_path(buf))
+				return -1;
+		} else if (errno != EEXIST) {
 			return -1;
+		}
 		*p = '/';
 	}
-	if (mkdir(buf, 0750) && errno != EEXIST)
+	if (mkdir(buf, 0750) == 0)
+		return own_path(buf);
+	if (errno != EEXIST)
 		return -1;
 	return 0;
 }
@@ -129,7 +234,7 @@ static int sync_parent(const char *path)
 	fd = open(dirname(buf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	rc = fsync(fd);
+	rc = state_sync(fd);
 	close(fd);
 	return rc;
 }
@@ -152,6 +257,8 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return -1;
+	if (own_fd(fd))
+		goto fail;
 	while (done < len) {
 		ssize_t w = state_write(fd, data + done, len - done);
 
@@ -162,7 +269,7 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 		}
 		done += (size_t)w;
 	}
-	if (sync && fdatasync(fd))
+	if (sync && state_sync(fd))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;
@@ -176,6 +283,13 @@ fail:
 		close(fd);
 	unlink(tmp);
 	return -1;
+}
+
+int state_link(const char *from, const char *to)
+{
+	if (fault_refuses())
+		return -1;
+	return link(from, to);
 }
 
 char *state_read_file(const char *path, size_t *len)

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,39 +15,44 @@
 #include "base/log.h"
 #include "chess/pgn.h"
 #include "daemon/journal.h"
+#include "daemon/recovery.h"
+#include "daemon/sheet.h"
 #include "daemon/state.h"
+#include "daemon/writer.h"
+
+/* Syncs taking their time at once; more are merged into the last. */
+#define STORE_SLOW_SYNCS 8
 
 struct store {
 	char dir[256];
+	char serial[64]; /* the device's, for the finished game's scoresheet */
 	bool sync, record_audio, virtual_time;
 	int keep_audio, keep_games;
 	struct voice *voice;
 	struct journal *journal;
 	char journal_game[GAME_ID_MAX]; /* the game whose records the journal file holds */
-	/* The scoresheet as last written, kept up to date from the game move by move, so a
-	 * long game costs no more per move than a short one. */
-	struct pgn_game pgn;
-	bool pgn_ready;
-	char pgn_game_id[GAME_ID_MAX];
-	/* What each ply's comment was made from, so only changed comments are made again. */
-	struct game_ply *marks;
-	int marks_count, marks_capacity;
-	struct game_params tagged;     /* the tags last given to the scoresheet */
-	int notes_seen;		       /* the game's notes when the comments were last made */
-	struct journal_stats recovery; /* what reading the journal at start found */
-	/* game.pgn held more plies than the journal gave back: how many, and where it is kept */
-	int scoresheet_kept;
-	char scoresheet_kept_path[PATH_MAX];
-	/* At start: the moves of the unfinished game in game.pgn, to put back move records the
-	 * journal lost (filled: how many were). */
-	struct pgn_game disk;
-	bool disk_ready;
-	int filled;
-	bool game_from_copy; /* the game record came from game.record */
+	struct sheet *sheet;		/* the scoresheet as last written */
+	struct recovery recovery;	/* what recovery found at start */
 	/* The current game's journal lines, all of them: the ones not yet on disk are written
 	 * when storage works again, and all of them if the file was removed. */
 	char **lines;
 	size_t nlines, lines_cap, written;
+	/* The syncs of the journal, done by the writer off the loop: the journal file's
+	 * generation (a sync's result for an older file is no news), the size the last sync
+	 * asked for, and whether the last one failed. */
+	struct writer *writer;
+	bool writer_threaded;
+	uint64_t journal_gen;
+	off_t sync_asked;
+	bool sync_failed;
+	/* Virtual time: syncs the writer finished that still take their `disk slow` time
+	 * (the journal counts as synced up to `upto` once `due` has come). */
+	struct slow_sync {
+		off_t upto;
+		uint64_t due;
+	} slow[STORE_SLOW_SYNCS];
+	int nslow;
+	uint64_t now; /* the daemon time of the last record or tick */
 	/* Saving fails: since when, why; the scoresheet to write again. */
 	bool failing;
 	char fail_error[128];
@@ -121,24 +127,31 @@ static void saving_works(struct store *s)
 
 int store_moves_filled(const struct store *s)
 {
-	return s->filled;
+	return s->recovery.filled;
 }
 
 int store_scoresheet_kept(const struct store *s, const char **path)
 {
 	if (path)
-		*path = s->scoresheet_kept_path;
-	return s->scoresheet_kept;
+		*path = s->recovery.scoresheet_kept_path;
+	return s->recovery.scoresheet_kept_path[0] || s->recovery.keep_scoresheet
+		   ? s->recovery.scoresheet_kept
+		   : 0;
+}
+
+const struct recovery *store_recovered(const struct store *s)
+{
+	return &s->recovery;
 }
 
 int store_recovery_skipped(const struct store *s)
 {
-	return s->recovery.bad + s->recovery.duplicates + s->recovery.refused;
+	return recovery_skipped(&s->recovery);
 }
 
 const struct journal_stats *store_recovery(const struct store *s)
 {
-	return &s->recovery;
+	return &s->recovery.stats;
 }
 
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
@@ -157,13 +170,25 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->keep_audio = cfg->keep_audio ? cfg->keep_audio : 50;
 	s->keep_games = cfg->keep_games > 0 ? cfg->keep_games : -1;
 	s->virtual_time = cfg->virtual_time;
+	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
 	s->voice = voice;
-	snprintf(path, sizeof(path), "%s/games", s->dir);
-	if (state_mkdir(path)) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+	s->sheet = sheet_new();
+	s->writer = s->sheet ? writer_new(cfg->threaded) : NULL;
+	s->writer_threaded = cfg->threaded;
+	if (!s->writer) {
+		snprintf(err, err_size, "%s", s->sheet ? strerror(errno) : "out of memory");
+		sheet_free(s->sheet);
 		free(s);
 		return NULL;
 	}
+	/* In virtual time a slow sync takes daemon time (the store keeps it unfinished until
+	 * then), not real time. */
+	state_set_sync_delay_sleeps(cfg->threaded);
+	/* A state directory that cannot be written now is written when it can (flush makes
+	 * games/ again). */
+	snprintf(path, sizeof(path), "%s/games", s->dir);
+	if (state_mkdir(path))
+		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
 	return s;
 }
 
@@ -171,10 +196,10 @@ void store_free(struct store *s)
 {
 	if (!s)
 		return;
+	writer_free(s->writer);
 	journal_close(s->journal);
-	if (s->pgn_ready)
-		pgn_game_free(&s->pgn);
-	free(s->marks);
+	sheet_free(s->sheet);
+	recovery_free(&s->recovery);
 	lines_clear(s);
 	free(s->lines);
 	free(s);
@@ -193,335 +218,43 @@ static void game_copy_path(const struct store *s, char *path, size_t size)
 	snprintf(path, size, "%s/game.record", s->dir);
 }
 
-/* ------------------------------------------------------------------ replay */
+/* ------------------------------------------------------------------ the journal */
 
-struct replay {
-	struct store *s;
-	struct referee *r;
-	bool copy_tried;
-	bool unfinished_only; /* the journal was empty: a finished game stays in games/ */
-};
+static void ask_sync(struct store *s);
 
-static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size);
-static int pgn_file_plies_ex(const char *path, bool *finished);
-
-static int replay_game_copy(void *user, const struct journal_record *jr, char *why, size_t why_size)
-{
-	struct replay *rp = user;
-	struct game_record rec;
-	char archived[PATH_MAX];
-
-	if (strcmp(jr->type, "game")) {
-		snprintf(why, why_size, "not a game record");
-		return -1;
-	}
-	if (rp->unfinished_only &&
-	    !game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size)) {
-		bool ended = false;
-
-		snprintf(archived, sizeof(archived), "%s/games/%s.pgn", rp->s->dir, rec.u.game.id);
-		pgn_file_plies_ex(archived, &ended);
-		if (ended) {
-			snprintf(why, why_size, "game %s has ended (kept as %s)", rec.u.game.id,
-				 archived);
-			return -1;
-		}
-	}
-	return replay_record(user, jr, why, why_size);
-}
-
-/* The game record from its copy, when the journal has none that can be read. */
-static void game_from_copy(struct replay *rp)
-{
-	char path[PATH_MAX], err[256];
-	struct journal_stats st;
-
-	if (rp->copy_tried)
-		return;
-	rp->copy_tried = true;
-	game_copy_path(rp->s, path, sizeof(path));
-	if (access(path, F_OK))
-		return;
-	if (journal_read(path, false, replay_game_copy, rp, &st, err, sizeof(err)) < 0 ||
-	    !rp->s->journal_game[0]) {
-		log_warn(LOG_GAME, "%s: no game to resume from it", path);
-		return;
-	}
-	rp->s->game_from_copy = true;
-	log_warn(LOG_GAME, "the journal has no readable game record: game %s from %s",
-		 rp->s->journal_game, path);
-}
-
-/* The game's record of a move the journal lost, from the scoresheet on disk: made records
- * for the plies up to `upto` (plies the game has, counted from 0), each only if it is the
- * scoresheet's move there and legal.  They go into the journal's lines in their place. */
-static void fill_from_scoresheet(struct store *s, struct referee *r, int upto, uint64_t ms)
-{
-	const struct game *g = referee_game(r);
-
-	while (s->disk_ready && g->open && !game_over(g) && game_plies(g) < upto &&
-	       game_plies(g) < s->disk.game.count) {
-		struct game_record rec;
-		char args[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
-		int ply = game_plies(g);
-
-		/* The scoresheet must be this game's up to here. */
-		for (int i = 0; i < ply; i++)
-			if (g->plies[i].move != s->disk.game.moves[i])
-				return;
-		memset(&rec, 0, sizeof(rec));
-		rec.type = REC_MADE;
-		rec.ms = ms;
-		rec.u.made.ply = ply + 1;
-		rec.u.made.move = s->disk.game.moves[ply];
-		chess_move_to_san(game_position(g), rec.u.made.move, rec.u.made.san,
-				  sizeof(rec.u.made.san));
-		if (referee_replay(r, &rec))
-			return;
-		log_warn(LOG_GAME, "move %d (%s) was not in the journal: taken from game.pgn",
-			 ply + 1, rec.u.made.san);
-		s->filled++;
-		if (game_record_encode(&rec, args, sizeof(args)) >= 0 &&
-		    journal_format(line, sizeof(line), rec.ms, game_record_name(rec.type), "%s",
-				   args) > 0)
-			lines_add(s, line);
-	}
-}
-
-static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size)
-{
-	struct replay *rp = user;
-	struct game_record rec;
-
-	if (game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size))
-		return -1;
-	/* One game per journal: a finished game's records are kept under games/. */
-	if (rec.type == REC_GAME && rp->s->journal_game[0]) {
-		snprintf(why, why_size, "a second game record");
-		return -1;
-	}
-	if (rec.type != REC_GAME && !rp->s->journal_game[0])
-		game_from_copy(rp);
-	if (rec.type != REC_GAME && !rp->s->journal_game[0]) {
-		snprintf(why, why_size, "no game record before it");
-		return -1;
-	}
-	if (rec.type == REC_MADE || rec.type == REC_RELAYED)
-		fill_from_scoresheet(
-		    rp->s, rp->r, (rec.type == REC_MADE ? rec.u.made.ply : rec.u.relayed.ply) - 1,
-		    jr->ms);
-	if (referee_replay(rp->r, &rec)) {
-		snprintf(why, why_size, "it does not fit the game");
-		return -1;
-	}
-	if (rec.type == REC_GAME)
-		snprintf(rp->s->journal_game, sizeof(rp->s->journal_game), "%s", rec.u.game.id);
-	{
-		char line[JOURNAL_LINE_MAX + 1];
-
-		if (journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0 &&
-		    lines_add(rp->s, line) == 0)
-			rp->s->written = rp->s->nlines;
-	}
-	return 0;
-}
-
-/* The plies of the first game of a PGN file if it is unfinished (result "*"; a finished
- * game is in games/ already); -1 if it cannot be read or is finished. */
-static int pgn_file_plies_ex(const char *path, bool *finished)
-{
-	struct chess_error cerr;
-	struct pgn_game pgn;
-	struct pgn_reader *rd;
-	size_t len;
-	char *text = state_read_file(path, &len);
-	int plies = -1;
-
-	if (!text)
-		return -1;
-	rd = pgn_reader_new(text, len);
-	if (rd && pgn_reader_next(rd, &pgn, &cerr) == 1) {
-		if (!strcmp(pgn.result, "*"))
-			plies = pgn.game.count;
-		else if (finished)
-			*finished = true;
-		pgn_game_free(&pgn);
-	}
-	pgn_reader_free(rd);
-	free(text);
-	return plies;
-}
-
-static int pgn_file_plies(const char *path)
-{
-	return pgn_file_plies_ex(path, NULL);
-}
-
-/*
- * The scoresheet on disk is the one record a player cannot get back: when the journal gave
- * back fewer moves than game.pgn holds (damaged records, an empty journal), game.pgn is kept
- * under games/ before it is ever written again, and the arbiter and the player are told.
- */
-static void keep_longer_scoresheet(struct store *s, const struct game *g)
-{
-	char path[PATH_MAX], kept[PATH_MAX];
-	int on_disk, recovered = g->open ? game_plies(g) : 0;
-
-	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
-	on_disk = pgn_file_plies(path);
-	if (on_disk <= recovered)
-		return;
-	for (int n = 1; n < 1000; n++) {
-		snprintf(kept, sizeof(kept), "%s/games/%s-before-recovery-%d.pgn", s->dir,
-			 g->open ? g->params.id : "unknown", n);
-		if (access(kept, F_OK) == 0)
-			continue;
-		if (link(path, kept) && errno != EEXIST) {
-			log_error(LOG_GAME, "cannot keep %s as %s: %s", path, kept,
-				  strerror(errno));
-			return;
-		}
-		break;
-	}
-	s->scoresheet_kept = on_disk;
-	snprintf(s->scoresheet_kept_path, sizeof(s->scoresheet_kept_path), "%s", kept);
-	log_warn(LOG_GAME,
-		 "the journal gave back %d plies, game.pgn holds %d: game.pgn kept as %s; the "
-		 "arbiter decides",
-		 recovered, on_disk, kept);
-}
-
-/* game.pgn's unfinished game, for putting back move records the journal lost. */
-static void load_disk_scoresheet(struct store *s)
+static int open_journal(struct store *s, char *err, size_t err_size)
 {
 	char path[PATH_MAX];
-	struct chess_error cerr;
-	struct pgn_reader *rd;
-	size_t len;
-	char *text;
-
-	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
-	text = state_read_file(path, &len);
-	if (!text)
-		return;
-	rd = pgn_reader_new(text, len);
-	if (rd && pgn_reader_next(rd, &s->disk, &cerr) == 1) {
-		s->disk_ready = !strcmp(s->disk.result, "*");
-		if (!s->disk_ready)
-			pgn_game_free(&s->disk);
-	}
-	pgn_reader_free(rd);
-	free(text);
-}
-
-/* The time of the journal's last line. */
-static uint64_t last_line_ms(const struct store *s)
-{
-	const char *body = s->lines[s->nlines - 1] + 9;
-
-	return strtoull(body, NULL, 10);
-}
-
-/* A journal that needed mending is written again whole from the records taken (and the
- * ones put back), after the damaged file is kept under games/ for the arbiter. */
-static void rewrite_journal(struct store *s, const char *path)
-{
-	char kept[PATH_MAX], tmp[PATH_MAX];
-	size_t total = 0, at = 0;
-	char *text;
-
-	for (int n = 1; n < 1000; n++) {
-		snprintf(kept, sizeof(kept), "%s/games/%s-damaged-%d.journal", s->dir,
-			 s->journal_game, n);
-		if (access(kept, F_OK))
-			break;
-	}
-	if (link(path, kept)) {
-		log_error(LOG_GAME, "cannot keep the damaged journal as %s: %s", kept,
-			  strerror(errno));
-		return;
-	}
-	for (size_t i = 0; i < s->nlines; i++)
-		total += strlen(s->lines[i]);
-	text = malloc(total + 1);
-	if (!text)
-		return;
-	for (size_t i = 0; i < s->nlines; i++) {
-		size_t l = strlen(s->lines[i]);
-
-		memcpy(text + at, s->lines[i], l);
-		at += l;
-	}
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	if (state_write_atomic(tmp, text, total, s->sync))
-		log_error(LOG_GAME, "cannot write the mended journal: %s", strerror(errno));
-	else {
-		/* Every line is on disk now, the ones put back from game.pgn too. */
-		s->written = s->nlines;
-		log_warn(LOG_GAME, "journal mended (%zu records); the damaged one is kept as %s",
-			 s->nlines, kept);
-	}
-	free(text);
-}
-
-int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
-{
-	struct replay rp = {.s = s, .r = r};
-	const struct game *g = referee_game(r);
-	char path[PATH_MAX];
-	int n;
 
 	journal_path(s, path, sizeof(path));
-	load_disk_scoresheet(s);
-	n = journal_read(path, true, replay_record, &rp, &s->recovery, err, err_size);
-	if (n < 0)
+	s->journal = journal_open(path, s->sync, err, err_size);
+	if (!s->journal)
 		return -1;
-	/* An empty journal (a power cut before anything after the game record reached the
-	 * disk): the game from its copy, its moves from game.pgn. */
-	if (!g->open) {
-		rp.unfinished_only = true;
-		game_from_copy(&rp);
-	}
-	/* Moves after the journal's last readable move record, from game.pgn. */
-	if (g->open)
-		fill_from_scoresheet(s, r, s->disk_ready ? s->disk.game.count : 0,
-				     s->nlines ? last_line_ms(s) : 0);
-	if (s->disk_ready) {
-		pgn_game_free(&s->disk);
-		s->disk_ready = false;
-	}
-	/* A torn last line (a power cut mid-write) is cut off by the reading itself: the file
-	 * is written again only when records inside it were lost or put back. */
-	if (g->open && (store_recovery_skipped(s) || s->filled || s->game_from_copy))
-		rewrite_journal(s, path);
-	if (store_recovery_skipped(s))
-		log_warn(LOG_GAME,
-			 "%s: %d records skipped (%d bad, %d duplicated, %d not fitting the game), "
-			 "the first at line %d; %d records kept",
-			 path, store_recovery_skipped(s), s->recovery.bad, s->recovery.duplicates,
-			 s->recovery.refused, s->recovery.first_skipped, n);
-	keep_longer_scoresheet(s, g);
-	/* A finished game's journal stays open for what its end left (a last move's reading)
-	 * until the next game's record keeps it under games/. */
-	if (g->open) {
-		s->journal = journal_open(path, s->sync, err, err_size);
-		if (!s->journal)
-			return -1;
-	}
-	if (g->open && !game_over(g))
-		log_info(LOG_GAME, "resuming game %s after %d moves", g->params.id, game_plies(g));
+	s->journal_gen++;
+	s->sync_asked = journal_size(s->journal);
+	s->sync_failed = false;
 	return 0;
 }
 
-/* ------------------------------------------------------------------ the journal */
+/* The journal file closed; what it holds is synced by the writer (its sync was asked for
+ * already), not in the loop. */
+static void close_journal(struct store *s)
+{
+	if (!s->journal)
+		return;
+	ask_sync(s);
+	journal_mark_synced(s->journal, journal_size(s->journal));
+	journal_close(s->journal);
+	s->journal = NULL;
+	s->nslow = 0;
+}
 
 /* A finished game's journal is kept under games/, so the next game starts a new one. */
 static void archive_journal(struct store *s)
 {
 	char from[PATH_MAX], to[PATH_MAX];
 
-	journal_close(s->journal);
-	s->journal = NULL;
+	close_journal(s);
 	lines_clear(s);
 	if (!s->journal_game[0])
 		return;
@@ -537,18 +270,92 @@ static void archive_journal(struct store *s)
 	s->journal_game[0] = '\0';
 }
 
+/* The recovery is itself part of the record: a note in the chain says what it did. */
+static void note_recovery(struct store *s)
+{
+	const struct recovery *rc = &s->recovery;
+	const char *kept = rc->damaged_path[0] ? rc->damaged_path + strlen(s->dir) + 1 : "-";
+
+	if (!rc->stats.torn_tail && !recovery_incomplete(rc) && !rc->filled &&
+	    !rc->readings_filled && !rc->readings_from_presses && !rc->reordered &&
+	    !rc->game_from_copy)
+		return;
+	store_note(s, rc->last_ms,
+		   "recovered torn=%s bad=%d duplicates=%d refused=%d reordered=%d filled=%d "
+		   "readings=%d presses=%d copy=%s uncertain=%s foreign=%s kept=%s",
+		   rc->stats.torn_tail ? "yes" : "no", rc->stats.bad, rc->stats.duplicates,
+		   rc->stats.refused, rc->reordered, rc->filled, rc->readings_filled,
+		   rc->readings_from_presses, rc->game_from_copy ? "yes" : "no",
+		   rc->clock_uncertain ? "yes" : "no", rc->foreign_path[0] ? "yes" : "no", kept);
+}
+
+int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
+{
+	const struct game *g = referee_game(r);
+
+	if (recovery_run(&s->recovery, s->dir, s->sync, r, err, err_size))
+		return -1;
+	/* The recovered journal's lines are the current game's, all on disk. */
+	s->lines = s->recovery.lines;
+	s->nlines = s->written = s->recovery.nlines;
+	s->lines_cap = s->recovery.lines_cap;
+	s->recovery.lines = NULL;
+	s->recovery.nlines = s->recovery.lines_cap = 0;
+	snprintf(s->journal_game, sizeof(s->journal_game), "%s", s->recovery.game_id);
+	/* A finished game's journal stays open for what its end left (a last move's reading)
+	 * until the next game's record keeps it under games/.  Storage that cannot be written
+	 * (read-only, full; the mending recovery could not write) is no reason not to start:
+	 * the game goes on in memory and is written when storage works again. */
+	if (!g->open)
+		return 0;
+	if (recovery_mend_due(&s->recovery)) {
+		saving_failed(s, "the recovered record", errno ? errno : EIO);
+	} else if (open_journal(s, err, err_size)) {
+		saving_failed(s, "journal", errno);
+	}
+	note_recovery(s);
+	return 0;
+}
+
 static int write_pgn(struct store *s, const struct game *g, bool archive_copy);
 
-/* The journal's lines not yet on disk, written and synced; all of them again when the file
- * was removed (the state directory deleted: made again).  0, or -1 (saving failed). */
+/* A sync of what the journal holds now, unless one was asked for it already.  Every record
+ * is synced, a touch too: a capture in progress depends on its lifts (a power cut that
+ * lost the victim's lift left the board after the capture unexplained; check-crash's
+ * `crash unsynced` points showed it).  The sync is the writer's: the game goes on while
+ * the storage takes its time. */
+static void ask_sync(struct store *s)
+{
+	off_t size;
+
+	if (!s->journal)
+		return;
+	size = journal_size(s->journal);
+	if (size < 0 || (size <= s->sync_asked && !s->sync_failed))
+		return;
+	if (writer_sync(s->writer, journal_fd(s->journal), size, s->sync, s->journal_gen)) {
+		saving_failed(s, "journal", errno);
+		return;
+	}
+	s->sync_asked = size;
+	s->sync_failed = false;
+}
+
+static void take_results(struct store *s);
+
+/* The journal's lines not yet on disk, written and their sync asked for; all of them again
+ * when the file was removed (the state directory deleted: made again).  0, or -1 (saving
+ * failed). */
 static int flush(struct store *s)
 {
 	char path[PATH_MAX], err[256];
 
 	if (s->journal && journal_removed(s->journal)) {
 		log_error(LOG_GAME, "the journal was removed; writing the game again");
+		journal_mark_synced(s->journal, journal_size(s->journal));
 		journal_close(s->journal);
 		s->journal = NULL;
+		s->nslow = 0;
 		s->written = 0;
 		s->pgn_due = true;
 	}
@@ -558,9 +365,16 @@ static int flush(struct store *s)
 			saving_failed(s, path, errno);
 			return -1;
 		}
-		journal_path(s, path, sizeof(path));
-		s->journal = journal_open(path, s->sync, err, sizeof(err));
-		if (!s->journal) {
+		/* What recovery could not write at the start: the copies it keeps, the journal
+		 * written again whole (with every line since). */
+		if (recovery_mend_due(&s->recovery)) {
+			if (recovery_mend(&s->recovery, s->lines, s->nlines)) {
+				saving_failed(s, "the recovered record", errno);
+				return -1;
+			}
+			s->written = s->nlines;
+		}
+		if (open_journal(s, err, sizeof(err))) {
 			saving_failed(s, "journal", errno);
 			return -1;
 		}
@@ -574,14 +388,9 @@ static int flush(struct store *s)
 			return -1;
 		}
 	}
-	/* Every record is synced before the game goes on, a touch too: a capture in progress
-	 * depends on its lifts (a power cut that lost the victim's lift left the board after
-	 * the capture unexplained; check-crash's `crash unsynced` points showed it). */
-	if (journal_sync(s->journal)) {
-		saving_failed(s, "journal", errno);
-		return -1;
-	}
-	return 0;
+	ask_sync(s);
+	take_results(s);
+	return s->sync_failed ? -1 : 0;
 }
 
 void store_record(struct store *s, const struct game_record *rec)
@@ -607,13 +416,14 @@ void store_record(struct store *s, const struct game_record *rec)
 		return;
 	}
 	if (rec->type == REC_GAME) {
-		char copy[PATH_MAX];
+		char copy[PATH_MAX], *text = strdup(line);
 
 		game_copy_path(s, copy, sizeof(copy));
-		if (state_write_atomic(copy, line, strlen(line), s->sync))
+		if (!text || writer_replace(s->writer, copy, text, strlen(line), s->sync))
 			log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", copy,
 				 strerror(errno));
 	}
+	s->now = rec->ms;
 	s->last_try_ms = rec->ms;
 	/* While saving fails, a record waits for the next try with the others. */
 	if (s->failing)
@@ -621,19 +431,127 @@ void store_record(struct store *s, const struct game_record *rec)
 	flush(s);
 }
 
-uint64_t store_retry_deadline(const struct store *s)
+void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
 {
-	return s->failing ? s->last_try_ms + STORE_RETRY_MS : UINT64_MAX;
+	char text[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
+	va_list ap;
+	int n;
+
+	if (!s->journal_game[0])
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(text) ||
+	    journal_format(line, sizeof(line), ms, JOURNAL_NOTE_TYPE, "%s", text) < 0 ||
+	    lines_add(s, line)) {
+		log_error(LOG_GAME, "a note of the record could not be kept");
+		return;
+	}
+	if (!s->failing)
+		flush(s);
 }
 
-void store_retry(struct store *s, uint64_t now)
+const char *store_chain(const struct store *s)
 {
+	return s->journal ? journal_chain_value(s->journal) : "";
+}
+
+/* Saving works again once every line is written, its sync done, and no scoresheet waits. */
+static void check_works(struct store *s)
+{
+	if (s->failing && s->written == s->nlines && !s->sync_failed && !s->pgn_due &&
+	    (!s->journal || s->sync_asked >= journal_size(s->journal)))
+		saving_works(s);
+}
+
+/* What the writer finished: a sync's place on storage (in virtual time once its `disk
+ * slow` time has come), a failure said and tried again. */
+static void take_results(struct store *s)
+{
+	struct writer_result res[16];
+	int n;
+
+	while ((n = writer_results(s->writer, res, 16)) > 0) {
+		for (int i = 0; i < n; i++) {
+			const struct writer_result *r = &res[i];
+
+			if (r->kind == WRITER_SYNC) {
+				if (r->tag != s->journal_gen || !s->journal)
+					continue;
+				if (r->err) {
+					s->sync_failed = true;
+					saving_failed(s, "journal", r->err);
+					continue;
+				}
+				if (!s->writer_threaded && state_sync_delay()) {
+					uint64_t start =
+					    s->nslow ? s->slow[s->nslow - 1].due : s->now;
+
+					if (start < s->now)
+						start = s->now;
+					if (s->nslow == STORE_SLOW_SYNCS)
+						s->nslow--;
+					s->slow[s->nslow++] = (struct slow_sync){
+					    .upto = r->upto, .due = start + state_sync_delay()};
+				} else {
+					journal_mark_synced(s->journal, r->upto);
+				}
+				continue;
+			}
+			if (!r->err) {
+				if (strstr(r->path, "/game.pgn"))
+					s->pgn_due = false;
+				continue;
+			}
+			if (strstr(r->path, "/game.record")) {
+				log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)",
+					 r->path, strerror(r->err));
+				continue;
+			}
+			s->pgn_due = true;
+			saving_failed(s, r->path, r->err);
+		}
+	}
+	check_works(s);
+}
+
+int store_fd(const struct store *s)
+{
+	return writer_fd(s->writer);
+}
+
+void store_service(struct store *s, uint64_t now)
+{
+	s->now = now;
+	take_results(s);
+}
+
+uint64_t store_deadline(const struct store *s)
+{
+	uint64_t t = s->failing ? s->last_try_ms + STORE_RETRY_MS : UINT64_MAX;
+
+	if (s->nslow && s->slow[0].due < t)
+		t = s->slow[0].due;
+	return t;
+}
+
+void store_tick(struct store *s, uint64_t now)
+{
+	s->now = now;
+	while (s->nslow && s->slow[0].due <= now) {
+		if (s->journal)
+			journal_mark_synced(s->journal, s->slow[0].upto);
+		memmove(s->slow, s->slow + 1, sizeof(s->slow[0]) * (size_t)--s->nslow);
+	}
+	if (!s->failing || now < s->last_try_ms + STORE_RETRY_MS)
+		return;
 	s->last_try_ms = now;
 	if (flush(s))
 		return;
-	if (s->pgn_due && s->game && write_pgn(s, s->game, game_over(s->game)))
-		return;
-	saving_works(s);
+	if (s->pgn_due && s->game)
+		write_pgn(s, s->game, game_over(s->game));
+	take_results(s);
 }
 
 static int next_game_number(const char *games_dir)
@@ -688,157 +606,42 @@ void store_new_game(struct store *s, struct game_params *p)
 
 /* ------------------------------------------------------------------ the scoresheet */
 
-static void set_comment(struct pgn_game *pgn, int ply, const char *text)
-{
-	char *copy;
-
-	if (ply < 0 || ply >= pgn->game.count || ply >= pgn->comments_capacity)
-		return;
-	if (!text && !pgn->comments[ply])
-		return;
-	if (text && pgn->comments[ply] && !strcmp(text, pgn->comments[ply]))
-		return;
-	copy = text ? strdup(text) : NULL;
-	if (text && !copy)
-		return;
-	free(pgn->comments[ply]);
-	pgn->comments[ply] = copy;
-}
-
-/* What the game notes after ply `ply` (-1: before the first move): moves withdrawn,
- * retracted or ruled illegal, and after the last move why the game ended; "" if nothing. */
-static void notes_after(const struct game *g, int ply, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < g->note_count && n < size; i++)
-		if (g->notes[i].ply == ply)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s.", n ? " " : "",
-					      g->notes[i].text);
-	if (game_over(g) && ply == game_plies(g) - 1 && g->result.reason[0] && n < size)
-		snprintf(buf + n, size - n, "%s%s", n ? " " : "", g->result.reason);
-}
-
-/* A ply's comment: its [%clk] reading (DESIGN 4.4: truncated to whole seconds), the draw
- * offer made with it (8.1.5), and the notes after it. */
-static const char *ply_comment(const struct game_ply *p, const char *notes, char *buf, size_t size)
-{
-	char hms[32];
-	int n = 0;
-
-	buf[0] = '\0';
-	if (p->clk_ms >= 0) {
-		clock_format_hms(p->clk_ms, hms, sizeof(hms));
-		n = snprintf(buf, size, "[%%clk %s]", hms);
-	}
-	if (p->flags & GAME_PLY_DRAW_OFFER)
-		n += snprintf(buf + n, size - (size_t)n, "%s(=)", n ? " " : "");
-	if (notes[0] && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, "%s%s", n ? " " : "", notes);
-	return buf[0] ? buf : NULL;
-}
-
-/* Bring the kept scoresheet up to the game: new moves pushed, readings and marks set. */
-static int sync_pgn(struct store *s, const struct game *g)
-{
-	struct pgn_game *pgn = &s->pgn;
-	char notes[GAME_MAX_NOTES * GAME_NOTE_MAX / 4], comment[sizeof(notes) + 64];
-	int last = game_plies(g) - 1;
-
-	/* Moves withdrawn or retracted leave the scoresheet: it is made again. */
-	if (s->pgn_ready &&
-	    (strcmp(s->pgn_game_id, g->params.id) || pgn->game.count > game_plies(g) ||
-	     memcmp(pgn->game.moves, g->chess.moves,
-		    sizeof(chess_move) * (size_t)pgn->game.count))) {
-		pgn_game_free(pgn);
-		s->pgn_ready = false;
-		s->marks_count = 0;
-	}
-	if (game_plies(g) > s->marks_capacity) {
-		int cap = game_plies(g) + 256;
-		struct game_ply *m = realloc(s->marks, sizeof(*m) * (size_t)cap);
-
-		if (!m)
-			return -1;
-		s->marks = m;
-		s->marks_capacity = cap;
-	}
-	if (!s->pgn_ready) {
-		if (pgn_game_init(pgn, &g->start))
-			return -1;
-		s->pgn_ready = true;
-		snprintf(s->pgn_game_id, sizeof(s->pgn_game_id), "%s", g->params.id);
-	}
-	if (s->marks_count == 0 || g->params.tag_count != s->tagged.tag_count ||
-	    memcmp(g->params.tags, s->tagged.tags,
-		   sizeof(g->params.tags[0]) * (size_t)g->params.tag_count)) {
-		for (int i = 0; i < g->params.tag_count; i++)
-			pgn_game_set_tag(pgn, g->params.tags[i].name, g->params.tags[i].value);
-		s->tagged = g->params;
-	}
-	if (g->has_clock)
-		pgn_game_set_tag(pgn, "TimeControl", g->params.time_control);
-	if (game_over(g)) {
-		pgn_game_set_result(pgn, g->result.result);
-		pgn_game_set_tag(pgn, "Termination", result_termination_pgn(g->result.termination));
-	} else {
-		pgn_game_set_result(pgn, "*");
-	}
-	notes_after(g, -1, notes, sizeof(notes));
-	pgn_game_set_leading_comment(pgn, notes[0] ? notes : NULL);
-	if (g->note_count != s->notes_seen) {
-		s->notes_seen = g->note_count;
-		s->marks_count = 0; /* every comment made again */
-	}
-	for (int i = pgn->game.count; i < game_plies(g); i++)
-		if (pgn_game_push(pgn, g->plies[i].move, NULL))
-			return -1;
-	for (int i = 0; i < game_plies(g); i++) {
-		const struct game_ply *p = &g->plies[i];
-
-		/* The last ply's comment also says why the game ended: made again each time. */
-		if (i < s->marks_count && s->marks[i].clk_ms == p->clk_ms &&
-		    s->marks[i].flags == p->flags && i != last)
-			continue;
-		notes_after(g, i, notes, sizeof(notes));
-		set_comment(pgn, i, ply_comment(p, notes, comment, sizeof(comment)));
-		s->marks[i] = *p;
-	}
-	s->marks_count = game_plies(g);
-	return 0;
-}
-
 static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 {
 	char path[PATH_MAX];
-	char *text;
+	char *text, *copy;
+	size_t len;
 	int rc = 0;
 
 	if (!g->open)
 		return 0;
 	s->game = g;
-	if (sync_pgn(s, g)) {
-		log_error(LOG_GAME, "cannot update the scoresheet (out of memory)");
+	/* game.pgn is kept before it is written again (recovery); until then it waits. */
+	if (s->recovery.keep_scoresheet) {
+		s->pgn_due = true;
 		return -1;
 	}
-	text = pgn_format(&s->pgn);
+	text = sheet_text(s->sheet, g, s->serial, store_chain(s));
 	if (!text) {
-		log_error(LOG_GAME, "cannot format the scoresheet (out of memory)");
+		log_error(LOG_GAME, "cannot make the scoresheet (out of memory)");
 		return -1;
 	}
+	/* The writer writes and syncs them off the loop; a failure comes back as its result. */
+	len = strlen(text);
+	copy = archive_copy ? strdup(text) : NULL;
 	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
-	if (state_write_atomic(path, text, strlen(text), s->sync)) {
+	if (writer_replace(s->writer, path, text, len, s->sync)) {
 		saving_failed(s, "game.pgn", errno);
 		rc = -1;
 	}
 	snprintf(path, sizeof(path), "%s/games/%s.pgn", s->dir, g->params.id);
-	if (rc == 0 && archive_copy && state_write_atomic(path, text, strlen(text), s->sync)) {
-		saving_failed(s, path, errno);
+	if (archive_copy && (!copy || writer_replace(s->writer, path, copy, len, s->sync))) {
+		saving_failed(s, path, copy ? errno : ENOMEM);
 		rc = -1;
 	}
-	free(text);
-	s->pgn_due = rc != 0;
+	if (rc)
+		s->pgn_due = true;
+	take_results(s);
 	return rc;
 }
 
@@ -918,10 +721,13 @@ void store_game_start(struct store *s, const struct game *g)
 
 void store_close(struct store *s, const struct game *g)
 {
-	if (flush(s) && s->written < s->nlines)
+	flush(s);
+	write_pgn(s, g, true);
+	writer_drain(s->writer);
+	take_results(s);
+	if (s->written < s->nlines)
 		log_error(LOG_GAME, "%zu journal records could not be saved before the stop",
 			  s->nlines - s->written);
-	write_pgn(s, g, true);
 	/* A game whose result is approved is done: its journal is kept under games/.  One
 	 * still waiting for approval (8.7) is resumed at the next start. */
 	if (g->open && g->result.state == RESULT_APPROVED)
@@ -930,5 +736,5 @@ void store_close(struct store *s, const struct game *g)
 
 const struct pgn_game *store_pgn(const struct store *s)
 {
-	return s->pgn_ready ? &s->pgn : NULL;
+	return sheet_pgn(s->sheet);
 }

@@ -10,8 +10,9 @@
  *
  *   CLOSED ──info and repeat held together CHORD_MS──▶ PIN
  *   PIN ──the right PIN──▶ MENU (the clocks stop, as the arbiter stops them to intervene)
- *   PIN ──a wrong PIN──▶ PIN (counted: five at once, then a wait that doubles from 6 s,
- *                              so at most ten a minute; the right one clears the count)
+ *   PIN ──a wrong PIN──▶ PIN (counted by the control socket's PIN budget, DESIGN 8,
+ *                              base/pinguard.h: five free, then a wait that doubles from
+ *                              2 s, so at most ten a minute)
  *   MENU ──set clocks──▶ EDIT ──a clock button: set──▶ MENU;  EDIT ──pause──▶ MENU
  *   MENU ──start the clocks, a result, close──▶ CLOSED;  any ──pause, or unused──▶ CLOSED
  *
@@ -34,13 +35,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define BOARD_ARBITER_CHORD_MS	 2000  /* info and repeat held together this long */
-#define BOARD_ARBITER_PIN_MS	 30000 /* the PIN prompt closes when unused this long */
-#define BOARD_ARBITER_MENU_MS	 60000 /* the menu too */
-#define BOARD_ARBITER_FREE_TRIES 5     /* wrong PINs before the wait */
-#define BOARD_ARBITER_WAIT_MS	 6000  /* the first wait; it doubles with each wrong PIN */
-#define BOARD_ARBITER_PIN_MAX	 32
-#define BOARD_ARBITER_ITEMS	 8
+#define BOARD_ARBITER_CHORD_MS 2000  /* info and repeat held together this long */
+#define BOARD_ARBITER_PIN_MS   30000 /* the PIN prompt closes when unused this long */
+#define BOARD_ARBITER_MENU_MS  60000 /* the menu too */
+#define BOARD_ARBITER_PIN_MAX  32
+#define BOARD_ARBITER_ITEMS    8
 
 enum board_arbiter_state {
 	BOARD_ARBITER_CLOSED = 0,
@@ -74,7 +73,7 @@ struct board_arbiter_view {
 	enum board_arbiter_state state;
 	int digits;		      /* PIN: entered */
 	int wait_s;		      /* PIN: seconds until a PIN is checked again (0: now) */
-	int failures;		      /* PIN: wrong PINs in a row */
+	int failures;		      /* PIN: wrong PINs counted (the PIN budget's) */
 	enum board_arbiter_item item; /* MENU: the current item */
 	char result[8];		      /* its result, for BOARD_ITEM_RESULT */
 	int at, count;		      /* MENU: its place */
@@ -93,8 +92,6 @@ struct board_arbiter {
 	/* PIN */
 	char entered[BOARD_ARBITER_PIN_MAX];
 	int n_entered, digit;
-	int failures;
-	uint64_t last_failure_ms;
 	/* MENU */
 	int count, at;
 	enum board_arbiter_item items[BOARD_ARBITER_ITEMS];

@@ -183,19 +183,6 @@ bool time_control_equal(const struct time_control *a, const struct time_control 
 	return true;
 }
 
-enum clock_game_kind clock_kind(const struct time_control *tc)
-{
-	if (tc->count <= 0)
-		return CLOCK_STANDARD;
-	const struct tc_period *p = &tc->periods[0];
-	uint64_t total = p->base_ms + (p->mode != TC_PLAIN ? 60u * p->extra_ms : 0u);
-	if (total <= 10u * 60u * 1000u)
-		return CLOCK_BLITZ;
-	if (total < 60u * 60u * 1000u)
-		return CLOCK_RAPID;
-	return CLOCK_STANDARD;
-}
-
 /* ---------------------------------------------------------------- clock */
 
 static const struct tc_period *current_period(const struct chess_clock *c, int color)
@@ -276,10 +263,25 @@ void clock_set_first_mover(struct chess_clock *c, int color)
 		c->first_mover = color ? 1 : 0;
 }
 
-/* After a completed move: the next period when this one's moves are done. */
-static void advance_period(struct chess_clock *c, int color)
+/* The reading of `color` becomes `reading` at now, whether or not its clock runs (the
+ * current period's delay accounting of a running turn continues from there). */
+static void set_reading(struct chess_clock *c, int color, int64_t reading, uint64_t now)
+{
+	if ((c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) && color == c->running)
+		reading += charged(c, color, turn_used(c, color, now));
+	c->remaining_ms[color] = reading;
+}
+
+/* One more completed move of `color`, at now: the next period when this one's moves are
+ * done, its time added to the reading at once (also in the middle of a turn: a move
+ * completed by the player's next move, Art. 6.2.1.2). */
+static void count_move(struct chess_clock *c, int color, uint64_t now)
 {
 	const struct tc_period *p = current_period(c, color);
+	int64_t reading = clock_remaining(c, color, now);
+	bool saves =
+	    (p->mode != TC_DELAY && p->mode != TC_BRONSTEIN) || c->delay_carries_saved_time;
+
 	c->moves[color]++;
 	c->moves_in_period[color]++;
 	if (p->moves == 0 || c->moves_in_period[color] < p->moves)
@@ -288,13 +290,16 @@ static void advance_period(struct chess_clock *c, int color)
 	if (c->period[color] + 1 < c->tc.count)
 		c->period[color]++;
 	/* else the last period repeats */
-	if ((p->mode == TC_DELAY || p->mode == TC_BRONSTEIN) && !c->delay_carries_saved_time)
-		c->remaining_ms[color] = (int64_t)current_period(c, color)->base_ms;
-	else
-		c->remaining_ms[color] += (int64_t)current_period(c, color)->base_ms;
+	reading = (saves ? reading : 0) + (int64_t)current_period(c, color)->base_ms;
+	set_reading(c, color, reading, now);
 }
 
 enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now)
+{
+	return clock_press_moves(c, color, 1, now);
+}
+
+enum clock_press_result clock_press_moves(struct chess_clock *c, int color, int moves, uint64_t now)
 {
 	if (c->tc.count == 0 || (color != 0 && color != 1))
 		return CLOCK_PRESS_IGNORED;
@@ -318,10 +323,18 @@ enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t n
 		left += (int64_t)p->extra_ms;
 	c->remaining_ms[color] = left;
 	end_turn(c, color, now);
-	advance_period(c, color);
-	c->last_press_ms[color] = c->remaining_ms[color];
 	start_turn(c, !color, now);
+	for (int i = 0; i < moves; i++)
+		count_move(c, color, now);
+	c->last_press_ms[color] = c->remaining_ms[color];
 	return CLOCK_PRESS_MOVE;
+}
+
+void clock_count_move(struct chess_clock *c, int color, uint64_t now)
+{
+	if (c->tc.count == 0 || (color != 0 && color != 1))
+		return;
+	count_move(c, color, now);
 }
 
 int64_t clock_remaining(const struct chess_clock *c, int color, uint64_t now)
@@ -446,6 +459,18 @@ void clock_give(struct chess_clock *c, int color, int64_t ms)
 {
 	if (color == 0 || color == 1)
 		c->remaining_ms[color] += ms;
+}
+
+void clock_take_back(struct chess_clock *c, int color, int moves, int64_t earned_ms, uint64_t now)
+{
+	int64_t reading;
+
+	if (c->tc.count == 0 || (color != 0 && color != 1))
+		return;
+	reading = clock_remaining(c, color, now) - earned_ms;
+	if (moves > 0)
+		locate_period(c, color, c->moves[color] - moves);
+	set_reading(c, color, reading, now);
 }
 
 void clock_set_running(struct chess_clock *c, int color, uint64_t now)

@@ -14,11 +14,14 @@
  *   "40/7200"             2 h per 40 moves, repeating
  * A period with a move count lasts that many moves of each player; when a colour completes
  * them, the next period's SECONDS are added to that colour's remaining time and the next
- * period's mode applies.  After a delay or Bronstein period the time saved in it is not
- * carried over (Art. 6.3.2): the remaining time becomes the next period's SECONDS.  A period
- * without a move count lasts the rest of the game, so it may only be the last.  If the last period
- * has a move count, it repeats: "40/7200" gives another 2 h after every 40 moves, and
- * "40/5400:20/1800" adds 30 min after moves 60, 80, 100, ...
+ * period's mode applies.  The clock counts completed moves, not presses: the caller says how
+ * many moves a press completes (none for a press with no move, Art. 7.5.3) and counts a move
+ * completed without a press (by the player's next move, 6.2.1.2) with clock_count_move().  After a
+ * delay or Bronstein period the time saved in it is not carried over (Art. 6.3.2): the remaining
+ * time becomes the next period's SECONDS.  A period without a move count lasts the rest of the
+ * game, so it may only be the last.  If the last period has a move count, it repeats: "40/7200"
+ * gives another 2 h after every 40 moves, and "40/5400:20/1800" adds 30 min after moves 60, 80,
+ * 100, ...
  *
  * Modes, applied to the turn of the colour whose clock runs:
  *   Fischer (+N): N s are added when the mover presses (also on the move that completes a
@@ -74,10 +77,9 @@ int time_control_parse(const char *text, struct time_control *tc, char *err, siz
 void time_control_format(const struct time_control *tc, char *buf, size_t size);
 bool time_control_equal(const struct time_control *a, const struct time_control *b);
 
-/* Appendix A/B: from the first period, time + 60 x increment (the extra seconds of any mode):
- * 10 min or less blitz, less than 60 min rapid, otherwise (and without a clock) standard. */
+/* Appendix A/B: the kind of game, from the first period's time + 60 x increment; the bounds
+ * differ between editions of the Laws (rules_kind() in rules.h). */
 enum clock_game_kind { CLOCK_STANDARD = 0, CLOCK_RAPID, CLOCK_BLITZ };
-enum clock_game_kind clock_kind(const struct time_control *tc);
 
 enum clock_state {
 	CLOCK_NOT_STARTED = 0, /* waiting for Black's first press (Art. 6.6) */
@@ -110,7 +112,7 @@ struct chess_clock {
 	uint64_t turn_used_ms[2]; /* time used in the current turn before this stretch (pauses) */
 	uint64_t game_used_ms[2]; /* time used in the game's turns before the current one */
 	int period[2];		  /* index into tc.periods */
-	int moves[2];		  /* moves completed (presses) by each colour */
+	int moves[2];		  /* moves completed by each colour (the move counter) */
 	int moves_in_period[2];
 	int flagged;		  /* colour whose flag fell, or -1 */
 	int64_t last_press_ms[2]; /* reading right after the colour's last completing press */
@@ -128,8 +130,15 @@ void clock_init(struct chess_clock *c, const struct time_control *tc);
 void clock_set_first_mover(struct chess_clock *c, int color);
 /* `color` presses their clock button at now; see enum clock_press_result.  On a completing
  * press: Bronstein credit and Fischer increment of the current period are added, the move
- * counter advances, and on completing a period the next period's time is added. */
+ * counter advances by the `moves` the press completes (clock_press(): one), and on completing
+ * a period the next period's time is added. */
 enum clock_press_result clock_press(struct chess_clock *c, int color, uint64_t now);
+enum clock_press_result clock_press_moves(struct chess_clock *c, int color, int moves,
+					  uint64_t now);
+/* A move of `color` completed at now without a press of its own (Art. 6.2.1.2: by the
+ * player's next move): counted, and a period it completes adds the next period's time to
+ * the reading at once, also while that colour's clock runs. */
+void clock_count_move(struct chess_clock *c, int color, uint64_t now);
 /* Time `color` has used in the game up to now: every turn's running time, the current
  * turn's included (the time used that `info` may say instead of, or with, the time left). */
 uint64_t clock_used(const struct chess_clock *c, int color, uint64_t now);
@@ -156,6 +165,11 @@ void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int mo
 void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves);
 /* Time added to a colour's remaining time (a penalty given to the opponent, Art. 7.5.5). */
 void clock_give(struct chess_clock *c, int color, int64_t ms);
+/* What retracted presses gave `color` is taken back (Art. 7.1: the arbiter sets times and
+ * counter after an irregularity): `moves` counted moves off the counter (the periods placed
+ * from it again) and `earned_ms` (increments, Bronstein credits, periods' time) off the
+ * reading at now; the time used since stays used. */
+void clock_take_back(struct chess_clock *c, int color, int moves, int64_t earned_ms, uint64_t now);
 /* The arbiter's turn of the clock: `color`'s clock is the one that runs (or would, while the
  * clocks stand), a new turn from now.  A FLAGGED clock becomes PAUSED; a clock not started
  * or stopped is left alone. */

@@ -1,25 +1,31 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Commands that change the game (DESIGN 8), as the control protocol parses them and the
- * button menu makes them.  The referee checks them against the game; see referee.h.
+ * Commands that change the game (DESIGN 8), as the control protocol's command table parses
+ * them (control/protocol.h) and the button menu makes them, and what a command needs of the
+ * game before it may be given.  The referee carries them out (referee_command()).
  */
 #ifndef ANNABELLA_COMMAND_H
 #define ANNABELLA_COMMAND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "game/effect.h"
 #include "game/record.h"
+#include "game/replies.h"
 
 #define GAME_COMMAND_TEXT_MAX 4096
 #define GAME_COMMAND_LINE_MAX 160
 
-enum game_role { ROLE_ASSISTANT = 0, ROLE_ARBITER, ROLE_PLAYER };
+/* Who gives a command: the control socket's users (DESIGN 8) and the tactile player
+ * through the button menu. */
+enum game_role { ROLE_ASSISTANT = 0, ROLE_ARBITER, ROLE_PLAYER, ROLE_COUNT };
 
 enum game_command_kind {
 	CMD_TAG = 0,	 /* tags NAME VALUE */
 	CMD_DRAW_OFFER,	 /* draw-offer [white|black] */
-	CMD_CLAIM,	 /* claim threefold|fifty [MOVE] */
+	CMD_CLAIM,	 /* claim threefold|fifty [white|black] [MOVE] */
 	CMD_RESIGN,	 /* resign white|black */
 	CMD_RESULT,	 /* result 1-0|0-1|1/2-1/2 REASON... */
 	CMD_APPROVE,	 /* approve */
@@ -40,20 +46,61 @@ enum game_command_kind {
 
 struct game_command {
 	enum game_command_kind kind;
-	uint32_t request; /* echoed in the reply */
 	enum game_role role;
 	char author[GAME_AUTHOR_MAX];
 	int color; /* -1: the command's default */
 	enum claim_kind claim;
 	bool upheld;   /* CMD_RULING */
 	char move[32]; /* claim's intended move, relayed move: SAN or UCI */
+	/* A relayed move names the ply it is for (from 1), or its move number with `color`;
+	 * 0: neither (as `move MOVE`: the opponent's next move, or a correction of their
+	 * last). */
+	int move_number;
 	char result[8];
 	char text[RESULT_REASON_MAX]; /* result's reason */
 	struct game_tag tag;
-	int ply;
+	int ply; /* rollback's; a relayed move's (0: not named) */
 	int64_t white_ms, black_ms;
 	int white_moves, black_moves;	  /* -1: keep */
 	char line[GAME_COMMAND_LINE_MAX]; /* made at the board: the command as a line */
 };
+
+/* The reply to a command, returned to whoever gave it: struct game_reply (replies.h). */
+
+/*
+ * What a command needs of the game: the command table's state preconditions (and the button
+ * menu's items).  A command whose needs the game does not meet is refused with the reason
+ * and changes nothing.
+ */
+enum game_need {
+	GAME_NEED_PLAY = 1u << 0,	/* the game is on and no flag waits for the arbiter */
+	GAME_NEED_NOT_OVER = 1u << 1,	/* the game has not ended (a fallen flag may wait) */
+	GAME_NEED_CLOCK = 1u << 2,	/* the game has a clock */
+	GAME_NEED_NOT_CLOSED = 1u << 3, /* its result is not approved */
+	/* the game has not ended, or a rule ended it with "*": the arbiter decides (result.h) */
+	GAME_NEED_UNDECIDED = 1u << 4,
+};
+#define GAME_NEED_COUNT 5
+/* The modes a command may be given in: bits of enum game_mode. */
+#define GAME_MODE_BIT(m) (1u << (m))
+#define GAME_MODES_ALL	 (GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL))
+
+struct game;
+
+/* NULL when the game is in one of `modes` and meets `needs`; else why not (in buf): "the
+ * game is over: 0-1", "the game has no clock", "not allowed in tournament mode"... */
+const char *game_command_unmet(const struct game *g, unsigned modes, unsigned needs, char *buf,
+			       size_t size);
+/* The same as a reply: false when met, else true with *reply set (no-game, not-in-mode,
+ * no-clock, game-closed, game-over, flag-pending). */
+bool game_command_unmet_reply(const struct game *g, unsigned modes, unsigned needs,
+			      struct game_reply *reply);
+/* "play", "not-over", "clock", "not-closed" for one need's bit (help, the web page). */
+const char *game_need_name(unsigned need);
+
+/* The side on move for a draw claim (9.2, 9.3) without an intended move: the side to move,
+ * or, with a clock, the side whose move is made on the board and not yet completed by its
+ * press (that move is the one the claim intends).  *made: the latter. */
+int game_claim_on_move(const struct game *g, bool *made);
 
 #endif

@@ -3,7 +3,9 @@
  * What the referee asks the world to do, at the level of meaning: "announce this move of
  * this position publicly", "tell the player privately that the board does not match".
  * Never words, files or sockets: the daemon's presenter renders each effect for speech,
- * the scoresheet files, control replies and watchers.
+ * braille, the clock display, the scoresheet files and watchers, each as the effect's
+ * audience allows (audience.h).  Replies to commands are not effects: referee_command()
+ * returns them.
  */
 #ifndef ANNABELLA_EFFECT_H
 #define ANNABELLA_EFFECT_H
@@ -12,6 +14,7 @@
 #include <stdint.h>
 
 #include "chess/chess.h"
+#include "game/audience.h"
 
 enum game_channel { GAME_PUBLIC = 0, GAME_PRIVATE };
 
@@ -58,42 +61,60 @@ enum game_msg {
 	GAME_MSG_MENU_CANCEL,
 	GAME_MSG_MENU_CONFIRM_RESIGN, /* "press repeat again to resign" */
 	GAME_MSG_MENU_CLOSED,
-	GAME_MSG_NOT_NOW,	 /* a menu choice the game does not allow now */
-	GAME_MSG_PRESS_NO_MOVE,	 /* the tactile player pressed with no move made (7.5.3) */
-	GAME_MSG_SETUP,		 /* set up the position the arbiter retraced the game to */
-	GAME_MSG_SETUP_DONE,	 /* the board shows it: the game goes on */
-	GAME_MSG_CLOCKS_SET,	 /* the arbiter set the clocks */
-	GAME_MSG_CLAIM_REJECTED, /* the arbiter rejected the tactile player's claim */
-	GAME_MSG_CORRECTION,	 /* the next move corrects the one announced before (D.2.8) */
-	GAME_MSG_ARBITER_PIN,	 /* the arbiter's menu on the buttons: the PIN is asked for */
-	GAME_MSG_ARBITER_DONE,	 /* it closed: the buttons are the player's again */
+	GAME_MSG_NOT_NOW,	      /* a menu choice the game does not allow now */
+	GAME_MSG_PRESS_NO_MOVE,	      /* the tactile player pressed with no move made (7.5.3) */
+	GAME_MSG_SETUP,		      /* set up the position the arbiter retraced the game to */
+	GAME_MSG_SETUP_DONE,	      /* the board shows it: the game goes on */
+	GAME_MSG_CLOCKS_SET,	      /* the arbiter set the clocks */
+	GAME_MSG_CLAIM_REJECTED,      /* the arbiter rejected the tactile player's claim */
+	GAME_MSG_CORRECTION,	      /* the next move corrects the one announced before (D.2.8) */
+	GAME_MSG_MENU_QUICK_GUIDE,    /* menu items: the spoken quick guide, */
+	GAME_MSG_MENU_BRAILLE_SHEET,  /* the braille scoresheet on the display, page by page */
+	GAME_MSG_QUICK_GUIDE_BUTTONS, /* the quick guide: the buttons, */
+	GAME_MSG_QUICK_GUIDE_MENU,    /* the menu, */
+	GAME_MSG_QUICK_GUIDE_SPEECH,  /* what the device says when */
+	/* After a restart: up to white_ms of White's (Black's) thinking time before the power
+	 * cut could not be counted; the clocks could not be recovered exactly. */
+	GAME_MSG_CLOCK_GAP_WHITE,
+	GAME_MSG_CLOCK_GAP_BLACK,
+	GAME_MSG_CLOCK_UNCERTAIN,
+	GAME_MSG_ARBITER_RESUMES, /* pause pressed while the clocks stand: the arbiter restarts
+				     them (6.11.3) */
+	GAME_MSG_ARBITER_PIN,	  /* the arbiter's menu on the buttons: the PIN is asked for */
+	GAME_MSG_ARBITER_DONE,	  /* it closed: the buttons are the player's again */
 	GAME_MSG_COUNT
 };
 
 enum game_effect_kind {
-	GAME_FX_SAY,	    /* msg on channel */
-	GAME_FX_MOVE,	    /* announce the move `move` made from `before` (public) */
-	GAME_FX_REPEAT,	    /* the last move again (private); move NONE: nothing yet */
-	GAME_FX_PIECE,	    /* a promotion choice, `piece` (private) */
-	GAME_FX_GUIDE,	    /* `square` should be empty / occupied (private) */
-	GAME_FX_TIMES,	    /* both times and the move number (private, D.2.6.1) */
-	GAME_FX_WARNING,    /* the player's time left is `white_ms` (private) */
-	GAME_FX_SCORESHEET, /* the scoresheet changed: write it */
-	GAME_FX_GAME_START, /* a new game began: open its files */
-	GAME_FX_GAME_END,   /* the game ended (result in the game) */
-	GAME_FX_REPLY,	    /* the reply to a command */
+	GAME_FX_SAY,	      /* msg on channel */
+	GAME_FX_MOVE,	      /* announce the move `move` made from `before` (public) */
+	GAME_FX_REPEAT,	      /* the last move again (private); move NONE: nothing yet */
+	GAME_FX_PIECE,	      /* a promotion choice, `piece` (private) */
+	GAME_FX_GUIDE,	      /* `square` should be empty / occupied (private) */
+	GAME_FX_TIMES,	      /* both times and the move number (private, D.2.6.1) */
+	GAME_FX_WARNING,      /* the player's time left is `white_ms` (private) */
+	GAME_FX_SCORESHEET,   /* the scoresheet changed: write it */
+	GAME_FX_GAME_START,   /* a new game began: open its files */
+	GAME_FX_GAME_END,     /* the game ended (result in the game) */
+	GAME_FX_FAULT,	      /* a record the game refused: the referee's own fault, `text` */
+	GAME_FX_CLAIM,	      /* a draw claim was made by `color` (public: not whether it is
+				 correct, which is the claim record's, for the arbiter) */
+	GAME_FX_BRAILLE_PAGE, /* the braille scoresheet's page `page` on the display (private) */
+	GAME_FX_AUDIT,	      /* a line of control.log for what the arbiter did at the board */
 	GAME_FX_KIND_COUNT
 };
 
 /* "game-start", "mismatch", ...: for logs, tests and watchers. */
 const char *game_msg_name(enum game_msg msg);
 
-/* Replies to commands. */
-#define GAME_REPLY_MAX 200
+/* Replies to commands, and faults. */
+#define GAME_REPLY_MAX 320
 
 struct game_effect {
 	enum game_effect_kind kind;
 	uint64_t ms; /* daemon time of the event */
+	/* Who may know of it: set by the referee as it hands the effect out (audience.h). */
+	enum game_audience audience;
 	enum game_channel channel;
 	enum game_msg msg;
 	/* MOVE, REPEAT */
@@ -107,7 +128,7 @@ struct game_effect {
 	int square;
 	bool occupied;	/* the square should hold a peg (of `piece`) */
 	bool confirmed; /* it does now (set-up guidance confirms each square) */
-	/* TIMES, WARNING */
+	/* TIMES, WARNING; SAY of a clock gap: white_ms */
 	bool has_clock;
 	int64_t white_ms, black_ms;
 	int move_number;		      /* of the position: the move to be made next */
@@ -115,14 +136,20 @@ struct game_effect {
 	int64_t white_used_ms, black_used_ms; /* TIMES: the time each has used in the game */
 	int64_t delay_ms; /* TIMES, delay mode: the delay left of `delay_color`; -1: none */
 	int delay_color;
-	/* REPLY */
-	uint32_t request;
+	/* BRAILLE_PAGE: 1 the first; past the last page, the first again */
+	int page;
+	/* CLAIM: the claimant and the kind (enum claim_kind); `move` the intended move */
+	int color;
+	int claim;
+	/* FAULT; AUDIT: the reply's text */
+	char text[GAME_REPLY_MAX];
+	/* AUDIT: what was done at the board (the arbiter's menu), for control.log: the command
+	 * as a line (a PIN tried: "auth ****", never its digits), its author and role, and
+	 * whether its reply is a success */
+	char command[160]; /* GAME_COMMAND_LINE_MAX */
+	char author[48];   /* GAME_AUTHOR_MAX */
+	int role;	   /* enum game_role */
 	bool ok;
-	char text[GAME_REPLY_MAX]; /* the error, or what was done */
-	/* REPLY to GAME_REQUEST_BOARD (command.h): the command as a line and its author, for
-	 * control.log */
-	char command[160];
-	char author[48]; /* GAME_AUTHOR_MAX */
 };
 
 #endif

@@ -14,6 +14,8 @@ void game_init(struct game *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->offer_color = -1;
+	g->paused_completed = -1;
+	g->paused_ply = -1;
 	completion_reset(&g->completion);
 	promotion_reset(&g->promotion);
 	mismatch_reset(&g->mismatch);
@@ -41,6 +43,13 @@ int game_last_ply_of(const struct game *g, int color)
 int game_move_number(const struct game *g, int ply)
 {
 	return g->start.fullmove_number + (ply + g->start.side) / 2;
+}
+
+const char *game_stop_name(enum game_stop stop)
+{
+	static const char *const names[] = {NULL, "player", "arbiter", "claim", "restart"};
+
+	return (unsigned)stop < sizeof(names) / sizeof(names[0]) ? names[stop] : NULL;
 }
 
 /* ------------------------------------------------------------------ notes */
@@ -93,6 +102,12 @@ static void retract(struct game *g, int keep, const char *why, uint64_t ms)
 		f->count = n;
 	}
 	g->completion.early_presses.count = 0;
+	for (int c = 0; c < 2; c++) {
+		g->press_memo[c].pending = false;
+		if (g->open_press[c].plies > keep)
+			g->open_press[c].open = false;
+	}
+	g->recount_from = keep;
 	promotion_reset(&g->promotion);
 	mismatch_setup(&g->mismatch, ms);
 	g->offer_color = -1;
@@ -215,8 +230,18 @@ static int apply_made(struct game *g, const struct game_record *rec)
 	 * otherwise it waits for its press. */
 	if (!g->has_clock)
 		return 0;
-	if (mover != g->params.player && completion_take_early(&g->completion, &clk))
+	if (mover != g->params.player && completion_take_early(&g->completion, &clk)) {
+		/* The press that came first completes it: what it did to the clock is the
+		 * move's (its complete record follows). */
+		struct game_open_press *o = &g->open_press[mover];
+
+		g->press_memo[mover] = (struct game_press_memo){
+		    .pending = true, .counted = o->open && o->counted, .earned_ms = o->earned_ms};
+		if (!o->open)
+			g->press_memo[mover].earned_ms = 0;
+		o->open = false;
 		return 0;
+	}
 	completion_made(&g->completion, mover, ply);
 	return 0;
 }
@@ -262,17 +287,45 @@ static int apply_rollback(struct game *g, const struct game_record *rec)
 	return 0;
 }
 
+/* The open press of `color` is ruled: it completed no move, so nothing is retracted; an
+ * opponent's press whose move never reached the board is taken off the presses waiting for
+ * their moves. */
+static void rule_open_press(struct game *g, int color, uint64_t ms)
+{
+	struct game_open_press *o = &g->open_press[color];
+
+	if (o->kind != PRESS_EMPTY && o->kind != PRESS_ILLEGAL &&
+	    g->completion.early_presses.count > 0)
+		g->completion.early_presses.count--;
+	if (o->kind == PRESS_ILLEGAL)
+		mismatch_setup(&g->mismatch, ms);
+	if (color == g->params.player)
+		g->player_pressed_first = false;
+	o->open = false;
+}
+
 static int apply_illegal(struct game *g, const struct game_record *rec)
 {
-	int ply = rec->u.illegal.ply - 1, color = rec->u.illegal.color;
+	int ply = rec->u.illegal.ply - 1, color = rec->u.illegal.color & 1;
+	bool press = rec->u.illegal.ply == 0;
 
-	if (ply < 0 || ply >= game_plies(g) || game_ply_color(g, ply) != color || game_over(g) ||
+	if (game_over(g) ||
+	    (press ? !g->open_press[color].open
+		   : ply < 0 || ply >= game_plies(g) || game_ply_color(g, ply) != color) ||
 	    (g->has_clock && clock_adopt(&g->clock, &rec->clock)))
 		return -1;
 	if (g->has_clock)
 		g->last_clock_ms = rec->ms;
-	retract(g, ply, "illegal (7.5.1)", rec->ms);
-	g->illegal_count[color & 1] = rec->u.illegal.count;
+	if (press)
+		rule_open_press(g, color, rec->ms);
+	else {
+		char why[32];
+
+		snprintf(why, sizeof(why), "illegal (%s)", g->rules->retract_article);
+		retract(g, ply, why, rec->ms);
+	}
+	g->illegal_count[color] = rec->u.illegal.count;
+	g->paused_completed = -1;
 	return 0;
 }
 
@@ -285,6 +338,11 @@ static int apply_clock_set(struct game *g, const struct game_record *rec)
 	if (g->result.state == RESULT_FLAG_PENDING)
 		result_reset(&g->result);
 	g->uncharged_ms = 0;
+	g->uncharged_up_to_ms = 0;
+	g->clock_uncertain = false;
+	g->paused_completed = -1;
+	g->recount_from = game_plies(g);
+	g->ignored_presses[0] = g->ignored_presses[1] = 0;
 	return 0;
 }
 
@@ -303,44 +361,161 @@ static void apply_restart(struct game *g, const struct game_record *rec)
 	g->restarts++;
 	if (!g->has_clock)
 		return;
-	/* The clock ran at least until the journal's last record before the power went. */
-	if (g->clock.state == CLOCK_RUNNING && g->last_record_ms > g->last_clock_ms) {
-		g->uncharged_ms = (int64_t)(g->last_record_ms - g->last_clock_ms);
+	/* The clock ran at least until the journal's last record before the power went, and
+	 * at most until the next checkpoint was due (when the journal was being written). */
+	if (g->clock.state == CLOCK_RUNNING && !g->clock_uncertain) {
+		int64_t known = g->last_record_ms > g->last_clock_ms
+				    ? (int64_t)(g->last_record_ms - g->last_clock_ms)
+				    : 0;
+
+		g->uncharged_ms = known;
+		g->uncharged_up_to_ms = known > GAME_CHECKPOINT_MS ? known : GAME_CHECKPOINT_MS;
 		g->uncharged_color = g->clock.running;
+	}
+	if (g->clock.state == CLOCK_RUNNING) {
+		g->stopped_by = STOP_RESTART;
+		snprintf(g->stopped_author, sizeof(g->stopped_author), "-");
 	}
 	clock_rebase(&g->clock, rec->ms);
 	g->last_clock_ms = rec->ms;
 }
 
+static int apply_checkpoint(struct game *g, const struct game_record *rec)
+{
+	if (adopt_clock(g, rec))
+		return -1;
+	if (rec->u.checkpoint_recovered) {
+		/* Put together from the last readings known: it stands until the arbiter
+		 * decides, and what the power cut gave back is not known. */
+		g->clock_uncertain = true;
+		if (g->clock.state == CLOCK_RUNNING)
+			clock_pause(&g->clock, rec->ms);
+		g->uncharged_ms = 0;
+		g->uncharged_up_to_ms = 0;
+	}
+	return 0;
+}
+
+/* A press that switched the presser's clock: what it did to the clock belongs to the move it
+ * completes (its complete record follows), or it stays open for a ruling. */
+static void switching_press(struct game *g, const struct game_record *rec, bool waiting,
+			    const struct game_press_memo *what)
+{
+	int color = rec->u.press.color & 1;
+	enum press_kind kind = rec->u.press.kind;
+	struct game_open_press *o = &g->open_press[color];
+
+	o->open = false;
+	if (waiting) {
+		g->press_memo[color] = *what;
+		g->press_memo[color].pending = true;
+		if (kind != PRESS_ILLEGAL)
+			return;
+		/* The press completed the move made before the board became impossible: the
+		 * impossible board is the illegal move; the press's gain is the move's. */
+		*o = (struct game_open_press){.open = true, .kind = kind};
+	} else {
+		*o = (struct game_open_press){.open = true,
+					      .kind = kind,
+					      .counted = what->counted,
+					      .earned_ms = what->earned_ms};
+	}
+	o->plies = game_plies(g);
+	o->ms = rec->ms;
+}
+
+/* A press while the clocks stand (6.11): the presser's move is complete, without a reading;
+ * their clock runs no more once the arbiter resumes. */
+static void paused_press(struct game *g, const struct game_record *rec, bool turn, bool waiting,
+			 const struct game_press_memo *what)
+{
+	int color = rec->u.press.color & 1;
+
+	if (waiting) {
+		g->press_memo[color] = *what;
+		g->press_memo[color].pending = true;
+		if (turn) {
+			g->paused_completed = color;
+			g->paused_ply = completion_waiting(&g->completion, color);
+		}
+	} else if (turn && color != g->params.player && what->counted) {
+		/* The opponent's move is on their board only: it completes when it reaches the
+		 * tactile board. */
+		completion_early_press(&g->completion, -1);
+		g->open_press[color] = (struct game_open_press){.open = true,
+								.kind = PRESS_PAUSED,
+								.counted = true,
+								.plies = game_plies(g),
+								.ms = rec->ms};
+		g->paused_completed = color;
+		g->paused_ply = -1;
+	}
+}
+
 static int apply_press(struct game *g, const struct game_record *rec)
 {
-	int color = rec->u.press.color;
+	int color = rec->u.press.color & 1;
+	enum press_kind kind = rec->u.press.kind;
+	bool waiting = completion_waiting(&g->completion, color) >= 0;
+	bool turn = g->clock.running == color;
+	struct chess_clock before = g->clock;
+	struct game_press_memo what = {0};
 
 	if (adopt_clock(g, rec))
 		return -1;
-	if (rec->u.press.kind == PRESS_EMPTY)
-		g->empty_presses[color & 1]++;
-	if (color == g->params.player &&
-	    (rec->u.press.kind == PRESS_EMPTY || rec->u.press.kind == PRESS_ILLEGAL))
+	if (kind == PRESS_IDLE && before.state == CLOCK_RUNNING && before.running != color)
+		g->ignored_presses[color]++;
+	what.counted = g->clock.moves[color] > before.moves[color];
+	what.earned_ms =
+	    clock_remaining(&g->clock, color, rec->ms) - clock_remaining(&before, color, rec->ms);
+	if (kind == PRESS_EMPTY)
+		g->empty_presses[color]++;
+	if (kind == PRESS_MOVE || kind == PRESS_EMPTY || kind == PRESS_ILLEGAL)
+		switching_press(g, rec, waiting, &what);
+	else if (kind == PRESS_PAUSED)
+		paused_press(g, rec, turn, waiting, &what);
+	if (color == g->params.player && (kind == PRESS_EMPTY || kind == PRESS_ILLEGAL))
 		g->player_pressed_first = true;
-	else if (color != g->params.player && rec->u.press.kind == PRESS_MOVE)
+	else if (color != g->params.player && kind == PRESS_MOVE)
 		g->player_pressed_first = false;
 	/* An opponent's press before their move reached the tactile board waits for it. */
-	if (rec->u.press.kind == PRESS_MOVE && color != g->params.player &&
-	    completion_waiting(&g->completion, color) < 0)
+	if (kind == PRESS_MOVE && color != g->params.player && !waiting)
 		completion_early_press(&g->completion, g->clock.last_press_ms[color]);
 	return 0;
 }
 
+/* A move complete: by its press (what the press did is in the memo), or, with the clock in
+ * the record, counted without one (6.2.1.2; a flag's check, 6.4). */
 static int apply_complete(struct game *g, const struct game_record *rec)
 {
-	int ply = rec->u.complete.ply - 1;
+	int ply = rec->u.complete.ply - 1, color;
+	struct game_press_memo *memo;
+	struct game_ply *p;
 
 	if (ply < 0 || ply >= game_plies(g))
 		return -1;
-	g->plies[ply].clk_ms = rec->u.complete.clk_ms;
-	g->plies[ply].flags |= GAME_PLY_COMPLETE;
-	completion_done(&g->completion, game_ply_color(g, ply), ply);
+	color = game_ply_color(g, ply);
+	p = &g->plies[ply];
+	memo = &g->press_memo[color];
+	if (rec->u.complete.counted) {
+		struct chess_clock before = g->clock;
+
+		if (adopt_clock(g, rec))
+			return -1;
+		if (g->clock.moves[color] > before.moves[color])
+			p->flags |= GAME_PLY_COUNTED;
+		p->earned_ms += (int32_t)(clock_remaining(&g->clock, color, rec->ms) -
+					  clock_remaining(&before, color, rec->ms));
+	} else if (memo->pending && !(p->flags & GAME_PLY_COMPLETE)) {
+		memo->pending = false;
+		if (memo->counted)
+			p->flags |= GAME_PLY_COUNTED;
+		p->earned_ms = (int32_t)memo->earned_ms;
+	}
+	p->clk_ms = rec->u.complete.clk_ms;
+	p->flags |= GAME_PLY_COMPLETE;
+	completion_done(&g->completion, color, ply);
+	g->last_complete_ms = rec->ms;
 	return 0;
 }
 
@@ -416,18 +591,33 @@ static int apply_claim(struct game *g, const struct game_record *rec)
 	snprintf(g->claim.author, sizeof(g->claim.author), "%s", rec->author);
 	g->claims++;
 	/* The clocks stop for the arbiter (9.2, 9.3). */
-	if (g->has_clock && g->clock.state == CLOCK_RUNNING)
+	if (g->has_clock && g->clock.state == CLOCK_RUNNING) {
 		clock_pause(&g->clock, rec->ms);
+		g->stopped_by = STOP_CLAIM;
+		snprintf(g->stopped_author, sizeof(g->stopped_author), "%s", rec->author);
+	}
 	return 0;
 }
 
-static int apply_approve(struct game *g)
+static int apply_approve(struct game *g, const struct game_record *rec)
 {
-	if (!game_over(g) && g->result.state != RESULT_FLAG_PENDING)
+	if ((!game_over(g) && g->result.state != RESULT_FLAG_PENDING) ||
+	    (g->result.state == RESULT_FLAG_PENDING && !strcmp(g->result.flag_result, "*")))
 		return -1;
 	if (g->result.state == RESULT_FLAG_PENDING)
 		stop_clock(g, g->last_record_ms);
 	result_approve(&g->result);
+	g->approved_ms = rec->ms;
+	return 0;
+}
+
+static int apply_pause(struct game *g, const struct game_record *rec)
+{
+	if (adopt_clock(g, rec))
+		return -1;
+	g->stopped_by = strcmp(rec->author, "player") ? STOP_ARBITER : STOP_PLAYER;
+	snprintf(g->stopped_author, sizeof(g->stopped_author), "%s", rec->author);
+	g->paused_completed = -1;
 	return 0;
 }
 
@@ -435,9 +625,27 @@ static int apply_resume(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
-	/* The arbiter's resumption after a claim: the game goes on. */
+	/* The arbiter's resumption after a claim, or of a clock a restart left uncertain: the
+	 * game goes on. */
 	g->claim.open = false;
+	g->clock_uncertain = false;
+	g->paused_completed = -1;
 	return 0;
+}
+
+/* Who stopped the clocks: running (or ended) clocks have no one; clocks that a ruling of the
+ * arbiter left standing (a flag's clock set or retraced) are the arbiter's. */
+static void note_stop(struct game *g, const struct game_record *rec)
+{
+	if (!g->has_clock || g->clock.state != CLOCK_PAUSED) {
+		g->stopped_by = STOP_NONE;
+		g->stopped_author[0] = '\0';
+		g->paused_completed = -1;
+	} else if (g->stopped_by == STOP_NONE) {
+		g->stopped_by = STOP_ARBITER;
+		snprintf(g->stopped_author, sizeof(g->stopped_author), "%s",
+			 rec->author[0] ? rec->author : "-");
+	}
 }
 
 int game_apply(struct game *g, const struct game_record *rec)
@@ -473,7 +681,7 @@ int game_apply(struct game *g, const struct game_record *rec)
 		rc = apply_complete(g, rec);
 		break;
 	case REC_PAUSE:
-		rc = adopt_clock(g, rec);
+		rc = apply_pause(g, rec);
 		break;
 	case REC_CLOCK_SET:
 		rc = apply_clock_set(g, rec);
@@ -515,7 +723,7 @@ int game_apply(struct game *g, const struct game_record *rec)
 		rc = game_over(g) ? -1 : 0; /* its result record follows */
 		break;
 	case REC_APPROVE:
-		rc = apply_approve(g);
+		rc = apply_approve(g, rec);
 		break;
 	case REC_TAG:
 		rc = game_params_set_tag(&g->params, rec->u.tag.name, rec->u.tag.value);
@@ -532,12 +740,21 @@ int game_apply(struct game *g, const struct game_record *rec)
 	case REC_RULING:
 		rc = apply_ruling(g, rec);
 		break;
+	case REC_CHECKPOINT:
+		rc = apply_checkpoint(g, rec);
+		break;
 	case REC_TYPE_COUNT:
 		rc = -1;
 		break;
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		g->last_record_ms = rec->ms;
+		note_stop(g, rec);
+	}
+	if (rc == 0 && rec->type == REC_RELAYED) {
+		g->relayed_ply = game_plies(g) - 1;
+		snprintf(g->relayed_by, sizeof(g->relayed_by), "%s", rec->author);
+	}
 	return rc;
 }
 
@@ -580,9 +797,24 @@ int game_describe(const struct game *g, uint64_t now, char *buf, size_t size)
 	ADD("offer %d/%d claim %d %d %d %d %d/%d touched %016" PRIx64 " restarts %d\n",
 	    g->offer_color, g->offers, g->claim.open, g->claim.color, g->claim.kind,
 	    g->claim.correct, g->claim.ply, g->claims, g->touched, g->restarts);
-	ADD("illegal %d %d empty %d %d pressed-first %d uncharged %" PRId64 " %d\n",
+	ADD("illegal %d %d empty %d %d pressed-first %d uncharged %" PRId64 " %" PRId64
+	    " %d uncertain %d\n",
 	    g->illegal_count[0], g->illegal_count[1], g->empty_presses[0], g->empty_presses[1],
-	    g->player_pressed_first, g->uncharged_ms, g->uncharged_color);
+	    g->player_pressed_first, g->uncharged_ms, g->uncharged_up_to_ms, g->uncharged_color,
+	    g->clock_uncertain);
+	ADD("stopped %s %s paused-completed %d %d recount %d ignored %d %d approved %" PRIu64 "\n",
+	    g->stopped_by ? game_stop_name(g->stopped_by) : "-", g->stopped_author,
+	    g->paused_completed, g->paused_ply, g->recount_from, g->ignored_presses[0],
+	    g->ignored_presses[1], g->approved_ms);
+	for (int c = 0; c < 2; c++)
+		ADD("press %d memo %d %d %" PRId64 " open %d %s %d %" PRId64 " %d\n", c,
+		    g->press_memo[c].pending, g->press_memo[c].counted, g->press_memo[c].earned_ms,
+		    g->open_press[c].open, game_press_kind_name(g->open_press[c].kind),
+		    g->open_press[c].counted, g->open_press[c].earned_ms, g->open_press[c].plies);
+	for (int i = 0; i < game_plies(g); i++)
+		ADD("%s%s%d", i ? " " : "earned ", g->plies[i].flags & GAME_PLY_COUNTED ? "+" : "",
+		    g->plies[i].earned_ms);
+	ADD("%s", game_plies(g) ? "\n" : "");
 	for (int i = 0; i < g->board_event_count; i++)
 		ADD("%s%c%c%c", i ? " " : "events ", 'a' + (g->board_events[i].square & 7),
 		    '1' + (g->board_events[i].square >> 3),

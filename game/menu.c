@@ -1,24 +1,62 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "game/menu.h"
 
+#include <string.h>
+
+#include "game/command.h"
+
+unsigned menu_item_needs(enum menu_item item)
+{
+	switch (item) {
+	case MENU_OFFER_DRAW:
+	case MENU_ACCEPT_DRAW:
+	case MENU_CLAIM_THREEFOLD:
+	case MENU_CLAIM_FIFTY:
+	case MENU_RESIGN:
+		return GAME_NEED_PLAY;
+	case MENU_APPROVE:
+	case MENU_CANCEL:
+	case MENU_QUICK_GUIDE:
+	case MENU_BRAILLE_SHEET:
+	case MENU_ITEM_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* What the menu offers whatever the game: the quick guide, the braille scoresheet. */
+static void menu_add_help(struct menu *m)
+{
+	m->items[m->count++] = MENU_QUICK_GUIDE;
+	if (m->braille_sheet)
+		m->items[m->count++] = MENU_BRAILLE_SHEET;
+}
+
 void menu_open(struct menu *m, const struct game *g, uint64_t now)
 {
 	int player = g->params.player;
+	char why[80];
+	bool made;
 
 	m->count = 0;
-	if (!game_over(g) && g->result.state == RESULT_ON) {
+	if (!game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why))) {
 		m->items[m->count++] = MENU_OFFER_DRAW;
 		if (g->offer_color >= 0 && g->offer_color != player)
 			m->items[m->count++] = MENU_ACCEPT_DRAW;
-		m->items[m->count++] = MENU_CLAIM_THREEFOLD;
-		m->items[m->count++] = MENU_CLAIM_FIFTY;
+		/* Claims only on the player's move (9.2, 9.3), as the claim itself checks. */
+		if (game_claim_on_move(g, &made) == player) {
+			m->items[m->count++] = MENU_CLAIM_THREEFOLD;
+			m->items[m->count++] = MENU_CLAIM_FIFTY;
+		}
 		m->items[m->count++] = MENU_RESIGN;
 	}
 	if ((g->result.state == RESULT_ENDED || g->result.state == RESULT_FLAG_PENDING) &&
 	    !result_undecided(&g->result))
 		m->items[m->count++] = MENU_APPROVE;
 	m->items[m->count++] = MENU_CANCEL;
+	menu_add_help(m);
 	m->at = 0;
+	m->sheet_page = 0;
 	m->state = MENU_OPEN;
 	m->last_ms = now;
 }
@@ -47,6 +85,8 @@ enum game_msg menu_item_msg(enum menu_item item)
 	    [MENU_RESIGN] = GAME_MSG_MENU_RESIGN,
 	    [MENU_APPROVE] = GAME_MSG_MENU_APPROVE,
 	    [MENU_CANCEL] = GAME_MSG_MENU_CANCEL,
+	    [MENU_QUICK_GUIDE] = GAME_MSG_MENU_QUICK_GUIDE,
+	    [MENU_BRAILLE_SHEET] = GAME_MSG_MENU_BRAILLE_SHEET,
 	};
 
 	return (unsigned)item < MENU_ITEM_COUNT ? msgs[item] : GAME_MSG_MENU_CANCEL;

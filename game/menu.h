@@ -5,6 +5,8 @@
  * chooses it.  Items are offered as the game allows them (a draw offer while the game is on,
  * approving once there is a result), never by whether they would succeed: whether a claim
  * is correct is the arbiter's to say (11.3.1).  Resigning asks for a second `repeat`.
+ * After cancel: the spoken quick guide, and, with a braille display, the braille
+ * scoresheet on it, where each `repeat` shows the next page and the menu stays open.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
  *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
@@ -27,6 +29,9 @@ enum menu_item {
 	MENU_RESIGN,
 	MENU_APPROVE,
 	MENU_CANCEL,
+	/* After cancel, so the items before keep their places: */
+	MENU_QUICK_GUIDE,   /* the spoken quick guide: the buttons, the menu, what is said when */
+	MENU_BRAILLE_SHEET, /* the braille scoresheet on the display; each repeat: the next page */
 	MENU_ITEM_COUNT
 };
 
@@ -38,12 +43,17 @@ struct menu {
 	enum menu_item items[MENU_ITEM_COUNT];
 	int at;
 	uint64_t last_ms;
+	bool braille_sheet; /* offer MENU_BRAILLE_SHEET: a braille display is configured */
+	int sheet_page;	    /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
 };
 
 /* Open at the first item the game allows for the tactile player. */
 void menu_open(struct menu *m, const struct game *g, uint64_t now);
 void menu_next(struct menu *m, uint64_t now);
 enum menu_item menu_current(const struct menu *m);
+/* What an item needs of the game (command.h's GAME_NEED_ bits): checked when the menu
+ * opens and again when the item is chosen (the game may have changed meanwhile). */
+unsigned menu_item_needs(enum menu_item item);
 /* The message that names an item. */
 enum game_msg menu_item_msg(enum menu_item item);
 

@@ -450,12 +450,18 @@ static void dec_press(struct game_record *rec, struct reader *r)
 static void enc_complete(const struct game_record *rec, struct writer *w)
 {
 	put_fmt(w, "%d %" PRId64, rec->u.complete.ply, rec->u.complete.clk_ms);
+	if (rec->u.complete.counted)
+		put_clock(w, &rec->clock, rec->ms);
 }
 
 static void dec_complete(struct game_record *rec, struct reader *r)
 {
 	rec->u.complete.ply = (int)get_int(r, 1, 1000000);
 	rec->u.complete.clk_ms = get_int(r, -1, INT64_MAX);
+	if (!r->bad && *r->p) {
+		rec->u.complete.counted = true;
+		get_clock(r, &rec->clock, rec->ms);
+	}
 }
 
 /* pause, resume, clock-set */
@@ -538,12 +544,37 @@ static void dec_result(struct game_record *rec, struct reader *r)
 
 static void enc_restart(const struct game_record *rec, struct writer *w)
 {
-	put_fmt(w, "%d", rec->u.restart_plies);
+	put_fmt(w, "%d", rec->u.restart.plies);
+	if (rec->u.restart.run > 0)
+		put_fmt(w, "%d", rec->u.restart.run);
 }
 
+/* The run makes every restart's record a line of its own (two restarts at the same time
+ * with the same plies were one line twice, read back as a duplicate); journals written
+ * before it have none. */
 static void dec_restart(struct game_record *rec, struct reader *r)
 {
-	rec->u.restart_plies = (int)get_int(r, 0, 1000000);
+	rec->u.restart.plies = (int)get_int(r, 0, 1000000);
+	if (*r->p)
+		rec->u.restart.run = (int)get_int(r, 1, 1000000);
+}
+
+static void enc_checkpoint(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->u.checkpoint_recovered ? "recovered" : "running");
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_checkpoint(struct game_record *rec, struct reader *r)
+{
+	char word[16];
+
+	get_word(r, word, sizeof(word));
+	if (!strcmp(word, "recovered"))
+		rec->u.checkpoint_recovered = true;
+	else if (strcmp(word, "running"))
+		r->bad = true;
+	get_clock(r, &rec->clock, rec->ms);
 }
 
 static void enc_offer(const struct game_record *rec, struct writer *w)
@@ -705,7 +736,7 @@ static void dec_illegal(struct game_record *rec, struct reader *r)
 {
 	get_author(r, rec->author);
 	rec->u.illegal.color = get_color(r);
-	rec->u.illegal.ply = (int)get_int(r, 1, 1000000);
+	rec->u.illegal.ply = (int)get_int(r, 0, 1000000);
 	rec->u.illegal.penalty_ms = get_int(r, 0, 86400000);
 	rec->u.illegal.count = (int)get_int(r, 1, 1000);
 	get_clock(r, &rec->clock, rec->ms);
@@ -748,6 +779,7 @@ static const struct record_kind {
     [REC_CLOCK_SET] = {"clock-set", CLOCK, enc_author_clock, dec_author_clock},
     [REC_WITHDRAWN] = {"withdrawn", SCORESHEET, enc_withdrawn, dec_withdrawn},
     [REC_RULING] = {"ruling", CLOCK, enc_ruling, dec_ruling},
+    [REC_CHECKPOINT] = {"checkpoint", CLOCK, enc_checkpoint, dec_checkpoint},
 };
 
 const char *game_record_name(enum game_record_type type)

@@ -18,14 +18,19 @@
  *						it was made of
  *	press COLOR KIND CLOCK			a clock press: KIND start|move|idle|refused|
  *						illegal|paused|empty (7.5.3: no move made)
- *	complete PLY CLK_MS			a move completed ([%clk]; -1: none)
+ *	complete PLY CLK_MS [CLOCK]		a move completed ([%clk]; -1: none); CLOCK
+ *						when the clock counted it without a press
+ *						(6.2.1.2, or a flag's check of the moves, 6.4)
  *	pause AUTHOR CLOCK / resume AUTHOR CLOCK	Art. 6.11.2, the arbiter
  *	mismatch EMPTY OCC / held EMPTY OCC	D.2.9 flow (hex square masks); held: kept from
  *						the player until their press (Art. 11.3.1)
  *	restored HOW				the board matches again (board|move)
- *	flag COLOR RESULT CLOCK			a flag fell (Art. 6.9); RESULT waits
+ *	flag COLOR RESULT CLOCK			a flag fell (Art. 6.9); RESULT waits; *: the
+ *						period's moves were made, not all completed
+ *						(6.4): the arbiter decides
  *	result RESULT TERMINATION AUTHOR "REASON"	the game ended
- *	restart PLIES				the daemon started again and resumed the game
+ *	restart PLIES RUN			the daemon started again (its RUN-th start in
+ *						this game) and resumed the game
  *	draw-offer AUTHOR COLOR PLY		a draw offer (9.1.2), marked at move PLY
  *	claim AUTHOR COLOR KIND MOVE CORRECT	a draw claim (9.2, 9.3); MOVE the intended
  *						move (UCI) or -; CORRECT yes|no
@@ -39,8 +44,16 @@
  *						press (D.2.8); kept as a comment
  *	rollback AUTHOR PLY			the game retraced to ply PLY (D.2.9)
  *	illegal AUTHOR COLOR PLY PENALTY_MS COUNT CLOCK	the move PLY ruled illegal (7.5):
- *						retracted, the opponent given PENALTY_MS
+ *						retracted, the opponent given PENALTY_MS;
+ *						PLY 0: COLOR's open press (no move made,
+ *						7.5.3; an impossible board; the opponent's
+ *						press whose move is not on the board)
  *	clock-set AUTHOR CLOCK			the arbiter set the clocks (6.10.2, 7.1)
+ *	checkpoint running|recovered CLOCK	running: the running clock, journaled every
+ *						GAME_CHECKPOINT_MS without a record of it, so
+ *						a power cut loses at most that (6.10.2);
+ *						recovered: put together at a restart from the
+ *						last readings known, the journal's clock lost
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -54,6 +67,7 @@
 #include <stdint.h>
 
 #include "chess/chess.h"
+#include "game/audience.h"
 #include "game/clock.h"
 #include "game/result.h"
 #include "game/rules.h"
@@ -114,6 +128,7 @@ enum game_record_type {
 	REC_CLOCK_SET,
 	REC_WITHDRAWN,
 	REC_RULING,
+	REC_CHECKPOINT,
 	REC_TYPE_COUNT
 };
 
@@ -163,6 +178,7 @@ struct game_record {
 		struct {
 			int ply; /* 1-based */
 			int64_t clk_ms;
+			bool counted; /* the record carries the clock that counted it */
 		} complete;
 		struct {
 			uint64_t empty, occupied;
@@ -177,7 +193,11 @@ struct game_record {
 			enum result_termination termination;
 			char reason[RESULT_REASON_MAX];
 		} result;
-		int restart_plies;
+		struct {
+			int plies;
+			int run; /* 1: the first restart of the game (0: not written) */
+		} restart;
+		bool checkpoint_recovered;
 		struct {
 			int color;
 			int ply; /* 1-based: the offerer's move it goes with */
@@ -193,14 +213,17 @@ struct game_record {
 		int rollback_ply;
 		struct {
 			int color;
-			int ply; /* 1-based: the illegal move */
+			int ply; /* 1-based: the illegal move; 0: the colour's open press */
 			int64_t penalty_ms;
 			int count;
 		} illegal;
 	} u;
-	/* press, pause, resume, flag, clock-set, illegal, ruling: the clock as it stands after
-	 * the record (its time control is the game's). */
+	/* press, pause, resume, flag, clock-set, illegal, ruling, checkpoint, a counted
+	 * complete: the clock as it stands after the record (its time control is the game's). */
 	struct chess_clock clock;
+	/* Who may know of it (audience.h): set by the referee as it hands the record out;
+	 * not journaled. */
+	enum game_audience audience;
 };
 
 const char *game_record_name(enum game_record_type type);

@@ -39,15 +39,19 @@ struct game_record ref_record(enum game_record_type type, uint64_t ms)
 
 void ref_effect(struct referee *r, const struct game_effect *fx)
 {
+	struct game_effect out = *fx;
+
+	/* Who may know of it is decided here, once, for every sink (audience.h). */
+	out.audience = game_effect_audience(fx);
 	if (r->sink.effect)
-		r->sink.effect(r->sink.user, fx);
+		r->sink.effect(r->sink.user, &out);
 }
 
 void ref_fault(struct referee *r, uint64_t ms, const char *what)
 {
-	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = ms, .ok = false, .request = 0};
+	struct game_effect fx = {.kind = GAME_FX_FAULT, .ms = ms};
 
-	/* A reply to no request: the daemon logs it as the referee's fault. */
+	/* The daemon logs it as the referee's fault. */
 	snprintf(fx.text, sizeof(fx.text), "%s", what);
 	ref_effect(r, &fx);
 }
@@ -66,6 +70,7 @@ int ref_emit(struct referee *r, struct game_record *rec)
 	if (rec->type == REC_MADE || rec->type == REC_RELAYED)
 		memcpy(rec->u.made.san, r->g.plies[rec->u.made.ply - 1].san,
 		       sizeof(rec->u.made.san));
+	rec->audience = game_record_audience(rec);
 	if (r->sink.record)
 		r->sink.record(r->sink.user, rec);
 	if (game_record_changes_scoresheet(rec->type))
@@ -143,14 +148,17 @@ void referee_start(struct referee *r, uint64_t now)
 		struct game_effect fx = {.kind = GAME_FX_GAME_START, .ms = now};
 
 		r->resumed = true;
-		rec.u.restart_plies = game_plies(g);
+		rec.u.restart.plies = game_plies(g);
+		rec.u.restart.run = g->restarts + 1;
 		ref_emit(r, &rec);
 		ref_effect(r, &fx);
-		if (!game_over(g))
+		if (!game_over(g)) {
 			ref_say(r, GAME_PRIVATE,
 				g->has_clock ? GAME_MSG_RESUMED_AFTER_RESTART
 					     : GAME_MSG_RESUMED_NO_CLOCK,
 				now);
+			ref_say_clock_gap(r, now);
+		}
 		return;
 	}
 	new_game(r, now);
@@ -159,16 +167,19 @@ void referee_start(struct referee *r, uint64_t now)
 
 /* After a game is over and its result approved (8.7), or the board cleared, the board set
  * up in the start position (and still for the settle time) begins the next game: the
- * finished one stays under games/ with its journal.  A game that ends with the start
- * position on the board (a fivefold repetition of it) does not begin the next by itself, nor
- * does one whose result the arbiter still has to decide. */
+ * finished one stays under games/ with its journal.  Setting it up is the player's asking
+ * for the next game: a board that already shows the start position when the result is
+ * approved (a game that ends with it, a board put back before the approval) begins nothing
+ * until it is changed and set up again.  A game whose result the arbiter still has to decide
+ * ("*", result.h) begins nothing either. */
 static uint64_t next_game_due(const struct referee *r)
 {
 	struct chess_pos start;
 	struct chess_error err;
+	bool asked = r->cleared || (r->g.result.state == RESULT_APPROVED &&
+				    r->det.last_change_ms > r->g.approved_ms);
 
-	if (!game_over(&r->g) || result_undecided(&r->g.result) || !r->board_ready ||
-	    (r->g.result.state != RESULT_APPROVED && !r->cleared) ||
+	if (!game_over(&r->g) || result_undecided(&r->g.result) || !r->board_ready || !asked ||
 	    chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))
 		return UINT64_MAX;
@@ -247,7 +258,7 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 	case GAME_BUTTON_PAUSE:
 		/* The player calls the arbiter (6.11.2): a mismatch kept from them opens. */
 		ref_mismatch_open_held(r, now);
-		ref_pause(r, g->has_clock && g->clock.state == CLOCK_RUNNING, "player", now);
+		ref_pause_button(r, now);
 		break;
 	case GAME_BUTTON_COUNT:
 		break;
@@ -260,6 +271,7 @@ static void tick(struct referee *r, uint64_t now)
 
 	maybe_next_game(r, now);
 	ref_check_flag(r, now);
+	ref_checkpoint(r, now);
 	if (promotion_is_pending(&g->promotion) && g->promotion.choice != CHESS_NO_PIECE &&
 	    (!g->has_clock || game_position(g)->side != g->params.player) &&
 	    now >= g->promotion.last_select_ms + r->set.promotion_ms)
@@ -288,12 +300,23 @@ void referee_handle(struct referee *r, const struct game_event *ev)
 	case GAME_EV_TICK:
 		tick(r, ev->ms);
 		break;
-	case GAME_EV_COMMAND:
-		if (ev->command)
-			ref_command(r, ev->command, ev->ms);
-		break;
 	}
 	flush(r, ev->ms);
+}
+
+void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		     struct game_reply *reply)
+{
+	if (!r->g.open) {
+		game_reply_set(reply, REPLY_NO_GAME, NULL);
+		return;
+	}
+	ref_command(r, cmd, now, reply);
+}
+
+void referee_flush(struct referee *r, uint64_t now)
+{
+	flush(r, now);
 }
 
 uint64_t referee_deadline(const struct referee *r, uint64_t now)

@@ -31,8 +31,18 @@ struct game_sink {
 	void (*new_game)(void *user, struct game_params *params);
 };
 
+/* [clock] flag-announce: how a fallen flag is said. */
+enum flag_announce {
+	FLAG_ANNOUNCE_LAWS = 0, /* as the edition says: public, or private where the arbiter
+				   does not point a flag out (2005 B7) */
+	FLAG_ANNOUNCE_PUBLIC,
+	FLAG_ANNOUNCE_PRIVATE, /* to the tactile player alone */
+	FLAG_ANNOUNCE_OFF,     /* not said (journaled and in status all the same) */
+};
+
 struct referee_settings {
 	struct game_params next; /* every new game: player, mode, edition, clock, start, tags */
+	enum flag_announce flag_announce;
 	struct detect_config detect;
 	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after the
 				  last select press (DESIGN 3) */
@@ -40,8 +50,10 @@ struct referee_settings {
 	uint32_t warnings_s[REFEREE_MAX_WARNINGS]; /* private warnings at these times left */
 	uint32_t hold_ms;			   /* holding select this long opens the menu */
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
+	bool braille_display; /* the menu offers the braille scoresheet on the display */
 	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
-	 * display to show it and an arbiter PIN (digits) to open it. */
+	 * display to show it, an arbiter PIN (digits) to open it and a PIN budget
+	 * (referee_attach_pins()). */
 	bool board_arbiter;
 	char arbiter_pin[BOARD_ARBITER_PIN_MAX];
 };
@@ -52,7 +64,6 @@ enum game_event_kind {
 	GAME_EV_SQUARE,	     /* `index` square, `active`: a peg is in it */
 	GAME_EV_BUTTON,	     /* `index` enum game_button, `active`: pressed */
 	GAME_EV_TICK,	     /* time passed (referee_deadline() reached) */
-	GAME_EV_COMMAND,     /* `command` */
 };
 
 /* The board's buttons (DESIGN 1), in the board's order. */
@@ -72,7 +83,6 @@ struct game_event {
 	int index;
 	bool active;
 	uint64_t sensed;
-	const struct game_command *command;
 };
 
 struct referee;
@@ -90,6 +100,17 @@ int referee_replay(struct referee *r, const struct game_record *rec);
  * none or it had ended. */
 void referee_start(struct referee *r, uint64_t now);
 void referee_handle(struct referee *r, const struct game_event *ev);
+/* A command (DESIGN 8) at time `now`, given by cmd->role as cmd->author: carried out, or
+ * refused because it does not fit the game, and the reply into *reply.  Who may give it and
+ * what it needs of the game are the command table's to check first (control/protocol.h);
+ * the referee checks what only the game can tell (a legal move, a claim to rule on). */
+void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		     struct game_reply *reply);
+/* The scoresheet effect for what the last command changed, if anything.  The caller gives it
+ * once the command's reply is on its way, so the reply does not wait for the scoresheet's
+ * files (the journal records are handed out before the reply); any later event gives it
+ * too. */
+void referee_flush(struct referee *r, uint64_t now);
 /* The next time a GAME_EV_TICK is due, or UINT64_MAX. */
 uint64_t referee_deadline(const struct referee *r, uint64_t now);
 /* The daemon stops: a game-ending move whose press never came gets the reading when it was
@@ -103,6 +124,10 @@ bool referee_resumed(const struct referee *r);
 uint64_t referee_expected_occupancy(const struct referee *r);
 /* The mismatch flow's view of the board: squares that differ from the game now. */
 uint64_t referee_board_differences(const struct referee *r);
+struct pin_guard;
+/* The PIN budget the PINs entered on the buttons go through (DESIGN 8: the control socket's,
+ * under the key PIN_KEY_BOARD); without one the arbiter's menu on the buttons stays shut. */
+void referee_attach_pins(struct referee *r, struct pin_guard *pins);
 /* The arbiter's menu on the buttons as the clock display shows it (state CLOSED: shut). */
 void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_arbiter_view *v);
 

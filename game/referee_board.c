@@ -58,19 +58,35 @@ static void check_outcome(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ moves */
 
-/* Art. 6.2.1.2: a move is also completed when its mover makes their next move.  A move whose
- * press did not count (the clocks not started, an empty or illegal press, a forgotten press)
- * so gets no reading rather than a later move's. */
+/* A move complete without a press of its own, at once: without a clock, or (counted by the
+ * clock, which adds the time of a period it completes) when its mover's press came first. */
+static void complete_now(struct referee *r, int ply, int64_t clk, bool count, uint64_t now)
+{
+	struct game_record rec = ref_record(REC_COMPLETE, now);
+
+	rec.u.complete.ply = ply + 1;
+	rec.u.complete.clk_ms = clk;
+	if (count && r->g.has_clock) {
+		rec.u.complete.counted = true;
+		rec.clock = r->g.clock;
+		clock_count_move(&rec.clock, game_ply_color(&r->g, ply), now);
+	}
+	ref_emit(r, &rec);
+}
+
+/* Art. 6.2.1.2: a move is also completed when its mover makes their next move, and the clock
+ * counts it then (a forgotten press does not bring the next period late).  A move whose press
+ * did not count (the clocks not started, an empty or illegal press, a forgotten press) so
+ * gets no reading rather than a later move's. */
 static void complete_waiting(struct referee *r, int mover, uint64_t now)
 {
 	int ply;
 
 	while ((ply = completion_waiting(&r->g.completion, mover)) >= 0) {
-		struct game_record rec = ref_record(REC_COMPLETE, now);
+		int before = r->g.completion.uncompleted[mover & 1].count;
 
-		rec.u.complete.ply = ply + 1;
-		rec.u.complete.clk_ms = -1;
-		if (ref_emit(r, &rec))
+		complete_now(r, ply, -1, true, now);
+		if (r->g.completion.uncompleted[mover & 1].count == before)
 			break;
 	}
 }
@@ -131,16 +147,12 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	check_outcome(r, now);
 	/* The player's press came first (a press of an impossible board, or one with no move,
 	 * switched the clocks, 7.5.1, 7.5.3): the move made after it is complete, without a
-	 * reading of its own. */
+	 * reading of its own, and counted now (that press counted none).  An opponent's press
+	 * that came first counted it already. */
 	if (pressed_first)
-		early = true;
-	if (!g->has_clock || early) {
-		struct game_record done = ref_record(REC_COMPLETE, now);
-
-		done.u.complete.ply = ply + 1;
-		done.u.complete.clk_ms = early ? early_clk : -1;
-		ref_emit(r, &done);
-	}
+		complete_now(r, ply, -1, true, now);
+	else if (!g->has_clock || early)
+		complete_now(r, ply, early ? early_clk : -1, false, now);
 	return 0;
 }
 
@@ -527,6 +539,77 @@ void ref_settle_now(struct referee *r, uint64_t now)
 	}
 }
 
+/*
+ * After a restart the board may show a move in progress whose touches the journal lost (a
+ * power cut before they reached storage, or a journal cut short): when exactly one legal
+ * move from the position explains the board, its events go to the detector in the order it
+ * is made (an en-passant victim first, then the mover lifted and set down), so it is made
+ * as on the board, not taken for a mismatch.  Promotions to different pieces are one move
+ * (the piece is asked for).  A capture whose victim still stands in the journal is not
+ * shown by the board: its holes look as when the capturing piece is held in the hand, so
+ * it stays for the detector to follow.  Returns whether a move was found.
+ */
+static bool move_in_progress(struct referee *r, uint64_t sensed, uint64_t *t)
+{
+	const struct chess_pos *pos = game_position(&r->g);
+	struct chess_move_list list;
+	chess_move found = CHESS_MOVE_NONE;
+	uint64_t before = r->det.sensed, lifts, places;
+	int victim = -1;
+
+	if (before == sensed)
+		return false;
+	chess_pos_legal_moves(pos, &list);
+	for (int i = 0; i < list.count; i++) {
+		struct chess_pos after = *pos;
+		struct chess_undo undo;
+		chess_move m = list.moves[i];
+
+		if (chess_pos_captured_piece(pos, m) != CHESS_NO_PIECE &&
+		    chess_move_capture_square(pos, m) == chess_move_to(m) &&
+		    (before >> chess_move_to(m) & 1))
+			continue;
+		chess_pos_make(&after, m, &undo);
+		if (chess_pos_occupancy(&after) != sensed)
+			continue;
+		if (found != CHESS_MOVE_NONE && (chess_move_from(found) != chess_move_from(m) ||
+						 chess_move_to(found) != chess_move_to(m)))
+			return false; /* two moves show the same board: the board cannot tell */
+		found = m;
+	}
+	if (found == CHESS_MOVE_NONE)
+		return false;
+	if (chess_pos_captured_piece(pos, found) != CHESS_NO_PIECE) {
+		int sq = chess_move_capture_square(pos, found);
+
+		/* An en-passant victim, taken off the board first. */
+		if (sq != chess_move_to(found) && (before >> sq & 1))
+			victim = sq;
+	}
+	lifts = before & ~sensed;
+	places = sensed & ~before;
+	if (victim >= 0) {
+		detect_square(&r->det, victim, false, (*t)++, NULL);
+		lifts &= ~(1ull << victim);
+	}
+	/* The mover's own square first, then the rest (a castling rook). */
+	if (lifts >> chess_move_from(found) & 1) {
+		detect_square(&r->det, chess_move_from(found), false, (*t)++, NULL);
+		lifts &= ~(1ull << chess_move_from(found));
+	}
+	if (places >> chess_move_to(found) & 1) {
+		detect_square(&r->det, chess_move_to(found), true, (*t)++, NULL);
+		places &= ~(1ull << chess_move_to(found));
+	}
+	for (int sq = 0; sq < 64; sq++)
+		if (lifts >> sq & 1)
+			detect_square(&r->det, sq, false, (*t)++, NULL);
+	for (int sq = 0; sq < 64; sq++)
+		if (places >> sq & 1)
+			detect_square(&r->det, sq, true, (*t)++, NULL);
+	return true;
+}
+
 void ref_board_ready(struct referee *r, uint64_t sensed, uint64_t now)
 {
 	const struct game *g = &r->g;
@@ -541,9 +624,11 @@ void ref_board_ready(struct referee *r, uint64_t sensed, uint64_t now)
 	for (int i = 0; i < g->board_event_count; i++)
 		detect_square(&r->det, g->board_events[i].square, g->board_events[i].occupied, t++,
 			      NULL);
-	for (int sq = 0; sq < 64; sq++)
-		if ((sensed ^ r->det.sensed) >> sq & 1)
-			detect_square(&r->det, sq, sensed >> sq & 1, t, NULL);
+	if (!r->resumed || game_over(g) || mismatch_active(&g->mismatch) ||
+	    !move_in_progress(r, sensed, &t))
+		for (int sq = 0; sq < 64; sq++)
+			if ((sensed ^ r->det.sensed) >> sq & 1)
+				detect_square(&r->det, sq, sensed >> sq & 1, t, NULL);
 	/* A position the board must still be set up to: after the arbiter retraced the game,
 	 * or a relayed move the board does not show yet. */
 	if (g->mismatch.state == MISMATCH_SETUP ||

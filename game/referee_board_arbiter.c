@@ -3,42 +3,69 @@
  * The referee's side of the arbiter's menu on the board's buttons (board_arbiter.h): the
  * chord, the PIN and its count of wrong ones, the menu and the clock editor.  Its choices
  * are commands given as the arbiter (referee_command.c), each with its line for
- * control.log; a PIN tried is in control.log as "auth ****".
+ * control.log; a PIN tried is in control.log as "auth ****".  The PINs go through the PIN
+ * budget of the control socket (DESIGN 8, base/pinguard.h), under the key PIN_KEY_BOARD.
  */
 #include "game/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "base/pinguard.h"
+
 #define HELD_FIRST_MS 500 /* a held +/- repeats after this */
 #define HELD_EVERY_MS 100 /* and then this often */
 
 static bool enabled(const struct referee *r)
 {
-	return r->set.board_arbiter && r->set.arbiter_pin[0];
+	return r->set.board_arbiter && r->set.arbiter_pin[0] && r->pins;
 }
 
-/* An entry in control.log for what was done at the board (a PIN tried, a command). */
-static void audit(struct referee *r, const char *author, const char *line, bool ok,
-		  const char *text, uint64_t now)
+void referee_attach_pins(struct referee *r, struct pin_guard *pins)
 {
-	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = now, .ok = ok};
+	r->pins = pins;
+}
 
-	fx.request = GAME_REQUEST_BOARD;
+/* An entry in control.log for what was done at the board (a PIN tried, a command): the
+ * reply's text, as for a request on the socket. */
+static void audit(struct referee *r, const char *author, enum game_role role, const char *line,
+		  const struct game_reply *reply, uint64_t now)
+{
+	struct game_effect fx = {.kind = GAME_FX_AUDIT, .ms = now, .ok = reply->ok, .role = role};
+
 	snprintf(fx.command, sizeof(fx.command), "%s", line);
 	snprintf(fx.author, sizeof(fx.author), "%s", author);
-	snprintf(fx.text, sizeof(fx.text), "%s", text);
+	snprintf(fx.text, sizeof(fx.text), "%s", reply->text);
 	ref_effect(r, &fx);
+}
+
+/* A PIN tried at the board: "board", with the player's role (the buttons are the player's
+ * until the PIN is right). */
+static void audit_pin(struct referee *r, enum reply_code code, const struct reply_value *args,
+		      uint64_t now)
+{
+	struct game_reply reply;
+
+	game_reply_set(&reply, code, args);
+	audit(r, "board", ROLE_PLAYER, "auth ****", &reply, now);
 }
 
 static struct game_command board_command(enum game_command_kind kind)
 {
 	struct game_command c = {.kind = kind, .role = ROLE_ARBITER, .color = -1};
 
-	c.request = GAME_REQUEST_BOARD;
 	c.white_moves = c.black_moves = -1;
 	snprintf(c.author, sizeof(c.author), "board+pin");
 	return c;
+}
+
+/* The arbiter's command from the menu: carried out as any other, and into control.log. */
+static void board_do(struct referee *r, const struct game_command *c, uint64_t now)
+{
+	struct game_reply reply;
+
+	ref_command(r, c, now, &reply);
+	audit(r, c->author, c->role, c->line, &reply, now);
 }
 
 static void close_menu(struct referee *r, uint64_t now)
@@ -103,7 +130,7 @@ static void open_menu(struct referee *r, uint64_t now)
 	/* The arbiter stops the clocks to intervene (6.11.2, 6.12). */
 	if (r->g.has_clock && r->g.clock.state == CLOCK_RUNNING && !game_over(&r->g)) {
 		snprintf(c.line, sizeof(c.line), "pause");
-		ref_command(r, &c, now);
+		board_do(r, &c, now);
 	}
 	build_menu(r);
 }
@@ -138,7 +165,7 @@ static void choose(struct referee *r, uint64_t now)
 		c = board_command(CMD_RESUME);
 		snprintf(c.line, sizeof(c.line), "resume");
 		a->state = BOARD_ARBITER_CLOSED; /* the arbiter is done: the game goes on */
-		ref_command(r, &c, now);
+		board_do(r, &c, now);
 		ref_say(r, GAME_PRIVATE, GAME_MSG_ARBITER_DONE, now);
 		return;
 	case BOARD_ITEM_SET_CLOCKS:
@@ -158,7 +185,7 @@ static void choose(struct referee *r, uint64_t now)
 				 "the arbiter's decision at the board: %.80s", g->result.reason);
 		snprintf(c.line, sizeof(c.line), "result %s %s", c.result, c.text);
 		a->state = BOARD_ARBITER_CLOSED;
-		ref_command(r, &c, now);
+		board_do(r, &c, now);
 		ref_say(r, GAME_PRIVATE, GAME_MSG_ARBITER_DONE, now);
 		return;
 	case BOARD_ITEM_CLOSE:
@@ -210,51 +237,42 @@ static void set_clocks(struct referee *r, uint64_t now)
 	clock_format_hms(a->ms[1], b, sizeof(b));
 	snprintf(c.line, sizeof(c.line), "clock set %s %s %d %d", w, b, a->moves[0], a->moves[1]);
 	a->state = BOARD_ARBITER_MENU;
-	ref_command(r, &c, now);
+	board_do(r, &c, now);
 	build_menu(r);
 }
 
 /* ------------------------------------------------------------------ the PIN */
 
-/* How long a PIN must wait after the last wrong one: none for the first five, then 6 s,
- * 12 s, 24 s, ... (at most ten tried in any minute). */
-static uint64_t pin_wait_until(const struct board_arbiter *a)
-{
-	int extra = a->failures - BOARD_ARBITER_FREE_TRIES;
-
-	if (extra < 0)
-		return 0;
-	if (extra > 10)
-		extra = 10;
-	return a->last_failure_ms + ((uint64_t)BOARD_ARBITER_WAIT_MS << extra);
-}
-
+/* The PIN entered is checked, through the PIN budget (DESIGN 8): five wrong ones are free,
+ * then each makes the next wait (2 s, doubling), so at most ten are checked in a minute; a
+ * PIN tried in a wait is not checked at all (the right one neither: the wait tells nothing).
+ * The digits are forgotten at once; control.log has "auth ****". */
 static void check_pin(struct referee *r, uint64_t now)
 {
 	struct board_arbiter *a = &r->arb;
-	char text[80];
+	uint64_t wait;
 	bool right;
 
-	right = a->n_entered == (int)strlen(r->set.arbiter_pin) &&
-		!memcmp(a->entered, r->set.arbiter_pin, (size_t)a->n_entered);
+	a->entered[a->n_entered] = '\0';
+	right = pin_guard_equal(a->entered, r->set.arbiter_pin);
 	a->n_entered = a->digit = 0;
 	memset(a->entered, 0, sizeof(a->entered));
-	if (now < pin_wait_until(a)) {
-		/* Not checked at all: a PIN tried in the wait tells nothing. */
-		snprintf(text, sizeof(text), "wait %llu s: %d wrong PINs",
-			 (unsigned long long)((pin_wait_until(a) - now + 999) / 1000), a->failures);
-		audit(r, "board", "auth ****", false, text, now);
+	wait = pin_guard_ask(r->pins, PIN_KEY_BOARD, now, NULL);
+	if (wait) {
+		audit_pin(r, REPLY_PIN_WAIT, REPLY_ARGS(REPLY_N("seconds", (wait + 999) / 1000)),
+			  now);
 		return;
 	}
 	if (!right) {
-		a->failures++;
-		a->last_failure_ms = now;
-		snprintf(text, sizeof(text), "wrong PIN (%d in a row)", a->failures);
-		audit(r, "board", "auth ****", false, text, now);
+		wait = pin_guard_wrong(r->pins, PIN_KEY_BOARD, now);
+		if (wait)
+			audit_pin(r, REPLY_WRONG_PIN_WAIT,
+				  REPLY_ARGS(REPLY_N("seconds", wait / 1000)), now);
+		else
+			audit_pin(r, REPLY_WRONG_PIN, NULL, now);
 		return;
 	}
-	a->failures = 0;
-	audit(r, "board", "auth ****", true, "arbiter", now);
+	audit_pin(r, REPLY_AUTH, REPLY_ARGS(REPLY_S("role", "arbiter")), now);
 	open_menu(r, now);
 }
 
@@ -393,13 +411,13 @@ uint64_t ref_arbiter_deadline(const struct referee *r)
 void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_arbiter_view *v)
 {
 	const struct board_arbiter *a = &r->arb;
-	uint64_t until = pin_wait_until(a);
+	uint64_t wait = r->pins ? pin_guard_wait_left(r->pins, PIN_KEY_BOARD, now) : 0;
 
 	memset(v, 0, sizeof(*v));
 	v->state = a->state;
 	v->digits = a->n_entered;
-	v->failures = a->failures;
-	v->wait_s = until > now ? (int)((until - now + 999) / 1000) : 0;
+	v->failures = r->pins ? pin_guard_count(r->pins, PIN_KEY_BOARD, now) : 0;
+	v->wait_s = (int)((wait + 999) / 1000);
 	if (a->count) {
 		v->item = a->items[a->at];
 		snprintf(v->result, sizeof(v->result), "%s", a->results[a->at]);

@@ -1,33 +1,45 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's commands (DESIGN 8), from the control interface and the button menu.  Each
- * command is checked against the game first: one that the role may not give, that comes at
- * the wrong moment or does not fit the position changes nothing and gets an error reply.
+ * The referee's commands (DESIGN 8), from the control interface and the button menu.  Who
+ * may give a command and what it needs of the game (the game on, a clock) are checked before
+ * it comes here, by the command table (control/protocol.h) or the menu; here, what only the
+ * game can tell: a command that does not fit the position or the flows changes nothing and
+ * gets an error reply.
  */
 #include "game/referee_int.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
-	       const char *fmt, ...)
+void ref_answer(struct referee *r, const struct game_command *cmd, uint64_t now,
+		enum reply_code code, const struct reply_value *args)
 {
-	struct game_effect fx = {.kind = GAME_FX_REPLY, .ms = now, .ok = ok};
-	va_list ap;
+	struct game_reply *reply = r->reply;
 
-	fx.request = cmd->request;
-	if (cmd->request == GAME_REQUEST_BOARD) {
-		snprintf(fx.command, sizeof(fx.command), "%s", cmd->line);
-		snprintf(fx.author, sizeof(fx.author), "%s", cmd->author);
-	}
-	va_start(ap, fmt);
-	vsnprintf(fx.text, sizeof(fx.text), fmt, ap);
-	va_end(ap);
-	ref_effect(r, &fx);
+	if (!reply)
+		return;
+	/* One reply per command: the first decides. */
+	r->reply = NULL;
+	game_reply_set(reply, code, args);
 	/* The tactile player hears when a choice from the menu cannot be done now. */
-	if (!ok && cmd->role == ROLE_PLAYER)
+	if (!reply->ok && cmd->role == ROLE_PLAYER)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+}
+
+void ref_answer_not_legal(struct referee *r, const struct game_command *cmd, uint64_t now, int side,
+			  const struct chess_error *err)
+{
+	static const char *const why[] = {
+	    [CHESS_ERROR_SYNTAX] = "syntax",
+	    [CHESS_ERROR_NO_SUCH_MOVE] = "no-such-move",
+	    [CHESS_ERROR_AMBIGUOUS] = "ambiguous",
+	    [CHESS_ERROR_PROMOTION] = "promotion-piece",
+	};
+
+	ref_answer(r, cmd, now, REPLY_NOT_LEGAL,
+		   REPLY_ARGS(REPLY_S("move", cmd->move), REPLY_S("color", game_color_name(side)),
+			      REPLY_S("why", (unsigned)err->kind < 4 ? why[err->kind] : "syntax"),
+			      REPLY_S("detail", err->message)));
 }
 
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
@@ -69,8 +81,8 @@ static bool tag_name_ok(const char *name)
 /* Tags the device writes itself from the game. */
 static bool tag_reserved(const char *name)
 {
-	static const char *const reserved[] = {"Result", "FEN", "SetUp", "TimeControl",
-					       "Termination"};
+	static const char *const reserved[] = {
+	    "Result", "FEN", "SetUp", "TimeControl", "Termination", "DeviceSerial", "JournalChain"};
 
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		if (!strcmp(name, reserved[i]))
@@ -83,22 +95,22 @@ static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t 
 	struct game_record rec = ref_command_record(REC_TAG, cmd, now);
 
 	if (!tag_name_ok(cmd->tag.name)) {
-		ref_reply(r, cmd, false, now,
-			  "'%s' is not a tag name: a letter, then letters, digits and _",
-			  cmd->tag.name);
+		ref_answer(r, cmd, now, REPLY_TAG_NAME_BAD,
+			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
 	if (tag_reserved(cmd->tag.name)) {
-		ref_reply(r, cmd, false, now, "%s is written by the device from the game",
-			  cmd->tag.name);
+		ref_answer(r, cmd, now, REPLY_TAG_RESERVED,
+			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
 	rec.u.tag = cmd->tag;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "no room for another tag");
+		ref_answer(r, cmd, now, REPLY_TAG_NO_ROOM,
+			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
-	ref_reply(r, cmd, true, now, "%s set", cmd->tag.name);
+	ref_answer(r, cmd, now, REPLY_TAG_SET, REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 }
 
 /* ------------------------------------------------------------------ draws */
@@ -108,31 +120,29 @@ static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, ui
 	struct game *g = &r->g;
 	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
 	struct game_record rec = ref_command_record(REC_DRAW_OFFER, cmd, now);
-	int ply;
+	int ply = color >= 0 ? game_last_ply_of(g, color) : -1;
 
-	if (game_over(g) || g->result.state != RESULT_ON) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
-	ply = color >= 0 ? game_last_ply_of(g, color) : -1;
 	if (ply < 0) {
-		ref_reply(r, cmd, false, now,
-			  "a draw is offered after making a move (9.1.2.1): %s has made none",
-			  color >= 0 ? color_word(color) : "no side");
+		if (color >= 0)
+			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
+				   REPLY_ARGS(REPLY_S("color", color_word(color))));
+		else
+			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
 		return;
 	}
 	rec.u.offer.color = color;
 	rec.u.offer.ply = ply + 1;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the offer does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
 		return;
 	}
 	/* The tactile player's offer must reach the sighted opponent; an offer to the tactile
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
-	ref_reply(r, cmd, true, now, "draw offer by %s with move %d", color_word(color),
-		  g->chess.start.fullmove_number + (ply + g->chess.start.side) / 2);
+	ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
+		   REPLY_ARGS(REPLY_S("color", color_word(color)),
+			      REPLY_N("move_number", game_move_number(g, ply))));
 }
 
 static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -140,50 +150,69 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	struct game *g = &r->g;
 	int color = cmd->color >= 0 ? cmd->color : g->params.player;
 
-	if (game_over(g) || g->offer_color < 0 || g->offer_color == color) {
-		ref_reply(r, cmd, false, now, "no draw offer to accept");
+	if (g->offer_color < 0 || g->offer_color == color) {
+		ref_answer(r, cmd, now, REPLY_NO_DRAW_OFFER, NULL);
 		return;
 	}
 	ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL, "draw agreed", cmd->author, now);
 	ref_say(r, GAME_PUBLIC, GAME_MSG_RESULT_DRAW, now);
-	ref_reply(r, cmd, true, now, "draw agreed");
+	ref_answer(r, cmd, now, REPLY_DRAW_AGREED, NULL);
 }
 
-/* 9.2 and 9.3 for the claimant.  With a clock, a move made on the board and not yet
- * completed by its mover's press is the move the claim intends (D.2.3: it is made, but the
- * claimant has not finished it); without a MOVE and such a move, the claim is for the side
- * to move in the position on the board. */
+/* The claimant (DESIGN 8): the side the command names; for an assistant and the button
+ * menu, the tactile player when it names none; the arbiter names it.  -1: none. */
+static int claimant_of(const struct game *g, const struct game_command *cmd)
+{
+	if (cmd->color >= 0)
+		return cmd->color;
+	return cmd->role == ROLE_ARBITER ? -1 : g->params.player;
+}
+
+/* 9.2 and 9.3: only the player on move may claim.  With a clock, a move made on the board
+ * and not yet completed by its mover's press is the move the claim intends (D.2.3: it is
+ * made, but the claimant has not finished it): its mover is on move.  A claim with an
+ * intended MOVE is for the side to move in the position on the board.  A claim by the
+ * other side is refused with the reason and changes nothing: it is never turned into the
+ * opponent's claim, whose penalty (9.5) would then fall on the wrong player. */
 static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
 	const struct chess_pos *pos = game_position(g);
 	struct game_record rec = ref_command_record(REC_CLAIM, cmd, now);
-	int last = game_plies(g) - 1;
-	int claimant = pos->side;
-	bool made = false, correct;
+	struct game_effect fx = {.kind = GAME_FX_CLAIM, .ms = now, .channel = GAME_PUBLIC};
+	int claimant = claimant_of(g, cmd), on_move;
+	bool made, correct;
 	chess_move m = CHESS_MOVE_NONE;
 
-	if (game_over(g) || g->result.state != RESULT_ON) {
-		ref_reply(r, cmd, false, now, "the game is over");
+	if (claimant < 0) {
+		ref_answer(r, cmd, now, REPLY_CLAIM_WHOSE,
+			   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim))));
+		return;
+	}
+	on_move = game_claim_on_move(g, &made);
+	if (made && cmd->move[0]) {
+		if (claimant == on_move) {
+			ref_answer(r, cmd, now, REPLY_CLAIM_MOVE_MADE,
+				   REPLY_ARGS(REPLY_S("color", color_word(claimant))));
+			return;
+		}
+		/* An intended move is the side to move's in the position on the board. */
+		on_move = pos->side;
+		made = false;
+	}
+	if (claimant != on_move) {
+		ref_answer(r, cmd, now, REPLY_CLAIM_NOT_ON_MOVE,
+			   REPLY_ARGS(REPLY_S("color", color_word(claimant)),
+				      REPLY_S("on_move_color", color_word(on_move))));
 		return;
 	}
 	if (cmd->move[0]) {
 		struct chess_error err;
 
 		if (chess_move_parse_san(pos, cmd->move, &m, &err)) {
-			ref_reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s",
-				  cmd->move, color_word(pos->side), err.message);
+			ref_answer_not_legal(r, cmd, now, pos->side, &err);
 			return;
 		}
-	} else if (g->has_clock && last >= 0 &&
-		   completion_waiting(&g->completion, game_ply_color(g, last)) == last) {
-		claimant = game_ply_color(g, last);
-		made = true;
-	}
-	if (cmd->color >= 0 && cmd->color != claimant) {
-		ref_reply(r, cmd, false, now, "%s cannot claim now: it is %s's claim (9.2, 9.3)",
-			  color_word(cmd->color), color_word(claimant));
-		return;
 	}
 	if (cmd->claim == CLAIM_THREEFOLD)
 		correct = m != CHESS_MOVE_NONE ? chess_game_move_claims_threefold(&g->chess, m)
@@ -198,9 +227,15 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	rec.u.claim.move = m;
 	rec.u.claim.correct = correct;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the claim does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "claim")));
 		return;
 	}
+	/* That a claim was made is public (the clocks stand); whether it is correct is in the
+	 * claim record, for the arbiter alone (11.3.1). */
+	fx.color = claimant;
+	fx.claim = cmd->claim;
+	fx.move = m;
+	ref_effect(r, &fx);
 	if (g->params.mode == GAME_CASUAL) {
 		/* No arbiter: the device decides. */
 		ref_say(r, GAME_PRIVATE,
@@ -216,13 +251,12 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
 	}
 	/* Whether it is correct is for the arbiter alone (11.3.1). */
-	if (cmd->role == ROLE_ARBITER || g->params.mode == GAME_CASUAL)
-		ref_reply(r, cmd, true, now, "%s claim by %s is %s",
-			  game_claim_kind_name(cmd->claim), color_word(claimant),
-			  correct ? "correct" : "not correct");
-	else
-		ref_reply(r, cmd, true, now, "%s claim by %s: the clocks stand for the arbiter",
-			  game_claim_kind_name(cmd->claim), color_word(claimant));
+	ref_answer(r, cmd, now,
+		   cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL ? REPLY_CLAIM_MADE
+		   : correct						      ? REPLY_CLAIM_CORRECT
+			     : REPLY_CLAIM_NOT_CORRECT,
+		   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim)),
+			      REPLY_S("color", color_word(claimant))));
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -238,18 +272,13 @@ static void say_result(struct referee *r, const char *result, uint64_t now)
 
 static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	struct game *g = &r->g;
 	struct game_record rec = ref_command_record(REC_RESIGN, cmd, now);
 	int color = cmd->color, winner;
 	const char *result;
 	char reason[RESULT_REASON_MAX];
 
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over: %s", g->result.result);
-		return;
-	}
 	if (color < 0) {
-		ref_reply(r, cmd, false, now, "resign needs the side: white or black");
+		ref_answer(r, cmd, now, REPLY_RESIGN_NO_SIDE, NULL);
 		return;
 	}
 	winner = !color;
@@ -259,7 +288,8 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 							   : result_win(winner);
 	rec.u.resign_color = color;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the resignation does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED,
+			   REPLY_ARGS(REPLY_S("what", "resignation")));
 		return;
 	}
 	if (!strcmp(result, "*"))
@@ -273,13 +303,17 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 	/* Both players hear it: the resignation may have come from the menu or an assistant. */
 	ref_say(r, GAME_PUBLIC, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
 	if (!strcmp(result, "*")) {
-		char question[GAME_REPLY_MAX];
+		char fen[CHESS_FEN_MAX];
 
-		ref_mate_question(r, winner, question, sizeof(question));
-		ref_reply(r, cmd, true, now, "%s resigns; %s", color_word(color), question);
+		ref_mate_fen(r, fen, sizeof(fen));
+		ref_answer(r, cmd, now, REPLY_RESIGNED_UNDECIDED,
+			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				      REPLY_S("winner_color", color_word(winner)),
+				      REPLY_S("fen", fen), REPLY_S("result", result_win(winner))));
 		return;
 	}
-	ref_reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
+	ref_answer(r, cmd, now, REPLY_RESIGNED,
+		   REPLY_ARGS(REPLY_S("color", color_word(color)), REPLY_S("result", result)));
 }
 
 /* The PGN Termination for an arbiter's reason: the standard value if the reason starts with
@@ -317,25 +351,20 @@ static enum result_termination termination_of(const char *reason)
 
 static void cmd_result(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	struct game *g = &r->g;
-
 	if (!result_valid(cmd->result)) {
-		ref_reply(r, cmd, false, now, "result must be 1-0, 0-1 or 1/2-1/2");
+		ref_answer(r, cmd, now, REPLY_RESULT_BAD,
+			   REPLY_ARGS(REPLY_S("result", cmd->result)));
 		return;
 	}
 	if (!cmd->text[0]) {
-		ref_reply(r, cmd, false, now,
-			  "result needs a reason (agreed draw, claim upheld, ...)");
-		return;
-	}
-	if (game_over(g) && !result_undecided(&g->result)) {
-		ref_reply(r, cmd, false, now, "the game is over: %s (%s)", g->result.result,
-			  g->result.reason);
+		ref_answer(r, cmd, now, REPLY_RESULT_NO_REASON,
+			   REPLY_ARGS(REPLY_S("result", cmd->result)));
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
 	say_result(r, cmd->result, now);
-	ref_reply(r, cmd, true, now, "%s, %s", cmd->result, cmd->text);
+	ref_answer(r, cmd, now, REPLY_RESULT_SET,
+		   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text)));
 }
 
 static void cmd_approve(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -345,23 +374,42 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 	bool was_pending = g->result.state == RESULT_FLAG_PENDING;
 
 	if (g->result.state == RESULT_APPROVED) {
-		ref_reply(r, cmd, false, now, "the result %s is approved already",
-			  g->result.result);
+		ref_answer(r, cmd, now, REPLY_RESULT_APPROVED_ALREADY,
+			   REPLY_ARGS(REPLY_S("result", g->result.result)));
 		return;
 	}
 	if (!game_over(g) && !was_pending) {
-		ref_reply(r, cmd, false, now, "no result to approve: the game is on");
+		ref_answer(r, cmd, now, REPLY_NO_RESULT_YET, NULL);
+		return;
+	}
+	if (was_pending && !strcmp(g->result.flag_result, "*")) {
+		int winner = !g->result.flag_color;
+
+		/* "*": the period's moves made and not all completed (6.4), or whether the
+		 * other side can still mate is not proven either way (6.9). */
+		if (!strcmp(ref_mate_result(r, winner), "*")) {
+			char fen[CHESS_FEN_MAX];
+
+			ref_mate_fen(r, fen, sizeof(fen));
+			ref_answer(r, cmd, now, REPLY_FLAG_MATE_UNDECIDED,
+				   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
+					      REPLY_S("winner_color", color_word(winner)),
+					      REPLY_S("fen", fen)));
+			return;
+		}
+		ref_answer(r, cmd, now, REPLY_FLAG_UNDECIDED,
+			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
+				      REPLY_S("article", g->rules->moves_check_article)));
 		return;
 	}
 	if (result_undecided(&g->result)) {
-		ref_reply(r, cmd, false, now,
-			  "no result to approve yet: the arbiter decides it (%s)",
-			  was_pending ? "the flag fell; can the other side still mate?"
-				      : g->result.reason);
+		/* A rule ended the game with "*" (7.5.5, 5.1.2): its reason says why. */
+		ref_answer(r, cmd, now, REPLY_APPROVE_UNDECIDED,
+			   REPLY_ARGS(REPLY_S("reason", g->result.reason)));
 		return;
 	}
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "no result to approve");
+		ref_answer(r, cmd, now, REPLY_NO_RESULT_TO_APPROVE, NULL);
 		return;
 	}
 	if (was_pending) {
@@ -370,59 +418,58 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 		ref_effect(r, &fx);
 	}
 	ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_APPROVED, now);
-	ref_reply(r, cmd, true, now, "result %s approved", g->result.result);
+	ref_answer(r, cmd, now, REPLY_RESULT_APPROVED,
+		   REPLY_ARGS(REPLY_S("result", g->result.result)));
 }
 
 static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pause, uint64_t now)
 {
 	struct game *g = &r->g;
 
-	if (!g->has_clock) {
-		ref_reply(r, cmd, false, now, "the game has no clock");
-		return;
-	}
-	if (game_over(g)) {
-		ref_reply(r, cmd, false, now, "the game is over");
-		return;
-	}
 	if (g->clock.state != (pause ? CLOCK_RUNNING : CLOCK_PAUSED)) {
-		ref_reply(r, cmd, false, now, "the clocks are not %s",
-			  pause ? "running" : "paused");
+		ref_answer(r, cmd, now, pause ? REPLY_CLOCKS_NOT_RUNNING : REPLY_CLOCKS_NOT_PAUSED,
+			   NULL);
 		return;
 	}
-	ref_pause(r, pause, cmd->author, now);
-	ref_reply(r, cmd, true, now, "clocks %s", pause ? "paused" : "running");
+	if (pause) {
+		ref_pause(r, true, cmd->author, now);
+		ref_answer(r, cmd, now, REPLY_CLOCKS_PAUSED, NULL);
+		return;
+	}
+	/* What a press while the clocks stood did, for the arbiter: it completed the move
+	 * without a reading, and the other clock starts. */
+	if (g->paused_completed >= 0 && g->paused_completed == g->clock.running) {
+		int color = g->paused_completed, ply = g->paused_ply;
+		char name[48] = "";
+
+		if (ply >= 0)
+			snprintf(name, sizeof(name), "%d.%s %s", game_move_number(g, ply),
+				 color == CHESS_WHITE ? "" : "..", g->plies[ply].san);
+		ref_pause(r, false, cmd->author, now);
+		if (ply >= 0) {
+			ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING_PRESS,
+				   REPLY_ARGS(REPLY_S("color", color_word(!color)),
+					      REPLY_S("pressed_color", color_word(color)),
+					      REPLY_N("ply", ply + 1), REPLY_S("name", name)));
+		} else {
+			ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING_PRESS_UNSEEN,
+				   REPLY_ARGS(REPLY_S("color", color_word(!color)),
+					      REPLY_S("pressed_color", color_word(color))));
+		}
+		return;
+	}
+	ref_pause(r, false, cmd->author, now);
+	ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING,
+		   REPLY_ARGS(REPLY_S("color", color_word(g->clock.running))));
 }
 
 /* ------------------------------------------------------------------ dispatch */
 
-static bool allowed(enum game_command_kind kind, enum game_role role)
+void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		 struct game_reply *reply)
 {
-	switch (kind) {
-	case CMD_RESULT:
-	case CMD_PAUSE:
-	case CMD_RESUME:
-	case CMD_ROLLBACK:
-	case CMD_ILLEGAL:
-	case CMD_CLOCK_SET:
-	case CMD_RULING:
-		return role == ROLE_ARBITER;
-	case CMD_ACCEPT_DRAW:
-		return role == ROLE_PLAYER;
-	case CMD_TAG:
-	case CMD_MOVE:
-		return role != ROLE_PLAYER;
-	default:
-		return true;
-	}
-}
-
-void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now)
-{
-	if (!allowed(cmd->kind, cmd->role)) {
-		ref_reply(r, cmd, false, now, "not allowed for this role");
-		return;
-	}
+	game_reply_set(reply, REPLY_NO_REPLY, NULL);
+	r->reply = reply;
 	switch (cmd->kind) {
 	case CMD_TAG:
 		cmd_tag(r, cmd, now);
@@ -467,4 +514,5 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	case CMD_KIND_COUNT:
 		break;
 	}
+	r->reply = NULL;
 }

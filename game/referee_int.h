@@ -26,7 +26,11 @@ struct referee {
 	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
 	struct board_arbiter arb; /* the arbiter's menu on the buttons */
-	struct game g;		  /* last: it is large */
+	/* The PIN budget its PINs go through (DESIGN 8, key PIN_KEY_BOARD; NULL: no menu). */
+	struct pin_guard *pins;
+	/* The reply of the command being carried out (referee_command()), or NULL. */
+	struct game_reply *reply;
+	struct game g; /* last: it is large */
 };
 
 /* A record of `type` at `ms`, all else zero. */
@@ -62,16 +66,27 @@ void ref_poll_detect(struct referee *r, uint64_t now);
 /* referee_clock.c */
 void ref_press(struct referee *r, int color, uint64_t now);
 void ref_pause(struct referee *r, bool pause, const char *author, uint64_t now);
+void ref_pause_button(struct referee *r, uint64_t now);
 void ref_check_flag(struct referee *r, uint64_t now);
 void ref_info(struct referee *r, uint64_t now);
 void ref_check_warnings(struct referee *r, uint64_t now);
 uint64_t ref_clock_deadline(const struct referee *r, uint64_t now);
+/* The running clock journaled when no record carried it for GAME_CHECKPOINT_MS. */
+void ref_checkpoint(struct referee *r, uint64_t now);
+/* After a restart, privately: the time the power cut may have given back, or that the
+ * clocks could not be recovered exactly. */
+void ref_say_clock_gap(struct referee *r, uint64_t now);
 
 /* referee_command.c */
-void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now);
-/* The reply to a command (a menu command's error is also said to the player). */
-void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
-	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
+		 struct game_reply *reply);
+/* The reply to the command being carried out: a code of replies.h with its arguments
+ * (REPLY_ARGS(...), or NULL); a menu command's error is also said to the player. */
+void ref_answer(struct referee *r, const struct game_command *cmd, uint64_t now,
+		enum reply_code code, const struct reply_value *args);
+/* The reply to a move (cmd->move) that is not a legal one for `side`. */
+void ref_answer_not_legal(struct referee *r, const struct game_command *cmd, uint64_t now, int side,
+			  const struct chess_error *err);
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
 				      uint64_t now);
 
@@ -86,8 +101,8 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 /* The result of a rule that gives `winner` the game unless they cannot checkmate by any
  * series of legal moves: their win, "1/2-1/2", or "*" (not proven either way). */
 const char *ref_mate_result(const struct referee *r, int winner);
-/* For a "*": the question for the arbiter, with the position. */
-void ref_mate_question(const struct referee *r, int winner, char *buf, size_t size);
+/* For a "*": the position the arbiter decides on, as FEN (CHESS_FEN_MAX bytes). */
+void ref_mate_fen(const struct referee *r, char *buf, size_t size);
 
 /* referee_board_arbiter.c */
 /* A button for the arbiter's menu: true when it takes it (its chord, or it is open). */

@@ -7,8 +7,6 @@
  */
 #include "game/referee_int.h"
 
-#include <stdio.h>
-
 const char *ref_mate_result(const struct referee *r, int winner)
 {
 	switch (chess_pos_mate(game_position(&r->g), (enum chess_color)winner, NULL)) {
@@ -21,11 +19,7 @@ const char *ref_mate_result(const struct referee *r, int winner)
 	}
 }
 
-void ref_mate_question(const struct referee *r, int winner, char *buf, size_t size)
+void ref_mate_fen(const struct referee *r, char *buf, size_t size)
 {
-	char fen[CHESS_FEN_MAX];
-
-	chess_fen_format(game_position(&r->g), fen, sizeof(fen));
-	snprintf(buf, size, "can %s still mate from %s? the arbiter decides: result %s or 1/2-1/2",
-		 winner ? "black" : "white", fen, result_win(winner));
+	chess_fen_format(game_position(&r->g), buf, size);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The referee's side of the button menu (menu.h): holding select opens it; its choices are
- * the same commands as the control interface's, given with the role of the player.
+ * the same commands as the control interface's, given with the role of the player, each
+ * item checked against what it needs of the game (menu_item_needs()) when chosen.
  */
 #include "game/referee_int.h"
 
@@ -15,10 +16,33 @@ static void menu_say(struct referee *r, uint64_t now)
 		now);
 }
 
+/* The spoken quick guide, privately: three parts, each cut short by a move's announcement
+ * (the presenter says them as information that a move supersedes). */
+static void menu_quick_guide(struct referee *r, uint64_t now)
+{
+	ref_say(r, GAME_PRIVATE, GAME_MSG_QUICK_GUIDE_BUTTONS, now);
+	ref_say(r, GAME_PRIVATE, GAME_MSG_QUICK_GUIDE_MENU, now);
+	ref_say(r, GAME_PRIVATE, GAME_MSG_QUICK_GUIDE_SPEECH, now);
+}
+
+/* The braille scoresheet's next page on the display; the menu stays open on the item, so
+ * each repeat turns a page. */
+static void menu_braille_sheet(struct referee *r, uint64_t now)
+{
+	struct game_effect fx = {.kind = GAME_FX_BRAILLE_PAGE, .ms = now, .channel = GAME_PRIVATE};
+
+	r->menu.state = MENU_OPEN;
+	r->menu.last_ms = now;
+	fx.page = ++r->menu.sheet_page;
+	ref_effect(r, &fx);
+}
+
 static void menu_choose(struct referee *r, uint64_t now)
 {
 	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
 	enum menu_item item = menu_current(&r->menu);
+	struct game_reply reply;
+	char why[80];
 
 	snprintf(cmd.author, sizeof(cmd.author), "player");
 	if (item == MENU_RESIGN && r->menu.state != MENU_CONFIRM) {
@@ -28,6 +52,10 @@ static void menu_choose(struct referee *r, uint64_t now)
 		return;
 	}
 	r->menu.state = MENU_CLOSED;
+	if (game_command_unmet(&r->g, GAME_MODES_ALL, menu_item_needs(item), why, sizeof(why))) {
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	}
 	switch (item) {
 	case MENU_OFFER_DRAW:
 		cmd.kind = CMD_DRAW_OFFER;
@@ -38,7 +66,6 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_CLAIM_THREEFOLD:
 	case MENU_CLAIM_FIFTY:
 		cmd.kind = CMD_CLAIM;
-		cmd.color = -1;
 		cmd.claim = item == MENU_CLAIM_FIFTY ? CLAIM_FIFTY : CLAIM_THREEFOLD;
 		break;
 	case MENU_RESIGN:
@@ -47,12 +74,18 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_APPROVE:
 		cmd.kind = CMD_APPROVE;
 		break;
+	case MENU_QUICK_GUIDE:
+		menu_quick_guide(r, now);
+		return;
+	case MENU_BRAILLE_SHEET:
+		menu_braille_sheet(r, now);
+		return;
 	case MENU_CANCEL:
 	case MENU_ITEM_COUNT:
 		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
 		return;
 	}
-	ref_command(r, &cmd, now);
+	ref_command(r, &cmd, now, &reply);
 }
 
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now)
@@ -70,6 +103,7 @@ void ref_menu_tick(struct referee *r, uint64_t now)
 	if (r->select_down && !r->select_hold_used && now >= r->select_down_ms + r->set.hold_ms) {
 		r->select_hold_used = true;
 		if (r->menu.state == MENU_CLOSED) {
+			r->menu.braille_sheet = r->set.braille_display;
 			menu_open(&r->menu, &r->g, now);
 			menu_say(r, now);
 		}

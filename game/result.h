@@ -3,6 +3,8 @@
  * The game's result (Art. 5, 6.9, 8.7, 9):
  *
  *   ON ──a flag falls (Art. 6.9)──▶ FLAG_PENDING ──the arbiter's result, or approve──▶ ENDED
+ *   (a flag whose result is "*": the period's moves were made, not all completed (6.4); only
+ *   the arbiter's result or clock set settles it)
  *   ON, FLAG_PENDING ──mate, stalemate, dead position, fivefold, 75 moves, resignation,
  *                      the arbiter's result──▶ ENDED ──both players approve (8.7)──▶ APPROVED
  *
@@ -55,7 +57,8 @@ void result_flag(struct result_flow *r, int color, const char *result);
 void result_end(struct result_flow *r, const char *result, enum result_termination term,
 		const char *reason);
 /* The players approve: ENDED -> APPROVED; FLAG_PENDING ends with the flag's result.  Nothing
- * while undecided. */
+ * while undecided (a flag's "*" too: the period's moves were made, 6.4, or whether the
+ * opponent can still mate is not proven). */
 void result_approve(struct result_flow *r);
 bool result_over(const struct result_flow *r); /* ENDED or APPROVED */
 

@@ -85,15 +85,34 @@ for i in $(seq "$boards"); do
 		--socket "$work/b$i.sock" >"$work/b$i.broadcast.log" 2>&1 &
 	pids+=($!)
 done
+# A broadcast's software polling round.pgn every 50 ms (If-None-Match, gzip), as lichess
+# polls a round's URL (more slowly): when each move's clock reading was in what it got.
+relay=$(for _ in $(seq 50); do grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1 && break; sleep 0.1; done)
+/usr/bin/python3 "$dir/web/pollround.py" "$relay/round.pgn" 50 "$work/polls" &
+poller=$!
+pids+=($poller)
 # The games end on their own (a sim daemon exits after its script).
 start=$(date +%s)
 for p in "${daemons[@]}"; do wait "$p" 2>/dev/null; done
 elapsed=$(($(date +%s) - start))
 sleep 1
+kill "$poller"
+wait "$poller" 2>/dev/null
 rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$relay_pid/status")
 hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$relay_pid/status")
 relay=$(grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1)
 curl -s "$relay/round.pgn" >"$work/round.pgn"
+# What a broadcast polling round.pgn pays: the whole round, gzipped, and a poll of the
+# unchanged round with If-None-Match (headers and body, as sent).
+etag=$(curl -s -D - -o /dev/null "$relay/round.pgn" | tr -d '\r' | awk -F': ' 'tolower($1) == "etag" { print $2 }')
+round_bytes=$(curl -s -o /dev/null -w '%{size_header} %{size_download}' "$relay/round.pgn" | awk '{ print $1 + $2 }')
+round_gz_bytes=$(curl -s -o /dev/null -w '%{size_header} %{size_download}' -H 'Accept-Encoding: gzip' \
+	"$relay/round.pgn" | awk '{ print $1 + $2 }')
+read -r poll_code poll_bytes < <(curl -s -o /dev/null -w '%{http_code} %{size_header} %{size_download}\n' \
+	-H "If-None-Match: $etag" -H 'Accept-Encoding: gzip' "$relay/round.pgn" | awk '{ print $1, $2 + $3 }')
+echo "bench broadcast_round_pgn_bytes $round_bytes bytes (gzipped: $round_gz_bytes)"
+echo "bench broadcast_unchanged_poll_bytes $poll_bytes bytes (HTTP $poll_code)"
+/usr/bin/python3 "$dir/web/benchroom.py" "$relay/"
 
 python3 - "$work" "$boards" "$elapsed" "$rss" "$hwm" <<'PY'
 import glob, os, re, sys
@@ -127,8 +146,28 @@ for i in range(1, boards + 1):
             lat.append((got - t) / 1e6)
 if not lat:
     sys.exit("bench-broadcast: no move reached the relay")
+# The same from the press to the poller's round.pgn holding the move's clock reading.
+polled, poll_stats = {}, ""
+for line in open(os.path.join(work, "polls")):
+    f = line.split()
+    if f[0] == "polls":
+        poll_stats = f
+        continue
+    ns, board, n = int(f[0]), f[1], int(f[2])
+    h = polled.setdefault(board, {})
+    for k in range(1, n + 1):
+        h.setdefault(k, ns)
+poll_lat = []
+for i in range(1, boards + 1):
+    presses = [int(l.split()[0]) for l in open(os.path.join(work, f"b{i}.trace"))
+               if l.split()[1] == "button" and l.split()[3] == "1"]
+    for k, t in enumerate(presses[1:], start=1):
+        got = polled.get(f"b{i}", {}).get(k)
+        if got is not None:
+            poll_lat.append((got - t) / 1e6)
+poll_lat.sort()
 lat.sort()
-def pct(p):
+def pct(p, lat=lat):
     return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))]
 messages = sum(1 for _ in open(os.path.join(work, "messages")))
 by = {}
@@ -141,6 +180,13 @@ print(f"bench broadcast_moves {moves} moves ({missing} not seen by the relay)")
 print(f"bench broadcast_press_to_relay_p50 {pct(50):.1f} ms")
 print(f"bench broadcast_press_to_relay_p99 {pct(99):.1f} ms")
 print(f"bench broadcast_press_to_relay_max {lat[-1]:.1f} ms")
+if poll_lat:
+    print(f"bench broadcast_press_to_round_pgn_p50 {pct(50, poll_lat):.1f} ms (polled every 50 ms)")
+    print(f"bench broadcast_press_to_round_pgn_p99 {pct(99, poll_lat):.1f} ms (polled every 50 ms)")
+if poll_stats:
+    polls, changed, sent = int(poll_stats[1]), int(poll_stats[3]), int(poll_stats[5])
+    print(f"bench broadcast_round_pgn_polls {polls} polls ({changed} changed, "
+          f"{sent / max(polls, 1):.0f} bytes a poll on average as sent)")
 print(f"bench broadcast_relay_rss {rss / 1024:.1f} MiB (peak {hwm / 1024:.1f})")
 print(f"bench broadcast_broker_messages_per_move {messages / max(moves, 1):.1f} messages "
       f"(" + ", ".join(f"{k} {v / max(moves, 1):.1f}" for k, v in sorted(by.items())) + ")")

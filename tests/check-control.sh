@@ -4,16 +4,23 @@
 # refused at connect.  A daemon plays a sim game in real time while the users give
 # commands; then it is killed as by a power cut, restarted, and the commands' effects are
 # still there.  Also: a PIN, a watcher, a client that sends 10,000 requests without reading,
-# one that sends nothing and one that leaves mid-line: the game goes on.
-# Needs root (or sudo) to make the test users; they are removed at the end.
+# one that sends nothing and one that leaves mid-line: the game goes on.  The CLI's --help
+# and its completion on a terminal come from the daemon's command table.
+# Needs root (or sudo) to make the test users; they are removed at the end.  Run by a user
+# with sudo, the daemon runs as that user in the socket's group (sudo -g: Debian's rule for
+# the group sudo allows it), as the socket's group must be one the daemon is in.
 set -u
 build=$(cd "${1:-build}" && pwd)
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+# A person at a terminal may be asked for the password; elsewhere sudo must not ask.
+if [ "$(id -u)" -ne 0 ]; then
+	[ -t 0 ] && sudo="sudo" || sudo="sudo -n"
+fi
 work=$(mktemp -d)
 group=anb-ctltest
 users=(anb-assistant anb-arbiter anb-outsider)
 daemon_pid=""
+daemon_job=""
 cleanup() {
 	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null
 	for u in "${users[@]}"; do $sudo userdel "$u" >/dev/null 2>&1; done
@@ -38,6 +45,12 @@ if ! $sudo groupadd "$group" 2>"$work/err" ||
 	exit 1
 fi
 chmod 755 "$work"
+# The test users run the tool from a copy they can reach: the checkout may be in a home
+# directory that only its owner can enter (root's, or one made by adduser: mode 0700).
+mkdir -p "$work/bin"
+cp "$build/annabella" "$work/bin/annabella"
+chmod 755 "$work/bin" "$work/bin/annabella"
+tool="$work/bin/annabella"
 sock="$work/run/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -52,7 +65,7 @@ CONF
 as() { # USER CLI-ARGS...: the CLI as that user; its output in $work/out, status echoed
 	local u=$1
 	shift
-	$sudo runuser -u "$u" -- "$build/annabella" control --socket "$sock" "$@" >"$work/out" 2>&1
+	$sudo runuser -u "$u" -- "$tool" control --socket "$sock" "$@" >"$work/out" 2>&1
 	echo $?
 }
 expect() { # WHAT STATUS WANT-STATUS [TEXT]
@@ -61,6 +74,26 @@ expect() { # WHAT STATUS WANT-STATUS [TEXT]
 	else
 		ok
 	fi
+}
+# The daemon in the background: daemon_pid is its own process (to signal), daemon_job what
+# to wait for (sudo, which passes on its status, when the daemon runs in the socket's group
+# through it).
+start_daemon() { # ERRLOG ARGS...
+	local err=$1
+	shift
+	rm -f "$work/daemon.pid"
+	if [ -n "$sudo" ]; then
+		$sudo -u "$(id -un)" -g "$group" -- sh -c 'echo $$ >"$0"; exec "$@"' \
+			"$work/daemon.pid" "$build/annabellad" "$@" 2>"$err" &
+	else
+		sh -c 'echo $$ >"$0"; exec "$@"' "$work/daemon.pid" "$build/annabellad" "$@" 2>"$err" &
+	fi
+	daemon_job=$!
+	for _ in $(seq 100); do
+		[ -s "$work/daemon.pid" ] && break
+		sleep 0.05
+	done
+	daemon_pid=$(cat "$work/daemon.pid" 2>/dev/null)
 }
 wait_socket() {
 	for _ in $(seq 100); do
@@ -85,9 +118,8 @@ time-control 600+5
 +200 place f3
 +1500 crash
 SCRIPT
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
-	--time real --audio none --state "$work/state" 2>"$work/daemon1.err" &
-daemon_pid=$!
+start_daemon "$work/daemon1.err" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
+	--time real --audio none --state "$work/state"
 wait_socket || bad "no socket at $sock"
 sleep 2.2
 
@@ -103,19 +135,19 @@ expect "malformed argument" "$(as anb-assistant resign green)" 1 "'green': white
 expect "unknown command" "$(as anb-assistant teleport e2 e8)" 1 'unknown command'
 expect "outsider refused at connect" "$(as anb-outsider status)" 2 'cannot reach the daemon'
 # A PIN gives the arbiter's role to the assistant's connection.
-printf 'auth 4711\nclaim threefold\n' >"$work/pin.in"
-$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
+printf 'auth 4711\nclaim threefold white\n' >"$work/pin.in"
+$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" \
 	<"$work/pin.in" >"$work/out" 2>&1
 expect "PIN gives the arbiter's reply" $? 0 'threefold claim by white is not correct'
 expect "arbiter resumes after the claim" "$(as anb-arbiter resume)" 0 'clocks running'
 printf 'auth 1\nauth 2\nauth 3\nauth 4\nauth 5\nstatus\n' >"$work/pins.in"
-$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" \
+$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" \
 	<"$work/pins.in" >"$work/out" 2>&1
 st=$?
 if [ "$(grep -c 'wrong PIN' "$work/out")" -eq 5 ] && ! grep -q '"plies"' "$work/out" &&
 	[ $st -ne 0 ]; then ok; else bad "five wrong PINs: exit $st, said: $(cat "$work/out")"; fi
 # A watcher sees the next move.
-$sudo runuser -u anb-assistant -- "$build/annabella" control --socket "$sock" watch \
+$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" watch \
 	>"$work/watch.out" 2>&1 &
 watcher=$!
 # Unruly clients: silent, half a line, and a burst that is never read.
@@ -134,7 +166,7 @@ except BlockingIOError:
 time.sleep(6)
 PY
 unruly=$!
-wait $daemon_pid 2>/dev/null
+wait $daemon_job 2>/dev/null
 rc1=$?
 daemon_pid=""
 kill $watcher $unruly 2>/dev/null
@@ -151,7 +183,7 @@ if [ -n "$said" ]; then
 else
 	bad "the move after the unruly clients was not announced"
 fi
-grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold => ok' "$work/state/control.log" &&
+grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold white => ok' "$work/state/control.log" &&
 	ok || bad "control.log lacks the PIN's author: $(grep claim "$work/state/control.log")"
 grep -q '^[0-9]* anb-arbiter arbiter pause => ok clocks paused' "$work/state/control.log" &&
 	ok || bad "control.log lacks the arbiter's pause"
@@ -162,11 +194,46 @@ player white
 time-control 600+5
 +6000 lift b8
 SCRIPT
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
-	--time real --audio none --state "$work/state" 2>"$work/daemon2.err" &
-daemon_pid=$!
+start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
+	--time real --audio none --state "$work/state"
 wait_socket || bad "no socket after the restart"
 sleep 0.5
+# The CLI's help and completion are the daemon's command table: --help lists every row of
+# `help`, and on a terminal Tab completes a command and its first argument.
+"$build/annabella" control --socket "$sock" help >"$work/help.json" 2>&1
+"$build/annabella" control --help >"$work/help.txt" 2>&1
+python3 - "$work/help.json" "$work/help.txt" <<'PY' && ok || bad "--help is not the table: $(head -c 300 "$work/help.txt")"
+import json, sys
+rows = json.load(open(sys.argv[1]))["commands"]
+text = open(sys.argv[2]).read()
+missing = [r["usage"] for r in rows if r["usage"] not in text]
+sys.exit(1 if missing or len(rows) < 20 else 0)
+PY
+python3 - "$build/annabella" "$sock" <<'PY' && ok || bad "completion on a terminal did not offer the table's words"
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], ["annabella", "control", "--socket", sys.argv[2]])
+def read(t=0.7):
+    out, end = b"", time.time() + t
+    while time.time() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out.decode(errors="replace")
+read()
+os.write(fd, b"exp\t")
+first = read()
+os.write(fd, b"\x15claim \t\t")
+second = read()
+os.write(fd, b"\x15\x04")
+read()
+os.waitpid(pid, 0)
+sys.exit(0 if "export" in first and all(w in second for w in
+         ("threefold", "fifty", "uphold", "reject")) else 1)
+PY
 expect "tags after the restart" "$(as anb-assistant status)" 0 '"White":"Anna Berg"'
 expect "draw offer after the restart" "$(as anb-assistant moves)" 0 \
 	'"san":"e5","clk":"0:10:04","clk_ms":604'
@@ -176,7 +243,7 @@ expect "arbiter result after the restart" \
 expect "approve" "$(as anb-assistant approve)" 0 'approved'
 expect "resign after the end" "$(as anb-assistant resign white)" 1 'the game is over'
 kill $daemon_pid
-wait $daemon_pid 2>/dev/null
+wait $daemon_job 2>/dev/null
 rc2=$?
 daemon_pid=""
 [ $rc2 -eq 0 ] && ok || bad "the second run exited $rc2 on SIGTERM"

@@ -10,8 +10,7 @@
 # BYTES`): a torn journal record, a scoresheet's temporary file written in part and never
 # renamed; CRASH_BYTES=0 leaves them out, CRASH_BYTES=all makes every point one.  Every
 # third of the other points is a real power cut (`crash unsynced`): the journal also loses
-# what was written after its last sync (touches, lifts and placings wait for the next
-# durable record); CRASH_UNSYNCED=0 leaves them out.
+# what was written after its last sync; CRASH_UNSYNCED=0 leaves them out.
 set -u
 build=${1:-build}
 points=${CRASH_POINTS:-200}

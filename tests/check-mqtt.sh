@@ -162,7 +162,13 @@ daemon b1 "$work/b1-again.script"
 b1_daemon=$dpid
 wait_plies b1 8 || bad "b1: the game did not go on after the daemon's restart"
 same_pgn "after the daemon's restart" b1 "$port"
-got=$(retained "$port" annabella/b1/pgn)
+# d6 is in the PGN once made, its [%clk] once Black's press follows (300 ms later): wait for
+# the reading rather than race the press.
+for _ in $(seq 40); do
+	got=$(retained "$port" annabella/b1/pgn)
+	grep -q '4... d6 {\[%clk 0:' <<<"$got" && break
+	sleep 0.25
+done
 grep -q '4... d6 {\[%clk 0:' <<<"$got" && grep -q '^1. e4 {\[%clk 0:10:' <<<"$got" && ok ||
 	bad "the retained PGN after both restarts is not whole: $got"
 grep -q 'retrying' "$work/b1.broadcast.log" && grep -q 'connected' "$work/b1.broadcast.log" &&
@@ -187,6 +193,7 @@ two_plies >"$work/short.script"
 daemon b2 "$work/short.script"
 broadcast b2 "$work/b2.broadcast.log" --mqtt "127.0.0.1:$port"
 daemon b3 "$work/short.script"
+b3_daemon=$dpid
 broadcast b3 "$work/b3.broadcast.log" --mqtt "127.0.0.1:$port" --accept-tags
 "$build/annabella" relay --mqtt "127.0.0.1:$port" --listen 127.0.0.1:0 \
 	>"$work/relay.log" 2>&1 &
@@ -229,9 +236,9 @@ grep -q '\[White "Berg, Anna"\]' <<<"$round" && grep -q '\[Site "Hall, Room 2"\]
 	grep -q '\[WhiteElo "2012"\]' <<<"$round" && ok || bad "b1 did not take the tags: $round"
 grep -q 'Should, Not' <<<"$round" && bad "b2 took tags without --accept-tags" || ok
 grep -q 'tags' "$work/b2.state/control.log" && bad "b2's broadcast gave a command" || ok
-# Board order: b3 (Board 1), b1 (Board 3), b2 (no Board tag) last.
+# Board order: b3 (Board 1), b1 (Board 3), b2 (no Board tag) last, named by its board.
 order=$(grep '^\[White ' <<<"$round" | tr '\n' '|')
-[ "$order" = '[White "Lind, Eva"]|[White "Berg, Anna"]|[White "?"]|' ] && ok ||
+[ "$order" = '[White "Lind, Eva"]|[White "Berg, Anna"]|[White "b2 (White)"]|' ] && ok ||
 	bad "round.pgn's order: $order"
 python3 - "$round" <<'PY' && ok || bad "round.pgn's tags or clocks"
 import re, sys
@@ -257,6 +264,41 @@ assert names == ["b3", "b1", "b2"], names
 b = j["boards"][0]
 assert b["clock"]["running"] == "white" and b["clock"]["white_ms"] > 0 and b["last_move"] == "c5", b
 ' "$api" && ok || bad "/api/boards: ${api:0:300}"
+# Each board's link, retained: its broadcast on and reaching its daemon; a broadcast that
+# dies leaves its last will, so the room shows the board offline.
+[ "$(retained "$port" annabella/b2/link)" = '{"broadcast":true,"daemon":true}' ] && ok ||
+	bad "b2's link: $(retained "$port" annabella/b2/link)"
+broadcast b4 "$work/b4.broadcast.log" --mqtt "127.0.0.1:$port"
+b4=$bpid
+for _ in $(seq 50); do
+	[ "$(retained "$port" annabella/b4/link)" = '{"broadcast":true,"daemon":false}' ] && break
+	sleep 0.1
+done
+[ "$(retained "$port" annabella/b4/link)" = '{"broadcast":true,"daemon":false}' ] && ok ||
+	bad "a broadcast without its daemon: link $(retained "$port" annabella/b4/link)"
+kill -9 "$b4"
+wait "$b4" 2>/dev/null
+for _ in $(seq 50); do
+	[ "$(retained "$port" annabella/b4/link)" = '{"broadcast":false,"daemon":null}' ] && break
+	sleep 0.1
+done
+[ "$(retained "$port" annabella/b4/link)" = '{"broadcast":false,"daemon":null}' ] && ok ||
+	bad "a broadcast killed left no last will: $(retained "$port" annabella/b4/link)"
+# A frozen daemon keeps its socket and says nothing: its broadcast asks for the status
+# after 5 s of quiet and, without a reply in 5 s, says the daemon is lost; back once it is.
+link_is() { # NAME WANT: within 20 s
+	for _ in $(seq 200); do
+		[ "$(retained "$port" "annabella/$1/link")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+kill -STOP "$b3_daemon"
+link_is b3 '{"broadcast":true,"daemon":false}' && ok ||
+	bad "a frozen daemon: b3's link $(retained "$port" annabella/b3/link)"
+kill -CONT "$b3_daemon"
+link_is b3 '{"broadcast":true,"daemon":true}' && ok ||
+	bad "the daemon going on: b3's link $(retained "$port" annabella/b3/link)"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data 'tags White x' "$relay/round.pgn")
 [ "$code" = 405 ] && ok || bad "POST got $code, not 405"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$relay/api/boards")

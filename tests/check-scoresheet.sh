@@ -41,6 +41,50 @@ for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasie
 		failed=$((failed + 1))
 		echo "scoresheet: $game.brf has lines over 40 cells"
 	fi
+	# Its pages: 25 lines each, a form feed between them, each numbered in order at the
+	# right margin of its last line ("#A", "#B", ...), no move pair's number on a page
+	# twice or missing.
+	if ! msg=$(python3 "$dir/scoresheet/pages.py" "$work/$game.brf" 25 40 bottom); then
+		failed=$((failed + 1))
+		echo "scoresheet: $game.brf pages: $msg"
+	else
+		passed=$((passed + 1))
+	fi
+done
+
+# The configuration's [braille] page-lines, line-cells and page-number, and the options
+# after it, as `export brf` takes them: a narrow page with the number on its first line.
+game=2013-anand-carlsen
+printf '[braille]\npage-lines = 12\nline-cells = 24\npage-number = top\n' >"$work/narrow.conf"
+out="$work/narrow.brf"
+"$build/annabella" scoresheet --format brf --config "$work/narrow.conf" "$work/$game" >"$out"
+if [ "${REGRESS_UPDATE:-}" = 1 ]; then
+	cp "$out" "$dir/scoresheet/$game.narrow.brf"
+elif cmp -s "$out" "$dir/scoresheet/$game.narrow.brf" &&
+	msg=$(python3 "$dir/scoresheet/pages.py" "$out" 12 24 top); then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "scoresheet: $game.narrow.brf differs: ${msg:-}"
+	diff "$dir/scoresheet/$game.narrow.brf" "$out" | head -10
+fi
+"$build/annabella" scoresheet --format brf --config "$work/narrow.conf" --page-lines 0 \
+	--line-cells 40 "$work/$game" >"$out"
+if ! grep -q $'\f' "$out" && [ "$(grep -c . "$out")" -gt 25 ]; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "scoresheet: --page-lines 0 still gives pages"
+fi
+for bad in "--page-lines 3" "--line-cells 400" "--signs inside"; do
+	# shellcheck disable=SC2086
+	if "$build/annabella" scoresheet --format brf $bad "$work/$game" >/dev/null 2>"$work/err" ||
+		! grep -q -- "${bad%% *}" "$work/err"; then
+		failed=$((failed + 1))
+		echo "scoresheet: $bad was not refused"
+	else
+		passed=$((passed + 1))
+	fi
 done
 echo "scoresheet: $passed passed, $failed failed"
 [ $failed -eq 0 ]

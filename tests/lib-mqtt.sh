@@ -1,6 +1,8 @@
 # Sourced by tests/check-mqtt.sh and tests/bench-broadcast.sh: free ports, a private
 # mosquitto, and the processes to stop at the end (pids, killed by cleanup on EXIT; the
 # caller sets work).
+# Debian installs the broker as /usr/sbin/mosquitto, which is not on a plain user's PATH.
+PATH=$PATH:/usr/sbin:/sbin
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done

@@ -7,7 +7,8 @@
 # legal plies (chosen from `go perft 1`, driven by bash's RANDOM seeded with SEED), then
 # Stockfish plays both sides with `go nodes $NODES` (Threads=1, fixed hash, ucinewgame per
 # game), so the output for a given SEED is reproducible with the same Stockfish build.
-# A game ends at checkmate (1-0/0-1), stalemate, threefold repetition or the fifty-move
+# A game ends at checkmate (1-0/0-1), stalemate, a dead position by material (Art. 5.2.2:
+# the game is drawn there, as the daemon rules), threefold repetition or the fifty-move
 # rule (1/2-1/2, stopped there as if claimed), or at MAXPLY plies (result "*").
 # Moves are collected in UCI long algebraic form and converted to SAN with pgn-extract.
 #
@@ -56,6 +57,29 @@ send isready
 read_until readyok
 
 RANDOM=$SEED
+
+# Art. 5.2.2 by material, counted here from the FEN's board (independently of the daemon's
+# own rule): no pawn, rook or queen, and either a single knight and no bishop, or no knight
+# and the bishops (none counts) all on squares of one colour.  Stockfish plays on there.
+dead_position() {
+    local board=$1 rank=7 file=0 c i knights=0 light=0 dark=0
+    for ((i = 0; i < ${#board}; i++)); do
+        c=${board:i:1}
+        case $c in
+        /) rank=$((rank - 1)) file=0 ;;
+        [1-8]) file=$((file + c)) ;;
+        [pPrRqQ]) return 1 ;;
+        [nN]) knights=$((knights + 1)) file=$((file + 1)) ;;
+        [bB])
+            # a1 (file 0, rank 0) is a dark square.
+            if (((file + rank) % 2)); then light=$((light + 1)); else dark=$((dark + 1)); fi
+            file=$((file + 1)) ;;
+        *) file=$((file + 1)) ;;
+        esac
+    done
+    ((knights == 0 && (light == 0 || dark == 0))) && return 0
+    ((knights == 1 && light + dark == 0))
+}
 
 # state after the moves in $moves: sets FEN and CHECKERS
 probe() {
@@ -112,6 +136,12 @@ for ((g = 1; g <= N; g++)); do
         ply=$((ply + 1))
         probe
         read -r board side castle ep half full <<<"$FEN"
+        if dead_position "$board"; then
+            # A mate cannot leave a dead position, nor can a stalemate be anything but a
+            # draw: the game is drawn whatever else holds.
+            result="1/2-1/2"
+            break
+        fi
         key="$board $side $castle $ep"
         seen[$key]=$(( ${seen[$key]:-0} + 1 ))
         if (( ${seen[$key]} >= 3 || half >= 100 )); then

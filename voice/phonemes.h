@@ -12,6 +12,11 @@
 
 #include "voice/utterance.h"
 
+/* eSpeak NG hands over samples every this many ms of audio: small, so that the first samples
+ * of a move reach the device early.  The first initialisation in a process sets it, also for
+ * the voice thread after it (the pronunciation check at start comes first). */
+#define VOICE_ESPEAK_BUFFER_MS 20
+
 /* Initialise eSpeak NG once (synchronous, in process); its sample rate, or -1. */
 int voice_espeak_init(int buffer_ms);
 /* "1.51" */

@@ -119,6 +119,22 @@ enum phrase_id {
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */
 	PHRASE_SETTINGS_LONG,	    /* the move form, after the settings: "lange Zugansage" */
 	PHRASE_SETTINGS_SHORT,
+	PHRASE_MENU_QUICK_GUIDE,    /* menu item: the spoken quick guide */
+	PHRASE_MENU_BRAILLE_SHEET,  /* menu item: the braille scoresheet on the display */
+	PHRASE_QUICK_GUIDE_BUTTONS, /* the quick guide: the buttons */
+	PHRASE_QUICK_GUIDE_MENU,    /* the menu */
+	PHRASE_QUICK_GUIDE_SPEECH,  /* what the device says when, and on which channel */
+	PHRASE_BRAILLE_PAGE,	    /* the display shows page {count} of the braille sheet */
+	PHRASE_CLOCK_GAP_WHITE, /* after a restart: "up to {time} of White's time not counted" */
+	PHRASE_CLOCK_GAP_BLACK,
+	PHRASE_CLOCK_UNCERTAIN,	   /* the clocks could not be recovered exactly */
+	PHRASE_ARBITER_RESUMES,	   /* pause while the clocks stand (tournament): the arbiter starts
+				      them */
+	PHRASE_POWER_UNDERVOLTAGE, /* the Pi's supply is too weak ([power]) */
+	PHRASE_POWER_ON_BATTERY,   /* the mains are gone: on the UPS's battery */
+	PHRASE_POWER_BATTERY_LOW,  /* on a battery that is nearly empty */
+	PHRASE_POWER_PERCENT,	   /* "{count} Prozent": the battery's charge */
+	PHRASE_POWER_OK,	   /* the power is fine again */
 	PHRASE_ID_COUNT
 };
 

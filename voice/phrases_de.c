@@ -66,8 +66,37 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_SAVE_WORKS] = "Die Partie wird wieder gespeichert",
     [PHRASE_RECOVERY_INCOMPLETE] =
 	"Die Partie wurde nicht vollständig wiederhergestellt, bitte Schiedsrichter rufen",
+    [PHRASE_POWER_UNDERVOLTAGE] =
+	"Achtung, die Stromversorgung ist zu schwach, bitte Schiedsrichter rufen",
+    [PHRASE_POWER_ON_BATTERY] = "Achtung, kein Netzstrom, das Gerät läuft auf Akku",
+    [PHRASE_POWER_BATTERY_LOW] = "Achtung, der Akku ist fast leer, bitte Schiedsrichter rufen",
+    [PHRASE_POWER_PERCENT] = "{count} Prozent",
+    [PHRASE_POWER_OK] = "Die Stromversorgung ist wieder in Ordnung",
     [PHRASE_TIME_LEFT] = "noch {time}",
     [PHRASE_SETTINGS] = "Sprache Deutsch, Sprechtempo {count}",
     [PHRASE_SETTINGS_LONG] = "lange Zugansage",
     [PHRASE_SETTINGS_SHORT] = "kurze Zugansage",
+    [PHRASE_MENU_QUICK_GUIDE] = "Kurzanleitung",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Partieformular auf der Braillezeile",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"Die Tasten. Eigene Uhr: nach dem eigenen Zug drücken. Gegneruhr: drückt der Gegner. Info: "
+	"beide Zeiten und die gespielten Züge. Wiederholen: der letzte Zug, noch einmal gedrückt "
+	"langsamer. Auswahl: bei einer Umwandlung die Figur, wenn das Brett nicht stimmt das "
+	"nächste Feld. Pause: hält die Uhren an, um den Schiedsrichter zu rufen.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"Das Menü. Auswahl lange halten öffnet es. Auswahl geht zum nächsten Eintrag, Wiederholen "
+	"wählt ihn. Es bietet Remis anbieten oder annehmen, Remis reklamieren, Aufgeben, Ergebnis "
+	"bestätigen, Abbrechen, diese Anleitung und, mit einer Braillezeile, das Partieformular "
+	"darauf, Seite für Seite.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"Was das Gerät sagt. Jeden Zug laut für beide. Nur im Ohrhörer: die Zeiten, die "
+	"Umwandlung, wenn das Brett nicht zur Partie passt, Warnungen bei wenig Zeit und das Menü. "
+	"Im Turnier sagt es nichts, was ein Rat wäre.",
+    [PHRASE_BRAILLE_PAGE] = "Partieformular, Seite {count}",
+    [PHRASE_CLOCK_GAP_WHITE] = "Bis zu {time} Bedenkzeit von Weiß vor dem Neustart nicht gezählt",
+    [PHRASE_CLOCK_GAP_BLACK] =
+	"Bis zu {time} Bedenkzeit von Schwarz vor dem Neustart nicht gezählt",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten",
+    [PHRASE_ARBITER_RESUMES] = "Uhren stehen, der Schiedsrichter startet sie",
 };

@@ -65,8 +65,36 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_SAVE_FAILED] = "The scoresheet can no longer be saved",
     [PHRASE_SAVE_WORKS] = "The scoresheet is saved again",
     [PHRASE_RECOVERY_INCOMPLETE] = "The game was not fully recovered: please call the arbiter",
+    [PHRASE_POWER_UNDERVOLTAGE] = "Warning: the power supply is too weak, please call the arbiter",
+    [PHRASE_POWER_ON_BATTERY] = "Warning: no mains power, running on battery",
+    [PHRASE_POWER_BATTERY_LOW] = "Warning: the battery is almost empty, please call the arbiter",
+    [PHRASE_POWER_PERCENT] = "{count} percent",
+    [PHRASE_POWER_OK] = "The power supply is fine again",
     [PHRASE_TIME_LEFT] = "{time} left",
     [PHRASE_SETTINGS] = "Language English, speech rate {count}",
     [PHRASE_SETTINGS_LONG] = "long move announcements",
     [PHRASE_SETTINGS_SHORT] = "short move announcements",
+    [PHRASE_MENU_QUICK_GUIDE] = "Quick guide",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Scoresheet on the braille display",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"The buttons. Your clock: press it after your move. Opponent clock: your opponent presses "
+	"it. Info: both times and the moves played. Repeat: the last move, slower when pressed "
+	"again. Select: the piece for a promotion, and the next square when the board does not "
+	"match. Pause: stops the clocks to call the arbiter.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"The menu. Hold select to open it. Select goes to the next item, repeat chooses it. It "
+	"offers a draw offer or accepting one, draw claims, resigning, approving the result, "
+	"cancel, this guide and, with a braille display, the scoresheet on it, page by page.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"What the device says. Every move aloud for both players. Only in your earphone: the "
+	"times, promotion, when the board does not match the game, low time warnings and the menu. "
+	"In a tournament it says nothing that would be advice.",
+    [PHRASE_BRAILLE_PAGE] = "Scoresheet, page {count}",
+    [PHRASE_CLOCK_GAP_WHITE] =
+	"Up to {time} of White's thinking time before the restart were not counted",
+    [PHRASE_CLOCK_GAP_BLACK] =
+	"Up to {time} of Black's thinking time before the restart were not counted",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"The clocks could not be recovered exactly: they stand at the last times known",
+    [PHRASE_ARBITER_RESUMES] = "The clocks stand, the arbiter starts them",
 };

@@ -65,8 +65,35 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_SAVE_FAILED] = "Het notatieformulier kan niet meer worden opgeslagen",
     [PHRASE_SAVE_WORKS] = "Het notatieformulier wordt weer opgeslagen",
     [PHRASE_RECOVERY_INCOMPLETE] = "De partij is niet volledig hersteld, roep de arbiter",
+    [PHRASE_POWER_UNDERVOLTAGE] = "Let op: de stroomvoorziening is te zwak, roep de arbiter",
+    [PHRASE_POWER_ON_BATTERY] = "Let op: geen netstroom, het apparaat werkt op de accu",
+    [PHRASE_POWER_BATTERY_LOW] = "Let op: de accu is bijna leeg, roep de arbiter",
+    [PHRASE_POWER_PERCENT] = "{count} procent",
+    [PHRASE_POWER_OK] = "De stroomvoorziening is weer in orde",
     [PHRASE_TIME_LEFT] = "nog {time}",
     [PHRASE_SETTINGS] = "Taal Nederlands, spreeksnelheid {count}",
     [PHRASE_SETTINGS_LONG] = "lange zetaankondiging",
     [PHRASE_SETTINGS_SHORT] = "korte zetaankondiging",
+    [PHRASE_MENU_QUICK_GUIDE] = "Korte handleiding",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Notatieformulier op de brailleleesregel",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"De knoppen. Eigen klok: indrukken na je zet. Klok van de tegenstander: die drukt de "
+	"tegenstander in. Info: beide tijden en de gespeelde zetten. Herhalen: de laatste zet, nog "
+	"eens ingedrukt langzamer. Kiezen: het stuk bij promotie, en het volgende veld als het "
+	"bord niet klopt. Pauze: zet de klokken stil om de arbiter te roepen.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"Het menu. Houd kiezen ingedrukt om het te openen. Kiezen gaat naar het volgende "
+	"onderdeel, herhalen kiest het. Het biedt remise aanbieden of aannemen, remise claimen, "
+	"opgeven, de uitslag bevestigen, annuleren, deze handleiding en, met een brailleleesregel, "
+	"het notatieformulier daarop, pagina voor pagina.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"Wat het apparaat zegt. Elke zet hardop voor beide spelers. Alleen in je oortje: de "
+	"tijden, promotie, als het bord niet bij de partij past, waarschuwingen bij weinig tijd en "
+	"het menu. In een toernooi zegt het niets dat een advies zou zijn.",
+    [PHRASE_BRAILLE_PAGE] = "Notatieformulier, pagina {count}",
+    [PHRASE_CLOCK_GAP_WHITE] = "Tot {time} bedenktijd van wit voor de herstart is niet geteld",
+    [PHRASE_CLOCK_GAP_BLACK] = "Tot {time} bedenktijd van zwart voor de herstart is niet geteld",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden",
+    [PHRASE_ARBITER_RESUMES] = "De klokken staan stil, de arbiter start ze",
 };

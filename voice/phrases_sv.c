@@ -65,8 +65,34 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_SAVE_FAILED] = "Protokollet kan inte längre sparas",
     [PHRASE_SAVE_WORKS] = "Protokollet sparas igen",
     [PHRASE_RECOVERY_INCOMPLETE] = "Partiet kunde inte återställas helt, kalla på domaren",
+    [PHRASE_POWER_UNDERVOLTAGE] = "Varning: strömförsörjningen är för svag, kalla på domaren",
+    [PHRASE_POWER_ON_BATTERY] = "Varning: ingen nätström, enheten går på batteri",
+    [PHRASE_POWER_BATTERY_LOW] = "Varning: batteriet är nästan tomt, kalla på domaren",
+    [PHRASE_POWER_PERCENT] = "{count} procent",
+    [PHRASE_POWER_OK] = "Strömförsörjningen fungerar igen",
     [PHRASE_TIME_LEFT] = "{time} kvar",
     [PHRASE_SETTINGS] = "Språk svenska, taltempo {count}",
     [PHRASE_SETTINGS_LONG] = "långa dragutrop",
     [PHRASE_SETTINGS_SHORT] = "korta dragutrop",
+    [PHRASE_MENU_QUICK_GUIDE] = "Snabbguide",
+    [PHRASE_MENU_BRAILLE_SHEET] = "Protokollet på punktskriftsraden",
+    [PHRASE_QUICK_GUIDE_BUTTONS] =
+	"Knapparna. Din klocka: tryck efter ditt drag. Motståndarens klocka: motståndaren trycker. "
+	"Info: båda tiderna och spelade drag. Upprepa: det senaste draget, långsammare om du "
+	"trycker igen. Välj: pjäsen vid förvandling, och nästa ruta när brädet inte stämmer. Paus: "
+	"stoppar klockorna för att kalla på domaren.",
+    [PHRASE_QUICK_GUIDE_MENU] =
+	"Menyn. Håll välj för att öppna den. Välj går till nästa val, upprepa väljer det. Där "
+	"finns erbjuda eller anta remi, reklamera remi, ge upp, bekräfta resultatet, avbryt, den "
+	"här guiden och, med en punktskriftsrad, protokollet på den, sida för sida.",
+    [PHRASE_QUICK_GUIDE_SPEECH] =
+	"Vad enheten säger. Varje drag högt för båda. Bara i din hörlur: tiderna, förvandling, när "
+	"brädet inte stämmer med partiet, varningar om lite tid och menyn. I en turnering säger "
+	"den inget som vore ett råd.",
+    [PHRASE_BRAILLE_PAGE] = "Protokollet, sida {count}",
+    [PHRASE_CLOCK_GAP_WHITE] = "Upp till {time} av vits betänketid före omstarten räknades inte",
+    [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
+    [PHRASE_CLOCK_UNCERTAIN] =
+	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
+    [PHRASE_ARBITER_RESUMES] = "Klockorna står, domaren startar dem",
 };

@@ -8,6 +8,7 @@
  *   de eins       "_|aIns", unstressed mid-phrase -> 'aIns (rank 1 heard in a noisy hall)
  *   de Remis      "r'e:mIs"                   -> r@m'i:
  *   de Remisangebot, fortgesetzt, überein: stress and vowels of the compound
+ *   de Braillezeile "br'aIle:ts,aIl@" (Braille as a German word) -> br'aIj@ts,aIl@
  *   en hundred and "h'VndrI2d_:_: and" (a pause inside the number) -> h'Vndr@d@nd
  *   sv remi       "R'e:mi:" (stress on re-)   -> rEm'i:
  *   nl remise     "r'e:mis@"                  -> r@m'i:z@
@@ -29,6 +30,7 @@ static const struct pronounce_entry builtin[] = {
     {PHRASE_DE, "Remisangebot", "r@m'i:|ang@b,o:t"},
     {PHRASE_DE, "fortgesetzt", "f'Ortg@z,Etst"},
     {PHRASE_DE, "überein", "y:b3_!'aIn"},
+    {PHRASE_DE, "Braillezeile", "br'aIj@ts,aIl@"},
     {PHRASE_EN, "hundred and", "h'Vndr@d@nd"},
     {PHRASE_SV, "remi", "rEm'i:"},
     {PHRASE_NL, "remise", "r@m'i:z@"},

@@ -49,10 +49,6 @@
 /* How long voice_start() waits for the audio output to open. */
 #define VOICE_START_WAIT_S 3
 
-/* eSpeak NG hands over samples every this many ms of audio: small, so that the first samples
- * of a move reach the device early. */
-#define VOICE_ESPEAK_BUFFER_MS 20
-
 enum item_type { ITEM_UTTERANCE = 0, ITEM_RECORD };
 
 struct item {
@@ -545,13 +541,22 @@ size_t voice_segment_input(const struct pronounce_table *t, const struct utteran
 }
 
 /* The state directory was removed (deleted, unmounted): speech.log is made again there, so
- * what is said from now on is logged (what the removed file held is gone). */
+ * what is said from now on is logged (what the removed file held is gone).  One that could
+ * not be opened at the start (read-only storage) is opened as soon as it can be: what was
+ * said meanwhile is kept and written then. */
 static void reopen_if_removed(struct voice *v)
 {
 	char path[sizeof(v->cfg.state_dir) + 16];
 	struct stat st;
 	int fd;
 
+	if (v->speech_log_fd < 0) {
+		snprintf(path, sizeof(path), "%s/speech.log", v->cfg.state_dir);
+		v->speech_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+		if (v->speech_log_fd >= 0)
+			log_info(LOG_VOICE, "speech.log: opened, with what was said meanwhile");
+		return;
+	}
 	if (fstat(v->speech_log_fd, &st) || st.st_nlink > 0)
 		return;
 	if (mkdir(v->cfg.state_dir, 0750) && errno != EEXIST)
@@ -858,11 +863,12 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	}
 	v->record.fd = -1;
 	snprintf(path, sizeof(path), "%s/speech.log", cfg->state_dir);
+	/* Storage that cannot be written now (read-only) is no reason not to speak: what is
+	 * said is kept and written to speech.log when it can be. */
 	v->speech_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-	if (v->speech_log_fd < 0) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
+	if (v->speech_log_fd < 0)
+		log_warn(LOG_VOICE, "%s: %s; what is said is kept and written when it can be", path,
+			 strerror(errno));
 	for (int i = 0; i < QUEUE_SLOTS; i++)
 		v->free_slots[i] = QUEUE_SLOTS - 1 - i;
 	v->free_count = QUEUE_SLOTS;
@@ -905,9 +911,9 @@ fail_thread:
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);
-	close(v->speech_log_fd);
+	if (v->speech_log_fd >= 0)
+		close(v->speech_log_fd);
 	free(v->pending.p);
-fail:
 	free(v);
 	return NULL;
 }

@@ -1,6 +1,10 @@
 // annabella web: the live page for the assistant and the arbiter (DESIGN 9).
-// Everything comes from this server: /api/status, /api/moves, /api/commands, /api/events
-// (server-sent events) and POST /api/command.  No library, nothing from the internet.
+// Everything comes from this server: /api/status, /api/moves, /api/commands, /api/legal,
+// /api/events (server-sent events) and POST /api/command.  No library, nothing from the
+// internet.  Every word is in the page's language (the daemon's, or ?lang=), the daemon's
+// replies too (codes.js words them by their codes); the Appendix D words of the
+// announcements carry lang="de".  Data that is not live (the daemon or the
+// web process frozen or gone) is said to be old, and the clocks stop counting.
 'use strict';
 
 const T = {
@@ -19,12 +23,28 @@ const T = {
     setup: 'Stellung aufbauen nach Rücknahme; abweichend: {s}', setupdone: 'Stellung stimmt',
     result: 'Ergebnis {r}', reason: 'Grund: {r}', approved: 'bestätigt', pending: 'noch nicht bestätigt',
     flagpending: 'Fallblättchen {c} gefallen, Ergebnis {r} wartet', on: 'Partie läuft',
-    offer: 'Remisangebot von {c}', claim: 'Reklamation {k} von {c}', claimopen: 'wartet auf den Schiedsrichter',
+    offer: 'Remisangebot von {c}', claim: 'Reklamation ({k}) von {c}', claimopen: 'wartet auf den Schiedsrichter',
     illegal: 'Regelwidrige Züge: Weiß {w}, Schwarz {b}', saving: 'Speichern schlägt fehl: {e}',
     diagram: 'Stellungsdiagramm, Weiß unten; die Figuren stehen als Liste daneben.',
     names: { K: 'König', Q: 'Dame', R: 'Turm', B: 'Läufer', N: 'Springer', P: 'Bauer' },
     none: 'keine', needpin: 'Dieser Befehl braucht eine PIN.', sent: 'Gesendet: {l}', ok: 'Erledigt',
-    clockline: 'Bedenkzeit {t}', low: 'wenig Zeit'
+    clockline: 'Bedenkzeit {t}', low: 'wenig Zeit',
+    actions: 'Häufige Befehle', 'act-draw': 'Remis anbieten', 'act-claim': 'Remis reklamieren',
+    'act-approve': 'Ergebnis bestätigen', 'arbiter-actions': 'Für den Schiedsrichter',
+    'act-pause': 'Uhren anhalten', 'act-resume': 'Uhren starten', 'act-result': 'Ergebnis eintragen',
+    'act-uphold': 'Reklamation stattgeben', 'act-reject': 'Reklamation ablehnen', cancel: 'Abbrechen',
+    confirm: 'Senden', side: 'Seite', kind: 'Art', threefold: 'Dreimalige Stellungswiederholung (9.2)',
+    fifty: '50-Züge-Regel (9.3)', intended: 'Beabsichtigter Zug (wenn noch nicht gespielt)',
+    'draw-text': 'Remisangebot von {c}. Es wird beim Zug vermerkt.', 'claim-text': 'Reklamation von {c}, der Seite am Zug. Die Uhren halten an; der Schiedsrichter entscheidet.',
+    'approve-text': 'Die Spieler bestätigen das Ergebnis {r}.', 'resume-text': 'Die Uhren laufen wieder: die Uhr von {c} läuft.',
+    'result-text': 'Die Partie endet mit diesem Ergebnis; die Uhren halten an.', result1: 'Ergebnis', reasonlabel: 'Grund',
+    'uphold-text': 'Der Reklamation von {c} wird stattgegeben: Remis.', 'reject-text': 'Die Reklamation von {c} wird abgelehnt; die Strafe geht an den Gegner, die Uhren laufen.',
+    'arbiter-only': '(Schiedsrichter)', wrongpin: 'Falsche PIN.', toomany: 'Zu viele falsche PINs; bitte eine Minute warten.',
+    unreachable: 'Das Gerät ist nicht erreichbar.', badrequest: 'Die Anfrage wurde abgelehnt: {e}', refused: 'Abgelehnt: ',
+    legalhint: '{n} erlaubte Züge für {c}; beim Tippen werden sie angeboten (Nf3, Sf3 oder g1f3).', notturn: '{c} ist am Zug; weitergegeben wird der Zug des Gegners.',
+    relayfor: 'Weitergegeben wird der Zug {n} von {c} (Halbzug {p}).', relaycorrect: 'Ein jetzt gesendeter Zug korrigiert {m} (Halbzug {p}), bis der Gegner die Uhr drückt; das kann nur, wer ihn weitergegeben hat.',
+    stale: 'Daten sind alt: seit {t} keine Verbindung zum Gerät. Die Uhren auf dieser Seite stehen.',
+    staleserver: 'Daten sind alt: seit {t} keine Verbindung zur Seite. Die Uhren auf dieser Seite stehen.', notlive: 'nicht live'
   },
   en: {
     skip: 'Skip to the commands', clocks: 'Clocks', white: 'White', black: 'Black', state: 'State of play',
@@ -41,12 +61,28 @@ const T = {
     setup: 'Setting up the position after a rollback; differing: {s}', setupdone: 'Position matches',
     result: 'Result {r}', reason: 'Reason: {r}', approved: 'approved', pending: 'not yet approved',
     flagpending: '{c}\'s flag has fallen; result {r} pending', on: 'Game in progress',
-    offer: 'Draw offer by {c}', claim: '{k} claim by {c}', claimopen: 'waiting for the arbiter',
+    offer: 'Draw offer by {c}', claim: 'Claim ({k}) by {c}', claimopen: 'waiting for the arbiter',
     illegal: 'Illegal moves: White {w}, Black {b}', saving: 'Saving fails: {e}',
     diagram: 'Diagram of the position, White at the bottom; the pieces are listed beside it.',
     names: { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn' },
     none: 'none', needpin: 'This command needs a PIN.', sent: 'Sent: {l}', ok: 'Done',
-    clockline: 'Time control {t}', low: 'low on time'
+    clockline: 'Time control {t}', low: 'low on time',
+    actions: 'Common commands', 'act-draw': 'Offer a draw', 'act-claim': 'Claim a draw',
+    'act-approve': 'Approve the result', 'arbiter-actions': 'For the arbiter',
+    'act-pause': 'Stop the clocks', 'act-resume': 'Start the clocks', 'act-result': 'Enter the result',
+    'act-uphold': 'Uphold the claim', 'act-reject': 'Reject the claim', cancel: 'Cancel',
+    confirm: 'Send', side: 'Side', kind: 'Kind', threefold: 'Threefold repetition (9.2)',
+    fifty: 'Fifty-move rule (9.3)', intended: 'Intended move (if not yet played)',
+    'draw-text': 'A draw offer by {c}. It is marked at the move.', 'claim-text': 'A claim by {c}, the side to move. The clocks stop; the arbiter decides.',
+    'approve-text': 'The players approve the result {r}.', 'resume-text': 'The clocks run again: {c}\'s clock runs.',
+    'result-text': 'The game ends with this result; the clocks stop.', result1: 'Result', reasonlabel: 'Reason',
+    'uphold-text': 'The claim by {c} is upheld: a draw.', 'reject-text': 'The claim by {c} is rejected; the penalty goes to the opponent and the clocks run.',
+    'arbiter-only': '(arbiter)', wrongpin: 'Wrong PIN.', toomany: 'Too many wrong PINs; wait a minute.',
+    unreachable: 'The device cannot be reached.', badrequest: 'The request was refused: {e}', refused: 'Refused: ',
+    legalhint: '{n} legal moves for {c}; they are offered as you type (Nf3, Sf3 or g1f3).', notturn: '{c} is to move; a relayed move is the opponent\'s.',
+    relayfor: 'The move relayed is {c}\'s move {n} (ply {p}).', relaycorrect: 'A move sent now corrects {m} (ply {p}) until the opponent presses the clock; only the one who relayed it may.',
+    stale: 'Data is old: no connection to the device since {t}. The clocks on this page are stopped.',
+    staleserver: 'Data is old: no connection to the page since {t}. The clocks on this page are stopped.', notlive: 'not live'
   },
   sv: {
     skip: 'Till kommandona', clocks: 'Klockor', white: 'Vit', black: 'Svart', state: 'Läge',
@@ -68,7 +104,23 @@ const T = {
     diagram: 'Diagram över ställningen, vit nederst; pjäserna listas bredvid.',
     names: { K: 'Kung', Q: 'Dam', R: 'Torn', B: 'Löpare', N: 'Springare', P: 'Bonde' },
     none: 'inga', needpin: 'Det här kommandot kräver en PIN.', sent: 'Skickat: {l}', ok: 'Klart',
-    clockline: 'Betänketid {t}', low: 'ont om tid'
+    clockline: 'Betänketid {t}', low: 'ont om tid',
+    actions: 'Vanliga kommandon', 'act-draw': 'Erbjud remi', 'act-claim': 'Reklamera remi',
+    'act-approve': 'Godkänn resultatet', 'arbiter-actions': 'För domaren',
+    'act-pause': 'Stoppa klockorna', 'act-resume': 'Starta klockorna', 'act-result': 'Ange resultatet',
+    'act-uphold': 'Godta reklamationen', 'act-reject': 'Avslå reklamationen', cancel: 'Avbryt',
+    confirm: 'Skicka', side: 'Sida', kind: 'Slag', threefold: 'Trefaldig upprepning (9.2)',
+    fifty: '50-dragsregeln (9.3)', intended: 'Avsett drag (om det inte är spelat än)',
+    'draw-text': 'Remierbjudande från {c}. Det noteras vid draget.', 'claim-text': 'Reklamation från {c}, sidan vid draget. Klockorna stannar; domaren avgör.',
+    'approve-text': 'Spelarna godkänner resultatet {r}.', 'resume-text': 'Klockorna går igen: {c}s klocka går.',
+    'result-text': 'Partiet slutar med detta resultat; klockorna stannar.', result1: 'Resultat', reasonlabel: 'Skäl',
+    'uphold-text': 'Reklamationen från {c} godtas: remi.', 'reject-text': 'Reklamationen från {c} avslås; straffet går till motståndaren och klockorna går.',
+    'arbiter-only': '(domare)', wrongpin: 'Fel PIN.', toomany: 'För många fel PIN; vänta en minut.',
+    unreachable: 'Enheten kan inte nås.', badrequest: 'Begäran avslogs: {e}', refused: 'Avslaget: ',
+    legalhint: '{n} tillåtna drag för {c}; de föreslås medan du skriver (Nf3, Sf3 eller g1f3).', notturn: '{c} är vid draget; det som vidarebefordras är motståndarens drag.',
+    relayfor: 'Det som vidarebefordras är {c}s drag {n} (halvdrag {p}).', relaycorrect: 'Ett drag som skickas nu rättar {m} (halvdrag {p}) tills motståndaren trycker på klockan; bara den som vidarebefordrade det kan rätta.',
+    stale: 'Uppgifterna är gamla: ingen anslutning till enheten sedan {t}. Klockorna på sidan står still.',
+    staleserver: 'Uppgifterna är gamla: ingen anslutning till sidan sedan {t}. Klockorna på sidan står still.', notlive: 'inte direkt'
   },
   nl: {
     skip: 'Naar de opdrachten', clocks: 'Klokken', white: 'Wit', black: 'Zwart', state: 'Stand van zaken',
@@ -90,19 +142,41 @@ const T = {
     diagram: 'Diagram van de stelling, wit onderaan; de stukken staan ernaast in een lijst.',
     names: { K: 'Koning', Q: 'Dame', R: 'Toren', B: 'Loper', N: 'Paard', P: 'Pion' },
     none: 'geen', needpin: 'Deze opdracht vraagt een pincode.', sent: 'Verstuurd: {l}', ok: 'Gedaan',
-    clockline: 'Bedenktijd {t}', low: 'weinig tijd'
+    clockline: 'Bedenktijd {t}', low: 'weinig tijd',
+    actions: 'Veelgebruikte opdrachten', 'act-draw': 'Remise aanbieden', 'act-claim': 'Remise claimen',
+    'act-approve': 'Uitslag bevestigen', 'arbiter-actions': 'Voor de arbiter',
+    'act-pause': 'Klokken stilzetten', 'act-resume': 'Klokken starten', 'act-result': 'Uitslag invoeren',
+    'act-uphold': 'Claim toewijzen', 'act-reject': 'Claim afwijzen', cancel: 'Annuleren',
+    confirm: 'Versturen', side: 'Kant', kind: 'Soort', threefold: 'Drievoudige herhaling (9.2)',
+    fifty: 'Vijftigzettenregel (9.3)', intended: 'Bedoelde zet (als die nog niet gespeeld is)',
+    'draw-text': 'Remiseaanbod van {c}. Het wordt bij de zet genoteerd.', 'claim-text': 'Claim van {c}, de kant aan zet. De klokken stoppen; de arbiter beslist.',
+    'approve-text': 'De spelers bevestigen de uitslag {r}.', 'resume-text': 'De klokken lopen weer: de klok van {c} loopt.',
+    'result-text': 'De partij eindigt met deze uitslag; de klokken stoppen.', result1: 'Uitslag', reasonlabel: 'Reden',
+    'uphold-text': 'De claim van {c} wordt toegewezen: remise.', 'reject-text': 'De claim van {c} wordt afgewezen; de straf gaat naar de tegenstander en de klokken lopen.',
+    'arbiter-only': '(arbiter)', wrongpin: 'Verkeerde pincode.', toomany: 'Te veel verkeerde pincodes; wacht een minuut.',
+    unreachable: 'Het apparaat is niet bereikbaar.', badrequest: 'Het verzoek is geweigerd: {e}', refused: 'Geweigerd: ',
+    legalhint: '{n} reglementaire zetten voor {c}; ze worden aangeboden terwijl u typt (Nf3, Pf3 of g1f3).', notturn: '{c} is aan zet; doorgegeven wordt de zet van de tegenstander.',
+    relayfor: 'Doorgegeven wordt zet {n} van {c} (halve zet {p}).', relaycorrect: 'Een zet die nu wordt verstuurd corrigeert {m} (halve zet {p}) tot de tegenstander de klok indrukt; alleen wie hem doorgaf, kan dat.',
+    stale: 'Gegevens zijn oud: geen verbinding met het apparaat sinds {t}. De klokken op deze pagina staan stil.',
+    staleserver: 'Gegevens zijn oud: geen verbinding met de pagina sinds {t}. De klokken op deze pagina staan stil.', notlive: 'niet live'
   }
 };
-const GLYPH = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
-const ORDER = 'KQRBNP';
-
 let lang = 'de';
+let forcedLang = null;  // ?lang=
 let status = null;      // the last /api/status
 let statusAt = 0;       // performance.now() when the daemon read the clocks
 let moves = [];
+let legalMoves = null;  // the last /api/legal
 let commandsLoaded = false;
 let refreshTimer = null;
-let lastEventId = null;
+// Whether the data is live: the server's last sign of life (performance.now()), what it
+// said about the daemon, and when the data was last known live.
+let aliveAt = 0;
+let daemonUp = true;
+let liveUntil = 0;      // the moment the data stopped being live (the clocks stand there)
+let heardAt = 0;        // when the daemon was last heard of (the page says since when)
+let connKey = null;     // what #conn says, as a key (worded again when the language changes)
+let staleSaid = false;
 
 const $ = (id) => document.getElementById(id);
 function t(key, args) {
@@ -113,10 +187,58 @@ function t(key, args) {
 const colorName = (c) => t(c === 'white' ? 'white' : 'black');
 
 function applyLanguage(l) {
+  if (forcedLang) l = forcedLang;
   if (!T[l] || l === lang && document.documentElement.lang === l) return;
   lang = l;
   document.documentElement.lang = l;
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  if (connKey) setConn(connKey, $('conn').classList.contains('down'), true);
+  if (commandsLoaded) loadCommands();
+  showLegal();
+}
+
+// ------------------------------------------------------------------ live or not
+
+const STALE_MS = 6000;   // no sign of life from the server for this long: not live
+const OLD_DATA_MS = 5000; // the daemon's last word older than this: not live
+
+function live() {
+  return daemonUp && performance.now() - aliveAt < STALE_MS;
+}
+
+function clockTime(ms) {
+  const d = new Date(Date.now() - (performance.now() - ms));
+  return d.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+let everHeard = false;   // the first sign of life has come (until then the page waits)
+
+function checkLive() {
+  if (!everHeard && performance.now() - aliveAt < STALE_MS) return;
+  if (live()) {
+    liveUntil = performance.now();
+    if (connKey !== 'connected') {
+      const was = staleSaid;
+      staleSaid = false;
+      setConn('connected', false);
+      if (was) soon();
+    }
+    return;
+  }
+  // Said once, and again only when the reason changes (the page is back, the device not).
+  const key = daemonUp ? 'staleserver' : 'stale';
+  if (!staleSaid || connKey !== key) {
+    staleSaid = true;
+    setConn(key, true);
+  }
+}
+
+function signOfLife(up, ageMs) {
+  everHeard = true;
+  aliveAt = performance.now();
+  daemonUp = up && ageMs < OLD_DATA_MS;
+  if (up) heardAt = Math.max(heardAt, performance.now() - ageMs);
+  checkLive();
 }
 
 // ------------------------------------------------------------------ clocks
@@ -131,24 +253,29 @@ function clockText(ms) {
 }
 
 function tick() {
+  checkLive();
   const c = status && status.clock;
+  const isLive = live();
   for (const side of ['white', 'black']) {
     const el = $('clock-' + side);
     if (!c) {
       el.querySelector('.time').textContent = '–';
       el.querySelector('.state').textContent = '';
-      el.classList.remove('running', 'low');
+      el.classList.remove('running', 'low', 'stale');
       continue;
     }
     let ms = c[side + '_ms'];
     const running = c.running === side && c.state === 'running';
-    if (running) ms -= performance.now() - statusAt;
+    // Counted down only while the data is live; then it stands at the last live moment.
+    if (running) ms -= (isLive ? performance.now() : Math.max(liveUntil, statusAt)) - statusAt;
     el.querySelector('.time').textContent = clockText(ms);
-    el.classList.toggle('running', running);
+    el.classList.toggle('running', running && isLive);
     el.classList.toggle('low', ms < 60000);
+    el.classList.toggle('stale', !isLive);
     let st = running ? t('running') : c.state === 'paused' ? t('paused') : t('stopped');
     if (ms <= 0) st = t('flag');
     else if (ms < 60000) st += ', ' + t('low');
+    if (!isLive) st += ', ' + t('notlive');
     el.querySelector('.state').textContent = st;
   }
 }
@@ -170,7 +297,7 @@ function stateLines(s) {
   }
   if (f.setup) out.push([t('setup', { s: squares(f.setup.differ_now) }), true]);
   if (s.draw_offer) out.push([t('offer', { c: colorName(s.draw_offer) }), true]);
-  if (s.claim && s.claim.open) out.push([t('claim', { k: s.claim.kind, c: colorName(s.claim.by) }) + ', ' + t('claimopen'), true]);
+  if (s.claim && s.claim.open) out.push([t('claim', { k: t(s.claim.kind), c: colorName(s.claim.by) }) + ', ' + t('claimopen'), true]);
   const r = s.result || {};
   if (r.state === 'flag-pending' || r.flag) out.push([t('flagpending', { c: colorName(r.flag), r: r.flag_result || '' }), true]);
   else if (r.result && r.result !== '*') {
@@ -183,36 +310,20 @@ function stateLines(s) {
   return out;
 }
 
+let shownFen = null;
 function renderBoard(fen) {
-  const grid = $('grid');
-  const rows = (fen || '8/8/8/8/8/8/8/8').split(' ')[0].split('/');
-  const cells = [];
-  const lists = { w: {}, b: {} };
-  rows.forEach((row, r) => {
-    const rank = 8 - r;
-    cells.push('<span class="lab">' + rank + '</span>');
-    let file = 0;
-    for (const ch of row) {
-      if (/\d/.test(ch)) {
-        for (let i = 0; i < +ch; i++, file++) cells.push('<span class="' + ((file + rank) % 2 ? 'd' : 'l') + '"></span>');
-        continue;
-      }
-      const sq = 'abcdefgh'[file] + rank;
-      const side = ch === ch.toUpperCase() ? 'w' : 'b';
-      (lists[side][ch.toUpperCase()] = lists[side][ch.toUpperCase()] || []).push(sq);
-      cells.push('<span class="' + ((file + rank) % 2 ? 'd' : 'l') + '">' + (GLYPH[ch] || '') + '</span>');
-      file++;
-    }
-  });
-  cells.push('<span></span>');
-  for (const f of 'abcdefgh') cells.push('<span class="lab">' + f + '</span>');
-  grid.innerHTML = cells.join('');
-  $('diagram').setAttribute('aria-label', t('diagram'));
+  const key = (fen || '') + ' ' + lang;
+  if (key === shownFen) return;
+  shownFen = key;
+  const box = $('diagram');
+  box.textContent = '';
+  box.appendChild(Board.svg(fen, t('diagram')));
+  const lists = Board.pieces(fen);
   for (const side of ['w', 'b']) {
     const parts = [];
-    for (const p of ORDER) {
+    for (const p of 'KQRBNP') {
       const sqs = lists[side][p];
-      if (sqs) parts.push(t('names')[p] + ' ' + sqs.sort().join(', '));
+      if (sqs) parts.push(t('names')[p] + ' ' + sqs.join(', '));
     }
     $(side === 'w' ? 'pieces-white' : 'pieces-black').textContent =
       t(side === 'w' ? 'white' : 'black') + ': ' + (parts.join('; ') || t('none'));
@@ -231,7 +342,25 @@ function renderMoves() {
   for (let i = 0; i < list.length; i += 2) {
     rows.push('<tr><th scope="row">' + (i / 2 + 1) + '</th><td>' + cell(list[i]) + '</td><td>' + cell(list[i + 1]) + '</td></tr>');
   }
-  body.innerHTML = rows.join('');
+  const html = rows.join('');
+  if (body.innerHTML !== html) body.innerHTML = html;
+}
+
+// The common actions shown when they make sense now.
+function renderActions(s) {
+  const on = !!(s && s.game);
+  const r = (s && s.result) || {};
+  const over = !!(r.result && r.result !== '*');
+  const c = (s && s.clock) || {};
+  const claimOpen = !!(s && s.claim && s.claim.open);
+  $('act-draw').hidden = !on || over;
+  $('act-claim').hidden = !on || over || claimOpen;
+  $('act-approve').hidden = !over || !!r.approved;
+  $('act-pause').hidden = !on || over || c.state !== 'running';
+  $('act-resume').hidden = !on || over || !c.state || c.state === 'running';
+  $('act-result').hidden = !on || over;
+  $('act-uphold').hidden = !claimOpen;
+  $('act-reject').hidden = !claimOpen;
 }
 
 function render(prev) {
@@ -253,6 +382,8 @@ function render(prev) {
   $('to-move').textContent = s && s.to_move ? t('tomove', { c: colorName(s.to_move) }) : '';
   $('clock-line').textContent = s && s.clock ? t('clockline', { t: s.clock.time_control }) : '';
   renderMoves();
+  renderActions(s);
+  markCommands();
   tick();
   // What changed in the flows is announced; the moves are announced by their words.
   if (prev && s) {
@@ -261,9 +392,24 @@ function render(prev) {
   }
 }
 
-function announce(text) {
+// A line in the announcements' live region; parts: [{lang, text}] (Appendix D words are
+// German whatever the page's language, and a screen reader must read them so).
+function announce(text, parts) {
   const p = document.createElement('p');
-  p.textContent = text;
+  if (parts && parts.length) {
+    for (const part of parts) {
+      if (part.lang && part.lang !== lang) {
+        const span = document.createElement('span');
+        span.lang = part.lang;
+        span.textContent = part.text;
+        p.appendChild(span);
+      } else {
+        p.appendChild(document.createTextNode(part.text));
+      }
+    }
+  } else {
+    p.textContent = text;
+  }
   $('log').appendChild(p);
   while ($('log').children.length > 30) $('log').removeChild($('log').firstChild);
   $('log').scrollTop = $('log').scrollHeight;
@@ -289,8 +435,10 @@ async function refresh() {
     }
     render(prev);
     if (!commandsLoaded) loadCommands();
+    loadLegal();
   } catch (e) {
-    setConn(t('server'), true);
+    daemonUp = daemonUp && performance.now() - aliveAt < STALE_MS;
+    checkLive();
   }
 }
 
@@ -298,53 +446,217 @@ function soon() {
   if (!refreshTimer) refreshTimer = setTimeout(refresh, 20);
 }
 
-function setConn(text, down) {
-  if ($('conn').textContent !== text) $('conn').textContent = text;
+// #conn is a live region: set only when what it says changes.
+function setConn(key, down, again) {
+  const text = key === 'stale' || key === 'staleserver' ? t(key, { t: clockTime(heardAt) }) : t(key);
+  connKey = key;
+  if (again || $('conn').textContent !== text) $('conn').textContent = text;
   $('conn').classList.toggle('down', !!down);
 }
 
+let es = null;
+
 function connect() {
-  const es = new EventSource('/api/events');
-  es.addEventListener('hello', () => { setConn(t('connected'), false); soon(); });
+  if (es) es.close();
+  es = new EventSource('/api/events');
+  es.addEventListener('hello', () => { signOfLife(true, 0); soon(); });
   es.addEventListener('reset', soon);
+  es.addEventListener('alive', (e) => {
+    let a = {};
+    try { a = JSON.parse(e.data); } catch (err) { return; }
+    signOfLife(!!a.up, +a.age_ms || 0);
+  });
   es.onmessage = (e) => {
-    lastEventId = e.lastEventId;
     let ev;
     try { ev = JSON.parse(e.data); } catch (err) { return; }
-    if (ev.event === 'say' && ev.channel === 'public') announce(ev.text);
-    if (ev.event === 'daemon') setConn(t(ev.up ? 'connected' : 'lost'), !ev.up);
+    if (ev.event === 'daemon') {
+      signOfLife(!!ev.up, 0);
+    } else {
+      signOfLife(true, 0);
+      if (ev.event === 'say' && ev.channel === 'public') announce(ev.text, ev.parts);
+    }
     soon();
   };
-  es.onerror = () => setConn(t('server'), true);
+  // The browser tries again by itself; until then the data is old (checkLive says so).
+  es.onerror = () => { aliveAt = Math.min(aliveAt, performance.now() - STALE_MS); checkLive(); };
 }
 
 // ------------------------------------------------------------------ commands
+
+// The form reads the daemon's command table (`help`): each row with its usage, who may give
+// it, what it needs of the game and the words its first argument takes.
+let commands = [];
 
 async function loadCommands() {
   try {
     const r = await (await fetch('/api/commands', { cache: 'no-store' })).json();
     if (!r.ok) return;
     const sel = $('command');
+    const was = sel.value;
     sel.innerHTML = '';
-    for (const c of r.commands) {
-      if (c.name === 'watch' || c.name === 'auth') continue;
+    commands = r.commands.filter((c) => !c.session);
+    commands.forEach((c, i) => {
       const o = document.createElement('option');
-      o.value = c.name;
-      o.textContent = c.usage + (c.role === 'arbiter' ? ' (arbiter)' : '');
-      o.dataset.usage = c.usage;
+      o.value = String(i);
+      o.textContent = c.usage + (c.role === 'arbiter' ? ' ' + t('arbiter-only') : '');
       sel.appendChild(o);
-    }
+    });
+    if (was && sel.options[+was]) sel.value = was;
     commandsLoaded = true;
     showUsage();
+    markCommands();
   } catch (e) { /* tried again on the next refresh */ }
 }
 
-function showUsage() {
-  const o = $('command').selectedOptions[0];
-  $('usage').textContent = o ? o.dataset.usage : '';
+// What a row needs of the game, against the last status: a command the game does not allow
+// now is shown but cannot be chosen.
+function allowedNow(c, s) {
+  if (!s || !s.game) return !(c.needs || []).length;
+  const r = (s.result && s.result.state) || 'on';
+  if (c.modes && !c.modes.includes(s.mode)) return false;
+  for (const n of c.needs || []) {
+    if (n === 'clock' && !s.clock) return false;
+    if (n === 'not-over' && (r === 'ended' || r === 'approved')) return false;
+    if (n === 'play' && r !== 'on') return false;
+    if (n === 'not-closed' && r === 'approved') return false;
+    // over, unless a rule left its result to the arbiter ("*": arbiter_decides)
+    if (n === 'undecided' && (r === 'approved' || (r === 'ended' && !s.result.arbiter_decides))) return false;
+  }
+  return true;
 }
 
-async function send(line) {
+function markCommands() {
+  const sel = $('command');
+  commands.forEach((c, i) => { if (sel.options[i]) sel.options[i].disabled = !allowedNow(c, status); });
+}
+
+function showUsage() {
+  const c = commands[+$('command').value];
+  $('usage').textContent = c ? c.usage : '';
+  const list = $('args-words');
+  list.innerHTML = '';
+  for (const w of c ? (c.sub || []).concat(c.args || []) : []) {
+    const o = document.createElement('option');
+    o.value = w;
+    list.appendChild(o);
+  }
+}
+
+// The moves the assistant may relay, offered as they type (SAN, the local notation, UCI).
+let legalFen = null;
+let legalBusy = false;
+async function loadLegal() {
+  if (!status || !status.fen || status.fen === legalFen || legalBusy) return;
+  legalBusy = true;
+  const fen = status.fen;
+  try {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), 5000);
+    const j = await (await fetch('/api/legal', { cache: 'no-store', signal: ctl.signal })).json();
+    clearTimeout(timer);
+    legalMoves = j.ok ? j : null;
+    legalFen = j.ok ? j.fen : null;
+  } catch (e) {
+    legalMoves = null;
+    legalFen = null;
+  }
+  legalBusy = false;
+  showLegal();
+  // The position moved on meanwhile, or the answer did not come: again.
+  if (!legalFen || (status && status.fen !== legalFen && status.fen !== fen)) setTimeout(loadLegal, 500);
+}
+
+// The ply a relayed move is for, as the page shows it: the opponent's next move, or, with
+// the tactile player to move, the opponent's last one (a correction before their press).
+// It is fixed once the assistant starts typing: the page sends the ply it showed, so a move
+// someone else relayed meanwhile is refused by the daemon, never replaced (README, Control interface: `move`).
+let relayFixed = null;
+function relayTarget() {
+  if (!status || !status.game || !status.player || !status.fen) return null;
+  const f = status.fen.split(' ');
+  const n = parseInt(f[5], 10) || 1;
+  if (status.to_move !== status.player) return { ply: status.plies + 1, n, c: status.to_move, correct: false };
+  if (!status.plies) return null;
+  const c = status.to_move === 'white' ? 'black' : 'white';
+  const ln = c === 'black' ? n - 1 : n;
+  const san = status.last_move ? status.last_move.san : '';
+  return { ply: status.plies, n: ln, c, correct: true, m: ln + (c === 'black' ? '... ' : '. ') + san };
+}
+
+function showLegal() {
+  const list = $('legal'), hint = $('relay-hint');
+  if (!list) return;
+  list.textContent = '';
+  if (!legalMoves || !status) { hint.textContent = ''; return; }
+  const target = relayFixed || relayTarget();
+  for (const m of legalMoves.moves) {
+    const o = document.createElement('option');
+    o.value = m.san;
+    o.label = m.san + (m.local !== m.san ? ' · ' + m.local : '') + ' · ' + m.uci;
+    list.appendChild(o);
+  }
+  const opponentToMove = status.player && legalMoves.to_move !== status.player;
+  let text = opponentToMove
+    ? t('legalhint', { n: legalMoves.moves.length, c: colorName(legalMoves.to_move) })
+    : t('notturn', { c: colorName(legalMoves.to_move) });
+  if (target && target.correct) text += ' ' + t('relaycorrect', { m: target.m, p: target.ply });
+  else if (target) text += ' ' + t('relayfor', { n: target.n, c: colorName(target.c), p: target.ply });
+  hint.textContent = text;
+}
+
+// The reply in the page's words: the daemon's by its code and arguments (codes.js); the web
+// process's own refusals by their HTTP status; a reply whose code this page does not know,
+// as the daemon gives it (in English, marked so).
+function replyWords(httpStatus, j) {
+  if (j && j.code && typeof replyText === 'function') {
+    const text = replyText(lang, j.code, j.args || {});
+    if (text !== null) return { text, coded: true };
+  }
+  if (httpStatus === 401) return { text: t('needpin') };
+  if (httpStatus === 403) return { text: t('wrongpin') };
+  if (httpStatus === 429) return { text: t('toomany') };
+  if (httpStatus === 503) return { text: t('unreachable') };
+  if (httpStatus >= 400) return { text: t('badrequest', { e: '' }), daemon: j && j.error };
+  return { text: j.ok ? '' : t('refused'), daemon: j.ok ? (j.text && !j.format ? j.text : '') : j.error };
+}
+
+// The words of the replies (codes.js, 10 KB as sent) are fetched only by a page that gives
+// commands: when a PIN is typed or a command sent.
+let codesLoading = null;
+function loadCodes() {
+  if (!codesLoading) {
+    codesLoading = new Promise((resolve) => {
+      const s = document.createElement('script');
+      s.src = '/codes.js';
+      s.onload = () => resolve(true);
+      s.onerror = () => { codesLoading = null; s.remove(); resolve(false); };
+      document.head.appendChild(s);
+    });
+  }
+  return codesLoading;
+}
+
+// This browser's own word for the daemon (a random one, kept): two phones with the same
+// PIN are two relayers, so one cannot take the other's relayed move for a correction.
+const PAGE_ID = (() => {
+  const fresh = () => {
+    const a = new Uint32Array(2);
+    crypto.getRandomValues(a);
+    return 'p' + a[0].toString(36) + a[1].toString(36).slice(0, 4);
+  };
+  try {
+    let id = localStorage.getItem('annabella-page');
+    if (!id || !/^[a-z0-9]{1,16}$/.test(id)) {
+      id = fresh().slice(0, 16);
+      localStorage.setItem('annabella-page', id);
+    }
+    return id;
+  } catch (e) {
+    return fresh().slice(0, 16);
+  }
+})();
+
+async function send(line, label) {
   const pin = $('pin').value.trim();
   const reply = $('reply');
   const text = $('reply-text');
@@ -352,42 +664,178 @@ async function send(line) {
   reply.classList.remove('error');
   try {
     const headers = { 'Content-Type': 'text/plain; charset=utf-8' };
-    if (pin) headers['X-PIN'] = pin;
+    if (pin) {
+      headers['X-PIN'] = pin;
+      headers['X-Page'] = PAGE_ID;
+    }
+    const words = loadCodes();
     const r = await fetch('/api/command', { method: 'POST', headers, body: line });
-    const j = await r.json();
+    let j = {};
+    try { j = await r.json(); } catch (e) { j = { ok: false }; }
+    await words;
+    const w = replyWords(r.status, j);
+    const said = w.coded ? (j.ok ? '' : t('refused')) + w.text : j.ok && !w.daemon ? t('ok') : w.text;
+    reply.textContent = t('sent', { l: label || line }) + ': ' + said;
+    if (w.daemon) {
+      const span = document.createElement('span');
+      span.lang = 'en';
+      span.textContent = w.daemon;
+      reply.appendChild(span);
+    }
     if (j.ok) {
-      reply.textContent = t('sent', { l: line }) + ': ' + (j.text && !j.format ? j.text : t('ok'));
       const detail = j.format ? j.text : j.moves || j.commands || j.game || j.agree !== undefined ? JSON.stringify(j, null, 1) : '';
       if (detail) { text.textContent = detail; text.hidden = false; }
       soon();
     } else {
-      reply.textContent = t('sent', { l: line }) + ': ' + j.error;
       reply.classList.add('error');
     }
-    return j.ok;
+    return !!j.ok;
   } catch (e) {
-    reply.textContent = t('server');
+    reply.textContent = t('sent', { l: label || line }) + ': ' + t('unreachable');
     reply.classList.add('error');
     return false;
   }
 }
 
+// ------------------------------------------------------------------ one-press actions
+
+function radios(name, legend, options, chosen) {
+  const fs = document.createElement('fieldset');
+  const lg = document.createElement('legend');
+  lg.textContent = legend;
+  fs.appendChild(lg);
+  for (const [value, label] of options) {
+    const id = 'c-' + name + '-' + value.replace(/[^a-z0-9]/gi, '');
+    const p = document.createElement('p');
+    p.className = 'choice';
+    const input = document.createElement('input');
+    input.type = 'radio';
+    input.name = name;
+    input.id = id;
+    input.value = value;
+    input.checked = value === chosen;
+    input.required = true;
+    const l = document.createElement('label');
+    l.htmlFor = id;
+    l.textContent = label;
+    p.append(input, l);
+    fs.appendChild(p);
+  }
+  return fs;
+}
+
+function textField(name, label, required) {
+  const p = document.createElement('p');
+  p.className = 'field';
+  const l = document.createElement('label');
+  l.htmlFor = 'c-' + name;
+  l.textContent = label;
+  const input = document.createElement('input');
+  input.id = 'c-' + name;
+  input.name = name;
+  input.autocomplete = 'off';
+  input.required = !!required;
+  p.append(l, input);
+  return p;
+}
+
+let confirmLine = null;
+let confirmLabel = null;
+let confirmReturn = null;
+
+// A confirmation before a command a slip would matter for: the dialog says what will be
+// sent; line(form) builds the command from its fields.
+function ask(title, text, fields, line) {
+  confirmLabel = title;
+  const d = $('confirm');
+  $('confirm-title').textContent = title;
+  $('confirm-text').textContent = text;
+  $('confirm-ok').textContent = t('confirm');
+  const box = $('confirm-fields');
+  box.textContent = '';
+  for (const f of fields) box.appendChild(f);
+  confirmLine = line;
+  confirmReturn = document.activeElement;
+  d.showModal();
+  const first = box.querySelector('input:checked, input') || $('confirm-ok');
+  first.focus();
+}
+
+function closeConfirm() {
+  const d = $('confirm');
+  if (d.open) d.close();
+}
+
+const lastMover = () => status && status.to_move ? (status.to_move === 'white' ? 'black' : 'white') : 'white';
+const sides = () => [['white', t('white')], ['black', t('black')]];
+
+const ACTIONS = {
+  'act-draw': () => ask(t('act-draw'), t('draw-text', { c: colorName(lastMover()) }),
+    [radios('side', t('side'), sides(), lastMover())], (f) => 'draw-offer ' + f.side.value),
+  // The claimant is the side to move (or whose move is made and not yet completed).
+  'act-claim': () => ask(t('act-claim'), t('claim-text', { c: colorName(status.to_move) }),
+    [radios('kind', t('kind'), [['threefold', t('threefold')], ['fifty', t('fifty')]], 'threefold'),
+      textField('move', t('intended'), false)],
+    (f) => 'claim ' + f.kind.value + (f.move.value.trim() ? ' ' + f.move.value.trim() : '')),
+  'act-approve': () => ask(t('act-approve'), t('approve-text', { r: (status.result || {}).result || '' }), [], () => 'approve'),
+  'act-pause': () => send('pause', t('act-pause')),
+  'act-resume': () => ask(t('act-resume'), t('resume-text', { c: colorName((status.clock || {}).running || status.to_move) }), [], () => 'resume'),
+  'act-result': () => ask(t('act-result'), t('result-text'),
+    [radios('result', t('result1'), [['1-0', '1-0'], ['0-1', '0-1'], ['1/2-1/2', '½-½']], null),
+      textField('reason', t('reasonlabel'), true)],
+    (f) => 'result ' + f.result.value + ' ' + f.reason.value.trim()),
+  'act-uphold': () => ask(t('act-uphold'), t('uphold-text', { c: colorName(status.claim.by) }), [], () => 'claim uphold'),
+  'act-reject': () => ask(t('act-reject'), t('reject-text', { c: colorName(status.claim.by) }), [], () => 'claim reject'),
+};
+
 document.addEventListener('DOMContentLoaded', () => {
+  const q = /[?&]lang=([a-z]{2})/.exec(location.search);
+  if (q && T[q[1]]) forcedLang = q[1];
+  lang = '';
   applyLanguage(document.documentElement.lang || 'de');
   $('command').addEventListener('change', showUsage);
+  $('pin').addEventListener('input', loadCodes);
+  $('relay-move').addEventListener('input', () => {
+    if (!$('relay-move').value.trim()) relayFixed = null;
+    else if (!relayFixed) relayFixed = relayTarget();
+  });
   $('relay-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const m = $('relay-move').value.trim();
-    if (m && await send('move ' + m)) $('relay-move').value = '';
+    const target = relayFixed || relayTarget();
+    relayFixed = null;
+    if (m && await send('move ' + (target ? target.ply + ' ' : '') + m)) $('relay-move').value = '';
+    showLegal();
   });
   $('command-form').addEventListener('submit', (e) => {
     e.preventDefault();
+    const c = commands[+$('command').value];
     const args = $('args').value.trim();
-    send($('command').value + (args ? ' ' + args : ''));
+    if (c) send(c.name + (args ? ' ' + args : ''));
   });
+  for (const id in ACTIONS) $(id).addEventListener('click', ACTIONS[id]);
+  $('confirm-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const form = $('confirm-form');
+    if (!form.reportValidity()) return;
+    const f = form.elements;
+    const line = confirmLine(f);
+    closeConfirm();
+    send(line, confirmLabel);
+  });
+  $('confirm-cancel').addEventListener('click', closeConfirm);
+  $('confirm').addEventListener('close', () => {
+    if (confirmReturn && confirmReturn.focus) confirmReturn.focus();
+  });
+  renderActions(null);
+  aliveAt = liveUntil = heardAt = performance.now();
   setInterval(tick, 100);
   // A page left open catches up on its own: the status every 30 s besides every event.
   setInterval(soon, 30000);
   connect();
   refresh();
+  // A page the browser keeps for Back (bfcache) gives its stream up, so it holds none of the
+  // few connections a browser allows a server; shown again, it follows the daemon again.
+  window.addEventListener('pagehide', () => { if (es) { es.close(); es = null; } });
+  window.addEventListener('pageshow', (e) => { if (e.persisted) { connect(); soon(); } });
 });

@@ -1,105 +1,405 @@
-// The room page: every board from /api/boards, polled each second; the running clock
-// counts down between polls.  Moves and results go to a polite live region.
-"use strict";
-var boards = [], fetchedAt = 0, lastSeen = {}, shown = "";
+// The room page: every board from /api/boards, polled each second.  Each board keeps its
+// own elements: a poll changes only what changed (a moved board's diagram and move list,
+// a clock, a connection line), so a screen reader's place is kept.  What happened is said
+// once, per board, with its colour and move number, in the page's language, in a polite
+// live region.  Data that is not live (the relay or the broker lost, a board's broadcast
+// or device gone) is said to be old, and its clocks stop.
+'use strict';
+
+var WORDS = {
+  en: {
+    title: 'The room', intro: 'Every board\'s game, live.', pgn: 'The round as PGN',
+    news: 'Latest moves', boards: 'Boards', white: 'White', black: 'Black',
+    board: 'Board {b}', moveby: '{board}: move {n}, {c}: {san}', result: '{board}: result {r}',
+    back: '{board}: the game was set back to {p} half-moves', moves: 'Moves ({n})',
+    position: 'Position', pieces: 'Position: {p}', none: 'none',
+    names: { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn' },
+    letters: 'KQRBN', live: 'Live, updated {a} ago', offline: 'Board offline since {a} ago',
+    nodevice: 'The board\'s device is not answering; last update {a} ago',
+    nobroker: 'No live data: the relay has lost the MQTT broker ({a} ago); clocks stopped',
+    norelay: 'No live data: the relay cannot be reached; clocks stopped',
+    count: '{n} boards', count1: '1 board', delayed: 'Shown {m} minutes behind the boards',
+    arbiter: 'The arbiter\'s view, as it happens', running: 'running', stale: 'not live',
+    resultline: 'Result {r}', noboards: 'No board yet',
+    boardoff: '{board}: board offline', boarddev: '{board}: the device is not answering',
+    boardback: '{board}: live again', unknown: 'unknown', s: '{n} s', m: '{n} min', h: '{n} h'
+  },
+  de: {
+    title: 'Der Turniersaal', intro: 'Die Partie jedes Bretts, live.', pgn: 'Die Runde als PGN',
+    news: 'Letzte Züge', boards: 'Bretter', white: 'Weiß', black: 'Schwarz',
+    board: 'Brett {b}', moveby: '{board}: Zug {n}, {c}: {san}', result: '{board}: Ergebnis {r}',
+    back: '{board}: Partie auf {p} Halbzüge zurückgesetzt', moves: 'Züge ({n})',
+    position: 'Stellung', pieces: 'Stellung: {p}', none: 'keine',
+    names: { K: 'König', Q: 'Dame', R: 'Turm', B: 'Läufer', N: 'Springer', P: 'Bauer' },
+    letters: 'KDTLS', live: 'Live, aktualisiert vor {a}', offline: 'Brett seit {a} nicht verbunden',
+    nodevice: 'Das Gerät des Bretts antwortet nicht; zuletzt aktualisiert vor {a}',
+    nobroker: 'Keine Live-Daten: das Relais hat den MQTT-Broker verloren (vor {a}); Uhren angehalten',
+    norelay: 'Keine Live-Daten: das Relais ist nicht erreichbar; Uhren angehalten',
+    count: '{n} Bretter', count1: '1 Brett', delayed: 'Gezeigt mit {m} Minuten Verzögerung',
+    arbiter: 'Ansicht des Schiedsrichters, ohne Verzögerung', running: 'läuft', stale: 'nicht live',
+    resultline: 'Ergebnis {r}', noboards: 'Noch kein Brett',
+    boardoff: '{board}: Brett nicht verbunden', boarddev: '{board}: das Gerät antwortet nicht',
+    boardback: '{board}: wieder live', unknown: 'unbekannt', s: '{n} s', m: '{n} min', h: '{n} h'
+  },
+  sv: {
+    title: 'Spellokalen', intro: 'Varje bräddes parti, direkt.', pgn: 'Ronden som PGN',
+    news: 'Senaste dragen', boards: 'Bord', white: 'Vit', black: 'Svart',
+    board: 'Bord {b}', moveby: '{board}: drag {n}, {c}: {san}', result: '{board}: resultat {r}',
+    back: '{board}: partiet återställt till {p} halvdrag', moves: 'Drag ({n})',
+    position: 'Ställning', pieces: 'Ställning: {p}', none: 'inga',
+    names: { K: 'Kung', Q: 'Dam', R: 'Torn', B: 'Löpare', N: 'Springare', P: 'Bonde' },
+    letters: 'KDTLS', live: 'Direkt, uppdaterat för {a} sedan', offline: 'Bordet är frånkopplat sedan {a}',
+    nodevice: 'Bordets enhet svarar inte; senast uppdaterat för {a} sedan',
+    nobroker: 'Inga direktdata: reläet har tappat MQTT-mäklaren (för {a} sedan); klockorna stoppade',
+    norelay: 'Inga direktdata: reläet kan inte nås; klockorna stoppade',
+    count: '{n} bord', count1: '1 bord', delayed: 'Visas {m} minuter efter borden',
+    arbiter: 'Domarens vy, utan fördröjning', running: 'går', stale: 'inte direkt',
+    resultline: 'Resultat {r}', noboards: 'Inget bord ännu',
+    boardoff: '{board}: bordet är frånkopplat', boarddev: '{board}: enheten svarar inte',
+    boardback: '{board}: direkt igen', unknown: 'okänt', s: '{n} s', m: '{n} min', h: '{n} h'
+  },
+  nl: {
+    title: 'De speelzaal', intro: 'De partij van elk bord, live.', pgn: 'De ronde als PGN',
+    news: 'Laatste zetten', boards: 'Borden', white: 'Wit', black: 'Zwart',
+    board: 'Bord {b}', moveby: '{board}: zet {n}, {c}: {san}', result: '{board}: uitslag {r}',
+    back: '{board}: partij teruggezet naar {p} halve zetten', moves: 'Zetten ({n})',
+    position: 'Stelling', pieces: 'Stelling: {p}', none: 'geen',
+    names: { K: 'Koning', Q: 'Dame', R: 'Toren', B: 'Loper', N: 'Paard', P: 'Pion' },
+    letters: 'KDTLP', live: 'Live, {a} geleden bijgewerkt', offline: 'Bord sinds {a} niet verbonden',
+    nodevice: 'Het apparaat van het bord antwoordt niet; {a} geleden bijgewerkt',
+    nobroker: 'Geen live gegevens: de relay heeft de MQTT-broker verloren ({a} geleden); klokken stilgezet',
+    norelay: 'Geen live gegevens: de relay is niet bereikbaar; klokken stilgezet',
+    count: '{n} borden', count1: '1 bord', delayed: 'Getoond met {m} minuten vertraging',
+    arbiter: 'Weergave van de arbiter, zonder vertraging', running: 'loopt', stale: 'niet live',
+    resultline: 'Uitslag {r}', noboards: 'Nog geen bord',
+    boardoff: '{board}: bord niet verbonden', boarddev: '{board}: het apparaat antwoordt niet',
+    boardback: '{board}: weer live', unknown: 'onbekend', s: '{n} s', m: '{n} min', h: '{n} u'
+  }
+};
+
+var lang = 'en';
+var room = null;        // the last /api/boards
+var fetchedAt = 0;      // Date.now() when it came
+var relayLost = false;  // the last poll failed
+var shown = {};         // name -> the board's elements and what they show
+
+function t(key, args) {
+  var s = (WORDS[lang] && WORDS[lang][key]) || WORDS.en[key] || key;
+  for (var k in args || {}) s = s.split('{' + k + '}').join(args[k]);
+  return s;
+}
+
+function pickLanguage() {
+  var q = /[?&]lang=([a-z]{2})/.exec(location.search);
+  var wanted = (q ? [q[1]] : []).concat(navigator.languages || [navigator.language || 'en']);
+  for (var i = 0; i < wanted.length; i++) {
+    var l = String(wanted[i]).slice(0, 2).toLowerCase();
+    if (WORDS[l]) return l;
+  }
+  return 'en';
+}
+
+function applyLanguage() {
+  document.documentElement.lang = lang;
+  document.querySelectorAll('[data-t]').forEach(function (e) { e.textContent = t(e.dataset.t); });
+  document.title = 'annabella: ' + t('title');
+  document.querySelectorAll('#langs a').forEach(function (a) {
+    if (a.lang === lang) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  });
+}
+
+// ------------------------------------------------------------------ words for things
 
 function hms(ms) {
-	if (ms === undefined || ms === null) return "–";
-	ms = Math.max(0, ms);
-	var s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
-	s = s % 60;
-	return h + ":" + (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s;
+  if (ms === undefined || ms === null) return '–';
+  ms = Math.max(0, ms);
+  var s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  s = s % 60;
+  return h + ':' + (m < 10 ? '0' : '') + m + ':' + (s < 10 ? '0' : '') + s;
 }
 
-function remaining(b, side) {
-	var c = b.clock || {}, ms = c[side + "_ms"];
-	if (ms === undefined) return undefined;
-	if (c.running === side && c.state === "running")
-		ms -= (c.age_ms || 0) + (Date.now() - fetchedAt);
-	return ms;
+function ago(ms) {
+  var s = Math.max(0, Math.round(ms / 1000));
+  if (s < 120) return t('s', { n: s });
+  if (s < 7200) return t('m', { n: Math.floor(s / 60) });
+  return t('h', { n: Math.floor(s / 3600) });
 }
 
-function text(el, tag, content, cls) {
-	var e = document.createElement(tag);
-	if (cls) e.className = cls;
-	e.textContent = content;
-	el.appendChild(e);
-	return e;
+// SAN with the page's piece letters (FIDE Appendix C allows the national ones).
+function localSan(san) {
+  var from = 'KQRBN', to = t('letters');
+  return String(san).replace(/[KQRBN]/g, function (c) { return to[from.indexOf(c)]; });
+}
+
+function unnamed(v) { return !v || v === '?'; }
+
+function boardName(b) {
+  var tg = b.tags || {};
+  return tg.Board && tg.Board !== '?' ? t('board', { b: tg.Board }) : b.name;
+}
+
+function heading(b) {
+  var tg = b.tags || {};
+  var white = unnamed(tg.White) ? b.name + ' (' + t('white') + ')' : tg.White;
+  var black = unnamed(tg.Black) ? b.name + ' (' + t('black') + ')' : tg.Black;
+  return (tg.Board && tg.Board !== '?' ? t('board', { b: tg.Board }) + ': ' : '') + white + ' – ' + black;
+}
+
+// The half-move index of a game's first ply (0: White's first move), from its FEN tag.
+function firstHalf(b) {
+  var fen = (b.tags || {}).FEN;
+  if (!fen) return 0;
+  var f = fen.split(' ');
+  return ((+f[5] || 1) - 1) * 2 + (f[1] === 'b' ? 1 : 0);
+}
+
+function plyWords(b, i) {
+  var half = firstHalf(b) + i;
+  return { n: Math.floor(half / 2) + 1, c: t(half % 2 ? 'black' : 'white') };
+}
+
+// Whether a board's data is live, and if not, why (a key of WORDS).
+function linkState(b) {
+  if (relayLost) return 'norelay';
+  if (room && room.broker && !room.broker.up) return 'nobroker';
+  var l = b.link || {};
+  if (l.broadcast === false) return 'offline';
+  if (l.daemon === false) return 'nodevice';
+  return 'live';
+}
+
+// Now on the relay's clock, as far as the page can tell.
+function serverAge(ms) { return ms + (Date.now() - fetchedAt); }
+
+function remaining(b, side, state) {
+  var c = b.clock || {}, ms = c[side + '_ms'];
+  if (ms === undefined) return undefined;
+  // Counted on only while the data is live: stale data stands still.
+  if (c.running === side && c.state === 'running' && state === 'live')
+    ms -= serverAge(c.age_ms || 0);
+  return ms;
+}
+
+// ------------------------------------------------------------------ the boards
+
+function make(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function setText(e, text) { if (e.textContent !== text) e.textContent = text; }
+
+function createBoard(b) {
+  var li = make('li');
+  li.id = 'board-' + b.name;
+  var v = { li: li, fen: null, moves: [], heading: null, plies: b.plies, result: b.result,
+    state: null, lang: lang };
+  v.h = make('h3');
+  li.appendChild(v.h);
+  v.link = make('p', 'link');
+  li.appendChild(v.link);
+  var clocks = make('div', 'clocks');
+  v.clock = {};
+  ['white', 'black'].forEach(function (side) {
+    var c = make('p', 'clock');
+    c.appendChild(make('span', 'who'));
+    var time = make('span', 'time');
+    c.appendChild(time);
+    v.clock[side] = { el: c, who: c.firstChild, time: time };
+    clocks.appendChild(c);
+  });
+  li.appendChild(clocks);
+  v.diagramBox = make('div', 'diagram-box');
+  li.appendChild(v.diagramBox);
+  var details = make('details', 'moves');
+  v.summary = make('summary');
+  details.appendChild(v.summary);
+  v.list = make('ol');
+  details.appendChild(v.list);
+  li.appendChild(details);
+  v.meta = make('p', 'meta');
+  li.appendChild(v.meta);
+  shown[b.name] = v;
+  return v;
+}
+
+function updateMoves(v, b) {
+  var moves = b.moves || [];
+  var same = v.lang === lang && moves.length >= v.moves.length &&
+    v.moves.every(function (m, i) { return moves[i] === m; });
+  if (!same) {
+    v.list.textContent = '';
+    v.moves = [];
+  }
+  // Only the new moves are added: one list item per move number.
+  var start = firstHalf(b);
+  for (var i = v.moves.length; i < moves.length; i++) {
+    var half = start + i, li = v.list.lastChild;
+    if (half % 2 === 0 || !li) {
+      li = make('li');
+      li.value = Math.floor(half / 2) + 1;
+      if (half % 2) li.appendChild(document.createTextNode('… '));
+      v.list.appendChild(li);
+    } else {
+      li.appendChild(document.createTextNode(' '));
+    }
+    li.appendChild(document.createTextNode(localSan(moves[i])));
+  }
+  v.moves = moves.slice();
+  setText(v.summary, t('moves', { n: moves.length }));
+}
+
+function updateBoard(v, b) {
+  setText(v.h, heading(b));
+  if (v.fen !== b.fen || v.lang !== lang) {
+    var label = t('pieces', { p: Board.describe(b.fen, t('names'), t('white'), t('black'), t('none')) });
+    var svg = Board.svg(b.fen, label);
+    v.diagramBox.textContent = '';
+    v.diagramBox.appendChild(svg);
+    v.fen = b.fen;
+  }
+  updateMoves(v, b);
+  setText(v.meta, b.result && b.result !== '*' ? t('resultline', { r: b.result }) : '');
+  v.lang = lang;
+}
+
+// The parts that change with time: the clocks and the age of the data.
+function tickBoard(v, b) {
+  var state = linkState(b);
+  var age = serverAge(b.age_ms || 0);
+  var line = state === 'live' ? t('live', { a: ago(age) })
+    : state === 'offline' ? t('offline', { a: ago(age) })
+      : state === 'nodevice' ? t('nodevice', { a: ago(age) })
+        : state === 'nobroker' ? t('nobroker', { a: ago(Date.now() - fetchedAt + (room.now_ms - room.broker.since_ms)) })
+          : t('norelay');
+  setText(v.link, line);
+  v.link.classList.toggle('down', state !== 'live');
+  ['white', 'black'].forEach(function (side) {
+    var c = v.clock[side], running = b.clock && b.clock.running === side && b.clock.state === 'running';
+    setText(c.who, t(side) + (running ? ', ' + t(state === 'live' ? 'running' : 'stale') : ''));
+    setText(c.time, hms(remaining(b, side, state)));
+    c.el.classList.toggle('running', running && state === 'live');
+    c.el.classList.toggle('stale', state !== 'live');
+  });
+}
+
+// ------------------------------------------------------------------ what happened
+
+function say(text) {
+  var news = document.getElementById('news');
+  var p = make('p', null, text);
+  news.appendChild(p);
+  while (news.children.length > 40) news.removeChild(news.firstChild);
+  news.scrollTop = news.scrollHeight;
+}
+
+function announce(v, b) {
+  var name = boardName(b), moves = b.moves || [];
+  if (b.plies > v.plies) {
+    // The new moves, each with its number and colour (a burst: the last three).
+    for (var i = Math.max(v.plies, b.plies - 3); i < b.plies; i++) {
+      var w = plyWords(b, i);
+      say(t('moveby', { board: name, n: w.n, c: w.c, san: localSan(moves[i] || '?') }));
+    }
+  } else if (b.plies < v.plies) {
+    say(t('back', { board: name, p: b.plies }));
+  }
+  if (b.result && b.result !== '*' && b.result !== v.result) say(t('result', { board: name, r: b.result }));
+  var state = linkState(b);
+  if (v.state && state !== v.state && (state === 'offline' || state === 'nodevice' || state === 'live') &&
+      !relayLost && !(room.broker && !room.broker.up))
+    say(t(state === 'offline' ? 'boardoff' : state === 'nodevice' ? 'boarddev' : 'boardback', { board: name }));
+  v.plies = b.plies;
+  v.result = b.result;
+  v.state = state;
+}
+
+// ------------------------------------------------------------------ the room
+
+var roomState = '';
+
+function sayRoom() {
+  var el = document.getElementById('state'), text;
+  if (relayLost) text = t('norelay');
+  else if (room.broker && !room.broker.up) text = t('nobroker', { a: ago(room.now_ms - room.broker.since_ms) });
+  else {
+    var n = room.boards.length;
+    text = n ? (n === 1 ? t('count1') : t('count', { n: n })) : t('noboards');
+    if (room.arbiter) text += '. ' + t('arbiter');
+    else if (room.delay_ms) text += '. ' + t('delayed', { m: Math.round(room.delay_ms / 6000) / 10 });
+  }
+  // A live region: written only when it says something new (not every second's age).
+  var key = (relayLost ? 'r' : room.broker && !room.broker.up ? 'b' : 'ok') + text.replace(/\d+ (s|min|h|u)\b/, '');
+  if (key !== roomState) {
+    roomState = key;
+    el.textContent = text;
+  }
+  el.classList.toggle('down', relayLost || !!(room.broker && !room.broker.up));
 }
 
 function render() {
-	var list = document.getElementById("boards");
-	list.textContent = "";
-	boards.forEach(function (b) {
-		var t = b.tags || {}, li = document.createElement("li");
-		var title = (t.Board && t.Board !== "?" ? "Board " + t.Board + ": " : "") +
-			(t.White || "?") + " – " + (t.Black || "?");
-		text(li, "h3", title);
-		var clocks = document.createElement("div");
-		clocks.className = "clocks";
-		["white", "black"].forEach(function (side) {
-			var c = document.createElement("p"), running = b.clock && b.clock.running === side;
-			c.className = "clock" + (running ? " running" : "");
-			text(c, "span", (side === "white" ? "White" : "Black") + (running ? " (to move)" : ""));
-			var time = text(c, "span", hms(remaining(b, side)), "time");
-			time.dataset.board = b.name;
-			time.dataset.side = side;
-			clocks.appendChild(c);
-		});
-		li.appendChild(clocks);
-		text(li, "p", "Moves: " + Math.ceil((b.plies || 0) / 2) +
-			(b.last_move ? ", last " + b.last_move : "") +
-			(b.result && b.result !== "*" ? ", result " + b.result : ""), "meta");
-		text(li, "p", "Board " + b.name + ", " + (t.Event || "") + " round " + (t.Round || "?"), "meta");
-		list.appendChild(li);
-	});
+  var list = document.getElementById('boards');
+  var names = {};
+  room.boards.forEach(function (b, i) {
+    names[b.name] = true;
+    var v = shown[b.name];
+    if (!v) {
+      v = createBoard(b);
+      v.plies = b.plies;
+      v.result = b.result;
+      v.state = linkState(b);
+    } else {
+      announce(v, b);
+    }
+    updateBoard(v, b);
+    // In board order; a node is moved only when it is out of place.
+    if (list.children[i] !== v.li) list.insertBefore(v.li, list.children[i] || null);
+  });
+  for (var name in shown) {
+    if (!names[name]) {
+      shown[name].li.remove();
+      delete shown[name];
+    }
+  }
+  tick();
 }
 
 function tick() {
-	document.querySelectorAll(".time").forEach(function (el) {
-		var b = boards.find(function (x) { return x.name === el.dataset.board; });
-		if (b) el.textContent = hms(remaining(b, el.dataset.side));
-	});
+  if (!room) {
+    if (relayLost) setText(document.getElementById('state'), t('norelay'));
+    return;
+  }
+  sayRoom();
+  room.boards.forEach(function (b) { if (shown[b.name]) tickBoard(shown[b.name], b); });
 }
 
-function announce(fresh) {
-	var news = [];
-	fresh.forEach(function (b) {
-		var key = b.plies + " " + b.result, t = b.tags || {};
-		if (lastSeen[b.name] !== undefined && lastSeen[b.name] !== key)
-			news.push((t.Board ? "Board " + t.Board : b.name) + ": " +
-				(b.result && b.result !== "*" ? "result " + b.result : (b.last_move || "")));
-		lastSeen[b.name] = key;
-	});
-	if (news.length) document.getElementById("news").textContent = news.join(". ");
-}
-
-// The status line is a live region: written only when it says something new.
-function say(t) {
-	var el = document.getElementById("state");
-	if (el.textContent !== t) el.textContent = t;
-}
+var POLL_GIVE_UP_MS = 5000; // a poll without an answer this long: the relay is not reachable
 
 function poll() {
-	fetch("/api/boards", { cache: "no-store" }).then(function (r) { return r.json(); })
-		.then(function (j) {
-			fetchedAt = Date.now();
-			announce(j.boards);
-			boards = j.boards;
-			// Redrawn only when something changed, so a screen reader's place is kept.
-			var sig = JSON.stringify(boards.map(function (b) {
-				return [b.name, b.tags, b.plies, b.result, b.last_move, b.clock.running];
-			}));
-			if (sig !== shown) {
-				shown = sig;
-				render();
-			}
-			say(boards.length + (boards.length === 1 ? " board" : " boards"));
-		}).catch(function () {
-			say("The relay cannot be reached; trying again.");
-		});
+  var ctl = window.AbortController ? new AbortController() : null;
+  var timer = setTimeout(function () { if (ctl) ctl.abort(); }, POLL_GIVE_UP_MS);
+  fetch('/api/boards', { cache: 'no-store', signal: ctl ? ctl.signal : undefined }).then(function (r) {
+    if (!r.ok) throw new Error('HTTP ' + r.status);
+    return r.json();
+  }).then(function (j) {
+    fetchedAt = Date.now();
+    relayLost = false;
+    room = j;
+    render();
+  }).catch(function () {
+    relayLost = true;
+    tick();
+  }).then(function () {
+    clearTimeout(timer);
+    setTimeout(poll, 1000);
+  });
 }
 
-poll();
-setInterval(poll, 2000);
-setInterval(tick, 250);
+document.addEventListener('DOMContentLoaded', function () {
+  lang = pickLanguage();
+  applyLanguage();
+  poll();
+  setInterval(tick, 250);
+});

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A control client that measures: `status` requests one after another over the socket,
- * each request -> its reply line, while the daemon plays a game; prints p50 and p99.
+ * A control client that measures round trips over the socket while the daemon plays a game:
+ * requests one after another, each request -> its reply line, taking turns between `status`
+ * (answered from the game as it stands) and a command that changes the game (`tags
+ * Annotator N`: checked by the command table, applied by the referee, journaled and
+ * written to game.pgn).  Prints p50 and p99 of each.
  * Usage: bench_control SOCKET REQUESTS INTERVAL_US
  */
 #include <errno.h>
@@ -32,11 +35,45 @@ static double percentile_us(uint64_t *v, size_t n, double p)
 	return (double)v[rank - 1] / 1000.0;
 }
 
+/* One request and its reply line: the round trip in ns, or 0 when the daemon went away or
+ * the reply was not ok. */
+static uint64_t round_trip(int fd, const char *line)
+{
+	static char buf[1 << 16];
+	uint64_t t0 = monotonic_ns();
+	size_t len = 0, n = strlen(line);
+
+	if (write(fd, line, n) != (ssize_t)n)
+		return 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + len, sizeof(buf) - 1 - len);
+
+		if (r <= 0)
+			return 0;
+		len += (size_t)r;
+		if (memchr(buf, '\n', len))
+			break;
+		if (len == sizeof(buf) - 1)
+			return 0;
+	}
+	buf[len] = '\0';
+	if (!strstr(buf, "\"ok\":true"))
+		return 0;
+	return monotonic_ns() - t0;
+}
+
+static void report(const char *name, uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	printf("bench %s_rtt_p50_us %.1f us\n", name, percentile_us(v, n, 50));
+	printf("bench %s_rtt_p99_us %.1f us\n", name, percentile_us(v, n, 99));
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	static char buf[1 << 16];
-	uint64_t *rtt;
+	uint64_t *status, *command;
+	size_t ns = 0, nc = 0;
 	int fd = -1, n;
 	long interval;
 
@@ -44,8 +81,9 @@ int main(int argc, char **argv)
 		return 2;
 	n = atoi(argv[2]);
 	interval = atol(argv[3]);
-	rtt = calloc((size_t)n, sizeof(*rtt));
-	if (!rtt || n <= 0)
+	status = calloc((size_t)n, sizeof(*status));
+	command = calloc((size_t)n, sizeof(*command));
+	if (!status || !command || n <= 0)
 		return 2;
 	strcpy(addr.sun_path, argv[1]);
 	for (int i = 0; i < 500 && fd < 0; i++) {
@@ -61,27 +99,28 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
-		uint64_t t0 = monotonic_ns();
-		size_t len = 0;
+		char line[64];
+		uint64_t t;
 
-		if (write(fd, "status\n", 7) != 7)
+		if (i % 2)
+			snprintf(line, sizeof(line), "tags Annotator bench-%d\n", i);
+		else
+			snprintf(line, sizeof(line), "status\n");
+		t = round_trip(fd, line);
+		if (!t) {
+			fprintf(stderr, "bench_control: no ok reply to %s", line);
 			return 1;
-		for (;;) {
-			ssize_t r = read(fd, buf + len, sizeof(buf) - len);
-
-			if (r <= 0)
-				return 1;
-			len += (size_t)r;
-			if (memchr(buf, '\n', len))
-				break;
 		}
-		rtt[i] = monotonic_ns() - t0;
+		if (i % 2)
+			command[nc++] = t;
+		else
+			status[ns++] = t;
 		usleep((useconds_t)interval);
 	}
-	qsort(rtt, (size_t)n, sizeof(*rtt), cmp_u64);
-	printf("bench control_status_rtt_p50_us %.1f us\n", percentile_us(rtt, (size_t)n, 50));
-	printf("bench control_status_rtt_p99_us %.1f us\n", percentile_us(rtt, (size_t)n, 99));
+	report("control_status", status, ns);
+	report("control_command", command, nc);
 	close(fd);
-	free(rtt);
+	free(status);
+	free(command);
 	return 0;
 }

@@ -340,6 +340,34 @@ static int sheet_line(int plies, int k, char *buf, size_t size)
 	return ok;
 }
 
+/* Line `k` of page `page` (1 the first) of a paged BRF as Unicode braille, its trailing
+ * blanks left out (the display shows them as blank cells). */
+static int brf_page_line(const char *brf, int page, int k, char *buf, size_t size)
+{
+	const char *p = brf;
+	braille_cell cells[CELLS];
+	int n = 0;
+
+	for (int pg = 1; pg < page && p; pg++) {
+		p = strchr(p, '\f');
+		if (p)
+			p++;
+	}
+	for (int j = 0; j < k && p; j++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p || !*p || *p == '\f')
+		return 0;
+	for (; *p && *p != '\r' && *p != '\f' && n < CELLS; p++)
+		cells[n++] = (braille_cell)braille_from_brf_char(*p);
+	while (n > 0 && cells[n - 1] == 0)
+		n--;
+	braille_to_utf8(cells, (size_t)n, buf, size);
+	return 1;
+}
+
 static int read_commands(struct braille_display *d, enum braille_command *cmds, int max,
 			 int timeout_ms)
 {
@@ -704,6 +732,45 @@ int main(int argc, char **argv)
 	press("Home");
 	move_line(half - 1, want, sizeof(want));
 	expect_shown(want, "home: back to the last move");
+
+	/* The scoresheet page by page (the button menu's item): each line of each page as the
+	 * embosser's BRF has it, the page number included; line keys go on across pages; a
+	 * page past the last is the first; home goes back to the last move. */
+	{
+		struct scoresheet_san sheet = {.san = game, .count = half, .first_number = 1};
+		struct braille_layout layout = {CELLS, 5, BRAILLE_PAGE_NUMBER_BOTTOM,
+						BRAILLE_SIGNS_AFTER};
+		char *brf = braille_scoresheet_san(&sheet, BRAILLE_BRF, &layout);
+		int page = 0, pages = 0;
+
+		braille_display_show_pages(d, brf, 2, &page, &pages);
+		check(page == 2 && pages == 3, "page view: page %d of %d, want 2 of 3", page,
+		      pages);
+		brf_page_line(brf, 2, 0, want, sizeof(want));
+		expect_shown(want, "page 2's first line");
+		for (int k = 1; k < 5; k++) {
+			press("LnDn");
+			brf_page_line(brf, 2, k, want, sizeof(want));
+			expect_shown(want, "page 2, line down");
+		}
+		check(strcmp(want, "⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠼⠃") == 0,
+		      "page 2's number: \"%s\"", want);
+		press("LnDn");
+		brf_page_line(brf, 3, 0, want, sizeof(want));
+		expect_shown(want, "line down across the page's end to page 3");
+		press("LnUp");
+		brf_page_line(brf, 2, 4, want, sizeof(want));
+		expect_shown(want, "line up back to page 2's last line");
+		braille_display_show_pages(d, brf, 4, &page, &pages);
+		check(page == 1, "a page past the last shows page %d, want 1", page);
+		brf_page_line(brf, 1, 0, want, sizeof(want));
+		expect_shown(want, "page 1's first line");
+		check(strcmp(want, "⠂⠀⠑⠲⠀⠑⠢") == 0, "page 1 begins \"%s\"", want);
+		press("Home");
+		move_line(half - 1, want, sizeof(want));
+		expect_shown(want, "home: out of the page view to the last move");
+		free(brf);
+	}
 
 	/* BRLTTY dies in the middle of the game; the game goes on without it. */
 	stop_brltty(SIGKILL);

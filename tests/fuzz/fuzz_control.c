@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target: the control protocol.  Each input is split into request lines; each line
- * is parsed as the daemon parses it, given to a referee as the arbiter would give it (when it
- * changes the game), and answered with the status and moves replies.  Nothing may crash,
- * leak, or make a reply that is not one line.
+ * goes through the command table as the daemon dispatches it (as an assistant or the
+ * arbiter, by the line's length), to a referee, and is followed by the status and moves
+ * replies.  Nothing may crash, leak, or make a reply that is not one line or whose text is
+ * not its code's wording (tests/unit/reply_check.h), and a refused request must change
+ * nothing.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "game/referee.h"
+#include "tests/unit/reply_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,41 +49,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		struct control_request *req = malloc(sizeof(*req));
-		struct strbuf out = {0};
-		char err[256];
+		struct control_env env = {.referee = r,
+					  .now = now,
+					  .role = len & 1 ? ROLE_ASSISTANT : ROLE_ARBITER,
+					  .author = "fuzz",
+					  .connection = true,
+					  .arbiter_pin = "4711",
+					  .assistant_pin = "1234"};
+		struct control_outcome out;
+		struct strbuf status = {0};
 		char value[64];
+		int plies = game_plies(referee_game(r)), claims = referee_game(r)->claims;
 
-		if (!req)
-			break;
-		if (control_parse(p, len, req, err, sizeof(err)) == 0) {
-			if (req->changes_game) {
-				struct game_event ev = {
-				    .kind = GAME_EV_COMMAND, .ms = now, .command = &req->game};
-
-				req->game.role = control_allowed(req, ROLE_ASSISTANT) && (len & 1)
-						     ? ROLE_ASSISTANT
-						     : ROLE_ARBITER;
-				snprintf(req->game.author, sizeof(req->game.author), "fuzz");
-				referee_handle(r, &ev);
-			}
-			control_reply_status(&out, referee_game(r),
-					     &(struct control_status_extra){.now = now});
-			one_line(&out);
-			if (json_get(out.p, "ok", value, sizeof(value)) < 0 ||
-			    strcmp(value, "true"))
-				abort();
-			free(out.p);
-			out = (struct strbuf){0};
-			control_reply_moves(&out, referee_game(r));
-		} else {
-			control_reply_error(&out, err);
-			if (json_get(out.p, "error", value, sizeof(value)) < 0)
-				abort();
-		}
-		one_line(&out);
-		free(out.p);
-		free(req);
+		control_dispatch(&env, p, len, &out);
+		one_line(&out.reply);
+		if (json_get(out.reply.p, out.ok ? "ok" : "error", value, sizeof(value)) < 0)
+			abort();
+		/* Its text is its code's wording from its arguments. */
+		if (reply_check_line(out.reply.p))
+			abort();
+		if (!out.ok &&
+		    (game_plies(referee_game(r)) != plies || referee_game(r)->claims != claims))
+			abort();
+		control_outcome_free(&out);
+		referee_flush(r, now);
+		control_reply_status(&status, referee_game(r),
+				     &(struct control_status_extra){.now = now});
+		one_line(&status);
+		free(status.p);
+		status = (struct strbuf){0};
+		control_reply_moves(&status, referee_game(r));
+		one_line(&status);
+		free(status.p);
 		now += 700;
 		p += len + (nl ? 1 : 0);
 	}

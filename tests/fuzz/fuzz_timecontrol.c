@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "game/clock.h"
+#include "game/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,7 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	clock_press(&c, 1, 0);
 	for (uint64_t t = 1; t < 5; t++)
 		clock_press(&c, (int)(t & 1) ^ 1, t * 1000);
+	/* Moves counted without a press and taken back: the periods placed again. */
+	clock_count_move(&c, 0, 5500);
+	clock_press_moves(&c, c.running, 0, 6000);
+	clock_take_back(&c, 0, 1, 1000, 6500);
 	(void)clock_flag_deadline(&c);
-	(void)clock_kind(&tc);
+	for (int e = 0; e < RULES_EDITION_COUNT; e++)
+		if ((unsigned)rules_kind(rules_get((enum rules_edition)e), &tc) > CLOCK_BLITZ)
+			abort();
 	return 0;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs in the booted Debian 12 container (tests/pkg/run.sh): installs the package, starts
-# the service with the sim board, stalls it for the watchdog, checks the hardening score.
-# Writes "ok NAME" / "FAIL NAME" lines to /pkgtest/out/results, then powers off.
+# Runs in the booted Debian 12 or 13 container (tests/pkg/run.sh, tests/trixie/run.sh):
+# installs the package, starts the service with the sim board, upgrades it in the middle of
+# a game, stalls it for the watchdog, checks the hardening score, purges it and installs it
+# again on a machine without a GPIO chip.  Writes "ok NAME" / "FAIL NAME" lines to
+# /pkgtest/out/results, then powers off.
 out=/pkgtest/out
 exec >"$out/log" 2>&1
 set -x
@@ -25,9 +27,12 @@ wait_for() { # SECONDS COMMAND...: until the command succeeds
 }
 inactive() { [ "$(prop ActiveState)" = inactive ]; }
 
-# The sim board by a drop-in, there before the package starts the service.
-mkdir -p /usr/share/annabella-test /etc/systemd/system/annabellad.service.d
-cp /pkgtest/game.script /pkgtest/stall.script /usr/share/annabella-test/
+# The sim board by a drop-in, there before the package starts the service; a local setting
+# in a configuration drop-in.
+mkdir -p /usr/share/annabella-test /etc/systemd/system/annabellad.service.d \
+	/etc/annabella/annabella.conf.d
+cp /pkgtest/game.script /pkgtest/stall.script /pkgtest/upgrade.script /usr/share/annabella-test/
+printf '[game]\nevent = Drop-in Open\n' >/etc/annabella/annabella.conf.d/60-club.conf
 cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
 [Service]
 ExecStart=
@@ -43,6 +48,15 @@ journalctl -u annabellad --no-pager | tail -20
 check user id annabella
 check group-gpio getent group gpio
 check user-in-gpio sh -c 'id -nG annabella | grep -qw gpio'
+check group-i2c getent group i2c
+check user-in-i2c sh -c 'id -nG annabella | grep -qw i2c'
+check unit-groups sh -c 'systemctl show -P SupplementaryGroups annabellad | grep -qw i2c'
+check udev-rule-i2c sh -c 'grep -h "i2c-dev" /usr/lib/udev/rules.d/60-annabella-gpio.rules \
+	/lib/udev/rules.d/60-annabella-gpio.rules 2>/dev/null | grep -q "GROUP=\"i2c\""'
+check conf-d-closed sh -c 'stat -c "%U %G %a" /etc/annabella/annabella.conf.d | grep -qx "root annabella 750"'
+check examples sh -c 'test -f /usr/share/doc/annabella/examples/matrix-pi.conf &&
+	test -f /usr/share/doc/annabella/examples/shift-pi.conf'
+check readme-debian test -f /usr/share/doc/annabella/README.Debian.gz
 check conffile sh -c 'dpkg-query -W -f="\${Conffiles}" annabella | grep -q /etc/annabella/annabella.conf'
 check version sh -c '/usr/bin/annabellad --version | grep -q "^annabellad "'
 check cli-version sh -c 'annabella --version | grep -q "^annabella "'
@@ -62,20 +76,65 @@ check exit-0 sh -c '[ "$(systemctl show -P Result annabellad)" = success ]'
 movetext() { tr '\n' ' ' <"$1" | sed -e 's/{[^}]*}//g' -e 's/[0-9]*\.\.\. //g' -e 's/  */ /g'; }
 scoresheet_ok() { movetext /var/lib/annabella/game.pgn | grep -q '1\. e4 e5 2\. Nf3 Nc6'; }
 check scoresheet scoresheet_ok
+check conf-drop-in-read grep -q '^\[Event "Drop-in Open"\]' /var/lib/annabella/game.pgn
 check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annabella'
 # Nothing to warn about in a game with the shipped configuration.
 check no-warnings sh -c '! journalctl -u annabellad -p warning -o cat | grep annabellad:'
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
 
-# A bad configuration: exit 2, logged at priority err, not retried.
-cp /etc/annabella/annabella.conf /tmp/good.conf
-echo 'nonsense = 1' >>/etc/annabella/annabella.conf
+# A bad line in a configuration drop-in: exit 2, logged at priority err with the drop-in's
+# own name and line, not retried.
+printf '[game]\nnonsense = 1\n' >/etc/annabella/annabella.conf.d/90-bad.conf
 systemctl start annabellad
 sleep 5
 check bad-config-exit-2 sh -c '[ "$(systemctl show -P ExecMainStatus annabellad)" = 2 ]'
 check bad-config-not-retried sh -c '[ "$(systemctl show -P NRestarts annabellad)" = 0 ]'
-check bad-config-priority-err sh -c 'journalctl -u annabellad -p err -o cat | grep -q "annabella.conf:.*nonsense"'
-cp /tmp/good.conf /etc/annabella/annabella.conf
+check bad-config-priority-err sh -c 'journalctl -u annabellad -p err -o cat | grep -q "annabella.conf.d/90-bad.conf:2:.*nonsense"'
+rm /etc/annabella/annabella.conf.d/90-bad.conf
+# The shipped file was never edited: an upgrade replaces it without a question.
+shipped_unchanged() {
+	want=$(dpkg-query -W -f='${Conffiles}\n' annabella | awk '$1 == "/etc/annabella/annabella.conf" { print $2 }')
+	[ -n "$want" ] && [ "$(md5sum </etc/annabella/annabella.conf | cut -d' ' -f1)" = "$want" ]
+}
+check shipped-conf-unchanged shipped_unchanged
+
+# An upgrade in the middle of a game: the daemon is neither stopped nor restarted; the game
+# goes on with the old program, and the new one takes over, in the same process, once the
+# result is approved.
+cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
+[Service]
+ExecStart=
+ExecStart=/usr/bin/annabellad --config /etc/annabella/annabella.conf --board sim:/usr/share/annabella-test/upgrade.script --audio wav
+Restart=on-failure
+UNIT
+systemctl daemon-reload
+systemctl reset-failed annabellad
+rm -rf /var/lib/annabella/*
+check upgrade-game-start systemctl start annabellad
+pid0=$(prop MainPID)
+movetext_has() { movetext /var/lib/annabella/game.pgn | grep -q "$1"; }
+check upgrade-game-on wait_for 20 movetext_has '1\. e4 e5'
+dpkg -i /pkgtest/annabella-next.deb >/tmp/upgrade.out 2>&1
+cat /tmp/upgrade.out
+check upgrade-installed sh -c 'dpkg-query -W -f="\${Version}" annabella | grep -q "+next1"'
+check upgrade-says-it-waits grep -q 'keeps running' /tmp/upgrade.out
+check upgrade-same-pid sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" = $pid0 ]"
+check upgrade-not-restarted sh -c '[ "$(systemctl show -P NRestarts annabellad)" = 0 ]'
+check upgrade-old-program-runs sh -c "readlink /proc/$pid0/exe | grep -q deleted"
+nf3_read() { tr '\n' ' ' </var/lib/annabella/game.pgn | grep -q '2\. Nf3 {\[%clk'; }
+check upgrade-game-goes-on wait_for 30 nf3_read
+check upgrade-logged-wait sh -c 'journalctl -u annabellad -o cat | grep -q "takes over once this game"'
+new_program_runs() {
+	[ "$(readlink /proc/$pid0/exe)" = /usr/bin/annabellad ] && [ "$(prop ActiveState)" = active ]
+}
+check upgrade-takes-over-after-approval wait_for 30 new_program_runs
+check upgrade-same-pid-after sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" = $pid0 ]"
+archived_whole() {
+	f=$(ls /var/lib/annabella/games/game-0001*.pgn 2>/dev/null | head -1)
+	[ -n "$f" ] && movetext "$f" | grep -q '2\. Nf3 .*1-0'
+}
+check upgrade-game-archived archived_whole
+systemctl stop annabellad
 
 # The watchdog: a stopped process stops pinging; systemd kills and restarts it.
 cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
@@ -103,7 +162,7 @@ journalctl -u annabellad --no-pager | tail -20
 # the page and the game's status from the daemon's control socket as its own user.
 check web-not-enabled sh -c '[ "$(systemctl is-enabled annabella-web)" = disabled ]'
 check web-not-running sh -c '[ "$(systemctl show -P ActiveState annabella-web)" = inactive ]'
-printf '[web]\nlisten = 127.0.0.1:8080\n' >>/etc/annabella/annabella.conf
+printf '[web]\nlisten = 127.0.0.1:8080\n' >/etc/annabella/annabella.conf.d/70-web.conf
 systemctl start annabella-web
 http_get() { # PATH: the response of the page's server
 	bash -c "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET $1 HTTP/1.0\r\n\r\n' >&3 && cat <&3"
@@ -116,7 +175,7 @@ check web-own-user sh -c '[ "$(ps -o user= -p "$(systemctl show -P MainPID annab
 webscore=$(systemd-analyze security annabella-web --no-pager | sed -n 's/.*Overall exposure level for annabella-web.service: \([0-9.]*\).*/\1/p')
 echo "web-score $webscore" >>"$out/results"
 systemctl stop annabella-web
-cp /tmp/good.conf /etc/annabella/annabella.conf
+rm /etc/annabella/annabella.conf.d/70-web.conf
 
 # The hardening, as systemd judges the running unit.
 systemd-analyze security annabellad --no-pager | tail -3
@@ -124,5 +183,23 @@ score=$(systemd-analyze security annabellad --no-pager | sed -n 's/.*Overall exp
 echo "score $score" >>"$out/results"
 check security-under-2 awk -v s="$score" 'BEGIN { exit !(s != "" && s < 2.0) }'
 systemctl stop annabellad
+
+# Purge: it says what it keeps (the games) and keeps it.
+dpkg --purge annabella >/tmp/purge.out 2>&1
+cat /tmp/purge.out
+check purge-says-games-kept grep -q 'games in /var/lib/annabella are kept' /tmp/purge.out
+check purge-keeps-games sh -c 'ls /var/lib/annabella/games/*.pgn >/dev/null'
+check purge-removes-conffile test ! -e /etc/annabella/annabella.conf
+# Installed again without the sim drop-in: the container has no GPIO chip, which the
+# install says plainly; it still succeeds, with the service enabled.
+rm -rf /etc/systemd/system/annabellad.service.d
+systemctl daemon-reload
+dpkg -i /pkgtest/annabella.deb >/tmp/nogpio.out 2>&1
+rc=$?
+cat /tmp/nogpio.out
+check no-gpio-install-succeeds [ $rc -eq 0 ]
+check no-gpio-says-why grep -q 'no GPIO chip' /tmp/nogpio.out
+check no-gpio-names-error grep -q "cannot open chip 'gpiochip0'" /tmp/nogpio.out
+check no-gpio-enabled sh -c '[ "$(systemctl is-enabled annabellad)" = enabled ]'
 echo done >>"$out/results"
 systemctl poweroff

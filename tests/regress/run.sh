@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Golden replay tests: each tests/regress/cases/NAME/ holds the input of one or more daemon
 # runs on one state directory (run1.script, run2.script, ... as sim: scripts, or runN.log as
-# replay: line logs; optional annabella.conf) and the expected output in expected/
+# replay: line logs; optional annabella.conf; runN.damage, a shell script run with the state
+# directory as $1 before run N, damages it as storage or a person might) and the expected
+# output in expected/
 # (game.pgn, speech.log, and control.log where the case has one: the replies to the script's
 # control lines).  The daemon runs in virtual time without audio.
 # With --update, the expectations are rewritten from this build (review the diff!).
@@ -16,6 +18,11 @@ failed=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+normalise() { # FILE: rewritten in place
+	sed -i -E -e 's/^([0-9]+) start [^ ]+ (synced|unsynced) /\1 start WALLCLOCK SYNC /' \
+		-e 's/^\[JournalChain "[0-9a-f]+"\]$/[JournalChain "CHAIN"]/' "$1"
+}
+
 for case in "$dir"/cases/*/; do
 	name=$(basename "$case")
 	state="$work/$name"
@@ -28,6 +35,10 @@ for case in "$dir"/cases/*/; do
 		*.script) board="sim:$case/$run" ;;
 		*.log) board="replay:$case/$run" ;;
 		esac
+		if [ -f "$case/${run%.*}.damage" ] && ! bash "$case/${run%.*}.damage" "$state"; then
+			echo "regress: $name: ${run%.*}.damage failed"
+			ok=0
+		fi
 		# A subshell, so its report of an expected SIGKILL (the script's crash) goes nowhere.
 		rc=$( (
 			${REGRESS_WRAP:-} "$daemon" "${conf[@]}" --board "$board" --time virtual --audio none --control none \
@@ -35,7 +46,8 @@ for case in "$dir"/cases/*/; do
 			echo $?
 		) 2>/dev/null)
 		expect_rc=0
-		sed 's/#.*//' "$case/$run" | grep -qE '^(\+[0-9]+[[:space:]]+)?crash[[:space:]]*$' &&
+		sed 's/#.*//' "$case/$run" |
+			grep -qE '^(\+[0-9]+[[:space:]]+)?crash([[:space:]]+unsynced)?[[:space:]]*$' &&
 			expect_rc=137
 		if [ $rc -ne $expect_rc ]; then
 			echo "regress: $name: $run exited $rc (expected $expect_rc)"
@@ -43,10 +55,14 @@ for case in "$dir"/cases/*/; do
 			ok=0
 		fi
 	done
+	for f in game.pgn speech.log control.log; do
+		[ -f "$state/$f" ] && normalise "$state/$f"
+	done
 	if [ "$update" = --update ]; then
 		mkdir -p "$case/expected"
 		cp "$state/game.pgn" "$state/speech.log" "$case/expected/"
-		if grep -q -E '^(\+[0-9]+[[:space:]]+)?control ' "$case"/run*.script 2>/dev/null; then
+		if [ -f "$case/expected/control.log" ] ||
+			grep -q -E '^(\+[0-9]+[[:space:]]+)?control ' "$case"/run*.script 2>/dev/null; then
 			cp "$state/control.log" "$case/expected/"
 		fi
 		continue

@@ -27,24 +27,27 @@ static int teardown(void **state)
 	if (t->tournament_faults)
 		fail_msg("%d utterances not allowed in tournament mode; the first: %s",
 			 t->tournament_faults, t->tournament_fault);
+	if (t->audience_faults)
+		fail_msg("%d events handed out to the wrong audience; the first: %s",
+			 t->audience_faults, t->audience_fault);
 	free(t);
 	return 0;
 }
 
-static void assert_logged(const char *want)
+static __attribute__((unused)) void assert_logged(const char *want)
 {
 	if (!strstr(t->log, want))
 		fail_msg("expected '%s' in:\n%s", want, t->log);
 }
 
-static void assert_not_logged(const char *unwanted)
+static __attribute__((unused)) void assert_not_logged(const char *unwanted)
 {
 	if (strstr(t->log, unwanted))
 		fail_msg("did not expect '%s' in:\n%s", unwanted, t->log);
 }
 
 /* The last record of a type, its arguments; NULL if none. */
-static const char *last_record(const char *type)
+static __attribute__((unused)) const char *last_record(const char *type)
 {
 	for (int i = t->nrec - 1; i >= 0; i--)
 		if (!strcmp(t->types[i], type))
@@ -52,13 +55,13 @@ static const char *last_record(const char *type)
 	return NULL;
 }
 
-static const char *san(int ply)
+static __attribute__((unused)) const char *san(int ply)
 {
 	return rt_game(t)->plies[ply].san;
 }
 
 /* The game read back from its records is the game. */
-static void assert_replays(void)
+static __attribute__((unused)) void assert_replays(void)
 {
 	struct game_sink none = {0};
 	struct referee *fresh = referee_new(&t->set, &none);

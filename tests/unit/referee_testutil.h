@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "chess/chess.h"
+#include "control/json.h"
+#include "control/protocol.h"
 #include "game/referee.h"
+#include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
 
 #define RT_MAX_RECORDS 4000
@@ -36,6 +39,11 @@ struct rt {
 	int tournament_faults;
 	char tournament_fault[160];
 	int tournament_said;
+	/* Records and effects handed out with an audience other than the one this test
+	 * expects of them (game/audience.h): how many, and the first. */
+	int audience_faults;
+	char audience_fault[160];
+	int audience_counts[GAME_AUDIENCE_COUNT];
 };
 
 static inline void rt_logf(struct rt *t, const char *fmt, ...)
@@ -52,10 +60,68 @@ static inline void rt_logf(struct rt *t, const char *fmt, ...)
 		t->log_len += (size_t)n;
 }
 
+static inline void rt_audience_fault(struct rt *t, const char *what, enum game_audience got,
+				     enum game_audience want)
+{
+	if (!t->audience_faults++)
+		snprintf(t->audience_fault, sizeof(t->audience_fault), "%s: %s, expected %s", what,
+			 game_audience_name(got), game_audience_name(want));
+}
+
+/* What the tests expect of a record's audience, said independently of audience.c: the
+ * claim record holds its verdict and a held mismatch is kept from the player (11.3.1), the
+ * promotion choice in progress is the player's; the rest is public. */
+static inline void rt_check_record_audience(struct rt *t, const struct game_record *rec)
+{
+	enum game_audience want = GAME_AUDIENCE_PUBLIC;
+
+	if (rec->type == REC_CLAIM || rec->type == REC_HELD)
+		want = GAME_AUDIENCE_ARBITER;
+	else if (rec->type == REC_SELECT)
+		want = GAME_AUDIENCE_PLAYER;
+	if ((unsigned)rec->audience < GAME_AUDIENCE_COUNT)
+		t->audience_counts[rec->audience]++;
+	if (rec->audience != want)
+		rt_audience_fault(t, game_record_name(rec->type), rec->audience, want);
+}
+
+/* The same for effects: what is said in the earphone is the player's, on the speaker
+ * public, the referee's faults the arbiter's, the rest public. */
+static inline void rt_check_effect_audience(struct rt *t, const struct game_effect *fx)
+{
+	enum game_audience want = GAME_AUDIENCE_PUBLIC;
+
+	switch (fx->kind) {
+	case GAME_FX_SAY:
+	case GAME_FX_MOVE:
+		want = fx->channel == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
+		break;
+	case GAME_FX_REPEAT:
+	case GAME_FX_PIECE:
+	case GAME_FX_GUIDE:
+	case GAME_FX_TIMES:
+	case GAME_FX_WARNING:
+	case GAME_FX_BRAILLE_PAGE:
+		want = GAME_AUDIENCE_PLAYER;
+		break;
+	case GAME_FX_FAULT:
+	case GAME_FX_AUDIT:
+		want = GAME_AUDIENCE_ARBITER;
+		break;
+	default:
+		break;
+	}
+	if ((unsigned)fx->audience < GAME_AUDIENCE_COUNT)
+		t->audience_counts[fx->audience]++;
+	if (fx->audience != want)
+		rt_audience_fault(t, "effect", fx->audience, want);
+}
+
 static inline void rt_record(void *user, const struct game_record *rec)
 {
 	struct rt *t = user;
 
+	rt_check_record_audience(t, rec);
 	if (t->nrec == RT_MAX_RECORDS)
 		return;
 	snprintf(t->types[t->nrec], sizeof(t->types[0]), "%s", game_record_name(rec->type));
@@ -83,6 +149,8 @@ static inline const char *rt_utterance(const struct game_effect *fx)
 		return "times";
 	case GAME_FX_WARNING:
 		return "warning";
+	case GAME_FX_BRAILLE_PAGE:
+		return "braille-page";
 	default:
 		return NULL;
 	}
@@ -106,13 +174,14 @@ static inline void rt_check_tournament(struct rt *t, const struct game_effect *f
 
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
-	static const char *const kinds[] = {"SAY",	  "MOVE",     "REPEAT",	 "PIECE",
-					    "GUIDE",	  "TIMES",    "WARNING", "SCORESHEET",
-					    "GAME_START", "GAME_END", "REPLY"};
+	static const char *const kinds[GAME_FX_KIND_COUNT] = {
+	    "SAY",	  "MOVE",	"REPEAT",   "PIECE", "GUIDE", "TIMES",	      "WARNING",
+	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM", "BRAILLE_PAGE", "AUDIT"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
 	rt_check_tournament(t, fx);
+	rt_check_effect_audience(t, fx);
 	rt_logf(t, "%" PRIu64 " %s", fx->ms, kinds[fx->kind]);
 	switch (fx->kind) {
 	case GAME_FX_SAY:
@@ -137,8 +206,20 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		rt_logf(t, " %" PRId64 " %" PRId64 " %d", fx->white_ms, fx->black_ms,
 			fx->move_number);
 		break;
-	case GAME_FX_REPLY:
-		rt_logf(t, " %u %s %s", fx->request, fx->ok ? "ok" : "error", fx->text);
+	case GAME_FX_FAULT:
+		rt_logf(t, " %s", fx->text);
+		break;
+	case GAME_FX_AUDIT:
+		rt_logf(t, " %s %s %s => %s %s", fx->author,
+			fx->role == ROLE_ARBITER ? "arbiter" : "player", fx->command,
+			fx->ok ? "ok" : "error", fx->text);
+		break;
+	case GAME_FX_CLAIM:
+		rt_logf(t, " %s %s", game_color_name(fx->color),
+			game_claim_kind_name((enum claim_kind)fx->claim));
+		break;
+	case GAME_FX_BRAILLE_PAGE:
+		rt_logf(t, " page %d", fx->page);
 		break;
 	default:
 		break;
@@ -258,12 +339,56 @@ static inline void rt_press(struct rt *t, enum game_button b)
 	rt_hold(t, b, 80);
 }
 
-/* A command as `role`; the reply's line in the log carries request `id`. */
+static inline void rt_log_reply(struct rt *t, bool ok, const char *text)
+{
+	rt_logf(t, "%" PRIu64 " REPLY %s %s\n", t->now, ok ? "ok" : "error", text);
+}
+
+/* A command given straight to the referee (as the button menu does); its reply logged as
+ * "MS REPLY ok|error TEXT". */
 static inline void rt_command(struct rt *t, const struct game_command *cmd)
 {
-	struct game_event ev = {.kind = GAME_EV_COMMAND, .ms = t->now, .command = cmd};
+	struct game_reply reply;
+	struct strbuf line = {0};
 
-	referee_handle(t->r, &ev);
+	referee_command(t->r, cmd, t->now, &reply);
+	/* The referee's reply as the socket gives it: a code of the table with its row's
+	 * arguments, its text their wording (reply_check.h). */
+	control_reply(&line, &reply);
+	if (!line.p || reply_check_line(line.p)) {
+		fprintf(stderr, "reply to command %d: %s\n", (int)cmd->kind,
+			line.p ? reply_check_line(line.p) : "none");
+		abort();
+	}
+	free(line.p);
+	rt_log_reply(t, reply.ok, reply.text);
+	referee_flush(t->r, t->now);
+}
+
+/* A request line as the control socket gives it, through the command table (roles, modes,
+ * needs, parser, handler), as `role` (author "tester"); its reply logged as above and
+ * returned (0: ok). */
+static inline int rt_control(struct rt *t, enum game_role role, const char *line)
+{
+	struct control_env env = {
+	    .referee = t->r, .now = t->now, .role = role, .author = "tester", .connection = true};
+	struct control_outcome out;
+	char text[GAME_REPLY_MAX + 64] = "";
+	int rc;
+
+	control_dispatch(&env, line, strlen(line), &out);
+	/* Every reply's text is its code's wording from its arguments (reply_check.h). */
+	if (out.reply.p && reply_check_line(out.reply.p)) {
+		fprintf(stderr, "reply to '%s': %s\n", line, reply_check_line(out.reply.p));
+		abort();
+	}
+	if (out.reply.p && json_get(out.reply.p, out.ok ? "text" : "error", text, sizeof(text)) < 0)
+		snprintf(text, sizeof(text), "%s", out.reply.p);
+	rt_log_reply(t, out.ok, text);
+	rc = out.ok ? 0 : -1;
+	control_outcome_free(&out);
+	referee_flush(t->r, t->now);
+	return rc;
 }
 
 /* Read the kept records back into a fresh referee, as a restart does: 0 when every record

@@ -201,7 +201,8 @@ void ssd1306_model_write(struct ssd1306_model *m, const uint8_t *b, size_t n)
 
 void ssd1306_model_text(const struct ssd1306_model *m, int height, struct face_text *out)
 {
-	static const char chars[] = " 0123456789:.-/=>ABCDEFGHIJKLMNOPQRSTUVWXYZ\x01\x02\x03\x04";
+	static const char chars[] =
+	    " 0123456789:.-/=>ABCDEFGHIJKLMNOPQRSTUVWXYZ\x01\x02\x03\x04\x05\x06";
 	struct face_text probe;
 	uint8_t frame[FACE_FRAME_MAX];
 
@@ -315,7 +316,7 @@ void ssd1306_model_big_row(const struct ssd1306_model *m, int height, int row,
 	out->initial = glyph_at(frame, height, 3 + 6 * small, y0 + 1, small,
 				"ABCDEFGHIJKLMNOPQRSTUVWXYZ", false);
 	for (int i = 0, lx = 1; i < 5; i++, lx += 6) {
-		char c = glyph_at(frame, height, lx, y0 + band - 8, 1, "0123456789/\x04", false);
+		char c = glyph_at(frame, height, lx, y0 + band - 8, 1, "0123456789/\x06", false);
 
 		if (!c)
 			break;

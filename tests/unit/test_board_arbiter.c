@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The arbiter at the board (game/board_arbiter.h), driven button by button: the chord, the
- * PIN entered on the buttons and its count of wrong ones (DESIGN 8: at most ten a minute),
- * the PIN never in a record or an effect, the menu, the clock editor, the flag ruling, and
- * the player alone never getting in.
+ * PIN entered on the buttons and its count of wrong ones in the PIN budget (DESIGN 8,
+ * base/pinguard.h: at most ten a minute, the same budget as the control socket's), the PIN
+ * never in a record or an effect, the menu, the clock editor, the flag ruling, and the
+ * player alone never getting in.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,10 +16,20 @@
 
 #include <cmocka.h>
 
+#include "base/pinguard.h"
 #include "tests/unit/referee_cases.h"
 
 /* Six digits that no clock reading or time of these games contains. */
 #define PIN "917263"
+
+/* The PIN budget, as the daemon attaches the control socket's. */
+static struct pin_guard pins;
+
+static void attach_pins(void)
+{
+	pin_guard_init(&pins);
+	referee_attach_pins(t->r, &pins);
+}
 
 static void open_game(const char *tc)
 {
@@ -26,6 +37,7 @@ static void open_game(const char *tc)
 	t->set.board_arbiter = true;
 	snprintf(t->set.arbiter_pin, sizeof(t->set.arbiter_pin), "%s", PIN);
 	rt_open(t, CHESS_WHITE, tc, NULL);
+	attach_pins();
 }
 
 static void down(enum game_button b)
@@ -130,6 +142,20 @@ static void test_no_menu_without_a_pin(void **state)
 	referee_settings_defaults(&t->set);
 	t->set.board_arbiter = true;
 	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	attach_pins();
+	chord(2500);
+	assert_int_equal(menu_state(), BOARD_ARBITER_CLOSED);
+	assert_not_logged("arbiter-pin");
+}
+
+/* Nor without a PIN budget to count its PINs. */
+static void test_no_menu_without_a_budget(void **state)
+{
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.board_arbiter = true;
+	snprintf(t->set.arbiter_pin, sizeof(t->set.arbiter_pin), "%s", PIN);
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
 	chord(2500);
 	assert_int_equal(menu_state(), BOARD_ARBITER_CLOSED);
 	assert_not_logged("arbiter-pin");
@@ -154,7 +180,8 @@ static void test_right_pin_stops_the_clocks(void **state)
 }
 
 /* Wrong PINs: five at once, then a wait that doubles; a PIN tried in the wait is not
- * checked.  Pressing for a whole minute, the buttons check at most ten. */
+ * checked.  Pressing for a whole minute, the buttons check at most ten; control.log has each
+ * try as "auth ****". */
 static void test_wrong_pins_counted(void **state)
 {
 	int checked = 0;
@@ -168,7 +195,7 @@ static void test_wrong_pins_counted(void **state)
 		size_t before = t->log_len;
 
 		enter_pin("1357");
-		if (strstr(t->log + before, "wrong PIN ("))
+		if (strstr(t->log + before, " AUDIT board player auth **** => error wrong PIN"))
 			checked++;
 		if (menu_state() == BOARD_ARBITER_CLOSED)
 			chord(2100);
@@ -177,11 +204,40 @@ static void test_wrong_pins_counted(void **state)
 	assert_true(checked <= 10);
 	assert_true(view().failures == checked);
 	assert_true(view().wait_s > 0);
-	/* The right PIN waits its turn too, then works, and clears the count. */
+	assert_logged(" AUDIT board player auth **** => error too many wrong PINs: wait ");
+	/* The right PIN waits its turn too, then works; the count stays (a right PIN does not
+	 * buy more tries: pinguard.h). */
 	rt_wait(t, (uint64_t)view().wait_s * 1000);
+	if (menu_state() == BOARD_ARBITER_CLOSED) /* the prompt closes when unused for 30 s */
+		chord(2100);
 	enter_pin(PIN);
 	assert_int_equal(menu_state(), BOARD_ARBITER_MENU);
-	assert_int_equal(view().failures, 0);
+	assert_int_equal(view().failures, checked);
+	assert_logged(" AUDIT board player auth **** => ok arbiter\n");
+	assert_pin_nowhere();
+}
+
+/* The budget is the control socket's: a wait it imposes on the board's key refuses the right
+ * PIN on the buttons, unchecked, until it ends. */
+static void test_the_budget_is_shared(void **state)
+{
+	uint64_t wait = 0;
+
+	(void)state;
+	open_game("300+0");
+	/* Nine wrong PINs elsewhere under the board's key: a wait of 32 s. */
+	for (int k = 0; k < PIN_FREE_TRIES + 4; k++)
+		wait = pin_guard_wrong(&pins, PIN_KEY_BOARD, t->now);
+	assert_true(wait >= 30000);
+	chord(2100);
+	enter_pin(PIN);
+	assert_int_equal(menu_state(), BOARD_ARBITER_PIN);
+	assert_logged(" AUDIT board player auth **** => error too many wrong PINs: wait ");
+	rt_wait(t, wait);
+	if (menu_state() == BOARD_ARBITER_CLOSED)
+		chord(2100);
+	enter_pin(PIN);
+	assert_int_equal(menu_state(), BOARD_ARBITER_MENU);
 	assert_pin_nowhere();
 }
 
@@ -259,7 +315,8 @@ static void test_set_clocks_and_resume(void **state)
 	/* Black's clock (it is Black's turn) stands, White has 1:02:59 and one move. */
 	assert_true(strncmp(rec, "board+pin paused black 3779000 ", 31) == 0);
 	assert_int_equal(rt_game(t)->clock.moves[0], 1);
-	assert_logged("REPLY 4294967295 ok clocks set: White 1:02:59");
+	assert_logged(" AUDIT board+pin arbiter clock set 1:02:59 ");
+	assert_logged(" => ok clocks set: White 1:02:59");
 	/* Start them again: the menu closes, the buttons are the player's. */
 	rt_press(t, GAME_BUTTON_SELECT);
 	assert_int_equal(view().item, BOARD_ITEM_RESUME);
@@ -300,6 +357,7 @@ static void test_flag_ruling_draw_only(void **state)
 	t->set.board_arbiter = true;
 	snprintf(t->set.arbiter_pin, sizeof(t->set.arbiter_pin), "%s", PIN);
 	rt_open(t, CHESS_WHITE, "10+0", "1n2k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+	attach_pins();
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_wait(t, 12000);
 	chord(2100);
@@ -315,8 +373,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_chord_opens_the_pin_prompt, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prompt_closes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_menu_without_a_pin, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_menu_without_a_budget, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_right_pin_stops_the_clocks, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wrong_pins_counted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_the_budget_is_shared, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_player_alone_never_gets_in, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_set_clocks_and_resume, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling, setup, teardown),

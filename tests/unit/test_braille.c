@@ -168,6 +168,26 @@ static void test_numbers_and_text(void **state)
 	    {"Strauß", "⠠⠎⠞⠗⠁⠥⠎⠎"},
 	    {"a-b, c.", "⠁⠤⠃⠂⠀⠉⠲"},
 	    {"x€y", "⠭⠿⠽"},
+	    /* The UEB dash and long dash (UEB 7.2), not a full cell. */
+	    {"Anna \u2013 Bella", "⠠⠁⠝⠝⠁⠀⠠⠤⠀⠠⠃⠑⠇⠇⠁"},
+	    {"1999\u20132000", "⠼⠁⠊⠊⠊⠠⠤⠼⠃⠚⠚⠚"},
+	    {"a\u2014b", "⠁⠐⠠⠤⠃"},
+	    /* Accents: the modifier before the letter, a capital sign before both. */
+	    {"Kühn", "⠠⠅⠘⠒⠥⠓⠝"},
+	    {"Görög", "⠠⠛⠘⠒⠕⠗⠘⠒⠕⠛"},
+	    {"José", "⠠⠚⠕⠎⠘⠌⠑"},
+	    {"Łukasz Wójcik", "⠠⠈⠡⠇⠥⠅⠁⠎⠵⠀⠠⠺⠘⠌⠕⠚⠉⠊⠅"},
+	    {"Dvořák", "⠠⠙⠧⠕⠘⠬⠗⠘⠌⠁⠅"},
+	    {"Çağlar", "⠠⠘⠯⠉⠁⠘⠜⠛⠇⠁⠗"},
+	    {"Ærø", "⠠⠁⠘⠖⠑⠗⠈⠡⠕"},
+	    {"Oleś Wąs", "⠠⠕⠇⠑⠘⠌⠎⠀⠠⠺⠁⠎"},
+	    {"Ñúñez", "⠠⠘⠻⠝⠘⠌⠥⠘⠻⠝⠑⠵"},
+	    /* A word in capitals keeps the capitalised word indicator over its accents. */
+	    {"ÖZTÜRK", "⠠⠠⠘⠒⠕⠵⠞⠘⠒⠥⠗⠅"},
+	    /* Quotes, apostrophes and a few signs a tag may hold. */
+	    {"O\u2019Brien", "⠠⠕⠄⠠⠃⠗⠊⠑⠝"},
+	    {"\u201cKO\u201d", "⠘⠦⠠⠠⠅⠕⠘⠴"},
+	    {"#3 [B]", "⠸⠼⠼⠉⠀⠨⠣⠠⠃⠨⠜"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t len = braille_text(cases[i].text, cells, sizeof(cells));
@@ -253,7 +273,7 @@ static void test_game_unicode(void **state)
 	short_game_sheet(&g, moves);
 	char *text = braille_scoresheet(&g, BRAILLE_UNICODE, NULL);
 	assert_non_null(text);
-	assert_string_equal(text, "⠠⠁⠝⠝⠁⠀⠠⠎⠉⠓⠍⠊⠙⠞⠀⠤⠀⠠⠃⠑⠇⠇⠁⠀⠠⠍⠑⠽⠑⠗\n"
+	assert_string_equal(text, "⠠⠁⠝⠝⠁⠀⠠⠎⠉⠓⠍⠊⠙⠞⠀⠠⠤⠀⠠⠃⠑⠇⠇⠁⠀⠠⠍⠑⠽⠑⠗\n"
 				  "⠠⠉⠇⠥⠃⠀⠠⠉⠓⠁⠍⠏⠊⠕⠝⠎⠓⠊⠏\n"
 				  "⠼⠃⠚⠃⠙⠲⠚⠉⠲⠁⠑\n"
 				  "\n"
@@ -271,9 +291,11 @@ static void test_game_brf(void **state)
 	chess_move moves[8];
 	struct scoresheet_game g;
 	short_game_sheet(&g, moves);
-	char *text = braille_scoresheet(&g, BRAILLE_BRF, NULL);
+	/* One endless page when asked for. */
+	struct braille_layout endless = {40, 0, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
+	char *text = braille_scoresheet(&g, BRAILLE_BRF, &endless);
 	assert_non_null(text);
-	assert_string_equal(text, ",ANNA ,SCHMIDT - ,BELLA ,MEYER\r\n"
+	assert_string_equal(text, ",ANNA ,SCHMIDT ,- ,BELLA ,MEYER\r\n"
 				  ",CLUB ,CHAMPIONSHIP\r\n"
 				  "#BJBD4JC4AE\r\n"
 				  "\r\n"
@@ -284,19 +306,105 @@ static void test_game_brf(void **state)
 				  "1-0\r\n");
 	free(text);
 
-	/* Pages of three lines. */
-	struct braille_layout layout = {40, 3};
+	/* Pages of six lines: five of the sheet and the page number at the right margin of
+	 * the last, a form feed between pages, the last page filled to put its number at the
+	 * bottom. */
+	struct braille_layout layout = {40, 6, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
 	text = braille_scoresheet(&g, BRAILLE_BRF, &layout);
 	assert_non_null(text);
-	assert_string_equal(text, ",ANNA ,SCHMIDT - ,BELLA ,MEYER\r\n"
+	assert_string_equal(text, ",ANNA ,SCHMIDT ,- ,BELLA ,MEYER\r\n"
 				  ",CLUB ,CHAMPIONSHIP\r\n"
 				  "#BJBD4JC4AE\r\n"
-				  "\f\r\n"
+				  "\r\n"
 				  "1 E4 E5\r\n"
-				  "2 LC4 SC6\r\n"
-				  "\f3 QH5 SF6\r\n"
+				  "                                      #A\r\n"
+				  "\f2 LC4 SC6\r\n"
+				  "3 QH5 SF6\r\n"
 				  "4 QF7>M\r\n"
-				  "1-0\r\n");
+				  "1-0\r\n"
+				  "\r\n"
+				  "                                      #B\r\n");
+	free(text);
+
+	/* The defaults: 25 lines a page, 40 cells, the number at the bottom. */
+	text = braille_scoresheet(&g, BRAILLE_BRF, NULL);
+	assert_non_null(text);
+	int lines = 0;
+	for (const char *c = text; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 25);
+	assert_null(strchr(text, '\f'));
+	assert_non_null(strstr(text, "1-0\r\n\r\n"));
+	assert_string_equal(text + strlen(text) - 42,
+			    "                                      #A\r\n");
+	free(text);
+}
+
+/* A move pair that wraps is never split across pages; a blank line never opens one. */
+static void test_pages_keep_move_pairs(void **state)
+{
+	(void)state;
+	chess_move moves[8];
+	struct scoresheet_game g;
+	short_game_sheet(&g, moves);
+	g.tags.event = "Schachgemeinschaft";
+	g.tags.white = NULL;
+	g.tags.black = NULL;
+	g.tags.date = NULL;
+	g.tags.result = "*";
+	struct braille_layout bottom = {8, 5, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
+	char *text = braille_scoresheet(&g, BRAILLE_BRF, &bottom);
+	assert_non_null(text);
+	assert_string_equal(text, ",SCHACHG\r\n"
+				  "EMEINSCH\r\n"
+				  "AFT\r\n"
+				  "\r\n"
+				  "      #A\r\n"
+				  "\f1 E4 E5\r\n"
+				  "2 LC4\r\n"
+				  "SC6\r\n"
+				  "\r\n"
+				  "      #B\r\n"
+				  "\f3 QH5\r\n"
+				  "SF6\r\n"
+				  "4 QF7>M\r\n"
+				  "\r\n"
+				  "      #C\r\n");
+	free(text);
+
+	/* The number on the first line (UK practice): the last page is not filled. */
+	struct braille_layout top = {8, 5, BRAILLE_PAGE_NUMBER_TOP, BRAILLE_SIGNS_AFTER};
+	text = braille_scoresheet(&g, BRAILLE_BRF, &top);
+	assert_non_null(text);
+	assert_string_equal(text, "      #A\r\n"
+				  ",SCHACHG\r\n"
+				  "EMEINSCH\r\n"
+				  "AFT\r\n"
+				  "\r\n"
+				  "\f      #B\r\n"
+				  "1 E4 E5\r\n"
+				  "2 LC4\r\n"
+				  "SC6\r\n"
+				  "\f      #C\r\n"
+				  "3 QH5\r\n"
+				  "SF6\r\n"
+				  "4 QF7>M\r\n");
+	free(text);
+
+	/* No numbers: every line is the sheet's. */
+	struct braille_layout none = {8, 4, BRAILLE_PAGE_NUMBER_NONE, BRAILLE_SIGNS_AFTER};
+	text = braille_scoresheet(&g, BRAILLE_BRF, &none);
+	assert_non_null(text);
+	assert_string_equal(text, ",SCHACHG\r\n"
+				  "EMEINSCH\r\n"
+				  "AFT\r\n"
+				  "\r\n"
+				  "\f1 E4 E5\r\n"
+				  "2 LC4\r\n"
+				  "SC6\r\n"
+				  "\f3 QH5\r\n"
+				  "SF6\r\n"
+				  "4 QF7>M\r\n");
 	free(text);
 }
 
@@ -311,7 +419,8 @@ static void test_line_width_brf(void **state)
 	g.tags.black = NULL;
 	g.tags.date = "????.??.??";
 	g.tags.result = "*";
-	char *text = braille_scoresheet(&g, BRAILLE_BRF, NULL);
+	struct braille_layout endless = {40, 0, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
+	char *text = braille_scoresheet(&g, BRAILLE_BRF, &endless);
 	assert_non_null(text);
 	assert_string_equal(text, ",INTERNATIONAL ,OPEN ,CHAMPIONSHIP FOR\r\n"
 				  ",VISUALLY ,IMPAIRED ,PLAYERS\r\n"
@@ -330,7 +439,7 @@ static void test_line_width_brf(void **state)
 	free(text);
 
 	/* A word longer than the line is cut; move pairs wrap between the moves. */
-	struct braille_layout narrow = {8, 0};
+	struct braille_layout narrow = {8, 0, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
 	g.tags.event = "Schachgemeinschaft";
 	text = braille_scoresheet(&g, BRAILLE_BRF, &narrow);
 	assert_non_null(text);
@@ -380,7 +489,7 @@ static void test_endgame_braille(void **state)
 	endgame_sheet(&g, &start, moves, draw);
 	char *text = braille_scoresheet(&g, BRAILLE_UNICODE, NULL);
 	assert_non_null(text);
-	assert_string_equal(text, "⠠⠁⠝⠝⠁⠀⠤⠀⠠⠃⠑⠇⠇⠁\n"
+	assert_string_equal(text, "⠠⠁⠝⠝⠁⠀⠠⠤⠀⠠⠃⠑⠇⠇⠁\n"
 				  "\n"
 				  "⠒⠴⠀⠴⠤⠴⠀⠴⠤⠴⠤⠴\n"
 				  "⠒⠂⠀⠓⠦⠟⠀⠗⠓⠦⠀⠐⠣⠐⠶⠐⠜\n"
@@ -488,6 +597,48 @@ static void test_code_examples(void **state)
 	free(text);
 }
 
+/* The two readings of the check and capture signs (README "Braille"): after the move as
+ * BCA 2015 1.4 prints it (the default), or before the square as 3.4 is quoted. */
+static void test_signs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *san, *after, *before;
+	} cases[] = {
+	    {"Rf4", "⠗⠋⠲", "⠗⠋⠲"},	    {"cxd5", "⠉⠙⠢", "⠉⠰⠙⠢"},
+	    {"f5+", "⠋⠢⠜⠏", "⠘⠋⠢"},	    {"Rxf4+", "⠗⠋⠲⠜⠏", "⠗⠸⠋⠲"},
+	    {"Nce5", "⠎⠉⠑⠢", "⠎⠉⠑⠢"},	    {"N1c3", "⠎⠂⠉⠒", "⠎⠂⠉⠒"},
+	    {"Re8#", "⠗⠑⠦⠜⠍", "⠗⠑⠦⠜⠍"},	    {"Qxf7#", "⠟⠋⠶⠜⠍", "⠟⠰⠋⠶⠜⠍"},
+	    {"exd8=Q+", "⠑⠙⠦⠟⠜⠏", "⠑⠸⠙⠦⠟"}, {"O-O+", "⠴⠤⠴⠜⠏", "⠴⠤⠴⠜⠏"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		braille_cell cells[BRAILLE_MOVE_MAX];
+		char out[BRAILLE_MOVE_MAX * 3 + 1];
+		int n = braille_move_from_san_signs(cases[i].san, BRAILLE_SIGNS_AFTER, cells,
+						    BRAILLE_MOVE_MAX);
+		assert_true(n > 0);
+		braille_to_utf8(cells, (size_t)n, out, sizeof(out));
+		if (strcmp(out, cases[i].after))
+			fail_msg("%s after: got %s, want %s", cases[i].san, out, cases[i].after);
+		n = braille_move_from_san_signs(cases[i].san, BRAILLE_SIGNS_BEFORE_SQUARE, cells,
+						BRAILLE_MOVE_MAX);
+		assert_true(n > 0);
+		braille_to_utf8(cells, (size_t)n, out, sizeof(out));
+		if (strcmp(out, cases[i].before))
+			fail_msg("%s before: got %s, want %s", cases[i].san, out, cases[i].before);
+	}
+	/* The layout's setting reaches the scoresheet. */
+	const char *list[] = {"e4", "d5", "exd5", "Qxd5"};
+	struct scoresheet_san sheet = {.san = list, .count = 4, .first_number = 1};
+	struct braille_layout layout;
+	braille_layout_defaults(&layout);
+	layout.signs = BRAILLE_SIGNS_BEFORE_SQUARE;
+	char *text = braille_scoresheet_san(&sheet, BRAILLE_UNICODE, &layout);
+	assert_non_null(text);
+	assert_string_equal(text, "⠂⠀⠑⠲⠀⠙⠢\n⠆⠀⠑⠰⠙⠢⠀⠟⠰⠙⠢\n");
+	free(text);
+}
+
 static void test_invalid(void **state)
 {
 	(void)state;
@@ -514,18 +665,13 @@ static void test_invalid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_san_moves),
-	    cmocka_unit_test(test_position_moves),
-	    cmocka_unit_test(test_numbers_and_text),
-	    cmocka_unit_test(test_brf_table),
-	    cmocka_unit_test(test_game_unicode),
-	    cmocka_unit_test(test_game_brf),
-	    cmocka_unit_test(test_line_width_brf),
-	    cmocka_unit_test(test_endgame_braille),
-	    cmocka_unit_test(test_paper),
-	    cmocka_unit_test(test_black_first),
-	    cmocka_unit_test(test_invalid),
-	    cmocka_unit_test(test_code_examples),
+	    cmocka_unit_test(test_san_moves),	     cmocka_unit_test(test_position_moves),
+	    cmocka_unit_test(test_numbers_and_text), cmocka_unit_test(test_brf_table),
+	    cmocka_unit_test(test_game_unicode),     cmocka_unit_test(test_game_brf),
+	    cmocka_unit_test(test_line_width_brf),   cmocka_unit_test(test_pages_keep_move_pairs),
+	    cmocka_unit_test(test_endgame_braille),  cmocka_unit_test(test_paper),
+	    cmocka_unit_test(test_black_first),	     cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_code_examples),    cmocka_unit_test(test_signs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -297,13 +297,68 @@ static void test_computer_text(void **state)
 	assert_int_equal(braille_computer_text("abc", cells, 2), 2);
 }
 
+/* The page view: the embosser's pages of the scoresheet, one at a time, keys going on across
+ * pages; home, a move or a clock reading go back to the game's view. */
+static void test_page_view(void **state)
+{
+	(void)state;
+	static const char *const moves[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"};
+	struct scoresheet_san sheet = {.san = moves, .count = 8, .first_number = 1};
+	struct braille_layout layout = {40, 4, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
+	char *brf = braille_scoresheet_san(&sheet, BRAILLE_BRF, &layout);
+	int count = 0;
+
+	assert_non_null(brf);
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 40);
+	braille_panel_move_san(&panel, 8, "Nf6", 4, CHESS_BLACK);
+	assert_int_equal(braille_panel_pages(&panel, brf, 2, &count), 2);
+	assert_int_equal(count, 2);
+	/* Page 2: moves 4 and the page number, as on paper. */
+	assert_int_equal(braille_panel_lines(&panel), 4);
+	assert_string_equal(window(&panel), "⠲⠀⠇⠁⠲⠀⠎⠋⠖");
+	assert_string_equal(line(&panel, 3), "⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠼⠃");
+	/* Line up from the page's top goes to the previous page's last line. */
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_LINE_UP));
+	assert_int_equal(panel.page, 1);
+	assert_string_equal(window(&panel), "⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠀⠼⠁");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_TOP));
+	assert_string_equal(window(&panel), "⠂⠀⠑⠲⠀⠑⠢");
+	/* Line down goes on across the page's end. */
+	for (int i = 0; i < 4; i++)
+		assert_true(braille_panel_key(&panel, BRAILLE_KEY_LINE_DOWN));
+	assert_int_equal(panel.page, 2);
+	assert_int_equal(braille_panel_route(&panel, 0), BRAILLE_COMMAND_NONE);
+	/* A page past the last is the first. */
+	assert_int_equal(braille_panel_pages(&panel, brf, 3, &count), 1);
+	/* Home: back to the last move. */
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_HOME));
+	assert_int_equal(panel.page, 0);
+	assert_string_equal(window(&panel), "⠲⠀⠤⠎⠋⠖");
+	/* A new move leaves the page view too. */
+	braille_panel_pages(&panel, brf, 1, NULL);
+	braille_panel_move_san(&panel, 9, "O-O", 5, CHESS_WHITE);
+	assert_int_equal(panel.page, 0);
+	assert_string_equal(window(&panel), "⠢⠀⠴⠤⠴");
+	/* The signs where the setting puts them, as on the scoresheet. */
+	braille_panel_move_san(&panel, 10, "Bxf7+", 5, CHESS_BLACK);
+	assert_string_equal(window(&panel), "⠢⠀⠤⠇⠋⠶⠜⠏");
+	panel.signs = BRAILLE_SIGNS_BEFORE_SQUARE;
+	assert_string_equal(window(&panel), "⠢⠀⠤⠇⠸⠋⠶");
+	panel.signs = BRAILLE_SIGNS_AFTER;
+	/* Nothing to show: the view stays. */
+	assert_int_equal(braille_panel_pages(&panel, "", 1, &count), 0);
+	assert_int_equal(count, 0);
+	assert_int_equal(panel.page, 0);
+	free(brf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_move_line),	  cmocka_unit_test(test_sheet_matches_scoresheet),
 	    cmocka_unit_test(test_panning),	  cmocka_unit_test(test_clock_and_routing),
 	    cmocka_unit_test(test_sheet_changes), cmocka_unit_test(test_full_sheet),
-	    cmocka_unit_test(test_computer_text),
+	    cmocka_unit_test(test_computer_text), cmocka_unit_test(test_page_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "game/clock.h"
+#include "game/rules.h"
 
 #define W   0
 #define B   1
@@ -393,27 +394,95 @@ static void test_clk_truncation(void **state)
 	assert_string_equal(buf, "0:15:05");
 }
 
-static void test_kind_and_penalty(void **state)
+/* Appendix A/B by edition: 2023 and 2018 blitz ten minutes or less (B.1), rapid less than
+ * sixty (A.1); 2005 blitz under fifteen (C1), rapid fifteen to sixty (B1). */
+static void test_kind_by_edition(void **state)
 {
 	(void)state;
 	struct time_control tc;
 	char err[128];
 	static const struct {
 		const char *tc;
-		enum clock_game_kind kind;
+		enum clock_game_kind k2023, k2005;
 	} cases[] = {
-	    {"-", CLOCK_STANDARD},	 {"40/5400+30:1800+30", CLOCK_STANDARD},
-	    {"3600", CLOCK_STANDARD},	 {"3599", CLOCK_RAPID},
-	    {"900+10", CLOCK_RAPID},	 {"600", CLOCK_BLITZ},
-	    {"601", CLOCK_RAPID},	 {"180+2", CLOCK_BLITZ},
-	    {"300+5", CLOCK_BLITZ},	 /* 5 min + 60 x 5 s: exactly 10 minutes */
-	    {"1500+60", CLOCK_STANDARD}, /* 25 + 60 min */
-	    {"300d5", CLOCK_BLITZ},
+	    {"-", CLOCK_STANDARD, CLOCK_STANDARD},
+	    {"40/5400+30:1800+30", CLOCK_STANDARD, CLOCK_STANDARD},
+	    {"3600", CLOCK_STANDARD, CLOCK_STANDARD},
+	    {"3599", CLOCK_RAPID, CLOCK_RAPID},
+	    {"900+10", CLOCK_RAPID, CLOCK_RAPID},
+	    {"900", CLOCK_RAPID, CLOCK_RAPID}, /* 2005: exactly fifteen minutes is rapid */
+	    {"899", CLOCK_RAPID, CLOCK_BLITZ},
+	    {"720", CLOCK_RAPID, CLOCK_BLITZ},
+	    {"600", CLOCK_BLITZ, CLOCK_BLITZ},
+	    {"601", CLOCK_RAPID, CLOCK_BLITZ},
+	    {"180+2", CLOCK_BLITZ, CLOCK_BLITZ},
+	    {"300+5", CLOCK_BLITZ, CLOCK_BLITZ},	 /* 5 min + 60 x 5 s: exactly 10 minutes */
+	    {"600+5", CLOCK_RAPID, CLOCK_RAPID},	 /* 10 + 5 min */
+	    {"540+5", CLOCK_RAPID, CLOCK_BLITZ},	 /* 9 + 5 min */
+	    {"1500+60", CLOCK_STANDARD, CLOCK_STANDARD}, /* 25 + 60 min */
+	    {"300d5", CLOCK_BLITZ, CLOCK_BLITZ},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(time_control_parse(cases[i].tc, &tc, err, sizeof(err)), 0);
-		assert_int_equal(clock_kind(&tc), cases[i].kind);
+		assert_int_equal(rules_kind(rules_get(RULES_2023), &tc), cases[i].k2023);
+		assert_int_equal(rules_kind(rules_get(RULES_2018), &tc), cases[i].k2023);
+		assert_int_equal(rules_kind(rules_get(RULES_2005), &tc), cases[i].k2005);
 	}
+}
+
+/* 2005 9.5 b: a wrong claim cuts the claimant's time: more than two minutes lose half, at
+ * most three; one to two minutes become one; under one minute stays. */
+static void test_claim_cut_2005(void **state)
+{
+	(void)state;
+	const struct rules_claim *c2005 = &rules_get(RULES_2005)->claim[CLOCK_STANDARD];
+	const struct rules_claim *c2023 = &rules_get(RULES_2023)->claim[CLOCK_STANDARD];
+
+	assert_int_equal(c2005->penalty_ms, 180 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 3600 * SEC), 3600 * SEC - 180 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 300 * SEC), 150 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 360 * SEC), 180 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 121 * SEC), 60500);
+	assert_int_equal(rules_claim_cut(c2005, 120 * SEC), 60 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 90 * SEC), 60 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 60 * SEC), 60 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 59 * SEC), 59 * SEC);
+	assert_int_equal(rules_claim_cut(c2005, 0), 0);
+	assert_int_equal(rules_claim_cut(c2023, 3600 * SEC), 3600 * SEC);
+}
+
+/* The counter counts completed moves: a press that completes none does not count (7.5.3),
+ * and a move completed without a press (6.2.1.2) counts with its period's time at once, in
+ * the middle of the turn. */
+static void test_counted_moves(void **state)
+{
+	(void)state;
+	struct chess_clock c;
+
+	make(&c, "3/30:20");
+	start(&c, 0);
+	assert_int_equal(clock_press_moves(&c, W, 0, 1000), CLOCK_PRESS_MOVE); /* no move */
+	assert_int_equal(c.moves[W], 0);
+	assert_int_equal(c.running, B);
+	clock_press(&c, B, 2000);
+	clock_press(&c, W, 3000);
+	clock_press(&c, B, 4000);
+	clock_press(&c, W, 5000);
+	clock_press(&c, B, 6000);
+	assert_int_equal(c.moves[W], 2);
+	assert_int_equal(clock_remaining(&c, W, 6000), 27 * SEC);
+	/* White's third move is completed by the next one: 20 s added at once. */
+	clock_count_move(&c, W, 10000);
+	assert_int_equal(c.moves[W], 3);
+	assert_int_equal(c.period[W], 1);
+	assert_int_equal(clock_remaining(&c, W, 10000), 23 * SEC + 20 * SEC);
+	assert_int_equal(clock_remaining(&c, W, 12000), 41 * SEC);
+	assert_int_equal(clock_flag_deadline(&c), 53000);
+	/* Taken back (a retracted move): the counter, the period and its time. */
+	clock_take_back(&c, W, 1, 20 * SEC, 13000);
+	assert_int_equal(c.moves[W], 2);
+	assert_int_equal(c.period[W], 0);
+	assert_int_equal(clock_remaining(&c, W, 13000), 20 * SEC);
 }
 
 int main(void)
@@ -436,7 +505,9 @@ int main(void)
 	    cmocka_unit_test(test_deadline_across_pause),
 	    cmocka_unit_test(test_stop),
 	    cmocka_unit_test(test_clk_truncation),
-	    cmocka_unit_test(test_kind_and_penalty),
+	    cmocka_unit_test(test_kind_by_edition),
+	    cmocka_unit_test(test_claim_cut_2005),
+	    cmocka_unit_test(test_counted_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

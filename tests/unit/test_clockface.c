@@ -70,6 +70,38 @@ static void test_layout_marks(void **state)
 	assert_string_equal(t.row[0], " WHITE         -");
 }
 
+/* A power problem: its mark in White's row, column 8, with or without a clock. */
+static void test_layout_power(void **state)
+{
+	struct face_view v = {.has_clock = true,
+			      .ms = {5400000, 5399000},
+			      .running = 0,
+			      .flagged = -1,
+			      .power = FACE_GLYPH_LOW_VOLTAGE};
+	struct face_text t;
+
+	(void)state;
+	face_layout(&v, names_en, true, &t);
+	assert_string_equal(t.row[0], "\x02WHITE  \x05"
+				      "1:30:00");
+	assert_string_equal(t.row[1], " BLACK   1:29:59");
+	v.power = FACE_GLYPH_BATTERY;
+	face_layout(&v, names_en, true, &t);
+	assert_string_equal(t.row[0], "\x02WHITE  \x04"
+				      "1:30:00");
+	v = (struct face_view){.running = -1, .flagged = -1, .power = FACE_GLYPH_BATTERY};
+	face_layout(&v, names_en, true, &t);
+	assert_string_equal(t.row[0], " WHITE  \x04      -");
+	/* Ten hours and more fill column 8: the time wins. */
+	v = (struct face_view){.has_clock = true,
+			       .ms = {36000000, 60000},
+			       .running = 1,
+			       .flagged = -1,
+			       .power = FACE_GLYPH_BATTERY};
+	face_layout(&v, names_en, true, &t);
+	assert_string_equal(t.row[0], " WHITE  10:00:00");
+}
+
 static void test_names_per_language(void **state)
 {
 	const char *n[2];
@@ -288,12 +320,12 @@ static void test_layout_moves_period_delay(void **state)
 	/* Delay mode: 4.2 s of White's delay left shows as 5, rounded up (the main time stands). */
 	v.delay_ms = 4200;
 	face_layout(&v, names_en, true, &t);
-	assert_string_equal(t.row[0], "\x02W    \x04"
+	assert_string_equal(t.row[0], "\x02W    \x06"
 				      "5 1:30:00");
 	assert_string_equal(t.row[1], " B 12/40 1:28:00");
 	v.delay_ms = 0; /* spent: the main time runs */
 	face_layout(&v, names_en, true, &t);
-	assert_string_equal(t.row[0], "\x02W    \x04"
+	assert_string_equal(t.row[0], "\x02W    \x06"
 				      "0 1:30:00");
 	/* Before the start: the names, as before. */
 	v.started = false;
@@ -538,7 +570,7 @@ static void ssd_big_case(int height)
 	assert_false(row.inverted);
 	ssd1306_model_big_row(&m, height, 1, &row);
 	assert_true(row.inverted);
-	assert_string_equal(row.label, "\x04"
+	assert_string_equal(row.label, "\x06"
 				       "3");
 }
 
@@ -606,7 +638,7 @@ static void test_menu_layout(void **state)
 static void test_font_has_every_character_shown(void **state)
 {
 	const char *shown =
-	    "0123456789:.-/=>*_?WHITEBLACKWEISSSCHWARZVITSVARTWITZWART\x01\x02\x03\x04";
+	    "0123456789:.-/=>*_?WHITEBLACKWEISSSCHWARZVITSVARTWITZWART\x01\x02\x03\x04\x05\x06";
 	uint8_t box[5], cols[5];
 
 	(void)state;
@@ -690,6 +722,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_time_formats),
 	    cmocka_unit_test(test_layout_marks),
+	    cmocka_unit_test(test_layout_power),
 	    cmocka_unit_test(test_names_per_language),
 	    cmocka_unit_test(test_next_change),
 	    cmocka_unit_test(test_hd44780_nibbles),

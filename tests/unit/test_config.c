@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -216,6 +217,17 @@ static void test_broadcast_and_relay(void **state)
 	expect_set_bad("broadcast", "listen", ":80", "unknown key 'listen' in [broadcast]");
 	expect_set_bad("relay", "listen", "8080", "ADDR:PORT");
 	expect_set_bad("relay", "board", "pi", "unknown key 'board' in [relay]");
+	assert_int_equal(cfg.relay_delay_s, 0);
+	expect_set_ok(&cfg, "relay", "delay", "15");
+	assert_int_equal(cfg.relay_delay_s, 900);
+	expect_set_ok(&cfg, "relay", "delay", "0.5");
+	assert_int_equal(cfg.relay_delay_s, 30);
+	expect_set_ok(&cfg, "relay", "arbiter-listen", "127.0.0.1:8082");
+	assert_string_equal(cfg.relay_arbiter_listen, "127.0.0.1:8082");
+	expect_set_bad("relay", "delay", "-1", "minutes from 0 to 1440");
+	expect_set_bad("relay", "delay", "1441", "minutes from 0 to 1440");
+	expect_set_bad("relay", "delay", "15m", "minutes from 0 to 1440");
+	expect_set_bad("relay", "arbiter-listen", "8082", "ADDR:PORT");
 }
 
 static void test_missing_file(void **state)
@@ -573,6 +585,15 @@ static void test_clock_state_log_keys(void **state)
 	expect_set_bad("clock", "warnings", "0", "warnings");
 	expect_set_bad("clock", "warnings", "36001", "warnings");
 	expect_set_bad("clock", "warnings", "5m", "warnings");
+	/* Unset: as the edition's Laws say (public; private in 2005 rapid and blitz, B7). */
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_LAWS);
+	expect_set_ok(&cfg, "clock", "flag-announce", "private");
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_PRIVATE);
+	expect_set_ok(&cfg, "clock", "flag-announce", "off");
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_OFF);
+	expect_set_ok(&cfg, "clock", "flag-announce", "public");
+	assert_int_equal(cfg.flag_announce, FLAG_ANNOUNCE_PUBLIC);
+	expect_set_bad("clock", "flag-announce", "loud", "flag-announce");
 	expect_set_bad("clock", "flag", "yes", "flag");
 
 	expect_set_ok(&cfg, "state", "dir", "/tmp/annabella-state");
@@ -770,6 +791,97 @@ static void test_rules_and_control_keys(void **state)
 	expect_set_bad("game", "menu-ms", "100", "menu-ms must be 2000..600000");
 }
 
+/* ------------------------------------------------------------------ drop-ins */
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* FILE.d/NAME.conf after FILE, in byte order of NAME; a later setting wins; hidden files
+ * and the package manager's leftovers are not read; an error names the drop-in's own file
+ * and line. */
+static void test_load_dropins(void **state)
+{
+	char base[] = "/tmp/annabella-dropin-XXXXXX";
+	char main_path[160], dir[170], path[220], err[400], want[300];
+	struct config cfg;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	snprintf(main_path, sizeof(main_path), "%s/annabella.conf", base);
+	snprintf(dir, sizeof(dir), "%s.d", main_path);
+	write_file(main_path, "[game]\nplayer = white\ntime-control = 5400+30\nevent = Shipped\n"
+			      "[voice]\nlanguage = de\n");
+
+	/* No FILE.d: the file alone. */
+	config_defaults(&cfg);
+	assert_int_equal(config_load(&cfg, main_path, err, sizeof(err)), 0);
+	assert_string_equal(cfg.event, "Shipped");
+
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/20-club.conf", dir);
+	write_file(path, "[game]\nevent = Club Open\n[voice]\nlanguage = en\n");
+	snprintf(path, sizeof(path), "%s/10-board.conf", dir);
+	write_file(path, "[game]\nplayer = black\nevent = Board first\n");
+	snprintf(path, sizeof(path), "%s/.30-hidden.conf", dir);
+	write_file(path, "[game]\nevent = hidden\n");
+	snprintf(path, sizeof(path), "%s/40-old.conf.dpkg-old", dir);
+	write_file(path, "[game]\nevent = leftover\n");
+	snprintf(path, sizeof(path), "%s/notes.txt", dir);
+	write_file(path, "not a configuration\n");
+	config_defaults(&cfg);
+	assert_int_equal(config_load(&cfg, main_path, err, sizeof(err)), 0);
+	assert_int_equal(cfg.player, CHESS_BLACK);	  /* 10-board */
+	assert_string_equal(cfg.event, "Club Open");	  /* 20-club after 10-board */
+	assert_int_equal(cfg.phrases.lang, PHRASE_EN);	  /* 20-club over the file */
+	assert_string_equal(cfg.time_control, "5400+30"); /* the file's, untouched */
+
+	/* A bad line in a drop-in: its own file and line. */
+	snprintf(path, sizeof(path), "%s/15-typo.conf", dir);
+	write_file(path, "# local\n[game]\n\nplayr = black\n");
+	config_defaults(&cfg);
+	assert_int_equal(config_load(&cfg, main_path, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:4: ", path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("expected '%s...', got '%s'", want, err);
+	assert_non_null(strstr(err, "playr"));
+	unlink(path);
+
+	/* A directory named like a drop-in is refused by name. */
+	snprintf(path, sizeof(path), "%s/50-dir.conf", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	config_defaults(&cfg);
+	assert_int_equal(config_load(&cfg, main_path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "directory"));
+	rmdir(path);
+
+	/* FILE.d that is a file, not a directory. */
+	{
+		static const char *const left[] = {"20-club.conf", "10-board.conf",
+						   ".30-hidden.conf", "40-old.conf.dpkg-old",
+						   "notes.txt"};
+
+		for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, left[i]);
+			assert_int_equal(unlink(path), 0);
+		}
+		assert_int_equal(rmdir(dir), 0);
+	}
+	write_file(dir, "[game]\n");
+	config_defaults(&cfg);
+	assert_int_equal(config_load(&cfg, main_path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, dir));
+	unlink(dir);
+	unlink(main_path);
+	rmdir(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -792,6 +904,7 @@ int main(void)
 	    cmocka_unit_test(test_load_squares_given_twice),
 	    cmocka_unit_test(test_broadcast_and_relay),
 	    cmocka_unit_test(test_display_section),
+	    cmocka_unit_test(test_load_dropins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

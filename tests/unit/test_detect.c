@@ -190,6 +190,38 @@ static void test_capture_capturing_piece_first(void **state)
 	expect_still();
 }
 
+/* The victim touched and put back, then the capture, all within the settle time: the
+ * touch does not make the capture's destination a stray peg (a property test found it). */
+static void test_capture_after_victim_touched_and_put_back(void **state)
+{
+	(void)state;
+	start(KNIGHT_TAKES);
+	act("-d5 +d5 -d5 -c3 +d5");
+	expect_move("c3d5");
+	expect_still();
+	start(KNIGHT_TAKES);
+	act("-d5 +d5 -c3 -d5 +d5");
+	expect_move("c3d5");
+	expect_still();
+	/* A pawn capture, the victim first touched, as in 1. d4 e5 2. Nf3 exd4. */
+	start("rnbqkbnr/pppp1ppp/8/4p3/3P4/5N2/PPP1PPPP/RNBQKB1R b KQkq - 1 2");
+	act("-d4 +d4 -e5 -d4 +d4");
+	expect_move("e5d4");
+	expect_still();
+}
+
+/* The victim touched and put back, the capturing piece lifted and held: no capture (the
+ * victim's hole was not refilled after the capturing piece left). */
+static void test_victim_put_back_then_capturing_piece_held(void **state)
+{
+	(void)state;
+	start(KNIGHT_TAKES);
+	act("-d5 +d5 -c3");
+	struct detect_result r;
+	assert_int_equal(wait_result(&r), DETECT_UNEXPLAINED);
+	assert_int_equal(r.should_be_occupied, (uint64_t)1 << sq("c3"));
+}
+
 static void test_capturing_piece_lifted_is_not_a_capture(void **state)
 {
 	(void)state;
@@ -783,6 +815,8 @@ int main(void)
 	    cmocka_unit_test(test_capture_captured_piece_first_with_pause),
 	    cmocka_unit_test(test_capture_capturing_piece_first),
 	    cmocka_unit_test(test_capturing_piece_lifted_is_not_a_capture),
+	    cmocka_unit_test(test_capture_after_victim_touched_and_put_back),
+	    cmocka_unit_test(test_victim_put_back_then_capturing_piece_held),
 	    cmocka_unit_test(test_castling_king_first),
 	    cmocka_unit_test(test_castling_rook_first),
 	    cmocka_unit_test(test_castling_both_lifted),

@@ -20,18 +20,18 @@
 #include "game/compare.h"
 #include "tests/unit/referee_cases.h"
 
-static struct game_command cmd(enum game_command_kind kind, enum game_role role, uint32_t id)
+static struct game_command cmd(enum game_command_kind kind, enum game_role role)
 {
-	struct game_command c = {.kind = kind, .role = role, .request = id, .color = -1};
+	struct game_command c = {.kind = kind, .role = role, .color = -1};
 
 	snprintf(c.author, sizeof(c.author), "%s", role == ROLE_ARBITER ? "arb" : "asst");
 	c.white_moves = c.black_moves = -1;
 	return c;
 }
 
-static void relay(const char *move, uint32_t id)
+static void relay(const char *move)
 {
-	struct game_command c = cmd(CMD_MOVE, ROLE_ASSISTANT, id);
+	struct game_command c = cmd(CMD_MOVE, ROLE_ASSISTANT);
 
 	snprintf(c.move, sizeof(c.move), "%s", move);
 	rt_command(t, &c);
@@ -52,8 +52,8 @@ static void test_relayed_move(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "e2", "e4");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	relay("Sf6", 1); /* German letters */
-	assert_logged(" REPLY 1 ok 1... Nf6 relayed");
+	relay("Sf6"); /* German letters */
+	assert_logged(" REPLY ok 1... Nf6 relayed");
 	assert_logged(" MOVE g8f6\n");
 	assert_string_equal(last_record("relayed"), "asst 2 g8f6 Nf6");
 	/* The tactile board shows it afterwards: no second announcement. */
@@ -74,7 +74,7 @@ static void test_relayed_move_not_on_the_board(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_move(t, "e2", "e4");
-	relay("e7e5", 2); /* UCI */
+	relay("e7e5"); /* UCI */
 	/* The player replicates another move: the mismatch flow opens. */
 	rt_move(t, "d7", "d5");
 	rt_wait(t, 4000);
@@ -95,21 +95,21 @@ static void test_relay_corrected_before_the_press(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "e2", "e4");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	relay("e5", 1);
-	relay("e5", 2);
-	assert_logged(" REPLY 2 ok 1... e5 is in the game already");
-	relay("c5", 3);
-	assert_logged(" REPLY 3 ok 1... c5 relayed as a correction");
+	relay("e5");
+	relay("e5");
+	assert_logged(" REPLY ok 1... e5 is in the game already");
+	relay("c5");
+	assert_logged(" REPLY ok 1... c5 relayed as a correction");
 	assert_string_equal(san(1), "c5");
 	assert_non_null(strstr(last_record("withdrawn"), "asst 2 e7e5"));
 	assert_int_equal(rt_game(t)->note_count, 1);
 	assert_non_null(strstr(rt_game(t)->notes[0].text, "1... e5"));
 	/* After the opponent's press the move stands (D.2.8). */
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	relay("d5", 4);
-	assert_logged(" REPLY 4 error 1... c5 was completed by the opponent's press");
-	relay("Ke2", 5);
-	assert_logged(" REPLY 5 error 'Ke2' is not a legal move for black");
+	relay("d5");
+	assert_logged(" REPLY error 1... c5 was completed by the opponent's press");
+	relay("Ke2");
+	assert_logged(" REPLY error 'Ke2' is not a legal move for black");
 	assert_replays();
 }
 
@@ -173,18 +173,25 @@ static void test_compare_promotion_letters(void **state)
 
 static void test_rollback_and_set_up(void **state)
 {
-	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER, 7);
+	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER);
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
+	/* Issue 17, point 7: on an empty game the message was "rollback takes 0..-1". */
+	rt_control(t, ROLE_ARBITER, "rollback 99");
+	assert_logged(" REPLY error the game has no moves yet: there is nothing to roll back\n");
+	rt_control(t, ROLE_ARBITER, "rollback 0");
+	assert_not_logged("-1");
+	assert_int_equal(t->nrec, 1); /* the game record: nothing else */
 	play_opening();
 	c.ply = 9;
 	rt_command(t, &c);
-	assert_logged(" REPLY 7 error the game has 5 plies: rollback takes 0..4");
+	assert_logged(
+	    " REPLY error the game has 5 plies: rollback takes a ply from 0 (the start) to 4\n");
 	c.ply = 3;
 	clear_log();
 	rt_command(t, &c);
-	assert_logged(" REPLY 7 ok retraced to ply 3 (after 2. Nf3); 2 later plies kept");
+	assert_logged(" REPLY ok retraced to ply 3 (after 2. Nf3); 2 later plies kept");
 	assert_int_equal(game_plies(rt_game(t)), 3);
 	assert_int_equal(rt_game(t)->mismatch.state, MISMATCH_SETUP);
 	assert_non_null(strstr(rt_game(t)->notes[0].text, "2... Nc6 3. Bb5"));
@@ -210,7 +217,7 @@ static void test_rollback_and_set_up(void **state)
 
 static void test_set_up_survives_a_restart(void **state)
 {
-	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER, 1);
+	struct game_command c = cmd(CMD_ROLLBACK, ROLE_ARBITER);
 	struct game_sink none = {0};
 	struct referee *fresh;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
@@ -253,12 +260,12 @@ static void test_illegal_penalties_every_edition(void **state)
 	    {RULES_2023, "180+2", 60000, 2},	{RULES_2018, "5400+30", 120000, 2},
 	    {RULES_2018, "900+10", 120000, 2},	{RULES_2018, "180+2", 60000, 2},
 	    {RULES_2005, "5400+30", 120000, 3}, {RULES_2005, "900+10", 120000, 3},
-	    {RULES_2005, "180+2", 120000, 3},
+	    {RULES_2005, "180+2", 0, 1}, /* C3: the opponent's claim of the win */
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER, (uint32_t)i);
+		struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER);
 		int64_t before;
 
 		memset(t, 0, sizeof(*t));
@@ -300,7 +307,7 @@ static void test_illegal_penalties_every_edition(void **state)
 /* 7.5.5: the losing illegal move is a draw when the opponent cannot checkmate. */
 static void test_illegal_draw_without_mating_material(void **state)
 {
-	struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER, 1);
+	struct game_command c = cmd(CMD_ILLEGAL, ROLE_ARBITER);
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
@@ -318,8 +325,8 @@ static void test_illegal_draw_without_mating_material(void **state)
 
 static void test_claim_ruling(void **state)
 {
-	struct game_command claim = cmd(CMD_CLAIM, ROLE_ASSISTANT, 1);
-	struct game_command rule = cmd(CMD_RULING, ROLE_ARBITER, 2);
+	struct game_command claim = cmd(CMD_CLAIM, ROLE_ASSISTANT);
+	struct game_command rule = cmd(CMD_RULING, ROLE_ARBITER);
 	int64_t white;
 
 	(void)state;
@@ -329,7 +336,7 @@ static void test_claim_ruling(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rule.upheld = false;
 	rt_command(t, &rule);
-	assert_logged(" REPLY 2 error no claim to rule on");
+	assert_logged(" REPLY error no claim to rule on");
 	claim.claim = CLAIM_FIFTY;
 	white = clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now);
 	assert_true(white > 5400000 && white < 5400000 + 30000); /* e4 took under 30 s */
@@ -337,7 +344,7 @@ static void test_claim_ruling(void **state)
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
 	rt_command(t, &rule);
 	/* 9.5.3: the claimant's opponent gets the penalty; the clocks run again. */
-	assert_logged(" REPLY 2 ok claim rejected: +0:02:00 to white; the clocks run");
+	assert_logged(" REPLY ok claim rejected: +0:02:00 to white (9.5.3); the clocks run");
 	assert_logged(" SAY private claim-rejected\n");
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), white + 120000);
@@ -351,7 +358,7 @@ static void test_claim_ruling(void **state)
 
 static void test_clock_set(void **state)
 {
-	struct game_command c = cmd(CMD_CLOCK_SET, ROLE_ARBITER, 3);
+	struct game_command c = cmd(CMD_CLOCK_SET, ROLE_ARBITER);
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "40/5400+30:1800+30", NULL);
@@ -363,7 +370,7 @@ static void test_clock_set(void **state)
 	c.white_moves = 39;
 	c.black_moves = 38;
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 ok clocks set: White 1:00:00, Black 0:30:00");
+	assert_logged(" REPLY ok clocks set: White 1:00:00, Black 0:30:00");
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), 3600000);
 	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now), 1800000);
 	/* The next readings follow from it: Black completes move 39, then White move 40 (and
@@ -604,23 +611,113 @@ static void test_events_in_order_after_a_restart(void **state)
 	referee_free(fresh);
 }
 
-/* After a restart the arbiter sees how long the clocks ran before the last record. */
+/* What a restarted referee says privately: its GAME_FX_SAY messages and their times. */
+struct said {
+	int count;
+	enum game_msg msg[8];
+	int64_t ms[8];
+};
+
+static void said_effect(void *user, const struct game_effect *fx)
+{
+	struct said *s = user;
+
+	if (fx->kind == GAME_FX_SAY && s->count < 8) {
+		s->msg[s->count] = fx->msg;
+		s->ms[s->count++] = fx->has_clock ? fx->white_ms : -1;
+	}
+}
+
+/* The journal so far read into a fresh referee, which resumes: a power cut. */
+static struct referee *power_cut(struct said *said)
+{
+	struct game_sink sink = {.user = said, .effect = said_effect};
+	struct referee *fresh = referee_new(&t->set, &sink);
+
+	assert_non_null(fresh);
+	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+	referee_start(fresh, 0);
+	return fresh;
+}
+
+/* Issue 17.3: a power cut 20 s into a turn gives the player at most a checkpoint's 5 s
+ * back, and the arbiter and the player are told; the clocks stand. */
+static void test_power_cut_in_a_turn_loses_at_most_a_checkpoint(void **state)
+{
+	struct said said = {0};
+	struct referee *fresh;
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's clock runs */
+	rt_wait(t, 20000 - 180);		 /* 20 s into White's turn */
+	fresh = power_cut(&said);
+	g = referee_game(fresh);
+	assert_int_equal(g->clock.state, CLOCK_PAUSED);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, 0), 300000 - 20000);
+	assert_int_equal(g->uncharged_ms, 0);
+	assert_int_equal(g->uncharged_up_to_ms, GAME_CHECKPOINT_MS);
+	assert_int_equal(g->uncharged_color, CHESS_WHITE);
+	assert_false(g->clock_uncertain);
+	assert_int_equal(said.count, 2);
+	assert_int_equal(said.msg[0], GAME_MSG_RESUMED_AFTER_RESTART);
+	assert_int_equal(said.msg[1], GAME_MSG_CLOCK_GAP_WHITE);
+	assert_int_equal(said.ms[1], GAME_CHECKPOINT_MS);
+	referee_free(fresh);
+}
+
+/* A record after the last checkpoint shows the clock ran at least that long more. */
 static void test_restart_reports_uncharged_time(void **state)
 {
-	struct game_sink none = {0};
+	struct said said = {0};
 	struct referee *fresh;
+	const struct game *g;
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "300+0", NULL);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	t->now += 40000;
-	rt_lift(t, "e2"); /* thinking, then touching: 40 s on White's clock */
-	fresh = referee_new(&t->set, &none);
-	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
-	referee_start(fresh, 0);
-	assert_true(referee_game(fresh)->uncharged_ms >= 40000);
-	assert_int_equal(referee_game(fresh)->uncharged_color, CHESS_WHITE);
+	rt_wait(t, 22000 - 180);
+	rt_lift(t, "e2"); /* touched 2 s after the checkpoint at 20 s */
+	fresh = power_cut(&said);
+	g = referee_game(fresh);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, 0), 300000 - 20000);
+	assert_int_equal(g->uncharged_ms, 2000);
+	assert_int_equal(g->uncharged_up_to_ms, GAME_CHECKPOINT_MS);
+	assert_int_equal(g->uncharged_color, CHESS_WHITE);
+	/* The arbiter's clock set settles it. */
 	referee_free(fresh);
+}
+
+/* Two restarts at the same time with the same plies are two records, not one line twice
+ * (six plain restarts in virtual time wrote identical lines, read back as a duplicate). */
+static void restart_line(void *user, const struct game_record *rec)
+{
+	if (rec->type == REC_RESTART)
+		assert_true(game_record_encode(rec, user, GAME_RECORD_MAX) > 0);
+}
+
+static void test_restart_records_differ(void **state)
+{
+	char lines[3][GAME_RECORD_MAX];
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	for (int i = 0; i < 3; i++) {
+		struct game_sink sink = {.user = lines[i], .record = restart_line};
+		struct referee *fresh = referee_new(&t->set, &sink);
+
+		assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+		referee_start(fresh, 0);
+		referee_free(fresh);
+		/* The restart's record is the journal's next line, as the store writes it. */
+		snprintf(t->types[t->nrec], sizeof(t->types[0]), "restart");
+		snprintf(t->args[t->nrec], sizeof(t->args[0]), "%.100s", lines[i]);
+		t->ms[t->nrec++] = 0;
+	}
+	assert_string_equal(lines[0], "0 1");
+	assert_string_equal(lines[1], "0 2");
+	assert_string_equal(lines[2], "0 3");
 }
 
 int main(void)
@@ -651,6 +748,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_promotion_withdrawn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_events_in_order_after_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_reports_uncharged_time, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_power_cut_in_a_turn_loses_at_most_a_checkpoint,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_restart_records_differ, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  * The game journal (DESIGN 4.4): records written and read back, the CRC of each
  * line, bad lines skipped with the good records after them kept, duplicates skipped, a
  * torn tail cut off and nothing else, over-long records refused, and a refused record
- * skipped with its line.
+ * skipped with its line.  The chain: each line's value covers the lines before it, an
+ * edited or removed line breaks it where it happened, a journal of the earlier format
+ * (no chain) is read and continued, and a journal written again whole is the same bytes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 
 #include "daemon/journal.h"
 #include "base/log.h"
+#include "base/sha256.h"
 
 #define MAX_RECORDS 16
 
@@ -178,20 +181,28 @@ static void test_append_and_read_back(void **state)
 	assert_int_equal(journal_read(f->path, false, collect, &c, NULL, err, sizeof(err)), 3);
 	check_three(&c);
 
-	/* The line format: 8 lowercase hex digits of the body's CRC, a space, the body. */
+	/* The line format: 8 lowercase hex digits of the CRC of the rest, a space, the chain
+	 * (32 hex digits: SHA-256 of the previous value, 16 zero bytes for the first line, and
+	 * the record, cut to 16 bytes), a space, the record. */
 	text = slurp(f->path, NULL);
 	assert_non_null(text);
 	{
 		const char *body = text + 9;
 		const char *nl = strchr(text, '\n');
-		char crc[9];
+		unsigned char in[16 + 22] = {0}, d[SHA256_SIZE];
+		char crc[9], chain[33];
 
 		assert_non_null(nl);
 		assert_int_equal(text[8], ' ');
 		snprintf(crc, sizeof(crc), "%08x",
 			 (unsigned)journal_crc32(body, (size_t)(nl - body)));
 		assert_memory_equal(text, crc, 8);
-		assert_memory_equal(body, "0 game game-0001 white\n", 23);
+		memcpy(in + 16, "0 game game-0001 white", 22);
+		sha256(in, sizeof(in), d);
+		sha256_hex(d, 16, chain);
+		assert_memory_equal(body, chain, 32);
+		assert_int_equal(body[32], ' ');
+		assert_memory_equal(body + 33, "0 game game-0001 white\n", 23);
 	}
 	free(text);
 
@@ -279,11 +290,13 @@ static void test_crc_catches_flipped_byte(void **state)
 {
 	struct fixture *f = *state;
 
-	flip_and_check(f, 12, 0x01); /* in the body: "made" -> "lade" ... */
-	flip_and_check(f, 11, 0x02); /* the time */
-	flip_and_check(f, 20, 0x20); /* the SAN's case */
+	flip_and_check(f, 47, 0x01); /* in the record: "made" -> "lade" ... */
+	flip_and_check(f, 42, 0x02); /* the time */
+	flip_and_check(f, 58, 0x20); /* the SAN's case */
 	flip_and_check(f, 0, 0x01);  /* in the CRC itself */
 	flip_and_check(f, 8, 0x01);  /* the separator */
+	flip_and_check(f, 20, 0x01); /* the chain value */
+	flip_and_check(f, 41, 0x01); /* the separator after it */
 }
 
 /* Good records, then a torn tail (no newline at the end); read with repair: the good
@@ -411,6 +424,39 @@ static void test_duplicates_skipped(void **state)
 	check_three(&c);
 	assert_int_equal(st.duplicates, 3);
 	assert_int_equal(st.first_skipped, 4);
+}
+
+/* Each run of the daemon counts its times from 0 again: a record identical to one of an
+ * earlier run (a command at the same script time, a restart with the same plies) is its
+ * own, not a block written twice. */
+static void test_lines_of_other_runs_are_no_duplicates(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_stats st;
+	struct collected c = {0};
+	char err[200] = "";
+	struct journal *j = journal_open(f->path, false, err, sizeof(err));
+	char *text, *last;
+	size_t len;
+
+	assert_non_null(j);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	assert_int_equal(journal_append(j, 0, "restart", "0"), 0);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	assert_int_equal(journal_append(j, 0, "restart", "0"), 0);
+	assert_int_equal(journal_append(j, 0, "tag", "script White \"A\""), 0);
+	journal_close(j);
+	/* The last line written twice (a block repeated): the one duplicate.  Two records
+	 * that are the same within a run are no duplicates: the chain tells them apart. */
+	text = slurp(f->path, &len);
+	last = text + len - 1;
+	while (last > text && last[-1] != '\n')
+		last--;
+	append_raw(f->path, last, (size_t)(text + len - last));
+	free(text);
+	assert_int_equal(journal_read(f->path, true, collect, &c, &st, err, sizeof(err)), 5);
+	assert_int_equal(st.duplicates, 1);
+	assert_int_equal(st.first_skipped, 6);
 }
 
 static void test_malformed_lines(void **state)
@@ -565,6 +611,226 @@ static void test_refused_record_skipped(void **state)
 	assert_int_equal(file_size(f->path), size);
 }
 
+/* ------------------------------------------------------------------ the chain */
+
+struct chained {
+	int count;
+	bool chained[MAX_RECORDS], ok[MAX_RECORDS];
+	char chain[MAX_RECORDS][JOURNAL_CHAIN_HEX];
+};
+
+static int collect_chain(void *user, const struct journal_record *rec, char *why, size_t why_size)
+{
+	struct chained *c = user;
+
+	(void)why;
+	(void)why_size;
+	if (c->count < MAX_RECORDS) {
+		c->chained[c->count] = rec->chained;
+		c->ok[c->count] = rec->chain_ok;
+		snprintf(c->chain[c->count], sizeof(c->chain[0]), "%s", rec->chain);
+	}
+	c->count++;
+	return 0;
+}
+
+/* Rewrite line `n` (1-based) of the file with a new record text, its CRC made right again
+ * and its chain value kept, as someone editing the journal by hand would. */
+static void edit_line(const char *path, int n, const char *record)
+{
+	size_t len;
+	char *text = slurp(path, &len), *line = text, *nl;
+	char out[8192], fixed[512];
+	size_t at;
+
+	for (int i = 1; i < n; i++)
+		line = strchr(line, '\n') + 1;
+	nl = strchr(line, '\n');
+	/* "CRC CHAIN " kept but the CRC, then the new record. */
+	snprintf(fixed, sizeof(fixed), "%.32s %s", line + 9, record);
+	at = (size_t)(line - text);
+	memcpy(out, text, at);
+	at += (size_t)snprintf(out + at, sizeof(out) - at, "%08x %s",
+			       (unsigned)journal_crc32(fixed, strlen(fixed)), fixed);
+	memcpy(out + at, nl, len - (size_t)(nl - text));
+	at += len - (size_t)(nl - text);
+	write_raw(path, out, at);
+	free(text);
+}
+
+static void test_chain_values_follow_the_lines(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_chain c;
+	struct journal_stats st;
+	struct chained got = {0};
+	char hex[JOURNAL_CHAIN_HEX], err[200];
+	struct journal *j;
+	static const char *const records[] = {"0 game game-0001 white", "1234 made 1 e2e4 e4",
+					      "18446744073709551615 end"};
+
+	write_three(f->path);
+	assert_int_equal(journal_read(f->path, false, collect_chain, &got, &st, err, sizeof(err)),
+			 3);
+	journal_chain_start(&c);
+	for (int i = 0; i < 3; i++) {
+		journal_chain_next(&c, records[i], strlen(records[i]));
+		journal_chain_hex(&c, hex);
+		assert_true(got.chained[i]);
+		assert_true(got.ok[i]);
+		assert_string_equal(got.chain[i], hex);
+	}
+	assert_string_equal(st.chain, hex);
+	assert_int_equal(st.chained, 3);
+	assert_int_equal(st.unchained, 0);
+	assert_int_equal(st.chain_breaks, 0);
+
+	/* Reopened: the chain goes on from the last line. */
+	j = journal_open(f->path, false, err, sizeof(err));
+	assert_non_null(j);
+	assert_string_equal(journal_chain_value(j), hex);
+	assert_int_equal(journal_append(j, 5, "restart", "%d", 1), 0);
+	journal_chain_next(&c, "5 restart 1", 11);
+	journal_chain_hex(&c, hex);
+	assert_string_equal(journal_chain_value(j), hex);
+	journal_close(j);
+	assert_int_equal(journal_read(f->path, false, NULL, NULL, &st, err, sizeof(err)), 4);
+	assert_string_equal(st.chain, hex);
+	assert_int_equal(st.chain_breaks, 0);
+}
+
+/* An edited record (its CRC made right) breaks the chain at its line; the lines after it
+ * are read and check against it again.  A removed line breaks it at the line after. */
+static void test_edit_and_removal_break_the_chain(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_stats st;
+	struct chained got = {0};
+	char err[200];
+	size_t len;
+	char *text;
+
+	write_three(f->path);
+	edit_line(f->path, 2, "1234 made 1 d2d4 d4");
+	assert_int_equal(journal_read(f->path, false, collect_chain, &got, &st, err, sizeof(err)),
+			 3);
+	assert_int_equal(st.bad, 0);
+	assert_int_equal(st.chain_breaks, 1);
+	assert_int_equal(st.first_chain_break, 2);
+	assert_true(got.ok[0]);
+	assert_false(got.ok[1]);
+	assert_true(got.ok[2]);
+
+	/* Line 2 taken out whole. */
+	unlink(f->path);
+	write_three(f->path);
+	text = slurp(f->path, &len);
+	{
+		char *l2 = strchr(text, '\n') + 1, *l3 = strchr(l2, '\n') + 1;
+
+		memmove(l2, l3, len - (size_t)(l3 - text));
+		len -= (size_t)(l3 - l2);
+	}
+	write_raw(f->path, text, len);
+	free(text);
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(journal_read(f->path, false, collect_chain, &got, &st, err, sizeof(err)),
+			 2);
+	assert_int_equal(st.chain_breaks, 1);
+	assert_int_equal(st.first_chain_break, 2);
+}
+
+/* A flipped byte is damage, not an edit: the bad line is skipped and counted as bad, and
+ * the line after it (whose value the damaged line no longer gives) is no break. */
+static void test_damage_is_no_break(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_stats st;
+	char err[200];
+	size_t len;
+	char *text;
+
+	write_three(f->path);
+	text = slurp(f->path, &len);
+	strchr(text, '\n')[50] ^= 1;
+	write_raw(f->path, text, len);
+	free(text);
+	assert_int_equal(journal_read(f->path, false, NULL, NULL, &st, err, sizeof(err)), 2);
+	assert_int_equal(st.bad, 1);
+	assert_int_equal(st.chain_breaks, 0);
+}
+
+/* A journal of the earlier format (no chain values; an upgrade in the middle of a game):
+ * read as before, and continued with chained lines that cover the earlier ones. */
+static void test_earlier_format_read_and_continued(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const records[] = {"0 game game-0001 white", "1234 made 1 e2e4 e4"};
+	struct journal_chain c;
+	struct journal_stats st;
+	struct collected got = {0};
+	struct chained ch = {0};
+	char hex[JOURNAL_CHAIN_HEX], err[200], line[128];
+	struct journal *j;
+
+	journal_chain_start(&c);
+	for (int i = 0; i < 2; i++) {
+		snprintf(line, sizeof(line), "%08x %s\n",
+			 (unsigned)journal_crc32(records[i], strlen(records[i])), records[i]);
+		append_raw(f->path, line, strlen(line));
+		journal_chain_next(&c, records[i], strlen(records[i]));
+	}
+	assert_int_equal(journal_read(f->path, false, collect, &got, &st, err, sizeof(err)), 2);
+	assert_string_equal(got.args[1], "1 e2e4 e4");
+	assert_int_equal(st.unchained, 2);
+	assert_int_equal(st.chained, 0);
+
+	j = journal_open(f->path, false, err, sizeof(err));
+	assert_non_null(j);
+	assert_int_equal(journal_append(j, 2000, "restart", "%d", 1), 0);
+	journal_close(j);
+	journal_chain_next(&c, "2000 restart 1", 14);
+	journal_chain_hex(&c, hex);
+	assert_int_equal(journal_read(f->path, false, collect_chain, &ch, &st, err, sizeof(err)),
+			 3);
+	assert_false(ch.chained[0]);
+	assert_true(ch.chained[2]);
+	assert_true(ch.ok[2]);
+	assert_string_equal(ch.chain[2], hex);
+	assert_int_equal(st.unchained, 2);
+	assert_int_equal(st.chained, 1);
+	assert_int_equal(st.chain_breaks, 0);
+}
+
+/* journal_chain_text gives the bytes that appending the same lines to an empty journal
+ * gives. */
+static void test_chain_text_as_appended(void **state)
+{
+	struct fixture *f = *state;
+	char lines[3][JOURNAL_LINE_MAX + 1], *ptrs[3], err[200];
+	size_t len, tlen;
+	char *file, *text;
+	struct journal *j;
+
+	assert_true(journal_format(lines[0], sizeof(lines[0]), 0, "game", "%s", "g") > 0);
+	assert_true(journal_format(lines[1], sizeof(lines[1]), 7, "lift", "%s", "e2 P") > 0);
+	assert_true(journal_format(lines[2], sizeof(lines[2]), 9, "place", "%s", "e4") > 0);
+	j = journal_open(f->path, false, err, sizeof(err));
+	assert_non_null(j);
+	for (int i = 0; i < 3; i++) {
+		ptrs[i] = lines[i];
+		assert_int_equal(journal_append_line(j, lines[i], strlen(lines[i])), 0);
+	}
+	journal_close(j);
+	file = slurp(f->path, &len);
+	text = journal_chain_text(ptrs, 3, &tlen);
+	assert_non_null(text);
+	assert_int_equal(tlen, len);
+	assert_memory_equal(text, file, len);
+	free(text);
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +845,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_garbage_lines_skipped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duplicates_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lines_of_other_runs_are_no_duplicates, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_line_in_middle, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_malformed_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_overlong_line_is_torn, setup, teardown),
@@ -586,6 +854,12 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_writer_refuses_what_reader_refuses, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_record_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_chain_values_follow_the_lines, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_edit_and_removal_break_the_chain, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_damage_is_no_break, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_earlier_format_read_and_continued, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_chain_text_as_appended, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

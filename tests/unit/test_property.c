@@ -4,8 +4,9 @@
  * journal text into a fresh game, give the same game (position, moves with their readings
  * and marks, the clock, every flow, the result).  Runs are real games played on the board
  * in a seeded, human order with think times, presses (or none), touches, wrong placements
- * put right, button presses, draw offers, claims, tags, pauses, and the menu; the check is
- * made often along the way and at the end.
+ * put right, button presses, draw offers, claims, tags, pauses, and the menu, and the clock's
+ * irregularities (a forgotten press, a press with no move, the arbiter's pause with the move
+ * and its press made meanwhile); the check is made often along the way and at the end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,8 +22,24 @@
 #include "tests/unit/referee_testutil.h"
 
 static struct rt *t;
-static int said; /* utterances checked against the tournament list */
+static int said;	    /* utterances checked against the tournament list */
+static bool arbiter_paused; /* the arbiter stopped the clocks; resumed after the next press */
+/* Records seen of the clock's irregularities: presses while the clocks stood, presses with
+ * no move, moves counted without a press (6.2.1.2). */
+static int seen_paused, seen_empty, seen_counted;
 static uint64_t rng = 88172645463325252ull;
+
+/* A second stream for the clock's irregularities, so that the first one's distractions and
+ * orders stay as they were. */
+static uint64_t rng2 = 0x2545f4914f6cdd1dull;
+
+static unsigned rnd2(unsigned n)
+{
+	rng2 ^= rng2 << 13;
+	rng2 ^= rng2 >> 7;
+	rng2 ^= rng2 << 17;
+	return (unsigned)(rng2 % n);
+}
 
 static unsigned rnd(unsigned n)
 {
@@ -54,17 +71,10 @@ static void square(const char *sq, bool occupied)
 	rt_wait(t, 20 + rnd(300));
 }
 
-static void command(enum game_command_kind kind, enum game_role role)
+/* A request through the command table, as the socket gives it. */
+static void command(enum game_role role, const char *line)
 {
-	struct game_command c = {.kind = kind, .role = role, .color = -1};
-
-	snprintf(c.author, sizeof(c.author), "prop");
-	c.claim = rnd(2) ? CLAIM_FIFTY : CLAIM_THREEFOLD;
-	if (kind == CMD_TAG) {
-		snprintf(c.tag.name, sizeof(c.tag.name), "Round");
-		snprintf(c.tag.value, sizeof(c.tag.value), "%u", rnd(9));
-	}
-	rt_command(t, &c);
+	rt_control(t, role, line);
 }
 
 /* Something a player, an assistant or the arbiter might do between moves. */
@@ -98,26 +108,45 @@ static void distraction(void)
 	case 4:
 		rt_press(t, GAME_BUTTON_SELECT);
 		break;
-	case 5:
+	case 5: /* the player calls the arbiter (6.11.2), who starts the clocks (6.11.3) */
 		rt_press(t, GAME_BUTTON_PAUSE);
 		rt_wait(t, rnd(3000));
 		rt_press(t, GAME_BUTTON_PAUSE);
+		rt_wait(t, rnd(3000));
+		command(ROLE_ARBITER, "resume");
 		break;
 	case 6:
-		command(CMD_DRAW_OFFER, ROLE_ASSISTANT);
+		command(ROLE_ASSISTANT, "draw-offer");
 		break;
-	case 7:
-		command(CMD_CLAIM, rnd(2) ? ROLE_ARBITER : ROLE_ASSISTANT);
-		command(CMD_RESUME, ROLE_ARBITER);
+	case 7: {
+		const char *kind = rnd(2) ? "fifty" : "threefold";
+		bool arbiter = rnd(2);
+		char line[64];
+
+		/* The assistant's claim is the tactile player's; the arbiter names the side,
+		 * which may not be on move (refused). */
+		if (arbiter)
+			snprintf(line, sizeof(line), "claim %s %s", kind,
+				 rnd(2) ? "white" : "black");
+		else
+			snprintf(line, sizeof(line), "claim %s", kind);
+		command(arbiter ? ROLE_ARBITER : ROLE_ASSISTANT, line);
+		command(ROLE_ARBITER, "resume");
 		break;
-	case 8:
-		command(CMD_TAG, ROLE_ASSISTANT);
+	}
+	case 8: {
+		char line[32];
+
+		snprintf(line, sizeof(line), "tags Round %u", rnd(9));
+		command(ROLE_ASSISTANT, line);
 		break;
+	}
 	case 9: /* the menu opened and closed unused */
 		rt_hold(t, GAME_BUTTON_SELECT, 1200);
 		rt_press(t, GAME_BUTTON_SELECT);
 		rt_wait(t, 16000);
 		break;
+
 	default:
 		break;
 	}
@@ -199,6 +228,8 @@ static void run_game(const char *path, int player, const char *tc, int seed)
 	pgn_reader_free(reader);
 
 	rng ^= (uint64_t)seed * 0x9e3779b97f4a7c15ull;
+	rng2 ^= (uint64_t)seed * 0x9e3779b97f4a7c15ull;
+	arbiter_paused = false;
 	memset(t, 0, sizeof(*t));
 	t->now = 1000;
 	rt_open(t, player, tc, NULL);
@@ -211,12 +242,26 @@ static void run_game(const char *path, int player, const char *tc, int seed)
 			distraction();
 			check_replay();
 		}
+		if (clock && rnd2(12) == 0) {
+			/* The arbiter stops the clocks; the move and its press come meanwhile. */
+			command(ROLE_ARBITER, "pause");
+			arbiter_paused = true;
+		} else if (clock && rnd2(12) == 0) {
+			/* A press with no move made (7.5.3). */
+			rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+		}
 		play(pgn.game.moves[i]);
 		/* A rook set beside its king while castling is legal waits (castle-wait-ms),
-		 * unless the press decides it. */
-		if (clock)
+		 * unless the press decides it.  Now and then the press is forgotten: the next
+		 * move completes it (6.2.1.2). */
+		if (clock && rnd2(10) == 0)
+			rt_wait(t, 2000);
+		else if (clock)
 			press(mover);
-		else if (game_plies(rt_game(t)) == i)
+		if (arbiter_paused) {
+			command(ROLE_ARBITER, "resume");
+			arbiter_paused = false;
+		} else if (game_plies(rt_game(t)) == i)
 			rt_wait(t, 2000);
 		if (game_plies(rt_game(t)) != i + 1) {
 			fprintf(stderr, "%s\n",
@@ -231,11 +276,21 @@ static void run_game(const char *path, int player, const char *tc, int seed)
 			check_replay();
 	}
 	check_replay();
+	for (int k = rt_game_start(t); k < t->nrec; k++) {
+		seen_paused += !strcmp(t->types[k], "press") && strstr(t->args[k], " paused ");
+		seen_empty += !strcmp(t->types[k], "press") && strstr(t->args[k], " empty ");
+		/* `complete PLY CLK CLOCK`: the clock in the record counted it. */
+		seen_counted += !strcmp(t->types[k], "complete") && strchr(t->args[k], ' ') &&
+				strchr(strchr(t->args[k], ' ') + 1, ' ');
+	}
 	referee_stop(t->r, t->now);
 	check_replay(); /* with what stopping added */
 	if (t->tournament_faults)
 		fail_msg("%s: %d utterances not allowed in tournament mode; the first: %s", path,
 			 t->tournament_faults, t->tournament_fault);
+	if (t->audience_faults)
+		fail_msg("%s: %d events handed out to the wrong audience; the first: %s", path,
+			 t->audience_faults, t->audience_fault);
 	said += t->tournament_said;
 	referee_free(t->r);
 	t->r = NULL;
@@ -262,6 +317,10 @@ static void test_games_read_back(void **state)
 			run_game(runs[i].path, runs[i].player, runs[i].tc, seed);
 	/* The games are tournament games (the default mode): their utterances were checked. */
 	assert_true(said > 100);
+	if (!seen_paused || !seen_empty || !seen_counted)
+		fail_msg("presses while paused %d, with no move %d, moves counted without a press "
+			 "%d: each should have come",
+			 seen_paused, seen_empty, seen_counted);
 }
 
 int main(void)

@@ -130,8 +130,15 @@ static void test_every_type(void **state)
 	snprintf(r.u.result.reason, sizeof(r.u.result.reason), "Black's flag fell");
 	round_trip(&r, "1-0 time-forfeit alice+pin \"Black's flag fell\"");
 	r = record(REC_RESTART);
-	r.u.restart_plies = 40;
+	r.u.restart.plies = 40;
 	round_trip(&r, "40");
+	r.u.restart.run = 3;
+	round_trip(&r, "40 3");
+	r = record(REC_CHECKPOINT);
+	r.clock = a_clock();
+	round_trip(&r, NULL);
+	r.u.checkpoint_recovered = true;
+	round_trip(&r, NULL);
 	r = record(REC_DRAW_OFFER);
 	r.u.offer.color = CHESS_WHITE;
 	r.u.offer.ply = 21;

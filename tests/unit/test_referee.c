@@ -24,9 +24,9 @@ static int count_records(const char *type)
 	return n;
 }
 
-static void command(enum game_command_kind kind, enum game_role role, uint32_t id)
+static void command(enum game_command_kind kind, enum game_role role)
 {
-	struct game_command c = {.kind = kind, .role = role, .request = id, .color = -1};
+	struct game_command c = {.kind = kind, .role = role, .color = -1};
 
 	snprintf(c.author, sizeof(c.author), "tester");
 	rt_command(t, &c);
@@ -150,6 +150,8 @@ static void test_flag_found_by_late_press(void **state)
 	assert_replays();
 }
 
+/* Tournament mode: the player's pause stops the clocks to call the arbiter (6.11.2); it does
+ * not start them again (6.11.3). */
 static void test_pause_button(void **state)
 {
 	(void)state;
@@ -157,9 +159,29 @@ static void test_pause_button(void **state)
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
 	rt_press(t, GAME_BUTTON_PAUSE);
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_int_equal(rt_game(t)->stopped_by, STOP_PLAYER);
+	assert_logged(" SAY private paused\n");
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_logged(" SAY private arbiter-resumes\n");
+	assert_null(last_record("resume"));
+	assert_replays();
+}
+
+/* Casual mode: the button toggles. */
+static void test_pause_button_casual(void **state)
+{
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.next.mode = GAME_CASUAL;
+	rt_open(t, CHESS_BLACK, "600+0", NULL);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
 	assert_logged(" SAY private paused\n");
 	rt_press(t, GAME_BUTTON_PAUSE);
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	assert_int_equal(rt_game(t)->stopped_by, STOP_NONE);
 	assert_logged(" SAY private resumed\n");
 	assert_true(strncmp(last_record("resume"), "player running", 14) == 0);
 	assert_replays();
@@ -309,17 +331,17 @@ static void test_resume_from_records(void **state)
 
 static void test_draw_offer(void **state)
 {
-	struct game_command c = {.kind = CMD_DRAW_OFFER, .role = ROLE_ASSISTANT, .request = 7};
+	struct game_command c = {.kind = CMD_DRAW_OFFER, .role = ROLE_ASSISTANT};
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	c.color = -1;
 	rt_command(t, &c);
-	assert_logged(" REPLY 7 error a draw is offered after making a move");
+	assert_logged(" REPLY error a draw is offered after making a move");
 	rt_move(t, "e2", "e4");
 	rt_move(t, "e7", "e5");
 	rt_command(t, &c); /* default: the side that moved last, Black */
-	assert_logged(" REPLY 7 ok draw offer by black with move 1");
+	assert_logged(" REPLY ok draw offer by black with move 1");
 	assert_logged(" SAY private black-offers-draw\n"); /* Black offers, to the tactile player */
 	assert_true(rt_game(t)->plies[1].flags & GAME_PLY_DRAW_OFFER);
 	assert_int_equal(rt_game(t)->offer_color, CHESS_BLACK);
@@ -340,25 +362,23 @@ static void repeat_knights(int times)
 
 static void test_claim_threefold(void **state)
 {
-	struct game_command c = {.kind = CMD_CLAIM, .claim = CLAIM_THREEFOLD, .color = -1};
-
 	(void)state;
 	rt_open(t, CHESS_WHITE, "600+0", NULL);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	c.role = ROLE_ASSISTANT;
-	c.request = 1;
-	rt_command(t, &c);
+	rt_control(t, ROLE_ASSISTANT, "claim threefold");
 	/* To the assistant the reply does not say whether the claim is correct. */
-	assert_logged(" REPLY 1 ok threefold claim by white: the clocks stand for the arbiter");
+	assert_logged(" REPLY ok threefold claim by white: the clocks stand for the arbiter");
+	assert_logged(" CLAIM white threefold\n"); /* that a claim was made: public */
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
 	assert_true(rt_game(t)->claim.open);
 	assert_false(rt_game(t)->claim.correct);
-	c.role = ROLE_ARBITER;
-	c.request = 2;
-	rt_command(t, &c);
-	assert_logged(" REPLY 2 ok threefold claim by white is not correct");
-	command(CMD_RESUME, ROLE_ARBITER, 3);
-	assert_logged(" REPLY 3 ok clocks running");
+	/* The arbiter names the claimant. */
+	rt_control(t, ROLE_ARBITER, "claim threefold");
+	assert_logged(" REPLY error whose claim? claim threefold white|black [MOVE]");
+	rt_control(t, ROLE_ARBITER, "claim threefold white");
+	assert_logged(" REPLY ok threefold claim by white is not correct");
+	rt_control(t, ROLE_ARBITER, "resume");
+	assert_logged(" REPLY ok clocks running");
 	assert_false(rt_game(t)->claim.open);
 	assert_not_logged("claim-correct"); /* nothing said to the players (11.3.1) */
 	assert_replays();
@@ -366,12 +386,6 @@ static void test_claim_threefold(void **state)
 
 static void test_claim_with_intended_move(void **state)
 {
-	struct game_command c = {.kind = CMD_CLAIM,
-				 .claim = CLAIM_THREEFOLD,
-				 .color = -1,
-				 .role = ROLE_ARBITER,
-				 .request = 4};
-
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	repeat_knights(1);
@@ -379,34 +393,101 @@ static void test_claim_with_intended_move(void **state)
 	rt_move(t, "g8", "f6");
 	rt_move(t, "f3", "g1");
 	/* Black intends Ng8: the start position would stand a third time. */
-	snprintf(c.move, sizeof(c.move), "Sg8");
-	rt_command(t, &c);
-	assert_logged(" REPLY 4 ok threefold claim by black is correct");
+	rt_control(t, ROLE_ARBITER, "claim threefold black Sg8");
+	assert_logged(" REPLY ok threefold claim by black is correct");
 	assert_non_null(strstr(last_record("claim"), "black threefold f6g8 yes"));
-	c.request = 5;
-	snprintf(c.move, sizeof(c.move), "Ke9");
-	rt_command(t, &c);
-	assert_logged(" REPLY 5 error 'Ke9' is not a legal move for black");
+	rt_control(t, ROLE_ARBITER, "claim threefold black Ke9");
+	assert_logged(" REPLY error 'Ke9' is not a legal move for black");
+	assert_replays();
+}
+
+/* Issue 17, point 6: a claim carries the claimant's side.  The tactile player's claim (from
+ * the assistant or the menu) when the opponent is on move is refused with the reason; it
+ * was charged to the opponent, and the rejected claim's penalty then went to the tactile
+ * player.  A rejected claim's penalty goes to the claimant's opponent. */
+static void test_claim_charged_to_claimant(void **state)
+{
+	int64_t white, black;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "5400+30", NULL); /* standard play: 2 minutes (9.5.3) */
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	/* Black (the sighted opponent) is on move: the tactile player (White) may not claim. */
+	assert_int_equal(rt_control(t, ROLE_ASSISTANT, "claim fifty"), -1);
+	assert_logged(" REPLY error white cannot claim now: black is on move (9.2, 9.3");
+	assert_int_equal(rt_game(t)->claims, 0);
+	assert_null(last_record("claim"));
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	/* The menu offers no claim on the opponent's move (9.2, 9.3). */
+	rt_hold(t, GAME_BUTTON_SELECT, 1200);
+	assert_logged(" SAY private menu-offer-draw\n");
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-resign\n");
+	assert_not_logged("menu-claim");
+	rt_wait(t, 20000); /* closes unused */
+	assert_null(last_record("claim"));
+	/* The arbiter names a side not on move: refused, never turned into Black's claim. */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim fifty white"), -1);
+	assert_null(last_record("claim"));
+	/* Black's claim, rejected: the penalty goes to White, Black's opponent. */
+	rt_wait(t, 1000);
+	white = clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim fifty black"), 0);
+	assert_logged(" REPLY ok fifty claim by black is not correct");
+	assert_non_null(strstr(last_record("claim"), " black fifty - no"));
+	black = clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim reject"), 0);
+	assert_logged(" REPLY ok claim rejected: +0:02:00 to white (9.5.3); the clocks run");
+	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_WHITE, t->now), white + 120000);
+	assert_int_equal(clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now), black);
+	/* After White's reply, White's claim through the assistant is White's. */
+	rt_move(t, "e7", "e5");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	assert_int_equal(rt_control(t, ROLE_ASSISTANT, "claim threefold"), 0);
+	assert_logged(" REPLY ok threefold claim by white: the clocks stand");
+	assert_non_null(strstr(last_record("claim"), " white threefold - no"));
+	assert_replays();
+}
+
+/* With a clock, the mover whose move is made on the board but not yet completed by the
+ * press is on move for a claim (the move made is the one intended). */
+static void test_claim_with_move_made_before_press(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	assert_int_equal(rt_control(t, ROLE_ASSISTANT, "claim fifty"), 0);
+	assert_logged(" REPLY ok fifty claim by white: the clocks stand for the arbiter");
+	rt_control(t, ROLE_ARBITER, "resume");
+	/* Black cannot claim in White's move. */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim fifty black"), -1);
+	assert_logged(" REPLY error black cannot claim now: white is on move");
+	/* An intended move besides the one made is refused with the reason. */
+	assert_int_equal(rt_control(t, ROLE_ASSISTANT, "claim fifty Nf3"), -1);
+	assert_logged(" REPLY error white has made a move on the board, not yet completed");
 	assert_replays();
 }
 
 static void test_resign(void **state)
 {
-	struct game_command c = {.kind = CMD_RESIGN, .role = ROLE_ASSISTANT, .request = 9};
+	struct game_command c = {.kind = CMD_RESIGN, .role = ROLE_ASSISTANT};
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	c.color = -1;
 	rt_command(t, &c);
-	assert_logged(" REPLY 9 error resign needs the side");
+	assert_logged(" REPLY error resign needs the side");
 	c.color = CHESS_BLACK;
 	rt_command(t, &c);
-	assert_logged(" REPLY 9 ok black resigns: 1-0");
+	assert_logged(" REPLY ok black resigns: 1-0");
 	assert_logged(" SAY public black-resigns\n"); /* for both to hear */
 	assert_string_equal(rt_game(t)->result.result, "1-0");
-	/* A command at the wrong moment changes nothing. */
-	rt_command(t, &c);
-	assert_logged(" REPLY 9 error the game is over: 1-0");
+	/* A command at the wrong moment changes nothing (the table's needs). */
+	rt_control(t, ROLE_ASSISTANT, "resign black");
+	assert_logged(" REPLY error the game is over: 1-0");
 	assert_int_equal(count_records("resign"), 1);
 	assert_replays();
 }
@@ -429,37 +510,36 @@ static void test_resign_against_bare_king(void **state)
 
 static void test_result_and_approve(void **state)
 {
-	struct game_command c = {.kind = CMD_RESULT, .role = ROLE_ASSISTANT, .request = 11};
+	struct game_command c = {.kind = CMD_RESULT, .role = ROLE_ASSISTANT};
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
-	command(CMD_APPROVE, ROLE_ASSISTANT, 10);
-	assert_logged(" REPLY 10 error no result to approve: the game is on");
-	snprintf(c.result, sizeof(c.result), "1/2-1/2");
-	snprintf(c.text, sizeof(c.text), "agreed draw");
-	rt_command(t, &c);
-	assert_logged(" REPLY 11 error not allowed for this role");
+	command(CMD_APPROVE, ROLE_ASSISTANT);
+	assert_logged(" REPLY error no result to approve: the game is on");
+	rt_control(t, ROLE_ASSISTANT, "result 1/2-1/2 agreed draw");
+	assert_logged(" REPLY error not allowed for this role");
 	assert_false(game_over(rt_game(t)));
+	snprintf(c.text, sizeof(c.text), "agreed draw");
 	c.role = ROLE_ARBITER;
 	snprintf(c.result, sizeof(c.result), "2-0");
 	rt_command(t, &c);
-	assert_logged(" REPLY 11 error result must be 1-0, 0-1 or 1/2-1/2");
+	assert_logged(" REPLY error result must be 1-0, 0-1 or 1/2-1/2");
 	snprintf(c.result, sizeof(c.result), "1/2-1/2");
 	rt_command(t, &c);
-	assert_logged(" REPLY 11 ok 1/2-1/2, agreed draw");
+	assert_logged(" REPLY ok 1/2-1/2, agreed draw");
 	assert_int_equal(rt_game(t)->result.state, RESULT_ENDED);
 	assert_int_equal(rt_game(t)->result.termination, TERMINATION_NORMAL);
-	command(CMD_APPROVE, ROLE_ASSISTANT, 12);
-	assert_logged(" REPLY 12 ok result 1/2-1/2 approved");
+	command(CMD_APPROVE, ROLE_ASSISTANT);
+	assert_logged(" REPLY ok result 1/2-1/2 approved");
 	assert_int_equal(rt_game(t)->result.state, RESULT_APPROVED);
-	command(CMD_APPROVE, ROLE_ASSISTANT, 13);
-	assert_logged(" REPLY 13 error the result 1/2-1/2 is approved already");
+	command(CMD_APPROVE, ROLE_ASSISTANT);
+	assert_logged(" REPLY error the result 1/2-1/2 is approved already");
 	assert_replays();
 }
 
 static void test_time_forfeit_result(void **state)
 {
-	struct game_command c = {.kind = CMD_RESULT, .role = ROLE_ARBITER, .request = 1};
+	struct game_command c = {.kind = CMD_RESULT, .role = ROLE_ARBITER};
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "5+0", NULL);
@@ -475,22 +555,22 @@ static void test_time_forfeit_result(void **state)
 
 static void test_tags(void **state)
 {
-	struct game_command c = {.kind = CMD_TAG, .role = ROLE_ASSISTANT, .request = 3};
+	struct game_command c = {.kind = CMD_TAG, .role = ROLE_ASSISTANT};
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	snprintf(c.tag.name, sizeof(c.tag.name), "White");
 	snprintf(c.tag.value, sizeof(c.tag.value), "Anna \"the rook\" Berg");
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 ok White set");
+	assert_logged(" REPLY ok White set");
 	assert_string_equal(game_params_tag(&rt_game(t)->params, "White"),
 			    "Anna \"the rook\" Berg");
 	snprintf(c.tag.name, sizeof(c.tag.name), "Result");
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 error Result is written by the device from the game");
+	assert_logged(" REPLY error Result is written by the device from the game");
 	snprintf(c.tag.name, sizeof(c.tag.name), "Bad Name");
 	rt_command(t, &c);
-	assert_logged(" REPLY 3 error 'Bad Name' is not a tag name");
+	assert_logged(" REPLY error 'Bad Name' is not a tag name");
 	assert_replays();
 }
 
@@ -498,17 +578,17 @@ static void test_pause_commands(void **state)
 {
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
-	command(CMD_PAUSE, ROLE_ARBITER, 1);
-	assert_logged(" REPLY 1 error the game has no clock");
+	rt_control(t, ROLE_ARBITER, "pause");
+	assert_logged(" REPLY error the game has no clock");
 	rt_close(t);
 	rt_open(t, CHESS_WHITE, "600+0", NULL);
-	command(CMD_PAUSE, ROLE_ARBITER, 2);
-	assert_logged(" REPLY 2 error the clocks are not running");
+	command(CMD_PAUSE, ROLE_ARBITER);
+	assert_logged(" REPLY error the clocks are not running");
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	command(CMD_PAUSE, ROLE_ASSISTANT, 3);
-	assert_logged(" REPLY 3 error not allowed for this role");
-	command(CMD_PAUSE, ROLE_ARBITER, 4);
-	assert_logged(" REPLY 4 ok clocks paused");
+	rt_control(t, ROLE_ASSISTANT, "pause");
+	assert_logged(" REPLY error not allowed for this role");
+	command(CMD_PAUSE, ROLE_ARBITER);
+	assert_logged(" REPLY ok clocks paused");
 	assert_non_null(strstr(last_record("pause"), "tester paused"));
 }
 
@@ -519,6 +599,7 @@ static void test_menu(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	rt_move(t, "e2", "e4");
+	rt_move(t, "e7", "e5"); /* White on move: the claims are offered */
 	rt_hold(t, GAME_BUTTON_SELECT, 1500);
 	assert_logged(" SAY private menu-offer-draw\n"); /* offer a draw */
 	rt_press(t, GAME_BUTTON_SELECT);
@@ -553,6 +634,49 @@ static void test_menu_closes_unused(void **state)
 	assert_logged(" SAY private nothing-to-repeat\n");
 }
 
+/* After cancel: the spoken quick guide, then (with a braille display) the braille
+ * scoresheet, page by page with repeat while the menu stays open. */
+static void test_menu_guide_and_braille_sheet(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	assert_logged(" SAY private menu-offer-draw\n");
+	for (int i = 0; i < 5; i++) /* threefold, fifty, resign, cancel, then the guide */
+		rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-quick-guide\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" SAY private quick-guide-buttons\n");
+	assert_logged(" SAY private quick-guide-menu\n");
+	assert_logged(" SAY private quick-guide-speech\n");
+	/* No display configured: the guide is the last item, the menu closed with it. */
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	for (int i = 0; i < 6; i++)
+		rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-offer-draw\n");
+	assert_null(strstr(t->log, "menu-braille-sheet"));
+	rt_wait(t, 20000);
+	rt_close(t);
+
+	t->set.braille_display = true;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_hold(t, GAME_BUTTON_SELECT, 1500);
+	for (int i = 0; i < 6; i++)
+		rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-braille-sheet\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" BRAILLE_PAGE page 1\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" BRAILLE_PAGE page 2\n");
+	/* Still open: select goes on to the next item (round to the first). */
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged(" SAY private menu-offer-draw\n");
+	/* Nothing of it changed the game. */
+	assert_int_equal(game_plies(rt_game(t)), 0);
+	assert_replays();
+	t->set.braille_display = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +687,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_flag_at_deadline, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_found_by_late_press, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pause_button, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pause_button_casual, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_promotion_needs_a_piece, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_impossible_move_held_until_press, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_casual_mismatch_at_once, setup, teardown),
@@ -572,6 +697,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_draw_offer, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_threefold, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_with_intended_move, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_claim_charged_to_claimant, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_claim_with_move_made_before_press, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resign_against_bare_king, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_result_and_approve, setup, teardown),
@@ -580,6 +708,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_pause_commands, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_menu, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_menu_closes_unused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_menu_guide_and_braille_sheet, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

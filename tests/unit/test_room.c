@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,7 +134,7 @@ static void test_pgn_normalised(void **state)
 	assert_int_equal(g->plies, 7);
 	assert_int_equal(g->clocks, 2);
 	assert_string_equal(room_game_tag(g, "White"), "Berg, \\\"Anna\\\"");
-	room_game_write(g, &b);
+	room_game_write(g, "pi-01", &b);
 	out = strbuf_finish(&b);
 	assert_string_equal(out,
 			    "[Event \"Club\"]\n"
@@ -156,6 +157,90 @@ static void test_pgn_normalised(void **state)
 	free(g);
 }
 
+static void test_untagged_board_named(void **state)
+{
+	const char *pgn = "[Event \"?\"]\n[White \"?\"]\n[Black \"Haas\"]\n\n1. e4 *\n";
+	struct room_game *g = calloc(1, sizeof(*g));
+	struct strbuf b = {0};
+	char *out;
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(room_game_parse(pgn, g), 0);
+	room_game_write(g, "pi-07", &b);
+	out = strbuf_finish(&b);
+	assert_non_null(strstr(out, "[White \"pi-07 (White)\"]\n[Black \"Haas\"]\n"));
+	free(out);
+	b = (struct strbuf){0};
+	assert_int_equal(room_game_parse("[Event \"x\"]\n\n*\n", g), 0);
+	room_game_write(g, "pi-08", &b);
+	out = strbuf_finish(&b);
+	assert_non_null(strstr(out, "[White \"pi-08 (White)\"]\n[Black \"pi-08 (Black)\"]\n"));
+	free(out);
+	b = (struct strbuf){0};
+	room_game_write(g, NULL, &b);
+	out = strbuf_finish(&b);
+	assert_non_null(strstr(out, "[White \"?\"]\n[Black \"?\"]\n"));
+	free(out);
+	free(g);
+}
+
+static void test_movetext_moves(void **state)
+{
+	const char *m = "1. e4 {[%clk 0:10:04]} 1... e5 2. Nf3 $1 (2. Bc4 Nf6 (2... c6)) 2... Nc6 "
+			"3.Bb5 a6 4. O-O 1/2-1/2";
+	const char *want[] = {"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"};
+	const char *move;
+	size_t len, n = 0;
+
+	(void)state;
+	while (room_movetext_next(&m, &move, &len)) {
+		assert_true(n < sizeof(want) / sizeof(want[0]));
+		assert_int_equal(len, strlen(want[n]));
+		assert_memory_equal(move, want[n], len);
+		n++;
+	}
+	assert_int_equal(n, 7);
+	assert_int_equal(room_movetext_plies("1. e4 e5 2. Nf3 (2. Bc4) 0-1"), 3);
+}
+
+static void test_history_for_a_delayed_view(void **state)
+{
+	struct room_history *h = calloc(1, sizeof(*h));
+	const int64_t keep = 60000;
+
+	(void)state;
+	assert_non_null(h);
+	assert_null(room_history_at(h, 1000));
+	assert_int_equal(room_history_add(h, 1000, 1, strdup("a"), keep), 1);
+	/* The same text again (a retained message after a reconnect) is no change. */
+	assert_int_equal(room_history_add(h, 2000, 2, strdup("a"), keep), 0);
+	assert_int_equal(room_history_add(h, 5000, 3, strdup("b"), keep), 1);
+	assert_null(room_history_at(h, 999));
+	assert_string_equal(room_history_at(h, 4999)->text, "a");
+	assert_string_equal(room_history_at(h, 5000)->text, "b");
+	/* Much later: a delayed view at 70000 - 60000 = 10000 still needs "b". */
+	assert_int_equal(room_history_add(h, 70000, 4, strdup("c"), keep), 1);
+	assert_int_equal(h->count, 2);
+	assert_string_equal(room_history_at(h, 10000)->text, "b");
+	assert_string_equal(room_history_at(h, 70000)->text, "c");
+	assert_int_equal(room_history_add(h, 71000, 5, NULL, keep), 1);
+	assert_null(room_history_at(h, 71000)->text);
+	/* Full: never a newer version than the view's time, only an older one for a while. */
+	room_history_free(h);
+	for (int i = 0; i < ROOM_HISTORY_MAX + 10; i++) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", i);
+		room_history_add(h, 1000 * (int64_t)i, (uint64_t)i, strdup(v), 10000000);
+	}
+	assert_int_equal(h->count, ROOM_HISTORY_MAX);
+	for (int64_t t = 0; t < 1000 * (ROOM_HISTORY_MAX + 10); t += 500)
+		assert_true(atoi(room_history_at(h, t)->text) <= t / 1000);
+	room_history_free(h);
+	free(h);
+}
+
 static void test_board_order(void **state)
 {
 	(void)state;
@@ -176,6 +261,9 @@ int main(void)
 	    cmocka_unit_test(test_tag_allow_list),
 	    cmocka_unit_test(test_pgn_normalised),
 	    cmocka_unit_test(test_board_order),
+	    cmocka_unit_test(test_untagged_board_named),
+	    cmocka_unit_test(test_movetext_moves),
+	    cmocka_unit_test(test_history_for_a_delayed_view),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

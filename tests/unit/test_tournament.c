@@ -49,6 +49,7 @@ static void test_every_message_is_listed(void **state)
 	assert_non_null(utterance_find("guide"));
 	assert_non_null(utterance_find("times"));
 	assert_non_null(utterance_find("warning"));
+	assert_non_null(utterance_find("braille-page"));
 	for (size_t i = 0; i < UTTERANCE_COUNT; i++) {
 		assert_true(strlen(utterances[i].when) > 10);
 		assert_true(!strcmp(utterances[i].channel, "public") ||

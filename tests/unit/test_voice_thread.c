@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "tests/unit/voice_testutil.h"
@@ -25,6 +26,40 @@ static void sleep_ms(int ms)
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 
 	nanosleep(&ts, NULL);
+}
+
+/* The warnings a test causes on purpose (utterances dropped) go to a file, not into make
+ * check's log, and are counted. */
+struct captured {
+	int saved_fd;
+	FILE *file;
+};
+
+static void capture_begin(struct captured *c)
+{
+	fflush(stderr);
+	c->file = tmpfile();
+	assert_non_null(c->file);
+	c->saved_fd = dup(STDERR_FILENO);
+	assert_true(c->saved_fd >= 0);
+	assert_true(dup2(fileno(c->file), STDERR_FILENO) >= 0);
+}
+
+/* The number of captured lines that contain `needle`. */
+static int capture_end(struct captured *c, const char *needle)
+{
+	char line[512];
+	int n = 0;
+
+	fflush(stderr);
+	assert_true(dup2(c->saved_fd, STDERR_FILENO) >= 0);
+	close(c->saved_fd);
+	rewind(c->file);
+	while (fgets(line, sizeof(line), c->file))
+		if (strstr(line, needle))
+			n++;
+	fclose(c->file);
+	return n;
 }
 
 /* Wait until the voice thread has started n utterances. */
@@ -104,9 +139,11 @@ static void test_concurrent_callers(void **state)
 	struct voice_stats st;
 	struct voice *v;
 	uint64_t worst = 0;
+	struct captured warnings;
 	char *log;
 
 	tu_tempdir(dir, "thread");
+	capture_begin(&warnings);
 	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
 	assert_non_null(v);
 	for (int i = 0; i < THREADS; i++) {
@@ -128,6 +165,7 @@ static void test_concurrent_callers(void **state)
 
 	/* Every call was either spoken (and logged) or dropped with a warning. */
 	assert_int_equal(st.spoken + st.dropped, THREADS * CALLS);
+	assert_int_equal(capture_end(&warnings, "not spoken"), st.dropped);
 	snprintf(path, sizeof(path), "%s/speech.log", dir);
 	log = tu_read_file(path, NULL);
 	assert_int_equal(tu_count_lines(log), st.spoken);
@@ -230,8 +268,10 @@ static void test_priorities(void **state)
 	char dir[64], texts[2048];
 	struct voice_stats st;
 	struct voice *v;
+	struct captured warnings;
 
 	tu_tempdir(dir, "prio");
+	capture_begin(&warnings);
 	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
 	assert_non_null(v);
 
@@ -264,6 +304,7 @@ static void test_priorities(void **state)
 	voice_get_stats(v, &st);
 	assert_int_equal(st.dropped, 3);
 	voice_stop(v);
+	assert_int_equal(capture_end(&warnings, "not spoken"), 3);
 	tu_rmdir(dir);
 }
 
@@ -273,9 +314,11 @@ static void test_queue_full(void **state)
 	char dir[64];
 	struct voice_stats st;
 	struct voice *v;
+	struct captured warnings;
 	int refused = 0;
 
 	tu_tempdir(dir, "full");
+	capture_begin(&warnings);
 	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
 	assert_non_null(v);
 	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", LONG_TEXT, 1);
@@ -295,6 +338,7 @@ static void test_queue_full(void **state)
 	assert_int_equal(st.spoken, 1 + VOICE_QUEUE_SIZE);
 	assert_int_equal(st.dropped, 8);
 	voice_stop(v);
+	assert_int_equal(capture_end(&warnings, "queue full, not spoken"), 8);
 	tu_rmdir(dir);
 }
 

@@ -28,10 +28,20 @@ static const struct tournament_utterance utterances[] = {
     {"game-start", "private", true, "the clock was started"},
     {"new-game", "private", true, "the board was set up for the next game after a result"},
     {"paused", "private", true,
-     "the clocks were stopped (arbiter), or the player pressed while they stand"},
+     "the clocks were stopped (the player's pause, the arbiter), or the player pressed while "
+     "they stand"},
     {"resumed", "private", true, "the arbiter started the clocks again"},
+    {"arbiter-resumes", "private", true,
+     "pause pressed while the clocks stand: the arbiter starts them again (6.11.3)"},
     {"resumed-after-restart", "private", true, "the device restarted; the clocks stand"},
     {"resumed-no-clock", "private", true, "the device restarted in a game without a clock"},
+    {"clock-gap-white", "private", true,
+     "after resumed-after-restart: up to how much of White's running time the power cut "
+     "gave back (not counted; the arbiter decides)"},
+    {"clock-gap-black", "private", true, "the same for Black's running time"},
+    {"clock-uncertain", "private", true,
+     "after resumed-after-restart: the clocks' records were lost; they stand at the last "
+     "readings known until the arbiter resumes or sets them"},
     {"promotion-prompt", "private", true,
      "a pawn reached the last rank on the board: choose the piece with select"},
     {"promotion-needed", "private", true,
@@ -53,8 +63,11 @@ static const struct tournament_utterance utterances[] = {
     {"warning", "private", true, "the player's own time fell below a [clock] warnings mark"},
     {"press-no-move", "private", true,
      "after the player's press, when it completed no move (7.5.3)"},
-    {"flag-white", "public", true, "White's flag fell (6.9)"},
-    {"flag-black", "public", true, "Black's flag fell (6.9)"},
+    {"flag-white", "public or private", true,
+     "White's flag fell and the period's moves were not made (6.4, 6.9); public, or private "
+     "where the arbiter does not point a flag out (2005 rapid and blitz, B7) or as [clock] "
+     "flag-announce says; nothing with flag-announce = off"},
+    {"flag-black", "public or private", true, "Black's flag fell: as for White"},
     {"checkmate", "public", true, "the move made was checkmate (5.1.1)"},
     {"stalemate", "public", true, "the move made was stalemate (5.2.1)"},
     {"dead-position", "private", true, "the move made left a dead position (5.2.2)"},
@@ -90,6 +103,17 @@ static const struct tournament_utterance utterances[] = {
     {"menu-confirm-resign", "private", true, "after choosing resign: press repeat again"},
     {"menu-closed", "private", true, "the menu closed (cancel, or menu-ms unused)"},
     {"not-now", "private", true, "a menu choice the game does not allow now"},
+    {"menu-quick-guide", "private", true, "menu item, after cancel: the spoken quick guide"},
+    {"menu-braille-sheet", "private", true,
+     "menu item, after the quick guide, only with a braille display: the scoresheet on it"},
+    {"quick-guide-buttons", "private", true,
+     "the quick guide chosen: the buttons (a move's announcement cuts the guide short)"},
+    {"quick-guide-menu", "private", true, "the quick guide, next: the menu and its items"},
+    {"quick-guide-speech", "private", true,
+     "the quick guide, last: what the device says when, and on which channel"},
+    {"braille-page", "private", true,
+     "the braille scoresheet chosen in the menu: the page the display now shows (each repeat: the "
+     "next)"},
     {"arbiter-pin", "private", true,
      "info and repeat were held together: the arbiter's menu on the buttons asks for the PIN "
      "(the player's buttons are the arbiter's until it closes)"},

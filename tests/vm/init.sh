@@ -159,6 +159,45 @@ if [ "$wiring" != direct ]; then
 	done
 fi
 
+# ---------------------------------------------------------------- the package's user
+# As the package makes them (annabella.sysusers: the user annabella, its groups) and as its
+# udev rule gives the devices their group and mode (60-annabella-gpio.rules): the daemon runs
+# as that user with exactly those groups, so it reaches the display's bus and the chip through
+# them or not at all.  Group ids are given here in the order the file names them.
+gid=900
+names=
+for g in $(sed -n 's/^g \([a-z0-9_-]*\) .*/\1/p;s/^m annabella \([a-z0-9_-]*\)$/\1/p' \
+	/test/annabella.sysusers); do
+	case " $names " in *" $g "*) continue ;; esac
+	names="$names $g"
+	eval "gid_$(echo "$g" | tr - _)=$gid"
+	echo "$g:x:$gid:" >>/etc/group
+	gid=$((gid + 1))
+done
+uid=990
+pgid=$gid_annabella
+supp=
+supp_names=
+for g in $(sed -n 's/^m annabella \([a-z0-9_-]*\)$/\1/p' /test/annabella.sysusers); do
+	eval "supp=\"\${supp:+\$supp,}\$gid_$(echo "$g" | tr - _)\""
+	supp_names="$supp_names $g"
+done
+info package-groups "$pgid / $(echo "$supp" | tr , '\n' | sort -n | tr '\n' ' ' | sed 's/ $//')"
+info package-group-names "annabella$supp_names"
+# A rule's GROUP and MODE for a subsystem.
+rule() { sed -n "s/^SUBSYSTEM==\"$1\".*GROUP=\"\([a-z0-9_-]*\)\", MODE=\"\([0-7]*\)\".*/\1 \2/p" \
+	/test/60-annabella-gpio.rules | head -1; }
+set -- $(rule i2c-dev)
+[ -n "${1:-}" ] || fail "the udev rule has no i2c-dev line"
+eval "chgrp \$gid_$1 /dev/i2c-0" && chmod "$2" /dev/i2c-0 && chown 0 /dev/i2c-0
+info i2c-dev "$(ls -ln /dev/i2c-0 | cut -c1-10) root:$1"
+# The rule names gpiochip0, the header of a Pi; the simulated chip has the number the kernel
+# gave it (the README: copy the rule and change the name for another chip).
+set -- $(rule gpio)
+[ -n "${1:-}" ] || fail "the udev rule has no gpio line"
+eval "chgrp \$gid_$1 /dev/$chip" && chmod "$2" "/dev/$chip" && chown 0 "/dev/$chip"
+info gpio-dev "$(ls -ln "/dev/$chip" | cut -c1-10) root:$1"
+
 # ---------------------------------------------------------------- the daemon
 cat >/tmp/annabella.conf <<EOF
 [game]
@@ -170,13 +209,18 @@ $board
 [display]
 bus = /dev/i2c-0
 $display
+[control]
+socket = /tmp/run/control
 [log]
 level = info
 EOF
-rm -rf /tmp/state
-mkdir -p /tmp/state
-annabellad --config /tmp/annabella.conf --board gpiod --time real --audio none \
-	--state /tmp/state --record-lines /tmp/lines.log 2>/tmp/daemon.err &
+rm -rf /tmp/state /tmp/run
+mkdir -p /tmp/state /tmp/run
+chown "$uid:$pgid" /tmp/state /tmp/run
+chmod 644 /tmp/annabella.conf
+runas "$uid" "$pgid" "${supp:--}" /usr/bin/annabellad --config /tmp/annabella.conf --board gpiod \
+	--time real --audio none --state /tmp/state --record-lines /tmp/lines.log \
+	2>/tmp/daemon.err &
 pid=$!
 info daemon-pid "$pid"
 
@@ -202,6 +246,8 @@ while ! grep -q '^# occupancy:' /tmp/lines.log 2>/dev/null; do
 	sleep 0.1
 done
 info start-occupancy "$(sed -n 's/^# occupancy: //p' /tmp/lines.log)"
+info daemon-uid "$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' /proc/$pid/status)"
+info daemon-groups "$(sed -n 's/^Gid:[[:space:]]*\([0-9]*\).*/\1/p' /proc/$pid/status) / $(sed -n 's/^Groups:[[:space:]]*//p' /proc/$pid/status | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ' | sed 's/ $//')"
 info start-buttons "$(sed -n 's/^# buttons: //p' /tmp/lines.log)"
 info pull-a1-after-request "$(cat "$lines/sim_gpio0/pull")"
 info pull-a3-after-request "$(cat "$lines/sim_gpio16/pull")"

@@ -122,13 +122,17 @@ cp "$kernel.modules/i2c-stub.ko" "$root/lib/modules/" || {
 # the display's decoder, for this machine.
 cc=${CC:-cc}
 $cc -std=c17 -O2 -Wall -Wextra -D_GNU_SOURCE -o "$root/usr/bin/wiring" "$here/wiring.c" &&
+	$cc -std=c17 -O2 -Wall -Wextra -D_GNU_SOURCE -o "$root/usr/bin/runas" "$here/runas.c" &&
 	$cc -std=c17 -O2 -Wall -Wextra -D_GNU_SOURCE -I"$here/../.." -o "$work/face-decode" \
 		"$here/face-decode.c" "$here/../unit/support_face.c" "$build/libannabella.a" || {
-	bad "cannot build tests/vm/wiring.c or tests/vm/face-decode.c"
+	bad "cannot build tests/vm/wiring.c, runas.c or face-decode.c"
 	summary
 }
 chmod 755 "$root/init"
 cp "$script" "$root/test/game.script"
+# The package's users and groups and its udev rule: /init runs the daemon as they say.
+cp "$here/../../configs/systemd/annabella.sysusers" "$here/../../configs/udev/60-annabella-gpio.rules" \
+	"$root/test/"
 (cd "$root" && find . -print0 | cpio --null -o -H newc --owner 0:0 2>/dev/null) |
 	gzip -1 >"$work/initramfs.cpio.gz"
 echo "vm: initramfs $(du -k "$work/initramfs.cpio.gz" | cut -f1) KiB"
@@ -231,7 +235,8 @@ run_wiring() {
 		return
 	fi
 	section game.pgn >"$work/vm.pgn"
-	section speech.log >"$work/vm.speech"
+	# The utterances; the daemon's start lines (their wall clock) are left out.
+	section speech.log | grep -v -E '^[0-9]+ start ' >"$work/vm.speech"
 	section lines.log >"$work/vm.lines"
 	section daemon.err >"$work/vm.err"
 	echo "vm: daemon saw occupancy $(info start-occupancy) at start, bias pull after request:" \
@@ -252,6 +257,15 @@ run_wiring() {
 
 	[[ $(info daemon-exit) == 0 ]] && ok "daemon exited 0 on SIGTERM" ||
 		bad "daemon exit status after SIGTERM: $(info daemon-exit)"
+	# It ran as the package's user with exactly the package's groups, the devices as the
+	# package's udev rule gives them: the display and the chip were reached through them.
+	local uid groups want_groups
+	uid=$(info daemon-uid)
+	groups=$(info daemon-groups)
+	want_groups=$(info package-groups)
+	[[ -n $uid && $uid != 0 && -n $want_groups && $groups == "$want_groups" ]] &&
+		ok "the daemon ran as the package's user (uid $uid) with only its groups ($(info package-group-names)): $(info i2c-dev), $(info gpio-dev)" ||
+		bad "the daemon's user: uid '$uid', groups '$groups' (want the package's: '$want_groups')"
 
 	got=$(moves "$work/vm.pgn")
 	[[ $got == "$want_moves" ]] && ok "game.pgn: $got" || bad "game.pgn moves '$got', want '$want_moves'"
@@ -261,7 +275,8 @@ run_wiring() {
 	untimed() { cut -d' ' -f2- "$1" | sed 's/Weiß: .*Gespielte/Weiß: ... Gespielte/'; }
 	cut -d' ' -f2- "$work/vm.speech" >"$work/vm.speech.text"
 	untimed "$work/vm.speech" >"$work/vm.speech.untimed"
-	untimed "$exp/speech.log" >"$work/sim.speech.text"
+	grep -v -E '^[0-9]+ start ' "$exp/speech.log" >"$work/sim.speech"
+	untimed "$work/sim.speech" >"$work/sim.speech.text"
 	if diff -u "$work/sim.speech.text" "$work/vm.speech.untimed" >"$work/speech.diff"; then
 		ok "speech.log: $(wc -l <"$work/vm.speech.text") utterances as in the sim run"
 	else
@@ -349,8 +364,9 @@ run_wiring() {
 		got=$(moves "$rep/game.pgn")
 		[[ $got == "$want_moves" ]] && ok "replay of the line log: $got" ||
 			bad "replay of the line log gives '$got', want '$want_moves'"
-		if cut -d' ' -f2- "$rep/speech.log" | diff -u "$work/vm.speech.text" - >"$work/replay.diff"; then
-			maxd=$(paste -d' ' <(cut -d' ' -f1 "$work/vm.speech") <(cut -d' ' -f1 "$rep/speech.log") |
+		grep -v -E '^[0-9]+ start ' "$rep/speech.log" >"$work/replay.speech"
+		if cut -d' ' -f2- "$work/replay.speech" | diff -u "$work/vm.speech.text" - >"$work/replay.diff"; then
+			maxd=$(paste -d' ' <(cut -d' ' -f1 "$work/vm.speech") <(cut -d' ' -f1 "$work/replay.speech") |
 				awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }')
 			ok "replay speech as in the VM (times differ by up to $maxd ms)"
 		else

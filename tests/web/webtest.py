@@ -101,7 +101,7 @@ time-control 600+5
 +1500 lift b7
 +200 place b5
 +300 press opponent-clock
-+60000 crash
++180000 crash
 """
 
 
@@ -112,6 +112,7 @@ class Watcher(threading.Thread):
         super().__init__(daemon=True)
         self.made = {}  # ply -> (monotonic time, san)
         self.says = []  # (monotonic time, channel, text)
+        self.events = []  # every event
         self.lock = threading.Lock()
 
     def run(self):
@@ -132,6 +133,7 @@ class Watcher(threading.Thread):
                 except ValueError:
                     continue
                 with self.lock:
+                    self.events.append(ev)
                     if ev.get("event") in ("made", "relayed"):
                         self.made[ev["ply"]] = (now, ev["san"])
                     elif ev.get("event") == "say":
@@ -180,6 +182,237 @@ def http(url, data=None, headers=None):
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
+
+
+# Every tag axe-core's rules carry (WCAG 2.0, 2.1 and 2.2 at A, AA and AAA, best practices,
+# ACT, experimental...): the page is checked against all of them.
+AXE_ALL = ("const done = arguments[arguments.length - 1];"
+           "const tags = [...new Set(axe.getRules().flatMap(r => r.tags))];"
+           "axe.run(document, {runOnly: {type: 'tag', values: tags}})"
+           ".then(r => done(r.violations.map(v => v.id + ': ' + v.nodes.length + ' ' + v.help + ' ' +"
+           " v.nodes.slice(0, 2).map(n => n.target.join(' ')).join(', '))), e => done(['axe failed: ' + e]));")
+
+# The connection line of each language (the page's own words, never German in another).
+CONNECTED = {"de": "Mit dem Gerät verbunden", "en": "Connected to the device",
+             "sv": "Ansluten till enheten", "nl": "Verbonden met het apparaat"}
+HEADINGS = {"de": "Uhren", "en": "Clocks", "sv": "Klockor", "nl": "Klokken"}
+STALE = {"de": "Daten sind alt", "en": "Data is old", "sv": "Uppgifterna är gamla",
+         "nl": "Gegevens zijn oud"}
+
+
+def axe(d):
+    with open(AXE) as f:
+        d.execute_script(f.read())
+    return d.execute_async_script(AXE_ALL)
+
+
+def wait_for(what, timeout, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = what()
+        if v:
+            return v
+        time.sleep(step)
+    return what()
+
+
+def languages_and_widths(base):
+    """Each language at 320 px (a phone, WCAG 1.4.10) and on a desktop: the page's words
+    in that language, nothing that scrolls sideways, axe-core clean with every rule tag."""
+    d = chromium("--window-size=1000,2400")
+    d.set_script_timeout(60)
+    try:
+        for width in (320, 1280):
+            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": width, "height": 1800, "deviceScaleFactor": 1,
+                               "mobile": width < 600})
+            for lang in ("de", "en", "sv", "nl"):
+                d.get(f"{base}/?lang={lang}")
+                conn = wait_for(lambda: d.find_element(By.ID, "conn").text == CONNECTED[lang], 10)
+                legal = wait_for(lambda: d.execute_script(
+                    "return document.querySelectorAll('#legal option').length"), 5)
+                got = d.execute_script(
+                    "return [document.documentElement.lang, document.getElementById('conn').textContent,"
+                    " document.getElementById('h-clocks').textContent,"
+                    " document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+                    " [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right"
+                    "  > document.documentElement.clientWidth + 0.5).map(e => e.tagName + '#' + e.id).slice(0, 5)]")
+                check(f"{lang} at {width} px: the page in {lang}, its connection line too",
+                      conn and got[0] == lang and got[1] == CONNECTED[lang] and got[2] == HEADINGS[lang], got[:3])
+                check(f"{lang} at {width} px: the legal moves offered", legal, legal)
+                check(f"{lang} at {width} px: nothing scrolls sideways",
+                      got[3] <= got[4] and not got[5], f"scrollWidth {got[3]} > {got[4]}: {got[5]}")
+                german = [w for w in ("Verbunden", "Gerät", "Senden", "Befehl", "Uhren", "Zug des")
+                          if lang != "de" and w in d.find_element(By.TAG_NAME, "body").text]
+                check(f"{lang} at {width} px: no German words of the page", not german, german)
+                result = axe(d)
+                check(f"{lang} at {width} px: axe-core finds no violation of any rule tag",
+                      result == [], "; ".join(result))
+                if os.environ.get("WEBTEST_SCREENSHOT"):
+                    d.save_screenshot(f"{os.environ['WEBTEST_SCREENSHOT']}-{lang}-{width}.png")
+    finally:
+        d.quit()
+
+
+def tab_to(element_id, limit=80):
+    for _ in range(limit):
+        if driver.execute_script("return document.activeElement.id") == element_id:
+            return True
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+    return driver.execute_script("return document.activeElement.id") == element_id
+
+
+def keyboard_actions(watcher):
+    """The common commands by keyboard alone: one press and a confirmation."""
+    pin = driver.find_element(By.ID, "pin")
+    pin.clear()
+    pin.send_keys("1234")
+    # The legal moves are offered as the assistant types.
+    offered = driver.execute_script("return [...document.querySelectorAll('#legal option')].map(o => o.value)")
+    check("the legal moves are offered in the relay field", len(offered) > 5 and all(
+        len(m) >= 2 for m in offered), offered[:5])
+    check("the relay field offers them (datalist)",
+          driver.find_element(By.ID, "relay-move").get_attribute("list") == "legal")
+    # A draw offer: Tab to the button, Enter, the dialog says who offers, Enter sends it.
+    events_before = len(watcher.events)
+    check("Offer a draw is reached by Tab", tab_to("act-draw"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    opened = wait_for(lambda: driver.execute_script("return document.getElementById('confirm').open"), 3)
+    check("a slip would matter: the draw offer asks first", opened)
+    check("the confirmation has the focus",
+          driver.execute_script("return document.getElementById('confirm').contains(document.activeElement)"))
+    # Escape: nothing sent.
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    closed = wait_for(lambda: not driver.execute_script("return document.getElementById('confirm').open"), 3)
+    time.sleep(0.5)
+    check("Escape cancels and sends nothing", closed and not any(
+        e.get("event") == "draw-offer" for e in watcher.events[events_before:]))
+    check("the focus returns to the button", driver.execute_script("return document.activeElement.id") == "act-draw")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait_for(lambda: driver.execute_script("return document.getElementById('confirm').open"), 3)
+    check("the confirmation's Send is reached by Tab", tab_to("confirm-ok", 10))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    sent = wait_for(lambda: any(e.get("event") == "draw-offer" for e in watcher.events[events_before:]), 5)
+    check("one press and its confirmation offer the draw", sent,
+          driver.find_element(By.ID, "reply").text)
+    # The arbiter: stop the clocks in one press (no confirmation), start them with one.
+    pin.clear()
+    pin.send_keys("4711")
+    check("Stop the clocks is reached by Tab", tab_to("act-pause"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    paused = wait_for(lambda: any(e.get("event") == "pause" for e in watcher.events[events_before:]), 5)
+    check("the arbiter stops the clocks in one press", paused, driver.find_element(By.ID, "reply").text)
+    shown = wait_for(lambda: driver.find_element(By.ID, "act-resume").is_displayed(), 5)
+    check("Start the clocks is offered once they stand", shown)
+    check("Start the clocks is reached by Tab", tab_to("act-resume"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait_for(lambda: driver.execute_script("return document.getElementById('confirm').open"), 3)
+    text = driver.find_element(By.ID, "confirm-text").text
+    tab_to("confirm-ok", 10)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    resumed = wait_for(lambda: any(e.get("event") == "resume" for e in watcher.events[events_before:]), 5)
+    check("the arbiter starts the clocks after a confirmation naming the clock that runs",
+          resumed and ("White" in text or "Black" in text), text)
+    # A refusal in the page's words: a wrong PIN.
+    pin.clear()
+    pin.send_keys("9999")
+    driver.find_element(By.ID, "act-pause").click()
+    wait_for(lambda: "Wrong PIN" in driver.find_element(By.ID, "reply").text, 5)
+    check("a wrong PIN is said in the page's words", "Wrong PIN." in driver.find_element(By.ID, "reply").text,
+          driver.find_element(By.ID, "reply").text)
+    pin.clear()
+
+
+def confirm_with(fill):
+    """In the open confirmation: fill(dialog) chooses, then Enter on Send."""
+    wait_for(lambda: driver.execute_script("return document.getElementById('confirm').open"), 3)
+    fill()
+    tab_to("confirm-ok", 12)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+
+def claim_and_result(watcher):
+    """A claim, its ruling, the result and its approval, each one press and a confirmation."""
+    pin = driver.find_element(By.ID, "pin")
+    before = len(watcher.events)
+
+    def got(kind):
+        return wait_for(lambda: [e for e in watcher.events[before:] if e.get("event") == kind], 5)
+    pin.clear()
+    pin.send_keys("1234")
+    check("Claim a draw is reached by Tab", tab_to("act-claim"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    confirm_with(lambda: driver.find_element(By.ID, "c-kind-fifty").click())
+    claim = got("claim")
+    check("the assistant claims by one press and a confirmation (fifty moves)",
+          claim and "fifty" in json.dumps(claim[0]), claim or driver.find_element(By.ID, "reply").text)
+    pin.clear()
+    pin.send_keys("4711")
+    shown = wait_for(lambda: driver.find_element(By.ID, "act-reject").is_displayed(), 5)
+    check("the arbiter's ruling is offered while the claim stands", shown)
+    tab_to("act-reject")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    confirm_with(lambda: None)
+    ruling = got("ruling")
+    check("the arbiter rejects the claim by one press and a confirmation",
+          ruling and "rejected" in json.dumps(ruling[0]), ruling or driver.find_element(By.ID, "reply").text)
+    wait_for(lambda: driver.find_element(By.ID, "act-result").is_displayed(), 5)
+    check("Enter the result is reached by Tab", tab_to("act-result"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+    def fill_result():
+        driver.find_element(By.ID, "c-result-1212").click()
+        driver.find_element(By.ID, "c-reason").send_keys("agreed draw")
+    confirm_with(fill_result)
+    result = got("result")
+    check("the arbiter enters the result by one press and a confirmation with its reason",
+          result and "1/2-1/2" in json.dumps(result[0]), result or driver.find_element(By.ID, "reply").text)
+    shown = wait_for(lambda: driver.find_element(By.ID, "act-approve").is_displayed(), 5)
+    check("Approve the result is offered once there is one", shown)
+    tab_to("act-approve")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    text = driver.find_element(By.ID, "confirm-text").text
+    confirm_with(lambda: None)
+    approved = wait_for(lambda: not driver.find_element(By.ID, "act-approve").is_displayed(), 5)
+    check("the result is approved after a confirmation naming it", approved and "1/2-1/2" in text, text)
+    pin.clear()
+
+
+def frozen(base, daemon_pid):
+    """A frozen daemon (SIGSTOP) and a frozen web process: the page says its data is old,
+    its clocks stop counting, and its live region says so; back when they are."""
+    def clock():
+        return driver.execute_script(
+            "const r = document.querySelector('.clock.running .time, .clock.stale .time');"
+            "return [document.getElementById('conn').textContent,"
+            " document.getElementById('clock-white').querySelector('.time').textContent,"
+            " document.getElementById('clock-black').querySelector('.time').textContent,"
+            " document.getElementById('clock-white').className + ' ' + document.getElementById('clock-black').className]")
+    for who, pid, words in (("the daemon", daemon_pid, "no connection to the device"),
+                            ("the web process", procs["web"].pid, "no connection to the page")):
+        wait_for(lambda: "Connected" in clock()[0], 10)
+        running_before = "running" in clock()[3]
+        os.kill(pid, signal.SIGSTOP)
+        t0 = time.monotonic()
+        try:
+            said = wait_for(lambda: STALE["en"] in clock()[0], 15, 0.1)
+            took = time.monotonic() - t0
+            a = clock()
+            time.sleep(2)
+            b = clock()
+            check(f"{who} frozen: the page says its data is old within 10 s",
+                  said and took < 10 and words in a[0], f"{took:.1f}s {a[0]}")
+            check(f"{who} frozen: the clocks stop counting",
+                  running_before and a[1:3] == b[1:3] and "stale" in b[3], f"{a} {b}")
+            check(f"{who} frozen: said in the live region",
+                  driver.execute_script("return document.getElementById('conn').getAttribute('role')") == "status")
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        back = wait_for(lambda: clock()[0] == CONNECTED["en"], 15, 0.1)
+        c1 = clock()
+        time.sleep(1.5)
+        c2 = clock()
+        check(f"{who} again: the page is live and its clock counts", back and c1[1:3] != c2[1:3], f"{c1} {c2}")
 
 
 def main():
@@ -255,7 +488,7 @@ def main():
     time.sleep(0.5)
     reply = driver.find_element(By.ID, "reply")
     check("a wrong PIN is refused on the page",
-          "wrong PIN" in reply.text and "error" in reply.get_attribute("class"), reply.text)
+          "Wrong PIN" in reply.text and "error" in reply.get_attribute("class"), reply.text)
     with watcher.lock:
         check("a wrong PIN changes nothing",
               not any(ch == "public" for _, ch, _ in watcher.says[says_before:]))
@@ -279,6 +512,9 @@ def main():
         time.sleep(0.05)
     check("the announcement reaches the page's live region",
           words in driver.find_element(By.ID, "log").text)
+    marked = driver.execute_script(
+        "return [...document.querySelectorAll('#log span[lang=de]')].map(s => s.textContent)")
+    check("the Appendix D words carry lang=de on an English page", words in " ".join(marked), marked)
 
     follow(4, 6)
     with watcher.lock:
@@ -327,7 +563,9 @@ def main():
     st, text = http(base + "/api/status", b"x")
     check("the read-only views refuse POST", st == 405, str(st))
     # A claim: whether it is correct is for the arbiter alone (11.3.1), never on the page
-    # every visitor sees; the arbiter's PIN shows it.
+    # every visitor sees; the arbiter's PIN shows it.  The assistant's claim is the tactile
+    # player's (White's), on move once Black's press completes 5... b5.
+    time.sleep(1.0)
     st, text = http(base + "/api/command", b"claim threefold", {"X-PIN": "1234"})
     check("the assistant's PIN gives a claim", '"ok":true' in text, text)
     time.sleep(0.3)
@@ -359,6 +597,11 @@ def main():
                          capture_output=True, text=True, timeout=10)
     check("a bad --listen exits 2 naming it", bad.returncode == 2 and "localhost" in bad.stderr,
           f"{bad.returncode} {bad.stderr}")
+
+    keyboard_actions(watcher)
+    frozen(base, procs["daemon"].pid)
+    languages_and_widths(base)
+    claim_and_result(watcher)
 
     # Accessibility: axe-core on the live page.
     with open(AXE) as f:

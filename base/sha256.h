@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * SHA-256 (FIPS 180-4), for the journal's chain and the audit's anchors: a digest nobody
+ * can steer, unlike the CRC-32 that checks each journal line against damage.  Streaming:
+ * init, update as often as needed, final.
+ */
+#ifndef ANNABELLA_SHA256_H
+#define ANNABELLA_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHA256_SIZE 32
+
+struct sha256 {
+	uint32_t h[8];
+	uint64_t length; /* bytes hashed so far */
+	unsigned char block[64];
+	size_t used; /* bytes waiting in block */
+};
+
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *data, size_t len);
+/* The digest; s must be initialised again before it is used once more. */
+void sha256_final(struct sha256 *s, unsigned char digest[SHA256_SIZE]);
+/* The digest of one buffer. */
+void sha256(const void *data, size_t len, unsigned char digest[SHA256_SIZE]);
+/* Bytes as lower-case hex into out (2 * len + 1 bytes). */
+void sha256_hex(const unsigned char *bytes, size_t len, char *out);
+
+#endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A request through the command table (protocol.h): its row's roles, parser, modes and
+ * needs, then its handler, whose reply goes back to the caller.  The handlers of the rows.
+ */
+#include "control/handlers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The reply into the outcome: its line, and what control.log says. */
+static void answer(struct control_outcome *out, const struct game_reply *reply)
+{
+	out->ok = reply->ok;
+	control_reply(&out->reply, reply);
+	snprintf(out->said, sizeof(out->said), "%s", reply->text);
+}
+
+static void answer_code(struct control_outcome *out, enum reply_code code,
+			const struct reply_value *args)
+{
+	struct game_reply reply;
+
+	game_reply_set(&reply, code, args);
+	answer(out, &reply);
+}
+
+void control_dispatch(const struct control_env *env, const char *line, size_t len,
+		      struct control_outcome *out)
+{
+	struct control_request *req = malloc(sizeof(*req));
+	struct game_reply *why = malloc(sizeof(*why));
+	const struct control_command *row;
+
+	memset(out, 0, sizeof(*out));
+	if (!req || !why) {
+		answer_code(out, REPLY_OUT_OF_MEMORY, NULL);
+		goto done;
+	}
+	if (control_parse(line, len, req, why)) {
+		out->command = req->command;
+		answer(out, why);
+		goto done;
+	}
+	row = out->command = req->command;
+	if (!(row->roles & CONTROL_ROLE(env->role))) {
+		answer_code(out, REPLY_NOT_ALLOWED_ROLE,
+			    REPLY_ARGS(REPLY_S("command", row->name),
+				       REPLY_S("role", control_role_name(env->role))));
+		goto done;
+	}
+	if ((row->modes != GAME_MODES_ALL || row->needs) &&
+	    game_command_unmet_reply(referee_game(env->referee), row->modes, row->needs, why)) {
+		answer(out, why);
+		goto done;
+	}
+	out->ok = true;
+	row->handle(env, req, out);
+done:
+	free(why);
+	free(req);
+}
+
+void control_outcome_free(struct control_outcome *out)
+{
+	free(out->reply.p);
+	out->reply = (struct strbuf){0};
+}
+
+/* ------------------------------------------------------------------ handlers */
+
+void control_h_game(const struct control_env *env, struct control_request *req,
+		    struct control_outcome *out)
+{
+	struct game_reply reply;
+
+	req->game.role = env->role;
+	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
+	referee_command(env->referee, &req->game, env->now, &reply);
+	answer(out, &reply);
+}
+
+void control_h_status(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	struct control_status_extra x = {0};
+
+	if (env->status_extra)
+		env->status_extra(env->shell, &x);
+	x.now = env->now;
+	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
+		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
+						 : GAME_AUDIENCE_PLAYER;
+	control_reply_status(&out->reply, referee_game(env->referee), &x);
+}
+
+void control_h_moves(const struct control_env *env, struct control_request *req,
+		     struct control_outcome *out)
+{
+	(void)req;
+	control_reply_moves(&out->reply, referee_game(env->referee));
+}
+
+void control_h_export(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	enum reply_code why = REPLY_RENDER_FAILED;
+	char *text = env->render ? env->render(env->shell, req->export_format, &why) : NULL;
+
+	if (!text) {
+		if (why == REPLY_RENDER_FAILED)
+			answer_code(
+			    out, why,
+			    REPLY_ARGS(REPLY_S("format", control_export_name(req->export_format))));
+		else
+			answer_code(out, why, NULL);
+		return;
+	}
+	control_reply_export(&out->reply, control_export_name(req->export_format), text);
+	free(text);
+}
+
+void control_h_compare(const struct control_env *env, struct control_request *req,
+		       struct control_outcome *out)
+{
+	struct game_comparison cmp;
+	char err[256];
+
+	if (game_compare(referee_game(env->referee), req->movetext, &cmp, err, sizeof(err))) {
+		/* Its only failure: no game (the table's needs let none through). */
+		answer_code(out, REPLY_NO_GAME, NULL);
+		return;
+	}
+	control_reply_compare(&out->reply, &cmp);
+	game_compare_describe(&cmp, out->said, sizeof(out->said));
+}
+
+void control_h_help(const struct control_env *env, struct control_request *req,
+		    struct control_outcome *out)
+{
+	(void)env;
+	(void)req;
+	control_reply_help(&out->reply);
+}
+
+void control_h_watch(const struct control_env *env, struct control_request *req,
+		     struct control_outcome *out)
+{
+	if (!env->connection) {
+		answer_code(out, REPLY_WATCH_NEEDS_CONNECTION, NULL);
+		return;
+	}
+	out->action = CONTROL_ACT_WATCH;
+	out->public_view = req->public_view;
+	answer_code(out, req->public_view ? REPLY_WATCHING_PUBLIC : REPLY_WATCHING, NULL);
+}
+
+/* A PIN gives the role whose PIN it is (DESIGN 8); a wrong one is refused, and the
+ * connection counts it. */
+void control_h_auth(const struct control_env *env, struct control_request *req,
+		    struct control_outcome *out)
+{
+	const char *arbiter = env->arbiter_pin ? env->arbiter_pin : "";
+	const char *assistant = env->assistant_pin ? env->assistant_pin : "";
+
+	if (arbiter[0] && !strcmp(req->pin, arbiter))
+		out->role = ROLE_ARBITER;
+	else if (assistant[0] && !strcmp(req->pin, assistant))
+		out->role = ROLE_ASSISTANT;
+	else {
+		out->action = CONTROL_ACT_PIN_REFUSED;
+		answer_code(out, REPLY_WRONG_PIN, NULL);
+		return;
+	}
+	out->action = CONTROL_ACT_ROLE;
+	snprintf(out->name, sizeof(out->name), "%s", req->name);
+	answer_code(out, REPLY_AUTH, REPLY_ARGS(REPLY_S("role", control_role_name(out->role))));
+}

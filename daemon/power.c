@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "daemon/power.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+
+#define POWER_PERIOD_MS 2000
+
+void power_config_defaults(struct power_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->monitor = POWER_MONITOR_AUTO;
+	snprintf(cfg->sysfs, sizeof(cfg->sysfs), "/sys");
+	snprintf(cfg->undervoltage, sizeof(cfg->undervoltage), "auto");
+	snprintf(cfg->supply, sizeof(cfg->supply), "auto");
+	cfg->low_percent = 20;
+}
+
+#define BAD(...)                                                                                   \
+	do {                                                                                       \
+		snprintf(err, err_size, __VA_ARGS__);                                              \
+		return -1;                                                                         \
+	} while (0)
+
+static int set_path(char *dst, size_t size, const char *key, const char *value, char *err,
+		    size_t err_size)
+{
+	if (strcmp(value, "auto") && strcmp(value, "none") && value[0] != '/')
+		BAD("%s must be auto, none or an absolute path, not '%s'", key, value);
+	if (snprintf(dst, size, "%s", value) >= (int)size)
+		BAD("%s too long", key);
+	return 0;
+}
+
+int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size)
+{
+	if (!strcmp(key, "monitor")) {
+		if (!strcmp(value, "auto"))
+			cfg->monitor = POWER_MONITOR_AUTO;
+		else if (!strcmp(value, "yes"))
+			cfg->monitor = POWER_MONITOR_YES;
+		else if (!strcmp(value, "no"))
+			cfg->monitor = POWER_MONITOR_NO;
+		else
+			BAD("monitor must be auto, yes or no, not '%s'", value);
+		return 0;
+	}
+	if (!strcmp(key, "sysfs")) {
+		if (value[0] != '/')
+			BAD("sysfs must be an absolute path, not '%s'", value);
+		if (snprintf(cfg->sysfs, sizeof(cfg->sysfs), "%s", value) >=
+		    (int)sizeof(cfg->sysfs))
+			BAD("sysfs too long");
+		return 0;
+	}
+	if (!strcmp(key, "undervoltage"))
+		return set_path(cfg->undervoltage, sizeof(cfg->undervoltage), key, value, err,
+				err_size);
+	if (!strcmp(key, "supply"))
+		return set_path(cfg->supply, sizeof(cfg->supply), key, value, err, err_size);
+	if (!strcmp(key, "low-percent")) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || *end || end == value || v < 1 || v > 99)
+			BAD("low-percent must be 1..99, not '%s'", value);
+		cfg->low_percent = (int)v;
+		return 0;
+	}
+	BAD("unknown key '%s' in [power]", key);
+}
+
+const char *power_problem_name(unsigned problems)
+{
+	if (problems & POWER_UNDERVOLTAGE)
+		return "undervoltage";
+	if (problems & POWER_BATTERY_LOW)
+		return "battery-low";
+	if (problems & POWER_ON_BATTERY)
+		return "on-battery";
+	return "ok";
+}
+
+/* The first line of a small sysfs file, without its newline.  0, or -1. */
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	n = strcspn(buf, "\n");
+	buf[n] = '\0';
+	return 0;
+}
+
+static int read_in(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -1;
+	return read_line(path, buf, size);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The first entry of SYSFS/class/CLASS (in name order) whose file `name` reads one of the
+ * values (NULL-terminated): its directory into out.  0, or -1 when there is none. */
+static int find_in_class(const char *sysfs, const char *cls, const char *name,
+			 const char *const values[], char *out, size_t size)
+{
+	char dir[PATH_MAX], entry[PATH_MAX], value[64];
+	struct dirent **names;
+	int n, found = -1;
+
+	if (snprintf(dir, sizeof(dir), "%s/class/%s", sysfs, cls) >= (int)sizeof(dir))
+		return -1;
+	n = scandir(dir, &names, NULL, by_name);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (found < 0 && names[i]->d_name[0] != '.' &&
+		    snprintf(entry, sizeof(entry), "%s/%s", dir, names[i]->d_name) <
+			(int)sizeof(entry) &&
+		    read_in(entry, name, value, sizeof(value)) == 0) {
+			for (int v = 0; values[v]; v++)
+				if (!strcmp(value, values[v]) &&
+				    snprintf(out, size, "%s", entry) < (int)size) {
+					found = 0;
+					break;
+				}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+static void read_undervoltage(const struct power_config *cfg, struct power_status *st)
+{
+	static const char *const rpi_volt[] = {"rpi_volt", NULL};
+	char dir[PATH_MAX], path[PATH_MAX], value[64];
+	unsigned long flags;
+	char *end;
+
+	if (!strcmp(cfg->undervoltage, "none"))
+		return;
+	if (!strcmp(cfg->undervoltage, "auto")) {
+		if (find_in_class(cfg->sysfs, "hwmon", "name", rpi_volt, dir, sizeof(dir)) ||
+		    snprintf(path, sizeof(path), "%s/in0_lcrit_alarm", dir) >= (int)sizeof(path))
+			return;
+	} else {
+		snprintf(path, sizeof(path), "%s", cfg->undervoltage);
+	}
+	if (read_line(path, value, sizeof(value)))
+		return;
+	errno = 0;
+	flags = strtoul(value, &end, 16);
+	if (errno || end == value)
+		return;
+	st->undervoltage_sensor = true;
+	if (flags & 1)
+		st->problems |= POWER_UNDERVOLTAGE;
+}
+
+static void read_supply(const struct power_config *cfg, struct power_status *st)
+{
+	static const char *const batteries[] = {"Battery", "UPS", NULL};
+	char dir[PATH_MAX], value[64];
+	char *end;
+	long percent;
+
+	if (!strcmp(cfg->supply, "none"))
+		return;
+	if (!strcmp(cfg->supply, "auto")) {
+		if (find_in_class(cfg->sysfs, "power_supply", "type", batteries, dir, sizeof(dir)))
+			return;
+	} else {
+		snprintf(dir, sizeof(dir), "%s", cfg->supply);
+	}
+	if (read_in(dir, "status", st->supply_status, sizeof(st->supply_status)))
+		return;
+	st->battery = true;
+	if (read_in(dir, "capacity", value, sizeof(value)) == 0) {
+		errno = 0;
+		percent = strtol(value, &end, 10);
+		if (!errno && end != value && percent >= 0 && percent <= 100)
+			st->percent = (int)percent;
+	}
+	if (strcmp(st->supply_status, "Discharging"))
+		return;
+	st->problems |= POWER_ON_BATTERY;
+	if (st->percent >= 0 ? st->percent <= cfg->low_percent
+			     : read_in(dir, "capacity_level", value, sizeof(value)) == 0 &&
+				   (!strcmp(value, "Low") || !strcmp(value, "Critical")))
+		st->problems |= POWER_BATTERY_LOW;
+}
+
+void power_read(const struct power_config *cfg, struct power_status *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->monitored = true;
+	out->percent = -1;
+	read_undervoltage(cfg, out);
+	read_supply(cfg, out);
+}
+
+struct power {
+	struct power_config cfg;
+	power_changed_fn changed;
+	void *user;
+	uint64_t next_ms;
+	bool have;
+	struct power_status last;
+};
+
+static uint64_t power_deadline(void *user, uint64_t now)
+{
+	struct power *p = user;
+
+	(void)now;
+	return p->next_ms;
+}
+
+static bool same(const struct power_status *a, const struct power_status *b)
+{
+	return a->problems == b->problems && a->percent == b->percent && a->battery == b->battery &&
+	       a->undervoltage_sensor == b->undervoltage_sensor &&
+	       !strcmp(a->supply_status, b->supply_status);
+}
+
+static void power_run(void *user, uint64_t now)
+{
+	struct power *p = user;
+	struct power_status st;
+
+	p->next_ms = now + POWER_PERIOD_MS;
+	power_read(&p->cfg, &st);
+	if (p->have && same(&st, &p->last))
+		return;
+	if (st.problems && (!p->have || st.problems != p->last.problems))
+		log_warn(LOG_MAIN, "power: %s%s%s", power_problem_name(st.problems),
+			 st.battery ? ", battery " : "", st.battery ? st.supply_status : "");
+	else if (!st.problems && p->have && p->last.problems)
+		log_info(LOG_MAIN, "power: ok again");
+	p->have = true;
+	p->last = st;
+	p->changed(p->user, &st, now);
+}
+
+struct power *power_open(const struct power_config *cfg, bool real_board, struct loop *loop,
+			 power_changed_fn changed, void *user)
+{
+	struct power *p;
+
+	if (cfg->monitor == POWER_MONITOR_NO || (cfg->monitor == POWER_MONITOR_AUTO && !real_board))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->cfg = *cfg;
+	p->changed = changed;
+	p->user = user;
+	p->next_ms = loop_now(loop);
+	if (loop_add_source(loop, power_deadline, power_run, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void power_free(struct power *p)
+{
+	free(p);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The device's power, from sysfs ([power]): the Raspberry Pi's under-voltage flag (the
+ * firmware's, through the raspberrypi-hwmon driver: hwmon "rpi_volt", in0_lcrit_alarm) and a
+ * UPS or battery HAT's power_supply (type Battery or UPS: status, capacity).  A warning of low
+ * power before the game (FIDE's standards for electronic clocks; not among seeds/, not
+ * checked): the presenter says a problem
+ * privately when the game starts and when it changes, the clock display shows it, and
+ * status reports it.  Read every two seconds; a file that cannot be read is no problem
+ * found.
+ */
+#ifndef ANNABELLA_POWER_H
+#define ANNABELLA_POWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/loop.h"
+
+enum power_monitor {
+	POWER_MONITOR_AUTO = 0, /* on with the real board (gpiod), off with sim: and replay: */
+	POWER_MONITOR_YES,
+	POWER_MONITOR_NO
+};
+
+struct power_config {
+	enum power_monitor monitor;
+	char sysfs[128];	/* where sysfs is ("/sys"; the tests give a tree of their own) */
+	char undervoltage[256]; /* "auto", "none", or a file read as a number: bit 0 set is
+				   under-voltage now (in0_lcrit_alarm, or the firmware's
+				   get_throttled) */
+	char supply[256];	/* "auto", "none", or a power_supply directory */
+	int low_percent;	/* a battery at or below this while discharging is low */
+};
+
+void power_config_defaults(struct power_config *cfg);
+/* One [power] key.  0, or -1 with a message in err. */
+int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size);
+
+/* What was found, most severe first. */
+enum power_problem {
+	POWER_UNDERVOLTAGE = 1 << 0, /* the Pi's supply is too weak now */
+	POWER_BATTERY_LOW = 1 << 1,  /* running on a battery at or below low-percent */
+	POWER_ON_BATTERY = 1 << 2,   /* running on the battery: the mains are gone */
+};
+
+struct power_status {
+	bool monitored;		  /* power is watched at all */
+	bool undervoltage_sensor; /* the under-voltage flag was found */
+	bool battery;		  /* a battery or UPS was found */
+	unsigned problems;	  /* enum power_problem bits */
+	int percent;		  /* the battery's charge, -1: unknown */
+	char supply_status[24];	  /* the battery's status as sysfs says ("Discharging"), or "" */
+};
+
+/* "ok", "undervoltage", "battery-low" or "on-battery": the most severe problem. */
+const char *power_problem_name(unsigned problems);
+
+/* Read the status from sysfs as configured (used by the monitor and the tests). */
+void power_read(const struct power_config *cfg, struct power_status *out);
+
+struct power;
+typedef void (*power_changed_fn)(void *user, const struct power_status *st, uint64_t now);
+
+/* Watches the power from the loop (every two seconds, the first reading at once): changed()
+ * is called with the first reading and after every change of the problems.  NULL when it is
+ * off (monitor = no, or auto with a simulated board). */
+struct power *power_open(const struct power_config *cfg, bool real_board, struct loop *loop,
+			 power_changed_fn changed, void *user);
+void power_free(struct power *p);
+
+#endif

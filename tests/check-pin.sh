@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# PINs nobody can guess (DESIGN 8): `annabella pin` prints six random digits (or as many as
+# asked, 6 to 16), each digit as likely as the others; a configured PIN of four or five
+# digits starts the daemon with a warning that names the key, one of six does not.
+set -u
+build=$(cd "${1:-build}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() {
+	failed=$((failed + 1))
+	echo "pin: $*"
+}
+for _ in $(seq 1000); do "$build/annabella" pin; done >"$work/pins"
+[ "$(grep -cxE '[0-9]{6}' "$work/pins")" -eq 1000 ] && ok ||
+	bad "not every PIN is six digits: $(grep -vxE '[0-9]{6}' "$work/pins" | head -3)"
+# 6000 digits: each of the ten within 4.5 standard deviations of 600 (sd 23.2).
+fold -w1 "$work/pins" | sort | uniq -c | awk '$1 < 495 || $1 > 705 { bad = 1 } END { exit bad }' &&
+	ok || bad "the digits are not uniform: $(fold -w1 "$work/pins" | sort | uniq -c | tr '\n' ' ')"
+[ "$(sort -u "$work/pins" | wc -l)" -ge 990 ] && ok || bad "PINs repeat: $(sort "$work/pins" | uniq -d | head)"
+"$build/annabella" pin 12 | grep -qxE '[0-9]{12}' && ok || bad "pin 12 is not twelve digits"
+"$build/annabella" pin 5 >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "pin 5 is not refused"
+
+printf 'player white\n+100 lift e2\n' >"$work/game.script"
+for pin in 4711 47110 471108; do
+	printf '[control]\narbiter-pin = %s\nassistant-pin = 99999999\n' "$pin" >"$work/$pin.conf"
+	"$build/annabellad" --config "$work/$pin.conf" --board "sim:$work/game.script" --time virtual \
+		--audio none --control none --state "$work/$pin" >"$work/$pin.err" 2>&1 ||
+		bad "the daemon did not run with a PIN of ${#pin} digits: $(cat "$work/$pin.err")"
+	if [ ${#pin} -lt 6 ]; then
+		grep -q "warn: $work/$pin.conf: \[control\] arbiter-pin has ${#pin} digits: give it at least 6" \
+			"$work/$pin.err" && ok || bad "no warning for a PIN of ${#pin} digits: $(cat "$work/$pin.err")"
+	else
+		grep -q 'pin' "$work/$pin.err" && bad "a warning for a PIN of six digits: $(cat "$work/$pin.err")" || ok
+	fi
+done
+echo "pin: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# The state directory as storage and people leave it (issue 19, points 5 to 7), with real
+# mounts and owners:
+#  - read-only at start: the state directory bind-mounted read-only (a card the kernel
+#    remounted read-only); the daemon starts in real time, resumes the game in memory, says
+#    the fault once, privately, and writes everything when the mount is made writable again;
+#  - `annabella fsck --repair` run as root on a directory owned by the service's user: what
+#    it writes keeps that owner and the modes, and the service, as that user, goes on;
+#  - six plain restarts leave a record fsck calls whole;
+#  - a journal of another game with the same id: set aside, the game of game.pgn resumes,
+#    and `annabella fsck --use` makes the other the current game (the arbiter's choice).
+# Needs root (or sudo) for the mounts and the owners.
+set -u
+build=$(cd "${1:-build}" && pwd)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+work=$(mktemp -d)
+trap '$sudo rm -rf "$work"' EXIT
+chmod 755 "$work"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() {
+	failed=$((failed + 1))
+	echo "storage: $*"
+}
+if ! $sudo true 2>/dev/null; then
+	echo "storage: root or sudo needed (mounts, owners)"
+	echo "storage: 0 passed, 1 failed"
+	exit 1
+fi
+virtual() { # STATE SCRIPT [USER]: a daemon run in virtual time; its output in STATE.out
+	local state=$1 script=$2 user=${3:-}
+	if [ -n "$user" ]; then
+		$sudo runuser -u "$user" -- "$build/annabellad" --control none --board "sim:$script" \
+			--time virtual --audio none --state "$state" >"$state.out" 2>&1
+	else
+		"$build/annabellad" --control none --board "sim:$script" --time virtual \
+			--audio none --state "$state" >"$state.out" 2>&1
+	fi
+}
+sans() { # PGN: its moves, one line
+	sed '/^\[/d' "$1" | tr -s ' \n' ' ' | sed 's/{[^}]*}//g; s/[0-9]*\.\.*//g' | tr -s ' '
+}
+
+# ---------------------------------------------------------------- read-only at start
+cat >"$work/two.script" <<'EOF'
+player white
+time-control 300+0
++500 press opponent-clock
++1000 lift e2
++300 place e4
++500 press player-clock
++1000 lift e7
++300 place e5
++500 press opponent-clock
++500 crash
+EOF
+( virtual "$work/ro" "$work/two.script" ) 2>/dev/null
+cat >"$work/rest.script" <<'EOF'
+player white
+time-control 300+0
++300 control arbiter resume
++300 lift g1
++300 place f3
++300 press player-clock
++2500 lift b8
++300 place c6
++300 press opponent-clock
+EOF
+$sudo unshare -m bash -c '
+	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 3
+	"$2/annabellad" --control none --board "sim:$3" --time real --audio none \
+		--state "$1" >"$4" 2>&1 &
+	pid=$!
+	sleep 2
+	touch "$1/x" 2>/dev/null && exit 4
+	mount -o remount,bind,rw "$1"
+	wait $pid' _ "$work/ro" "$build" "$work/rest.script" "$work/ro-run.out"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'nicht mehr gespeichert' "$work/ro/speech.log")" -eq 1 ] &&
+	grep -q 'wieder gespeichert' "$work/ro/speech.log" &&
+	[ "$(sans "$work/ro/game.pgn")" = " e4 e5 Nf3 Nc6 * " ]; then
+	ok
+else
+	bad "read-only at start: exit $rc; game.pgn: $(sans "$work/ro/game.pgn" 2>&1)"
+	sed 's/^/    /' "$work/ro-run.out" | head -8
+	sed 's/^/    /' "$work/ro/speech.log" | tail -8
+fi
+# What it wrote once storage came back is the whole game: fsck reads it whole.
+"$build/annabella" fsck "$work/ro" >"$work/ro-fsck.out"
+if [ $? -eq 0 ] && grep -q "4 moves recovered" "$work/ro-fsck.out"; then ok; else
+	bad "read-only at start: the journal written afterwards: $(cat "$work/ro-fsck.out")"
+fi
+
+# ---------------------------------------------------------------- fsck --repair as root
+user=nobody
+group=$(id -gn "$user")
+( virtual "$work/own" "$work/two.script" ) 2>/dev/null
+python3 -c 'import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 4
+open(p, "wb").write(bytes(b))' "$work/own/journal"
+$sudo chown -R "$user:$group" "$work/own"
+$sudo find "$work/own" -type d -exec chmod 750 {} +
+$sudo find "$work/own" -type f -exec chmod 640 {} +
+$sudo "$build/annabella" fsck "$work/own" --repair >"$work/own-fsck.out"
+rc=$?
+others=$($sudo find "$work/own" \( ! -user "$user" -o ! -group "$group" \) -printf '%p ')
+modes=$($sudo find "$work/own" \( -type f ! -perm 640 -o -type d ! -perm 750 \) -printf '%p ')
+if [ $rc -eq 1 ] && grep -q mended "$work/own-fsck.out" && [ -z "$others" ] && [ -z "$modes" ]; then
+	ok
+else
+	bad "fsck --repair as root: exit $rc; not the service's: $others; other modes: $modes"
+	sed 's/^/    /' "$work/own-fsck.out"
+fi
+printf 'player white\ntime-control 300+0\n+300 control arbiter resume\n+300 lift g1\n+300 place f3\n+300 press player-clock\n' \
+	>"$work/on.script"
+virtual "$work/own" "$work/on.script" "$user"
+rc=$?
+if [ $rc -eq 0 ] && ! grep -qi 'permission denied' "$work/own.out" &&
+	[ "$(sans "$work/own/game.pgn")" = " e4 e5 Nf3 * " ]; then
+	ok
+else
+	bad "the service after fsck --repair as root: exit $rc; game.pgn: $(sans "$work/own/game.pgn")"
+	sed 's/^/    /' "$work/own.out" | head -5
+fi
+
+# ---------------------------------------------------------------- six plain restarts
+( virtual "$work/six" "$work/two.script" ) 2>/dev/null
+printf 'player white\ntime-control 300+0\n' >"$work/none.script"
+for i in 1 2 3 4 5 6; do virtual "$work/six" "$work/none.script"; done
+"$build/annabella" fsck "$work/six" >"$work/six-fsck.out"
+rc=$?
+if [ $rc -eq 0 ] && grep -q whole "$work/six-fsck.out" &&
+	[ "$(grep -c ' restart ' "$work/six/journal")" -eq 6 ]; then
+	ok
+else
+	bad "six restarts: fsck exit $rc: $(cat "$work/six-fsck.out")"
+fi
+
+# ---------------------------------------------------------------- a foreign journal
+( virtual "$work/ours" "$work/two.script" ) 2>/dev/null
+sed 's/e2$/d2/; s/e4$/d4/; s/e7$/d7/; s/e5$/d5/' "$work/two.script" >"$work/theirs.script"
+( virtual "$work/theirs" "$work/theirs.script" ) 2>/dev/null
+cp "$work/theirs/journal" "$work/ours/journal"
+virtual "$work/ours" "$work/none.script"
+foreign="$work/ours/games/game-0001-foreign-1.journal"
+if [ "$(sans "$work/ours/game.pgn")" = " e4 e5 * " ] && cmp -s "$foreign" "$work/theirs/journal" &&
+	[ "$(sans "$work/ours/games/game-0001.pgn")" = " e4 e5 * " ]; then
+	ok
+else
+	bad "a foreign journal: game.pgn $(sans "$work/ours/game.pgn"), the archive" \
+		"$(sans "$work/ours/games/game-0001.pgn"), kept: $(ls "$work/ours/games")"
+	sed 's/^/    /' "$work/ours.out" | head -5
+fi
+"$build/annabella" fsck "$work/ours" --use "$foreign" >"$work/use.out"
+rc=$?
+virtual "$work/ours" "$work/none.script"
+if [ $rc -eq 1 ] && [ "$(sans "$work/ours/game.pgn")" = " d4 d5 * " ] &&
+	[ "$(sans "$work/ours/games/game-0001-set-aside-1.pgn")" = " e4 e5 * " ]; then
+	ok
+else
+	bad "fsck --use: exit $rc, game.pgn $(sans "$work/ours/game.pgn"): $(cat "$work/use.out")"
+fi
+echo "storage: $passed passed, $failed failed"
+[ $failed -eq 0 ]
