@@ -94,6 +94,10 @@ TEST_SUPPORT := $(wildcard tests/unit/support_*.c)
 # The live braille display against a real BRLTTY (tests/check-brltty.sh, make brltest).
 BRLTEST := $(BUILD)/tests/brltest
 
+# Who can still checkmate (chess/mate.c) against an independent retrograde analysis
+# (tests/mate/, tests/check-mate.sh).
+MATEPROOF := $(BUILD)/tests/mateproof
+
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
@@ -155,6 +159,11 @@ $(BRLTEST): tests/brltty/brltest.c $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
 	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(MATEPROOF): tests/mate/mateproof.c tests/mate/retro.c $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateproof.c tests/mate/retro.c $(LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -259,11 +268,11 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(MAKE) --no-print-directory unit regress checks
 
-tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST)
+tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
 
 # Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
 # pgn-extract, whole-game replays through the daemon.
-checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST)
+checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
 	@tests/run-checks.sh $(BUILD)
 
 brltest: $(BRLTEST)
@@ -334,14 +343,17 @@ vmtest: $(BUILD)/annabellad
 # Crash safety at full size: a power cut after every action of a fast-played game, 200
 # flipped bytes and 200 cuts of a long game's journal, and the recovery torture test with
 # TORTURE_TRIALS (100) trials of each kind of damage (tests/check-crash.sh,
-# tests/check-recovery.sh and tests/check-torture.sh run smaller in make check).
+# tests/check-recovery.sh and tests/check-torture.sh run smaller in make check); who can
+# still checkmate, proven for every material of five men (tests/check-mate.sh runs up to
+# four men and one of five).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/valgrind.sh $(BUILD)
 
 TORTURE_TRIALS ?= 100
-torture: all
+torture: all $(MATEPROOF)
+	@MATE_FULL=1 tests/check-mate.sh $(BUILD)
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)
 	@python3 tests/torture.py $(BUILD) $(TORTURE_TRIALS)

@@ -177,10 +177,29 @@ int chess_move_capture_square(const struct chess_pos *pos, chess_move m);
 /* Leaf count of the legal move tree to depth. */
 uint64_t chess_perft(struct chess_pos *pos, int depth);
 
-/* Whether `color` could still checkmate by some legal series (Art. 5, 6.9, 7.5.5):
- * false only when it provably cannot (material and the decidable blocked cases). */
+/* Whether `color` could still checkmate "by any possible series of legal moves" (Art.
+ * 5.2.2, 6.9, 7.5.5, 2023 5.1.2): a helpmate question, answered by chess/mate.c exactly for
+ * positions of at most five men without pawns; otherwise proven one way or the other where
+ * a rule or a bounded search can, else unknown. */
+enum chess_mate {
+	CHESS_MATE_NEVER = 0, /* no series of legal moves ends in that colour's checkmate */
+	CHESS_MATE_POSSIBLE,  /* some series does */
+	CHESS_MATE_UNKNOWN,   /* neither could be proven: the arbiter decides */
+};
+/* What the answer cost (for tests and measurements). */
+struct chess_mate_info {
+	long nodes; /* positions looked at */
+	int depth;  /* the deepest ply of a forced line followed (five men or fewer) */
+};
+/* info may be NULL. */
+enum chess_mate chess_pos_mate(const struct chess_pos *pos, enum chess_color color,
+			       struct chess_mate_info *info);
+/* "never", "possible", "unknown" */
+const char *chess_mate_name(enum chess_mate m);
+/* chess_pos_mate() is not NEVER. */
 bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color);
-/* Dead position by material (neither side can ever mate), Art. 5.2.2. */
+/* Dead position (Art. 5.2.2): neither side can mate, as far as it is proven (five men or
+ * fewer without pawns: exactly; otherwise by the rules alone, without a search). */
 bool chess_pos_is_dead(const struct chess_pos *pos);
 
 /* ---------------------------------------------------------------- FEN */

@@ -4,16 +4,12 @@
  * that repetitions (Art. 9.2, 9.6.1) are found by comparing keys.  The key
  * hashes the e.p. file only when an e.p. capture is legal (Art. 9.2.3), so
  * equal keys mean the same position in the sense of the Laws.
- *
- * Also the material rules for dead positions (Art. 5.2.2) and for "can the
- * opponent checkmate by any series of legal moves" (Art. 6.9, 5.1.2).
+ * (Who can still checkmate, for dead positions and results: chess/mate.c.)
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "chess/bitboard.h"
-
-#define LIGHT_SQUARES 0x55AA55AA55AA55AAULL
 
 int chess_game_init(struct chess_game *game, const struct chess_pos *start)
 {
@@ -192,52 +188,4 @@ bool chess_game_move_claims_fifty(const struct chess_game *game, chess_move m)
 		return false;
 	chess_pos_make(&next, m, &undo);
 	return next.halfmove_clock >= 100;
-}
-
-/* ---------------------------------------------------------------- mating material */
-
-/*
- * A series of legal moves is allowed to be as cooperative as the opponent
- * likes (a helpmate counts), so the question is only whether mating material
- * exists:
- * - a pawn, rook or queen can always mate (a pawn by promoting);
- * - two minor pieces can, unless they are bishops all on one square colour:
- *   K+N+N v K mates with help, K+B+N and bishops on both colours do too;
- * - a lone knight can mate as soon as the opponent has anything besides the
- *   king, which can take a flight square (K+N v K+B: Ka1 Ba2, Kc1 Nc2#);
- * - bishops all on one colour can only ever attack that colour, and the king
- *   in check stands on it; its flights of the other colour can only be taken
- *   by the opponent's own units, so mate needs an opposing pawn, knight, rook,
- *   queen or bishop of the other colour.  Against a bare king or bishops of the
- *   same colour it is impossible (Art. 5.2.2's classic dead positions).
- * Positions dead only because pawns are blocked are not recognised: the answer
- * is then "can mate", which never ends a game wrongly.
- */
-bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color)
-{
-	uint64_t mine = pos->by_color[color], theirs = pos->by_color[color ^ 1];
-	uint64_t heavy =
-	    pos->by_type[CHESS_PAWN] | pos->by_type[CHESS_ROOK] | pos->by_type[CHESS_QUEEN];
-	uint64_t knights = pos->by_type[CHESS_KNIGHT], bishops = pos->by_type[CHESS_BISHOP];
-
-	if (mine & heavy)
-		return true;
-	int n = chess_bb_count(mine & knights);
-	uint64_t b = mine & bishops;
-	if (n >= 2 || (n == 1 && b))
-		return true;
-	if (n == 1)
-		return (theirs & ~pos->by_type[CHESS_KING]) != 0;
-	if (!b)
-		return false;
-	if ((b & LIGHT_SQUARES) && (b & ~LIGHT_SQUARES))
-		return true;
-	uint64_t other_colour = (b & LIGHT_SQUARES) ? ~LIGHT_SQUARES : LIGHT_SQUARES;
-	return (theirs & (heavy | knights)) || (theirs & bishops & other_colour);
-}
-
-bool chess_pos_is_dead(const struct chess_pos *pos)
-{
-	return !chess_pos_can_checkmate(pos, CHESS_WHITE) &&
-	       !chess_pos_can_checkmate(pos, CHESS_BLACK);
 }

@@ -100,21 +100,29 @@ static void hd_command(struct face_out *out, const struct face_screen *s, uint8_
  * or half way through a 4-bit byte), then 4 bits, two lines, the glyphs, display on. */
 static void hd_start(struct face_screen *s, struct face_out *out)
 {
-	uint8_t b[4 * 8 * FACE_GLYPHS];
+	uint8_t b[4 * 8 * 8]; /* the big digits' eight parts, or the glyphs (FACE_GLYPHS <= 8) */
 	size_t n = 0;
 
 	hd_nibble(out, s, 0x3, 4500);
 	hd_nibble(out, s, 0x3, 150);
 	hd_nibble(out, s, 0x3, 150);
 	hd_nibble(out, s, 0x2, 150);
-	hd_command(out, s, 0x28, 0);	     /* function set: 4 bits, 2 lines, 5x8 dots */
-	hd_command(out, s, 0x08, 0);	     /* display off */
-	hd_command(out, s, 0x01, 2000);	     /* clear (1.52 ms) */
-	hd_command(out, s, 0x06, 0);	     /* entry mode: the address increments, no shift */
-	hd_command(out, s, 0x40 | 1 * 8, 0); /* CGRAM address of character 1 */
-	for (int g = 0; g < FACE_GLYPHS; g++)
-		for (int r = 0; r < 8; r++, n += 4)
-			hd44780_byte(hd44780_glyphs[g][r], true, s->backlight, b + n);
+	hd_command(out, s, 0x28, 0);	/* function set: 4 bits, 2 lines, 5x8 dots */
+	hd_command(out, s, 0x08, 0);	/* display off */
+	hd_command(out, s, 0x01, 2000); /* clear (1.52 ms) */
+	hd_command(out, s, 0x06, 0);	/* entry mode: the address increments, no shift */
+	if (s->big) {
+		/* The big digits' eight parts: characters 0..7. */
+		hd_command(out, s, 0x40, 0);
+		for (int g = 0; g < 8; g++)
+			for (int r = 0; r < 8; r++, n += 4)
+				hd44780_byte(hd44780_big_parts[g][r], true, s->backlight, b + n);
+	} else {
+		hd_command(out, s, 0x40 | 1 * 8, 0); /* CGRAM address of character 1 */
+		for (int g = 0; g < FACE_GLYPHS; g++)
+			for (int r = 0; r < 8; r++, n += 4)
+				hd44780_byte(hd44780_glyphs[g][r], true, s->backlight, b + n);
+	}
 	out_bytes(out, b, n, 0);
 	hd_command(out, s, 0x0c, 0); /* display on, no cursor, no blinking */
 	for (int r = 0; r < FACE_ROWS; r++) {
@@ -200,6 +208,80 @@ void ssd1306_render(const struct face_text *text, int height, uint8_t *frame)
 	}
 }
 
+int ssd1306_big_width(const char *time, int scale)
+{
+	int w = 0;
+
+	for (const char *c = time; *c; c++)
+		w += (*c == ':' || *c == '.' ? 3 : 6) * scale;
+	return w;
+}
+
+static void set_pixel(uint8_t *frame, int height, int x, int y)
+{
+	if (x >= 0 && x < 128 && y >= 0 && y < height)
+		frame[128 * (y / 8) + x] |= (uint8_t)(1u << (y % 8));
+}
+
+/* A character of the font at (x, y), each pixel scale x scale; ':' and '.' only their middle
+ * columns (1-2), so they take 3 * scale. */
+static int draw_scaled(uint8_t *frame, int height, int x, int y, char c, int scale)
+{
+	uint8_t cols[5];
+	bool narrow = c == ':' || c == '.';
+	int c0 = narrow ? 1 : 0, c1 = narrow ? 3 : 5;
+
+	face_font_columns(c, cols);
+	for (int col = c0; col < c1; col++)
+		for (int r = 0; r < 7; r++)
+			if (cols[col] >> r & 1)
+				for (int dx = 0; dx < scale; dx++)
+					for (int dy = 0; dy < scale; dy++)
+						set_pixel(frame, height,
+							  x + (col - c0) * scale + dx,
+							  y + r * scale + dy);
+	return (narrow ? 3 : 6) * scale;
+}
+
+void ssd1306_render_big(const struct face_text *text, int height, uint8_t *frame)
+{
+	int band = height / 2, left = 32, width = 128 - left;
+
+	memset(frame, 0, (size_t)128 * (size_t)(height / 8));
+	for (int r = 0; r < FACE_ROWS; r++) {
+		const char *row = text->row[r];
+		char time[FACE_COLS + 1], label[8];
+		int y0 = r * band, scale = 1, small = band >= 32 ? 2 : 1, x, n = 0;
+
+		/* The time: cols 8-15 without their leading blanks. */
+		for (int c = 8; c < FACE_COLS && row[c]; c++)
+			if (row[c] != ' ' || n)
+				time[n++] = row[c];
+		time[n] = '\0';
+		while (ssd1306_big_width(time, scale + 1) <= width && 7 * (scale + 1) <= band - 2)
+			scale++;
+		x = 128 - ssd1306_big_width(time, scale);
+		for (const char *c = time; *c; c++)
+			x += draw_scaled(frame, height, x, y0 + (band - 7 * scale) / 2, *c, scale);
+		/* At the left: the mark and the initial, and below them the moves made or the
+		 * delay (cols 3-7 once the clock runs; before, cols 1-7 hold the name). */
+		x = draw_scaled(frame, height, 1, y0 + 1, row[0] ? row[0] : ' ', small);
+		draw_scaled(frame, height, 3 + x, y0 + 1, row[1], small);
+		n = 0;
+		for (int c = 3; row[1] && row[2] == ' ' && c < 8 && row[c]; c++)
+			if (row[c] != ' ' || n)
+				label[n++] = row[c];
+		label[n] = '\0';
+		for (int i = 0, lx = 1; label[i] && lx + 5 <= left; i++, lx += 6)
+			draw_scaled(frame, height, lx, y0 + band - 8, label[i], 1);
+		/* The running side's band in reverse video. */
+		if (row[0] == FACE_GLYPH_MOVE)
+			for (int y = y0; y < y0 + band; y++)
+				for (int xx = 0; xx < 128; xx++)
+					frame[128 * (y / 8) + xx] ^= (uint8_t)(1u << (y % 8));
+	}
+}
+
 static void ssd_window(struct face_out *out, int c0, int c1, int p0, int p1)
 {
 	const uint8_t cmd[] = {0x21, (uint8_t)c0, (uint8_t)c1, 0x22, (uint8_t)p0, (uint8_t)p1};
@@ -243,7 +325,10 @@ static void ssd_update(struct face_screen *s, const struct face_text *text, stru
 {
 	uint8_t frame[FACE_FRAME_MAX];
 
-	ssd1306_render(text, s->height, frame);
+	if (s->big && !text->plain)
+		ssd1306_render_big(text, s->height, frame);
+	else
+		ssd1306_render(text, s->height, frame);
 	for (int p = 0; p < pages(s); p++) {
 		const uint8_t *old = s->frame + 128 * p, *new = frame + 128 * p;
 		int c0 = 0, c1 = 127;

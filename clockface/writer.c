@@ -19,6 +19,7 @@ void face_config_defaults(struct face_config *c)
 	c->address = -1;
 	c->height = 64;
 	c->tenths = true;
+	c->led[0] = c->led[1] = -1;
 }
 
 const char *face_type_name(enum face_type t)
@@ -84,6 +85,32 @@ int face_config_set(struct face_config *c, const char *key, const char *value, c
 		else {
 			snprintf(err, err_size, "tenths must be yes or no, not '%s'", value);
 			return -1;
+		}
+	} else if (!strcmp(key, "digits")) {
+		if (!strcmp(value, "big"))
+			c->big = true;
+		else if (!strcmp(value, "normal"))
+			c->big = false;
+		else {
+			snprintf(err, err_size, "digits must be normal or big, not '%s'", value);
+			return -1;
+		}
+	} else if (!strcmp(key, "led-white") || !strcmp(key, "led-black")) {
+		int side = !strcmp(key, "led-black");
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (!strcmp(value, "none")) {
+			c->led[side] = -1;
+		} else if (errno || end == value || *end || v < 0 || v > 999) {
+			snprintf(
+			    err, err_size,
+			    "%s must be a line number 0..999 on the board's chip, or none, not "
+			    "'%s'",
+			    key, value);
+			return -1;
+		} else {
+			c->led[side] = (int)v;
 		}
 	} else {
 		snprintf(err, err_size, "unknown key '%s' in [display]", key);
@@ -232,6 +259,7 @@ struct face_writer *face_writer_start(const struct face_config *cfg, char *err, 
 	w->cfg = *cfg;
 	w->fd = -1;
 	face_screen_init(&w->screen, cfg->type, cfg->height);
+	w->screen.big = cfg->big;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

@@ -22,6 +22,10 @@ struct face_config {
 	int address;  /* 7-bit; -1: the type's usual (0x27 PCF8574, 0x3c SSD1306) */
 	int height;   /* SSD1306: 64 or 32 */
 	bool tenths;  /* tenths of a second below ten seconds */
+	bool big;     /* digits = big: as large as the display allows (face.h) */
+	/* led-white, led-black: a GPIO line on the board's chip per side, lit while that side's
+	 * clock runs; -1: none.  The board requests them (gpio/board.h). */
+	int led[2];
 };
 
 void face_config_defaults(struct face_config *c);

@@ -216,6 +216,9 @@ static void result(struct json_writer *w, const struct game *g)
 	json_string(w, "termination", result_termination_pgn(r->termination));
 	json_string(w, "reason", r->reason);
 	json_bool(w, "approved", r->state == RESULT_APPROVED);
+	/* "*" where a rule ended the game: whether the opponent can still mate is not proven
+	 * either way, the arbiter decides (the reason says so; the position is "fen"). */
+	json_bool(w, "arbiter_decides", result_undecided(r));
 	if (r->state == RESULT_FLAG_PENDING) {
 		json_string(w, "flag", game_color_name(r->flag_color));
 		json_string(w, "flag_result", r->flag_result);

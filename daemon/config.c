@@ -654,8 +654,15 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_training(cfg, key, value, err, err_size);
 	if (!strcmp(section, "board"))
 		return board_config_set(&cfg->board, key, value, err, err_size);
-	if (!strcmp(section, "display"))
-		return face_config_set(&cfg->display, key, value, err, err_size);
+	if (!strcmp(section, "display")) {
+		if (face_config_set(&cfg->display, key, value, err, err_size))
+			return -1;
+		/* The LEDs are lines of the board's chip: the board requests and drives them. */
+		for (int side = 0; side < 2; side++)
+			cfg->board.led_lines[side] =
+			    cfg->display.led[side] < 0 ? BOARD_NO_LINE : cfg->display.led[side];
+		return 0;
+	}
 	if (!strcmp(section, "power"))
 		return power_config_set(&cfg->power, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {

@@ -22,7 +22,7 @@
 #include "base/log.h"
 #include "control/protocol.h"
 #include "daemon/audit.h"
-#include "daemon/pinguard.h"
+#include "base/pinguard.h"
 #include "daemon/recovery.h"
 #include "daemon/scoresheet.h"
 #include "daemon/state.h"
@@ -353,7 +353,12 @@ static void pin_waits(struct ctlsock *c, uint64_t now, bool all)
 		snprintf(text, sizeof(text),
 			 "%d PINs refused unchecked during a %llu s wait after %d wrong ones",
 			 w.refused, (unsigned long long)(w.length / 1000), w.wrong);
-		audit(c, now, w.key, ROLE_ASSISTANT, "auth ****", false, text);
+		/* The board's buttons ("board", as its tries are logged) are the player's until
+		 * the arbiter's PIN is right. */
+		if (strcmp(w.key, PIN_KEY_BOARD))
+			audit(c, now, w.key, ROLE_ASSISTANT, "auth ****", false, text);
+		else
+			audit(c, now, "board", ROLE_PLAYER, "auth ****", false, text);
 	}
 }
 
@@ -415,6 +420,21 @@ static bool auth_waits(struct ctlsock *c, struct client *cl, const char *author,
 	free(out.p);
 	pin_refused(c, cl, author, true, now);
 	return true;
+}
+
+void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
+		   const char *line, bool ok, const char *text)
+{
+	if (!c)
+		return;
+	audit(c, now, author, role, line, ok, text);
+	if (!ok && !strcmp(line, "auth ****"))
+		pin_refused(c, NULL, author, false, now);
+}
+
+struct pin_guard *ctlsock_pins(struct ctlsock *c)
+{
+	return c ? &c->pins : NULL;
 }
 
 /* Give one request line, from a client (cl) or a board script (cl NULL): through the

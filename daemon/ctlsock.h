@@ -43,6 +43,13 @@ bool ctlsock_listening(const struct ctlsock *c);
  * as the socket's requests. */
 void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
 		    uint64_t now);
+/* A line of control.log for what was done without the socket: the arbiter's menu on the
+ * board's buttons (its commands, and the PINs tried: "auth ****"); a PIN refused there is
+ * an event for the arbiters' watch as one refused on the socket. */
+void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
+		   const char *line, bool ok, const char *text);
+/* The PIN budget (DESIGN 8): the board's PINs go through it too (PIN_KEY_BOARD). */
+struct pin_guard *ctlsock_pins(struct ctlsock *c);
 /* One event line (JSON, without newline) for the watchers its audience reaches: an
  * assistant's watch public and player events, an arbiter's all, `watch public` public
  * ones. */

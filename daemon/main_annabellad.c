@@ -23,6 +23,7 @@
 #include "daemon/audit.h"
 #include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
+#include "daemon/leds.h"
 #include "daemon/config.h"
 #include "daemon/ctlsock.h"
 #include "daemon/device.h"
@@ -68,6 +69,7 @@ struct daemon {
 	struct ctlsock *ctl;
 	struct display *display;
 	struct clockface *clockface;
+	struct leds *leds;
 	struct takeover *takeover; /* a new version installed while it runs */
 	struct power *power;	   /* the Pi's supply and a UPS ([power]) */
 	int sigfd;
@@ -210,6 +212,9 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->promotion_ms = cfg->promotion_ms;
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
+	/* The arbiter's menu on the buttons needs the display to show it and the PIN. */
+	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin[0];
+	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
 	s->warning_count = cfg->warning_count;
@@ -663,12 +668,16 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	ctlsock_attach(d->ctl, d->referee, d->presenter, d->store);
+	/* The PINs entered on the board's buttons go through the socket's PIN budget. */
+	referee_attach_pins(d->referee, ctlsock_pins(d->ctl));
 	presenter_attach(d->presenter, d->referee, d->ctl);
 	d->display = display_open(&d->cfg, d->loop, d->referee);
 	presenter_attach_display(d->presenter, d->display);
 	d->clockface =
 	    clockface_open(&d->cfg.display, presenter_lang(d->presenter), d->loop, d->referee);
 	presenter_attach_clockface(d->presenter, d->clockface);
+	d->leds = leds_open(&d->cfg.board, d->board, d->loop, d->referee);
+	presenter_attach_leds(d->presenter, d->leds);
 	*status = 2;
 	store_set_notice(d->store, saving_notice, d);
 	if (store_replay(d->store, d->referee, err, err_size))
@@ -743,6 +752,7 @@ static void stop(struct daemon *d)
 	ctlsock_close(d->ctl);
 	display_close(d->display);
 	clockface_close(d->clockface);
+	leds_close(d->leds);
 	/* Stopped by a signal in real time: within a second whatever the audio does (the
 	 * journal is synced already). */
 	if (d->voice && d->signalled && !d->opt.virtual_time)

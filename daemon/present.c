@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "control/protocol.h"
 #include "daemon/clockface.h"
+#include "daemon/leds.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
 #include "daemon/scoresheet.h"
@@ -22,6 +23,7 @@ struct presenter {
 	struct ctlsock *ctl;
 	struct display *display;
 	struct clockface *clockface;
+	struct leds *leds;
 	bool mate_said;	    /* the last move was announced with ", Matt" */
 	bool settings_said; /* the settings were said (once, at the first game) */
 	bool repeated;	    /* a repeat was said, at last_repeat_ms */
@@ -116,6 +118,8 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_REVIEW_END_OF_GAME] = PHRASE_REVIEW_END_OF_GAME,
     [GAME_MSG_REVIEW_ENDED] = PHRASE_REVIEW_ENDED,
     [GAME_MSG_REVIEW_RETURN] = PHRASE_REVIEW_RETURN,
+    [GAME_MSG_ARBITER_PIN] = PHRASE_ARBITER_PIN,
+    [GAME_MSG_ARBITER_DONE] = PHRASE_ARBITER_DONE,
 };
 
 /* The quick guide is information: a move's announcement cuts it short (voice.h). */
@@ -152,6 +156,11 @@ void presenter_attach(struct presenter *p, struct referee *r, struct ctlsock *c)
 void presenter_attach_clockface(struct presenter *p, struct clockface *f)
 {
 	p->clockface = f;
+}
+
+void presenter_attach_leds(struct presenter *p, struct leds *l)
+{
+	p->leds = l;
 }
 
 void presenter_attach_display(struct presenter *p, struct display *d)
@@ -458,6 +467,14 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 				phrase_add(&u, &o, PHRASE_CLOCK_USED, &used);
 			}
 		}
+		/* Delay mode: the delay still left, not only the main time. */
+		if (fx->has_clock && fx->delay_ms > 0) {
+			struct phrase_args d = {.time_ms = (uint64_t)fx->delay_ms};
+
+			utterance_add(&u, o.lang, " ");
+			phrase_add(&u, &o,
+				   fx->delay_color ? PHRASE_DELAY_BLACK : PHRASE_DELAY_WHITE, &d);
+		}
 		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
 		if (fx->has_clock && presenter_reaches(PRESENT_BRAILLE, fx->audience))
 			display_show_clock(p->display, fx->white_ms, fx->black_ms);
@@ -520,6 +537,13 @@ static void present_effect(void *user, const struct game_effect *fx)
 		free(line.p);
 		break;
 	}
+	case GAME_FX_AUDIT:
+		/* The arbiter's menu on the buttons: into control.log, with its author ("board"
+		 * for a PIN tried, "board+pin" once it was right); an arbiter's event, never
+		 * spoken or shown. */
+		ctlsock_audit(p->ctl, fx->ms, fx->author, (enum game_role)fx->role, fx->command,
+			      fx->ok, fx->text);
+		break;
 	case GAME_FX_CLAIM:
 		if (ctlsock_watched(p->ctl)) {
 			struct strbuf line = {0};
@@ -540,9 +564,12 @@ static void present_record(void *user, const struct game_record *rec)
 	struct presenter *p = user;
 
 	store_record(p->store, rec);
-	/* Every press, pause, clock setting, flag and result is a public record. */
-	if (presenter_reaches(PRESENT_CLOCKFACE, rec->audience))
+	/* Every press, pause, clock setting, flag and result is a public record: the clock
+	 * display and its LEDs show it. */
+	if (presenter_reaches(PRESENT_CLOCKFACE, rec->audience)) {
 		clockface_touch(p->clockface);
+		leds_touch(p->leds);
+	}
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 

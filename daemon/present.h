@@ -54,6 +54,9 @@ void presenter_attach_display(struct presenter *p, struct display *d);
 /* The clock display for the sighted opponent, refreshed after every record and effect (NULL:
  * none). */
 void presenter_attach_clockface(struct presenter *p, struct clockface *f);
+struct leds;
+/* The clock's LEDs, driven after every record. */
+void presenter_attach_leds(struct presenter *p, struct leds *l);
 /* Called when a game begins or resumes (start true; before anything of it is said) and
  * when it ends: the audit's start lines and anchors (daemon/audit.h). */
 typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);

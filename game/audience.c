@@ -102,6 +102,9 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	case GAME_FX_GAME_END:
 	case GAME_FX_CLAIM:
 		return GAME_AUDIENCE_PUBLIC;
+	/* What the arbiter did at the board, for control.log: the arbiter's (a PIN tried is
+	 * "auth ****", never its digits). */
+	case GAME_FX_AUDIT:
 	case GAME_FX_FAULT:
 	case GAME_FX_KIND_COUNT:
 		break;

@@ -638,3 +638,32 @@ int clock_adopt(struct chess_clock *c, const struct chess_clock *from)
 	c->tc = tc;
 	return 0;
 }
+
+/* ---------------------------------------------------------------- for the displays */
+
+int64_t clock_delay_left(const struct chess_clock *c, int color, uint64_t now)
+{
+	const struct tc_period *p;
+	uint64_t used;
+
+	if ((color != 0 && color != 1) || c->tc.count == 0 || c->running != color ||
+	    (c->state != CLOCK_RUNNING && c->state != CLOCK_PAUSED))
+		return -1;
+	p = current_period(c, color);
+	if (p->mode != TC_DELAY)
+		return -1;
+	used = turn_used(c, color, now);
+	return used < p->extra_ms ? (int64_t)(p->extra_ms - used) : 0;
+}
+
+int clock_period_end(const struct chess_clock *c, int color)
+{
+	const struct tc_period *p;
+
+	if ((color != 0 && color != 1) || c->tc.count == 0)
+		return 0;
+	p = current_period(c, color);
+	if (!p->moves)
+		return 0;
+	return c->moves[color] + (p->moves - c->moves_in_period[color]);
+}

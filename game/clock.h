@@ -180,6 +180,14 @@ void clock_reopen(struct chess_clock *c, int color, uint64_t now);
 /* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
 
+/* Delay mode: how much of `color`'s delay is left in the turn its clock runs (or stands
+ * in), the main time not yet running; -1 when its clock does not run or its period has no
+ * delay (the clock display and `info` show it). */
+int64_t clock_delay_left(const struct chess_clock *c, int color, uint64_t now);
+/* The move count at which `color`'s current period ends ("40" of "40/5400:..."), or 0 when
+ * the period lasts the rest of the game. */
+int clock_period_end(const struct chess_clock *c, int color);
+
 /*
  * The `[%clk]` value of a move (DESIGN 4.4): the mover's reading right after the press that
  * completed it, including the increment, the Bronstein credit and the time of a period

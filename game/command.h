@@ -16,6 +16,7 @@
 #include "game/replies.h"
 
 #define GAME_COMMAND_TEXT_MAX 4096
+#define GAME_COMMAND_LINE_MAX 160
 
 /* Who gives a command: the control socket's users (DESIGN 8) and the tactile player
  * through the button menu. */
@@ -62,6 +63,9 @@ enum game_engine_end {
 /* "normal", "missing", "died", "hung", "nonsense"; -1 for another word. */
 const char *game_engine_end_name(enum game_engine_end end);
 int game_engine_end_parse(const char *word);
+/* The request of commands made at the board (the arbiter's menu): their replies go to
+ * control.log, with the command's line. */
+#define GAME_REQUEST_BOARD UINT32_MAX
 
 struct game_command {
 	enum game_command_kind kind;
@@ -85,6 +89,7 @@ struct game_command {
 	bool engine;
 	enum game_engine_op engine_op;
 	enum game_engine_end engine_end;
+	char line[GAME_COMMAND_LINE_MAX]; /* made at the board: the command as a line */
 };
 
 /* The reply to a command, returned to whoever gave it: struct game_reply (replies.h). */
@@ -99,8 +104,10 @@ enum game_need {
 	GAME_NEED_NOT_OVER = 1u << 1,	/* the game has not ended (a fallen flag may wait) */
 	GAME_NEED_CLOCK = 1u << 2,	/* the game has a clock */
 	GAME_NEED_NOT_CLOSED = 1u << 3, /* its result is not approved */
+	/* the game has not ended, or a rule ended it with "*": the arbiter decides (result.h) */
+	GAME_NEED_UNDECIDED = 1u << 4,
 };
-#define GAME_NEED_COUNT 4
+#define GAME_NEED_COUNT 5
 /* The modes a command may be given in: bits of enum game_mode. */
 #define GAME_MODE_BIT(m) (1u << (m))
 #define GAME_MODES_ALL	 (GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL))

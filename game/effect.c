@@ -79,6 +79,8 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_REVIEW_END_OF_GAME] = "review-end-of-game",
     [GAME_MSG_REVIEW_ENDED] = "review-ended",
     [GAME_MSG_REVIEW_RETURN] = "review-return",
+    [GAME_MSG_ARBITER_PIN] = "arbiter-pin",
+    [GAME_MSG_ARBITER_DONE] = "arbiter-done",
 };
 
 const char *game_msg_name(enum game_msg msg)

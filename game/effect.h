@@ -102,6 +102,8 @@ enum game_msg {
 	GAME_MSG_REVIEW_END_OF_GAME,   /* at the end: nothing after */
 	GAME_MSG_REVIEW_ENDED,	       /* the review is over */
 	GAME_MSG_REVIEW_RETURN,	       /* it is over: set the game's position up again */
+	GAME_MSG_ARBITER_PIN,	       /* the arbiter's menu on the buttons: the PIN is asked for */
+	GAME_MSG_ARBITER_DONE,	       /* it closed: the buttons are the player's again */
 	GAME_MSG_COUNT
 };
 
@@ -124,6 +126,7 @@ enum game_effect_kind {
 	GAME_FX_ENGINE_ASK,   /* ask the training process: `request` (for it alone) */
 	GAME_FX_REVIEW,	      /* a review's step `review`: `move` from `before`, ply `ply` of
 				 `total` (private) */
+	GAME_FX_AUDIT,	      /* a line of control.log for what the arbiter did at the board */
 	GAME_FX_KIND_COUNT
 };
 
@@ -171,6 +174,8 @@ struct game_effect {
 	int move_number;		      /* of the position: the move to be made next */
 	int moves_made;			      /* the number of the last move on the scoresheet */
 	int64_t white_used_ms, black_used_ms; /* TIMES: the time each has used in the game */
+	int64_t delay_ms; /* TIMES, delay mode: the delay left of `delay_color`; -1: none */
+	int delay_color;
 	/* BRAILLE_PAGE: 1 the first; past the last page, the first again */
 	int page;
 	/* CLAIM: the claimant and the kind (enum claim_kind); `move` the intended move */
@@ -182,8 +187,15 @@ struct game_effect {
 	enum game_review_say review;
 	int total;
 	int move_number_at; /* REVIEW: the move number of `ply` ("12" of "12. Nf3") */
-	/* FAULT */
+	/* FAULT; AUDIT: the reply's text */
 	char text[GAME_REPLY_MAX];
+	/* AUDIT: what was done at the board (the arbiter's menu), for control.log: the command
+	 * as a line (a PIN tried: "auth ****", never its digits), its author and role, and
+	 * whether its reply is a success */
+	char command[160]; /* GAME_COMMAND_LINE_MAX */
+	char author[48];   /* GAME_AUTHOR_MAX */
+	int role;	   /* enum game_role */
+	bool ok;
 };
 
 #endif

@@ -566,7 +566,7 @@ static void stop_clock(struct game *g, uint64_t ms)
 
 static int apply_result(struct game *g, const struct game_record *rec)
 {
-	if (game_over(g))
+	if (game_over(g) && !result_undecided(&g->result))
 		return -1;
 	result_end(&g->result, rec->u.result.result, rec->u.result.termination,
 		   rec->u.result.reason);

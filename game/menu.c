@@ -89,8 +89,8 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 		}
 		m->items[m->count++] = MENU_RESIGN;
 	}
-	if (g->result.state == RESULT_ENDED ||
-	    (g->result.state == RESULT_FLAG_PENDING && strcmp(g->result.flag_result, "*")))
+	if ((g->result.state == RESULT_ENDED || g->result.state == RESULT_FLAG_PENDING) &&
+	    !result_undecided(&g->result))
 		m->items[m->count++] = MENU_APPROVE;
 	m->items[m->count++] = MENU_CANCEL;
 	menu_add_help(m);

@@ -514,7 +514,7 @@ static void dec_flag(struct game_record *rec, struct reader *r)
 {
 	rec->u.flag.color = get_color(r);
 	get_word(r, rec->u.flag.result, sizeof(rec->u.flag.result));
-	if (!result_valid(rec->u.flag.result) && strcmp(rec->u.flag.result, "*"))
+	if (!result_valid_or_open(rec->u.flag.result))
 		r->bad = true;
 	get_clock(r, &rec->clock, rec->ms);
 }
@@ -537,7 +537,7 @@ static void dec_result(struct game_record *rec, struct reader *r)
 	t = result_termination_parse(word);
 	get_author(r, rec->author);
 	get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
-	if (!result_valid(rec->u.result.result) || t <= TERMINATION_NONE)
+	if (!result_valid_or_open(rec->u.result.result) || t <= TERMINATION_NONE)
 		r->bad = true;
 	rec->u.result.termination = t < 0 ? TERMINATION_NONE : (enum result_termination)t;
 }

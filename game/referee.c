@@ -170,7 +170,8 @@ void referee_start(struct referee *r, uint64_t now)
  * finished one stays under games/ with its journal.  Setting it up is the player's asking
  * for the next game: a board that already shows the start position when the result is
  * approved (a game that ends with it, a board put back before the approval) begins nothing
- * until it is changed and set up again. */
+ * until it is changed and set up again.  A game whose result the arbiter still has to decide
+ * ("*", result.h) begins nothing either. */
 static uint64_t next_game_due(const struct referee *r)
 {
 	struct chess_pos start;
@@ -178,8 +179,8 @@ static uint64_t next_game_due(const struct referee *r)
 	bool asked = r->cleared || (r->g.result.state == RESULT_APPROVED &&
 				    r->det.last_change_ms > r->g.approved_ms);
 
-	if (!game_over(&r->g) || !r->board_ready || !asked || r->review.state != REVIEW_OFF ||
-	    chess_fen_parse(&start, r->set.next.fen, &err) ||
+	if (!game_over(&r->g) || result_undecided(&r->g.result) || !r->board_ready || !asked ||
+	    r->review.state != REVIEW_OFF || chess_fen_parse(&start, r->set.next.fen, &err) ||
 	    r->det.sensed != chess_pos_occupancy(&start))
 		return UINT64_MAX;
 	return r->det.last_change_ms + r->det.cfg.settle_ms;
@@ -210,6 +211,9 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 	struct game *g = &r->g;
 	int player = g->params.player;
 
+	/* The arbiter's menu on the buttons: its chord, and every button while it is open. */
+	if (ref_arbiter_button(r, b, down, now))
+		return;
 	if (b == GAME_BUTTON_SELECT) {
 		r->select_down = down;
 		if (down) {
@@ -278,6 +282,7 @@ static void tick(struct referee *r, uint64_t now)
 	ref_poll_detect(r, now);
 	ref_check_warnings(r, now);
 	ref_menu_tick(r, now);
+	ref_arbiter_tick(r, now);
 }
 
 void referee_handle(struct referee *r, const struct game_event *ev)
@@ -341,6 +346,9 @@ uint64_t referee_deadline(const struct referee *r, uint64_t now)
 	t = ref_clock_deadline(r, now);
 	if (t < best)
 		best = t;
+	t = ref_arbiter_deadline(r);
+	if (t < best)
+		best = t;
 	t = ref_menu_deadline(r);
 	if (t < best)
 		best = t;
@@ -357,6 +365,7 @@ struct referee *referee_new(const struct referee_settings *settings, const struc
 		return NULL;
 	r->set = *settings;
 	r->sink = *sink;
+	r->arb.held = -1;
 	game_init(&r->g);
 	return r;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "chess/detect.h"
+#include "game/board_arbiter.h"
 #include "game/command.h"
 #include "game/effect.h"
 #include "game/game.h"
@@ -51,6 +52,11 @@ struct referee_settings {
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
 	bool braille_display; /* the menu offers the braille scoresheet on the display */
 	bool train_menu;      /* casual play: the menu offers a training game ([training] menu) */
+	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
+	 * display to show it, an arbiter PIN (digits) to open it and a PIN budget
+	 * (referee_attach_pins()). */
+	bool board_arbiter;
+	char arbiter_pin[BOARD_ARBITER_PIN_MAX];
 };
 void referee_settings_defaults(struct referee_settings *s);
 
@@ -119,6 +125,12 @@ bool referee_resumed(const struct referee *r);
 uint64_t referee_expected_occupancy(const struct referee *r);
 /* The mismatch flow's view of the board: squares that differ from the game now. */
 uint64_t referee_board_differences(const struct referee *r);
+struct pin_guard;
+/* The PIN budget the PINs entered on the buttons go through (DESIGN 8: the control socket's,
+ * under the key PIN_KEY_BOARD); without one the arbiter's menu on the buttons stays shut. */
+void referee_attach_pins(struct referee *r, struct pin_guard *pins);
+/* The arbiter's menu on the buttons as the clock display shows it (state CLOSED: shut). */
+void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_arbiter_view *v);
 
 /* ------------------------------------------------------------------ training and study */
 

@@ -302,16 +302,41 @@ static void illegal_ends_game(struct referee *r, const struct game_command *cmd,
 			      int count, const struct illegal_target *t,
 			      const struct rules_illegal *law, uint64_t now)
 {
-	struct game *g = &r->g;
 	int winner = !color;
 	const char *article = law->article;
+	/* 7.5.5 (2005 C3): a draw where the opponent cannot mate; "*" where that is not
+	 * proven either way: the arbiter decides, with the position in the reply (no result is
+	 * said).  2005 7.4 b: lost, whatever the opponent's men. */
 	const char *result =
-	    !law->draw_without_mate ||
-		    chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
-		? result_win(winner)
-		: "1/2-1/2";
-	char reason[96];
+	    law->draw_without_mate ? ref_mate_result(r, winner) : result_win(winner);
+	char reason[120], fen[CHESS_FEN_MAX];
 
+	if (!strcmp(result, "*")) {
+		snprintf(reason, sizeof(reason),
+			 "%s's illegal move number %d (%s); whether %s can still mate is the "
+			 "arbiter's decision",
+			 color ? "Black" : "White", count, article, winner ? "Black" : "White");
+		ref_end_game(r, result, TERMINATION_RULES_INFRACTION, reason, cmd->author, now);
+		ref_mate_fen(r, fen, sizeof(fen));
+		if (t->press)
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_PRESS_ENDS_UNDECIDED,
+				   REPLY_ARGS(REPLY_S("color", color_word(color)),
+					      REPLY_S("press", game_press_kind_name(t->kind)),
+					      REPLY_S("detail", t->detail), REPLY_N("count", count),
+					      REPLY_S("winner_color", color_word(winner)),
+					      REPLY_S("fen", fen),
+					      REPLY_S("result", result_win(winner)),
+					      REPLY_S("article", article)));
+		else
+			ref_answer(
+			    r, cmd, now, REPLY_ILLEGAL_ENDS_UNDECIDED,
+			    REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
+				       REPLY_S("color", color_word(color)), REPLY_N("count", count),
+				       REPLY_S("winner_color", color_word(winner)),
+				       REPLY_S("fen", fen), REPLY_S("result", result_win(winner)),
+				       REPLY_S("article", article)));
+		return;
+	}
 	snprintf(reason, sizeof(reason), "%s's illegal move number %d (%s)",
 		 color ? "Black" : "White", count, article);
 	ref_end_game(r, result, TERMINATION_RULES_INFRACTION, reason, cmd->author, now);

@@ -49,9 +49,10 @@ static void say_flag(struct referee *r, int flagged, uint64_t now)
 }
 
 /* Art. 6.9 (2005: 6.10): a flag fell; a draw if the opponent cannot checkmate by any legal
- * series.  The result waits for the arbiter and the players (6.8, 8.7).  A flag whose
- * period's moves were made but not all completed (6.4: the device cannot tell) waits for
- * the arbiter alone ("*"), said to no one but as stopped clocks to the player. */
+ * series ("*" where that is not proven either way: the arbiter decides).  The result waits
+ * for the arbiter and the players (6.8, 8.7).  A flag whose period's moves were made but not
+ * all completed (6.4: the device cannot tell) waits for the arbiter alone ("*" too), said to
+ * no one but as stopped clocks to the player. */
 static void flag_fell(struct referee *r, const struct chess_clock *after, bool doubt, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_FLAG, now);
@@ -59,10 +60,7 @@ static void flag_fell(struct referee *r, const struct chess_clock *after, bool d
 
 	rec.u.flag.color = flagged;
 	snprintf(rec.u.flag.result, sizeof(rec.u.flag.result), "%s",
-		 doubt ? "*"
-		 : chess_pos_can_checkmate(game_position(&r->g), (enum chess_color)winner)
-		     ? result_win(winner)
-		     : "1/2-1/2");
+		 doubt ? "*" : ref_mate_result(r, winner));
 	rec.clock = *after;
 	if (ref_emit(r, &rec) != 0)
 		return;
@@ -342,6 +340,13 @@ void ref_info(struct referee *r, uint64_t now)
 			fx.white_ms = 0;
 		if (fx.black_ms < 0)
 			fx.black_ms = 0;
+	}
+	/* Delay mode: the delay still left of the side whose clock runs (the main time
+	 * stands until it is spent). */
+	fx.delay_ms = -1;
+	if (g->has_clock && (g->clock.state == CLOCK_RUNNING || g->clock.state == CLOCK_PAUSED)) {
+		fx.delay_color = g->clock.running;
+		fx.delay_ms = clock_delay_left(&g->clock, g->clock.running, now);
 	}
 	ref_effect(r, &fx);
 }

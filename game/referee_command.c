@@ -272,32 +272,46 @@ static void say_result(struct referee *r, const char *result, uint64_t now)
 
 static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	struct game *g = &r->g;
 	struct game_record rec = ref_command_record(REC_RESIGN, cmd, now);
 	int color = cmd->color, winner;
 	const char *result;
-	char reason[64];
+	char reason[RESULT_REASON_MAX];
 
 	if (color < 0) {
 		ref_answer(r, cmd, now, REPLY_RESIGN_NO_SIDE, NULL);
 		return;
 	}
 	winner = !color;
-	/* 2023 Art. 5.1.2: a draw when the opponent cannot checkmate by any legal series. */
-	result = r->g.rules->resignation_draw_without_mate &&
-			 !chess_pos_can_checkmate(game_position(g), (enum chess_color)winner)
-		     ? "1/2-1/2"
-		     : result_win(winner);
+	/* 2023 Art. 5.1.2: a draw when the opponent cannot checkmate by any legal series ("*"
+	 * where that is not proven either way: the arbiter decides). */
+	result = r->g.rules->resignation_draw_without_mate ? ref_mate_result(r, winner)
+							   : result_win(winner);
 	rec.u.resign_color = color;
 	if (ref_emit(r, &rec)) {
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED,
 			   REPLY_ARGS(REPLY_S("what", "resignation")));
 		return;
 	}
-	snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
+	if (!strcmp(result, "*"))
+		snprintf(reason, sizeof(reason),
+			 "%s resigns; whether %s can still mate is the "
+			 "arbiter's decision (5.1.2)",
+			 color ? "Black" : "White", winner ? "Black" : "White");
+	else
+		snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
 	ref_end_game(r, result, TERMINATION_NORMAL, reason, cmd->author, now);
 	/* Both players hear it: the resignation may have come from the menu or an assistant. */
 	ref_say(r, GAME_PUBLIC, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
+	if (!strcmp(result, "*")) {
+		char fen[CHESS_FEN_MAX];
+
+		ref_mate_fen(r, fen, sizeof(fen));
+		ref_answer(r, cmd, now, REPLY_RESIGNED_UNDECIDED,
+			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				      REPLY_S("winner_color", color_word(winner)),
+				      REPLY_S("fen", fen), REPLY_S("result", result_win(winner))));
+		return;
+	}
 	ref_answer(r, cmd, now, REPLY_RESIGNED,
 		   REPLY_ARGS(REPLY_S("color", color_word(color)), REPLY_S("result", result)));
 }
@@ -369,9 +383,29 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 		return;
 	}
 	if (was_pending && !strcmp(g->result.flag_result, "*")) {
+		int winner = !g->result.flag_color;
+
+		/* "*": the period's moves made and not all completed (6.4), or whether the
+		 * other side can still mate is not proven either way (6.9). */
+		if (!strcmp(ref_mate_result(r, winner), "*")) {
+			char fen[CHESS_FEN_MAX];
+
+			ref_mate_fen(r, fen, sizeof(fen));
+			ref_answer(r, cmd, now, REPLY_FLAG_MATE_UNDECIDED,
+				   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
+					      REPLY_S("winner_color", color_word(winner)),
+					      REPLY_S("fen", fen)));
+			return;
+		}
 		ref_answer(r, cmd, now, REPLY_FLAG_UNDECIDED,
 			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
 				      REPLY_S("article", g->rules->moves_check_article)));
+		return;
+	}
+	if (result_undecided(&g->result)) {
+		/* A rule ended the game with "*" (7.5.5, 5.1.2): its reason says why. */
+		ref_answer(r, cmd, now, REPLY_APPROVE_UNDECIDED,
+			   REPLY_ARGS(REPLY_S("reason", g->result.reason)));
 		return;
 	}
 	if (ref_emit(r, &rec)) {

@@ -26,6 +26,9 @@ struct referee {
 	bool select_hold_used; /* this hold opened the menu */
 	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
+	struct board_arbiter arb; /* the arbiter's menu on the buttons */
+	/* The PIN budget its PINs go through (DESIGN 8, key PIN_KEY_BOARD; NULL: no menu). */
+	struct pin_guard *pins;
 	/* The reply of the command being carried out (referee_command()), or NULL. */
 	struct game_reply *reply;
 	/* Training (referee_train.c): the training process, as it said of itself. */
@@ -123,6 +126,18 @@ bool ref_train_square(struct referee *r, int sq, bool occupied, uint64_t before,
 bool ref_review_button(struct referee *r, enum game_button b, uint64_t now);
 /* Set-up guidance, said with `msg` (GAME_MSG_SETUP, GAME_MSG_TAKEBACK). */
 void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
+/* referee_mate.c */
+/* The result of a rule that gives `winner` the game unless they cannot checkmate by any
+ * series of legal moves: their win, "1/2-1/2", or "*" (not proven either way). */
+const char *ref_mate_result(const struct referee *r, int winner);
+/* For a "*": the position the arbiter decides on, as FEN (CHESS_FEN_MAX bytes). */
+void ref_mate_fen(const struct referee *r, char *buf, size_t size);
+
+/* referee_board_arbiter.c */
+/* A button for the arbiter's menu: true when it takes it (its chord, or it is open). */
+bool ref_arbiter_button(struct referee *r, enum game_button b, bool down, uint64_t now);
+void ref_arbiter_tick(struct referee *r, uint64_t now);
+uint64_t ref_arbiter_deadline(const struct referee *r);
 
 /* referee_menu.c */
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now);

@@ -340,6 +340,28 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 			     "the review is at its last move ({plies})"},
     [REPLY_REVIEW_AT_START] = {"review-at-start", ERR, "", "the review is at its start"},
     [REPLY_REVIEW_AT] = {"review-at", OK, "ply plies", "at ply {ply} of {plies}"},
+/* A rule's result left to the arbiter: whether the other side can still checkmate by
+ * any series of legal moves is not proven either way (README, "Who can still
+ * checkmate"); the position is `fen`, `result` the win in question. */
+#define MATE_QUESTION                                                                              \
+	"can {winner_color} still mate from {fen}? the arbiter decides: result {result} or "       \
+	"1/2-1/2"
+    [REPLY_RESIGNED_UNDECIDED] = {"resigned-undecided", OK, "color winner_color fen result",
+				  "{color} resigns; " MATE_QUESTION},
+    [REPLY_ILLEGAL_ENDS_UNDECIDED] =
+	{"illegal-ends-undecided", OK, "ply name color count winner_color fen result article",
+	 "{name} illegal: {color}'s number {count} ends the game; " MATE_QUESTION},
+    [REPLY_ILLEGAL_PRESS_ENDS_UNDECIDED] = {"illegal-press-ends-undecided", OK,
+					    "color press detail count winner_color fen result "
+					    "article",
+					    "{color}'s press {detail} illegal: {color}'s number "
+					    "{count} ends the game; " MATE_QUESTION},
+    [REPLY_APPROVE_UNDECIDED] = {"approve-undecided", ERR, "reason",
+				 "no result to approve yet: the arbiter decides it ({reason})"},
+    [REPLY_FLAG_MATE_UNDECIDED] = {"flag-mate-undecided", ERR, "color winner_color fen",
+				   "no result to approve yet: the arbiter decides it ({color}'s "
+				   "flag fell; can {winner_color} still mate from {fen}?)"},
+#undef MATE_QUESTION
 };
 
 #undef OK

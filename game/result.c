@@ -27,10 +27,16 @@ void result_flag(struct result_flow *r, int color, const char *result)
 	snprintf(r->flag_result, sizeof(r->flag_result), "%s", result);
 }
 
+bool result_undecided(const struct result_flow *r)
+{
+	return (r->state == RESULT_ENDED && !strcmp(r->result, "*")) ||
+	       (r->state == RESULT_FLAG_PENDING && !strcmp(r->flag_result, "*"));
+}
+
 void result_end(struct result_flow *r, const char *result, enum result_termination term,
 		const char *reason)
 {
-	if (result_over(r))
+	if (result_over(r) && !result_undecided(r))
 		return;
 	r->state = RESULT_ENDED;
 	snprintf(r->result, sizeof(r->result), "%s", result);
@@ -40,8 +46,8 @@ void result_end(struct result_flow *r, const char *result, enum result_terminati
 
 void result_approve(struct result_flow *r)
 {
-	if (r->state == RESULT_FLAG_PENDING && !strcmp(r->flag_result, "*"))
-		return; /* the arbiter's decision (6.4): result or clock set */
+	if (result_undecided(r))
+		return;
 	if (r->state == RESULT_FLAG_PENDING)
 		result_end(r, r->flag_result, TERMINATION_TIME_FORFEIT, "flag fall");
 	if (r->state == RESULT_ENDED)
@@ -56,6 +62,11 @@ bool result_over(const struct result_flow *r)
 bool result_valid(const char *text)
 {
 	return !strcmp(text, "1-0") || !strcmp(text, "0-1") || !strcmp(text, "1/2-1/2");
+}
+
+bool result_valid_or_open(const char *text)
+{
+	return result_valid(text) || !strcmp(text, "*");
 }
 
 const char *result_termination_pgn(enum result_termination t)

@@ -9,9 +9,15 @@
  *                      the arbiter's result──▶ ENDED ──both players approve (8.7)──▶ APPROVED
  *
  * A flag is considered fallen when the arbiter observes it or a player claims it (6.8): until
- * then the clocks stand and the result Art. 6.9 gives waits.  A game that has ended records
- * no more moves; a new game begins only once the result is approved or the board has been
- * cleared and set up again.
+ * then the clocks stand and the result Art. 6.9 gives waits.
+ *
+ * A result of "*" where a rule ended the game (a flag, the illegal move that loses, a 2023
+ * resignation) means the arbiter decides it: whether the opponent can still checkmate by
+ * any series of legal moves was neither proven nor disproven (chess_pos_mate()).  Such a
+ * game is over (ENDED, or FLAG_PENDING with a flag result of "*") but "undecided": the
+ * arbiter's result decides it, and it cannot be approved or replaced by a new game before.  A game
+ * that has ended records no more moves; a new game begins only once the result is approved or the
+ * board has been cleared and set up again.
  */
 #ifndef ANNABELLA_RESULT_H
 #define ANNABELLA_RESULT_H
@@ -43,18 +49,23 @@ struct result_flow {
 };
 
 void result_reset(struct result_flow *r);
+/* The arbiter decides: see above. */
+bool result_undecided(const struct result_flow *r);
 /* A flag fell (only while ON). */
 void result_flag(struct result_flow *r, int color, const char *result);
-/* The game ends (ON or FLAG_PENDING). */
+/* The game ends (ON or FLAG_PENDING, or undecided). */
 void result_end(struct result_flow *r, const char *result, enum result_termination term,
 		const char *reason);
-/* The players approve: ENDED -> APPROVED; FLAG_PENDING ends with the flag's result, unless
- * that is "*" (the period's moves were made, 6.4: the arbiter decides). */
+/* The players approve: ENDED -> APPROVED; FLAG_PENDING ends with the flag's result.  Nothing
+ * while undecided (a flag's "*" too: the period's moves were made, 6.4, or whether the
+ * opponent can still mate is not proven). */
 void result_approve(struct result_flow *r);
 bool result_over(const struct result_flow *r); /* ENDED or APPROVED */
 
 /* "1-0", "0-1", "1/2-1/2": whether text is one of them. */
 bool result_valid(const char *text);
+/* The same, or "*" (the arbiter decides): what a rule's result may be. */
+bool result_valid_or_open(const char *text);
 /* The PGN Termination value ("time forfeit"), and the journal's one-word form
  * ("time-forfeit"), and back (-1 if unknown). */
 const char *result_termination_pgn(enum result_termination t);

@@ -29,7 +29,8 @@ enum sim_role {
 	ROLE_COLUMN,
 	ROLE_LOAD,
 	ROLE_CLOCK,
-	ROLE_DATA
+	ROLE_DATA,
+	ROLE_LED
 };
 
 struct chatter {
@@ -65,6 +66,7 @@ struct sim {
 	/* outputs driven by the scanning code */
 	bool row_level[8];
 	bool load_level, clock_level;
+	bool led_level[2];
 	uint64_t latched; /* line levels latched into the shift chain */
 	int shift_pos;
 	uint8_t role[BOARD_MAX_LINE + 1];
@@ -119,6 +121,8 @@ static void *sim_open(const struct board_config *cfg, const char *name, uint64_t
 	s->pegs = BOARD_INITIAL_OCCUPANCY;
 	for (int i = 0; i < BOARD_BUTTON_COUNT; i++)
 		set_role(s, cfg->button_lines[i], ROLE_BUTTON, i);
+	for (int i = 0; i < 2; i++)
+		set_role(s, cfg->led_lines[i], ROLE_LED, i);
 	switch (cfg->wiring) {
 	case BOARD_WIRING_DIRECT:
 		for (int sq = 0; sq < 64; sq++)
@@ -415,6 +419,8 @@ static int sim_get(void *ctx, int line)
 			return hole_level(s, 0);
 		/* The chain's serial input is tied low. */
 		return s->shift_pos < 64 ? (int)(s->latched >> s->shift_pos & 1) : 0;
+	case ROLE_LED:
+		return s->led_level[i];
 	case ROLE_NONE:
 		break;
 	}
@@ -449,6 +455,9 @@ static int sim_set(void *ctx, int line, int value)
 		if (value && !s->clock_level && s->load_level && s->shift_pos < 64)
 			s->shift_pos++;
 		s->clock_level = value;
+		return 0;
+	case ROLE_LED:
+		s->led_level[i] = value;
 		return 0;
 	default:
 		errno = EPERM;

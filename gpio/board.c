@@ -586,6 +586,26 @@ uint64_t board_occupancy(const struct board *b)
 	return b->occupancy;
 }
 
+int board_set_led(struct board *b, int side, bool on)
+{
+	int line;
+
+	if (side < 0 || side > 1 || b->cfg.led_lines[side] == BOARD_NO_LINE)
+		return 1;
+	line = b->cfg.led_lines[side];
+	return b->be->set(b->ctx, line, on ? 1 : 0) ? -1 : 0;
+}
+
+int board_led_line(const struct board *b, int side)
+{
+	return side == 0 || side == 1 ? b->cfg.led_lines[side] : BOARD_NO_LINE;
+}
+
+int board_line_level(const struct board *b, int line)
+{
+	return b->be->get ? b->be->get(b->ctx, line) : -1;
+}
+
 static int inject(struct board *b, enum line_inject kind, int target, uint32_t arg, uint32_t arg2,
 		  uint64_t now_ms)
 {

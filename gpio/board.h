@@ -39,8 +39,11 @@ struct board_config {
 	int column_lines[8];			 /* matrix: inputs, file a..h */
 	int shift_load, shift_clock, shift_data; /* shift: 74HC165 chain, a1 first out */
 	int button_lines[BOARD_BUTTON_COUNT];	 /* active low; BOARD_NO_LINE if absent */
-	uint32_t debounce_ms;			 /* squares and buttons (default 20) */
-	uint32_t scan_hz;			 /* matrix and shift scan rate (default 100) */
+	/* Outputs: one LED per side (White, Black), lit high, on the same chip ([display]
+	 * led-white, led-black); BOARD_NO_LINE if absent. */
+	int led_lines[2];
+	uint32_t debounce_ms;	 /* squares and buttons (default 20) */
+	uint32_t scan_hz;	 /* matrix and shift scan rate (default 100) */
 	uint32_t scan_settle_us; /* matrix and shift: wait after driving, before reading */
 };
 
@@ -213,5 +216,12 @@ const char *board_error(const struct board *b);
 bool board_finished(const struct board *b);
 /* Debounced occupancy now (bit per square). */
 uint64_t board_occupancy(const struct board *b);
+/* Light or put out a side's LED (led_lines): 0, 1 when the board has none for that side, or
+ * -1 when the line could not be driven. */
+int board_set_led(struct board *b, int side, bool on);
+/* A side's LED line, or BOARD_NO_LINE. */
+int board_led_line(const struct board *b, int side);
+/* The level of a line as the backend reads or drives it (the sim's LEDs, for tests), or -1. */
+int board_line_level(const struct board *b, int line);
 
 #endif

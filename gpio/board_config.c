@@ -48,6 +48,7 @@ void board_config_defaults(struct board_config *cfg)
 	cfg->shift_data = 2;
 	for (int i = 0; i < BOARD_BUTTON_COUNT; i++)
 		cfg->button_lines[i] = 64 + i;
+	cfg->led_lines[0] = cfg->led_lines[1] = BOARD_NO_LINE;
 	cfg->debounce_ms = 20;
 	cfg->scan_hz = 100;
 }
@@ -241,6 +242,12 @@ void line_roles_get(const struct board_config *cfg, struct line_roles *r)
 			continue;
 		r->edge_is_button[r->n_edge] = true;
 		r->edge_inputs[r->n_edge++] = cfg->button_lines[b];
+	}
+	for (int side = 0; side < 2; side++) {
+		if (cfg->led_lines[side] == BOARD_NO_LINE)
+			continue;
+		r->outputs[r->n_out] = cfg->led_lines[side];
+		r->output_init[r->n_out++] = 0; /* out */
 	}
 }
 

@@ -101,6 +101,8 @@ enum phrase_id {
 	PHRASE_CLOCKS_SET,	/* the arbiter set the clocks */
 	PHRASE_CLAIM_REJECTED,	/* the arbiter rejected the player's claim */
 	PHRASE_CORRECTION,	/* before a move that corrects the one announced (D.2.8) */
+	PHRASE_ARBITER_PIN,	/* the arbiter's menu on the buttons asks for the PIN */
+	PHRASE_ARBITER_DONE,	/* it closed */
 	PHRASE_SQUARE_OK,	/* "{square} stimmt": it is right now (set-up guidance) */
 	PHRASE_ERROR,		/* "Fehler" */
 	PHRASE_SQUARE_EMPTY,	/* "{square} sollte leer sein" */
@@ -108,8 +110,10 @@ enum phrase_id {
 	PHRASE_CLOCK_INFO,	/* "Weiß: {white}. Schwarz: {black}. Gespielte Züge: {count}." */
 	PHRASE_MOVES_PLAYED,	/* "Gespielte Züge: {count}." (no clock) */
 	PHRASE_CLOCK_USED,	/* "Verbraucht: Weiß {white}, Schwarz {black}." ([clock] info) */
-	PHRASE_SAVE_FAILED,	/* the scoresheet can no longer be saved (storage fault) */
-	PHRASE_SAVE_WORKS,	/* it is saved again */
+	PHRASE_DELAY_WHITE, /* delay mode, after the times: "Verzögerung Weiß: noch {time}." */
+	PHRASE_DELAY_BLACK,
+	PHRASE_SAVE_FAILED,	    /* the scoresheet can no longer be saved (storage fault) */
+	PHRASE_SAVE_WORKS,	    /* it is saved again */
 	PHRASE_RECOVERY_INCOMPLETE, /* the journal gave back less than the scoresheet held */
 	PHRASE_TIME_LEFT,	    /* a warning: "noch {time}" */
 	PHRASE_SETTINGS,	    /* at start: "Sprache Deutsch, Sprechtempo {count}" */

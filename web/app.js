@@ -519,6 +519,8 @@ function allowedNow(c, s) {
     if (n === 'not-over' && (r === 'ended' || r === 'approved')) return false;
     if (n === 'play' && r !== 'on') return false;
     if (n === 'not-closed' && r === 'approved') return false;
+    // over, unless a rule left its result to the arbiter ("*": arbiter_decides)
+    if (n === 'undecided' && (r === 'approved' || (r === 'ended' && !s.result.arbiter_decides))) return false;
   }
   return true;
 }

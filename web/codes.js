@@ -204,7 +204,12 @@ const REPLY_WORDS = {
     'no-review': 'Es läuft kein Nachspielen.',
     'review-at-end': 'Das Nachspielen ist beim letzten Zug ({plies}).',
     'review-at-start': 'Das Nachspielen ist am Anfang.',
-    'review-at': 'Bei Halbzug {ply} von {plies}.'
+    'review-at': 'Bei Halbzug {ply} von {plies}.',
+    'resigned-undecided': '{color} gibt auf; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet: {result} oder 1/2-1/2.',
+    'illegal-ends-undecided': '{name} regelwidrig: der {count}. regelwidrige Zug von {color} beendet die Partie; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet: {result} oder 1/2-1/2 ({article}).',
+    'illegal-press-ends-undecided': 'Regelwidriger Uhrendruck von {color} ({press}): der {count}. regelwidrige Zug von {color} beendet die Partie; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet: {result} oder 1/2-1/2 ({article}).',
+    'approve-undecided': 'Noch kein Ergebnis zu bestätigen: der Schiedsrichter entscheidet es ({reason}).',
+    'flag-mate-undecided': 'Noch kein Ergebnis zu bestätigen: das Fallblättchen von {color} ist gefallen; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet.'
   },
   en: {
     'bad-args': 'Internal error: the reply {code} has other arguments than its table names.',
@@ -357,7 +362,12 @@ const REPLY_WORDS = {
     'no-review': 'No review is on.',
     'review-at-end': 'The review is at its last move ({plies}).',
     'review-at-start': 'The review is at its start.',
-    'review-at': 'At ply {ply} of {plies}.'
+    'review-at': 'At ply {ply} of {plies}.',
+    'resigned-undecided': '{color} resigns; can {winner_color} still mate from {fen}? The arbiter decides: {result} or 1/2-1/2.',
+    'illegal-ends-undecided': '{name} illegal: {color}’s illegal move number {count} ends the game; can {winner_color} still mate from {fen}? The arbiter decides: {result} or 1/2-1/2 ({article}).',
+    'illegal-press-ends-undecided': 'Illegal press by {color} ({press}): {color}’s illegal move number {count} ends the game; can {winner_color} still mate from {fen}? The arbiter decides: {result} or 1/2-1/2 ({article}).',
+    'approve-undecided': 'No result to approve yet: the arbiter decides it ({reason}).',
+    'flag-mate-undecided': 'No result to approve yet: {color}’s flag fell; can {winner_color} still mate from {fen}? The arbiter decides.'
   },
   sv: {
     'bad-args': 'Internt fel: svaret {code} har andra argument än i sin tabell.',
@@ -510,7 +520,12 @@ const REPLY_WORDS = {
     'no-review': 'Ingen genomgång pågår.',
     'review-at-end': 'Genomgången är vid sitt sista drag ({plies}).',
     'review-at-start': 'Genomgången är vid början.',
-    'review-at': 'Vid halvdrag {ply} av {plies}.'
+    'review-at': 'Vid halvdrag {ply} av {plies}.',
+    'resigned-undecided': '{color} ger upp; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör: {result} eller 1/2-1/2.',
+    'illegal-ends-undecided': '{name} regelstridigt: {color}s regelstridiga drag nummer {count} avslutar partiet; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör: {result} eller 1/2-1/2 ({article}).',
+    'illegal-press-ends-undecided': 'Regelstridigt klocktryck av {color} ({press}): {color}s regelstridiga drag nummer {count} avslutar partiet; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör: {result} eller 1/2-1/2 ({article}).',
+    'approve-undecided': 'Inget resultat att godkänna ännu: domaren avgör det ({reason}).',
+    'flag-mate-undecided': 'Inget resultat att godkänna ännu: {color}s flagga föll; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör.'
   },
   nl: {
     'bad-args': 'Interne fout: het antwoord {code} heeft andere argumenten dan in zijn tabel.',
@@ -663,7 +678,12 @@ const REPLY_WORDS = {
     'no-review': 'Er loopt geen naspelen.',
     'review-at-end': 'Het naspelen is bij de laatste zet ({plies}).',
     'review-at-start': 'Het naspelen is bij het begin.',
-    'review-at': 'Bij halve zet {ply} van {plies}.'
+    'review-at': 'Bij halve zet {ply} van {plies}.',
+    'resigned-undecided': '{color} geeft op; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist: {result} of 1/2-1/2.',
+    'illegal-ends-undecided': '{name} onreglementair: de {count}e onreglementaire zet van {color} beëindigt de partij; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist: {result} of 1/2-1/2 ({article}).',
+    'illegal-press-ends-undecided': 'Onreglementaire klokdruk van {color} ({press}): de {count}e onreglementaire zet van {color} beëindigt de partij; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist: {result} of 1/2-1/2 ({article}).',
+    'approve-undecided': 'Nog geen uitslag om te bevestigen: de arbiter beslist ({reason}).',
+    'flag-mate-undecided': 'Nog geen uitslag om te bevestigen: de vlag van {color} is gevallen; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist.'
   }
 };
 

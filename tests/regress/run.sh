@@ -61,7 +61,8 @@ for case in "$dir"/cases/*/; do
 	if [ "$update" = --update ]; then
 		mkdir -p "$case/expected"
 		cp "$state/game.pgn" "$state/speech.log" "$case/expected/"
-		if grep -q -E '^(\+[0-9]+[[:space:]]+)?control ' "$case"/run*.script 2>/dev/null; then
+		if [ -f "$case/expected/control.log" ] ||
+			grep -q -E '^(\+[0-9]+[[:space:]]+)?control ' "$case"/run*.script 2>/dev/null; then
 			cp "$state/control.log" "$case/expected/"
 		fi
 		continue

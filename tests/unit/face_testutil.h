@@ -55,4 +55,16 @@ void ssd1306_model_write(struct ssd1306_model *m, const uint8_t *b, size_t n);
 /* The text the frame shows (as ssd1306_render() draws it); '?' where no character fits. */
 void ssd1306_model_text(const struct ssd1306_model *m, int height, struct face_text *out);
 
+/* A row of the SSD1306's big digits (ssd1306_render_big()) read back from the frame: its
+ * band in reverse video or not, the time and its scale, the mark, initial and count. */
+struct ssd1306_big_row {
+	bool inverted;
+	int scale;
+	char time[16];
+	char mark, initial;
+	char label[8];
+};
+void ssd1306_model_big_row(const struct ssd1306_model *m, int height, int row,
+			   struct ssd1306_big_row *out);
+
 #endif

@@ -108,6 +108,7 @@ static inline void rt_check_effect_audience(struct rt *t, const struct game_effe
 		want = GAME_AUDIENCE_PLAYER;
 		break;
 	case GAME_FX_FAULT:
+	case GAME_FX_AUDIT:
 		want = GAME_AUDIENCE_ARBITER;
 		break;
 	default:
@@ -183,7 +184,7 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
 	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
 	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
-	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW"};
+	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -215,6 +216,11 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		break;
 	case GAME_FX_FAULT:
 		rt_logf(t, " %s", fx->text);
+		break;
+	case GAME_FX_AUDIT:
+		rt_logf(t, " %s %s %s => %s %s", fx->author,
+			fx->role == ROLE_ARBITER ? "arbiter" : "player", fx->command,
+			fx->ok ? "ok" : "error", fx->text);
 		break;
 	case GAME_FX_CLAIM:
 		rt_logf(t, " %s %s", game_color_name(fx->color),

@@ -201,7 +201,8 @@ void ssd1306_model_write(struct ssd1306_model *m, const uint8_t *b, size_t n)
 
 void ssd1306_model_text(const struct ssd1306_model *m, int height, struct face_text *out)
 {
-	static const char chars[] = " 0123456789:.-ABCDEFGHIJKLMNOPQRSTUVWXYZ\x01\x02\x03";
+	static const char chars[] =
+	    " 0123456789:.-/=>ABCDEFGHIJKLMNOPQRSTUVWXYZ\x01\x02\x03\x04\x05\x06";
 	struct face_text probe;
 	uint8_t frame[FACE_FRAME_MAX];
 
@@ -227,5 +228,98 @@ void ssd1306_model_text(const struct ssd1306_model *m, int height, struct face_t
 			}
 		}
 		out->row[r][FACE_COLS] = 0;
+	}
+}
+
+/* ------------------------------------------------------------------ big digits */
+
+/* The character of the font whose pixels, each scale x scale, stand at (x, y) of the frame,
+ * among `chars` (':' and '.' by their middle columns only, as drawn big); 0 if none. */
+static bool lit(const uint8_t *frame, int height, int x, int y)
+{
+	return x >= 0 && x < 128 && y >= 0 && y < height &&
+	       (frame[128 * (y / 8) + x] >> (y % 8) & 1);
+}
+
+static char glyph_at(const uint8_t *frame, int height, int x, int y, int scale, const char *chars,
+		     bool narrow)
+{
+	for (const char *c = chars; *c; c++) {
+		uint8_t cols[5];
+		bool same = true;
+		int c0 = narrow ? 1 : 0, c1 = narrow ? 3 : 5;
+
+		if ((*c == ':' || *c == '.') != narrow)
+			continue;
+		face_font_columns(*c, cols);
+		for (int col = c0; col < c1 && same; col++)
+			for (int r = 0; r < 7 && same; r++)
+				for (int d = 0; d < scale * scale && same; d++)
+					same =
+					    lit(frame, height, x + (col - c0) * scale + d % scale,
+						y + r * scale + d / scale) == (cols[col] >> r & 1);
+		if (same)
+			return *c;
+	}
+	return 0;
+}
+
+void ssd1306_model_big_row(const struct ssd1306_model *m, int height, int row,
+			   struct ssd1306_big_row *out)
+{
+	uint8_t frame[FACE_FRAME_MAX];
+	int band = height / 2, y0 = row * band, top = band, bottom = -1, lit_count = 0;
+	int small = band >= 32 ? 2 : 1, x, n = 0, scale;
+
+	memcpy(frame, m->frame, sizeof(frame));
+	memset(out, 0, sizeof(*out));
+	/* Reverse video: more lit than dark. */
+	for (int y = y0; y < y0 + band; y++)
+		for (int xx = 0; xx < 128; xx++)
+			lit_count += lit(frame, height, xx, y);
+	if (lit_count > 128 * band / 2) {
+		out->inverted = true;
+		for (int y = y0; y < y0 + band; y++)
+			for (int xx = 0; xx < 128; xx++)
+				frame[128 * (y / 8) + xx] ^= (uint8_t)(1u << (y % 8));
+	}
+	/* The time: right-aligned at x 128, its height 7 * scale. */
+	for (int y = y0; y < y0 + band; y++)
+		for (int xx = 32; xx < 128; xx++)
+			if (lit(frame, height, xx, y)) {
+				if (y - y0 < top)
+					top = y - y0;
+				if (y - y0 > bottom)
+					bottom = y - y0;
+			}
+	scale = bottom >= top ? (bottom - top + 1) / 7 : 0;
+	out->scale = scale;
+	x = 128;
+	while (scale > 0 && x > 32 && n < (int)sizeof(out->time) - 1) {
+		char c =
+		    glyph_at(frame, height, x - 6 * scale, y0 + top, scale, "0123456789", false);
+
+		if (c) {
+			x -= 6 * scale;
+		} else if ((c = glyph_at(frame, height, x - 3 * scale, y0 + top, scale, ":.",
+					 true))) {
+			x -= 3 * scale;
+		} else {
+			break;
+		}
+		memmove(out->time + 1, out->time, (size_t)n + 1);
+		out->time[0] = c;
+		n++;
+	}
+	/* The mark and the initial at the top left; the count below. */
+	out->mark = glyph_at(frame, height, 1, y0 + 1, small, " \x01\x02\x03", false);
+	out->initial = glyph_at(frame, height, 3 + 6 * small, y0 + 1, small,
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ", false);
+	for (int i = 0, lx = 1; i < 5; i++, lx += 6) {
+		char c = glyph_at(frame, height, lx, y0 + band - 8, 1, "0123456789/\x06", false);
+
+		if (!c)
+			break;
+		out->label[i] = c;
 	}
 }

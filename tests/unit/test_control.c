@@ -338,6 +338,7 @@ static void test_effect_audiences(void **state)
 				want = GAME_AUDIENCE_PLAYER;
 				break;
 			case GAME_FX_FAULT:
+			case GAME_FX_AUDIT:
 				want = GAME_AUDIENCE_ARBITER;
 				break;
 			default:

@@ -220,47 +220,83 @@ static void test_outcomes(void **state)
 	chess_game_free(&g);
 }
 
+/* Who can still checkmate (chess/mate.c): N never, P possible, U unknown (the arbiter). */
+enum { N = CHESS_MATE_NEVER, P = CHESS_MATE_POSSIBLE, U = CHESS_MATE_UNKNOWN };
+
 struct material_case {
 	const char *fen;
-	bool white_can, black_can;
+	int white, black;
 };
 
 static void test_can_checkmate(void **state)
 {
 	(void)state;
 	static const struct material_case cases[] = {
-	    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", false, false},	   /* K v K */
-	    {"4k3/8/8/8/8/8/8/4KN2 w - - 0 1", false, false},	   /* K+N v K */
-	    {"4k3/8/8/8/8/8/8/4KB2 w - - 0 1", false, false},	   /* K+B v K */
-	    {"4kb2/8/8/8/8/8/8/4KB2 w - - 0 1", true, true},	   /* B v B, opposite colours */
-	    {"4k1b1/8/8/8/8/8/8/4KB2 w - - 0 1", false, false},	   /* B v B, same colour */
-	    {"4k1b1/8/8/8/8/7B/B7/3BKB2 w - - 0 1", false, false}, /* many, one colour */
-	    {"4k1b1/8/8/8/8/8/8/2B1KB2 w - - 0 1", true, true},	   /* W has both colours */
-	    {"4k3/8/8/8/8/8/8/4KNN1 w - - 0 1", true, false},	   /* K+N+N v K: helpmate */
-	    {"4kn2/8/8/8/8/8/8/4KN2 w - - 0 1", true, true},	   /* K+N v K+N */
-	    {"4kn2/8/8/8/8/8/8/4KB2 w - - 0 1", true, true},	   /* K+B v K+N */
-	    {"4kb2/8/8/8/8/8/8/4KN2 w - - 0 1", true, true},	   /* K+N v K+B */
-	    {"4k3/8/8/8/8/8/8/4KBN1 w - - 0 1", true, false},	   /* K+B+N v K */
-	    {"4k3/7p/8/8/8/8/8/4KB2 w - - 0 1", true, true},	   /* K+B v K+P */
-	    {"4k3/7p/8/8/8/8/8/4KN2 w - - 0 1", true, true},	   /* K+N v K+P */
-	    {"4k3/8/8/8/8/8/8/4KR2 w - - 0 1", true, false},	   /* K+R v K */
-	    {"4kr2/8/8/8/8/8/8/4KB2 w - - 0 1", true, true},	   /* K+B v K+R */
-	    {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", true, false},	   /* K+P v K */
-	    {"4kq2/8/8/8/8/8/8/4K3 w - - 0 1", false, true},	   /* K v K+Q */
-	    {"4k1b1/8/8/8/8/8/8/4KN2 w - - 0 1", true, true}, /* a knight blocks for the bishop */
-	    {"4k1b1/8/8/8/8/8/8/R3K3 w - - 0 1", true, true}, /* so can a rook */
+	    {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", N, N},	   /* K v K */
+	    {"4k3/8/8/8/8/8/8/4KN2 w - - 0 1", N, N},	   /* K+N v K */
+	    {"4k3/8/8/8/8/8/8/4KB2 w - - 0 1", N, N},	   /* K+B v K */
+	    {"4kb2/8/8/8/8/8/8/4KB2 w - - 0 1", P, P},	   /* B v B, opposite colours */
+	    {"4k1b1/8/8/8/8/8/8/4KB2 w - - 0 1", N, N},	   /* B v B, same colour */
+	    {"4k1b1/8/8/8/8/7B/B7/3BKB2 w - - 0 1", N, N}, /* many, one colour (the rule) */
+	    {"4k1b1/8/8/8/8/8/8/2B1KB2 w - - 0 1", P, P},  /* W has both colours */
+	    {"4k3/8/8/8/8/8/8/4KNN1 w - - 0 1", P, N},	   /* K+N+N v K: helpmate */
+	    {"4kn2/8/8/8/8/8/8/4KN2 w - - 0 1", P, P},	   /* K+N v K+N */
+	    {"4kn2/8/8/8/8/8/8/4KB2 w - - 0 1", P, P},	   /* K+B v K+N */
+	    {"4kb2/8/8/8/8/8/8/4KN2 w - - 0 1", P, P},	   /* K+N v K+B */
+	    {"4k3/8/8/8/8/8/8/4KBN1 w - - 0 1", P, N},	   /* K+B+N v K */
+	    {"4k3/8/8/8/8/8/8/4KR2 w - - 0 1", P, N},	   /* K+R v K */
+	    {"4kq2/8/8/8/8/8/8/4K3 w - - 0 1", N, P},	   /* K v K+Q */
+	    {"4k1b1/8/8/8/8/8/8/4KN2 w - - 0 1", P, P},	   /* a knight blocks for the bishop */
+	    {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", P, N},	   /* K+P v K: it promotes */
+	    /* Issue 17: a lone minor piece cannot mate K+Q, nor a lone bishop K+R (the flag of
+	     * the side with the queen or rook is a draw, 6.9). */
+	    {"4kq2/8/8/8/8/8/8/4KN2 w - - 0 1", N, P},	/* K+N v K+Q */
+	    {"4kq2/8/8/8/8/8/8/4KB2 w - - 0 1", N, P},	/* K+B v K+Q */
+	    {"4kr2/8/8/8/8/8/8/4KB2 w - - 0 1", N, P},	/* K+B v K+R */
+	    {"4k1b1/8/8/8/8/8/8/R3K3 w - - 0 1", P, N}, /* K+R v K+B */
+	    {"4kr2/8/8/8/8/8/8/4KN2 w - - 0 1", P, P},	/* K+N v K+R: Kh1 Rh2, Kf1, Ng3# */
+	    /* The position decides, not only the material: Black must take the queen. */
+	    {"8/8/8/8/8/1K6/8/Qk6 b - - 0 1", N, N},
+	    /* Black's one quiet move, Ra1+, forces Kxa1 and stalemate; its other is Rxb2+:
+	     * White can never mate, though both sides have quiet moves (the five-man proof
+	     * found it). */
+	    {"8/8/8/8/8/k7/rRB5/1K6 b - - 0 1", N, P},
+	    /* A king boxed in by its own bishops: White's moves all stalemate or lose a bishop. */
+	    {"8/8/8/8/8/K7/8/kBB5 w - - 0 1", N, N},
+	    /* Castling rights count (the exact answer holds with them too). */
+	    {"4k3/8/8/8/8/8/8/4K2R w K - 0 1", P, N},
+	    /* Larger positions: proven by a series found, or left to the arbiter. */
+	    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", P, P},
+	    {"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", P, P}, /* a back rank */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct chess_pos pos = parse(cases[i].fen);
-		bool w = chess_pos_can_checkmate(&pos, CHESS_WHITE);
-		bool b = chess_pos_can_checkmate(&pos, CHESS_BLACK);
-		if (w != cases[i].white_can || b != cases[i].black_can)
-			print_error("%s: white %d black %d\n", cases[i].fen, w, b);
-		assert_int_equal(w, cases[i].white_can);
-		assert_int_equal(b, cases[i].black_can);
+		enum chess_mate w = chess_pos_mate(&pos, CHESS_WHITE, NULL);
+		enum chess_mate b = chess_pos_mate(&pos, CHESS_BLACK, NULL);
+
+		if ((int)w != cases[i].white || (int)b != cases[i].black)
+			print_error("%s: white %s black %s\n", cases[i].fen, chess_mate_name(w),
+				    chess_mate_name(b));
+		assert_int_equal(w, cases[i].white);
+		assert_int_equal(b, cases[i].black);
+		assert_int_equal(chess_pos_can_checkmate(&pos, CHESS_WHITE), (int)w != N);
 		assert_int_equal(chess_pos_is_dead(&pos),
-				 !cases[i].white_can && !cases[i].black_can);
+				 cases[i].white == N && cases[i].black == N);
 	}
+}
+
+/* A blocked position the search cannot settle: neither "never" nor a loss, but unknown, so
+ * the arbiter decides (never a loss the Laws make a draw). */
+static void test_mate_unknown_goes_to_the_arbiter(void **state)
+{
+	(void)state;
+	/* Pawns locked on a closed board; White's bishop behind its own pawns, on their colour:
+	 * nobody can ever mate, but no rule proves it. */
+	struct chess_pos pos = parse("4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/3BK3 w - - 0 1");
+
+	assert_int_equal(chess_pos_mate(&pos, CHESS_WHITE, NULL), CHESS_MATE_UNKNOWN);
+	assert_int_equal(chess_pos_mate(&pos, CHESS_BLACK, NULL), CHESS_MATE_UNKNOWN);
+	assert_false(chess_pos_is_dead(&pos));
 }
 
 int main(void)
@@ -273,6 +309,7 @@ int main(void)
 	    cmocka_unit_test(test_mate_precedes_fivefold),
 	    cmocka_unit_test(test_outcomes),
 	    cmocka_unit_test(test_can_checkmate),
+	    cmocka_unit_test(test_mate_unknown_goes_to_the_arbiter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,6 +148,10 @@ static const struct tournament_utterance utterances[] = {
      "casual mode: the review ended: set the game's position up again"},
     {"hint", "private", false, "casual mode: the engine's suggestion for the player's move"},
     {"review", "private", false, "casual mode: a review's step (next, back, where are we)"},
+    {"arbiter-pin", "private", true,
+     "info and repeat were held together: the arbiter's menu on the buttons asks for the PIN "
+     "(the player's buttons are the arbiter's until it closes)"},
+    {"arbiter-done", "private", true, "the arbiter's menu on the buttons closed"},
 };
 
 #define UTTERANCE_COUNT (sizeof(utterances) / sizeof(utterances[0]))

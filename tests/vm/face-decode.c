@@ -37,6 +37,7 @@ static void print_screen(double t)
 			putchar(ch == FACE_GLYPH_MOVE	 ? '>'
 				: ch == FACE_GLYPH_PAUSE ? '='
 				: ch == FACE_GLYPH_FLAG	 ? 'F'
+				: ch == FACE_GLYPH_DELAY ? 'd'
 							 : ch);
 		}
 	}

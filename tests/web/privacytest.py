@@ -115,13 +115,20 @@ arbiter-pin = 471147
 assistant-pin = 123456
 [voice]
 record = no
+[display]
+# no bus: the display is tried again every 5 s; the arbiter's menu on the buttons works
+type = hd44780
+bus = /dev/null-i2c
 """
+PIN = "471147"
 
 # The tactile player has White: b7 promotes (the queen chosen with select), Black's replies
 # are relayed by the assistant and replicated on the tactile board (once wrongly: the
 # mismatch flow and its guidance), White's knight is first put on a square no legal move
 # explains during White's own move (kept from the player: held), then claims, a ruling,
-# the clocks set, paused and resumed, a draw offer, the result and its approval.
+# the clocks set, paused and resumed, a draw offer, the result and its approval.  Then the
+# arbiter's menu on the buttons: the chord, a wrong PIN (nothing entered), the right one
+# (4 7 1 1 4 7: select as often as the digit, repeat), and the menu closed again.
 SCRIPT = f"""player white
 time-control 600+5
 setup 4k1n1/1P6/8/8/8/8/8/4K1N1 w - - 0 1
@@ -163,6 +170,41 @@ setup 4k1n1/1P6/8/8/8/8/8/4K1N1 w - - 0 1
 +900 control arbiter result 1/2-1/2 agreed draw
 +900 control assistant approve
 +3000 press info
++1000 hold info 2500
++100 hold repeat 2400
++2600 press info
++150 press select
++150 press select
++150 press select
++150 press select
++150 press repeat
++150 press select
++150 press select
++150 press select
++150 press select
++150 press select
++150 press select
++150 press select
++150 press repeat
++150 press select
++150 press repeat
++150 press select
++150 press repeat
++150 press select
++150 press select
++150 press select
++150 press select
++150 press repeat
++150 press select
++150 press select
++150 press select
++150 press select
++150 press select
++150 press select
++150 press select
++150 press repeat
++150 press info
++1000 press pause
 """
 
 # The audience of each event type, as DESIGN 8 gives it (not read from the daemon).  A type
@@ -401,8 +443,8 @@ def main():
           f"{options}")
     # Disabled too: the rows of another mode (training and study are casual play's).
     mode = json.loads(cli(ASSISTANT, "status").stdout).get("mode")
-    want = [bool({"play", "not-over", "not-closed"} & set(c["needs"])) or mode not in c["modes"]
-            for c in rows]
+    want = [bool({"play", "not-over", "not-closed", "undecided"} & set(c["needs"]))
+            or mode not in c["modes"] for c in rows]
     check("after the result is approved, the commands that need the game on are disabled",
           [o[1] for o in options] == want, f"{options}")
     driver.execute_script(
@@ -475,6 +517,24 @@ def main():
           statuses and not any('"correct"' in s for s in statuses),
           f"{len(statuses)} status messages")
     check("the broadcast's status showed the claim", any('"open":true' in s for s in statuses))
+
+    # The arbiter's PIN entered on the board's buttons: its wrong try is an arbiter's
+    # pin-refused event, both tries are in control.log as "auth ****", and its digits are
+    # nowhere: no sink, no file of the state directory.
+    check("the board's wrong PIN is a pin-refused event for the arbiter",
+          any(ev.get("event") == "pin-refused" and '"board"' in line
+              for line, ev in sinks["arbiter"]))
+    with open(os.path.join(WORK, "state", "control.log")) as f:
+        audit = f.read()
+    check("control.log has the board's PINs as auth ****",
+          "board player auth **** => error wrong PIN" in audit and
+          "board player auth **** => ok arbiter" in audit)
+    for name, evs in sinks.items():
+        check(f"the board's PIN never reaches {name}", not any(PIN in line for line, _ in evs))
+    for root, _, files in os.walk(os.path.join(WORK, "state")):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as f:
+                check(f"the board's PIN is not in {name}", PIN.encode() not in f.read())
 
     # speech.log: the speaker's words are the public says, the earphone's the player's; the
     # arbiter's are never spoken.

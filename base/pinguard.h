@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The PIN budget (DESIGN 8): wrong PINs counted per key (a Unix user on the control socket;
- * a client address on the web page), across connections.
+ * a client address on the web page; the board's buttons, PIN_KEY_BOARD, for the arbiter's
+ * menu at the board), across connections.
  *
  * Five wrong PINs are free.  From the fifth on, each wrong PIN makes the key wait before its
  * next PIN is checked: 2 s, then 4, 8, 16 ... seconds, at most PIN_WAIT_MAX_MS, so that no
@@ -28,6 +29,8 @@
 #define PIN_FORGET_MS	  (15u * 60u * 1000u)
 #define PIN_KEYS	  64
 #define PIN_KEY_MAX	  64
+/* The key of the PINs entered on the board's buttons (no Unix user name starts with @). */
+#define PIN_KEY_BOARD "@board"
 
 struct pin_key {
 	char key[PIN_KEY_MAX]; /* "" : a free slot */
@@ -65,6 +68,9 @@ uint64_t pin_guard_wrong(struct pin_guard *g, const char *key, uint64_t now);
 void pin_guard_address_key(const char *addr, char *key, size_t size);
 /* The wrong PINs counted for key now (0 when unknown or forgotten). */
 int pin_guard_count(const struct pin_guard *g, const char *key, uint64_t now);
+/* The ms key still waits before its next PIN is checked (0: none), without counting a
+ * try (for a display of the wait). */
+uint64_t pin_guard_wait_left(const struct pin_guard *g, const char *key, uint64_t now);
 /* When the next wait with refused tries ends (UINT64_MAX: none). */
 uint64_t pin_guard_deadline(const struct pin_guard *g);
 /* One wait that has ended by now with refused tries, into *out (its refusals then

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "daemon/pinguard.h"
+#include "base/pinguard.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -111,6 +111,17 @@ int pin_guard_count(const struct pin_guard *g, const char *key, uint64_t now)
 			return now >= k->wait_until && now - k->last_wrong >= PIN_FORGET_MS
 				   ? 0
 				   : k->wrong;
+	}
+	return 0;
+}
+
+uint64_t pin_guard_wait_left(const struct pin_guard *g, const char *key, uint64_t now)
+{
+	for (int i = 0; i < PIN_KEYS; i++) {
+		const struct pin_key *k = &g->keys[i];
+
+		if (k->key[0] && !strncmp(k->key, key, PIN_KEY_MAX - 1))
+			return now < k->wait_until ? k->wait_until - now : 0;
 	}
 	return 0;
 }
