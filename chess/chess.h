@@ -121,11 +121,19 @@ struct chess_undo {
 	uint64_t key;
 };
 
-/* Errors from parsers: a message and the 1-based line and column it names. */
+/* Errors from parsers: a message and the 1-based line and column it names; for a move,
+ * what kind of error (a program may word it in another language). */
+enum chess_error_kind {
+	CHESS_ERROR_SYNTAX = 0,	  /* not written as a move (or not a position) */
+	CHESS_ERROR_NO_SUCH_MOVE, /* well written, but no legal move is it */
+	CHESS_ERROR_AMBIGUOUS,	  /* more than one legal move is it */
+	CHESS_ERROR_PROMOTION,	  /* a promotion without its piece */
+};
 struct chess_error {
 	int line;
 	int column;
 	char message[120];
+	enum chess_error_kind kind;
 };
 
 /* One-time table set-up; idempotent and thread-safe.  Called by chess_pos_*. */

@@ -187,9 +187,16 @@ static void set_error(struct chess_error *err, int column, const char *fmt, ...)
 		return;
 	err->line = 1;
 	err->column = column;
+	err->kind = CHESS_ERROR_SYNTAX;
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+}
+
+static void set_error_kind(struct chess_error *err, enum chess_error_kind kind)
+{
+	if (err)
+		err->kind = kind;
 }
 
 /* English and German piece letters (Appendix C); only capitals, so that the
@@ -320,6 +327,7 @@ static int parse_castling(const struct chess_pos *pos, int n, chess_move *out,
 	}
 	set_error(err, column, "no such legal move: %s castling is not possible",
 		  n == 2 ? "short" : "long");
+	set_error_kind(err, CHESS_ERROR_NO_SUCH_MOVE);
 	return -1;
 }
 
@@ -491,13 +499,16 @@ int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_mo
 		chess_move_to_san(pos, found, a, sizeof(a));
 		chess_move_to_san(pos, second, b, sizeof(b));
 		set_error(err, (int)start + 1, "ambiguous: could be %s or %s", a, b);
+		set_error_kind(err, CHESS_ERROR_AMBIGUOUS);
 		return -1;
 	}
 	if (promo_missing) {
 		set_error(err, (int)len + 1, "promotion piece missing");
+		set_error_kind(err, CHESS_ERROR_PROMOTION);
 		return -1;
 	}
 	set_error(err, (int)start + 1, "no such legal move");
+	set_error_kind(err, CHESS_ERROR_NO_SUCH_MOVE);
 	return -1;
 
 syntax:

@@ -9,44 +9,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void refuse(struct control_outcome *out, const char *why)
+/* The reply into the outcome: its line, and what control.log says. */
+static void answer(struct control_outcome *out, const struct game_reply *reply)
 {
-	out->ok = false;
-	control_reply_error(&out->reply, why);
-	snprintf(out->said, sizeof(out->said), "%s", why);
+	out->ok = reply->ok;
+	control_reply(&out->reply, reply);
+	snprintf(out->said, sizeof(out->said), "%s", reply->text);
+}
+
+static void answer_code(struct control_outcome *out, enum reply_code code,
+			const struct reply_value *args)
+{
+	struct game_reply reply;
+
+	game_reply_set(&reply, code, args);
+	answer(out, &reply);
 }
 
 void control_dispatch(const struct control_env *env, const char *line, size_t len,
 		      struct control_outcome *out)
 {
 	struct control_request *req = malloc(sizeof(*req));
+	struct game_reply *why = malloc(sizeof(*why));
 	const struct control_command *row;
-	char err[256], why[GAME_REPLY_MAX];
 
 	memset(out, 0, sizeof(*out));
-	if (!req) {
-		refuse(out, "out of memory");
-		return;
+	if (!req || !why) {
+		answer_code(out, REPLY_OUT_OF_MEMORY, NULL);
+		goto done;
 	}
-	if (control_parse(line, len, req, err, sizeof(err))) {
+	if (control_parse(line, len, req, why)) {
 		out->command = req->command;
-		refuse(out, err);
+		answer(out, why);
 		goto done;
 	}
 	row = out->command = req->command;
 	if (!(row->roles & CONTROL_ROLE(env->role))) {
-		refuse(out, "not allowed for this role");
+		answer_code(out, REPLY_NOT_ALLOWED_ROLE,
+			    REPLY_ARGS(REPLY_S("command", row->name),
+				       REPLY_S("role", control_role_name(env->role))));
 		goto done;
 	}
 	if ((row->modes != GAME_MODES_ALL || row->needs) &&
-	    game_command_unmet(referee_game(env->referee), row->modes, row->needs, why,
-			       sizeof(why))) {
-		refuse(out, why);
+	    game_command_unmet_reply(referee_game(env->referee), row->modes, row->needs, why)) {
+		answer(out, why);
 		goto done;
 	}
 	out->ok = true;
 	row->handle(env, req, out);
 done:
+	free(why);
 	free(req);
 }
 
@@ -66,12 +78,7 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	req->game.role = env->role;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
 	referee_command(env->referee, &req->game, env->now, &reply);
-	out->ok = reply.ok;
-	if (reply.ok)
-		control_reply_ok(&out->reply, reply.text);
-	else
-		control_reply_error(&out->reply, reply.text);
-	snprintf(out->said, sizeof(out->said), "%s", reply.text);
+	answer(out, &reply);
 }
 
 void control_h_status(const struct control_env *env, struct control_request *req,
@@ -98,11 +105,16 @@ void control_h_moves(const struct control_env *env, struct control_request *req,
 void control_h_export(const struct control_env *env, struct control_request *req,
 		      struct control_outcome *out)
 {
-	const char *why = "cannot render the scoresheet";
+	enum reply_code why = REPLY_RENDER_FAILED;
 	char *text = env->render ? env->render(env->shell, req->export_format, &why) : NULL;
 
 	if (!text) {
-		refuse(out, why);
+		if (why == REPLY_RENDER_FAILED)
+			answer_code(
+			    out, why,
+			    REPLY_ARGS(REPLY_S("format", control_export_name(req->export_format))));
+		else
+			answer_code(out, why, NULL);
 		return;
 	}
 	control_reply_export(&out->reply, control_export_name(req->export_format), text);
@@ -116,7 +128,8 @@ void control_h_compare(const struct control_env *env, struct control_request *re
 	char err[256];
 
 	if (game_compare(referee_game(env->referee), req->movetext, &cmp, err, sizeof(err))) {
-		refuse(out, err);
+		/* Its only failure: no game (the table's needs let none through). */
+		answer_code(out, REPLY_NO_GAME, NULL);
 		return;
 	}
 	control_reply_compare(&out->reply, &cmp);
@@ -135,12 +148,12 @@ void control_h_watch(const struct control_env *env, struct control_request *req,
 		     struct control_outcome *out)
 {
 	if (!env->connection) {
-		refuse(out, "watch needs a connection");
+		answer_code(out, REPLY_WATCH_NEEDS_CONNECTION, NULL);
 		return;
 	}
 	out->action = CONTROL_ACT_WATCH;
 	out->public_view = req->public_view;
-	control_reply_ok(&out->reply, req->public_view ? "watching public events" : "watching");
+	answer_code(out, req->public_view ? REPLY_WATCHING_PUBLIC : REPLY_WATCHING, NULL);
 }
 
 /* A PIN gives the role whose PIN it is (DESIGN 8); a wrong one is refused, and the
@@ -157,9 +170,10 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 		out->role = ROLE_ASSISTANT;
 	else {
 		out->action = CONTROL_ACT_PIN_REFUSED;
-		refuse(out, "wrong PIN");
+		answer_code(out, REPLY_WRONG_PIN, NULL);
 		return;
 	}
 	out->action = CONTROL_ACT_ROLE;
-	control_reply_ok(&out->reply, control_role_name(out->role));
+	snprintf(out->name, sizeof(out->name), "%s", req->name);
+	answer_code(out, REPLY_AUTH, REPLY_ARGS(REPLY_S("role", control_role_name(out->role))));
 }

@@ -8,38 +8,44 @@
 #include "control/handlers.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_WORDS CONTROL_MAX_WORDS
 
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t err_size, const char *fmt, ...)
+static int fail(struct game_reply *err, enum reply_code code, const struct reply_value *args)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_size, fmt, ap);
-	va_end(ap);
+	game_reply_set(err, code, args);
 	return -1;
 }
 
-static int want(const struct control_words *ws, int min, int max, const char *usage, char *err,
-		size_t err_size)
+/* usage: ... for the request's row. */
+static int usage(const struct control_words *ws, const char *usage, struct game_reply *err)
+{
+	return fail(err, REPLY_USAGE,
+		    REPLY_ARGS(REPLY_S("command", ws->w[0]), REPLY_S("usage", usage)));
+}
+
+/* A word the reply quotes. */
+static int bad_word(struct game_reply *err, enum reply_code code, const char *word)
+{
+	return fail(err, code, REPLY_ARGS(REPLY_S("word", word)));
+}
+
+static int want(const struct control_words *ws, int min, int max, const char *usage_text,
+		struct game_reply *err)
 {
 	if (ws->n - 1 < min || ws->n - 1 > max)
-		return fail(err, err_size, "usage: %s", usage);
+		return usage(ws, usage_text, err);
 	return 0;
 }
 
-static int color_arg(const char *word, int *color, char *err, size_t err_size)
+static int color_arg(const char *word, int *color, struct game_reply *err)
 {
 	*color = game_color_parse(word);
 	if (*color < 0)
-		return fail(err, err_size, "'%s': white or black", word);
+		return bad_word(err, REPLY_WANT_COLOR, word);
 	return 0;
 }
 
@@ -56,36 +62,37 @@ static void copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-static int p_none(const struct control_words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_none(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
 {
 	(void)req;
 	if (ws->n != 1)
-		return fail(err, err_size, "%s takes no arguments", ws->w[0]);
+		return fail(err, REPLY_NO_ARGUMENTS, REPLY_ARGS(REPLY_S("command", ws->w[0])));
 	return 0;
 }
 
 /* status [public], watch [public] */
-static int p_view(const struct control_words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_view(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
 {
 	if (ws->n > 2 || (ws->n == 2 && strcmp(ws->w[1], "public")))
-		return fail(err, err_size, "usage: %s", req->command->usage);
+		return usage(ws, req->command->usage, err);
 	req->public_view = ws->n == 2;
 	return 0;
 }
 
-static int p_tags(const struct control_words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+static int p_tags(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
 {
 	struct game_tag *t = &req->game.tag;
 	const char *v;
 	size_t len;
 
 	if (ws->n < 3)
-		return fail(err, err_size, "usage: tags NAME VALUE");
+		return usage(ws, "tags NAME VALUE", err);
 	if (strlen(ws->w[1]) >= sizeof(t->name))
-		return fail(err, err_size, "tag name too long");
+		return fail(err, REPLY_TAG_NAME_TOO_LONG,
+			    REPLY_ARGS(REPLY_N("max", sizeof(t->name) - 1)));
 	copy(t->name, sizeof(t->name), ws->w[1]);
 	v = ws->rest[2];
 	len = strlen(v);
@@ -97,119 +104,168 @@ static int p_tags(const struct control_words *ws, struct control_request *req, c
 		len -= 2;
 	}
 	if (!len)
-		return fail(err, err_size, "usage: tags NAME VALUE");
+		return usage(ws, "tags NAME VALUE", err);
 	if (len >= sizeof(t->value))
-		return fail(err, err_size, "tag value too long (at most %zu bytes)",
-			    sizeof(t->value) - 1);
+		return fail(err, REPLY_TAG_VALUE_TOO_LONG,
+			    REPLY_ARGS(REPLY_N("max", sizeof(t->value) - 1)));
 	memcpy(t->value, v, len);
 	t->value[len] = '\0';
 	req->game.kind = CMD_TAG;
 	return 0;
 }
 
-static int p_move(const struct control_words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+/* "12" (a ply), "12." (White's move 12) or "12..." (Black's), at the start of a word:
+ * the length read (0: none), the ply or the move number and colour into *cmd. */
+static size_t relay_ply(const char *word, struct game_command *cmd)
 {
-	if (want(ws, 1, 1, "move MOVE (SAN with English or German letters, or UCI)", err, err_size))
+	char *end;
+	long v;
+
+	if (word[0] < '1' || word[0] > '9')
+		return 0;
+	errno = 0;
+	v = strtol(word, &end, 10);
+	if (errno || v > GAME_MAX_PLIES)
+		return 0;
+	if (!strncmp(end, "...", 3)) {
+		cmd->move_number = (int)v;
+		cmd->color = CHESS_BLACK;
+		return (size_t)(end + 3 - word);
+	}
+	if (*end == '.') {
+		cmd->move_number = (int)v;
+		cmd->color = CHESS_WHITE;
+		return (size_t)(end + 1 - word);
+	}
+	cmd->ply = (int)v;
+	return (size_t)(end - word);
+}
+
+/* move MOVE, move PLY MOVE, move 12. MOVE, move 12... MOVE (or 12.MOVE, 12...MOVE) */
+static int p_move(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
+{
+	static const char usage_text[] =
+	    "move [PLY|12.|12...] MOVE (SAN with English or German letters, or UCI)";
+	const char *move;
+
+	if (want(ws, 1, 2, usage_text, err))
 		return -1;
-	if (strlen(ws->w[1]) >= sizeof(req->game.move))
-		return fail(err, err_size, "'%s' is not a move", ws->w[1]);
-	copy(req->game.move, sizeof(req->game.move), ws->w[1]);
+	move = ws->w[ws->n - 1];
+	if (ws->n == 3) {
+		size_t n = relay_ply(ws->w[1], &req->game);
+
+		if (!n || ws->w[1][n])
+			return bad_word(err, REPLY_WANT_RELAY_PLY, ws->w[1]);
+	} else {
+		/* 12.Nf3, 12...Nf6: the move number written onto the move (0-0 is a move). */
+		struct game_command named = {.color = -1};
+		size_t n = relay_ply(ws->w[1], &named);
+
+		if (n && named.move_number && ws->w[1][n]) {
+			req->game.move_number = named.move_number;
+			req->game.color = named.color;
+			move = ws->w[1] + n;
+		}
+	}
+	if (strlen(move) >= sizeof(req->game.move))
+		return bad_word(err, REPLY_NOT_A_MOVE, move);
+	copy(req->game.move, sizeof(req->game.move), move);
 	req->game.kind = CMD_MOVE;
 	return 0;
 }
 
-static int p_draw_offer(const struct control_words *ws, struct control_request *req, char *err,
-			size_t err_size)
+static int p_draw_offer(const struct control_words *ws, struct control_request *req,
+			struct game_reply *err)
 {
-	if (want(ws, 0, 1, "draw-offer [white|black]", err, err_size))
+	if (want(ws, 0, 1, "draw-offer [white|black]", err))
 		return -1;
 	req->game.kind = CMD_DRAW_OFFER;
-	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err, err_size) : 0;
+	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err) : 0;
 }
 
 /* claim uphold|reject: the arbiter's ruling on the open claim (9.5). */
-static int p_ruling(const struct control_words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_ruling(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
 {
 	if (ws->n != 2)
-		return fail(err, err_size, "usage: claim uphold|reject");
+		return usage(ws, "claim uphold|reject", err);
 	req->game.kind = CMD_RULING;
 	req->game.upheld = ws->w[1][0] == 'u';
 	return 0;
 }
 
 /* claim threefold|fifty [white|black] [MOVE] */
-static int p_claim(const struct control_words *ws, struct control_request *req, char *err,
-		   size_t err_size)
+static int p_claim(const struct control_words *ws, struct control_request *req,
+		   struct game_reply *err)
 {
 	int at = 2;
 
-	if (want(ws, 1, 3, req->command->usage, err, err_size))
+	if (want(ws, 1, 3, req->command->usage, err))
 		return -1;
 	if (!strcmp(ws->w[1], "threefold"))
 		req->game.claim = CLAIM_THREEFOLD;
 	else if (!strcmp(ws->w[1], "fifty"))
 		req->game.claim = CLAIM_FIFTY;
 	else
-		return fail(err, err_size, "'%s': threefold or fifty (or uphold|reject)", ws->w[1]);
+		return bad_word(err, REPLY_WANT_CLAIM_KIND, ws->w[1]);
 	if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
 		req->game.color = game_color_parse(ws->w[at++]);
 	if (at < ws->n) {
 		if (strlen(ws->w[at]) >= sizeof(req->game.move))
-			return fail(err, err_size, "'%s' is not a move", ws->w[at]);
+			return bad_word(err, REPLY_NOT_A_MOVE, ws->w[at]);
 		copy(req->game.move, sizeof(req->game.move), ws->w[at++]);
 	}
 	if (at < ws->n)
-		return fail(err, err_size, "usage: %s", req->command->usage);
+		return usage(ws, req->command->usage, err);
 	req->game.kind = CMD_CLAIM;
 	return 0;
 }
 
-static int p_resign(const struct control_words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_resign(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
 {
-	if (want(ws, 1, 1, "resign white|black", err, err_size))
+	if (want(ws, 1, 1, "resign white|black", err))
 		return -1;
 	req->game.kind = CMD_RESIGN;
-	return color_arg(ws->w[1], &req->game.color, err, err_size);
+	return color_arg(ws->w[1], &req->game.color, err);
 }
 
-static int p_result(const struct control_words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_result(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
 {
 	if (ws->n < 3)
-		return fail(err, err_size, "usage: result 1-0|0-1|1/2-1/2 REASON...");
+		return usage(ws, "result 1-0|0-1|1/2-1/2 REASON...", err);
 	if (!result_valid(ws->w[1]))
-		return fail(err, err_size, "'%s': 1-0, 0-1 or 1/2-1/2", ws->w[1]);
+		return bad_word(err, REPLY_WANT_RESULT, ws->w[1]);
 	copy(req->game.result, sizeof(req->game.result), ws->w[1]);
 	if (strlen(ws->rest[2]) >= sizeof(req->game.text))
-		return fail(err, err_size, "reason too long (at most %zu bytes)",
-			    sizeof(req->game.text) - 1);
+		return fail(err, REPLY_REASON_TOO_LONG,
+			    REPLY_ARGS(REPLY_N("max", sizeof(req->game.text) - 1)));
 	copy(req->game.text, sizeof(req->game.text), ws->rest[2]);
 	req->game.kind = CMD_RESULT;
 	return 0;
 }
 
-static int p_approve(const struct control_words *ws, struct control_request *req, char *err,
-		     size_t err_size)
+static int p_approve(const struct control_words *ws, struct control_request *req,
+		     struct game_reply *err)
 {
 	req->game.kind = CMD_APPROVE;
-	return p_none(ws, req, err, err_size);
+	return p_none(ws, req, err);
 }
 
-static int p_pause(const struct control_words *ws, struct control_request *req, char *err,
-		   size_t err_size)
+static int p_pause(const struct control_words *ws, struct control_request *req,
+		   struct game_reply *err)
 {
 	req->game.kind = CMD_PAUSE;
-	return p_none(ws, req, err, err_size);
+	return p_none(ws, req, err);
 }
 
-static int p_resume(const struct control_words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_resume(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
 {
 	req->game.kind = CMD_RESUME;
-	return p_none(ws, req, err, err_size);
+	return p_none(ws, req, err);
 }
 
 /* H:MM:SS (or M:SS, or SS) as milliseconds. */
@@ -245,15 +301,15 @@ static int parse_hms(const char *text, int64_t *ms)
 	return 0;
 }
 
-static int p_clock(const struct control_words *ws, struct control_request *req, char *err,
-		   size_t err_size)
+static int p_clock(const struct control_words *ws, struct control_request *req,
+		   struct game_reply *err)
 {
-	static const char usage[] = "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]";
+	static const char usage_text[] = "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]";
 
 	if ((ws->n != 4 && ws->n != 6) || strcmp(ws->w[1], "set"))
-		return fail(err, err_size, "usage: %s", usage);
+		return usage(ws, usage_text, err);
 	if (parse_hms(ws->w[2], &req->game.white_ms) || parse_hms(ws->w[3], &req->game.black_ms))
-		return fail(err, err_size, "times are H:MM:SS: %s", usage);
+		return fail(err, REPLY_WANT_TIMES, REPLY_ARGS(REPLY_S("usage", usage_text)));
 	req->game.white_moves = req->game.black_moves = -1;
 	if (ws->n == 6) {
 		char *e1, *e2;
@@ -261,7 +317,8 @@ static int p_clock(const struct control_words *ws, struct control_request *req, 
 
 		if (*e1 || *e2 || e1 == ws->w[4] || e2 == ws->w[5] || w < 0 || b < 0 || w > 9999 ||
 		    b > 9999)
-			return fail(err, err_size, "move counters are numbers: %s", usage);
+			return fail(err, REPLY_WANT_MOVE_COUNTERS,
+				    REPLY_ARGS(REPLY_S("usage", usage_text)));
 		req->game.white_moves = (int)w;
 		req->game.black_moves = (int)b;
 	}
@@ -269,57 +326,72 @@ static int p_clock(const struct control_words *ws, struct control_request *req, 
 	return 0;
 }
 
-static int p_compare(const struct control_words *ws, struct control_request *req, char *err,
-		     size_t err_size)
+static int p_compare(const struct control_words *ws, struct control_request *req,
+		     struct game_reply *err)
 {
 	if (ws->n < 2)
-		return fail(err, err_size, "usage: compare MOVETEXT");
+		return usage(ws, "compare MOVETEXT", err);
 	copy(req->movetext, sizeof(req->movetext), ws->rest[1]);
 	return 0;
 }
 
-static int p_rollback(const struct control_words *ws, struct control_request *req, char *err,
-		      size_t err_size)
+static int p_rollback(const struct control_words *ws, struct control_request *req,
+		      struct game_reply *err)
 {
 	char *end;
 	long v;
 
-	if (want(ws, 1, 1, "rollback PLY", err, err_size))
+	if (want(ws, 1, 1, "rollback PLY", err))
 		return -1;
 	v = strtol(ws->w[1], &end, 10);
 	if (*end || end == ws->w[1] || v < 0 || v > GAME_MAX_PLIES)
-		return fail(err, err_size, "'%s': a ply number, 0 for the start", ws->w[1]);
+		return bad_word(err, REPLY_WANT_PLY, ws->w[1]);
 	req->game.ply = (int)v;
 	req->game.kind = CMD_ROLLBACK;
 	return 0;
 }
 
-static int p_illegal(const struct control_words *ws, struct control_request *req, char *err,
-		     size_t err_size)
+static int p_illegal(const struct control_words *ws, struct control_request *req,
+		     struct game_reply *err)
 {
-	if (want(ws, 0, 1, "illegal [white|black]", err, err_size))
+	if (want(ws, 0, 1, "illegal [white|black]", err))
 		return -1;
 	req->game.kind = CMD_ILLEGAL;
-	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err, err_size) : 0;
+	return ws->n == 2 ? color_arg(ws->w[1], &req->game.color, err) : 0;
 }
 
-static int p_auth(const struct control_words *ws, struct control_request *req, char *err,
-		  size_t err_size)
+/* A name the author takes: letters, digits, - and _. */
+static bool name_ok(const char *name)
 {
-	if (want(ws, 1, 1, "auth PIN", err, err_size))
+	size_t n = strlen(name);
+
+	return n && n < CONTROL_NAME_MAX &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") ==
+		   n;
+}
+
+static int p_auth(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
+{
+	if (want(ws, 1, 2, "auth PIN [NAME]", err))
 		return -1;
 	if (strlen(ws->w[1]) >= sizeof(req->pin))
-		return fail(err, err_size, "PIN too long");
+		return fail(err, REPLY_PIN_TOO_LONG, NULL);
 	copy(req->pin, sizeof(req->pin), ws->w[1]);
+	if (ws->n == 3) {
+		if (!name_ok(ws->w[2]))
+			return bad_word(err, REPLY_WANT_NAME, ws->w[2]);
+		copy(req->name, sizeof(req->name), ws->w[2]);
+	}
 	return 0;
 }
 
-static int p_export(const struct control_words *ws, struct control_request *req, char *err,
-		    size_t err_size)
+static int p_export(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};
 
-	if (want(ws, 1, 1, "export pgn|text|brf|unicode", err, err_size))
+	if (want(ws, 1, 1, "export pgn|text|brf|unicode", err))
 		return -1;
 	for (int i = 0; i < 4; i++) {
 		if (!strcmp(ws->w[1], names[i])) {
@@ -327,7 +399,7 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 			return 0;
 		}
 	}
-	return fail(err, err_size, "'%s': pgn, text, brf or unicode", ws->w[1]);
+	return bad_word(err, REPLY_WANT_EXPORT_FORMAT, ws->w[1]);
 }
 
 /* ------------------------------------------------------------------ the table */
@@ -344,7 +416,7 @@ static const struct control_command table[] = {
      control_h_status},
     {"moves", NULL, "moves", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_moves},
     {"tags", NULL, "tags NAME VALUE", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_tags, control_h_game},
-    {"move", NULL, "move MOVE", NULL, ANY, MODES, GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_move,
+    {"move", NULL, "move [PLY] MOVE", NULL, ANY, MODES, GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_move,
      control_h_game},
     {"draw-offer", NULL, "draw-offer [white|black]", "white black", ANY, MODES, GAME_NEED_PLAY,
      CONTROL_CHANGES, p_draw_offer, control_h_game},
@@ -370,7 +442,7 @@ static const struct control_command table[] = {
      CONTROL_CHANGES, p_illegal, control_h_game},
     {"watch", NULL, "watch [public]", "public", ANY, MODES, 0, CONTROL_SESSION, p_view,
      control_h_watch},
-    {"auth", NULL, "auth PIN", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
+    {"auth", NULL, "auth PIN [NAME]", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
      control_h_auth},
     {"export", NULL, "export pgn|text|brf|unicode", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
@@ -427,8 +499,9 @@ static const struct control_command *lookup(const char *name, const char *arg)
 	return NULL;
 }
 
-/* Well-formed UTF-8 without control characters (a tab is a space). */
-static const char *bad_text(const unsigned char *s, size_t len)
+/* Well-formed UTF-8 without control characters (a tab is a space): REPLY_NONE, or what
+ * is wrong. */
+static enum reply_code bad_text(const unsigned char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		unsigned char c = s[i];
@@ -437,28 +510,28 @@ static const char *bad_text(const unsigned char *s, size_t len)
 
 		if (c < 0x80) {
 			if ((c < 0x20 && c != '\t') || c == 0x7f)
-				return "a control character";
+				return REPLY_REQUEST_CONTROL_CHARACTER;
 			i++;
 			continue;
 		}
 		n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
 		if (!n || c > 0xf4 || i + n > len)
-			return "text that is not UTF-8";
+			return REPLY_REQUEST_NOT_UTF8;
 		cp = c & (0x7f >> n);
 		for (size_t k = 1; k < n; k++) {
 			if ((s[i + k] & 0xc0) != 0x80)
-				return "text that is not UTF-8";
+				return REPLY_REQUEST_NOT_UTF8;
 			cp = cp << 6 | (s[i + k] & 0x3f);
 		}
 		if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 		    (cp >= 0xd800 && cp <= 0xdfff))
-			return "text that is not UTF-8";
+			return REPLY_REQUEST_NOT_UTF8;
 		i += n;
 	}
-	return NULL;
+	return REPLY_NONE;
 }
 
-static int split(const char *line, struct control_words *ws, char *err, size_t err_size)
+static int split(const char *line, struct control_words *ws, struct game_reply *err)
 {
 	const char *p = line;
 
@@ -478,8 +551,14 @@ static int split(const char *line, struct control_words *ws, char *err, size_t e
 		ws->rest[ws->n] = p;
 		n = strcspn(p, " \t");
 		if (n >= sizeof(ws->w[0])) {
-			if (ws->n == 0)
-				return fail(err, err_size, "unknown command");
+			char cut[sizeof(ws->w[0])];
+
+			if (ws->n == 0) {
+				copy(cut, sizeof(cut), p);
+				cut[strcspn(cut, " \t")] = '\0';
+				return fail(err, REPLY_UNKNOWN_COMMAND,
+					    REPLY_ARGS(REPLY_S("command", cut)));
+			}
 			n = sizeof(ws->w[0]) - 1;
 		}
 		memcpy(ws->w[ws->n], p, n);
@@ -508,33 +587,33 @@ const struct control_command *control_command_find(const char *line)
 	return lookup(name, arg[0] ? arg : NULL);
 }
 
-int control_parse(const char *line, size_t len, struct control_request *req, char *err,
-		  size_t err_size)
+int control_parse(const char *line, size_t len, struct control_request *req, struct game_reply *err)
 {
 	char text[CONTROL_LINE_MAX + 1];
 	struct control_words ws;
-	const char *why;
+	enum reply_code why;
 
 	memset(req, 0, sizeof(*req));
 	req->game.color = -1;
 	req->game.white_moves = req->game.black_moves = -1;
 	if (len > CONTROL_LINE_MAX)
-		return fail(err, err_size, "request longer than %d bytes", CONTROL_LINE_MAX);
+		return fail(err, REPLY_REQUEST_TOO_LONG,
+			    REPLY_ARGS(REPLY_N("max", CONTROL_LINE_MAX)));
 	if (len && line[len - 1] == '\r')
 		len--;
 	if (memchr(line, '\0', len))
-		return fail(err, err_size, "request holds a NUL byte");
+		return fail(err, REPLY_REQUEST_NUL, NULL);
 	why = bad_text((const unsigned char *)line, len);
-	if (why)
-		return fail(err, err_size, "request holds %s", why);
+	if (why != REPLY_NONE)
+		return fail(err, why, NULL);
 	memcpy(text, line, len);
 	text[len] = '\0';
-	if (split(text, &ws, err, err_size))
+	if (split(text, &ws, err))
 		return -1;
 	if (!ws.n)
-		return fail(err, err_size, "empty request");
+		return fail(err, REPLY_EMPTY_REQUEST, NULL);
 	req->command = lookup(ws.w[0], ws.n > 1 ? ws.w[1] : NULL);
 	if (!req->command)
-		return fail(err, err_size, "unknown command '%s' (help lists them)", ws.w[0]);
-	return req->command->parse(&ws, req, err, err_size);
+		return fail(err, REPLY_UNKNOWN_COMMAND, REPLY_ARGS(REPLY_S("command", ws.w[0])));
+	return req->command->parse(&ws, req, err);
 }

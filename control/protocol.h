@@ -11,7 +11,8 @@
  * completion and the web page's forms read the same rows (control_command_at(), `help`).
  *
  * A request is one UTF-8 line of at most CONTROL_LINE_MAX bytes, `COMMAND ARGS...`; every
- * request gets one reply line, {"ok":true,...} or {"ok":false,"error":"..."}.
+ * request gets one reply line, {"ok":true,...} or {"ok":false,"error":"..."}, which ends
+ * with the reply's code and arguments (game/replies.h): "code":"...","args":{...}.
  */
 #ifndef ANNABELLA_PROTOCOL_H
 #define ANNABELLA_PROTOCOL_H
@@ -28,6 +29,8 @@
 #include "game/referee.h"
 
 #define CONTROL_LINE_MAX 4096
+/* `auth PIN NAME`: the longest name (with its NUL). */
+#define CONTROL_NAME_MAX 17
 
 enum control_export { EXPORT_PGN = 0, EXPORT_TEXT, EXPORT_BRF, EXPORT_UNICODE };
 
@@ -73,8 +76,8 @@ struct control_command {
 	unsigned modes; /* GAME_MODE_BIT() bits */
 	unsigned needs; /* GAME_NEED_ bits */
 	unsigned flags; /* enum control_flag */
-	int (*parse)(const struct control_words *ws, struct control_request *req, char *err,
-		     size_t err_size);
+	int (*parse)(const struct control_words *ws, struct control_request *req,
+		     struct game_reply *err);
 	void (*handle)(const struct control_env *env, struct control_request *req,
 		       struct control_outcome *out);
 };
@@ -94,14 +97,15 @@ struct control_request {
 	enum control_export export_format;
 	bool public_view; /* `status public`, `watch public` */
 	char pin[40];
+	char name[CONTROL_NAME_MAX];	 /* auth's NAME ("" for none) */
 	char movetext[CONTROL_LINE_MAX]; /* compare */
 };
 
 /* Parse one request line (without its newline; len bytes, which may hold NULs) through its
- * row's parser.  0, or -1 with a message for the error reply (a line too long, not UTF-8
- * text, an unknown command, a malformed argument).  Who may give it is not checked here. */
-int control_parse(const char *line, size_t len, struct control_request *req, char *err,
-		  size_t err_size);
+ * row's parser.  0, or -1 with the error reply in *err (a line too long, not UTF-8 text, an
+ * unknown command, a malformed argument).  Who may give it is not checked here. */
+int control_parse(const char *line, size_t len, struct control_request *req,
+		  struct game_reply *err);
 
 /* ------------------------------------------------------------------ dispatch */
 
@@ -152,15 +156,16 @@ struct control_env {
 	void *shell;
 	/* Fills what the daemon knows for `status` (all but `now` and `audience`). */
 	void (*status_extra)(void *shell, struct control_status_extra *x);
-	/* The scoresheet in a format, malloc'd; NULL with the reason in *why. */
-	char *(*render)(void *shell, enum control_export f, const char **why);
+	/* The scoresheet in a format, malloc'd; NULL with the reason in *why (no-game,
+	 * render-failed). */
+	char *(*render)(void *shell, enum control_export f, enum reply_code *why);
 };
 
 /* What the connection must do after a request. */
 enum control_action {
 	CONTROL_ACT_NONE = 0,
 	CONTROL_ACT_WATCH,	 /* send events from now on (public_view: public ones only) */
-	CONTROL_ACT_ROLE,	 /* take `role` (a right PIN) */
+	CONTROL_ACT_ROLE,	 /* take `role` (a right PIN), and `name` after the author's */
 	CONTROL_ACT_PIN_REFUSED, /* a wrong PIN: an event for the arbiters, counted */
 };
 
@@ -170,8 +175,9 @@ struct control_outcome {
 	struct strbuf reply;		/* the reply line (JSON, no newline) */
 	char said[GAME_REPLY_MAX + 64]; /* what control.log says after ok|error */
 	enum control_action action;
-	enum game_role role; /* CONTROL_ACT_ROLE */
-	bool public_view;    /* CONTROL_ACT_WATCH */
+	enum game_role role;	     /* CONTROL_ACT_ROLE */
+	char name[CONTROL_NAME_MAX]; /* CONTROL_ACT_ROLE: `auth PIN NAME`'s, or "" */
+	bool public_view;	     /* CONTROL_ACT_WATCH */
 };
 
 /* One request line through the table (see the top).  The reply is always set; free it with
@@ -182,10 +188,11 @@ void control_outcome_free(struct control_outcome *out);
 
 /* ------------------------------------------------------------------ replies */
 
-/* {"ok":false,"error":"..."} */
-void control_reply_error(struct strbuf *out, const char *error);
-/* {"ok":true,"text":"..."} (text NULL: {"ok":true}) */
-void control_reply_ok(struct strbuf *out, const char *text);
+/* {"ok":false,"error":TEXT,"code":..,"args":{..}} or {"ok":true,"text":TEXT,"code":..,
+ * "args":{..}} (no text for a code without wording). */
+void control_reply(struct strbuf *out, const struct game_reply *reply);
+/* The same for a code without arguments. */
+void control_reply_code(struct strbuf *out, enum reply_code code);
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);
 /* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,"draw_offer":false},...]}

@@ -8,27 +8,47 @@
 #include <stdio.h>
 #include <string.h>
 
-void control_reply_error(struct strbuf *out, const char *error)
+/* "code":..,"args":{..}: the end of every reply. */
+static void code_fields(struct json_writer *w, const struct game_reply *reply)
+{
+	json_string(w, "code", reply_row(reply->code)->name);
+	json_object(w, "args");
+	for (int i = 0; i < reply->argc; i++) {
+		if (reply->args[i].number)
+			json_int(w, reply->args[i].key, reply->args[i].n);
+		else
+			json_string(w, reply->args[i].key, game_reply_arg_text(reply, i));
+	}
+	json_end(w);
+}
+
+/* A data reply's code, without arguments. */
+static void code_only(struct json_writer *w, enum reply_code code)
+{
+	json_string(w, "code", reply_row(code)->name);
+	json_object(w, "args");
+	json_end(w);
+}
+
+void control_reply(struct strbuf *out, const struct game_reply *reply)
 {
 	struct json_writer w;
 
 	json_init(&w, out);
 	json_object(&w, NULL);
-	json_bool(&w, "ok", false);
-	json_string(&w, "error", error);
+	json_bool(&w, "ok", reply->ok);
+	if (reply_row(reply->code)->wording)
+		json_string(&w, reply->ok ? "text" : "error", reply->text);
+	code_fields(&w, reply);
 	json_end(&w);
 }
 
-void control_reply_ok(struct strbuf *out, const char *text)
+void control_reply_code(struct strbuf *out, enum reply_code code)
 {
-	struct json_writer w;
+	struct game_reply reply;
 
-	json_init(&w, out);
-	json_object(&w, NULL);
-	json_bool(&w, "ok", true);
-	if (text)
-		json_string(&w, "text", text);
-	json_end(&w);
+	game_reply_set(&reply, code, NULL);
+	control_reply(out, &reply);
 }
 
 const char *control_export_name(enum control_export f)
@@ -217,6 +237,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	if (!g->open) {
 		json_null(&w, "game");
 		json_string(&w, "lang", x->lang);
+		code_only(&w, REPLY_STATUS);
 		json_end(&w);
 		return;
 	}
@@ -316,6 +337,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	for (int i = 0; i < g->params.tag_count; i++)
 		json_string(&w, g->params.tags[i].name, g->params.tags[i].value);
 	json_end(&w);
+	code_only(&w, REPLY_STATUS);
 	json_end(&w);
 }
 
@@ -346,6 +368,7 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 		json_end(&w);
 	}
 	json_end(&w);
+	code_only(&w, REPLY_MOVES);
 	json_end(&w);
 }
 
@@ -358,19 +381,23 @@ void control_reply_export(struct strbuf *out, const char *format, const char *te
 	json_bool(&w, "ok", true);
 	json_string(&w, "format", format);
 	json_string(&w, "text", text);
+	json_string(&w, "code", reply_row(REPLY_EXPORT)->name);
+	json_object(&w, "args");
+	json_string(&w, "format", format);
+	json_end(&w);
 	json_end(&w);
 }
 
 void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
 {
 	struct json_writer w;
-	char text[256];
+	struct game_reply reply;
 
-	game_compare_describe(c, text, sizeof(text));
+	game_compare_reply(c, &reply);
 	json_init(&w, out);
 	json_object(&w, NULL);
 	json_bool(&w, "ok", true);
-	json_string(&w, "text", text);
+	json_string(&w, "text", reply.text);
 	json_int(&w, "agree", c->agree);
 	json_int(&w, "device_plies", c->device_plies);
 	json_int(&w, "their_plies", c->their_plies);
@@ -387,6 +414,7 @@ void control_reply_compare(struct strbuf *out, const struct game_comparison *c)
 	}
 	if (c->unreadable)
 		json_string(&w, "unreadable", c->unreadable_word);
+	code_fields(&w, &reply);
 	json_end(&w);
 }
 
@@ -445,6 +473,7 @@ void control_reply_help(struct strbuf *out)
 		json_end(&w);
 	}
 	json_end(&w);
+	code_only(&w, REPLY_HELP);
 	json_end(&w);
 }
 

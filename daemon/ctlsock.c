@@ -264,7 +264,7 @@ static void status_extra(void *shell, struct control_status_extra *x)
 }
 
 /* The scoresheet in a format, for `export`. */
-static char *render(void *shell, enum control_export f, const char **why)
+static char *render(void *shell, enum control_export f, enum reply_code *why)
 {
 	struct ctlsock *c = shell;
 	const struct pgn_game *pgn = c->store ? store_pgn(c->store) : NULL;
@@ -272,7 +272,7 @@ static char *render(void *shell, enum control_export f, const char **why)
 	    pgn ? scoresheet_render(pgn, control_export_name(f), &c->braille_layout) : NULL;
 
 	if (!text)
-		*why = pgn ? "cannot render the scoresheet" : "no game yet";
+		*why = pgn ? REPLY_RENDER_FAILED : REPLY_NO_GAME;
 	return text;
 }
 
@@ -352,18 +352,17 @@ static bool auth_waits(struct ctlsock *c, struct client *cl, const char *author,
 {
 	uint64_t wait;
 	bool first;
-	char err[128];
+	struct game_reply err;
 	struct strbuf out = {0};
 
 	if (!cl || cl->arbiter_user || !(wait = pin_guard_ask(&c->pins, cl->user, now, &first)))
 		return false;
-	snprintf(err, sizeof(err), "too many wrong PINs: wait %llu s",
-		 (unsigned long long)((wait + 999) / 1000));
+	game_reply_set(&err, REPLY_PIN_WAIT, REPLY_ARGS(REPLY_N("seconds", (wait + 999) / 1000)));
 	if (first)
 		log_warn(LOG_CONTROL, "user %s: PINs refused for %llu s after %d wrong ones",
 			 cl->user, (unsigned long long)((wait + 999) / 1000),
 			 pin_guard_count(&c->pins, cl->user, now));
-	control_reply_error(&out, err);
+	control_reply(&out, &err);
 	answer(c, cl, &out);
 	free(out.p);
 	pin_refused(c, cl, author, true, now);
@@ -403,12 +402,14 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		uint64_t wait = pin_guard_wrong(&c->pins, cl->user, now);
 
 		if (wait) {
+			struct game_reply err;
+
+			game_reply_set(&err, REPLY_WRONG_PIN_WAIT,
+				       REPLY_ARGS(REPLY_N("seconds", wait / 1000)));
 			free(out.reply.p);
 			out.reply = (struct strbuf){0};
-			snprintf(out.said, sizeof(out.said),
-				 "wrong PIN; the next is checked in %llu s",
-				 (unsigned long long)(wait / 1000));
-			control_reply_error(&out.reply, out.said);
+			snprintf(out.said, sizeof(out.said), "%s", err.text);
+			control_reply(&out.reply, &err);
 		}
 	}
 	if (out.command && (out.command->flags & CONTROL_SECRET))
@@ -425,7 +426,11 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		cl->watch_public = out.public_view;
 	} else if (cl && out.action == CONTROL_ACT_ROLE) {
 		cl->role = out.role;
-		snprintf(cl->author, sizeof(cl->author), "%s+pin", cl->user);
+		/* `auth PIN NAME`: the person at a shared connection (a phone at the web page)
+		 * is told apart from the others with the same PIN. */
+		if (snprintf(cl->author, sizeof(cl->author), "%s+pin%s%s", cl->user,
+			     out.name[0] ? ":" : "", out.name) >= (int)sizeof(cl->author))
+			log_warn(LOG_CONTROL, "author %s cut short", cl->author);
 	}
 	answer(c, cl, &out.reply);
 	control_outcome_free(&out);
@@ -435,10 +440,11 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		pin_refused(c, cl, author, counted, now);
 }
 
-void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now)
+void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
+		    uint64_t now)
 {
-	request(c, NULL, "script", !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT,
-		command, strlen(command), now);
+	request(c, NULL, author, !strcmp(role, "arbiter") ? ROLE_ARBITER : ROLE_ASSISTANT, command,
+		strlen(command), now);
 }
 
 void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience)
@@ -505,13 +511,13 @@ static void client_ready(void *user, int fd, short revents, uint64_t now)
 		if (cl->fd >= 0 && cl->in_len == sizeof(cl->in)) {
 			/* Over the limit without a newline: refused, the rest of it skipped. */
 			if (!cl->discarding) {
-				char err[80];
+				struct game_reply err;
 				struct strbuf out = {0};
 
-				snprintf(err, sizeof(err), "request longer than %d bytes",
-					 CONTROL_LINE_MAX);
-				control_reply_error(&out, err);
-				audit(c, now, cl->author, cl->role, "(too long)", false, err);
+				game_reply_set(&err, REPLY_REQUEST_TOO_LONG,
+					       REPLY_ARGS(REPLY_N("max", CONTROL_LINE_MAX)));
+				control_reply(&out, &err);
+				audit(c, now, cl->author, cl->role, "(too long)", false, err.text);
 				answer(c, cl, &out);
 				free(out.p);
 			}
@@ -569,10 +575,10 @@ static bool fds_to_spare(int newest, int keep)
  * Who may connect besides those connected: at most CTLSOCK_MAX_CLIENTS in all, the last
  * CTLSOCK_ARBITER_SLOTS of them for the arbiters' own users, at most CTLSOCK_PER_USER for
  * any other user, and none that would take the file descriptors the daemon's files need
- * (or, for other users than the arbiters, the arbiters' places' too).  NULL, or why not.
+ * (or, for other users than the arbiters, the arbiters' places' too).  True when it may;
+ * else false with the refusal in *why.
  */
-static const char *admit(const struct ctlsock *c, uid_t uid, bool arbiter, int fd, char *why,
-			 size_t size)
+static bool admit(const struct ctlsock *c, uid_t uid, bool arbiter, int fd, struct game_reply *why)
 {
 	int all = 0, mine = 0;
 
@@ -584,30 +590,30 @@ static const char *admit(const struct ctlsock *c, uid_t uid, bool arbiter, int f
 			mine++;
 	}
 	if (all >= CTLSOCK_MAX_CLIENTS)
-		snprintf(why, size, "too many clients (%d)", CTLSOCK_MAX_CLIENTS);
+		game_reply_set(why, REPLY_TOO_MANY_CLIENTS,
+			       REPLY_ARGS(REPLY_N("max", CTLSOCK_MAX_CLIENTS)));
 	else if (!arbiter && all >= CTLSOCK_MAX_CLIENTS - CTLSOCK_ARBITER_SLOTS)
-		snprintf(why, size,
-			 "too many clients: the last %d places are kept for the arbiters",
-			 CTLSOCK_ARBITER_SLOTS);
+		game_reply_set(why, REPLY_ARBITERS_PLACES,
+			       REPLY_ARGS(REPLY_N("places", CTLSOCK_ARBITER_SLOTS)));
 	else if (!arbiter && mine >= CTLSOCK_PER_USER)
-		snprintf(why, size, "too many connections of this user (at most %d)",
-			 CTLSOCK_PER_USER);
+		game_reply_set(why, REPLY_TOO_MANY_USER_CONNECTIONS,
+			       REPLY_ARGS(REPLY_N("max", CTLSOCK_PER_USER)));
 	else if (!fds_to_spare(fd, FD_RESERVE + (arbiter ? 0 : CTLSOCK_ARBITER_SLOTS)))
-		snprintf(why, size,
-			 "too many clients: the file descriptors left are kept for the game's "
-			 "files");
+		game_reply_set(why, REPLY_FDS_KEPT, NULL);
 	else
-		return NULL;
-	return why;
+		return true;
+	return false;
 }
 
 /* A client told why it is refused, and closed; logged at most once a second (with how many
  * were refused without a word since), so a flood of connections does not flood the log. */
-static void refuse(struct ctlsock *c, int fd, const char *user, const char *why, uint64_t now)
+static void refuse(struct ctlsock *c, int fd, const char *user, const struct game_reply *reply,
+		   uint64_t now)
 {
+	const char *why = reply->text;
 	struct strbuf out = {0};
 
-	control_reply_error(&out, why);
+	control_reply(&out, reply);
 	strbuf_append(&out, "\n", 1);
 	if (out.p && send(fd, out.p, out.len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 		log_debug(LOG_CONTROL, "refusing a client: %s", strerror(errno));
@@ -630,14 +636,16 @@ static void refuse(struct ctlsock *c, int fd, const char *user, const char *why,
  * client can be told and closed, and the socket does not stay readable for ever. */
 static void shed(struct ctlsock *c, int listen_fd, uint64_t now)
 {
+	struct game_reply why;
 	int fd;
 
 	if (c->spare_fd < 0)
 		return;
 	close(c->spare_fd);
 	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	game_reply_set(&why, REPLY_NO_FD_LEFT, NULL);
 	if (fd >= 0)
-		refuse(c, fd, "?", "too many clients: no file descriptor left", now);
+		refuse(c, fd, "?", &why, now);
 	c->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
@@ -695,7 +703,8 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 	for (int round = 0; round < CTLSOCK_MAX_CLIENTS; round++) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct client *cl = NULL;
-		char user_name[40], why[160];
+		struct game_reply why;
+		char user_name[40];
 		bool arbiter;
 		uid_t uid;
 
@@ -706,15 +715,17 @@ static void accept_ready(void *user, int fd, short revents, uint64_t now)
 		}
 		uid = peer_user(cfd, user_name, sizeof(user_name));
 		arbiter = is_arbiter(c, user_name);
-		if (admit(c, uid, arbiter, cfd, why, sizeof(why))) {
-			refuse(c, cfd, user_name, why, now);
+		if (!admit(c, uid, arbiter, cfd, &why)) {
+			refuse(c, cfd, user_name, &why, now);
 			continue;
 		}
 		for (int i = 0; i < CTLSOCK_MAX_CLIENTS && !cl; i++)
 			if (c->clients[i].fd < 0)
 				cl = &c->clients[i];
 		if (!cl || loop_add_fd(c->loop, cfd, POLLIN, client_ready, c)) {
-			refuse(c, cfd, user_name, "too many clients", now);
+			game_reply_set(&why, REPLY_TOO_MANY_CLIENTS,
+				       REPLY_ARGS(REPLY_N("max", CTLSOCK_MAX_CLIENTS)));
+			refuse(c, cfd, user_name, &why, now);
 			continue;
 		}
 		memset(cl, 0, sizeof(*cl));

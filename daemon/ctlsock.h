@@ -41,7 +41,8 @@ bool ctlsock_listening(const struct ctlsock *c);
 
 /* A board script's `control ROLE COMMAND` (author "script"), through the same command table
  * as the socket's requests. */
-void ctlsock_script(struct ctlsock *c, const char *role, const char *command, uint64_t now);
+void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
+		    uint64_t now);
 /* One event line (JSON, without newline) for the watchers its audience reaches: an
  * assistant's watch public and player events, an arbiter's all, `watch public` public
  * ones. */

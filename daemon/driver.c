@@ -180,6 +180,7 @@ static void act(struct driver *d, const struct script_action *a, uint64_t t)
 	case SCRIPT_CONTROL:
 		if (d->hooks.control)
 			d->hooks.control(d->hooks.user, script_control_role(a),
+					 script_control_author(&d->script, a),
 					 script_control_text(&d->script, a), t);
 		break;
 	}

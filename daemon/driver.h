@@ -16,11 +16,13 @@
 
 struct driver;
 
-/* What the driver needs from the daemon: `control` gives COMMAND as ROLE (author "script");
+/* What the driver needs from the daemon: `control` gives COMMAND as ROLE by AUTHOR ("script",
+ * or "script:NAME" for `control ROLE:NAME`);
  * `crash` is called first, so what the board confirmed before the power went is taken. */
 struct driver_hooks {
 	void *user;
-	void (*control)(void *user, const char *role, const char *command, uint64_t now);
+	void (*control)(void *user, const char *role, const char *author, const char *command,
+			uint64_t now);
 	void (*before_crash)(void *user, uint64_t now);
 	/* `disk`: a storage fault (enum state_fault), SCRIPT_DISK_REMOVED, or SCRIPT_DISK_SLOW
 	 * with the extra time of each sync in arg. */

@@ -20,6 +20,7 @@ static const struct {
      "[--signs after|before-square] STATE_DIR"},
     {"control", cli_control, "control [--socket PATH] [COMMAND ARGS...]"},
     {"status", cli_status, "status [--socket PATH]"},
+    {"codes", cli_codes, "codes"},
     {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]"},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]"},
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]"},

@@ -274,11 +274,12 @@ static void before_crash(void *user, uint64_t now)
 	board_events(user, now);
 }
 
-static void script_control(void *user, const char *role, const char *command, uint64_t now)
+static void script_control(void *user, const char *role, const char *author, const char *command,
+			   uint64_t now)
 {
 	struct daemon *d = user;
 
-	ctlsock_script(d->ctl, role, command, now);
+	ctlsock_script(d->ctl, role, author, command, now);
 }
 
 /* `disk` in a board script: a storage fault from now on, or the state directory removed. */

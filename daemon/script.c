@@ -330,21 +330,45 @@ static int parse_action(struct parser *p, char **w, int n)
 	}
 	if (!strcmp(w[0], "control")) {
 		int role;
-		size_t at;
+		size_t at, author = 0, len;
+		char *name;
 
 		if (n < 3)
-			return fail(p, "usage: control assistant|arbiter COMMAND...");
+			return fail(p, "usage: control assistant|arbiter[:NAME] COMMAND...");
+		name = strchr(w[1], ':');
+		if (name)
+			*name++ = '\0';
 		if (!strcmp(w[1], "assistant"))
 			role = 0;
 		else if (!strcmp(w[1], "arbiter"))
 			role = 1;
 		else
 			return fail(p, "bad role '%s' (assistant or arbiter)", w[1]);
+		if (name) {
+			len = strlen(name);
+			if (!len || len > 16 ||
+			    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					 "0123456789-_") != len)
+				return fail(p,
+					    "bad name '%s' (letters, digits, - and _; at most 16)",
+					    name);
+			author = p->out->texts_len + 1;
+			if (add_text(p, "script:", false))
+				return -1;
+			/* "script:" and the name as one text: the space add_text put between them
+			 * goes. */
+			p->out->texts_len--;
+			if (add_text(p, name, true))
+				return -1;
+		}
 		at = p->out->texts_len;
 		for (int i = 2; i < n; i++)
 			if (add_text(p, w[i], i + 1 == n))
 				return -1;
-		return add_action(p, SCRIPT_CONTROL, role, (uint32_t)at);
+		if (add_action(p, SCRIPT_CONTROL, role, (uint32_t)at))
+			return -1;
+		p->out->actions[p->out->count - 1].arg2 = (uint32_t)author;
+		return 0;
 	}
 	return fail(p, "unknown action '%s'", w[0]);
 }
@@ -507,4 +531,11 @@ const char *script_control_text(const struct script *s, const struct script_acti
 const char *script_control_role(const struct script_action *a)
 {
 	return a->target ? "arbiter" : "assistant";
+}
+
+const char *script_control_author(const struct script *s, const struct script_action *a)
+{
+	if (a->type != SCRIPT_CONTROL || !a->arg2 || !s->texts || a->arg2 - 1 >= s->texts_len)
+		return "script";
+	return s->texts + a->arg2 - 1;
 }

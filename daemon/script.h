@@ -29,7 +29,9 @@
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)
  *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
- *                               (DESIGN 8), its words joined by single spaces
+ *                               (DESIGN 8), its words joined by single spaces; given by the
+ *                               author "script", or "script:NAME" for ROLE:NAME (NAME:
+ *                               letters, digits, - and _; two people relaying, say)
  * `+MS` waits MS milliseconds after the previous action; without it an action happens at the
  * same time as the previous one.  Every error is reported as "NAME:LINE: message".
  */
@@ -59,7 +61,8 @@ enum script_action_type {
 	SCRIPT_HOLD,	/* press, hold arg ms, release */
 	SCRIPT_CHATTER, /* the square's sensor bounces arg times within 10 ms, ending as it was */
 	SCRIPT_CRASH,
-	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts` */
+	SCRIPT_CONTROL, /* target: 0 assistant, 1 arbiter; arg: offset of the text in `texts`;
+			   arg2: 1 + offset of the author's NAME there, or 0 */
 	SCRIPT_STUCK,	/* target: square, or BOARD_SIM_BUTTON + button; arg: ms; arg2: level */
 	SCRIPT_BOUNCE,	/* target as for STUCK; arg: ms; arg2: seed */
 	SCRIPT_DISK,	/* target: enum state_fault, or SCRIPT_DISK_REMOVED */
@@ -107,6 +110,8 @@ struct script {
 const char *script_control_text(const struct script *s, const struct script_action *a);
 /* "assistant", "arbiter" */
 const char *script_control_role(const struct script_action *a);
+/* "script", or "script:NAME" (the text lives in the script). */
+const char *script_control_author(const struct script *s, const struct script_action *a);
 
 /* Parse script text.  0, or -1 with "NAME:LINE: message" in err. */
 int script_parse(const char *text, size_t len, const char *name, struct script *out, char *err,

@@ -27,6 +27,7 @@
  *                                      process frozen or gone)
  *   POST /api/command                  body: one section 8 line; header X-PIN: the PIN.
  *                                      Without a PIN only status, moves, export and help.
+ *                                      X-Page: the page's own word, passed on with `auth`.
  *
  * PINs: the page checks them itself when its configuration has them (the daemon's file,
  * --config), under one lock, before anything goes to the daemon: wrong PINs are counted
@@ -587,6 +588,9 @@ static enum MHD_Result json_error(const struct httpd_request *req, unsigned stat
 static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 {
 	const char *pin = httpd_header(req, "X-PIN");
+	/* The page's own word (X-Page): the person at a phone, told apart from the others with
+	 * the same PIN (a relay's author: `auth PIN NAME`, README "Control interface"). */
+	const char *page = httpd_header(req, "X-Page");
 	char line[4097], err[256], key[64], *reply = NULL;
 	struct ctlclient *c;
 	size_t n = req->body_len;
@@ -636,11 +640,15 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		}
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, err);
 	}
+	if (page && (!*page || strlen(page) > 16 ||
+		     strspn(page, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(page)))
+		page = NULL;
 	if (pin) {
-		char auth[64];
+		char auth[96];
 		bool right;
 
-		snprintf(auth, sizeof(auth), "auth %s", pin);
+		snprintf(auth, sizeof(auth), "auth %.40s%s%s", pin, page ? " " : "",
+			 page ? page : "");
 		if (ctlclient_request(c, auth, &reply, REQUEST_MS)) {
 			ctlclient_close(c);
 			reply = NULL;
@@ -655,9 +663,11 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 			return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE,
 					  "the daemon did not answer");
 		if (!right) {
-			/* The daemon's own refusal (its budget for this page's user) said as it
-			 * is; a plain wrong PIN as 403. */
-			bool waiting = strstr(reply, "too many wrong PINs") != NULL;
+			/* The daemon's own refusal (its budget for this page's user, code
+			 * pin-wait) as 429; a wrong PIN as 403. */
+			char code[32];
+			bool waiting = json_get(reply, "code", code, sizeof(code)) >= 0 &&
+				       reply_code_parse(code) == REPLY_PIN_WAIT;
 
 			free(reply);
 			ctlclient_close(c);

@@ -25,35 +25,39 @@ const char *game_need_name(unsigned need)
 	}
 }
 
+bool game_command_unmet_reply(const struct game *g, unsigned modes, unsigned needs,
+			      struct game_reply *reply)
+{
+	if (!g->open)
+		game_reply_set(reply, REPLY_NO_GAME, NULL);
+	else if (!(modes & GAME_MODE_BIT(g->params.mode)))
+		game_reply_set(reply, REPLY_NOT_IN_MODE,
+			       REPLY_ARGS(REPLY_S("mode", game_mode_name(g->params.mode))));
+	else if ((needs & GAME_NEED_CLOCK) && !g->has_clock)
+		game_reply_set(reply, REPLY_NO_CLOCK, NULL);
+	else if ((needs & GAME_NEED_NOT_CLOSED) && g->result.state == RESULT_APPROVED)
+		game_reply_set(reply, REPLY_GAME_CLOSED,
+			       REPLY_ARGS(REPLY_S("result", g->result.result)));
+	else if ((needs & (GAME_NEED_PLAY | GAME_NEED_NOT_OVER)) && game_over(g))
+		game_reply_set(reply, REPLY_GAME_OVER,
+			       REPLY_ARGS(REPLY_S("result", g->result.result)));
+	else if ((needs & GAME_NEED_PLAY) && g->result.state == RESULT_FLAG_PENDING)
+		game_reply_set(reply, REPLY_FLAG_PENDING,
+			       REPLY_ARGS(REPLY_S("color", game_color_name(g->result.flag_color))));
+	else
+		return false;
+	return true;
+}
+
 const char *game_command_unmet(const struct game *g, unsigned modes, unsigned needs, char *buf,
 			       size_t size)
 {
-	if (!g->open) {
-		snprintf(buf, size, "no game yet");
-		return buf;
-	}
-	if (!(modes & GAME_MODE_BIT(g->params.mode))) {
-		snprintf(buf, size, "not allowed in %s mode", game_mode_name(g->params.mode));
-		return buf;
-	}
-	if ((needs & GAME_NEED_CLOCK) && !g->has_clock) {
-		snprintf(buf, size, "the game has no clock");
-		return buf;
-	}
-	if ((needs & GAME_NEED_NOT_CLOSED) && g->result.state == RESULT_APPROVED) {
-		snprintf(buf, size, "the result is approved: the game is closed");
-		return buf;
-	}
-	if ((needs & (GAME_NEED_PLAY | GAME_NEED_NOT_OVER)) && game_over(g)) {
-		snprintf(buf, size, "the game is over: %s", g->result.result);
-		return buf;
-	}
-	if ((needs & GAME_NEED_PLAY) && g->result.state == RESULT_FLAG_PENDING) {
-		snprintf(buf, size, "%s's flag has fallen: the arbiter rules on it first",
-			 game_color_name(g->result.flag_color));
-		return buf;
-	}
-	return NULL;
+	struct game_reply reply;
+
+	if (!game_command_unmet_reply(g, modes, needs, &reply))
+		return NULL;
+	snprintf(buf, size, "%s", reply.text);
+	return buf;
 }
 
 int game_claim_on_move(const struct game *g, bool *made)

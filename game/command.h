@@ -13,6 +13,7 @@
 
 #include "game/effect.h"
 #include "game/record.h"
+#include "game/replies.h"
 
 #define GAME_COMMAND_TEXT_MAX 4096
 
@@ -46,19 +47,19 @@ struct game_command {
 	enum claim_kind claim;
 	bool upheld;   /* CMD_RULING */
 	char move[32]; /* claim's intended move, relayed move: SAN or UCI */
+	/* A relayed move names the ply it is for (from 1), or its move number with `color`;
+	 * 0: neither (as `move MOVE`: the opponent's next move, or a correction of their
+	 * last). */
+	int move_number;
 	char result[8];
 	char text[RESULT_REASON_MAX]; /* result's reason */
 	struct game_tag tag;
-	int ply;
+	int ply; /* rollback's; a relayed move's (0: not named) */
 	int64_t white_ms, black_ms;
 	int white_moves, black_moves; /* -1: keep */
 };
 
-/* The reply to a command, returned to whoever gave it. */
-struct game_reply {
-	bool ok;
-	char text[GAME_REPLY_MAX]; /* the error, or what was done */
-};
+/* The reply to a command, returned to whoever gave it: struct game_reply (replies.h). */
 
 /*
  * What a command needs of the game: the command table's state preconditions (and the button
@@ -82,6 +83,10 @@ struct game;
  * game is over: 0-1", "the game has no clock", "not allowed in tournament mode"... */
 const char *game_command_unmet(const struct game *g, unsigned modes, unsigned needs, char *buf,
 			       size_t size);
+/* The same as a reply: false when met, else true with *reply set (no-game, not-in-mode,
+ * no-clock, game-closed, game-over, flag-pending). */
+bool game_command_unmet_reply(const struct game *g, unsigned modes, unsigned needs,
+			      struct game_reply *reply);
 /* "play", "not-over", "clock", "not-closed" for one need's bit (help, the web page). */
 const char *game_need_name(unsigned need);
 

@@ -117,26 +117,43 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 	return 0;
 }
 
+/* One more argument of a reply being built. */
+static void add(struct reply_value *v, int *n, struct reply_value arg)
+{
+	v[*n] = arg;
+	*n += 1;
+	v[*n] = (struct reply_value){0};
+}
+
+void game_compare_reply(const struct game_comparison *c, struct game_reply *reply)
+{
+	struct reply_value v[REPLY_ARGS_MAX + 1];
+	enum reply_code code = REPLY_COMPARE_AGREE;
+	int n = 0;
+
+	add(v, &n, REPLY_N("agree", c->agree));
+	add(v, &n, REPLY_N("device_plies", c->device_plies));
+	add(v, &n, REPLY_N("their_plies", c->their_plies));
+	if (c->differ && c->device[0]) {
+		code = c->theirs[0] ? REPLY_COMPARE_DIFFER : REPLY_COMPARE_THEIRS_SHORT;
+		add(v, &n, REPLY_N("ply", c->agree + 1));
+		add(v, &n, REPLY_N("move_number", c->move_number));
+		add(v, &n, REPLY_S("device", c->device));
+		if (c->theirs[0])
+			add(v, &n, REPLY_S("theirs", c->theirs));
+	} else if (c->differ) {
+		code = REPLY_COMPARE_THEIRS_LONG;
+		add(v, &n, REPLY_S("theirs", c->theirs));
+	}
+	if (c->unreadable)
+		add(v, &n, REPLY_S("unreadable", c->unreadable_word));
+	game_reply_set(reply, code, v);
+}
+
 void game_compare_describe(const struct game_comparison *c, char *out, size_t size)
 {
-	int n = snprintf(out, size, "%d of %d plies agree", c->agree, c->device_plies);
-	size_t used = n > 0 ? (size_t)n : 0;
+	struct game_reply reply;
 
-	if (used < size && c->differ && c->device[0] && c->theirs[0])
-		snprintf(out + used, size - used,
-			 "; ply %d (move %d) differs: %s on the device, %s on theirs", c->agree + 1,
-			 c->move_number, c->device, c->theirs);
-	else if (used < size && c->differ && c->device[0])
-		snprintf(out + used, size - used,
-			 "; theirs ends before ply %d (move %d, %s on the device)", c->agree + 1,
-			 c->move_number, c->device);
-	else if (used < size && c->differ)
-		snprintf(out + used, size - used,
-			 "; theirs goes on after the device's last ply (%s)", c->theirs);
-	else if (used < size)
-		snprintf(out + used, size - used, "; the scoresheets agree");
-	used = strlen(out);
-	if (used < size && c->unreadable)
-		snprintf(out + used, size - used, "; '%s' after ply %d is not a legal move",
-			 c->unreadable_word, c->their_plies);
+	game_compare_reply(c, &reply);
+	snprintf(out, size, "%s", reply.text);
 }

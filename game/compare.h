@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "game/game.h"
+#include "game/replies.h"
 
 struct game_comparison {
 	int device_plies; /* plies on the device's scoresheet */
@@ -32,8 +33,10 @@ struct game_comparison {
 int game_compare(const struct game *g, const char *movetext, struct game_comparison *out, char *err,
 		 size_t err_size);
 
-/* The comparison in a sentence for the arbiter ("3 of 5 plies agree; ply 4 (move 2) differs:
- * Nc6 on the device, Nf6 on theirs"). */
+/* The comparison as a reply (compare-agree, compare-differ, compare-theirs-short,
+ * compare-theirs-long), and in a sentence for the arbiter ("3 of 5 plies agree; ply 4
+ * (move 2) differs: Nc6 on the device, Nf6 on theirs"): the reply's text. */
+void game_compare_reply(const struct game_comparison *c, struct game_reply *reply);
 void game_compare_describe(const struct game_comparison *c, char *out, size_t size);
 
 #endif

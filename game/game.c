@@ -751,6 +751,10 @@ int game_apply(struct game *g, const struct game_record *rec)
 		g->last_record_ms = rec->ms;
 		note_stop(g, rec);
 	}
+	if (rc == 0 && rec->type == REC_RELAYED) {
+		g->relayed_ply = game_plies(g) - 1;
+		snprintf(g->relayed_by, sizeof(g->relayed_by), "%s", rec->author);
+	}
 	return rc;
 }
 

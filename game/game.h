@@ -124,6 +124,11 @@ struct game {
 	struct result_flow result;
 	uint64_t touched; /* squares touched since the last made move (D.2.2) */
 	int restarts;
+	/* The last relayed move (D.2.10): its ply (0-based) and who relayed it, so only they
+	 * correct it by naming its ply (D.2.8).  A relayed ply whose index is not this one has
+	 * no known relayer. */
+	int relayed_ply;
+	char relayed_by[GAME_AUTHOR_MAX];
 	int offer_color; /* an open draw offer's colour, -1 if none */
 	int offers;	 /* draw offers made */
 	struct game_claim claim;

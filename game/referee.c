@@ -303,8 +303,7 @@ void referee_command(struct referee *r, const struct game_command *cmd, uint64_t
 		     struct game_reply *reply)
 {
 	if (!r->g.open) {
-		reply->ok = false;
-		snprintf(reply->text, sizeof(reply->text), "no game yet");
+		game_reply_set(reply, REPLY_NO_GAME, NULL);
 		return;
 	}
 	ref_command(r, cmd, now, reply);

@@ -25,50 +25,107 @@ static void ply_name(const struct game *g, int ply, char *buf, size_t size)
 
 /* ------------------------------------------------------------------ the relayed move */
 
+/* The ply a relay names (1-based): its number, or its move number and colour; 0 when it
+ * names none; -1 before the game's first move. */
+static int named_ply(const struct game *g, const struct game_command *cmd)
+{
+	int index;
+
+	if (cmd->ply > 0)
+		return cmd->ply;
+	if (cmd->move_number <= 0 || cmd->color < 0)
+		return 0;
+	index = (cmd->move_number - g->start.fullmove_number) * 2 + cmd->color - g->start.side;
+	return index < 0 ? -1 : index + 1;
+}
+
+/* A reply's arguments for a ply in the game: its number and its name ("12... Nf6"). */
+#define PLY_ARGS(ply, name) REPLY_N("ply", (ply)), REPLY_S("name", (name))
+
 /* The opponent's move as an assistant relays it: announced publicly; the tactile board must
  * then show it.  The same move already there is taken without a second announcement; a
  * second relay before the opponent's press replaces the first and is said as a correction
- * (D.2.8). */
+ * (D.2.8).
+ *
+ * A relay that names its ply (`move 12 Nf3`, `move 6... Nf6`) is for that ply alone: the
+ * next one, or the opponent's last one not yet completed by their press.  That last one it
+ * corrects only for the one who relayed it (a move made on the tactile board has no
+ * relayer): a second person relaying the same ply at the same time is refused and told
+ * who relayed it, never taken as a correction.  Without a ply, the relay is for the
+ * opponent's move as the game stands, as it always was. */
 void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
-	int player = g->params.player, last = game_plies(g) - 1;
-	struct chess_pos pos = *game_position(g);
+	int player = g->params.player, plies = game_plies(g), last = plies - 1;
+	int named = named_ply(g, cmd), target;
+	struct chess_pos pos;
 	struct chess_error err;
 	bool correction = false;
 	chess_move m;
 	char name[40];
 
-	if (pos.side == player) {
-		/* The opponent's move is in the game already: the same once more, or a
-		 * correction before their press. */
-		if (last < 0 || game_ply_color(g, last) == player) {
-			ref_reply(r, cmd, false, now, "it is not the opponent's turn");
-			return;
-		}
-		game_position_before(g, last, &pos);
-	}
-	if (chess_move_parse_san(&pos, cmd->move, &m, &err)) {
-		ref_reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s", cmd->move,
-			  color_word(pos.side), err.message);
+	if (named < 0) {
+		ref_answer(r, cmd, now, REPLY_RELAY_BEFORE_START,
+			   REPLY_ARGS(REPLY_N("move_number", cmd->move_number),
+				      REPLY_N("first", g->start.fullmove_number)));
 		return;
 	}
-	if (pos.side != game_position(g)->side) {
-		ply_name(g, last, name, sizeof(name));
-		if (m == g->plies[last].move) {
-			ref_reply(r, cmd, true, now, "%s is in the game already", name);
+	if (named > plies + 1) {
+		ref_answer(r, cmd, now, REPLY_RELAY_AHEAD,
+			   REPLY_ARGS(REPLY_N("ply", named), REPLY_N("plies", plies),
+				      REPLY_N("next", plies + 1)));
+		return;
+	}
+	/* Without a ply: the opponent's next move, or their last before their press. */
+	target = named ? named : game_position(g)->side == player ? plies : plies + 1;
+	if (target < 1 || game_ply_color(g, target - 1) == player) {
+		if (!named)
+			ref_answer(
+			    r, cmd, now, REPLY_NOT_OPPONENTS_TURN,
+			    REPLY_ARGS(REPLY_S("color", game_color_name(game_position(g)->side))));
+		else
+			ref_answer(r, cmd, now, REPLY_RELAY_PLAYERS_PLY,
+				   REPLY_ARGS(REPLY_N("ply", target),
+					      REPLY_S("color", game_color_name(player))));
+		return;
+	}
+	game_position_before(g, target - 1, &pos);
+	if (chess_move_parse_san(&pos, cmd->move, &m, &err)) {
+		ref_answer_not_legal(r, cmd, now, pos.side, &err);
+		return;
+	}
+	if (target <= plies) {
+		/* A ply in the game: the same move once more, or a correction of the last one
+		 * before the opponent's press. */
+		ply_name(g, target - 1, name, sizeof(name));
+		if (m == g->plies[target - 1].move) {
+			ref_answer(r, cmd, now, REPLY_RELAY_IN_GAME,
+				   REPLY_ARGS(PLY_ARGS(target, name)));
+			return;
+		}
+		if (target < plies) {
+			ref_answer(r, cmd, now, REPLY_RELAY_PAST,
+				   REPLY_ARGS(PLY_ARGS(target, name), REPLY_N("plies", plies)));
+			return;
+		}
+		if (named && (g->plies[last].flags & GAME_PLY_RELAYED) && g->relayed_ply == last &&
+		    strcmp(g->relayed_by, cmd->author[0] ? cmd->author : "-")) {
+			char san[CHESS_SAN_MAX];
+
+			chess_move_to_san(&pos, m, san, sizeof(san));
+			ref_answer(r, cmd, now, REPLY_RELAY_TAKEN,
+				   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("by", g->relayed_by),
+					      REPLY_S("move", san)));
 			return;
 		}
 		if (g->plies[last].flags & GAME_PLY_COMPLETE) {
-			ref_reply(
-			    r, cmd, false, now,
-			    "%s was completed by the opponent's press: too late to correct it "
-			    "(D.2.8); the arbiter may roll back",
-			    name);
+			ref_answer(r, cmd, now, REPLY_RELAY_TOO_LATE,
+				   REPLY_ARGS(PLY_ARGS(target, name)));
 			return;
 		}
 		if (ref_withdraw_last(r, cmd->author, now)) {
-			ref_reply(r, cmd, false, now, "%s cannot be withdrawn", name);
+			ref_answer(r, cmd, now, REPLY_RELAY_NOT_WITHDRAWN,
+				   REPLY_ARGS(PLY_ARGS(target, name)));
 			return;
 		}
 		correction = true;
@@ -76,12 +133,20 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	/* The opponent's reply: a mismatch kept from the tactile player opens now. */
 	ref_mismatch_open_held(r, now);
 	if (ref_make_move(r, m, correction, cmd->author, now)) {
-		ref_reply(r, cmd, false, now, "the move does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "move")));
 		return;
 	}
-	ply_name(g, game_plies(g) - 1, name, sizeof(name));
-	ref_reply(r, cmd, true, now, "%s %s", name,
-		  correction ? "relayed as a correction" : "relayed");
+	if (correction) {
+		char replaced[40];
+
+		snprintf(replaced, sizeof(replaced), "%s", name);
+		ply_name(g, target - 1, name, sizeof(name));
+		ref_answer(r, cmd, now, REPLY_RELAYED_CORRECTION,
+			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("replaced", replaced)));
+		return;
+	}
+	ply_name(g, target - 1, name, sizeof(name));
+	ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
 }
 
 /* ------------------------------------------------------------------ retraced games */
@@ -94,29 +159,29 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 	char name[40] = "the start";
 
 	if (!plies) {
-		ref_reply(r, cmd, false, now,
-			  "the game has no moves yet: there is nothing to roll back");
+		ref_answer(r, cmd, now, REPLY_ROLLBACK_NO_MOVES, NULL);
 		return;
 	}
 	if (cmd->ply < 0 || cmd->ply >= plies) {
-		ref_reply(r, cmd, false, now,
-			  "the game has %d %s: rollback takes a ply from 0 (the start) to %d",
-			  plies, plies == 1 ? "ply" : "plies", plies - 1);
+		ref_answer(r, cmd, now, REPLY_ROLLBACK_RANGE,
+			   REPLY_ARGS(REPLY_N("plies", plies), REPLY_N("last", plies - 1)));
 		return;
 	}
 	if (cmd->ply > 0)
 		ply_name(g, cmd->ply - 1, name, sizeof(name));
 	rec.u.rollback_ply = cmd->ply;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the rollback does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "rollback")));
 		return;
 	}
 	ref_setup_begin(r, now);
-	ref_reply(
-	    r, cmd, true, now,
-	    "retraced to ply %d (after %s); %d later plies kept as a comment; the clocks stay "
-	    "until set",
-	    cmd->ply, name, plies - cmd->ply);
+	if (cmd->ply > 0)
+		ref_answer(
+		    r, cmd, now, REPLY_RETRACED,
+		    REPLY_ARGS(PLY_ARGS(cmd->ply, name), REPLY_N("later", plies - cmd->ply)));
+	else
+		ref_answer(r, cmd, now, REPLY_RETRACED_START,
+			   REPLY_ARGS(REPLY_N("ply", 0), REPLY_N("later", plies)));
 }
 
 /* The kind of game (Appendix A/B; 2005: B1, C1) picks the edition's rows. */
@@ -151,8 +216,10 @@ static int illegal_default_color(const struct game *g)
 /* What `illegal` rules: the colour's open press, or its last completed move. */
 struct illegal_target {
 	bool press;
-	int ply; /* the move (0-based), or the plies there were at the press */
-	char name[64];
+	enum press_kind kind; /* a press's */
+	int ply;	      /* the move (0-based), or the plies there were at the press */
+	char name[40];	      /* a move's, as the scoresheet writes it */
+	const char *detail;   /* a press's kind in English ("with no move made") */
 };
 
 static bool illegal_target(const struct game *g, int color, struct illegal_target *t)
@@ -162,11 +229,11 @@ static bool illegal_target(const struct game *g, int color, struct illegal_targe
 	memset(t, 0, sizeof(*t));
 	if (o->open) {
 		t->press = true;
+		t->kind = o->kind;
 		t->ply = o->plies;
-		snprintf(t->name, sizeof(t->name), "%s's press %s", color_word(color),
-			 o->kind == PRESS_EMPTY	    ? "with no move made"
-			 : o->kind == PRESS_ILLEGAL ? "of a board no legal move explains"
-						    : "whose move is not on the tactile board");
+		t->detail = o->kind == PRESS_EMPTY     ? "with no move made"
+			    : o->kind == PRESS_ILLEGAL ? "of a board no legal move explains"
+						       : "whose move is not on the tactile board";
 		return true;
 	}
 	for (int i = game_plies(g) - 1; i >= 0; i--)
@@ -247,9 +314,91 @@ static void illegal_ends_game(struct referee *r, const struct game_command *cmd,
 		: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
 					 : GAME_MSG_RESULT_DRAW,
 		now);
-	ref_reply(r, cmd, true, now,
-		  "%s illegal: %s's illegal move number %d ends the game: %s (%s)", t->name,
-		  color_word(color), count, result, article);
+	if (t->press)
+		ref_answer(r, cmd, now, REPLY_ILLEGAL_PRESS_ENDS,
+			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				      REPLY_S("press", game_press_kind_name(t->kind)),
+				      REPLY_S("detail", t->detail), REPLY_N("count", count),
+				      REPLY_S("result", result), REPLY_S("article", article)));
+	else
+		ref_answer(r, cmd, now, REPLY_ILLEGAL_ENDS,
+			   REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
+				      REPLY_S("color", color_word(color)), REPLY_N("count", count),
+				      REPLY_S("result", result), REPLY_S("article", article)));
+}
+
+/* A reply's arguments put together one by one (in its row's order). */
+struct reply_list {
+	struct reply_value v[REPLY_ARGS_MAX + 1]; /* ends with {0} */
+	int n;
+};
+
+static void reply_add(struct reply_list *l, struct reply_value v)
+{
+	if (l->n < REPLY_ARGS_MAX)
+		l->v[l->n++] = v;
+}
+
+/* The reply to a ruling that does not end the game: the target, the penalty and its
+ * article; with a clock, the clocks after it and what it took back of each side's (a time
+ * and moves on the counter; `taken_back` says it in English). */
+static void illegal_ruled(struct referee *r, const struct game_command *cmd, int color, int count,
+			  const struct illegal_target *t, const struct rules_illegal *law,
+			  int64_t penalty, const int moves[2], const int64_t earned[2],
+			  uint64_t now)
+{
+	struct game *g = &r->g;
+	struct reply_list args = {0};
+	char time[16], w[16], b[16], back_time[2][16], back[96] = "";
+
+	clock_text(penalty, time, sizeof(time));
+	if (t->press) {
+		reply_add(&args, REPLY_S("color", color_word(color)));
+		reply_add(&args, REPLY_S("press", game_press_kind_name(t->kind)));
+		reply_add(&args, REPLY_S("detail", t->detail));
+	} else {
+		reply_add(&args, REPLY_N("ply", t->ply + 1));
+		reply_add(&args, REPLY_S("name", t->name));
+		reply_add(&args, REPLY_S("color", color_word(color)));
+	}
+	reply_add(&args, REPLY_N("count", count));
+	reply_add(&args, REPLY_S("penalty", time));
+	reply_add(&args, REPLY_N("penalty_ms", penalty));
+	reply_add(&args, REPLY_S("other_color", color_word(!color)));
+	reply_add(&args, REPLY_S("article", law->article));
+	if (g->has_clock) {
+		size_t len = 0;
+
+		clock_text(clock_remaining(&g->clock, CHESS_WHITE, now), w, sizeof(w));
+		clock_text(clock_remaining(&g->clock, CHESS_BLACK, now), b, sizeof(b));
+		reply_add(&args, REPLY_S("white", w));
+		reply_add(&args, REPLY_S("black", b));
+		reply_add(&args, REPLY_N("white_moves", g->clock.moves[0]));
+		reply_add(&args, REPLY_N("black_moves", g->clock.moves[1]));
+		for (int c = 0; c < 2; c++) {
+			back_time[c][0] = '\0';
+			if (earned[c]) {
+				clock_text(earned[c], back_time[c], sizeof(back_time[c]));
+				reply_add(&args,
+					  REPLY_S(c ? "black_back" : "white_back", back_time[c]));
+			}
+			if (moves[c])
+				reply_add(
+				    &args,
+				    REPLY_N(c ? "black_back_moves" : "white_back_moves", moves[c]));
+			if ((!moves[c] && !earned[c]) || len >= sizeof(back))
+				continue;
+			len += (size_t)snprintf(back + len, sizeof(back) - len, "%s%s %s%s",
+						len ? ", " : "", c ? "Black" : "White",
+						back_time[c], moves[c] && earned[c] ? " and " : "");
+			if (moves[c] && len < sizeof(back))
+				len += (size_t)snprintf(back + len, sizeof(back) - len, "%d move%s",
+							moves[c], moves[c] == 1 ? "" : "s");
+		}
+		if (back[0])
+			reply_add(&args, REPLY_S("taken_back", back));
+	}
+	ref_answer(r, cmd, now, t->press ? REPLY_ILLEGAL_PRESS_RULED : REPLY_ILLEGAL_RULED, args.v);
 }
 
 /* Art. 7.5.1, 7.5.5 (2005: 7.4, B6, C3): a side's last completed move, or its press that
@@ -266,25 +415,39 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 	int count, moves[2], run;
 	int64_t penalty = g->has_clock ? law->penalty_ms : 0, earned[2];
 	struct illegal_target t;
-	char time[16], w[16], b[16], back[96] = "";
 
 	/* The game is on: the table's needs (game/command.c) checked that. */
 	if (color < 0 || !illegal_target(g, color, &t)) {
-		ref_reply(r, cmd, false, now, "no completed move or press of %s to rule on",
-			  color >= 0 ? color_word(color) : "either side");
+		if (color >= 0)
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_NO_MOVE,
+				   REPLY_ARGS(REPLY_S("color", color_word(color))));
+		else
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_NO_MOVE_ANY, NULL);
 		return;
 	}
 	if (t.press && g->open_press[color].kind == PRESS_EMPTY && !g->rules->empty_press_illegal) {
-		ref_reply(r, cmd, false, now,
-			  "%s: not an illegal move in the %s Laws (no article like 7.5.3; %s); "
-			  "set the clocks with clock set",
-			  t.name, g->rules->name, g->rules->empty_press_article);
+		ref_answer(r, cmd, now, REPLY_EMPTY_PRESS_NOT_ILLEGAL,
+			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				      REPLY_S("edition", g->rules->name),
+				      REPLY_S("article", g->rules->empty_press_article)));
 		return;
 	}
 	if (law->before_opponent_moves && opponent_moved_since(g, color, &t)) {
-		ref_reply(r, cmd, false, now,
-			  "%s: %s has moved since; under %s the illegal move stands (%s)", t.name,
-			  color_word(!color), g->rules->name, law->article);
+		if (t.press)
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_PRESS_TOO_LATE,
+				   REPLY_ARGS(REPLY_S("color", color_word(color)),
+					      REPLY_S("press", game_press_kind_name(t.kind)),
+					      REPLY_S("detail", t.detail),
+					      REPLY_S("other_color", color_word(!color)),
+					      REPLY_S("edition", g->rules->name),
+					      REPLY_S("article", law->article)));
+		else
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_TOO_LATE,
+				   REPLY_ARGS(PLY_ARGS(t.ply + 1, t.name),
+					      REPLY_S("color", color_word(color)),
+					      REPLY_S("other_color", color_word(!color)),
+					      REPLY_S("edition", g->rules->name),
+					      REPLY_S("article", law->article)));
 		return;
 	}
 	count = g->illegal_count[color] + 1;
@@ -304,7 +467,7 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 		clock_set_running(&rec.clock, run, now);
 	}
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the ruling does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "ruling")));
 		return;
 	}
 	if (count >= law->losing_count) {
@@ -315,35 +478,7 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 		ref_setup_begin(r, now);
 	else
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now); /* the player's clock may run */
-	clock_text(rec.u.illegal.penalty_ms, time, sizeof(time));
-	if (g->has_clock) {
-		size_t n = 0;
-
-		clock_text(clock_remaining(&g->clock, CHESS_WHITE, now), w, sizeof(w));
-		clock_text(clock_remaining(&g->clock, CHESS_BLACK, now), b, sizeof(b));
-		for (int c = 0; c < 2 && n < sizeof(back); c++) {
-			char e[16] = "";
-
-			if (!moves[c] && !earned[c])
-				continue;
-			if (earned[c])
-				clock_text(earned[c], e, sizeof(e));
-			n += (size_t)snprintf(back + n, sizeof(back) - n, "%s%s %s%s",
-					      n ? ", " : "; taken back: ", c ? "Black" : "White", e,
-					      moves[c] && earned[c] ? " and " : "");
-			if (moves[c] && n < sizeof(back))
-				n += (size_t)snprintf(back + n, sizeof(back) - n, "%d move%s",
-						      moves[c], moves[c] == 1 ? "" : "s");
-		}
-		ref_reply(r, cmd, true, now,
-			  "%s illegal: %s's illegal move number %d; +%s to %s (%s); clocks "
-			  "White %s, Black %s, moves %d/%d%s",
-			  t.name, color_word(color), count, time, color_word(!color), law->article,
-			  w, b, g->clock.moves[0], g->clock.moves[1], back);
-		return;
-	}
-	ref_reply(r, cmd, true, now, "%s illegal: %s's illegal move number %d; +%s to %s (%s)",
-		  t.name, color_word(color), count, time, color_word(!color), law->article);
+	illegal_ruled(r, cmd, color, count, &t, law, rec.u.illegal.penalty_ms, moves, earned, now);
 }
 
 /* ------------------------------------------------------------------ clocks and claims */
@@ -361,13 +496,16 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 	/* The clock that runs is the side to move's (after a retraction it may not be). */
 	clock_set_running(&rec.clock, game_position(g)->side, now);
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the setting does not fit the clock");
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
 		return;
 	}
 	ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now);
 	clock_text(cmd->white_ms, w, sizeof(w));
 	clock_text(cmd->black_ms, b, sizeof(b));
-	ref_reply(r, cmd, true, now, "clocks set: White %s, Black %s", w, b);
+	ref_answer(r, cmd, now, REPLY_CLOCKS_SET,
+		   REPLY_ARGS(REPLY_S("white", w), REPLY_S("black", b),
+			      REPLY_N("white_ms", cmd->white_ms),
+			      REPLY_N("black_ms", cmd->black_ms)));
 }
 
 /* Art. 9.5: the arbiter upholds a claim (the game is drawn) or rejects it (the opponent
@@ -379,10 +517,10 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 	const struct rules_claim *law = &g->rules->claim[game_kind(g)];
 	int claimant = g->claim.color;
 	int64_t before = 0, after = 0;
-	char time[16], cut[80] = "";
+	char time[16], from[16], to[16];
 
 	if (!g->claim.open || game_over(g)) {
-		ref_reply(r, cmd, false, now, "no claim to rule on");
+		ref_answer(r, cmd, now, REPLY_NO_CLAIM, NULL);
 		return;
 	}
 	rec.u.ruling.upheld = cmd->upheld;
@@ -400,7 +538,7 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 		clock_resume(&rec.clock, now);
 	}
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the ruling does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "ruling")));
 		return;
 	}
 	if (cmd->upheld) {
@@ -409,20 +547,27 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 							  : "threefold repetition claimed (9.2)",
 			     cmd->author, now);
 		ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_DRAW, now);
-		ref_reply(r, cmd, true, now, "claim upheld: 1/2-1/2");
+		ref_answer(r, cmd, now, REPLY_CLAIM_UPHELD,
+			   REPLY_ARGS(REPLY_S("result", "1/2-1/2")));
 		return;
 	}
 	if (claimant == g->params.player)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_REJECTED, now);
 	clock_text(rec.u.ruling.penalty_ms, time, sizeof(time));
 	if (before != after) {
-		char from[16], to[16];
-
 		clock_text(before, from, sizeof(from));
 		clock_text(after, to, sizeof(to));
-		snprintf(cut, sizeof(cut), ", %s's time cut from %s to %s", color_word(claimant),
-			 from, to);
+		ref_answer(r, cmd, now, REPLY_CLAIM_REJECTED,
+			   REPLY_ARGS(REPLY_S("penalty", time),
+				      REPLY_N("penalty_ms", rec.u.ruling.penalty_ms),
+				      REPLY_S("color", color_word(!claimant)),
+				      REPLY_S("article", law->article),
+				      REPLY_S("claimant_color", color_word(claimant)),
+				      REPLY_S("cut_from", from), REPLY_S("cut_to", to)));
+		return;
 	}
-	ref_reply(r, cmd, true, now, "claim rejected: +%s to %s (%s)%s; the clocks run", time,
-		  color_word(!claimant), law->article, cut);
+	ref_answer(
+	    r, cmd, now, REPLY_CLAIM_REJECTED,
+	    REPLY_ARGS(REPLY_S("penalty", time), REPLY_N("penalty_ms", rec.u.ruling.penalty_ms),
+		       REPLY_S("color", color_word(!claimant)), REPLY_S("article", law->article)));
 }

@@ -8,27 +8,38 @@
  */
 #include "game/referee_int.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
-	       const char *fmt, ...)
+void ref_answer(struct referee *r, const struct game_command *cmd, uint64_t now,
+		enum reply_code code, const struct reply_value *args)
 {
 	struct game_reply *reply = r->reply;
-	va_list ap;
 
 	if (!reply)
 		return;
 	/* One reply per command: the first decides. */
 	r->reply = NULL;
-	reply->ok = ok;
-	va_start(ap, fmt);
-	vsnprintf(reply->text, sizeof(reply->text), fmt, ap);
-	va_end(ap);
+	game_reply_set(reply, code, args);
 	/* The tactile player hears when a choice from the menu cannot be done now. */
-	if (!ok && cmd->role == ROLE_PLAYER)
+	if (!reply->ok && cmd->role == ROLE_PLAYER)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+}
+
+void ref_answer_not_legal(struct referee *r, const struct game_command *cmd, uint64_t now, int side,
+			  const struct chess_error *err)
+{
+	static const char *const why[] = {
+	    [CHESS_ERROR_SYNTAX] = "syntax",
+	    [CHESS_ERROR_NO_SUCH_MOVE] = "no-such-move",
+	    [CHESS_ERROR_AMBIGUOUS] = "ambiguous",
+	    [CHESS_ERROR_PROMOTION] = "promotion-piece",
+	};
+
+	ref_answer(r, cmd, now, REPLY_NOT_LEGAL,
+		   REPLY_ARGS(REPLY_S("move", cmd->move), REPLY_S("color", game_color_name(side)),
+			      REPLY_S("why", (unsigned)err->kind < 4 ? why[err->kind] : "syntax"),
+			      REPLY_S("detail", err->message)));
 }
 
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
@@ -84,22 +95,22 @@ static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t 
 	struct game_record rec = ref_command_record(REC_TAG, cmd, now);
 
 	if (!tag_name_ok(cmd->tag.name)) {
-		ref_reply(r, cmd, false, now,
-			  "'%s' is not a tag name: a letter, then letters, digits and _",
-			  cmd->tag.name);
+		ref_answer(r, cmd, now, REPLY_TAG_NAME_BAD,
+			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
 	if (tag_reserved(cmd->tag.name)) {
-		ref_reply(r, cmd, false, now, "%s is written by the device from the game",
-			  cmd->tag.name);
+		ref_answer(r, cmd, now, REPLY_TAG_RESERVED,
+			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
 	rec.u.tag = cmd->tag;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "no room for another tag");
+		ref_answer(r, cmd, now, REPLY_TAG_NO_ROOM,
+			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
-	ref_reply(r, cmd, true, now, "%s set", cmd->tag.name);
+	ref_answer(r, cmd, now, REPLY_TAG_SET, REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 }
 
 /* ------------------------------------------------------------------ draws */
@@ -112,23 +123,26 @@ static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, ui
 	int ply = color >= 0 ? game_last_ply_of(g, color) : -1;
 
 	if (ply < 0) {
-		ref_reply(r, cmd, false, now,
-			  "a draw is offered after making a move (9.1.2.1): %s has made none",
-			  color >= 0 ? color_word(color) : "no side");
+		if (color >= 0)
+			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
+				   REPLY_ARGS(REPLY_S("color", color_word(color))));
+		else
+			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
 		return;
 	}
 	rec.u.offer.color = color;
 	rec.u.offer.ply = ply + 1;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the offer does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
 		return;
 	}
 	/* The tactile player's offer must reach the sighted opponent; an offer to the tactile
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
-	ref_reply(r, cmd, true, now, "draw offer by %s with move %d", color_word(color),
-		  g->chess.start.fullmove_number + (ply + g->chess.start.side) / 2);
+	ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
+		   REPLY_ARGS(REPLY_S("color", color_word(color)),
+			      REPLY_N("move_number", game_move_number(g, ply))));
 }
 
 static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -137,12 +151,12 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	int color = cmd->color >= 0 ? cmd->color : g->params.player;
 
 	if (g->offer_color < 0 || g->offer_color == color) {
-		ref_reply(r, cmd, false, now, "no draw offer to accept");
+		ref_answer(r, cmd, now, REPLY_NO_DRAW_OFFER, NULL);
 		return;
 	}
 	ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL, "draw agreed", cmd->author, now);
 	ref_say(r, GAME_PUBLIC, GAME_MSG_RESULT_DRAW, now);
-	ref_reply(r, cmd, true, now, "draw agreed");
+	ref_answer(r, cmd, now, REPLY_DRAW_AGREED, NULL);
 }
 
 /* The claimant (DESIGN 8): the side the command names; for an assistant and the button
@@ -171,19 +185,15 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	chess_move m = CHESS_MOVE_NONE;
 
 	if (claimant < 0) {
-		ref_reply(
-		    r, cmd, false, now,
-		    "whose claim? claim %s white|black [MOVE]: the arbiter names the claimant",
-		    game_claim_kind_name(cmd->claim));
+		ref_answer(r, cmd, now, REPLY_CLAIM_WHOSE,
+			   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim))));
 		return;
 	}
 	on_move = game_claim_on_move(g, &made);
 	if (made && cmd->move[0]) {
 		if (claimant == on_move) {
-			ref_reply(r, cmd, false, now,
-				  "%s has made a move on the board, not yet completed: it is the "
-				  "move the claim intends (claim without MOVE)",
-				  color_word(claimant));
+			ref_answer(r, cmd, now, REPLY_CLAIM_MOVE_MADE,
+				   REPLY_ARGS(REPLY_S("color", color_word(claimant))));
 			return;
 		}
 		/* An intended move is the side to move's in the position on the board. */
@@ -191,18 +201,16 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 		made = false;
 	}
 	if (claimant != on_move) {
-		ref_reply(
-		    r, cmd, false, now,
-		    "%s cannot claim now: %s is on move (9.2, 9.3: the player on move claims)",
-		    color_word(claimant), color_word(on_move));
+		ref_answer(r, cmd, now, REPLY_CLAIM_NOT_ON_MOVE,
+			   REPLY_ARGS(REPLY_S("color", color_word(claimant)),
+				      REPLY_S("on_move_color", color_word(on_move))));
 		return;
 	}
 	if (cmd->move[0]) {
 		struct chess_error err;
 
 		if (chess_move_parse_san(pos, cmd->move, &m, &err)) {
-			ref_reply(r, cmd, false, now, "'%s' is not a legal move for %s: %s",
-				  cmd->move, color_word(pos->side), err.message);
+			ref_answer_not_legal(r, cmd, now, pos->side, &err);
 			return;
 		}
 	}
@@ -219,7 +227,7 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	rec.u.claim.move = m;
 	rec.u.claim.correct = correct;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the claim does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "claim")));
 		return;
 	}
 	/* That a claim was made is public (the clocks stand); whether it is correct is in the
@@ -243,13 +251,12 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
 	}
 	/* Whether it is correct is for the arbiter alone (11.3.1). */
-	if (cmd->role == ROLE_ARBITER || g->params.mode == GAME_CASUAL)
-		ref_reply(r, cmd, true, now, "%s claim by %s is %s",
-			  game_claim_kind_name(cmd->claim), color_word(claimant),
-			  correct ? "correct" : "not correct");
-	else
-		ref_reply(r, cmd, true, now, "%s claim by %s: the clocks stand for the arbiter",
-			  game_claim_kind_name(cmd->claim), color_word(claimant));
+	ref_answer(r, cmd, now,
+		   cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL ? REPLY_CLAIM_MADE
+		   : correct						      ? REPLY_CLAIM_CORRECT
+			     : REPLY_CLAIM_NOT_CORRECT,
+		   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim)),
+			      REPLY_S("color", color_word(claimant))));
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -272,7 +279,7 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 	char reason[64];
 
 	if (color < 0) {
-		ref_reply(r, cmd, false, now, "resign needs the side: white or black");
+		ref_answer(r, cmd, now, REPLY_RESIGN_NO_SIDE, NULL);
 		return;
 	}
 	winner = !color;
@@ -283,14 +290,16 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 		     : result_win(winner);
 	rec.u.resign_color = color;
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "the resignation does not fit the game");
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED,
+			   REPLY_ARGS(REPLY_S("what", "resignation")));
 		return;
 	}
 	snprintf(reason, sizeof(reason), "%s resigns", color ? "Black" : "White");
 	ref_end_game(r, result, TERMINATION_NORMAL, reason, cmd->author, now);
 	/* Both players hear it: the resignation may have come from the menu or an assistant. */
 	ref_say(r, GAME_PUBLIC, color ? GAME_MSG_BLACK_RESIGNS : GAME_MSG_WHITE_RESIGNS, now);
-	ref_reply(r, cmd, true, now, "%s resigns: %s", color_word(color), result);
+	ref_answer(r, cmd, now, REPLY_RESIGNED,
+		   REPLY_ARGS(REPLY_S("color", color_word(color)), REPLY_S("result", result)));
 }
 
 /* The PGN Termination for an arbiter's reason: the standard value if the reason starts with
@@ -329,17 +338,19 @@ static enum result_termination termination_of(const char *reason)
 static void cmd_result(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	if (!result_valid(cmd->result)) {
-		ref_reply(r, cmd, false, now, "result must be 1-0, 0-1 or 1/2-1/2");
+		ref_answer(r, cmd, now, REPLY_RESULT_BAD,
+			   REPLY_ARGS(REPLY_S("result", cmd->result)));
 		return;
 	}
 	if (!cmd->text[0]) {
-		ref_reply(r, cmd, false, now,
-			  "result needs a reason (agreed draw, claim upheld, ...)");
+		ref_answer(r, cmd, now, REPLY_RESULT_NO_REASON,
+			   REPLY_ARGS(REPLY_S("result", cmd->result)));
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
 	say_result(r, cmd->result, now);
-	ref_reply(r, cmd, true, now, "%s, %s", cmd->result, cmd->text);
+	ref_answer(r, cmd, now, REPLY_RESULT_SET,
+		   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text)));
 }
 
 static void cmd_approve(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -349,23 +360,22 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 	bool was_pending = g->result.state == RESULT_FLAG_PENDING;
 
 	if (g->result.state == RESULT_APPROVED) {
-		ref_reply(r, cmd, false, now, "the result %s is approved already",
-			  g->result.result);
+		ref_answer(r, cmd, now, REPLY_RESULT_APPROVED_ALREADY,
+			   REPLY_ARGS(REPLY_S("result", g->result.result)));
 		return;
 	}
 	if (!game_over(g) && !was_pending) {
-		ref_reply(r, cmd, false, now, "no result to approve: the game is on");
+		ref_answer(r, cmd, now, REPLY_NO_RESULT_YET, NULL);
 		return;
 	}
 	if (was_pending && !strcmp(g->result.flag_result, "*")) {
-		ref_reply(r, cmd, false, now,
-			  "%s's flag fell with the period's moves made and not all completed "
-			  "(%s): the arbiter decides (result, or clock set and resume)",
-			  color_word(g->result.flag_color), g->rules->moves_check_article);
+		ref_answer(r, cmd, now, REPLY_FLAG_UNDECIDED,
+			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
+				      REPLY_S("article", g->rules->moves_check_article)));
 		return;
 	}
 	if (ref_emit(r, &rec)) {
-		ref_reply(r, cmd, false, now, "no result to approve");
+		ref_answer(r, cmd, now, REPLY_NO_RESULT_TO_APPROVE, NULL);
 		return;
 	}
 	if (was_pending) {
@@ -374,7 +384,8 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 		ref_effect(r, &fx);
 	}
 	ref_say(r, GAME_PRIVATE, GAME_MSG_RESULT_APPROVED, now);
-	ref_reply(r, cmd, true, now, "result %s approved", g->result.result);
+	ref_answer(r, cmd, now, REPLY_RESULT_APPROVED,
+		   REPLY_ARGS(REPLY_S("result", g->result.result)));
 }
 
 static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pause, uint64_t now)
@@ -382,33 +393,40 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 	struct game *g = &r->g;
 
 	if (g->clock.state != (pause ? CLOCK_RUNNING : CLOCK_PAUSED)) {
-		ref_reply(r, cmd, false, now, "the clocks are not %s",
-			  pause ? "running" : "paused");
+		ref_answer(r, cmd, now, pause ? REPLY_CLOCKS_NOT_RUNNING : REPLY_CLOCKS_NOT_PAUSED,
+			   NULL);
 		return;
 	}
 	if (pause) {
 		ref_pause(r, true, cmd->author, now);
-		ref_reply(r, cmd, true, now, "clocks paused");
+		ref_answer(r, cmd, now, REPLY_CLOCKS_PAUSED, NULL);
 		return;
 	}
 	/* What a press while the clocks stood did, for the arbiter: it completed the move
 	 * without a reading, and the other clock starts. */
 	if (g->paused_completed >= 0 && g->paused_completed == g->clock.running) {
-		int color = g->paused_completed;
-		char what[48] = "their move on the opponent's board";
+		int color = g->paused_completed, ply = g->paused_ply;
+		char name[48] = "";
 
-		if (g->paused_ply >= 0)
-			snprintf(what, sizeof(what), "%d.%s %s", game_move_number(g, g->paused_ply),
-				 color == CHESS_WHITE ? "" : "..", g->plies[g->paused_ply].san);
+		if (ply >= 0)
+			snprintf(name, sizeof(name), "%d.%s %s", game_move_number(g, ply),
+				 color == CHESS_WHITE ? "" : "..", g->plies[ply].san);
 		ref_pause(r, false, cmd->author, now);
-		ref_reply(r, cmd, true, now,
-			  "clocks running: %s's; %s pressed while they stood, completing %s "
-			  "(no reading, no increment), so %s's clock no longer runs",
-			  color_word(!color), color_word(color), what, color_word(color));
+		if (ply >= 0) {
+			ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING_PRESS,
+				   REPLY_ARGS(REPLY_S("color", color_word(!color)),
+					      REPLY_S("pressed_color", color_word(color)),
+					      REPLY_N("ply", ply + 1), REPLY_S("name", name)));
+		} else {
+			ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING_PRESS_UNSEEN,
+				   REPLY_ARGS(REPLY_S("color", color_word(!color)),
+					      REPLY_S("pressed_color", color_word(color))));
+		}
 		return;
 	}
 	ref_pause(r, false, cmd->author, now);
-	ref_reply(r, cmd, true, now, "clocks running: %s's", color_word(g->clock.running));
+	ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING,
+		   REPLY_ARGS(REPLY_S("color", color_word(g->clock.running))));
 }
 
 /* ------------------------------------------------------------------ dispatch */
@@ -416,8 +434,7 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		 struct game_reply *reply)
 {
-	reply->ok = false;
-	snprintf(reply->text, sizeof(reply->text), "no reply from the game");
+	game_reply_set(reply, REPLY_NO_REPLY, NULL);
 	r->reply = reply;
 	switch (cmd->kind) {
 	case CMD_TAG:

@@ -77,10 +77,13 @@ void ref_say_clock_gap(struct referee *r, uint64_t now);
 /* referee_command.c */
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		 struct game_reply *reply);
-/* The reply to the command being carried out (a menu command's error is also said to the
- * player). */
-void ref_reply(struct referee *r, const struct game_command *cmd, bool ok, uint64_t now,
-	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The reply to the command being carried out: a code of replies.h with its arguments
+ * (REPLY_ARGS(...), or NULL); a menu command's error is also said to the player. */
+void ref_answer(struct referee *r, const struct game_command *cmd, uint64_t now,
+		enum reply_code code, const struct reply_value *args);
+/* The reply to a move (cmd->move) that is not a legal one for `side`. */
+void ref_answer_not_legal(struct referee *r, const struct game_command *cmd, uint64_t now, int side,
+			  const struct chess_error *err);
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
 				      uint64_t now);
 

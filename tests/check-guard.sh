@@ -69,7 +69,8 @@ elif what == "once":
         print(ask(s, line))
 elif what == "hold":
     # N connections that say `line` ("" for nothing, "sta" for half a line) and stay; how
-    # long each stayed open (or "refused: ..." at once) when all are closed or after T s.
+    # long each stayed open (or "refused: ERROR [CODE]" at once) when all are closed or
+    # after T s.
     n, line, t, out = int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), sys.argv[6]
     socks, start = [], time.monotonic()
     for i in range(n):
@@ -89,7 +90,8 @@ elif what == "hold":
         try:
             got = s.recv(4096)
             if got and b"too many" in got:
-                result[i] = "refused: " + json.loads(got.split(b"\n")[0])["error"]
+                reply = json.loads(got.split(b"\n")[0])
+                result[i] = "refused: %s [%s]" % (reply["error"], reply.get("code"))
         except BlockingIOError:
             pass
         except OSError:
@@ -153,18 +155,23 @@ as anb-gother once "auth 471108" "status" >"$work/other.out"
 grep -q '"ok":true,"text":"arbiter"' "$work/other.out" && ok ||
 	bad "another user's right PIN during the assistant's wait: $(cat "$work/other.out")"
 as anb-gassist once "auth 123456" >"$work/right.out"
-grep -q 'too many wrong PINs: wait' "$work/right.out" && ok ||
+grep -q '"error":"too many wrong PINs: wait [0-9]* s","code":"pin-wait","args":{"seconds":[0-9]*}' \
+	"$work/right.out" && ok ||
 	bad "the waiting assistant's right PIN was checked: $(cat "$work/right.out")"
 wait $hammer
 checked=$(grep -c '"wrong PIN' "$o/hammer.out")
 refused=$(grep -c 'too many wrong PINs' "$o/hammer.out")
+# From the fifth on, a wrong PIN's reply says when the next is checked, by its code too.
+waited=$(grep -c '"error":"wrong PIN; the next is checked in [0-9]* s","code":"wrong-pin-wait","args":{"seconds":[0-9]*}' "$o/hammer.out")
 # 5 free at once, then after waits of 2, 4 and 8 s: at 2, 6 and 14 s.
 times=$(grep '"wrong PIN' "$o/hammer.out" | cut -d' ' -f1 | tr '\n' ' ')
 # (7 when the machine is so loaded that no try came between the third wait's end and 16 s)
-if [ "$checked" -ge 7 ] && [ "$checked" -le 8 ] && [ "$refused" -gt 50 ]; then
+if [ "$checked" -ge 7 ] && [ "$checked" -le 8 ] && [ "$refused" -gt 50 ] &&
+	[ "$waited" -eq $((checked - 4)) ] &&
+	[ "$(grep -c '"code":"pin-wait"' "$o/hammer.out")" -eq "$refused" ]; then
 	ok
 else
-	bad "wrong PINs checked in 16 s: $checked at $times (want 8: five, then after 2, 4, 8 s); refused $refused"
+	bad "wrong PINs checked in 16 s: $checked at $times (want 8: five, then after 2, 4, 8 s), $waited saying when the next is checked; refused $refused"
 fi
 python3 - "$o/hammer.out" <<'PY' && ok || bad "more than ten PINs checked in a minute: $times"
 import sys
@@ -204,7 +211,7 @@ wait_file "$o/silent.ready" && wait_file "$o/half.ready" && wait_file "$o/spoke.
 wait "${holds[@]}" 2>/dev/null
 silent=$(cat "$o/silent")
 if [ "$(grep -c '^closed \(9\.[5-9]\|1[0-2]\.\)' "$o/silent")" -eq 6 ] &&
-	grep -q '^refused: too many connections of this user (at most 6)' "$o/silent"; then
+	grep -q '^refused: too many connections of this user (at most 6) \[too-many-user-connections\]$' "$o/silent"; then
 	ok
 else
 	bad "seven silent connections of one user (want six closed after about 10 s, one refused): $silent"
@@ -227,7 +234,7 @@ as anb-garbiter once status >"$work/arb1.out"
 as anb-garbiter once status >"$work/arb2.out"
 sleep 4.5
 if [ "$(grep -c '^refused' "$o/w3")" -eq 1 ] &&
-	grep -q 'the last 2 places are kept for the arbiters' "$o/w3"; then
+	grep -q 'the last 2 places are kept for the arbiters \[arbiters-places\]$' "$o/w3"; then
 	ok
 else
 	bad "the 15th place went to a user who is no arbiter: $(cat "$o/w3")"

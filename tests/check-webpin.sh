@@ -6,7 +6,7 @@
 # back in total, but not at an address that gave a right PIN before; and the daemon never
 # counts the page's user as guessing (its control.log has no wrong PIN of it).  Without the
 # PINs in its configuration the page passes each on to the daemon, one at a time per
-# address.
+# address, and the daemon's wait (code pin-wait) is a 429.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -92,4 +92,17 @@ burst 127.0.0.3 40 >"$work/burst2"
 wrong=$(grep -c '^403$' "$work/burst2")
 [ "$wrong" -ge 1 ] && [ "$wrong" -le 5 ] && [ "$(grep -c '^429$' "$work/burst2")" -eq $((40 - wrong)) ] &&
 	ok || bad "40 PINs at once, passed on to the daemon: $wrong reached it (want 1 to 5): $(sort "$work/burst2" | uniq -c | tr '\n' ' ')"
+# One at a time from new addresses: the daemon checks them until its fifth wrong PIN of the
+# page's user (a 403 like the others, though its reply, code wrong-pin-wait, says when the
+# next is checked); the next, within its 2 s wait, it refuses unchecked (code pin-wait): a
+# 429 on the page.
+want=""
+for _ in $(seq $((5 - wrong))); do want="${want}403 "; done
+want="${want}429 "
+got=""
+for i in $(seq 60 $((60 + 5 - wrong))); do got="$got$(post "127.0.0.$i" 555555 status) "; done
+[ "$got" = "$want" ] && ok ||
+	bad "wrong PINs passed on one at a time after $wrong: $got(want $want: 403 until the daemon's fifth, then its wait as 429)"
+grep -q 'auth \*\*\*\* => error wrong PIN; the next is checked in 2 s$' "$work/state/control.log" && ok ||
+	bad "the daemon's control.log lacks its fifth wrong PIN: $(grep auth "$work/state/control.log" | tail -3)"
 summary

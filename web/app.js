@@ -1,8 +1,9 @@
 // annabella web: the live page for the assistant and the arbiter (DESIGN 9).
 // Everything comes from this server: /api/status, /api/moves, /api/commands, /api/legal,
 // /api/events (server-sent events) and POST /api/command.  No library, nothing from the
-// internet.  Every word is in the page's language (the daemon's, or ?lang=); the Appendix
-// D words of the announcements carry lang="de".  Data that is not live (the daemon or the
+// internet.  Every word is in the page's language (the daemon's, or ?lang=), the daemon's
+// replies too (codes.js words them by their codes); the Appendix D words of the
+// announcements carry lang="de".  Data that is not live (the daemon or the
 // web process frozen or gone) is said to be old, and the clocks stop counting.
 'use strict';
 
@@ -41,6 +42,7 @@ const T = {
     'arbiter-only': '(Schiedsrichter)', wrongpin: 'Falsche PIN.', toomany: 'Zu viele falsche PINs; bitte eine Minute warten.',
     unreachable: 'Das Gerät ist nicht erreichbar.', badrequest: 'Die Anfrage wurde abgelehnt: {e}', refused: 'Abgelehnt: ',
     legalhint: '{n} erlaubte Züge für {c}; beim Tippen werden sie angeboten (Nf3, Sf3 oder g1f3).', notturn: '{c} ist am Zug; weitergegeben wird der Zug des Gegners.',
+    relayfor: 'Weitergegeben wird der Zug {n} von {c} (Halbzug {p}).', relaycorrect: 'Ein jetzt gesendeter Zug korrigiert {m} (Halbzug {p}), bis der Gegner die Uhr drückt; das kann nur, wer ihn weitergegeben hat.',
     stale: 'Daten sind alt: seit {t} keine Verbindung zum Gerät. Die Uhren auf dieser Seite stehen.',
     staleserver: 'Daten sind alt: seit {t} keine Verbindung zur Seite. Die Uhren auf dieser Seite stehen.', notlive: 'nicht live'
   },
@@ -78,6 +80,7 @@ const T = {
     'arbiter-only': '(arbiter)', wrongpin: 'Wrong PIN.', toomany: 'Too many wrong PINs; wait a minute.',
     unreachable: 'The device cannot be reached.', badrequest: 'The request was refused: {e}', refused: 'Refused: ',
     legalhint: '{n} legal moves for {c}; they are offered as you type (Nf3, Sf3 or g1f3).', notturn: '{c} is to move; a relayed move is the opponent\'s.',
+    relayfor: 'The move relayed is {c}\'s move {n} (ply {p}).', relaycorrect: 'A move sent now corrects {m} (ply {p}) until the opponent presses the clock; only the one who relayed it may.',
     stale: 'Data is old: no connection to the device since {t}. The clocks on this page are stopped.',
     staleserver: 'Data is old: no connection to the page since {t}. The clocks on this page are stopped.', notlive: 'not live'
   },
@@ -115,6 +118,7 @@ const T = {
     'arbiter-only': '(domare)', wrongpin: 'Fel PIN.', toomany: 'För många fel PIN; vänta en minut.',
     unreachable: 'Enheten kan inte nås.', badrequest: 'Begäran avslogs: {e}', refused: 'Avslaget: ',
     legalhint: '{n} tillåtna drag för {c}; de föreslås medan du skriver (Nf3, Sf3 eller g1f3).', notturn: '{c} är vid draget; det som vidarebefordras är motståndarens drag.',
+    relayfor: 'Det som vidarebefordras är {c}s drag {n} (halvdrag {p}).', relaycorrect: 'Ett drag som skickas nu rättar {m} (halvdrag {p}) tills motståndaren trycker på klockan; bara den som vidarebefordrade det kan rätta.',
     stale: 'Uppgifterna är gamla: ingen anslutning till enheten sedan {t}. Klockorna på sidan står still.',
     staleserver: 'Uppgifterna är gamla: ingen anslutning till sidan sedan {t}. Klockorna på sidan står still.', notlive: 'inte direkt'
   },
@@ -152,6 +156,7 @@ const T = {
     'arbiter-only': '(arbiter)', wrongpin: 'Verkeerde pincode.', toomany: 'Te veel verkeerde pincodes; wacht een minuut.',
     unreachable: 'Het apparaat is niet bereikbaar.', badrequest: 'Het verzoek is geweigerd: {e}', refused: 'Geweigerd: ',
     legalhint: '{n} reglementaire zetten voor {c}; ze worden aangeboden terwijl u typt (Nf3, Pf3 of g1f3).', notturn: '{c} is aan zet; doorgegeven wordt de zet van de tegenstander.',
+    relayfor: 'Doorgegeven wordt zet {n} van {c} (halve zet {p}).', relaycorrect: 'Een zet die nu wordt verstuurd corrigeert {m} (halve zet {p}) tot de tegenstander de klok indrukt; alleen wie hem doorgaf, kan dat.',
     stale: 'Gegevens zijn oud: geen verbinding met het apparaat sinds {t}. De klokken op deze pagina staan stil.',
     staleserver: 'Gegevens zijn oud: geen verbinding met de pagina sinds {t}. De klokken op deze pagina staan stil.', notlive: 'niet live'
   }
@@ -559,11 +564,29 @@ async function loadLegal() {
   if (!legalFen || (status && status.fen !== legalFen && status.fen !== fen)) setTimeout(loadLegal, 500);
 }
 
+// The ply a relayed move is for, as the page shows it: the opponent's next move, or, with
+// the tactile player to move, the opponent's last one (a correction before their press).
+// It is fixed once the assistant starts typing: the page sends the ply it showed, so a move
+// someone else relayed meanwhile is refused by the daemon, never replaced (README, Control interface: `move`).
+let relayFixed = null;
+function relayTarget() {
+  if (!status || !status.game || !status.player || !status.fen) return null;
+  const f = status.fen.split(' ');
+  const n = parseInt(f[5], 10) || 1;
+  if (status.to_move !== status.player) return { ply: status.plies + 1, n, c: status.to_move, correct: false };
+  if (!status.plies) return null;
+  const c = status.to_move === 'white' ? 'black' : 'white';
+  const ln = c === 'black' ? n - 1 : n;
+  const san = status.last_move ? status.last_move.san : '';
+  return { ply: status.plies, n: ln, c, correct: true, m: ln + (c === 'black' ? '... ' : '. ') + san };
+}
+
 function showLegal() {
   const list = $('legal'), hint = $('relay-hint');
   if (!list) return;
   list.textContent = '';
   if (!legalMoves || !status) { hint.textContent = ''; return; }
+  const target = relayFixed || relayTarget();
   for (const m of legalMoves.moves) {
     const o = document.createElement('option');
     o.value = m.san;
@@ -571,16 +594,22 @@ function showLegal() {
     list.appendChild(o);
   }
   const opponentToMove = status.player && legalMoves.to_move !== status.player;
-  hint.textContent = opponentToMove
+  let text = opponentToMove
     ? t('legalhint', { n: legalMoves.moves.length, c: colorName(legalMoves.to_move) })
     : t('notturn', { c: colorName(legalMoves.to_move) });
+  if (target && target.correct) text += ' ' + t('relaycorrect', { m: target.m, p: target.ply });
+  else if (target) text += ' ' + t('relayfor', { n: target.n, c: colorName(target.c), p: target.ply });
+  hint.textContent = text;
 }
 
-// The reply in the page's words: the web process's own refusals by their HTTP status; the
-// daemon's text as it comes (in English, marked so), until replies carry codes the page
-// can word (a `code` with its words in T, when the daemon gives one).
+// The reply in the page's words: the daemon's by its code and arguments (codes.js); the web
+// process's own refusals by their HTTP status; a reply whose code this page does not know,
+// as the daemon gives it (in English, marked so).
 function replyWords(httpStatus, j) {
-  if (j && j.code && T[lang]['code-' + j.code]) return { text: t('code-' + j.code, j.args || {}) };
+  if (j && j.code && typeof replyText === 'function') {
+    const text = replyText(lang, j.code, j.args || {});
+    if (text !== null) return { text, coded: true };
+  }
   if (httpStatus === 401) return { text: t('needpin') };
   if (httpStatus === 403) return { text: t('wrongpin') };
   if (httpStatus === 429) return { text: t('toomany') };
@@ -588,6 +617,42 @@ function replyWords(httpStatus, j) {
   if (httpStatus >= 400) return { text: t('badrequest', { e: '' }), daemon: j && j.error };
   return { text: j.ok ? '' : t('refused'), daemon: j.ok ? (j.text && !j.format ? j.text : '') : j.error };
 }
+
+// The words of the replies (codes.js, 10 KB as sent) are fetched only by a page that gives
+// commands: when a PIN is typed or a command sent.
+let codesLoading = null;
+function loadCodes() {
+  if (!codesLoading) {
+    codesLoading = new Promise((resolve) => {
+      const s = document.createElement('script');
+      s.src = '/codes.js';
+      s.onload = () => resolve(true);
+      s.onerror = () => { codesLoading = null; s.remove(); resolve(false); };
+      document.head.appendChild(s);
+    });
+  }
+  return codesLoading;
+}
+
+// This browser's own word for the daemon (a random one, kept): two phones with the same
+// PIN are two relayers, so one cannot take the other's relayed move for a correction.
+const PAGE_ID = (() => {
+  const fresh = () => {
+    const a = new Uint32Array(2);
+    crypto.getRandomValues(a);
+    return 'p' + a[0].toString(36) + a[1].toString(36).slice(0, 4);
+  };
+  try {
+    let id = localStorage.getItem('annabella-page');
+    if (!id || !/^[a-z0-9]{1,16}$/.test(id)) {
+      id = fresh().slice(0, 16);
+      localStorage.setItem('annabella-page', id);
+    }
+    return id;
+  } catch (e) {
+    return fresh().slice(0, 16);
+  }
+})();
 
 async function send(line, label) {
   const pin = $('pin').value.trim();
@@ -597,12 +662,18 @@ async function send(line, label) {
   reply.classList.remove('error');
   try {
     const headers = { 'Content-Type': 'text/plain; charset=utf-8' };
-    if (pin) headers['X-PIN'] = pin;
+    if (pin) {
+      headers['X-PIN'] = pin;
+      headers['X-Page'] = PAGE_ID;
+    }
+    const words = loadCodes();
     const r = await fetch('/api/command', { method: 'POST', headers, body: line });
     let j = {};
     try { j = await r.json(); } catch (e) { j = { ok: false }; }
+    await words;
     const w = replyWords(r.status, j);
-    reply.textContent = t('sent', { l: label || line }) + ': ' + (j.ok && !w.daemon ? t('ok') : w.text);
+    const said = w.coded ? (j.ok ? '' : t('refused')) + w.text : j.ok && !w.daemon ? t('ok') : w.text;
+    reply.textContent = t('sent', { l: label || line }) + ': ' + said;
     if (w.daemon) {
       const span = document.createElement('span');
       span.lang = 'en';
@@ -721,10 +792,18 @@ document.addEventListener('DOMContentLoaded', () => {
   lang = '';
   applyLanguage(document.documentElement.lang || 'de');
   $('command').addEventListener('change', showUsage);
+  $('pin').addEventListener('input', loadCodes);
+  $('relay-move').addEventListener('input', () => {
+    if (!$('relay-move').value.trim()) relayFixed = null;
+    else if (!relayFixed) relayFixed = relayTarget();
+  });
   $('relay-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const m = $('relay-move').value.trim();
-    if (m && await send('move ' + m)) $('relay-move').value = '';
+    const target = relayFixed || relayTarget();
+    relayFixed = null;
+    if (m && await send('move ' + (target ? target.ply + ' ' : '') + m)) $('relay-move').value = '';
+    showLegal();
   });
   $('command-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -19,7 +19,7 @@ trap 'rm -rf "$data"' EXIT
 # finished scoresheet's JournalChain.  The journal is compared record by record.
 normalise() {
 	local dir=$1 f
-	for f in $(find "$dir" -type f \( -name '*.log' -o -name demo.out -o -name '*.pgn' \)); do
+	for f in $(find "$dir" -type f \( -name '*.log' -o -name demo.out -o -name '*.pgn' -o -path '*/sheets/*' \)); do
 		sed -i -E -e 's/^([0-9]+) start [^ ]+ (synced|unsynced) /\1 start WALLCLOCK SYNC /' \
 			-e 's/^\[JournalChain "[0-9a-f]+"\]$/[JournalChain "CHAIN"]/' "$f"
 	done

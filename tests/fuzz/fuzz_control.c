@@ -3,8 +3,9 @@
  * libFuzzer target: the control protocol.  Each input is split into request lines; each line
  * goes through the command table as the daemon dispatches it (as an assistant or the
  * arbiter, by the line's length), to a referee, and is followed by the status and moves
- * replies.  Nothing may crash, leak, or make a reply that is not one line, and a refused
- * request must change nothing.
+ * replies.  Nothing may crash, leak, or make a reply that is not one line or whose text is
+ * not its code's wording (tests/unit/reply_check.h), and a refused request must change
+ * nothing.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "game/referee.h"
+#include "tests/unit/reply_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -62,6 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		control_dispatch(&env, p, len, &out);
 		one_line(&out.reply);
 		if (json_get(out.reply.p, out.ok ? "ok" : "error", value, sizeof(value)) < 0)
+			abort();
+		/* Its text is its code's wording from its arguments. */
+		if (reply_check_line(out.reply.p))
 			abort();
 		if (!out.ok &&
 		    (game_plies(referee_game(r)) != plies || referee_game(r)->claims != claims))

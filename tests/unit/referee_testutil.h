@@ -17,6 +17,7 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "game/referee.h"
+#include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
 
 #define RT_MAX_RECORDS 4000
@@ -342,8 +343,18 @@ static inline void rt_log_reply(struct rt *t, bool ok, const char *text)
 static inline void rt_command(struct rt *t, const struct game_command *cmd)
 {
 	struct game_reply reply;
+	struct strbuf line = {0};
 
 	referee_command(t->r, cmd, t->now, &reply);
+	/* The referee's reply as the socket gives it: a code of the table with its row's
+	 * arguments, its text their wording (reply_check.h). */
+	control_reply(&line, &reply);
+	if (!line.p || reply_check_line(line.p)) {
+		fprintf(stderr, "reply to command %d: %s\n", (int)cmd->kind,
+			line.p ? reply_check_line(line.p) : "none");
+		abort();
+	}
+	free(line.p);
 	rt_log_reply(t, reply.ok, reply.text);
 	referee_flush(t->r, t->now);
 }
@@ -360,6 +371,11 @@ static inline int rt_control(struct rt *t, enum game_role role, const char *line
 	int rc;
 
 	control_dispatch(&env, line, strlen(line), &out);
+	/* Every reply's text is its code's wording from its arguments (reply_check.h). */
+	if (out.reply.p && reply_check_line(out.reply.p)) {
+		fprintf(stderr, "reply to '%s': %s\n", line, reply_check_line(out.reply.p));
+		abort();
+	}
 	if (out.reply.p && json_get(out.reply.p, out.ok ? "text" : "error", text, sizeof(text)) < 0)
 		snprintf(text, sizeof(text), "%s", out.reply.p);
 	rt_log_reply(t, out.ok, text);

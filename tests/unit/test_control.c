@@ -32,6 +32,8 @@ static bool give(enum game_role role, const char *line)
 
 	control_outcome_free(&out);
 	control_dispatch(&env, line, strlen(line), &out);
+	if (reply_check_line(out.reply.p))
+		fail_msg("reply to '%s': %s", line, reply_check_line(out.reply.p));
 	return out.ok;
 }
 
@@ -199,7 +201,7 @@ static void test_help_is_the_table(void **state)
 		     "\"modes\":[\"tournament\",\"casual\"],\"needs\":[\"not-over\",\"clock\"]");
 	assert_reply("\"sub\":[\"uphold\",\"reject\"]");
 	assert_reply(
-	    "\"name\":\"auth\",\"usage\":\"auth PIN\",\"role\":\"any\",\"roles\":["
+	    "\"name\":\"auth\",\"usage\":\"auth PIN [NAME]\",\"role\":\"any\",\"roles\":["
 	    "\"assistant\",\"arbiter\"],\"modes\":[\"tournament\",\"casual\"],\"needs\":[],"
 	    "\"sub\":[],\"args\":[],\"changes\":false,\"reads\":false,\"session\":true");
 }

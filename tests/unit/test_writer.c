@@ -168,7 +168,7 @@ static void test_slow_sync_never_waits(void **state)
 	state_set_sync_delay(200);
 	t0 = now_ms();
 	for (int i = 0; i < 40; i++) {
-		char v[16];
+		char v[24];
 
 		snprintf(v, sizeof(v), "move %d", i);
 		assert_int_equal(write(fd, "x\n", 2), 2);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The replies' codes (README "Reply codes"): the page's words for every code in de, en, sv and
+# nl against the table and the README (tests/codes/words.js, with node), and a real daemon's
+# replies on its socket against the table, each text the wording of its code and arguments
+# (tests/codes/replies.py).
+set -u
+build=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rc=0
+if ! "$build/annabella" codes >"$work/codes.jsonl"; then
+	echo "codes: annabella codes failed"
+	echo "codes: 0 passed, 1 failed"
+	exit 1
+fi
+node "$here/codes/words.js" "$work/codes.jsonl" "$here/../web/codes.js" "$here/../README.md" || rc=1
+/usr/bin/python3 "$here/codes/replies.py" "$build" || rc=1
+exit $rc

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The daemon's replies on the web page in its language (de, en, sv, nl), and two assistants
+# relaying at once from two browsers, in headless Chromium (tests/web/codestest.py); axe-core
+# from the npm registry as in check-web.sh.
+set -u
+build=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+if ! axe=$(bash "$here/web/axe.sh" "$build"); then
+	echo "webcodes: 0 passed, 1 failed"
+	exit 1
+fi
+exec /usr/bin/python3 "$here/web/codestest.py" "$build" "$axe"
