@@ -10,7 +10,7 @@ PKG_CONFIG ?= pkg-config
 
 # Cross builds for the Pi: make CROSS=aarch64-linux-gnu (arm64) or CROSS=arm-linux-gnueabihf
 # (armhf) builds into build-ARCH with Debian's cross compiler.  The target's libraries come
-# from the sysroot that make deps-cross unpacks (tests/cross/sysroot.sh), or, where there is
+# from the sysroot that make deps-cross unpacks (tools/cross/sysroot.sh), or, where there is
 # none (or with SYSROOT= given empty), from Debian multiarch: dpkg --add-architecture ARCH and
 # the -dev packages as :ARCH.
 CROSS_CACHE ?= $(HOME)/.cache/annabella-cross
@@ -129,9 +129,9 @@ $(BUILD)/annabellad: $(BUILD)/obj/daemon/main_annabellad.o $(LIB)
 
 # The web page's and the relay page's files (web/), built into the tool.
 WEB_FILES := $(sort $(wildcard web/*))
-$(BUILD)/gen/assets.c: $(WEB_FILES) tests/gen-assets.sh
+$(BUILD)/gen/assets.c: $(WEB_FILES) tools/gen-assets.sh
 	@mkdir -p $(@D)
-	$(Q)tests/gen-assets.sh $@ $(WEB_FILES)
+	$(Q)tools/gen-assets.sh $@ $(WEB_FILES)
 
 $(BUILD)/obj/gen/assets.o: $(BUILD)/gen/assets.c
 	@mkdir -p $(@D)
@@ -221,39 +221,39 @@ SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
 DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container $(SYSTEMD_PC_PKG)
 
 # The Debian package (../annabella_VERSION_ARCH.deb), built from a copy of the tree (so the
-# other builds here are left alone) and checked by lintian (tests/pkg/build.sh); and its
+# other builds here are left alone) and checked by lintian (tools/pkg/build.sh); and its
 # test: installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
 package:
-	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
-	@tests/pkg/build.sh ..
+	@tools/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
+	@tools/pkg/build.sh ..
 
 pkgtest:
-	@tests/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
+	@tools/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
 	@tests/pkg/run.sh
 
 # Debian 13 (trixie), amd64 and arm64: built, tested, packaged, lintian clean, installed into
 # trees booted with systemd (arm64 under qemu-user-static); tests/trixie/run.sh.  The trees
 # are debootstrapped once and cached in ~/.cache/annabella-trixie.
 trixie-check:
-	@tests/deps.sh debootstrap systemd-container qemu-user-static binfmt-support dpkg-dev
-	@tests/cross/binfmt.sh aarch64
+	@tools/deps.sh debootstrap systemd-container qemu-user-static binfmt-support dpkg-dev
+	@tools/cross/binfmt.sh aarch64
 	@tests/trixie/run.sh
 
 deps:
-	@tests/deps.sh $(DEB_PACKAGES)
+	@tools/deps.sh $(DEB_PACKAGES)
 
 # Cross builds (make CROSS=...) and their tests under qemu-user: the cross compilers and
 # qemu on this machine, the target's libraries in a sysroot per architecture (see
-# tests/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
+# tools/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
 CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
 	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data
 deps-cross:
-	@tests/deps.sh $(DEB_CROSS)
-	@tests/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
-	@tests/cross/sysroot.sh armhf $(CROSS_CACHE)/armhf $(CROSS_LIBS)
-	@tests/cross/binfmt.sh aarch64 arm
+	@tools/deps.sh $(DEB_CROSS)
+	@tools/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
+	@tools/cross/sysroot.sh armhf $(CROSS_CACHE)/armhf $(CROSS_LIBS)
+	@tools/cross/binfmt.sh aarch64 arm
 
 # Both architectures built, unit-tested and replayed under qemu-user, and the demo compared
 # byte for byte with the native one (tests/cross/check.sh).
@@ -261,7 +261,7 @@ cross-check: deps deps-cross
 	@tests/cross/check.sh
 
 deps-runtime:
-	@tests/deps.sh $(DEB_RUNTIME)
+	@tools/deps.sh $(DEB_RUNTIME)
 
 # ---------------------------------------------------------------- tests
 check: deps

@@ -8,9 +8,9 @@
 set -u
 build=${1:-build}
 plies=${ANNOUNCE_PLIES:-40}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin_bench bench-announce
 settle_ms=150
 
 # The first plies of a master game as a board script, with the think time before each move

@@ -10,33 +10,20 @@ set -u
 build=$(cd "${1:-build}" && pwd)
 boards=${BOARDS:-50}
 plies=${BROADCAST_PLIES:-40}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-. "$dir/lib-mqtt.sh"
-for tool in mosquitto mosquitto_sub curl python3; do
-	command -v $tool >/dev/null || {
-		echo "bench-broadcast: $tool is missing (make deps installs it)" >&2
-		exit 1
-	}
-done
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin_bench bench-broadcast
+need mosquitto mosquitto_sub curl python3
 
 port=$(free_port)
-cat >"$work/broker.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous true
-persistence false
-max_queued_messages 100000
-user $(id -un)
-CONF
+broker_conf "$work/broker.conf" "$port" "max_queued_messages 100000"
 start_broker "$work/broker.conf"
 wait_port "$port"
 # Every message the broker takes, by topic only (a PGN spans lines).
-mosquitto_sub -p "$port" -q 1 -t 'annabella/#' -F '%t' >"$work/messages" 2>/dev/null &
-pids+=($!)
-ANNABELLA_TRACE="$work/relay.trace" "$build/annabella" relay --mqtt "127.0.0.1:$port" \
-	--listen 127.0.0.1:0 >"$work/relay.log" 2>&1 &
+spawn mosquitto_sub -p "$port" -q 1 -t 'annabella/#' -F '%t' >"$work/messages" 2>/dev/null
+spawn env ANNABELLA_TRACE="$work/relay.trace" "$build/annabella" relay --mqtt "127.0.0.1:$port" \
+	--listen 127.0.0.1:0 >"$work/relay.log" 2>&1
 relay_pid=$!
-pids+=($relay_pid)
 
 # Master games cut to their first plies, with clock presses, and a think time of 1 to 2 s
 # before each move (varied per board, so the boards do not move in step).
@@ -70,34 +57,27 @@ for i in $(seq "$boards"); do
 		>"$work/b$i.script"
 done
 for i in $(seq "$boards"); do
-	ANNABELLA_TRACE="$work/b$i.trace" "$build/annabellad" --config "$work/annabella.conf" \
+	spawn env ANNABELLA_TRACE="$work/b$i.trace" "$build/annabellad" --config "$work/annabella.conf" \
 		--board "sim:$work/b$i.script" --time real --audio none --state "$work/b$i.state" \
-		--control "$work/b$i.sock" >"$work/b$i.log" 2>&1 &
-	pids+=($!)
+		--control "$work/b$i.sock" >"$work/b$i.log" 2>&1
 	daemons+=($!)
 done
 for i in $(seq "$boards"); do
-	for _ in $(seq 100); do
-		[ -S "$work/b$i.sock" ] && break
-		sleep 0.05
-	done
-	"$build/annabella" broadcast --mqtt "127.0.0.1:$port" --board "b$i" \
-		--socket "$work/b$i.sock" >"$work/b$i.broadcast.log" 2>&1 &
-	pids+=($!)
+	wait_socket "$work/b$i.sock"
+	spawn "$build/annabella" broadcast --mqtt "127.0.0.1:$port" --board "b$i" \
+		--socket "$work/b$i.sock" >"$work/b$i.broadcast.log" 2>&1
 done
 # A broadcast's software polling round.pgn every 50 ms (If-None-Match, gzip), as lichess
 # polls a round's URL (more slowly): when each move's clock reading was in what it got.
 relay=$(for _ in $(seq 50); do grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1 && break; sleep 0.1; done)
-/usr/bin/python3 "$dir/web/pollround.py" "$relay/round.pgn" 50 "$work/polls" &
+spawn /usr/bin/python3 "$dir/web/pollround.py" "$relay/round.pgn" 50 "$work/polls"
 poller=$!
-pids+=($poller)
 # The games end on their own (a sim daemon exits after its script).
 start=$(date +%s)
 for p in "${daemons[@]}"; do wait "$p" 2>/dev/null; done
 elapsed=$(($(date +%s) - start))
 sleep 1
-kill "$poller"
-wait "$poller" 2>/dev/null
+stop "$poller"
 rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$relay_pid/status")
 hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$relay_pid/status")
 relay=$(grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1)

@@ -4,21 +4,20 @@
 # from its journal.  Prints "bench NAME VALUE UNIT" lines.
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'kill $daemon 2>/dev/null; rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin_bench bench-control
 "$build/annabella" script "$dir/games/1956-byrne-fischer.pgn" --player black --variants 3 \
 	--time-control 900+10 >"$work/full.script"
 # A quick player: every wait a fifth (at least 40 ms), the first 30 plies or so.
 awk '/^\+[0-9]+ / { w = int(substr($1, 2) / 5); if (w < 40) w = 40; $1 = "+" w } { print }' \
 	"$work/full.script" | head -400 >"$work/game.script"
 printf '[voice]\nrecord = no\n[state]\nsync = no\n' >"$work/bench.conf"
-"$build/annabellad" --config "$work/bench.conf" --board "sim:$work/game.script" --time real \
-	--audio none --state "$work/state" --control "$work/control" >/dev/null 2>&1 &
+spawn "$build/annabellad" --config "$work/bench.conf" --board "sim:$work/game.script" --time real \
+	--audio none --state "$work/state" --control "$work/control" >/dev/null 2>&1
 daemon=$!
 "$build/bench/bench_control" "$work/control" 2000 5000
-kill $daemon 2>/dev/null
-wait $daemon 2>/dev/null
+stop $daemon
 moves=$(grep -c ' public ' "$work/state/speech.log")
 echo "bench control_during_game_moves_announced $moves moves"
 "$build/bench/bench_resume"

@@ -4,9 +4,9 @@
 # VALUE UNIT" lines (tests/bench/bench_detect.c).
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin_bench bench-detect
 "$build/annabella" script "$dir/games/2021-carlsen-nepomniachtchi.pgn" --player white \
 	--variants 1 >"$work/game.script"
 "$build/bench/bench_detect" "$work/game.script"

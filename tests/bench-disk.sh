@@ -13,9 +13,9 @@ set -u
 build=${1:-build}
 plies=${DISK_PLIES:-24}
 slows=${DISK_SLOW_MS:-20 100}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin_bench bench-disk
 settle_ms=150
 
 # The think time before each move 2 s (the last announcement has ended: none waits for

@@ -11,10 +11,11 @@
 #    voluntary context switches per second while nothing happens (target 0).
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin_bench bench-replay
 shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
-trap 'rm -rf "$work" "$shm"' EXIT
+at_exit 'rm -rf "$shm"'
 game="$dir/games/2021-carlsen-nepomniachtchi.pgn"
 plies=$(/usr/games/pgn-extract -s -Wuci --notags --noresults -w 100000 "$game" 2>/dev/null | wc -w)
 moves=$(((plies + 1) / 2))

@@ -6,14 +6,10 @@
 set -u
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/lib.sh"
+begin codes
 rc=0
-if ! "$build/annabella" codes >"$work/codes.jsonl"; then
-	echo "codes: annabella codes failed"
-	echo "codes: 0 passed, 1 failed"
-	exit 1
-fi
+"$build/annabella" codes >"$work/codes.jsonl" || give_up "annabella codes failed"
 node "$here/codes/words.js" "$work/codes.jsonl" "$here/../web/codes.js" "$here/../README.md" || rc=1
 /usr/bin/python3 "$here/codes/replies.py" "$build" || rc=1
 exit $rc

@@ -11,46 +11,14 @@
 # the group sudo allows it), as the socket's group must be one the daemon is in.
 set -u
 build=$(cd "${1:-build}" && pwd)
-sudo=""
-# A person at a terminal may be asked for the password; elsewhere sudo must not ask.
-if [ "$(id -u)" -ne 0 ]; then
-	[ -t 0 ] && sudo="sudo" || sudo="sudo -n"
-fi
-work=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+begin control
 group=anb-ctltest
-users=(anb-assistant anb-arbiter anb-outsider)
-daemon_pid=""
-daemon_job=""
-cleanup() {
-	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null
-	for u in "${users[@]}"; do $sudo userdel "$u" >/dev/null 2>&1; done
-	$sudo groupdel "$group" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "control: $*"
-}
-
-if ! $sudo groupadd "$group" 2>"$work/err" ||
-	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-assistant 2>>"$work/err" ||
-	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-arbiter 2>>"$work/err" ||
-	! $sudo useradd -M -N -s /usr/sbin/nologin anb-outsider 2>>"$work/err"; then
-	echo "control: cannot make the test users (root or sudo needed): $(cat "$work/err")"
-	echo "control: 0 passed, 1 failed"
-	exit 1
-fi
-chmod 755 "$work"
-# The test users run the tool from a copy they can reach: the checkout may be in a home
-# directory that only its owner can enter (root's, or one made by adduser: mode 0700).
-mkdir -p "$work/bin"
-cp "$build/annabella" "$work/bin/annabella"
-chmod 755 "$work/bin" "$work/bin/annabella"
-tool="$work/bin/annabella"
+make_group "$group"
+make_user anb-assistant "$group"
+make_user anb-arbiter "$group"
+make_user anb-outsider
+tool=$(copy_for_users "$build/annabella")
 sock="$work/run/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -65,7 +33,7 @@ CONF
 as() { # USER CLI-ARGS...: the CLI as that user; its output in $work/out, status echoed
 	local u=$1
 	shift
-	$sudo runuser -u "$u" -- "$tool" control --socket "$sock" "$@" >"$work/out" 2>&1
+	run_as "$u" "$tool" control --socket "$sock" "$@" >"$work/out" 2>&1
 	echo $?
 }
 expect() { # WHAT STATUS WANT-STATUS [TEXT]
@@ -75,32 +43,14 @@ expect() { # WHAT STATUS WANT-STATUS [TEXT]
 		ok
 	fi
 }
-# The daemon in the background: daemon_pid is its own process (to signal), daemon_job what
-# to wait for (sudo, which passes on its status, when the daemon runs in the socket's group
-# through it).
+# The daemon in the background, in the socket's group: daemon_pid is its own process (to
+# signal), daemon_job what to wait for.
 start_daemon() { # ERRLOG ARGS...
 	local err=$1
 	shift
-	rm -f "$work/daemon.pid"
-	if [ -n "$sudo" ]; then
-		$sudo -u "$(id -un)" -g "$group" -- sh -c 'echo $$ >"$0"; exec "$@"' \
-			"$work/daemon.pid" "$build/annabellad" "$@" 2>"$err" &
-	else
-		sh -c 'echo $$ >"$0"; exec "$@"' "$work/daemon.pid" "$build/annabellad" "$@" 2>"$err" &
-	fi
+	spawn_in_group "$group" "$build/annabellad" "$@" 2>"$err"
 	daemon_job=$!
-	for _ in $(seq 100); do
-		[ -s "$work/daemon.pid" ] && break
-		sleep 0.05
-	done
-	daemon_pid=$(cat "$work/daemon.pid" 2>/dev/null)
-}
-wait_socket() {
-	for _ in $(seq 100); do
-		[ -S "$sock" ] && return 0
-		sleep 0.05
-	done
-	return 1
+	daemon_pid=$spawned
 }
 
 # A game in real time: the moves, then a long wait for the users; the power goes.
@@ -120,7 +70,7 @@ time-control 600+5
 SCRIPT
 start_daemon "$work/daemon1.err" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
 	--time real --audio none --state "$work/state"
-wait_socket || bad "no socket at $sock"
+wait_socket "$sock" || bad "no socket at $sock"
 sleep 2.2
 
 expect "assistant status" "$(as anb-assistant status)" 0 '"plies":2'
@@ -136,19 +86,16 @@ expect "unknown command" "$(as anb-assistant teleport e2 e8)" 1 'unknown command
 expect "outsider refused at connect" "$(as anb-outsider status)" 2 'cannot reach the daemon'
 # A PIN gives the arbiter's role to the assistant's connection.
 printf 'auth 4711\nclaim threefold white\n' >"$work/pin.in"
-$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" \
-	<"$work/pin.in" >"$work/out" 2>&1
+run_as anb-assistant "$tool" control --socket "$sock" <"$work/pin.in" >"$work/out" 2>&1
 expect "PIN gives the arbiter's reply" $? 0 'threefold claim by white is not correct'
 expect "arbiter resumes after the claim" "$(as anb-arbiter resume)" 0 'clocks running'
 printf 'auth 1\nauth 2\nauth 3\nauth 4\nauth 5\nstatus\n' >"$work/pins.in"
-$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" \
-	<"$work/pins.in" >"$work/out" 2>&1
+run_as anb-assistant "$tool" control --socket "$sock" <"$work/pins.in" >"$work/out" 2>&1
 st=$?
 if [ "$(grep -c 'wrong PIN' "$work/out")" -eq 5 ] && ! grep -q '"plies"' "$work/out" &&
 	[ $st -ne 0 ]; then ok; else bad "five wrong PINs: exit $st, said: $(cat "$work/out")"; fi
 # A watcher sees the next move.
-$sudo runuser -u anb-assistant -- "$tool" control --socket "$sock" watch \
-	>"$work/watch.out" 2>&1 &
+spawn run_as anb-assistant "$tool" control --socket "$sock" watch >"$work/watch.out" 2>&1
 watcher=$!
 # Unruly clients: silent, half a line, and a burst that is never read.
 python3 - "$sock" <<'PY' &
@@ -166,11 +113,10 @@ except BlockingIOError:
 time.sleep(6)
 PY
 unruly=$!
+track $unruly
 wait $daemon_job 2>/dev/null
 rc1=$?
-daemon_pid=""
-kill $watcher $unruly 2>/dev/null
-wait $watcher $unruly 2>/dev/null
+stop $watcher $unruly
 [ $rc1 -eq 137 ] && ok || bad "the first run exited $rc1 (want 137, the crash)"
 grep -q '"event":"made".*"san":"Nf3"' "$work/watch.out" && ok ||
 	bad "the watcher did not see Nf3: $(head -c 300 "$work/watch.out")"
@@ -196,7 +142,7 @@ time-control 600+5
 SCRIPT
 start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
 	--time real --audio none --state "$work/state"
-wait_socket || bad "no socket after the restart"
+wait_socket "$sock" || bad "no socket after the restart"
 sleep 0.5
 # The CLI's help and completion are the daemon's command table: --help lists every row of
 # `help`, and on a terminal Tab completes a command and its first argument.
@@ -245,12 +191,10 @@ expect "resign after the end" "$(as anb-assistant resign white)" 1 'the game is 
 kill $daemon_pid
 wait $daemon_job 2>/dev/null
 rc2=$?
-daemon_pid=""
 [ $rc2 -eq 0 ] && ok || bad "the second run exited $rc2 on SIGTERM"
 archived=$(ls "$work/state/games/"game-0001*.pgn | head -1)
 grep -q '\[White "Anna Berg"\]' "$archived" &&
 	grep -q '\[Result "1/2-1/2"\]' "$archived" && ok ||
 	bad "the archived scoresheet: $(cat "$archived")"
 [ ! -e "$sock" ] && ok || bad "the socket was left behind"
-echo "control: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -14,13 +14,11 @@
 set -u
 build=${1:-build}
 points=${CRASH_POINTS:-200}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin crash
 pgnx=/usr/games/pgn-extract
 game="$dir/games/1999-kasparov-topalov.pgn"
-passed=0
-failed=0
 
 $pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$game" >"$work/orig.uci" 2>/dev/null
 "$build/annabella" script "$game" --player black --variants 77 --time-control 5400+30 \
@@ -64,13 +62,11 @@ for ((i = 1; i <= points; i++)); do
 	$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$run/state/game.pgn" \
 		>"$run/final.uci" 2>/dev/null
 	if [ $rc1 -eq 137 ] && [ $rc2 -eq 0 ] && cmp -s "$work/orig.uci" "$run/final.uci"; then
-		passed=$((passed + 1))
+		ok
 		rm -rf "$run"
 	else
-		failed=$((failed + 1))
-		echo "crash: point $i (after action $k of $actions, +$wait_ms ms${bytes:+, $bytes}): runs exited $rc1, $rc2;" \
+		bad "point $i (after action $k of $actions, +$wait_ms ms${bytes:+, $bytes}): runs exited $rc1, $rc2;" \
 			"moves: $(wc -w <"$run/final.uci") of $(wc -w <"$work/orig.uci")"
 	fi
 done
-echo "crash: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -4,10 +4,8 @@
 # files load.
 set -u
 build=${1:-build}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh"
+begin errors
 
 expect() { # WANT_STATUS PATTERN ARGS...
 	local want=$1 pattern=$2
@@ -15,12 +13,8 @@ expect() { # WANT_STATUS PATTERN ARGS...
 	local out status
 	out=$("$build/annabellad" --control none "$@" --time virtual --audio none --state "$work/state" 2>&1)
 	status=$?
-	if [ "$status" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "errors: annabellad $*: status $status (want $want), said: $out"
-	fi
+	[ "$status" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"
+	check $? "annabellad $*: status $status (want $want), said: $out"
 }
 
 printf 'player white\n+100 lift e2\n+100 jump e4\n' >"$work/action.script"
@@ -70,19 +64,17 @@ expect 2 "unknown option" --frobnicate
 expect 2 "--time" --time sideways
 
 # The shipped configuration files load and play a game on the simulated board.
-dir=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(cd "$tests/.." && pwd)
 printf 'player white\n+1000 lift e2\n+300 place e4\n+1500 lift e7\n+300 place e5\n' >"$work/game.script"
 for conf in "$dir"/configs/annabella.conf "$dir"/configs/wirings/*.conf; do
 	rm -rf "$work/state"
 	if "$build/annabellad" --control none --config "$conf" --board "sim:$work/game.script" --time virtual \
 		--audio none --state "$work/state" >"$work/out" 2>&1 &&
 		grep -q '^1. e4 e5' "$work/state/game.pgn"; then
-		passed=$((passed + 1))
+		ok
 	else
-		failed=$((failed + 1))
-		echo "errors: $conf does not load and play: $(head -3 "$work/out")"
+		bad "$conf does not load and play: $(head -3 "$work/out")"
 	fi
 done
 
-echo "errors: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

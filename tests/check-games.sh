@@ -8,12 +8,10 @@
 # plus Stockfish self-play games when Stockfish is installed.
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin games
 pgnx=/usr/games/pgn-extract
-passed=0
-failed=0
 
 games=("$dir"/games/*.pgn)
 if [ -x /usr/games/stockfish ]; then
@@ -45,8 +43,7 @@ for g in "${games[@]}"; do
 		[ "$player" = fast ] && colour=$([ $((i % 2)) -eq 0 ] && echo white || echo black)
 		if ! "$build/annabella" script "$g" --player "$colour" --variants "$i" \
 			--time-control "$tc" "${extra[@]}" >"$run.script" 2>"$run.err"; then
-			echo "games: $name as $player: script failed: $(cat "$run.err")"
-			failed=$((failed + 1))
+			bad "$name as $player: script failed: $(cat "$run.err")"
 			continue
 		fi
 		# "fast": every wait a fifth (at least 100 ms): moves follow one another with no
@@ -57,23 +54,19 @@ for g in "${games[@]}"; do
 		fi
 		if ! "$build/annabellad" --control none --board "sim:$run.script" --time virtual --audio none \
 			--state "$run" >"$run.out" 2>&1; then
-			echo "games: $name as $player: annabellad failed: $(head -3 "$run.out")"
-			failed=$((failed + 1))
+			bad "$name as $player: annabellad failed: $(head -3 "$run.out")"
 			continue
 		fi
 		$pgnx -s -Wuci --nomovenumbers --notags --noresults -w 100000 "$run/game.pgn" \
 			>"$run.uci" 2>"$run.pgnx"
 		if [ -s "$run.pgnx" ]; then
-			echo "games: $name as $player: pgn-extract complains: $(head -3 "$run.pgnx")"
-			failed=$((failed + 1))
+			bad "$name as $player: pgn-extract complains: $(head -3 "$run.pgnx")"
 		elif python3 "$dir/gamecheck.py" check "$run.script" "$work/$name.orig" "$run" \
 			"$run.uci" | sed "s/^/$name as $player: /"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
-			passed=$((passed + 1))
+			ok
 		else
-			echo "games: $name as $player (tc $tc, variants $i ${extra[*]}) FAILED"
-			failed=$((failed + 1))
+			bad "$name as $player (tc $tc, variants $i ${extra[*]}) FAILED"
 		fi
 	done
 done
-echo "games: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -11,37 +11,13 @@
 # Needs root (or sudo) to make the users; they are removed at the end.
 set -u
 build=$(cd "${1:-build}" && pwd)
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-work=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+begin guard
 group=anb-guardtest
-users=(anb-gassist anb-garbiter anb-gother)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	for u in "${users[@]}"; do $sudo userdel "$u" >/dev/null 2>&1; done
-	$sudo groupdel "$group" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "guard: $*"
-}
-
-if ! $sudo groupadd "$group" 2>"$work/err" ||
-	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-gassist 2>>"$work/err" ||
-	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-garbiter 2>>"$work/err" ||
-	! $sudo useradd -M -N -s /usr/sbin/nologin -G "$group" anb-gother 2>>"$work/err"; then
-	echo "guard: cannot make the test users (root or sudo needed): $(cat "$work/err")"
-	echo "guard: 0 passed, 1 failed"
-	exit 1
-fi
-chmod 755 "$work"
+make_group "$group"
+make_user anb-gassist "$group"
+make_user anb-garbiter "$group"
+make_user anb-gother "$group"
 # What the users' clients write.
 o="$work/out"
 mkdir -m 1777 "$o"
@@ -141,39 +117,21 @@ PY
 as() { # USER ARGS...: client.py as that user
 	local u=$1
 	shift
-	$sudo runuser -u "$u" -- python3 "$work/client.py" "$sock" "$@"
+	run_as "$u" python3 "$work/client.py" "$sock" "$@"
 }
-wait_file() {
-	for _ in $(seq 200); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-start_daemon() { # NAME SCRIPT [ULIMIT]
-	local name=$1 script=$2 limit=${3:-}
-	rm -rf "$work/$name"
-	(
-		[ -n "$limit" ] && ulimit -n "$limit"
-		# Run by a user with sudo, the daemon runs as that user in the socket's group (as
-		# check-control does), so the socket can be given that group.
-		as_group=()
-		[ -n "$sudo" ] && as_group=($sudo -u "$(id -un)" -g "$group" --)
-		exec "${as_group[@]}" "$build/annabellad" --config "$work/annabella.conf" \
-			--board "sim:$script" --time real --audio none --state "$work/$name" \
-			2>"$work/$name.err"
-	) &
-	daemon=$!
-	pids+=("$daemon")
-	for _ in $(seq 100); do
-		[ -S "$sock" ] && return 0
-		sleep 0.05
-	done
-	bad "$name: no socket"
+start_daemon() { # NAME SCRIPT [ULIMIT]: the daemon in the socket's group; its PID in $daemon
+	local run=$1 script=$2 limit=${3:-}
+	rm -rf "$work/$run"
+	spawn_in_group "$group" sh -c '[ -z "$0" ] || ulimit -n "$0" && exec "$@"' "$limit" \
+		"$build/annabellad" --config "$work/annabella.conf" --board "sim:$script" --time real \
+		--audio none --state "$work/$run" 2>"$work/$run.err"
+	daemon=$spawned
+	daemon_job=$!
+	wait_socket "$sock" || bad "$run: no socket"
 }
 stop_daemon() {
 	kill "$daemon" 2>/dev/null
-	wait "$daemon" 2>/dev/null
+	wait "$daemon_job" 2>/dev/null
 }
 
 # ---------------------------------------------------------------- the PIN budget
@@ -181,9 +139,8 @@ printf 'player white\n+60000 lift a2\n' >"$work/idle.script"
 start_daemon pins "$work/idle.script"
 # The descriptors the daemon holds by itself (for the ulimit below).
 base_fds=$(ls /proc/"$daemon"/fd | wc -l)
-as anb-gassist hammer 16 "$o/hammer.out" &
+spawn as anb-gassist hammer 16 "$o/hammer.out"
 hammer=$!
-pids+=("$hammer")
 sleep 3
 # Meanwhile (the assistant waits): the arbiter's own user, wrong PINs and all, is not
 # slowed; another user's right PIN is taken; the assistant's right PIN is refused unchecked.
@@ -244,14 +201,14 @@ grep -q 'anb-garbiter arbiter auth \*\*\*\* => error wrong PIN$' "$log" && ok ||
 
 # ---------------------------------------------------------------- silent clients, places
 start_daemon places "$work/idle.script"
-as anb-gassist hold 7 "" 14 "$o/silent" &
-pids+=($!)
-as anb-gother hold 1 sta 14 "$o/half" &
-pids+=($!)
-as anb-gother hold 1 status 14 "$o/spoke" &
-pids+=($!)
+spawn as anb-gassist hold 7 "" 14 "$o/silent"
+holds=($!)
+spawn as anb-gother hold 1 sta 14 "$o/half"
+holds+=($!)
+spawn as anb-gother hold 1 status 14 "$o/spoke"
+holds+=($!)
 wait_file "$o/silent.ready" && wait_file "$o/half.ready" && wait_file "$o/spoke.ready"
-wait "${pids[@]: -3}" 2>/dev/null
+wait "${holds[@]}" 2>/dev/null
 silent=$(cat "$o/silent")
 if [ "$(grep -c '^closed \(9\.[5-9]\|1[0-2]\.\)' "$o/silent")" -eq 6 ] &&
 	grep -q '^refused: too many connections of this user (at most 6) \[too-many-user-connections\]$' "$o/silent"; then
@@ -265,13 +222,13 @@ grep -qx open "$o/spoke" && ok || bad "a client that spoke was closed: $(cat "$o
 
 # Fourteen watchers of three users fill what is not kept for the arbiters.
 rm -f "$o"/w*.ready
-as anb-gassist hold 6 watch 8 "$o/w1" &
-pids+=($!)
-as anb-gother hold 6 watch 8 "$o/w2" &
-pids+=($!)
+spawn as anb-gassist hold 6 watch 8 "$o/w1"
+holds=($!)
+spawn as anb-gother hold 6 watch 8 "$o/w2"
+holds+=($!)
 wait_file "$o/w1.ready" && wait_file "$o/w2.ready"
-python3 "$work/client.py" "$sock" hold 3 watch 4 "$o/w3" &
-pids+=($!)
+spawn python3 "$work/client.py" "$sock" hold 3 watch 4 "$o/w3"
+holds+=($!)
 wait_file "$o/w3.ready"
 as anb-garbiter once status >"$work/arb1.out"
 as anb-garbiter once status >"$work/arb2.out"
@@ -283,8 +240,7 @@ else
 	bad "the 15th place went to a user who is no arbiter: $(cat "$o/w3")"
 fi
 grep -q '"plies"' "$work/arb1.out" && ok || bad "the arbiter was kept out: $(cat "$work/arb1.out")"
-wait 2>/dev/null
-pids=()
+wait "${holds[@]}" 2>/dev/null
 stop_daemon
 
 # ---------------------------------------------------------------- file descriptors
@@ -314,25 +270,23 @@ time-control 600+5
 +2000 lift a2
 SCRIPT
 start_daemon fds "$work/game.script" "$limit"
-as anb-gassist hold 6 watch 9 "$o/f1" &
-pids+=($!)
-as anb-gother hold 6 watch 9 "$o/f2" &
-pids+=($!)
-python3 "$work/client.py" "$sock" hold 6 watch 9 "$o/f3" &
-pids+=($!)
+spawn as anb-gassist hold 6 watch 9 "$o/f1"
+holds=($!)
+spawn as anb-gother hold 6 watch 9 "$o/f2"
+holds+=($!)
+spawn python3 "$work/client.py" "$sock" hold 6 watch 9 "$o/f3"
+holds+=($!)
 wait_file "$o/f1.ready" && wait_file "$o/f2.ready" && wait_file "$o/f3.ready"
 as anb-garbiter once status >"$work/farb.out"
 grep -q '"plies"' "$work/farb.out" && ok || bad "ulimit -n $limit: the arbiter was kept out: $(cat "$work/farb.out")"
 sleep 9.5
 held=$(cat "$o/f1" "$o/f2" "$o/f3" 2>/dev/null | grep -vc '^refused')
-wait "$daemon" 2>/dev/null
-wait 2>/dev/null
-pids=()
+wait "$daemon_job" 2>/dev/null
+wait "${holds[@]}" 2>/dev/null
 grep -q '^1\. e4 {\[%clk [0-9:]*\]} 1\.\.\. e5 {\[%clk [0-9:]*\]} 2\. Nf3 {\[%clk [0-9:]*\]}$' "$work/fds/game.pgn" &&
 	grep -q '^2\.\.\. Nc6 {\[%clk [0-9:]*\]} 3\. Bc4 {\[%clk [0-9:]*\]} \*$' "$work/fds/game.pgn" && ok ||
 	bad "ulimit -n $limit with clients held: game.pgn lacks moves: $(cat "$work/fds/game.pgn"); $(grep -v refused "$work/fds.err" | tail -3)"
 grep -q 'file descriptors left are kept' "$work/fds.err" && ok ||
 	bad "ulimit -n $limit: no client was refused for the descriptors: $(tail -3 "$work/fds.err")"
 echo "guard: under ulimit -n $limit, $held watchers held a place, the rest were refused"
-echo "guard: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -5,17 +5,9 @@
 # configuration kept if present; the unit's exposure (systemd-analyze security) under 2.0.
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() { # OK MESSAGE
-	if [ "$1" = 0 ]; then passed=$((passed + 1)); else
-		failed=$((failed + 1))
-		echo "install: $2"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+dir=$(cd "$tests/.." && pwd)
+begin install
 make -s -C "$dir" install BUILD="$build" DESTDIR="$work/root" PREFIX=/usr >"$work/out" 2>&1
 check $? "make install failed: $(tail -3 "$work/out")"
 for f in usr/bin/annabellad usr/bin/annabella usr/lib/systemd/system/annabellad.service \
@@ -63,5 +55,4 @@ if command -v systemd-analyze >/dev/null; then
 	exposure annabella-broadcast.service 2.5
 	exposure annabella-relay.service 2.5
 fi
-echo "install: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

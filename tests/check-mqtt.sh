@@ -10,54 +10,30 @@
 # broadcast touches nothing.
 set -u
 build=$(cd "${1:-build}" && pwd)
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-. "$dir/lib-mqtt.sh"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "mqtt: $*"
-}
-for tool in mosquitto mosquitto_sub mosquitto_passwd openssl curl python3; do
-	if ! command -v $tool >/dev/null; then
-		echo "mqtt: $tool is missing (make deps installs it)"
-		echo "mqtt: 0 passed, 1 failed"
-		exit 1
-	fi
-done
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin mqtt
+need mosquitto mosquitto_sub mosquitto_passwd openssl curl python3
 
 port=$(free_port)
-cat >"$work/broker.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous true
-persistence false
-user $(id -un)
-CONF
+broker_conf "$work/broker.conf" "$port"
 start_broker "$work/broker.conf"
 wait_port "$port" || bad "the broker did not start: $(cat "$work/broker.conf.log")"
 
 printf '[voice]\nrecord = no\n' >"$work/annabella.conf"
 daemon() { # NAME SCRIPT: a daemon in real time with its own state and socket; pid in $dpid
-	"$build/annabellad" --config "$work/annabella.conf" --board "sim:$2" --time real \
+	spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$2" --time real \
 		--audio none --state "$work/$1.state" --control "$work/$1.sock" \
-		>>"$work/$1.daemon.log" 2>&1 &
+		>>"$work/$1.daemon.log" 2>&1
 	dpid=$!
-	pids+=($dpid)
-	for _ in $(seq 100); do
-		[ -S "$work/$1.sock" ] && return 0
-		sleep 0.05
-	done
-	bad "$1: no control socket"
+	wait_socket "$work/$1.sock" || bad "$1: no control socket"
 }
 broadcast() { # NAME LOG ARGS...: pid in $bpid
-	local name=$1 log=$2
+	local board=$1 log=$2
 	shift 2
-	"$build/annabella" broadcast --board "$name" --socket "$work/$name.sock" "$@" \
-		>>"$log" 2>&1 &
+	spawn "$build/annabella" broadcast --board "$board" --socket "$work/$board.sock" "$@" \
+		>>"$log" 2>&1
 	bpid=$!
-	pids+=($bpid)
 }
 export_pgn() { # NAME
 	"$build/annabella" control --socket "$work/$1.sock" export pgn 2>/dev/null |
@@ -75,19 +51,14 @@ t = sys.stdin.read().split("\n\n", 1)[-1]
 t = re.sub(r"\{[^}]*\}", " ", t)
 print(len([w for w in t.split() if re.match(r"[KQRBNa-hO]", w)]))'
 }
-wait_plies() { # NAME N: until the daemon has N plies (within 20 s)
-	for _ in $(seq 200); do
-		[ "$(export_pgn "$1" | plies)" -ge "$2" ] 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+has_plies() { [ "$(export_pgn "$1" | plies)" -ge "$2" ] 2>/dev/null; } # NAME N
+wait_plies() { wait_for 20 has_plies "$@"; } # NAME N: until the daemon has N plies
 same_pgn() { # WHAT NAME PORT [mosquitto_sub options]: the retained PGN equals the export
-	local what=$1 name=$2 p=$3 want got
+	local what=$1 board=$2 p=$3 want got
 	shift 3
 	for _ in $(seq 60); do
-		want=$(export_pgn "$name")
-		got=$(retained "$p" "annabella/$name/pgn" "$@")
+		want=$(export_pgn "$board")
+		got=$(retained "$p" "annabella/$board/pgn" "$@")
 		[ -n "$want" ] && [ "$got" = "$want" ] && {
 			ok
 			return 0
@@ -139,15 +110,14 @@ setup r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4
 +300 press opponent-clock
 +600000 lift a2
 SCRIPT
-mosquitto_sub -p "$port" -t 'annabella/b1/#' -v >"$work/b1.sub" 2>/dev/null &
-pids+=($!)
+spawn mosquitto_sub -p "$port" -t 'annabella/b1/#' -v >"$work/b1.sub" 2>/dev/null
 daemon b1 "$work/b1.script"
 b1_daemon=$dpid
 broadcast b1 "$work/b1.broadcast.log" --mqtt "127.0.0.1:$port" --accept-tags
 b1_broadcast=$bpid
 wait_plies b1 2 || bad "b1: the game did not start"
 same_pgn "two plies" b1 "$port"
-stop_pid "$broker_pid"
+stop "$broker_pid"
 wait_plies b1 4 || bad "b1: no fourth ply while the broker was down"
 start_broker "$work/broker.conf"
 wait_port "$port" || bad "the broker did not start again"
@@ -156,7 +126,7 @@ same_pgn "after the broker's restart" b1 "$port"
 	bad "after the broker's restart the retained PGN lacks plies 3 and 4"
 wait_plies b1 6 || bad "b1: no sixth ply"
 same_pgn "six plies" b1 "$port"
-stop_pid "$b1_daemon"
+stop "$b1_daemon"
 sleep 1
 daemon b1 "$work/b1-again.script"
 b1_daemon=$dpid
@@ -195,9 +165,8 @@ broadcast b2 "$work/b2.broadcast.log" --mqtt "127.0.0.1:$port"
 daemon b3 "$work/short.script"
 b3_daemon=$dpid
 broadcast b3 "$work/b3.broadcast.log" --mqtt "127.0.0.1:$port" --accept-tags
-"$build/annabella" relay --mqtt "127.0.0.1:$port" --listen 127.0.0.1:0 \
-	>"$work/relay.log" 2>&1 &
-pids+=($!)
+spawn "$build/annabella" relay --mqtt "127.0.0.1:$port" --listen 127.0.0.1:0 \
+	>"$work/relay.log" 2>&1
 for _ in $(seq 50); do
 	relay=$(grep -o 'http://[0-9.:]*' "$work/relay.log" | head -1)
 	[ -n "$relay" ] && break
@@ -277,7 +246,7 @@ done
 [ "$(retained "$port" annabella/b4/link)" = '{"broadcast":true,"daemon":false}' ] && ok ||
 	bad "a broadcast without its daemon: link $(retained "$port" annabella/b4/link)"
 kill -9 "$b4"
-wait "$b4" 2>/dev/null
+stop "$b4"
 for _ in $(seq 50); do
 	[ "$(retained "$port" annabella/b4/link)" = '{"broadcast":false,"daemon":null}' ] && break
 	sleep 0.1
@@ -286,13 +255,8 @@ done
 	bad "a broadcast killed left no last will: $(retained "$port" annabella/b4/link)"
 # A frozen daemon keeps its socket and says nothing: its broadcast asks for the status
 # after 5 s of quiet and, without a reply in 5 s, says the daemon is lost; back once it is.
-link_is() { # NAME WANT: within 20 s
-	for _ in $(seq 200); do
-		[ "$(retained "$port" "annabella/$1/link")" = "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+link_now() { [ "$(retained "$port" "annabella/$1/link")" = "$2" ]; } # NAME WANT
+link_is() { wait_for 20 link_now "$@"; } # NAME WANT
 kill -STOP "$b3_daemon"
 link_is b3 '{"broadcast":true,"daemon":false}' && ok ||
 	bad "a frozen daemon: b3's link $(retained "$port" annabella/b3/link)"
@@ -364,5 +328,4 @@ st=$?
 [ $st -eq 1 ] && grep -q 'refused; nothing sent' "$work/out" && ok ||
 	bad "relay tags without a password: exit $st, $(cat "$work/out")"
 
-echo "mqtt: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

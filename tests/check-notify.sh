@@ -5,8 +5,8 @@
 # $JOURNAL_STREAM every log line starts with its syslog priority.
 set -u
 build=${1:-build}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+begin notify
 printf 'player white\ntime-control -\n+300 lift e2\n+300 place e4\n+1500 lift e7\n+300 place e5\n' \
 	>"$work/game.script"
 printf '[log]\nlevel = info\n' >"$work/a.conf"
@@ -54,6 +54,5 @@ check(any(l.startswith("<6>") for l in lines), "no info line at priority 6")
 print("notify: %d messages, %d keep-alives; %d failed" % (len(msgs), len(wd), failed))
 sys.exit(1 if failed else 0)
 PY
-rc=$?
-echo "notify: $([ $rc -eq 0 ] && echo 1 || echo 0) passed, $([ $rc -eq 0 ] && echo 0 || echo 1) failed"
-exit $rc
+check $? "the service manager's messages and the log's priorities are not as they should be"
+summary

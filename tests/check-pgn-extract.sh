@@ -8,25 +8,13 @@
 # token for token (disambiguation, check and mate marks).
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin pgn-extract
 tool="$build/bench/bench_pgn_roundtrip"
 extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
-passed=0
-failed=0
-
-if [ ! -x "$tool" ]; then
-	echo "check-pgn-extract: $tool missing (make tests)" >&2
-	echo "pgn-extract: 0 passed, 1 failed"
-	exit 1
-fi
-if [ ! -x "$extract" ]; then
-	echo "check-pgn-extract: pgn-extract not installed (make deps)" >&2
-	echo "pgn-extract: 0 passed, 1 failed"
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -x "$tool" ] || give_up "$tool missing (make tests)"
+[ -x "$extract" ] || give_up "pgn-extract not installed (make deps)"
 
 # pgn-extract's UCI output as one line per game ending in the result, promotions in
 # lower case, like `bench_pgn_roundtrip --uci`.
@@ -52,49 +40,45 @@ extract_uci() {
 		2>"$2" | normalise
 }
 
-fail() {
-	echo "FAIL $1: $2" >&2
-	failed=$((failed + 1))
-}
+fail() { bad "FAIL $1: $2"; }
 
 shopt -s nullglob
 for f in "$dir"/games/*.pgn "$dir"/fuzz/corpus/pgn/*.pgn; do
 	name=${f#"$dir"/}
-	if ! "$tool" <"$f" >"$tmp/ours.pgn" 2>"$tmp/read.err"; then
-		fail "$name" "our reader: $(head -3 "$tmp/read.err")"
+	if ! "$tool" <"$f" >"$work/ours.pgn" 2>"$work/read.err"; then
+		fail "$name" "our reader: $(head -3 "$work/read.err")"
 		continue
 	fi
-	"$tool" --uci <"$f" | tr 'A-Z' 'a-z' >"$tmp/ours.uci"
-	if [ ! -s "$tmp/ours.uci" ]; then
+	"$tool" --uci <"$f" | tr 'A-Z' 'a-z' >"$work/ours.uci"
+	if [ ! -s "$work/ours.uci" ]; then
 		fail "$name" "no games read"
 		continue
 	fi
-	extract_uci "$tmp/ours.pgn" "$tmp/extract.err" >"$tmp/theirs.uci"
-	if [ -s "$tmp/extract.err" ]; then
-		fail "$name" "pgn-extract complains about our PGN: $(head -3 "$tmp/extract.err")"
+	extract_uci "$work/ours.pgn" "$work/extract.err" >"$work/theirs.uci"
+	if [ -s "$work/extract.err" ]; then
+		fail "$name" "pgn-extract complains about our PGN: $(head -3 "$work/extract.err")"
 		continue
 	fi
-	if ! diff -u "$tmp/ours.uci" "$tmp/theirs.uci" >"$tmp/diff"; then
-		fail "$name" "pgn-extract reads other moves from our PGN: $(head -12 "$tmp/diff")"
+	if ! diff -u "$work/ours.uci" "$work/theirs.uci" >"$work/diff"; then
+		fail "$name" "pgn-extract reads other moves from our PGN: $(head -12 "$work/diff")"
 		continue
 	fi
-	extract_uci "$f" "$tmp/orig.err" >"$tmp/orig.uci"
-	if ! diff -u "$tmp/ours.uci" "$tmp/orig.uci" >"$tmp/diff"; then
-		fail "$name" "our reader and pgn-extract disagree on the original: $(head -12 "$tmp/diff")"
+	extract_uci "$f" "$work/orig.err" >"$work/orig.uci"
+	if ! diff -u "$work/ours.uci" "$work/orig.uci" >"$work/diff"; then
+		fail "$name" "our reader and pgn-extract disagree on the original: $(head -12 "$work/diff")"
 		continue
 	fi
 	if [ "${name#games/}" != "$name" ] &&
-		! diff -u <(san_tokens "$f") <(san_tokens "$tmp/ours.pgn") >"$tmp/diff"; then
-		fail "$name" "our SAN differs from the original's: $(head -12 "$tmp/diff")"
+		! diff -u <(san_tokens "$f") <(san_tokens "$work/ours.pgn") >"$work/diff"; then
+		fail "$name" "our SAN differs from the original's: $(head -12 "$work/diff")"
 		continue
 	fi
-	long=$(awk 'length($0) >= 80 && !/^\[/ { print FNR ": " $0 }' "$tmp/ours.pgn" | head -3)
+	long=$(awk 'length($0) >= 80 && !/^\[/ { print FNR ": " $0 }' "$work/ours.pgn" | head -3)
 	if [ -n "$long" ]; then
 		fail "$name" "movetext line of 80 columns or more: $long"
 		continue
 	fi
-	passed=$((passed + 1))
+	ok
 done
-
-echo "pgn-extract: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+[ "$passed" -gt 0 ] || bad "no file read"
+summary

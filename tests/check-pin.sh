@@ -4,15 +4,8 @@
 # digits starts the daemon with a warning that names the key, one of six does not.
 set -u
 build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "pin: $*"
-}
+. "$(dirname "$0")/lib.sh"
+begin pin
 for _ in $(seq 1000); do "$build/annabella" pin; done >"$work/pins"
 [ "$(grep -cxE '[0-9]{6}' "$work/pins")" -eq 1000 ] && ok ||
 	bad "not every PIN is six digits: $(grep -vxE '[0-9]{6}' "$work/pins" | head -3)"
@@ -37,5 +30,4 @@ for pin in 4711 47110 471108; do
 		grep -q 'pin' "$work/$pin.err" && bad "a warning for a PIN of six digits: $(cat "$work/$pin.err")" || ok
 	fi
 done
-echo "pin: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

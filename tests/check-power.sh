@@ -5,20 +5,8 @@
 # status follows each change; a daemon with a simulated board and no [power] reads nothing.
 set -u
 build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-pid=""
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "power: $*"
-}
+. "$(dirname "$0")/lib.sh"
+begin power
 sys=$work/sys
 mkdir -p "$sys/class/hwmon/hwmon0" "$sys/class/hwmon/hwmon1" "$sys/class/power_supply/AC" \
 	"$sys/class/power_supply/ups"
@@ -39,79 +27,64 @@ sysfs = $sys
 CONF
 printf 'player white\n+1000 lift e2\n+300 place e4\n+60000 press info\n' >"$work/game.script"
 sock=$work/control
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/game.script" \
-	--time real --audio none --state "$work/state" --control "$sock" 2>"$work/daemon.err" &
+spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/game.script" \
+	--time real --audio none --state "$work/state" --control "$sock" 2>"$work/daemon.err"
 pid=$!
-wait_for() { # TENTHS COMMAND...
-	local n=$1
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 said() { grep -q "private $1" "$work/state/speech.log" 2>/dev/null; }
 power_is() { # PYTHON-EXPRESSION on the status reply's "power" as p
 	"$build/annabella" control --socket "$sock" status 2>/dev/null |
 		python3 -c "import json,sys; p = json.load(sys.stdin)['power']; sys.exit(0 if ($1) else 1)"
 }
-expect() { # WHAT TENTHS COMMAND...
+expect() { # WHAT SECONDS COMMAND...
 	local what=$1
 	shift
 	if wait_for "$@"; then ok; else bad "$what"; fi
 }
 
-expect "the under-voltage at the start is not said" 50 \
+expect "the under-voltage at the start is not said" 5 \
 	said "Warning: the power supply is too weak, please call the arbiter"
 # After the settings, which the first game opens with.
 settings=$(grep -n 'private Language English' "$work/state/speech.log" | cut -d: -f1)
 warning=$(grep -n 'private Warning: the power supply' "$work/state/speech.log" | cut -d: -f1)
 [ -n "$settings" ] && [ -n "$warning" ] && [ "$settings" -lt "$warning" ] && ok ||
 	bad "the warning is not after the settings: $(cat "$work/state/speech.log")"
-expect "status lacks the under-voltage" 30 power_is \
+expect "status lacks the under-voltage" 3 power_is \
 	"p['state'] == 'undervoltage' and p['undervoltage'] is True and p['battery'] == {'status': 'Charging', 'percent': 80}"
 grep -q 'power: undervoltage' "$work/daemon.err" && ok || bad "the log lacks the warning"
 
 echo 0 >"$sys/class/hwmon/hwmon1/in0_lcrit_alarm"
-expect "the end of the under-voltage is not said" 50 said "The power supply is fine again"
-expect "status is not ok again" 30 power_is "p['state'] == 'ok' and p['undervoltage'] is False"
+expect "the end of the under-voltage is not said" 5 said "The power supply is fine again"
+expect "status is not ok again" 3 power_is "p['state'] == 'ok' and p['undervoltage'] is False"
 
 echo Discharging >"$sys/class/power_supply/ups/status"
 echo 50 >"$sys/class/power_supply/ups/capacity"
-expect "running on the battery is not said" 50 \
+expect "running on the battery is not said" 5 \
 	said "Warning: no mains power, running on battery, fifty percent"
-expect "status is not on-battery" 30 power_is \
+expect "status is not on-battery" 3 power_is \
 	"p['state'] == 'on-battery' and p['battery']['percent'] == 50"
 # The charge falling without a change of state is in status, not said again.
 echo 40 >"$sys/class/power_supply/ups/capacity"
-expect "status does not follow the charge" 50 power_is "p['battery']['percent'] == 40"
+expect "status does not follow the charge" 5 power_is "p['battery']['percent'] == 40"
 [ "$(grep -c 'private Warning: no mains power' "$work/state/speech.log")" -eq 1 ] && ok ||
 	bad "the same state was said again"
 echo 15 >"$sys/class/power_supply/ups/capacity"
-expect "the low battery is not said" 50 \
+expect "the low battery is not said" 5 \
 	said "Warning: the battery is almost empty, please call the arbiter, fifteen percent"
-expect "status is not battery-low" 30 power_is "p['state'] == 'battery-low'"
+expect "status is not battery-low" 3 power_is "p['state'] == 'battery-low'"
 "$build/annabella" status --socket "$sock" 2>&1 | grep -qx 'Power: battery-low; battery Discharging, 15 %' &&
 	ok || bad "annabella status: $("$build/annabella" status --socket "$sock" 2>&1)"
 # The game went on meanwhile.
 grep -q 'public Pawn e2 e4\|public Bauer Eva zwei Eva vier' "$work/state/speech.log" && ok ||
 	bad "the move was not announced: $(grep public "$work/state/speech.log")"
-kill "$pid"
-wait "$pid" 2>/dev/null
-pid=""
+stop "$pid"
 
 # A simulated board without [power]: nothing is read, status says null.
 printf '[voice]\nrecord = no\n' >"$work/plain.conf"
-"$build/annabellad" --config "$work/plain.conf" --board "sim:$work/game.script" \
-	--time real --audio none --state "$work/plain" --control "$sock" 2>/dev/null &
+spawn "$build/annabellad" --config "$work/plain.conf" --board "sim:$work/game.script" \
+	--time real --audio none --state "$work/plain" --control "$sock" 2>/dev/null
 pid=$!
-expect "the plain daemon did not start" 50 test -S "$sock"
+expect "the plain daemon did not start" 5 test -S "$sock"
 "$build/annabella" control --socket "$sock" status 2>/dev/null | grep -q '"power":null' && ok ||
 	bad "status has a power reading with a simulated board and no [power]"
-kill "$pid"
-wait "$pid" 2>/dev/null
-pid=""
-echo "power: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+stop "$pid"
+summary

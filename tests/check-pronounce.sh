@@ -4,10 +4,8 @@
 # the word it replaces is a warning with its file and line; a good one says nothing.
 set -u
 build=${1:-build}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh"
+begin pronounce
 printf 'player white\n+100 press opponent-clock\n' >"$work/game.script"
 
 run() { # NAME CONFIG-TEXT: runs the daemon, leaves $rc and $work/NAME.err
@@ -17,36 +15,33 @@ run() { # NAME CONFIG-TEXT: runs the daemon, leaves $rc and $work/NAME.err
 		>/dev/null 2>"$work/$1.err"
 	rc=$?
 }
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "pronounce: $1"
-	sed 's/^/    /' "$2" | head -5
+failed_with() { # MESSAGE FILE
+	bad "$1"
+	show "$2"
 }
 
 # The issue's typo: "Y" is no phoneme of the German voice, which reads only "f".
 run typo '[speech]\n# a typo\nslow-repeat = 70\npronounce fünf = f'"'"'Ynf\n'
 if [ "$rc" -eq 2 ] && grep -q "typo.conf:4: pronounce fünf = f'Ynf: .*reads only 'f'" "$work/typo.err" &&
-	[ ! -e "$work/typo.state/journal" ]; then ok; else bad "a typo was not refused with its line (rc $rc)" "$work/typo.err"; fi
+	[ ! -e "$work/typo.state/journal" ]; then ok; else failed_with "a typo was not refused with its line (rc $rc)" "$work/typo.err"; fi
 
 # The same in another voice's override, after good ones.
 run en '[speech]\npronounce-en hundred and = h'"'"'Vndr@d@nd\npronounce-en Anna = '"'"'an@\npronounce-en Bella = b'"'"'El@Y\n'
 if [ "$rc" -eq 2 ] && grep -q "en.conf:4: pronounce Bella = .*English voice" "$work/en.err"; then ok; else
-	bad "an English override was not refused with its line (rc $rc)" "$work/en.err"
+	failed_with "an English override was not refused with its line (rc $rc)" "$work/en.err"
 fi
 
 # Accepted but far shorter than the word: a warning naming the line; the game runs.
 run short '[speech]\npronounce Springer = S\n'
 if [ "$rc" -eq 0 ] && grep -q "short.conf:2: pronounce Springer = S sounds .* far shorter" "$work/short.err" &&
 	grep -q "Sprache Deutsch" "$work/short.state/speech.log"; then ok; else
-	bad "a short override was not warned about, or the game did not run (rc $rc)" "$work/short.err"
+	failed_with "a short override was not warned about, or the game did not run (rc $rc)" "$work/short.err"
 fi
 
 # Good overrides: no warning, the game runs.
 run good '[speech]\npronounce fünf = f'"'"'ynf\npronounce-nl remise = r@m'"'"'i:z@\n'
 if [ "$rc" -eq 0 ] && ! grep -q "warn\|pronounce" "$work/good.err"; then ok; else
-	bad "good overrides were not taken quietly (rc $rc)" "$work/good.err"
+	failed_with "good overrides were not taken quietly (rc $rc)" "$work/good.err"
 fi
 
-echo "pronounce: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -10,13 +10,11 @@
 set -u
 build=${1:-build}
 trials=${RECOVERY_TRIALS:-50}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin recovery
 pgnx=/usr/games/pgn-extract
 game="$dir/games/1999-kasparov-topalov.pgn"
-passed=0
-failed=0
 whole=0
 
 # The moves of a PGN file in UCI, one per line (an empty game gives none).
@@ -28,10 +26,7 @@ uci() {
 "$build/annabella" script "$game" --player white --variants 5 --time-control 5400+30 \
 	>"$work/game.script"
 "$build/annabellad" --control none --board "sim:$work/game.script" --time virtual --audio none \
-	--state "$work/base" >"$work/base.out" 2>&1 || {
-	echo "recovery: the game did not play"
-	exit 1
-}
+	--state "$work/base" >"$work/base.out" 2>&1 || give_up "the game did not play"
 uci "$work/base/game.pgn" >"$work/orig.uci"
 plies=$(wc -l <"$work/orig.uci")
 size=$(stat -c %s "$work/base/journal")
@@ -61,7 +56,7 @@ open(p, "wb").write(bytes(b))' "$run/journal" "$offset"
 		got=$(wc -l <"$run.uci")
 		if [ $rc -eq 0 ] && [ "$held" -eq "$plies" ] &&
 			head -n "$got" "$work/orig.uci" | cmp -s - "$run.uci"; then
-			passed=$((passed + 1))
+			ok
 			if [ "$got" -eq "$plies" ]; then
 				whole=$((whole + 1))
 			else
@@ -70,9 +65,8 @@ open(p, "wb").write(bytes(b))' "$run/journal" "$offset"
 			fi
 			rm -rf "$run" "$run.out" "$run.uci"
 		else
-			failed=$((failed + 1))
-			echo "recovery: $kind at byte $offset: exit $rc; recovered $got, on disk $held of $plies"
-			sed 's/^/    /' "$run.out" | head -5
+			bad "$kind at byte $offset: exit $rc; recovered $got, on disk $held of $plies"
+			show "$run.out"
 		fi
 	done
 done
@@ -87,10 +81,9 @@ restart() { # STATE
 }
 same() { # NAME STATE WANT_UCI: game.pgn's moves equal WANT_UCI's
 	uci "$2/game.pgn" >"$2.uci"
-	if cmp -s "$3" "$2.uci"; then passed=$((passed + 1)); else
-		failed=$((failed + 1))
-		echo "recovery: $1: $(wc -l <"$2.uci") of $(wc -l <"$3") moves"
-		sed 's/^/    /' "$2.out" | head -5
+	if cmp -s "$3" "$2.uci"; then ok; else
+		bad "$1: $(wc -l <"$2.uci") of $(wc -l <"$3") moves"
+		show "$2.out"
 	fi
 }
 cp -r "$work/base" "$work/first"
@@ -110,10 +103,7 @@ restart "$work/half"
 same "an empty journal" "$work/half" "$work/half.uci"
 head -n 1 "$work/half/journal" | grep -q ' game game-0001 ' &&
 	[ "$(grep -c ' made ' "$work/half/journal")" -eq "$(wc -l <"$work/half.uci")" ]
-if [ $? -eq 0 ]; then passed=$((passed + 1)); else
-	failed=$((failed + 1))
-	echo "recovery: an empty journal: the game did not resume: $(head -c 200 "$work/half/journal")"
-fi
+check $? "an empty journal: the game did not resume: $(head -c 200 "$work/half/journal")"
 { cat "$work/half.script"; printf '+1000 control arbiter result 1/2-1/2 agreed\n'; } \
 	>"$work/ended.script"
 "$build/annabellad" --control none --board "sim:$work/ended.script" --time virtual \
@@ -123,12 +113,11 @@ restart "$work/ended"
 uci "$work/ended/games/game-0001.pgn" >"$work/ended.uci"
 if cmp -s "$work/half.uci" "$work/ended.uci" && grep -q '1/2-1/2' "$work/ended/games/game-0001.pgn" &&
 	head -n 1 "$work/ended/journal" | grep -q ' game game-0002 '; then
-	passed=$((passed + 1))
+	ok
 else
-	failed=$((failed + 1))
-	echo "recovery: an empty journal after the game ended: the archive holds" \
+	bad "an empty journal after the game ended: the archive holds" \
 		"$(wc -l <"$work/ended.uci") moves; the journal: $(head -c 100 "$work/ended/journal")"
-	sed 's/^/    /' "$work/ended.out" | head -5
+	show "$work/ended.out"
 fi
 cp -r "$work/base" "$work/fsck"
 python3 -c 'import sys
@@ -147,12 +136,10 @@ rc3=$?
 if [ $rc1 -eq 1 ] && [ "$before" = "$after" ] && grep -q "damaged" "$work/fsck1.out" &&
 	[ $rc2 -eq 1 ] && grep -q "mended" "$work/fsck2.out" && [ $rc3 -eq 0 ] &&
 	grep -q "whole" "$work/fsck3.out" && grep -q "$plies moves recovered" "$work/fsck3.out"; then
-	passed=$((passed + 1))
+	ok
 else
-	failed=$((failed + 1))
-	echo "recovery: fsck: exits $rc1 $rc2 $rc3"
-	cat "$work"/fsck?.out | sed 's/^/    /'
+	bad "fsck: exits $rc1 $rc2 $rc3"
+	cat "$work"/fsck?.out | indent
 fi
 echo "recovery: recovered game whole in $whole of $((2 * trials))"
-echo "recovery: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

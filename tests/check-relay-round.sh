@@ -10,24 +10,10 @@
 # room can read the games.  Without --boards every publisher is shown, as before.
 set -u
 build=$(cd "${1:-build}" && pwd)
-dir=$(cd "$(dirname "$0")" && pwd)
-conf_dir=$(cd "$dir/../configs/mosquitto" && pwd)
-work=$(mktemp -d)
-. "$dir/lib-mqtt.sh"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "relay-round: $*"
-}
-for tool in mosquitto mosquitto_pub mosquitto_sub mosquitto_passwd curl python3; do
-	if ! command -v $tool >/dev/null; then
-		echo "relay-round: $tool is missing (make deps installs it)"
-		echo "relay-round: 0 passed, 1 failed"
-		exit 1
-	fi
-done
+. "$(dirname "$0")/lib.sh"
+conf_dir=$(cd "$tests/../configs/mosquitto" && pwd)
+begin relay-round
+need mosquitto mosquitto_pub mosquitto_sub mosquitto_passwd curl python3
 
 # The README's broker: its two files, with this test's port, paths and user.
 port=$(free_port)
@@ -45,19 +31,17 @@ wait_port "$port" || bad "the broker did not start: $(cat "$work/broker.conf.log
 
 printf '[voice]\nrecord = no\n' >"$work/annabella.conf"
 board() { # NAME WHITE: a daemon playing 1. e4 e5 with its broadcast logged in as NAME
-	local name=$1 white=$2
+	local board=$1 white=$2
 	printf 'player white\ntime-control 600+5\n+300 press opponent-clock\n+300 lift e2\n+200 place e4\n+300 press player-clock\n+300 lift e7\n+200 place e5\n+300 press opponent-clock\n+60000 lift a2\n' \
-		>"$work/$name.script"
-	"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/$name.script" \
-		--time real --audio none --state "$work/$name.state" --control "$work/$name.sock" \
-		>>"$work/$name.daemon.log" 2>&1 &
-	pids+=($!)
-	for _ in $(seq 100); do [ -S "$work/$name.sock" ] && break; sleep 0.05; done
-	"$build/annabella" control --socket "$work/$name.sock" tags White "$white" >/dev/null
-	"$build/annabella" broadcast --board "$name" --socket "$work/$name.sock" \
-		--mqtt "127.0.0.1:$port" --user "$name" --password-file "$work/$name.password" \
-		>>"$work/$name.broadcast.log" 2>&1 &
-	pids+=($!)
+		>"$work/$board.script"
+	spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/$board.script" \
+		--time real --audio none --state "$work/$board.state" --control "$work/$board.sock" \
+		>>"$work/$board.daemon.log" 2>&1
+	wait_socket "$work/$board.sock"
+	"$build/annabella" control --socket "$work/$board.sock" tags White "$white" >/dev/null
+	spawn "$build/annabella" broadcast --board "$board" --socket "$work/$board.sock" \
+		--mqtt "127.0.0.1:$port" --user "$board" --password-file "$work/$board.password" \
+		>>"$work/$board.broadcast.log" 2>&1
 }
 board pi-01 "Berg, Anna"
 board pi-02 "Lind, Eva"
@@ -80,10 +64,9 @@ relay() { # LOG ARGS...: a relay on a free port (its port in $rport)
 	local log=$1
 	shift
 	rport=$(free_port)
-	"$build/annabella" relay --mqtt "127.0.0.1:$port" --listen "127.0.0.1:$rport" \
-		--user relay --password-file "$work/relay.password" "$@" >>"$log" 2>&1 &
+	spawn "$build/annabella" relay --mqtt "127.0.0.1:$port" --listen "127.0.0.1:$rport" \
+		--user relay --password-file "$work/relay.password" "$@" >>"$log" 2>&1
 	rpid=$!
-	pids+=($rpid)
 	wait_port "$rport" || bad "the relay did not listen: $(cat "$log")"
 }
 round_ok() { # WHAT: round.pgn holds the two real games, nothing else
@@ -109,13 +92,13 @@ sleep 0.5
 [ "$(grep -c "'pi-99' is not a board of the round" "$work/relay1.log")" -eq 1 ] && ok ||
 	bad "the relay's log on pi-99 (want one line): $(cat "$work/relay1.log")"
 grep -q "the round: 2 boards" "$work/relay1.log" && ok || bad "the relay does not say its round: $(cat "$work/relay1.log")"
-stop_pid "$rpid"
+stop "$rpid"
 
 # The round from its tags CSV (as `annabella relay tags` sends it).
 printf 'name,Round,Board\npi-02,3,2\npi-01,3,1\n' >"$work/round.csv"
 relay "$work/relay2.log" --round "$work/round.csv"
 round_ok "--round"
-stop_pid "$rpid"
+stop "$rpid"
 
 # The broker: pi-01 could not write in pi-02's place, the room could not write at all, and
 # the room reads the games.
@@ -141,5 +124,4 @@ grep -q 'every board that publishes on the broker is shown' "$work/relay3.log" &
 	--boards 'pi-01,pi 02/x' >"$work/bad.log" 2>&1
 [ $? -eq 2 ] && grep -q "'pi' is not\|'02/x' is not" "$work/bad.log" && ok ||
 	bad "a bad --boards is not refused: $(cat "$work/bad.log")"
-echo "relay-round: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

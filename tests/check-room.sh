@@ -10,40 +10,22 @@
 # Chromium (tests/web/roomtest.py).
 set -u
 build=$(cd "${1:-build}" && pwd)
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-. "$dir/lib-mqtt.sh"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "room: $*"
-}
-for tool in mosquitto mosquitto_pub curl python3; do
-	if ! command -v $tool >/dev/null; then
-		echo "room: $tool is missing (make deps installs it)"
-		echo "room: 0 passed, 1 failed"
-		exit 1
-	fi
-done
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin room
+need mosquitto mosquitto_pub curl python3
 
 port=$(free_port)
-cat >"$work/broker.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous true
-persistence false
-user $(id -un)
-CONF
+broker_conf "$work/broker.conf" "$port"
 start_broker "$work/broker.conf"
 wait_port "$port" || bad "the broker did not start"
 
 # A board as its broadcast publishes it: NAME PLIES [TAGS...] (the first PLIES moves of a
 # Ruy Lopez, each with a clock reading, and a status with the position after them).
 board() {
-	local name=$1 plies=$2
+	local board=$1 plies=$2
 	shift 2
-	python3 - "$name" "$plies" "$@" >"$work/$name.pgn" 3>"$work/$name.status" <<'PY'
+	python3 - "$board" "$plies" "$@" >"$work/$board.pgn" 3>"$work/$board.status" <<'PY'
 import json, os, sys
 name, plies, tags = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]
@@ -75,8 +57,8 @@ status = {"ok": True, "game": name, "fen": fens[plies], "plies": plies,
           "last_move": {"san": moves[plies - 1]} if plies else None}
 os.write(3, json.dumps(status).encode())
 PY
-	mosquitto_pub -p "$port" -r -q 1 -t "annabella/$name/pgn" -f "$work/$name.pgn"
-	mosquitto_pub -p "$port" -r -q 1 -t "annabella/$name/status" -f "$work/$name.status"
+	mosquitto_pub -p "$port" -r -q 1 -t "annabella/$board/pgn" -f "$work/$board.pgn"
+	mosquitto_pub -p "$port" -r -q 1 -t "annabella/$board/status" -f "$work/$board.status"
 }
 link() { # NAME BROADCAST DAEMON
 	mosquitto_pub -p "$port" -r -q 1 -t "annabella/$1/link" -m "{\"broadcast\":$2,\"daemon\":$3}"
@@ -91,10 +73,9 @@ link b3 true true
 pub_port=$(free_port)
 arb_port=$(free_port)
 delay_s=4
-"$build/annabella" relay --mqtt "127.0.0.1:$port" --listen "127.0.0.1:$pub_port" \
-	--arbiter-listen "127.0.0.1:$arb_port" --delay 0.0667 >"$work/relay.log" 2>&1 &
+spawn "$build/annabella" relay --mqtt "127.0.0.1:$port" --listen "127.0.0.1:$pub_port" \
+	--arbiter-listen "127.0.0.1:$arb_port" --delay 0.0667 >"$work/relay.log" 2>&1
 relay_pid=$!
-pids+=($relay_pid)
 pub=http://127.0.0.1:$pub_port
 arb=http://127.0.0.1:$arb_port
 wait_port "$pub_port" && wait_port "$arb_port" || bad "the relay did not start: $(cat "$work/relay.log")"
@@ -207,5 +188,4 @@ else
 	bad "axe-core: $(cat "$work/axe.err")"
 fi
 
-echo "room: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -4,11 +4,9 @@
 # PGN export read back by pgn-extract.  REGRESS_UPDATE=1 rewrites the expectations.
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin scoresheet
 for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasiere; do
 	"$build/annabella" script "$dir/games/$game.pgn" --player white --variants 3 \
 		--time-control - >"$work/$game.script"
@@ -27,29 +25,20 @@ for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasie
 			continue
 		fi
 		if cmp -s "$out" "$want"; then
-			passed=$((passed + 1))
+			ok
 		else
-			failed=$((failed + 1))
-			echo "scoresheet: $game as $format differs:"
+			bad "$game as $format differs:"
 			diff "$want" "$out" | head -10
 		fi
 	done
 	# The BRF is for an embosser: 40 cells a line at most.
-	if awk '{ sub(/\r$/, "") } length > 40 { bad = 1 } END { exit bad }' "$work/$game.brf"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "scoresheet: $game.brf has lines over 40 cells"
-	fi
+	awk '{ sub(/\r$/, "") } length > 40 { bad = 1 } END { exit bad }' "$work/$game.brf"
+	check $? "$game.brf has lines over 40 cells"
 	# Its pages: 25 lines each, a form feed between them, each numbered in order at the
 	# right margin of its last line ("#A", "#B", ...), no move pair's number on a page
 	# twice or missing.
-	if ! msg=$(python3 "$dir/scoresheet/pages.py" "$work/$game.brf" 25 40 bottom); then
-		failed=$((failed + 1))
-		echo "scoresheet: $game.brf pages: $msg"
-	else
-		passed=$((passed + 1))
-	fi
+	msg=$(python3 "$dir/scoresheet/pages.py" "$work/$game.brf" 25 40 bottom)
+	check $? "$game.brf pages: $msg"
 done
 
 # The configuration's [braille] page-lines, line-cells and page-number, and the options
@@ -62,29 +51,22 @@ if [ "${REGRESS_UPDATE:-}" = 1 ]; then
 	cp "$out" "$dir/scoresheet/$game.narrow.brf"
 elif cmp -s "$out" "$dir/scoresheet/$game.narrow.brf" &&
 	msg=$(python3 "$dir/scoresheet/pages.py" "$out" 12 24 top); then
-	passed=$((passed + 1))
+	ok
 else
-	failed=$((failed + 1))
-	echo "scoresheet: $game.narrow.brf differs: ${msg:-}"
+	bad "$game.narrow.brf differs: ${msg:-}"
 	diff "$dir/scoresheet/$game.narrow.brf" "$out" | head -10
 fi
 "$build/annabella" scoresheet --format brf --config "$work/narrow.conf" --page-lines 0 \
 	--line-cells 40 "$work/$game" >"$out"
-if ! grep -q $'\f' "$out" && [ "$(grep -c . "$out")" -gt 25 ]; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-	echo "scoresheet: --page-lines 0 still gives pages"
-fi
-for bad in "--page-lines 3" "--line-cells 400" "--signs inside"; do
+! grep -q $'\f' "$out" && [ "$(grep -c . "$out")" -gt 25 ]
+check $? "--page-lines 0 still gives pages"
+for wrong in "--page-lines 3" "--line-cells 400" "--signs inside"; do
 	# shellcheck disable=SC2086
-	if "$build/annabella" scoresheet --format brf $bad "$work/$game" >/dev/null 2>"$work/err" ||
-		! grep -q -- "${bad%% *}" "$work/err"; then
-		failed=$((failed + 1))
-		echo "scoresheet: $bad was not refused"
+	if "$build/annabella" scoresheet --format brf $wrong "$work/$game" >/dev/null 2>"$work/err" ||
+		! grep -q -- "${wrong%% *}" "$work/err"; then
+		bad "$wrong was not refused"
 	else
-		passed=$((passed + 1))
+		ok
 	fi
 done
-echo "scoresheet: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

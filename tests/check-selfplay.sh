@@ -4,25 +4,16 @@
 # a generated game that went on past one could never match the daemon's scoresheet.  Its
 # dead_position(), read from the generator, on positions the Laws decide.
 set -u
-dir=$(cd "$(dirname "$0")" && pwd)
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh"
+begin selfplay
 # shellcheck disable=SC1090
-source <(sed -n '/^dead_position() {$/,/^}$/p' "$dir/selfplay.sh")
-if ! declare -F dead_position >/dev/null; then
-	echo "selfplay: tests/selfplay.sh has no dead_position()"
-	echo "selfplay: 0 passed, 1 failed"
-	exit 1
-fi
+source <(sed -n '/^dead_position() {$/,/^}$/p' "$tests/selfplay.sh")
+declare -F dead_position >/dev/null || give_up "tests/selfplay.sh has no dead_position()"
 expect() { # dead|alive BOARD WHY
 	local got=alive
 	dead_position "$2" && got=dead
-	if [ "$got" = "$1" ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "selfplay: $2 ($3) is $got, want $1"
-	fi
+	[ "$got" = "$1" ]
+	check $? "$2 ($3) is $got, want $1"
 }
 expect dead 8/8/8/4k3/8/8/4K3/8 "king against king"
 expect dead 8/8/8/4k3/8/8/4K3/6N1 "king and knight against king"
@@ -40,5 +31,4 @@ expect alive 8/8/8/4k2p/8/8/4K3/8 "a pawn can promote"
 expect alive 8/8/8/4k3/8/8/4K3/7R "a rook mates"
 expect alive 8/8/8/4k3/8/8/4K3/3Q4 "a queen mates"
 expect alive rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR "the start"
-echo "selfplay: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -6,20 +6,8 @@
 # run's audio FIFO loses its reader mid-game (SIGPIPE): the game goes on.
 set -u
 build=${1:-build}
-work=$(mktemp -d)
-reader=0
-trap 'kill $pid $reader 2>/dev/null; rm -rf "$work"' EXIT
-passed=0
-failed=0
-pid=0
-check() { # OK MESSAGE
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "signals: $2"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+begin signals
 
 cat >"$work/game.script" <<'SCRIPT'
 player white
@@ -43,9 +31,9 @@ conf "$work/fifo1" 175
 # 1. A blocking audio output, SIGHUP, SIGTERM.
 mkfifo "$work/fifo1"
 sleep 60 <"$work/fifo1" & # a reader that never reads: the pipe fills, the voice blocks
-reader=$!
-"$build/annabellad" --config "$work/a.conf" --board "sim:$work/game.script" --time real \
-	--audio alsa --control none --state "$work/s1" >"$work/s1.out" 2>&1 &
+track $!
+spawn "$build/annabellad" --config "$work/a.conf" --board "sim:$work/game.script" --time real \
+	--audio alsa --control none --state "$work/s1" >"$work/s1.out" 2>&1
 pid=$!
 sleep 4.5
 conf "$work/fifo1" 190
@@ -71,15 +59,13 @@ check $? "SIGTERM: the journal does not hold the 4 moves"
 mkfifo "$work/fifo2"
 conf "$work/fifo2" 175
 (timeout 1.5 cat "$work/fifo2" >/dev/null) &
-"$build/annabellad" --config "$work/a.conf" --board "sim:$work/game.script" --time real \
-	--audio alsa --control none --state "$work/s2" >"$work/s2.out" 2>&1 &
+spawn "$build/annabellad" --config "$work/a.conf" --board "sim:$work/game.script" --time real \
+	--audio alsa --control none --state "$work/s2" >"$work/s2.out" 2>&1
 pid=$!
 sleep 5
 kill -0 $pid 2>/dev/null
 check $? "the daemon died when its audio reader went away: $(tail -2 "$work/s2.out")"
 grep -c " made " "$work/s2/journal" 2>/dev/null | grep -qx 4
 check $? "after SIGPIPE the moves were not recorded"
-kill -TERM $pid
-wait $pid 2>/dev/null
-echo "signals: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+stop $pid
+summary

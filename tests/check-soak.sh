@@ -5,16 +5,8 @@
 # games' audio records and every scoresheet.
 set -u
 build=${1:-build}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then passed=$((passed + 1)); else
-		failed=$((failed + 1))
-		echo "soak: $2"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+begin soak
 games() { # N: fool's mate N times, each approved and the start position set up again
 	echo "player white"
 	echo "time-control -"
@@ -46,5 +38,4 @@ echo "soak: games/ after 100 games: $pgns scoresheets, $wavs audio records"
 check $? "scoresheets kept: $pgns (want every game)"
 [ "$wavs" -le 4 ]
 check $? "audio records kept: $wavs (want the last 3 and the game being played)"
-echo "soak: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

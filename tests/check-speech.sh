@@ -6,15 +6,12 @@
 # REGRESS_UPDATE=1 (make regress-update) rewrites the golden: review the diff.
 set -u
 build=${1:-build}
-dir=$(cd "$(dirname "$0")" && pwd)
-golden="$dir/speech/phonemes.golden"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
+begin speech
+golden="$tests/speech/phonemes.golden"
+out=$work/phonemes
 
-if ! "$build/annabella" speech-phonemes >"$out"; then
-	echo "speech: annabella speech-phonemes failed"
-	exit 1
-fi
+"$build/annabella" speech-phonemes >"$out" || give_up "annabella speech-phonemes failed"
 if [ "${REGRESS_UPDATE:-}" = 1 ]; then
 	cp "$out" "$golden"
 	echo "speech: $golden rewritten ($(grep -vc '^#' "$golden") segments)"
@@ -22,15 +19,12 @@ if [ "${REGRESS_UPDATE:-}" = 1 ]; then
 fi
 want=$(head -1 "$golden")
 got=$(head -1 "$out")
-if [ "$want" != "$got" ]; then
-	echo "speech: SKIPPED: the golden is for ${want#\# }, this is ${got#\# }"
-	exit 0
+[ "$want" = "$got" ] || skip "the golden is for ${want#\# }, this is ${got#\# }"
+if diff -u "$golden" "$out" >"$out.diff"; then
+	echo "speech: $(grep -vc '^#' "$golden") segments as in the golden"
+	ok
+else
+	bad "phonemes differ from $golden:"
+	show "$out.diff" 40
 fi
-if ! diff -u "$golden" "$out" >"$out.diff"; then
-	echo "speech: phonemes differ from $golden:"
-	head -40 "$out.diff" | sed 's/^/    /'
-	rm -f "$out.diff"
-	exit 1
-fi
-rm -f "$out.diff"
-echo "speech: $(grep -vc '^#' "$golden") segments as in the golden"
+summary

@@ -5,29 +5,20 @@
 # Usage: tests/check-stockfish.sh BUILD_DIR
 set -u
 build=${1:-build}
-dir=$(dirname "$0")
+. "$(dirname "$0")/lib.sh"
+dir=$tests
+begin check-stockfish
 annabella="$build/annabella"
 stockfish=${STOCKFISH:-/usr/games/stockfish}
 pgn_extract=${PGN_EXTRACT:-/usr/games/pgn-extract}
 depth=${PERFT_DEPTH:-4}
 sample=${PERFT_SAMPLE:-80} # positions taken from the games
 
-if [ ! -x "$stockfish" ]; then
-	echo "check-stockfish: skipped, $stockfish not found"
-	echo "check-stockfish: 0 passed, 0 failed"
-	exit 0
-fi
-if [ ! -x "$annabella" ]; then
-	echo "check-stockfish: $annabella not built" >&2
-	echo "check-stockfish: 0 passed, 1 failed"
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -x "$stockfish" ] || skip "$stockfish not found"
+[ -x "$annabella" ] || give_up "$annabella not built"
 
 # Positions known to catch move generator bugs (pins, e.p., castling, promotions).
-cat >"$tmp/fens" <<'FENS'
+cat >"$work/fens" <<'FENS'
 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1
 r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1
@@ -57,11 +48,11 @@ FENS
 if [ -x "$pgn_extract" ] && compgen -G "$dir/games/*.pgn" >/dev/null; then
 	# Every position of every game, openings included; take an even sample of them.
 	"$pgn_extract" -Wepd --quiet "$dir"/games/*.pgn 2>/dev/null |
-		awk '{ print $1, $2, $3, $4, "0", "1" }' >"$tmp/game-fens"
-	total=$(wc -l <"$tmp/game-fens")
+		awk '{ print $1, $2, $3, $4, "0", "1" }' >"$work/game-fens"
+	total=$(wc -l <"$work/game-fens")
 	if [ "$total" -gt 0 ]; then
 		step=$(((total + sample - 1) / sample))
-		awk -v s="$step" 'NR % s == 0' "$tmp/game-fens" >>"$tmp/fens"
+		awk -v s="$step" 'NR % s == 0' "$work/game-fens" >>"$work/fens"
 	fi
 else
 	echo "check-stockfish: no games or no pgn-extract, built-in positions only"
@@ -73,35 +64,28 @@ fi
 	while IFS= read -r fen; do
 		echo "position fen $fen"
 		echo "go perft $depth"
-	done <"$tmp/fens"
+	done <"$work/fens"
 	if [ "${PERFT_START6:-1}" = 1 ]; then
 		echo "position startpos"
 		echo "go perft 6"
 	fi
 	echo "quit"
-} | "$stockfish" 2>/dev/null | sed -n 's/^Nodes searched: *//p' >"$tmp/expected"
+} | "$stockfish" 2>/dev/null | sed -n 's/^Nodes searched: *//p' >"$work/expected"
 
-passed=0
-failed=0
 i=0
 run_one() { # FEN DEPTH EXPECTED
 	local got
 	got=$("$annabella" perft "$1" "$2" 2>&1 | tail -1)
-	if [ "$got" = "$3" ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "MISMATCH perft $2 \"$1\": annabella $got, stockfish $3" >&2
-	fi
+	[ "$got" = "$3" ]
+	check $? "MISMATCH perft $2 \"$1\": annabella $got, stockfish $3"
 }
-mapfile -t expected <"$tmp/expected"
+mapfile -t expected <"$work/expected"
 while IFS= read -r fen; do
 	run_one "$fen" "$depth" "${expected[$i]:-none}"
 	i=$((i + 1))
-done <"$tmp/fens"
+done <"$work/fens"
 if [ "${PERFT_START6:-1}" = 1 ]; then
 	run_one startpos 6 "${expected[$i]:-none}"
 fi
 
-echo "check-stockfish: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

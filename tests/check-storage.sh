@@ -12,27 +12,14 @@
 # Needs root (or sudo) for the mounts and the owners.
 set -u
 build=$(cd "${1:-build}" && pwd)
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-work=$(mktemp -d)
-trap '$sudo rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+begin storage
 chmod 755 "$work"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "storage: $*"
-}
-if ! $sudo true 2>/dev/null; then
-	echo "storage: root or sudo needed (mounts, owners)"
-	echo "storage: 0 passed, 1 failed"
-	exit 1
-fi
+need_root "mounts, owners"
 virtual() { # STATE SCRIPT [USER]: a daemon run in virtual time; its output in STATE.out
 	local state=$1 script=$2 user=${3:-}
 	if [ -n "$user" ]; then
-		$sudo runuser -u "$user" -- "$build/annabellad" --control none --board "sim:$script" \
+		run_as "$user" "$build/annabellad" --control none --board "sim:$script" \
 			--time virtual --audio none --state "$state" >"$state.out" 2>&1
 	else
 		"$build/annabellad" --control none --board "sim:$script" --time virtual \
@@ -113,7 +100,7 @@ if [ $rc -eq 1 ] && grep -q mended "$work/own-fsck.out" && [ -z "$others" ] && [
 	ok
 else
 	bad "fsck --repair as root: exit $rc; not the service's: $others; other modes: $modes"
-	sed 's/^/    /' "$work/own-fsck.out"
+	indent <"$work/own-fsck.out"
 fi
 printf 'player white\ntime-control 300+0\n+300 control arbiter resume\n+300 lift g1\n+300 place f3\n+300 press player-clock\n' \
 	>"$work/on.script"
@@ -164,5 +151,4 @@ if [ $rc -eq 1 ] && [ "$(sans "$work/ours/game.pgn")" = " d4 d5 * " ] &&
 else
 	bad "fsck --use: exit $rc, game.pgn $(sans "$work/ours/game.pgn"): $(cat "$work/use.out")"
 fi
-echo "storage: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

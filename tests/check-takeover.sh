@@ -6,20 +6,8 @@
 # that writes its PID and arguments: the daemon executes it in its own process.
 set -u
 build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-pid=""
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "takeover: $*"
-}
+. "$(dirname "$0")/lib.sh"
+begin takeover
 mkdir -p "$work/bin"
 cat >"$work/new-version" <<SH
 #!/bin/sh
@@ -30,32 +18,22 @@ install_new() { # as dpkg: the new file next to the old, renamed over it
 	cp "$work/new-version" "$work/bin/annabellad.dpkg-new"
 	mv "$work/bin/annabellad.dpkg-new" "$work/bin/annabellad"
 }
-wait_for() { # TENTHS COMMAND...
-	local n=$1
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 marker_is_daemon() { [ -f "$work/marker" ] && [ "$(cut -d' ' -f1 "$work/marker")" = "$pid" ]; }
 run() { # NAME SCRIPT: the daemon from a copy of the build, in real time
 	cp "$build/annabellad" "$work/bin/annabellad"
 	rm -f "$work/marker"
 	args=(--board "sim:$work/$2" --time real --audio none --state "$work/$1"
 		--control "$work/$1.sock")
-	"$work/bin/annabellad" "${args[@]}" 2>"$work/$1.err" &
+	spawn "$work/bin/annabellad" "${args[@]}" 2>"$work/$1.err"
 	pid=$!
-	wait_for 50 test -S "$work/$1.sock" || bad "$1: the daemon did not start"
+	wait_for 5 test -S "$work/$1.sock" || bad "$1: the daemon did not start"
 }
 
 # An idle board: nothing played, the clock not started.  The new version takes over at once.
 printf '+30000 press info\n' >"$work/idle.script"
 run idle idle.script
 install_new
-if wait_for 40 marker_is_daemon; then
+if wait_for 4 marker_is_daemon; then
 	ok
 	[ "$(cut -d' ' -f2- "$work/marker")" = "${args[*]}" ] && ok ||
 		bad "idle: the new version got other arguments: $(cat "$work/marker")"
@@ -65,7 +43,6 @@ fi
 grep -q 'no game is in progress: starting it' "$work/idle.err" && ok ||
 	bad "idle: the log does not say why: $(cat "$work/idle.err")"
 wait "$pid" 2>/dev/null
-pid=""
 
 # A game: two moves, the new version installed, a third move, the arbiter's result, the
 # players' approval.  It takes over after the approval, never before.
@@ -87,7 +64,7 @@ time-control 600+5
 +30000 press info
 SCRIPT
 run game game.script
-wait_for 50 grep -q 'public Bauer Eva sieben Eva fünf' "$work/game/speech.log" ||
+wait_for 5 grep -q 'public Bauer Eva sieben Eva fünf' "$work/game/speech.log" ||
 	bad "game: e5 was not announced"
 install_new
 sleep 2.5
@@ -100,13 +77,13 @@ grep -q 'takes over once this game.s result is approved' "$work/game.err" && ok 
 # The game goes on with the old version: f3 is made, its press gives its reading.
 movetext() { tr '\n' ' ' <"$work/game/game.pgn"; }
 nf3_read() { movetext | grep -q '2\. Nf3 {\[%clk'; }
-wait_for 50 nf3_read && ok ||
+wait_for 5 nf3_read && ok ||
 	bad "game: the move after the upgrade is not on the scoresheet: $(cat "$work/game/game.pgn")"
 # The result given (not yet approved): still the old version.
-wait_for 30 grep -q '^\[Result "1-0"\]' "$work/game/game.pgn" || bad "game: no result"
+wait_for 3 grep -q '^\[Result "1-0"\]' "$work/game/game.pgn" || bad "game: no result"
 [ ! -f "$work/marker" ] && ok || bad "game: the new version took over before the approval"
 # Approved: the new version takes over, in the same process, with the same arguments.
-if wait_for 60 marker_is_daemon; then
+if wait_for 6 marker_is_daemon; then
 	ok
 	[ "$(cut -d' ' -f2- "$work/marker")" = "${args[*]}" ] && ok ||
 		bad "game: the new version got other arguments: $(cat "$work/marker")"
@@ -117,7 +94,4 @@ archived=$(ls "$work"/game/games/game-0001*.pgn 2>/dev/null | head -1)
 [ -n "$archived" ] && grep -q '2\. Nf3' "$archived" && grep -q '1-0' "$archived" && ok ||
 	bad "game: the archived scoresheet is not whole: $(cat "$archived" 2>/dev/null)"
 wait "$pid" 2>/dev/null
-pid=""
-
-echo "takeover: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -12,20 +12,8 @@
 # continued with chained lines, and verify reads it.
 set -u
 build=$(cd "${1:-build}" && pwd)
-work=$(mktemp -d)
-daemon_pid=""
-cleanup() {
-	[ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "verify: $*"
-}
+. "$(dirname "$0")/lib.sh"
+begin verify
 sock="$work/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -34,13 +22,6 @@ arbiters = $(id -un)
 [voice]
 record = no
 CONF
-wait_for() { # FILE PATTERN: until the file holds a line matching it (10 s)
-	for _ in $(seq 200); do
-		grep -qE "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
 ctl() { "$build/annabella" control --socket "$sock" "$@"; }
 
 # The first run: three moves, then the power goes (kill -9 from outside).
@@ -59,31 +40,28 @@ time-control 600+5
 +300 press player-clock
 +60000 lift a2
 SCRIPT
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
-	--time real --audio none --state "$work/state" 2>"$work/run1.err" &
+spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
+	--time real --audio none --state "$work/state" 2>"$work/run1.err"
 daemon_pid=$!
-wait_for "$work/state/speech.log" 'Springer Gustav eins Felix drei' ||
+wait_line "$work/state/speech.log" 'Springer Gustav eins Felix drei' ||
 	bad "the first run did not announce Nf3"
 sleep 0.5
 {
 	kill -9 $daemon_pid
 	wait $daemon_pid
 } 2>/dev/null
-daemon_pid=""
 sleep 1.1 # the second start's wall clock is later by a whole second
 
 # The second run resumes; the arbiter gives the result and the players approve.
 printf 'player white\ntime-control 600+5\n+60000 lift a2\n' >"$work/run2.script"
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
-	--time real --audio none --state "$work/state" 2>"$work/run2.err" &
+spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
+	--time real --audio none --state "$work/state" 2>"$work/run2.err"
 daemon_pid=$!
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+wait_socket "$sock"
 sleep 0.3
 ctl result 1-0 black left the hall >/dev/null || bad "the result was refused"
 ctl approve >/dev/null || bad "approve was refused"
-kill $daemon_pid
-wait $daemon_pid 2>/dev/null
-daemon_pid=""
+stop $daemon_pid
 
 # The start lines: one per start in each log, in order, with the kernel's clock state.
 synced=$(python3 -c '
@@ -232,5 +210,4 @@ else
 fi
 "$build/annabella" verify "$work/nothing-here" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "verify of a missing directory does not exit 2"
-echo "verify: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -6,8 +6,7 @@
 set -u
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-if ! axe=$(bash "$here/web/axe.sh" "$build"); then
-	echo "web: 0 passed, 1 failed"
-	exit 1
-fi
+. "$here/lib.sh"
+named web
+axe=$(bash "$here/web/axe.sh" "$build") || give_up "axe-core is not there (tests/web/axe.sh)"
 exec /usr/bin/python3 "$here/web/webtest.py" "$build" "$axe"

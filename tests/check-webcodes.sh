@@ -5,8 +5,7 @@
 set -u
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-if ! axe=$(bash "$here/web/axe.sh" "$build"); then
-	echo "webcodes: 0 passed, 1 failed"
-	exit 1
-fi
+. "$here/lib.sh"
+named webcodes
+axe=$(bash "$here/web/axe.sh" "$build") || give_up "axe-core is not there (tests/web/axe.sh)"
 exec /usr/bin/python3 "$here/web/codestest.py" "$build" "$axe"

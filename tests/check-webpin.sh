@@ -9,23 +9,8 @@
 # address, and the daemon's wait (code pin-wait) is a 429.
 set -u
 build=$(cd "${1:-build}" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib-mqtt.sh"
-work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	failed=$((failed + 1))
-	echo "webpin: $*"
-}
+. "$(dirname "$0")/lib.sh"
+begin webpin
 sock="$work/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -37,14 +22,13 @@ assistant-pin = 123456
 record = no
 CONF
 printf 'player white\ntime-control 600+5\n+120000 lift a2\n' >"$work/idle.script"
-"$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/idle.script" \
-	--time real --audio none --state "$work/state" 2>"$work/daemon.err" &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/idle.script" \
+	--time real --audio none --state "$work/state" 2>"$work/daemon.err"
+wait_socket "$sock"
 port=$(free_port)
-"$build/annabella" web --config "$work/annabella.conf" --listen "127.0.0.1:$port" \
-	>"$work/web.out" 2>"$work/web.err" &
-pids+=($!)
+spawn "$build/annabella" web --config "$work/annabella.conf" --listen "127.0.0.1:$port" \
+	>"$work/web.out" 2>"$work/web.err"
+web=$!
 wait_port "$port" || bad "the page does not listen"
 base="http://127.0.0.1:$port/api/command"
 post() { # FROM-ADDRESS PIN COMMAND: "STATUS BODY"
@@ -96,14 +80,12 @@ grep -q 'annabella web: 127.0.0.1 waits' "$work/web.err" && ok ||
 	bad "the page's log does not say that the address waits: $(head -5 "$work/web.err")"
 
 # Without the PINs in its configuration: passed on, one at a time per address.
-kill "${pids[1]}"
-wait "${pids[1]}" 2>/dev/null
+stop "$web"
 grep -q 'PINs from 127.0.0.1 refused unchecked during a' "$work/web.err" && ok ||
 	bad "the page's log lacks the refused PINs' line at its stop: $(tail -3 "$work/web.err")"
 port=$(free_port)
-"$build/annabella" web --socket "$sock" --listen "127.0.0.1:$port" >"$work/web2.out" \
-	2>"$work/web2.err" &
-pids+=($!)
+spawn "$build/annabella" web --socket "$sock" --listen "127.0.0.1:$port" >"$work/web2.out" \
+	2>"$work/web2.err"
 wait_port "$port" || bad "the second page does not listen"
 base="http://127.0.0.1:$port/api/command"
 burst 127.0.0.3 40 >"$work/burst2"
@@ -123,5 +105,4 @@ for i in $(seq 60 $((60 + 5 - wrong))); do got="$got$(post "127.0.0.$i" 555555 s
 	bad "wrong PINs passed on one at a time after $wrong: $got(want $want: 403 until the daemon's fifth, then its wait as 429)"
 grep -q 'auth \*\*\*\* => error wrong PIN; the next is checked in 2 s$' "$work/state/control.log" && ok ||
 	bad "the daemon's control.log lacks its fifth wrong PIN: $(grep auth "$work/state/control.log" | tail -3)"
-echo "webpin: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary

@@ -11,27 +11,20 @@ import json
 import os
 import pwd
 import re
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from checklib import check  # noqa: E402
+
 BUILD = sys.argv[1]
-WORK = tempfile.mkdtemp(prefix="anb-codes.", dir=os.environ.get("TMPDIR"))
+WORK = checklib.begin("codes")
 SOCK = os.path.join(WORK, "control")
-passed = failed = 0
 seen = set()
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"codes: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
+checklib.at_exit(lambda: print(f"codes: {len(seen)} codes seen from the daemon"))
 
 
 TABLE = {}
@@ -134,20 +127,19 @@ assistant-pin = 1234
 [voice]
 record = no
 """
-daemon = None
-try:
+
+
+def main():
     with open(os.path.join(WORK, "game.script"), "w") as f:
         f.write(SCRIPT)
     with open(os.path.join(WORK, "annabella.conf"), "w") as f:
         f.write(CONF)
-    daemon = subprocess.Popen(
+    checklib.spawn(
+        "daemon",
         [f"{BUILD}/annabellad", "--config", os.path.join(WORK, "annabella.conf"), "--board",
          "sim:" + os.path.join(WORK, "game.script"), "--time", "real", "--audio", "none",
          "--state", os.path.join(WORK, "state")], stderr=open(os.path.join(WORK, "err"), "w"))
-    for _ in range(300):
-        if os.path.exists(SOCK):
-            break
-        time.sleep(0.02)
+    checklib.wait_path(SOCK, 6)
     time.sleep(1.6)
     anna, ben, arbiter = Client(), Client(), Client()
     check("anna's PIN and name", anna.ask("auth 1234 anna")["ok"])
@@ -177,11 +169,6 @@ try:
         log = f.read()
     check("control.log names the two relayers", "+pin:anna assistant move 2 e5 => ok" in log
           and "+pin:ben assistant move 2 c5 => error" in log, log[-600:])
-finally:
-    if daemon:
-        daemon.kill()
-        daemon.wait()
-    shutil.rmtree(WORK, ignore_errors=True)
-print(f"codes: {len(seen)} codes seen from the daemon")
-print(f"codes: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+
+
+checklib.run(main)

@@ -29,7 +29,7 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-pkgtest.XXXXXX")
 [ -n "${PKGTEST_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-"$dir/build.sh" "$work/deb"
+"$dir/../../tools/pkg/build.sh" "$work/deb"
 mkdir -p "$work/payload/out"
 deb=$(ls "$work"/deb/annabella_*.deb | grep -v dbgsym)
 cp "$deb" "$work/payload/annabella.deb"

@@ -21,9 +21,9 @@ fi
 run unit unit.log make --no-print-directory unit
 run regress regress.log make --no-print-directory regress
 grep -h -E '^(unit|regress): [0-9]+ passed' /out/unit.log /out/regress.log >>/out/summary
-run package-amd64 package-amd64.log tests/pkg/build.sh /out/amd64
+run package-amd64 package-amd64.log tools/pkg/build.sh /out/amd64
 DEB_BUILD_OPTIONS=nocheck run package-arm64 package-arm64.log \
-	tests/pkg/build.sh /out/arm64 -a arm64 -Pcross,nocheck
+	tools/pkg/build.sh /out/arm64 -a arm64 -Pcross,nocheck
 grep -h 'lintian clean' /out/package-amd64.log >/dev/null && res ok lintian-amd64 ||
 	res FAIL lintian-amd64
 grep -h 'lintian clean' /out/package-arm64.log >/dev/null && res ok lintian-arm64 ||

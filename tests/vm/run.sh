@@ -3,7 +3,7 @@
 #
 #   tests/vm/run.sh [BUILD_DIR]        (default: build)
 #
-# Boots a small kernel with the GPIO simulator (tests/vm/build-kernel.sh, cached) under QEMU
+# Boots a small kernel with the GPIO simulator (tools/vm/build-kernel.sh, cached) under QEMU
 # with an initramfs of busybox, BUILD_DIR/annabellad and its shared libraries; /init
 # (tests/vm/init.sh) plays tests/vm/game.script on a gpio-sim chip through the gpiod backend
 # in real time.  This script then checks the console output: the moves, the speech, the line
@@ -79,7 +79,7 @@ static_busybox || skip "no static /bin/busybox"
 
 # ---------------------------------------------------------------- kernel
 t0=$(date +%s)
-kernel=$("$here/build-kernel.sh")
+kernel=$("$here/../../tools/vm/build-kernel.sh")
 rc=$?
 kernel=$(tail -n1 <<<"$kernel")
 t1=$(date +%s)
@@ -112,7 +112,7 @@ while read -r lib; do
 	cp -L "$lib" "$root$lib"
 done < <(ldd "$daemon" | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p')
 cp "$here/init.sh" "$root/init"
-# The display's I2C adapter (tests/vm/build-kernel.sh keeps the modules next to the image).
+# The display's I2C adapter (tools/vm/build-kernel.sh keeps the modules next to the image).
 mkdir -p "$root/lib/modules"
 cp "$kernel.modules/i2c-stub.ko" "$root/lib/modules/" || {
 	bad "no i2c-stub.ko next to $kernel"

@@ -8,7 +8,7 @@ axe_version=4.10.3
 cache=${ANNABELLA_CACHE:-$build/cache}
 axe=$cache/axe-core-$axe_version/node_modules/axe-core/axe.min.js
 if [ ! -s "$axe" ]; then
-	command -v npm >/dev/null || "$here/deps.sh" npm >&2 || true
+	command -v npm >/dev/null || "$here/../tools/deps.sh" npm >&2 || true
 	mkdir -p "$cache/axe-core-$axe_version"
 	if ! npm install --silent --no-audit --no-fund --prefix "$cache/axe-core-$axe_version" \
 		"axe-core@$axe_version" >"$cache/npm.log" 2>&1; then

@@ -13,34 +13,35 @@ can; control.log tells the two apart; axe-core finds no violation after a refusa
 """
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-from browser import chromium
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from browser import chromium  # noqa: E402
+from checklib import check, procs, wait_for  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 BUILD, AXE = sys.argv[1], sys.argv[2]
-WORK = tempfile.mkdtemp(prefix="anb-webcodes.", dir=os.environ.get("TMPDIR"))
+WORK = checklib.begin("webcodes")
 SOCK = os.path.join(WORK, "control")
-passed = failed = 0
-procs = {}
 drivers = []
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"webcodes: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
+def quit_drivers():
+    for d in drivers:
+        try:
+            d.quit()
+        except Exception:
+            pass
+
+
+checklib.at_exit(quit_drivers)
 
 
 CONF = f"""[control]
@@ -107,16 +108,6 @@ class Watcher(threading.Thread):
     def of(self, kind):
         with self.lock:
             return [e for e in self.events if e.get("event") == kind]
-
-
-def wait_for(what, timeout, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = what()
-        if v:
-            return v
-        time.sleep(step)
-    return what()
 
 
 def start_web():
@@ -280,22 +271,4 @@ def main():
     two_assistants(base, watcher)
 
 
-try:
-    main()
-except Exception as e:  # a crash of the test is a failure, with its reason
-    import traceback
-    traceback.print_exc()
-    check("the test ran to its end", False, repr(e))
-finally:
-    for d in drivers:
-        try:
-            d.quit()
-        except Exception:
-            pass
-    for p in procs.values():
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    shutil.rmtree(WORK, ignore_errors=True)
-print(f"webcodes: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checklib.run(main)

@@ -23,88 +23,28 @@ status of an assistant, never say whether a claim is correct; the arbiter's does
 """
 import json
 import os
-import getpass
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
-from browser import chromium
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from browser import chromium  # noqa: E402
+from checklib import as_user, check, free_port, http, in_group, procs, wait_port  # noqa: E402
 
 BUILD = sys.argv[1]
-WORK = tempfile.mkdtemp(prefix="anb-privacy.", dir=os.environ.get("TMPDIR"))
+WORK = checklib.begin("privacy")
 SOCK = os.path.join(WORK, "run", "control")
 GROUP = "anb-privtest"
 ASSISTANT, ARBITER = "anb-priv-asst", "anb-priv-arb"
-SUDO = [] if os.geteuid() == 0 else ["sudo", "-n"]
 TOOL = None  # the copy the test users run (main())
-passed = failed = 0
-procs = {}
 driver = None
-users_made = []
+checklib.at_exit(lambda: driver and driver.quit())
 
 # The script's first action comes at T0 ms of daemon time; every sink is open by then.
 T0 = 12000
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"privacy: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
-
-
-def cleanup():
-    if driver:
-        try:
-            driver.quit()
-        except Exception:
-            pass
-    # SIGTERM first: runuser passes it on to the program it runs as the test user (a
-    # SIGKILL would leave that program behind, and its user could not be removed).
-    for p in procs.values():
-        if p.poll() is None:
-            p.terminate()
-    for p in procs.values():
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    for u in users_made:
-        subprocess.run(SUDO + ["userdel", u], capture_output=True)
-    subprocess.run(SUDO + ["groupdel", GROUP], capture_output=True)
-    shutil.rmtree(WORK, ignore_errors=True)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wait_port(port, timeout=5):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
-
-
-def as_user(user, args, **kw):
-    return SUDO + ["runuser", "-u", user, "--"] + args
 
 
 CONF = f"""[control]
@@ -281,15 +221,6 @@ def cli(user, *args, stdin=None):
                           input=stdin, capture_output=True, text=True, timeout=20)
 
 
-def http(url, data=None, headers=None):
-    req = urllib.request.Request(url, data=data, headers=headers or {})
-    try:
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-
-
 def events(lines):
     """The JSON events of a sink (its lines that parse as objects with an event)."""
     out = []
@@ -303,35 +234,18 @@ def events(lines):
     return out
 
 
-def make_users():
-    for cmd in (["groupadd", GROUP],
-                ["useradd", "-M", "-N", "-s", "/usr/sbin/nologin", "-G", GROUP, ASSISTANT],
-                ["useradd", "-M", "-N", "-s", "/usr/sbin/nologin", "-G", GROUP, ARBITER]):
-        r = subprocess.run(SUDO + cmd, capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(f"cannot make the test users (root or sudo needed): {r.stderr}")
-        if cmd[0] == "useradd":
-            users_made.append(cmd[-1])
-
-
 def main():
     global driver, TOOL
-    os.chmod(WORK, 0o755)
-    make_users()
-    # The test users run the tool from a copy they can reach: the checkout may be in a home
-    # only its owner can enter (root's, or one made by adduser: mode 0700).
-    os.makedirs(os.path.join(WORK, "bin"), mode=0o755)
-    TOOL = os.path.join(WORK, "bin", "annabella")
-    shutil.copy(f"{BUILD}/annabella", TOOL)
-    os.chmod(TOOL, 0o755)
+    checklib.make_group(GROUP)
+    checklib.make_user(ASSISTANT, GROUP)
+    checklib.make_user(ARBITER, GROUP)
+    TOOL = checklib.copy_for_users(f"{BUILD}/annabella")
     with open(os.path.join(WORK, "annabella.conf"), "w") as f:
         f.write(CONF)
     with open(os.path.join(WORK, "game.script"), "w") as f:
         f.write(SCRIPT)
     port = free_port()
-    with open(os.path.join(WORK, "broker.conf"), "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                f"user {os.environ.get('USER') or 'root'}\n")
+    checklib.broker_conf(os.path.join(WORK, "broker.conf"), port)
     procs["broker"] = subprocess.Popen(["mosquitto", "-c", os.path.join(WORK, "broker.conf")],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     check("the broker starts", wait_port(port))
@@ -342,19 +256,13 @@ def main():
     mqtt.start()
 
     started = time.monotonic()
-    # Run by a user with sudo, the daemon runs as that user in the socket's group (as
-    # check-control does), so the socket can be given that group.
-    as_group = SUDO + ["-u", getpass.getuser(), "-g", GROUP, "--"] if SUDO else []
+    # The daemon in the socket's group (as check-control runs it).
     procs["daemon"] = subprocess.Popen(
-        as_group + [f"{BUILD}/annabellad", "--config", os.path.join(WORK, "annabella.conf"),
-         "--board", "sim:" + os.path.join(WORK, "game.script"), "--time", "real",
-         "--audio", "none", "--state", os.path.join(WORK, "state")],
+        in_group(GROUP, [f"{BUILD}/annabellad", "--config", os.path.join(WORK, "annabella.conf"),
+                         "--board", "sim:" + os.path.join(WORK, "game.script"), "--time", "real",
+                         "--audio", "none", "--state", os.path.join(WORK, "state")]),
         stderr=open(os.path.join(WORK, "daemon.err"), "w"))
-    for _ in range(200):
-        if os.path.exists(SOCK):
-            break
-        time.sleep(0.02)
-    check("the control socket is there", os.path.exists(SOCK))
+    check("the control socket is there", checklib.wait_path(SOCK, 4))
 
     arbiter = watch(ARBITER)
     assistant = watch(ASSISTANT)
@@ -553,13 +461,4 @@ def main():
           flush=True)
 
 
-try:
-    main()
-except Exception as e:  # a crash of the test is a failure, with its reason
-    import traceback
-    traceback.print_exc()
-    check("the test ran to its end", False, repr(e))
-finally:
-    cleanup()
-print(f"privacy: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checklib.run(main)

@@ -17,30 +17,14 @@ import subprocess
 import sys
 import time
 
-from browser import chromium
-from selenium.webdriver.common.by import By
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from browser import chromium  # noqa: E402
+from checklib import check, wait_for  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
 
 BUILD, AXE, PORT, PUB, ARB, BROKER_CONF, RELAY_PID = sys.argv[1:8]
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"room: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
-
-
-def wait_for(what, timeout, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = what()
-        if v:
-            return v
-        time.sleep(step)
-    return what()
+checklib.begin("room", with_work=False)
 
 
 def pub(topic, payload):
@@ -199,11 +183,4 @@ def main():
             p.wait()
 
 
-try:
-    main()
-except Exception as e:
-    import traceback
-    traceback.print_exc()
-    check("the test ran to its end", False, repr(e))
-print(f"room: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checklib.run(main)

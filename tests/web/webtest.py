@@ -11,50 +11,26 @@ finds no accessibility violation.  Prints the page's size and first paint.
 """
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
-from browser import chromium, first_paint
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from browser import chromium, first_paint  # noqa: E402
+from checklib import check, http, procs, wait_for  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 BUILD, AXE = sys.argv[1], sys.argv[2]
-WORK = tempfile.mkdtemp(prefix="anb-web.", dir=os.environ.get("TMPDIR"))
+WORK = checklib.begin("web")
 SOCK = os.path.join(WORK, "control")
-passed = failed = 0
-procs = {}
 driver = None
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"web: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
-
-
-def cleanup():
-    if driver:
-        try:
-            driver.quit()
-        except Exception:
-            pass
-    for p in procs.values():
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    shutil.rmtree(WORK, ignore_errors=True)
+checklib.at_exit(lambda: driver and driver.quit())
 
 
 CONF = f"""[control]
@@ -175,15 +151,6 @@ def wait_page_plies(n, timeout):
     return None
 
 
-def http(url, data=None, headers=None):
-    req = urllib.request.Request(url, data=data, headers=headers or {})
-    try:
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-
-
 # Every tag axe-core's rules carry (WCAG 2.0, 2.1 and 2.2 at A, AA and AAA, best practices,
 # ACT, experimental...): the page is checked against all of them.
 AXE_ALL = ("const done = arguments[arguments.length - 1];"
@@ -204,16 +171,6 @@ def axe(d):
     with open(AXE) as f:
         d.execute_script(f.read())
     return d.execute_async_script(AXE_ALL)
-
-
-def wait_for(what, timeout, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = what()
-        if v:
-            return v
-        time.sleep(step)
-    return what()
 
 
 def languages_and_widths(base):
@@ -630,13 +587,4 @@ def main():
           f" over {len(delays)} moves", flush=True)
 
 
-try:
-    main()
-except Exception as e:  # a crash of the test is a failure, with its reason
-    import traceback
-    traceback.print_exc()
-    check("the test ran to its end", False, repr(e))
-finally:
-    cleanup()
-print(f"web: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+checklib.run(main)

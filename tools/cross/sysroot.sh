@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cross/sysroot.sh ARCH DIR PACKAGE...: the target's libraries for a cross build
+# tools/cross/sysroot.sh ARCH DIR PACKAGE...: the target's libraries for a cross build
 # (make CROSS=...), from Debian's archive, unpacked into DIR/root.
 #
 # The packages are resolved and fetched by an apt of their own (DIR/apt: its own lists,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cross/binfmt.sh QEMU_ARCH...: the kernel runs those architectures' programs through
+# tools/cross/binfmt.sh QEMU_ARCH...: the kernel runs those architectures' programs through
 # qemu-user-static (binfmt_misc), so the tests and scripts can start them as they are.
 set -euo pipefail
 dir=/proc/sys/fs/binfmt_misc

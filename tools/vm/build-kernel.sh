@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build (once) a small x86_64 Linux kernel with the GPIO simulator for the VM test, from
-# Debian's linux-source package: `make tinyconfig` plus tests/vm/config.fragment.
+# Debian's linux-source package: `make tinyconfig` plus tools/vm/config.fragment.
 #
-#   tests/vm/build-kernel.sh            prints the path of the bzImage as its last line
+#   tools/vm/build-kernel.sh            prints the path of the bzImage as its last line
 #
 # The modules the test loads (i2c-stub.ko) are kept next to the image as IMAGE.modules/.
 #
