@@ -30,11 +30,11 @@
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "control/json.h"
-#include "daemon/cli.h"
 #include "daemon/config.h"
 #include "daemon/ctlclient.h"
 #include "daemon/mqttlink.h"
 #include "daemon/room.h"
+#include "daemon/net.h"
 
 #define REPLY_TIMEOUT_MS     5000
 #define DAEMON_QUIET_MS	     5000 /* a daemon quiet this long is asked for its status */

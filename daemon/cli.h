@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Subcommands of the `annabella` tool.  Each takes the arguments after its name and
- * returns the exit status (0 ok, 1 failure, 2 bad usage or input).
+ * returns the exit status (0 ok, 1 failure, 2 bad usage or input).  The networked helpers
+ * (web, broadcast, relay) are in daemon/net.h.
  */
 #ifndef ANNABELLA_CLI_H
 #define ANNABELLA_CLI_H
@@ -12,15 +13,10 @@ int cli_script(int argc,
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
 int cli_control(int argc, char **argv);	   /* control [--socket PATH] [COMMAND ARGS...] */
 int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
-int cli_web(int argc, char **argv);    /* web --listen ADDR:PORT [--socket PATH] [--config FILE] */
-int cli_fsck(int argc, char **argv);   /* fsck STATE_DIR [--repair] */
-int cli_verify(int argc, char **argv); /* verify [STATE_DIR|GAME.journal] */
-int cli_pin(int argc, char **argv);    /* pin [DIGITS] */
+int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
+int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
+int cli_pin(int argc, char **argv);	   /* pin [DIGITS] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
-/* broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE] [auth, TLS] */
-int cli_broadcast(int argc, char **argv);
-/* relay --mqtt HOST:PORT --listen ADDR:PORT ... | relay tags ROUND.csv --mqtt HOST:PORT ... */
-int cli_relay(int argc, char **argv);
 
 #endif

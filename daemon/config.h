@@ -11,12 +11,11 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
-#include "daemon/power.h"
-#include "daemon/present.h"
 #include "chess/detect.h"
 #include "clockface/writer.h"
 #include "game/clock.h"
 #include "game/record.h"
+#include "game/referee.h"
 #include "game/rules.h"
 #include "gpio/board.h"
 #include "voice/phrases.h"
@@ -27,6 +26,31 @@
 /* PINs should have at least this many digits (shorter ones, of four or five, are taken
  * with a warning at start). */
 #define CONFIG_PIN_DIGITS 6
+
+/* [power]: the device's power, watched by the daemon (daemon/power.h). */
+enum power_monitor {
+	POWER_MONITOR_AUTO = 0, /* on with the real board (gpiod), off with sim: and replay: */
+	POWER_MONITOR_YES,
+	POWER_MONITOR_NO
+};
+
+struct power_config {
+	enum power_monitor monitor;
+	char sysfs[128];	/* where sysfs is ("/sys"; the tests give a tree of their own) */
+	char undervoltage[256]; /* "auto", "none", or a file read as a number: bit 0 set is
+				   under-voltage now (in0_lcrit_alarm, or the firmware's
+				   get_throttled) */
+	char supply[256];	/* "auto", "none", or a power_supply directory */
+	int low_percent;	/* a battery at or below this while discharging is low */
+};
+
+void power_config_defaults(struct power_config *cfg);
+/* One [power] key.  0, or -1 with a message in err. */
+int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size);
+
+/* What `info` says of the clocks ([clock] info): the time left, the time used, or both. */
+enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH };
 
 struct config {
 	/* [game] */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/cli.h"
+#include "daemon/net.h"
 
 static const struct {
 	const char *name;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "braille/braille.h"
+#include "daemon/config.h"
 #include "daemon/power.h"
 #include "daemon/store.h"
 #include "game/referee.h"
@@ -29,9 +30,7 @@ struct presenter_config {
 	bool announce_check_set; /* announce-check given explicitly (else: casual says check) */
 	int rate;		 /* the private channel's rate, said with the settings */
 	int slow_repeat;	 /* percent of the rate for `repeat` again within 10 s (0: 70) */
-	/* What `info` says of the clocks ([clock] info): the time left, the time used, or
-	 * both. */
-	enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH } info;
+	enum present_info info;	 /* what `info` says of the clocks ([clock] info) */
 	struct braille_layout braille_layout; /* the braille scoresheet's pages on the display */
 };
 

@@ -37,11 +37,11 @@
 #include "base/trace.h"
 #include "control/json.h"
 #include "daemon/assets.h"
-#include "daemon/cli.h"
 #include "daemon/config.h"
 #include "daemon/httpd.h"
 #include "daemon/mqttlink.h"
 #include "daemon/room.h"
+#include "daemon/net.h"
 
 #define CSV_SIZE_MAX (1 << 20)
 #define TAGS_WAIT_MS 10000

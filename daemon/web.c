@@ -53,11 +53,11 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "daemon/assets.h"
-#include "daemon/cli.h"
 #include "daemon/config.h"
 #include "daemon/ctlclient.h"
 #include "daemon/httpd.h"
 #include "daemon/pinguard.h"
+#include "daemon/net.h"
 
 #define RING		  512  /* events kept for streams that fall behind or reconnect */
 #define KEEPALIVE_MS	  2000 /* an `alive` event on an idle stream */
