@@ -49,7 +49,7 @@ else
 Q := @
 endif
 
-LAYERS := base chess game control gpio clockface voice braille daemon
+LAYERS := base chess game control gpio clockface voice braille config store daemon net cli
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -133,7 +133,7 @@ $(BUILD)/obj/gen/assets.o: $(BUILD)/gen/assets.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(BUILD)/obj/gen/assets.o $(LIB)
+$(BUILD)/annabella: $(BUILD)/obj/cli/main_annabella.o $(BUILD)/obj/gen/assets.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(NET_LIBS) -lreadline
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/ctlsock.h"
 
-#include "daemon/journal.h"
+#include "store/journal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,10 +22,10 @@
 #include "base/log.h"
 #include "control/protocol.h"
 #include "daemon/audit.h"
-#include "daemon/pinguard.h"
-#include "daemon/recovery.h"
-#include "daemon/scoresheet.h"
-#include "daemon/state.h"
+#include "control/pinguard.h"
+#include "store/recovery.h"
+#include "store/scoresheet.h"
+#include "store/state.h"
 
 /* A client's unsent replies and events: more than this and it is dropped. */
 #define OUT_MAX (512 * 1024)

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/loop.h"
 #include "daemon/present.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "game/referee.h"
 
 /* At most this many clients; the last CTLSOCK_ARBITER_SLOTS places only for the users named

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/loop.h"
 
 /* What was found, most severe first. */

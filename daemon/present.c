@@ -10,7 +10,7 @@
 #include "daemon/clockface.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
-#include "daemon/scoresheet.h"
+#include "store/scoresheet.h"
 
 #define TEXT_MAX 512
 

@@ -18,9 +18,9 @@
 #include <stdbool.h>
 
 #include "braille/braille.h"
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/power.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "game/referee.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"

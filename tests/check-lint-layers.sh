@@ -29,6 +29,21 @@ probe game chess/chess.h 0
 probe control game/referee.h 0
 probe voice chess/chess.h 0
 probe daemon voice/voice.h 0
+probe daemon cli/cli.h 1
+probe daemon net/httpd.h 1
+probe store daemon/loop.h 1
+probe store config/config.h 1
+probe config daemon/power.h 1
+probe config store/store.h 1
+probe net daemon/ctlsock.h 1
+probe net store/journal.h 1
+probe net cli/cli.h 1
+probe net config/config.h 0
+probe cli daemon/present.h 1
+probe cli net/net.h 0
+probe cli store/store.h 0
+probe daemon store/store.h 0
+probe daemon config/config.h 0
 if bash "$dir/lint-layers.sh"; then
 	passed=$((passed + 1))
 else

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "daemon/room.h"
+#include "net/room.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

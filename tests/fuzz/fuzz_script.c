@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "daemon/script.h"
-#include "daemon/state.h"
+#include "store/state.h"
 #include "gpio/board.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

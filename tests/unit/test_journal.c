@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/journal.h"
+#include "store/journal.h"
 #include "base/log.h"
 #include "base/sha256.h"
 

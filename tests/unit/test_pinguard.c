@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/pinguard.h"
+#include "control/pinguard.h"
 
 static struct pin_guard g;
 

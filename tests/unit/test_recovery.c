@@ -27,11 +27,11 @@
 #include <cmocka.h>
 
 #include "base/log.h"
-#include "daemon/journal.h"
-#include "daemon/recovery.h"
-#include "daemon/salvage.h"
-#include "daemon/sheet.h"
-#include "daemon/state.h"
+#include "store/journal.h"
+#include "store/recovery.h"
+#include "store/salvage.h"
+#include "store/sheet.h"
+#include "store/state.h"
 #include "tests/unit/referee_testutil.h"
 
 static struct rt *t;

@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "base/log.h"
-#include "daemon/state.h"
-#include "daemon/writer.h"
+#include "store/state.h"
+#include "store/writer.h"
 
 struct fixture {
 	char dir[64];
