@@ -2,7 +2,7 @@
 /*
  * Subcommands of the `annabella` tool.  Each takes the arguments after its name and
  * returns the exit status (0 ok, 1 failure, 2 bad usage or input).  The networked helpers
- * (web, broadcast, relay) are in daemon/net.h.
+ * (web, broadcast, relay) are in net/net.h.
  */
 #ifndef ANNABELLA_CLI_H
 #define ANNABELLA_CLI_H

@@ -4,7 +4,7 @@
  *
  * Whether a game's record is whole and unedited, for an arbiter or an appeals committee:
  *
- * - the journal: every line read, its chain followed (daemon/journal.h): damaged or
+ * - the journal: every line read, its chain followed (store/journal.h): damaged or
  *   duplicated lines, lines whose chain value the lines before them do not give (an edit,
  *   a line taken out), records that do not fit the game, recoveries the daemon noted, and
  *   the device that recorded it (its device notes);

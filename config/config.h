@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The daemon's configuration: an INI file (libinih), every key documented in
- * configs/annabella.conf.  Errors are fatal at start and name file and line.
+ * The configuration: an INI file (libinih), every key documented in
+ * configs/annabella.conf.  The daemon reads it, and so do the tool's helpers (web,
+ * broadcast, relay) and `annabella scoresheet` for their own sections.  Errors are fatal at
+ * start and name file and line.
  */
 #ifndef ANNABELLA_CONFIG_H
 #define ANNABELLA_CONFIG_H

@@ -4,7 +4,7 @@
  * (game.h) is the only way a record changes the game, live and when a journal is replayed.
  * One table names each record type with its encoder and decoder; a record's text is
  * `TYPE ARGS`, arguments separated by single spaces, text that may hold spaces in double
- * quotes (\" and \\ escaped).  The journal file adds the time and a check (daemon/journal).
+ * quotes (\" and \\ escaped).  The journal file adds the time and a check (store/journal.h).
  *
  *	game ID PLAYER TC MODE EDITION "FEN" [TAG "VALUE"]...	a new game
  *	lift SQ PIECE|-				a peg left its hole; PIECE: the game's piece

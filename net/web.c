@@ -30,7 +30,7 @@
  *
  * PINs: the page checks them itself when its configuration has them (the daemon's file,
  * --config), under one lock, before anything goes to the daemon: wrong PINs are counted
- * per client address (an IPv6 address's /64; daemon/pinguard.h: five free, then growing
+ * per client address (an IPv6 address's /64; control/pinguard.h: five free, then growing
  * waits) and in total (at
  * most WEB_PIN_TOTAL a minute from addresses that never gave a right PIN), and only a
  * right PIN is passed on with `auth`.  So the daemon, which counts wrong PINs per Unix

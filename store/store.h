@@ -82,7 +82,7 @@ void store_scoresheet(struct store *s, const struct game *g);
 /* The daemon stops: everything written; the journal of a game whose result is approved
  * kept under games/. */
 void store_close(struct store *s, const struct game *g);
-/* A note of the record's own in the journal (daemon/journal.h: the device, the audit's
+/* A note of the record's own in the journal (store/journal.h: the device, the audit's
  * anchors), chained with the game's records; nothing without a game.  TEXT is `WORD ...`. */
 void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

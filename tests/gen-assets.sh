@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes a C file with the files of web/ as byte arrays (daemon/assets.h): the page is
+# Writes a C file with the files of web/ as byte arrays (net/assets.h): the page is
 # part of the program.  Needs only coreutils.  Usage: gen-assets.sh OUT.c FILE...
 set -euo pipefail
 out=$1

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: the round's tags CSV of `annabella relay tags` (daemon/room.h). */
+/* libFuzzer target: the round's tags CSV of `annabella relay tags` (net/room.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

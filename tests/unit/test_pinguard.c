@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The PIN budget (daemon/pinguard.h): five free, then growing waits; never more than ten
+ * The PIN budget (control/pinguard.h): five free, then growing waits; never more than ten
  * PINs checked in any minute whatever an attacker does; tries during a wait refused and
  * reported once per wait; keys apart; a right PIN resets nothing; a quiet quarter of an hour
  * does.

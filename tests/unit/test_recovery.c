@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Recovery on its own (daemon/recovery.h, issue 19): a game with a clock is played through
+ * Recovery on its own (store/recovery.h, issue 19): a game with a clock is played through
  * the referee, its journal, game.record and game.pgn written as the store writes them, then
  * damaged as the issue found it, and recovered into a fresh referee:
  *  - readings dropped: a journal cut short keeps game.pgn's readings, a flipped `complete`
