@@ -20,6 +20,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "base/log.h"
 #include "control/json.h"
 #include "control/protocol.h"
 #include "cli/cli.h"
@@ -35,11 +36,11 @@ static int one(struct ctlclient *c, const char *request, void (*print)(const cha
 	int rc;
 
 	if (ctlclient_send(c, request)) {
-		fprintf(stderr, "annabella: the daemon went away: %s\n", strerror(errno));
+		log_error(LOG_MAIN, "the daemon went away: %s", strerror(errno));
 		return 2;
 	}
 	if (ctlclient_read(c, &line, REPLY_TIMEOUT_MS) <= 0) {
-		fprintf(stderr, "annabella: no reply from the daemon\n");
+		log_error(LOG_MAIN, "no reply from the daemon");
 		return 2;
 	}
 	print(line);
@@ -196,10 +197,10 @@ static void interactive_line(char *line)
 		if (!interactive_conn)
 			interactive_conn = ctlclient_connect(interactive_path, err, sizeof(err));
 		if (!interactive_conn) {
-			fprintf(stderr, "annabella: %s\n", err);
+			log_error(LOG_MAIN, "%s", err);
 			interactive_status = 2;
 		} else if (ctlclient_send(interactive_conn, line)) {
-			fprintf(stderr, "annabella: the daemon went away\n");
+			log_error(LOG_MAIN, "the daemon went away");
 			interactive_status = 2;
 		} else {
 			interactive_spoke = true;
@@ -254,7 +255,8 @@ static int interactive_tty(struct ctlclient **cp, const char *path)
 			interactive_conn = NULL;
 			continue;
 		}
-		fprintf(stderr, "\nannabella: the daemon closed the connection\n");
+		fputc('\n', stderr); /* off the prompt's line */
+		log_error(LOG_MAIN, "the daemon closed the connection");
 		interactive_status = 2;
 	}
 	rl_callback_handler_remove();
@@ -421,15 +423,14 @@ static int run(int argc, char **argv, bool status)
 		    snprintf(request + len, sizeof(request) - len, "%s%s", len ? " " : "", argv[i]);
 
 		if (n < 0 || (size_t)n >= sizeof(request) - len) {
-			fprintf(stderr, "annabella: request longer than %d bytes\n",
-				CONTROL_LINE_MAX);
+			log_error(LOG_MAIN, "request longer than %d bytes", CONTROL_LINE_MAX);
 			return 2;
 		}
 		len += (size_t)n;
 	}
 	c = ctlclient_connect(path, err, sizeof(err));
 	if (!c) {
-		fprintf(stderr, "annabella: %s\n", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);

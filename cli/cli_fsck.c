@@ -85,13 +85,13 @@ static int use_journal(const char *dir, const char *file)
 	int n;
 
 	if (journal_read(file, false, first_game, line, NULL, err, sizeof(err)) < 0 || !line[0]) {
-		fprintf(stderr, "annabella fsck: %s: no game record to resume from it%s%s\n", file,
-			err[0] ? ": " : "", err);
+		log_error(LOG_MAIN, "%s: no game record to resume from it%s%s", file,
+			  err[0] ? ": " : "", err);
 		return -1;
 	}
 	text = state_read_file(file, &len);
 	if (!text) {
-		fprintf(stderr, "annabella fsck: %s: %s\n", file, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", file, strerror(errno));
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/journal", dir);
@@ -110,22 +110,22 @@ static int use_journal(const char *dir, const char *file)
 	if (state_mkdir(path) || set_aside(dir, "journal", id, n, "journal") ||
 	    set_aside(dir, "game.pgn", id, n, "pgn") ||
 	    set_aside(dir, "game.record", id, n, "record")) {
-		fprintf(stderr, "annabella fsck: cannot keep the current game under %s/games: %s\n",
-			dir, strerror(errno));
+		log_error(LOG_MAIN, "cannot keep the current game under %s/games: %s", dir,
+			  strerror(errno));
 		free(text);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/journal", dir);
 	if (state_write_atomic(path, text, len, true)) {
-		fprintf(stderr, "annabella fsck: %s: %s\n", path, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		free(text);
 		return -1;
 	}
 	free(text);
 	snprintf(path, sizeof(path), "%s/game.record", dir);
 	if (state_write_atomic(path, line, strlen(line), true))
-		fprintf(stderr, "annabella fsck: %s: %s (the journal keeps the game record)\n",
-			path, strerror(errno));
+		log_warn(LOG_MAIN, "%s: %s (the journal keeps the game record)", path,
+			 strerror(errno));
 	line_game_id(line, kept, sizeof(kept));
 	printf("fsck: %s: the game of %s (%s) is the current game; the one before is kept as "
 	       "%s/games/%s-set-aside-%d.*\n",
@@ -221,7 +221,7 @@ int cli_fsck(int argc, char **argv)
 	if (!dir)
 		return usage();
 	if (access(dir, R_OK | X_OK) || stat(dir, &dst)) {
-		fprintf(stderr, "annabella fsck: %s: %s\n", dir, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", dir, strerror(errno));
 		return 2;
 	}
 	/* Run as root (sudo) on the service's directory: what it makes stays the service's,
@@ -234,8 +234,7 @@ int cli_fsck(int argc, char **argv)
 		repair = true;
 	}
 	if (!repair && copy_record(dir, copy, sizeof(copy))) {
-		fprintf(stderr, "annabella fsck: cannot copy %s to check it: %s\n", dir,
-			strerror(errno));
+		log_error(LOG_MAIN, "cannot copy %s to check it: %s", dir, strerror(errno));
 		return 2;
 	}
 	sc.dir = repair ? dir : copy;
@@ -244,7 +243,7 @@ int cli_fsck(int argc, char **argv)
 	r = referee_new(&set, &none);
 	s = r ? store_open(&sc, NULL, err, sizeof(err)) : NULL;
 	if (!s || store_replay(s, r, err, sizeof(err))) {
-		fprintf(stderr, "annabella fsck: %s\n", err[0] ? err : "out of memory");
+		log_error(LOG_MAIN, "%s", err[0] ? err : "out of memory");
 		store_free(s);
 		referee_free(r);
 		if (copy[0])
@@ -288,8 +287,8 @@ int cli_fsck(int argc, char **argv)
 		   rc->readings_filled + rc->readings_from_presses + rc->clock_uncertain +
 		   (rc->foreign_path[0] != '\0') + (use != NULL);
 	if (repair && recovery_mend_due(rc)) {
-		fprintf(stderr, "annabella fsck: %s: cannot be mended now (%s); nothing lost\n",
-			dir, store_saving_error(s) ? store_saving_error(s) : strerror(errno));
+		log_error(LOG_MAIN, "%s: cannot be mended now (%s); nothing lost", dir,
+			  store_saving_error(s) ? store_saving_error(s) : strerror(errno));
 		problems = -1;
 	} else if (!problems)
 		printf("fsck: %s: the record is whole\n", dir);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "chess/chess.h"
 #include "cli/cli.h"
 
@@ -52,22 +53,20 @@ int cli_perft(int argc, char **argv)
 		if (fen[0] && strlen(fen) + 1 < sizeof(fen))
 			strcat(fen, " ");
 		if (strlen(fen) + strlen(argv[i]) >= sizeof(fen)) {
-			fprintf(stderr, "annabella perft: FEN too long\n");
+			log_error(LOG_MAIN, "FEN too long");
 			return 2;
 		}
 		strcat(fen, argv[i]);
 	}
 	long depth = strtol(depth_arg, &end, 10);
 	if (*end || end == depth_arg || depth < 0 || depth > 20) {
-		fprintf(stderr, "annabella perft: depth '%s' is not a number from 0 to 20\n",
-			depth_arg);
+		log_error(LOG_MAIN, "depth '%s' is not a number from 0 to 20", depth_arg);
 		return 2;
 	}
 	if (strcmp(fen, "startpos") == 0) {
 		chess_pos_init_start(&pos);
 	} else if (chess_fen_parse(&pos, fen, &err) < 0) {
-		fprintf(stderr, "annabella perft: bad FEN, column %d: %s\n", err.column,
-			err.message);
+		log_error(LOG_MAIN, "bad FEN, column %d: %s", err.column, err.message);
 		return 2;
 	}
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "base/log.h"
 #include "cli/cli.h"
 
 #define PIN_DIGITS_DEFAULT 6
@@ -40,7 +41,7 @@ int cli_pin(int argc, char **argv)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
-			fprintf(stderr, "annabella pin: no random bytes: %s\n", strerror(errno));
+			log_error(LOG_MAIN, "no random bytes: %s", strerror(errno));
 			return 1;
 		}
 		/* 250 of the 256 byte values, so each digit is as likely as the others. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "chess/pgn.h"
 #include "cli/cli.h"
 #include "config/config.h"
@@ -64,13 +65,13 @@ int cli_scoresheet(int argc, char **argv)
 	}
 	config_defaults(&cfg);
 	if (config && config_load(&cfg, config, msg, sizeof(msg))) {
-		fprintf(stderr, "annabella scoresheet: %s\n", msg);
+		log_error(LOG_MAIN, "%s", msg);
 		return 2;
 	}
 	for (int k = 0; k < 3; k++) {
 		if (values[k] &&
 		    config_set(&cfg, "braille", keys[k], values[k], msg, sizeof(msg))) {
-			fprintf(stderr, "annabella scoresheet: --%s: %s\n", keys[k], msg);
+			log_error(LOG_MAIN, "--%s: %s", keys[k], msg);
 			return 2;
 		}
 	}
@@ -78,39 +79,38 @@ int cli_scoresheet(int argc, char **argv)
 		return usage();
 	if (strcmp(format, "pgn") && strcmp(format, "text") && strcmp(format, "brf") &&
 	    strcmp(format, "unicode")) {
-		fprintf(stderr, "annabella scoresheet: unknown format '%s'\n", format);
+		log_error(LOG_MAIN, "unknown format '%s'", format);
 		return usage();
 	}
 	if (snprintf(path, sizeof(path), "%s/game.pgn", dir) >= (int)sizeof(path)) {
-		fprintf(stderr, "annabella scoresheet: %s: path too long\n", dir);
+		log_error(LOG_MAIN, "%s: path too long", dir);
 		return 2;
 	}
 	text = state_read_file(path, &len);
 	if (!text) {
-		fprintf(stderr, "annabella scoresheet: %s: %s\n", path, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 1;
 	}
 	reader = pgn_reader_new(text, len);
 	free(text);
 	if (!reader) {
-		fprintf(stderr, "annabella scoresheet: out of memory\n");
+		log_error(LOG_MAIN, "out of memory");
 		return 1;
 	}
 	rc = pgn_reader_next(reader, &game, &err);
 	pgn_reader_free(reader);
 	if (rc <= 0) {
 		if (rc < 0)
-			fprintf(stderr, "annabella scoresheet: %s:%d:%d: %s\n", path, err.line,
-				err.column, err.message);
+			log_error(LOG_MAIN, "%s:%d:%d: %s", path, err.line, err.column,
+				  err.message);
 		else
-			fprintf(stderr, "annabella scoresheet: %s: no game\n", path);
+			log_error(LOG_MAIN, "%s: no game", path);
 		return 2;
 	}
 	out = scoresheet_render(&game, format, &cfg.braille_layout);
 	pgn_game_free(&game);
 	if (!out) {
-		fprintf(stderr, "annabella scoresheet: cannot render the %s scoresheet: %s\n",
-			format, strerror(errno));
+		log_error(LOG_MAIN, "cannot render the %s scoresheet: %s", format, strerror(errno));
 		return 1;
 	}
 	fputs(out, stdout);

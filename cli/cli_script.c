@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "chess/chess.h"
 #include "chess/pgn.h"
 #include "cli/cli.h"
@@ -408,7 +409,7 @@ static uint64_t think_budget(const struct time_control *tc)
 static int usage(const char *msg, const char *arg)
 {
 	if (msg)
-		fprintf(stderr, "annabella script: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+		log_error(LOG_MAIN, "%s%s%s", msg, arg ? " " : "", arg ? arg : "");
 	fprintf(stderr, "usage: annabella script GAME.pgn [--player white|black] [--variants SEED] "
 			"[--chatter] [--time-control TC]\n");
 	return 2;
@@ -469,13 +470,13 @@ int cli_script(int argc, char **argv)
 		errno = EFBIG;
 	}
 	if (!text) {
-		fprintf(stderr, "annabella script: %s: %s\n", path, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 2;
 	}
 	struct pgn_reader *r = pgn_reader_new(text, len);
 	free(text);
 	if (!r) {
-		fprintf(stderr, "annabella script: out of memory\n");
+		log_error(LOG_MAIN, "out of memory");
 		return 2;
 	}
 	struct pgn_game game;
@@ -483,12 +484,11 @@ int cli_script(int argc, char **argv)
 	int got = pgn_reader_next(r, &game, &perr);
 	pgn_reader_free(r);
 	if (got < 0) {
-		fprintf(stderr, "annabella script: %s:%d:%d: %s\n", path, perr.line, perr.column,
-			perr.message);
+		log_error(LOG_MAIN, "%s:%d:%d: %s", path, perr.line, perr.column, perr.message);
 		return 2;
 	}
 	if (got == 0) {
-		fprintf(stderr, "annabella script: %s: no game\n", path);
+		log_error(LOG_MAIN, "%s: no game", path);
 		return 2;
 	}
 
@@ -499,9 +499,8 @@ int cli_script(int argc, char **argv)
 			if (time_control_parse(tag, &tc, err, sizeof(err)) == 0)
 				tc_text = tag;
 			else
-				fprintf(stderr,
-					"annabella script: %s: TimeControl \"%s\" ignored (%s)\n",
-					path, tag, err);
+				log_warn(LOG_MAIN, "%s: TimeControl \"%s\" ignored (%s)", path, tag,
+					 err);
 		}
 		if (!strcmp(tc_text, "-"))
 			time_control_parse("-", &tc, err, sizeof(err));
@@ -541,7 +540,7 @@ int cli_script(int argc, char **argv)
 	}
 	pgn_game_free(&game);
 	if (fflush(g.out) || ferror(g.out)) {
-		fprintf(stderr, "annabella script: write error: %s\n", strerror(errno));
+		log_error(LOG_MAIN, "write error: %s", strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "chess/chess.h"
 #include "cli/cli.h"
 #include "voice/phonemes.h"
@@ -129,7 +130,7 @@ int cli_speech_phonemes(int argc, char **argv)
 	}
 	chess_init();
 	if (voice_espeak_init(20) <= 0) {
-		fprintf(stderr, "annabella: eSpeak NG cannot start\n");
+		log_error(LOG_MAIN, "eSpeak NG cannot start");
 		return 1;
 	}
 	printf("# eSpeak NG %s\n", voice_espeak_version());
@@ -153,13 +154,13 @@ int cli_speech_samples(int argc, char **argv)
 	}
 	chess_init();
 	if (mkdir(argv[0], 0755) && errno != EEXIST) {
-		fprintf(stderr, "annabella: %s: %s\n", argv[0], strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", argv[0], strerror(errno));
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/index.html", argv[0]);
 	index = fopen(path, "w");
 	if (!index) {
-		fprintf(stderr, "annabella: %s: %s\n", path, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 1;
 	}
 	/* The phonemes first: eSpeak NG is the voice thread's once it runs. */
@@ -181,14 +182,14 @@ int cli_speech_samples(int argc, char **argv)
 	}
 	fprintf(index, "</body></html>\n");
 	if (fclose(index)) {
-		fprintf(stderr, "annabella: %s: %s\n", path, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 1;
 	}
 	voice_config_defaults(&cfg);
 	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", argv[0]);
 	v = voice_start(&cfg, err, sizeof(err));
 	if (!v) {
-		fprintf(stderr, "annabella: %s\n", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 1;
 	}
 	for (int i = 0; corpus_item(i, name, sizeof(name), &u) == 0; i++) {

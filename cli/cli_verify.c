@@ -331,7 +331,7 @@ static int locate(const char *arg, char *journal, char *pgn, char *logs, size_t 
 	struct stat st;
 
 	if (stat(arg, &st)) {
-		fprintf(stderr, "annabella verify: %s: %s\n", arg, strerror(errno));
+		log_error(LOG_MAIN, "%s: %s", arg, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -342,7 +342,7 @@ static int locate(const char *arg, char *journal, char *pgn, char *logs, size_t 
 			return 0;
 		}
 		if (!newest_journal(arg, journal, size)) {
-			fprintf(stderr, "annabella verify: %s: no game's journal there\n", arg);
+			log_error(LOG_MAIN, "%s: no game's journal there", arg);
 			return -1;
 		}
 		printf("no game in progress; the last finished game:\n");
@@ -412,11 +412,11 @@ int cli_verify(int argc, char **argv)
 	game_init(&v.g);
 	read_scoresheet(&v, pgn);
 	if (journal_read(journal, false, take, &v, &st, err, sizeof(err)) < 0) {
-		fprintf(stderr, "annabella verify: %s\n", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	if (!st.taken && !st.bad) {
-		fprintf(stderr, "annabella verify: %s: no record in it\n", journal);
+		log_error(LOG_MAIN, "%s: no record in it", journal);
 		return 2;
 	}
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "control/json.h"
@@ -99,7 +100,7 @@ static void daemon_lost(struct broadcast *b, const char *why)
 	if (was || !b->daemon_said_down)
 		publish_link(b);
 	if (!b->daemon_said_down)
-		net_log(4, "the daemon at %s: %s; retrying", b->socket, why);
+		log_warn(LOG_MAIN, "the daemon at %s: %s; retrying", b->socket, why);
 	b->daemon_said_down = true;
 	b->daemon_retry_at = monotonic_ms() + b->daemon_backoff;
 	b->daemon_backoff =
@@ -184,7 +185,7 @@ static void daemon_connect(struct broadcast *b)
 		return;
 	}
 	if (!ctlclient_reply_ok(line)) {
-		net_log(3, "the daemon at %s refuses watch: %s", b->socket, line);
+		log_error(LOG_MAIN, "the daemon at %s refuses watch: %s", b->socket, line);
 		daemon_lost(b, "watch refused");
 		return;
 	}
@@ -194,7 +195,7 @@ static void daemon_connect(struct broadcast *b)
 		return;
 	}
 	if (b->daemon_said_down)
-		net_log(6, "the daemon at %s: connected", b->socket);
+		log_info(LOG_MAIN, "the daemon at %s: connected", b->socket);
 	b->daemon_said_down = false;
 	b->daemon_backoff = DAEMON_BACKOFF_FIRST;
 	publish_link(b);
@@ -281,17 +282,18 @@ static void apply_tags(struct broadcast *b)
 		char *reply;
 
 		if (rc < 0) {
-			net_log(4, "%s: a line that is not 'NAME VALUE': ignored", b->topic_tags);
+			log_warn(LOG_MAIN, "%s: a line that is not 'NAME VALUE': ignored",
+				 b->topic_tags);
 			continue;
 		}
 		if (!room_tag_allowed(name)) {
-			net_log(4, "%s: tag '%s' is not one a broadcast may set: ignored",
-				b->topic_tags, name);
+			log_warn(LOG_MAIN, "%s: tag '%s' is not one a broadcast may set: ignored",
+				 b->topic_tags, name);
 			continue;
 		}
 		if (strlen(value) >= ROOM_TAG_VALUE_MAX || strpbrk(value, "\r\n\t")) {
-			net_log(4, "%s: tag '%s': value too long or not one line: ignored",
-				b->topic_tags, name);
+			log_warn(LOG_MAIN, "%s: tag '%s': value too long or not one line: ignored",
+				 b->topic_tags, name);
 			continue;
 		}
 		current_tag(b, name, now, sizeof(now));
@@ -310,13 +312,13 @@ static void apply_tags(struct broadcast *b)
 			char msg[200];
 
 			json_get(reply, "error", msg, sizeof(msg));
-			net_log(4, "tag %s: the daemon refused it: %s", name, msg);
+			log_warn(LOG_MAIN, "tag %s: the daemon refused it: %s", name, msg);
 		}
 		free(reply);
 	}
 	free(copy);
 	if (set)
-		net_log(6, "%d tag%s set from %s", set, set == 1 ? "" : "s", b->topic_tags);
+		log_info(LOG_MAIN, "%d tag%s set from %s", set, set == 1 ? "" : "s", b->topic_tags);
 	free(b->tags_applied);
 	b->tags_applied = b->tags_pending;
 	b->tags_pending = NULL;
@@ -350,7 +352,7 @@ static void on_broker_message(void *user, const char *topic, const char *payload
 	p = strndup(payload, len);
 	if (!p || strlen(p) != len) {
 		free(p);
-		net_log(4, "%s: not text: ignored", topic);
+		log_warn(LOG_MAIN, "%s: not text: ignored", topic);
 		return;
 	}
 	if ((b->tags_applied && !strcmp(p, b->tags_applied)) ||
@@ -398,7 +400,6 @@ int cli_broadcast(int argc, char **argv)
 	char err[400], client_id[96];
 	int opt, status = 0;
 
-	net_log_name("annabella broadcast");
 	if (!cfg)
 		return 1;
 	config_defaults(cfg);
@@ -445,7 +446,7 @@ int cli_broadcast(int argc, char **argv)
 		return 2;
 	}
 	if (config && config_load(cfg, config, err, sizeof(err))) {
-		net_log(3, "%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		free(cfg);
 		return 2;
 	}
@@ -456,23 +457,24 @@ int cli_broadcast(int argc, char **argv)
 	accept_tags |= cfg->broadcast_accept_tags;
 	if (!board || !room_board_name_ok(board)) {
 		if (board)
-			net_log(3,
-				"--board '%s': a name of letters, digits, '.', '_' and '-' (at "
-				"most 63)",
-				board);
+			log_error(LOG_MAIN,
+				  "--board '%s': a name of letters, digits, '.', '_' and '-' (at "
+				  "most 63)",
+				  board);
 		else
-			net_log(3, "no board: give --board NAME (or board = in [broadcast])");
+			log_error(LOG_MAIN,
+				  "no board: give --board NAME (or board = in [broadcast])");
 		free(cfg);
 		return 2;
 	}
 	if (!sock[0] || !strcmp(sock, "none")) {
-		net_log(3, "no control socket: give --socket PATH");
+		log_error(LOG_MAIN, "no control socket: give --socket PATH");
 		free(cfg);
 		return 2;
 	}
 	if (mqtt_options_from(&mo, &cfg->broadcast_mqtt, mqtt, user, password_file, tls_ca, err,
 			      sizeof(err))) {
-		net_log(3, "%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		free(cfg);
 		return 2;
 	}
@@ -488,21 +490,21 @@ int cli_broadcast(int argc, char **argv)
 	b.pgn_buf = malloc(CTLCLIENT_LINE_MAX);
 	b.mqtt = b.pgn_buf ? mqttlink_new(&mo, client_id, &cb, &b, err, sizeof(err)) : NULL;
 	if (!b.mqtt) {
-		net_log(3, "%s", b.pgn_buf ? err : "out of memory");
+		log_error(LOG_MAIN, "%s", b.pgn_buf ? err : "out of memory");
 		free(b.pgn_buf);
 		free(cfg);
 		return 1;
 	}
 	if (mqttlink_will(b.mqtt, b.topic_link, LINK_GONE))
-		net_log(4, "%s: no last will: a lost broadcast will not show in the room",
-			b.topic_link);
+		log_warn(LOG_MAIN, "%s: no last will: a lost broadcast will not show in the room",
+			 b.topic_link);
 	if (accept_tags)
 		mqttlink_subscribe(b.mqtt, b.topic_tags);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	net_log(6, "board %s: from %s to %s:%d%s%s", board, sock, mo.host, mo.port,
-		mo.tls_ca[0] ? " (TLS)" : "", accept_tags ? ", accepting tags" : "");
+	log_info(LOG_MAIN, "board %s: from %s to %s:%d%s%s", board, sock, mo.host, mo.port,
+		 mo.tls_ca[0] ? " (TLS)" : "", accept_tags ? ", accepting tags" : "");
 
 	while (!stopping) {
 		struct pollfd pfd[2];
@@ -529,7 +531,7 @@ int cli_broadcast(int argc, char **argv)
 			timeout = until < timeout ? until : timeout;
 		}
 		if (poll(pfd, 2, timeout) < 0 && errno != EINTR) {
-			net_log(3, "poll: %s", strerror(errno));
+			log_error(LOG_MAIN, "poll: %s", strerror(errno));
 			status = 1;
 			break;
 		}

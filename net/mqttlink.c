@@ -2,6 +2,7 @@
 #include "net/mqttlink.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include <mosquitto.h>
 
+#include "base/log.h"
 #include "base/timeutil.h"
 
 #define BACKOFF_FIRST_MS  500
@@ -34,30 +36,6 @@ struct mqttlink {
 	char subscriptions[SUBSCRIPTIONS_MAX][128];
 };
 
-/* ------------------------------------------------------------------ messages */
-
-static const char *log_name = "annabella";
-
-void net_log_name(const char *name)
-{
-	log_name = name;
-}
-
-void net_log(int level, const char *fmt, ...)
-{
-	const char *js = getenv("JOURNAL_STREAM");
-	char line[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (js && js[0])
-		fprintf(stderr, "<%d>%s: %s\n", level, log_name, line);
-	else
-		fprintf(stderr, "%s: %s\n", log_name, line);
-}
-
 /* ------------------------------------------------------------------ options */
 
 static int read_password(const char *path, char *out, size_t size, char *err, size_t errsize)
@@ -71,7 +49,7 @@ static int read_password(const char *path, char *out, size_t size, char *err, si
 		return -1;
 	}
 	if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0004))
-		net_log(4, "%s: the password file is readable by everyone", path);
+		log_warn(LOG_NET, "%s: the password file is readable by everyone", path);
 	if (!fgets(out, (int)size, f)) {
 		fclose(f);
 		snprintf(err, errsize, "%s:1: no password in it", path);
@@ -175,8 +153,8 @@ static void problem(struct mqttlink *l, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (strcmp(msg, l->last_problem)) {
-		net_log(l->refused ? 3 : 4, "broker %s:%d: %s; retrying", l->opt.host, l->opt.port,
-			msg);
+		LOG(LOG_NET, l->refused ? LOG_LEVEL_ERROR : LOG_LEVEL_WARN,
+		    "broker %s:%d: %s; retrying", l->opt.host, l->opt.port, msg);
 		snprintf(l->last_problem, sizeof(l->last_problem), "%s", msg);
 	}
 }
@@ -205,7 +183,7 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 	l->refused = false;
 	l->backoff_ms = BACKOFF_FIRST_MS;
 	if (l->last_problem[0] || l->said_down)
-		net_log(6, "broker %s:%d: connected", l->opt.host, l->opt.port);
+		log_info(LOG_NET, "broker %s:%d: connected", l->opt.host, l->opt.port);
 	l->last_problem[0] = '\0';
 	l->said_down = true;
 	for (int i = 0; i < l->subscription_count; i++)
@@ -336,7 +314,7 @@ int mqttlink_publish(struct mqttlink *l, const char *topic, const void *payload,
 		problem(l, "connection lost while publishing");
 		go_down(l);
 	} else {
-		net_log(4, "%s: not published: %s", topic, mosquitto_strerror(rc));
+		log_warn(LOG_NET, "%s: not published: %s", topic, mosquitto_strerror(rc));
 	}
 	return -1;
 }

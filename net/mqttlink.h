@@ -10,7 +10,6 @@
 #define ANNABELLA_MQTTLINK_H
 
 #include <poll.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,11 +23,6 @@ struct mqtt_options {
 	char password[256]; /* the password file's first line */
 	char tls_ca[256];   /* "" : no TLS */
 };
-
-/* Messages of the networked helpers on stderr, "annabella NAME: ...", with the priority
- * prefix journald reads when it is stderr.  level: 3 error, 4 warning, 6 info. */
-void net_log_name(const char *name);
-void net_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * The options from a configuration section (already loaded) and then the command line's

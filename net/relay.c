@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/log.h"
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "base/trace.h"
@@ -120,8 +121,8 @@ static struct board *board_find(struct relay *r, const char *name, bool add)
 		return NULL;
 	if (r->count == ROOM_BOARDS_MAX) {
 		if (!r->said_full)
-			net_log(4, "more than %d boards: '%s' and later ones left out",
-				ROOM_BOARDS_MAX, name);
+			log_warn(LOG_MAIN, "more than %d boards: '%s' and later ones left out",
+				 ROOM_BOARDS_MAX, name);
 		r->said_full = true;
 		return NULL;
 	}
@@ -160,16 +161,16 @@ static bool in_round(struct relay *r, const char *name, const char *topic)
 			return false;
 	if (r->ignored_count < IGNORED_SAID_MAX) {
 		snprintf(r->ignored[r->ignored_count++], ROOM_NAME_MAX, "%s", name);
-		net_log(4,
-			"'%s' is not a board of the round: %s ignored (and whatever it "
-			"publishes later)",
-			name, topic);
+		log_warn(LOG_MAIN,
+			 "'%s' is not a board of the round: %s ignored (and whatever it "
+			 "publishes later)",
+			 name, topic);
 	} else if (!r->ignored_more) {
 		r->ignored_more = true;
-		net_log(4,
-			"more than %d names that are no board of the round: the others are "
-			"ignored without a word",
-			IGNORED_SAID_MAX);
+		log_warn(LOG_MAIN,
+			 "more than %d names that are no board of the round: the others are "
+			 "ignored without a word",
+			 IGNORED_SAID_MAX);
 	}
 	return false;
 }
@@ -747,7 +748,7 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 	}
 	config_defaults(cfg);
 	if (o->config && config_load(cfg, o->config, err, sizeof(err))) {
-		net_log(3, "%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	if (!o->listen && cfg->relay_listen[0])
@@ -757,20 +758,21 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 		o->round = cfg->relay_round[0] ? cfg->relay_round : NULL;
 	}
 	if (!tags && !o->listen) {
-		net_log(3, "no address: give --listen ADDR:PORT (or listen = in [relay])");
+		log_error(LOG_MAIN, "no address: give --listen ADDR:PORT (or listen = in [relay])");
 		return 2;
 	}
 	if (!o->arbiter_listen && cfg->relay_arbiter_listen[0])
 		o->arbiter_listen = cfg->relay_arbiter_listen;
 	o->delay_s = cfg->relay_delay_s;
 	if (o->delay && (o->delay_s = config_minutes(o->delay)) < 0) {
-		net_log(3, "--delay '%s': give minutes from 0 to 1440 (a fraction allowed: 0.5)",
-			o->delay);
+		log_error(LOG_MAIN,
+			  "--delay '%s': give minutes from 0 to 1440 (a fraction allowed: 0.5)",
+			  o->delay);
 		return 2;
 	}
 	if (mqtt_options_from(mo, &cfg->relay_mqtt, o->mqtt, o->user, o->password_file, o->tls_ca,
 			      err, sizeof(err))) {
-		net_log(3, "%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	return 0;
@@ -833,11 +835,11 @@ static int read_file(const char *path, char **text, size_t *len)
 	size_t n;
 
 	if (!f) {
-		net_log(3, "%s: cannot read: %s", path, strerror(errno));
+		log_error(LOG_MAIN, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > CSV_SIZE_MAX) {
-		net_log(3, "%s: not a CSV file of at most %d bytes", path, CSV_SIZE_MAX);
+		log_error(LOG_MAIN, "%s: not a CSV file of at most %d bytes", path, CSV_SIZE_MAX);
 		fclose(f);
 		return -1;
 	}
@@ -845,7 +847,8 @@ static int read_file(const char *path, char **text, size_t *len)
 	n = *text ? fread(*text, 1, (size_t)st.st_size, f) : 0;
 	fclose(f);
 	if (!*text || n != (size_t)st.st_size) {
-		net_log(3, "%s: cannot read: %s", path, *text ? "short read" : "out of memory");
+		log_error(LOG_MAIN, "%s: cannot read: %s", path,
+			  *text ? "short read" : "out of memory");
 		free(*text);
 		return -1;
 	}
@@ -882,18 +885,18 @@ static int relay_tags(int argc, char **argv)
 	if (read_file(path, &text, &len))
 		goto out;
 	if (room_csv_parse(text, len, csv, err, sizeof(err))) {
-		net_log(3, "%s:%s", path, err);
+		log_error(LOG_MAIN, "%s:%s", path, err);
 		goto out;
 	}
 	rc = 1;
 	l = mqttlink_new(&mo, NULL, &cb, &t, err, sizeof(err));
 	if (!l) {
-		net_log(3, "%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		goto out;
 	}
 	if (!run_until(l, link_up, NULL, TAGS_WAIT_MS)) {
-		net_log(3, "broker %s:%d: %s; nothing sent", mo.host, mo.port,
-			mqttlink_refused(l) ? "refused" : "not reached");
+		log_error(LOG_MAIN, "broker %s:%d: %s; nothing sent", mo.host, mo.port,
+			  mqttlink_refused(l) ? "refused" : "not reached");
 		goto out;
 	}
 	for (int i = 0; i < csv->row_count; i++) {
@@ -906,12 +909,12 @@ static int relay_tags(int argc, char **argv)
 		if (p && mqttlink_publish(l, topic, p, strlen(p), true) > 0)
 			t.outstanding++;
 		else
-			net_log(3, "%s: not sent", topic);
+			log_error(LOG_MAIN, "%s: not sent", topic);
 		free(p);
 	}
 	if (!run_until(l, all_acknowledged, &t, TAGS_WAIT_MS) || t.outstanding != 0) {
-		net_log(3, "broker %s:%d: %d of %d boards' tags not acknowledged", mo.host, mo.port,
-			t.outstanding, csv->row_count);
+		log_error(LOG_MAIN, "broker %s:%d: %d of %d boards' tags not acknowledged", mo.host,
+			  mo.port, t.outstanding, csv->row_count);
 		goto out;
 	}
 	mqttlink_disconnect(l, 1000);
@@ -933,15 +936,16 @@ out:
 static int add_round_board(struct relay *r, const char *name, const char *where)
 {
 	if (!room_board_name_ok(name)) {
-		net_log(3, "%s: '%s' is not a board's name (letters, digits, '.', '_', '-')", where,
-			name);
+		log_error(LOG_MAIN,
+			  "%s: '%s' is not a board's name (letters, digits, '.', '_', '-')", where,
+			  name);
 		return -1;
 	}
 	for (int i = 0; i < r->round_count; i++)
 		if (!strcmp(r->round_boards[i], name))
 			return 0;
 	if (r->round_count == ROOM_BOARDS_MAX) {
-		net_log(3, "%s: more than %d boards", where, ROOM_BOARDS_MAX);
+		log_error(LOG_MAIN, "%s: more than %d boards", where, ROOM_BOARDS_MAX);
 		return -1;
 	}
 	snprintf(r->round_boards[r->round_count++], ROOM_NAME_MAX, "%s", name);
@@ -977,7 +981,7 @@ static int round_boards(struct relay *r, const struct relay_options *o)
 		if (!csv || read_file(o->round, &text, &len))
 			rc = -1;
 		else if (room_csv_parse(text, len, csv, err, sizeof(err))) {
-			net_log(3, "%s:%s", o->round, err);
+			log_error(LOG_MAIN, "%s:%s", o->round, err);
 			rc = -1;
 		}
 		for (int i = 0; rc == 0 && csv && i < csv->row_count; i++)
@@ -988,7 +992,7 @@ static int round_boards(struct relay *r, const struct relay_options *o)
 			return -1;
 	}
 	if (!r->round_count) {
-		net_log(3, "the round names no board");
+		log_error(LOG_MAIN, "the round names no board");
 		return -1;
 	}
 	return 0;
@@ -1010,7 +1014,6 @@ int cli_relay(int argc, char **argv)
 	char err[400];
 	int rc;
 
-	net_log_name("annabella relay");
 	if (argc >= 1 && !strcmp(argv[0], "tags"))
 		return relay_tags(argc - 1, argv + 1);
 	cfg = calloc(1, sizeof(*cfg));
@@ -1035,7 +1038,7 @@ int cli_relay(int argc, char **argv)
 	rc = 1;
 	l = mqttlink_new(&mo, NULL, &cb, &r, err, sizeof(err));
 	if (!l) {
-		net_log(3, "%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		goto out;
 	}
 	mqttlink_subscribe(l, "annabella/+/pgn");
@@ -1043,14 +1046,14 @@ int cli_relay(int argc, char **argv)
 	mqttlink_subscribe(l, "annabella/+/link");
 	h = httpd_start(o.listen, handle, &public_site, err, sizeof(err));
 	if (!h) {
-		net_log(3, "--listen %s: %s", o.listen, err);
+		log_error(LOG_MAIN, "--listen %s: %s", o.listen, err);
 		rc = 2;
 		goto out;
 	}
 	if (o.arbiter_listen) {
 		ha = httpd_start(o.arbiter_listen, handle, &arbiter_site, err, sizeof(err));
 		if (!ha) {
-			net_log(3, "--arbiter-listen %s: %s", o.arbiter_listen, err);
+			log_error(LOG_MAIN, "--arbiter-listen %s: %s", o.arbiter_listen, err);
 			rc = 2;
 			goto out;
 		}
@@ -1058,25 +1061,28 @@ int cli_relay(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	net_log(6, "listening on http://%s/ for the boards of %s:%d%s", httpd_address(h), mo.host,
-		mo.port, mo.tls_ca[0] ? " (TLS)" : "");
+	log_info(LOG_MAIN, "listening on http://%s/ for the boards of %s:%d%s", httpd_address(h),
+		 mo.host, mo.port, mo.tls_ca[0] ? " (TLS)" : "");
 	if (r.delay_ms)
-		net_log(6, "the public view is %d min %d s behind the boards", o.delay_s / 60,
-			o.delay_s % 60);
+		log_info(LOG_MAIN, "the public view is %d min %d s behind the boards",
+			 o.delay_s / 60, o.delay_s % 60);
 	if (ha)
-		net_log(6, "the arbiter's view, undelayed, on http://%s/", httpd_address(ha));
+		log_info(LOG_MAIN, "the arbiter's view, undelayed, on http://%s/",
+			 httpd_address(ha));
 	if (r.round_count)
-		net_log(6, "the round: %d boards; other publishers are ignored", r.round_count);
+		log_info(LOG_MAIN, "the round: %d boards; other publishers are ignored",
+			 r.round_count);
 	else
-		net_log(5, "no --boards or --round: every board that publishes on the broker is "
-			   "shown");
+		log_warn(LOG_MAIN,
+			 "no --boards or --round: every board that publishes on the broker is "
+			 "shown");
 	rc = 0;
 	while (!stopping) {
 		struct pollfd pfd;
 
 		mqttlink_pollfd(l, &pfd);
 		if (poll(&pfd, 1, mqttlink_timeout(l)) < 0 && errno != EINTR) {
-			net_log(3, "poll: %s", strerror(errno));
+			log_error(LOG_MAIN, "poll: %s", strerror(errno));
 			rc = 1;
 			break;
 		}

@@ -48,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "base/timeutil.h"
 #include "chess/chess.h"
 #include "control/json.h"
@@ -264,8 +265,7 @@ static void follow(struct web *w, struct ctlclient *watch, struct ctlclient *req
 			/* Only while a page follows: each request is a line of control.log. */
 			if (monotonic_ms() - quiet_since >= HEARTBEAT_MS && streams_open(w)) {
 				if (heartbeat(w, req)) {
-					fprintf(stderr,
-						"annabella web: the daemon does not answer\n");
+					log_warn(LOG_MAIN, "the daemon does not answer");
 					break;
 				}
 				quiet_since = monotonic_ms();
@@ -303,17 +303,16 @@ static void *daemon_thread(void *arg)
 
 		if (req && !ctlclient_request(watch, "watch public", &reply, REQUEST_MS) &&
 		    ctlclient_reply_ok(reply) && !refresh(w, req, true)) {
-			fprintf(stderr, "annabella web: following the daemon at %s\n", w->socket);
+			log_info(LOG_MAIN, "following the daemon at %s", w->socket);
 			said = false;
 			backoff = BACKOFF_FIRST_MS;
 			announce_link(w, true);
 			follow(w, watch, req);
 			announce_link(w, false);
 			if (!stop_requested)
-				fprintf(stderr, "annabella web: lost the daemon; retrying\n");
+				log_warn(LOG_MAIN, "lost the daemon; retrying");
 		} else if (!said) {
-			fprintf(stderr, "annabella web: %s; retrying\n",
-				req ? "the daemon did not answer" : err);
+			log_warn(LOG_MAIN, "%s; retrying", req ? "the daemon did not answer" : err);
 			said = true;
 		}
 		free(reply);
@@ -469,12 +468,10 @@ static void pin_wrong(struct web *w, const char *addr, uint64_t now)
 	w->wrong_at[w->wrong_next] = now ? now : 1;
 	w->wrong_next = (w->wrong_next + 1) % WEB_PIN_TOTAL;
 	if (wait)
-		fprintf(stderr,
-			"annabella web: wrong PIN from %s (%d); its next is checked in %llu s\n",
-			addr, pin_guard_count(&w->pins, addr, now),
-			(unsigned long long)(wait / 1000));
+		log_warn(LOG_MAIN, "wrong PIN from %s (%d); its next is checked in %llu s", addr,
+			 pin_guard_count(&w->pins, addr, now), (unsigned long long)(wait / 1000));
 	else
-		fprintf(stderr, "annabella web: wrong PIN from %s\n", addr);
+		log_warn(LOG_MAIN, "wrong PIN from %s", addr);
 }
 
 /* How long until the total lets another wrong PIN in (0: now). */
@@ -491,10 +488,10 @@ static void pin_waits(struct web *w, uint64_t now, bool all)
 	struct pin_wait pw;
 
 	while (pin_guard_ended(&w->pins, now, all, &pw))
-		fprintf(stderr,
-			"annabella web: %d PINs from %s refused unchecked during a %llu s wait "
-			"after %d wrong ones\n",
-			pw.refused, pw.key, (unsigned long long)(pw.length / 1000), pw.wrong);
+		log_warn(LOG_MAIN,
+			 "%d PINs from %s refused unchecked during a %llu s wait "
+			 "after %d wrong ones",
+			 pw.refused, pw.key, (unsigned long long)(pw.length / 1000), pw.wrong);
 }
 
 enum pin_gate { GATE_RIGHT, GATE_WRONG, GATE_WAIT, GATE_ASK };
@@ -513,18 +510,16 @@ static enum pin_gate pin_gate(struct web *w, const char *addr, const char *pin, 
 	*wait = pin_guard_ask(&w->pins, addr, now, &first);
 	if (*wait) {
 		if (first)
-			fprintf(stderr, "annabella web: %s waits %llu s for its next PIN\n", addr,
-				(unsigned long long)((*wait + 999) / 1000));
+			log_info(LOG_MAIN, "%s waits %llu s for its next PIN", addr,
+				 (unsigned long long)((*wait + 999) / 1000));
 		*why = "too many wrong PINs from this address";
 		return GATE_WAIT;
 	}
 	if (!in_list(w->trusted, WEB_TRUSTED, addr) && (*wait = total_wait(w, now))) {
 		if (now >= w->total_said + WEB_PIN_WINDOW) {
 			w->total_said = now;
-			fprintf(
-			    stderr,
-			    "annabella web: %d wrong PINs in a minute: new addresses wait (%s)\n",
-			    WEB_PIN_TOTAL, addr);
+			log_warn(LOG_MAIN, "%d wrong PINs in a minute: new addresses wait (%s)",
+				 WEB_PIN_TOTAL, addr);
 		}
 		*why = "too many wrong PINs on this page";
 		return GATE_WAIT;
@@ -857,7 +852,7 @@ int cli_web(int argc, char **argv)
 	}
 	config_defaults(&cfg);
 	if (config && config_load(&cfg, config, err, sizeof(err))) {
-		fprintf(stderr, "annabella web: %s\n", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	if (!listen)
@@ -866,10 +861,10 @@ int cli_web(int argc, char **argv)
 		return usage();
 	if (!strrchr(listen, ':') || !strrchr(listen, ':')[1] ||
 	    strspn(strrchr(listen, ':') + 1, "0123456789") != strlen(strrchr(listen, ':') + 1)) {
-		fprintf(stderr,
-			"annabella web: --listen '%s': give ADDR:PORT (like 127.0.0.1:8080 or "
-			"[::]:8080)\n",
-			listen);
+		log_error(LOG_MAIN,
+			  "--listen '%s': give ADDR:PORT (like 127.0.0.1:8080 or "
+			  "[::]:8080)",
+			  listen);
 		return 2;
 	}
 	if (!socket)
@@ -890,7 +885,7 @@ int cli_web(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	h = httpd_start(listen, route, w, err, sizeof(err));
 	if (!h) {
-		fprintf(stderr, "annabella web: %s\n", err);
+		log_error(LOG_MAIN, "%s", err);
 		free(w);
 		return 1;
 	}
