@@ -74,7 +74,8 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2) \
 	-DANNABELLA_VERSION='"$(VERSION)"'
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
-# The networked helpers (annabella web, broadcast, relay; DESIGN 9) are linked into the
+# The networked helpers (annabella web, broadcast, relay: "The web page for the assistant and
+# the arbiter" and "Live broadcast and the room relay" in the README) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
 NET_PKGS := libmicrohttpd libmosquitto zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
@@ -319,6 +320,7 @@ format:
 
 lint: deps
 	@tests/lint-layers.sh && echo "lint: layers clean"
+	@tests/lint-references.sh && echo "lint: references clean"
 	@clang-format --dry-run --Werror $(FORMAT_SRC) && echo "lint: clang-format clean"
 	@cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 		--inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -DANNABELLA_GPIOD_V2=0 \

@@ -4,8 +4,8 @@
  * annabella control [--socket PATH]                     requests line by line
  * annabella status [--socket PATH]                      the game for a person to read
  *
- * DESIGN 8: exit 0 when the reply is ok, 1 when it is an error, 2 when the socket cannot be
- * reached or the usage is wrong.  `watch` keeps printing events until the daemon closes
+ * README "Control interface": exit 0 when the reply is ok, 1 when it is an error, 2 when the socket
+ * cannot be reached or the usage is wrong.  `watch` keeps printing events until the daemon closes
  * the connection or the user interrupts.  `--help` lists the commands and line editing
  * completes them from the command table the daemon dispatches through (control/protocol.h).
  */
@@ -68,7 +68,7 @@ static void print_commands(FILE *f)
 {
 	const struct control_command *c;
 
-	fprintf(f, "commands (DESIGN 8):\n");
+	fprintf(f, "commands:\n");
 	for (int i = 0; (c = control_command_at(i)); i++) {
 		bool first = true;
 

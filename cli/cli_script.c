@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * `annabella script GAME.pgn`: a board script (DESIGN 4.3) that plays the first
- * game of a PGN file on the tactile board the way people do: pieces lifted and
+ * `annabella script GAME.pgn`: a board script (README "Board scripts, line logs, time controls")
+ * that plays the first game of a PGN file on the tactile board the way people do: pieces lifted and
  * placed in varied orders, touches, pieces carried over holes, think times,
  * clock presses, promotion choices with `select`.  The sim backend runs it, so
  * whole games test the daemon end to end.

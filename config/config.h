@@ -60,7 +60,7 @@ struct config {
 	char time_control[64];
 	enum game_mode mode;
 	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after
-				  the last select press (DESIGN 3) */
+				  the last select press (README "Behaviour the Laws ask for") */
 	uint32_t menu_hold_ms; /* holding select this long opens the button menu */
 	uint32_t menu_ms;      /* the menu closes after this long unused */
 	char event[64], site[64], round[16], white[64], black[64];
@@ -108,12 +108,13 @@ struct config {
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
 	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
-	/* [web] (annabella web; DESIGN 9) */
+	/* [web] (annabella web; README "The web page for the assistant and the arbiter") */
 	char web_listen[80]; /* ADDR:PORT, or "" */
 	/* [log] */
 	int log_level;
 	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
-	 * (DESIGN 9); the daemon checks them and never opens a network socket. */
+	 * (README "Live broadcast and the room relay"); the daemon checks them and never opens a
+	 * network socket. */
 	struct config_mqtt {
 		char mqtt[128]; /* HOST:PORT of the broker, "" : not configured */
 		char user[64], password_file[256], tls_ca[256];

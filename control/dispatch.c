@@ -143,8 +143,8 @@ void control_h_watch(const struct control_env *env, struct control_request *req,
 	control_reply_ok(&out->reply, req->public_view ? "watching public events" : "watching");
 }
 
-/* A PIN gives the role whose PIN it is (DESIGN 8); a wrong one is refused, and the
- * connection counts it. */
+/* A PIN gives the role whose PIN it is (README "Control interface"); a wrong one is refused, and
+ * the connection counts it. */
 void control_h_auth(const struct control_env *env, struct control_request *req,
 		    struct control_outcome *out)
 {

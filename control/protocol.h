@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The control protocol (DESIGN 8): one table of commands, and the JSON of replies and watch
- * events.  Pure.
+ * The control protocol (README "Control interface"): one table of commands, and the JSON of replies
+ * and watch events.  Pure.
  *
  * Each command is one row of the table (protocol.c): its name, its usage, who may give it
  * (roles), the modes and the state of the game it needs (game/command.h), its parser and its
@@ -114,8 +114,8 @@ struct control_status_extra {
 	 * the player (audience.h); `status public` is what anyone may see. */
 	enum game_audience audience;
 	const char *lang; /* the interface language ("de", "en", "sv", "nl"), or NULL */
-	/* The record on disk (DESIGN 4.4): what the journal's reading at start skipped, a
-	 * longer scoresheet kept aside, and whether saving works now. */
+	/* The record on disk (README "State directory"): what the journal's reading at start
+	 * skipped, a longer scoresheet kept aside, and whether saving works now. */
 	struct control_record_status {
 		int skipped, bad, duplicates, refused, first_skipped_line;
 		int moves_from_scoresheet; /* lost move records put back from game.pgn */

@@ -82,7 +82,7 @@ struct ctlsock {
 	char words[512];		      /* the last move's words, for a status reply */
 	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
 	bool timeouts;		/* real time: silent and half-line clients are closed */
-	struct pin_guard pins;	/* wrong PINs per Unix user (DESIGN 8) */
+	struct pin_guard pins;	/* wrong PINs per Unix user (README "Control interface") */
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The control socket (DESIGN 8): a Unix stream socket for the assistant, the arbiter, the
- * web page and the broadcast.  The peer's Unix user is the author of its commands; users
- * named as arbiters have the arbiter's role, others the assistant's (or what `auth PIN`
+ * The control socket (README "Control interface"): a Unix stream socket for the assistant, the
+ * arbiter, the web page and the broadcast.  The peer's Unix user is the author of its commands;
+ * users named as arbiters have the arbiter's role, others the assistant's (or what `auth PIN`
  * gives).  Every request goes through the command table (control/protocol.h), which returns
  * its reply; it gets one reply line and a line in control.log; commands that change the
  * game go to the referee (and so into the journal).  Clients are non-blocking

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The board-script driver (DESIGN 4.3): plays a script's actions on the sim backend's
- * board at their times (pegs, buttons, chatter), gives its `control` lines to the control
- * dispatcher, and carries out its `crash`.  A loop source.
+ * The board-script driver (README "Board scripts, line logs, time controls"): plays a script's
+ * actions on the sim backend's board at their times (pegs, buttons, chatter), gives its `control`
+ * lines to the control dispatcher, and carries out its `crash`.  A loop source.
  */
 #ifndef ANNABELLA_DRIVER_H
 #define ANNABELLA_DRIVER_H

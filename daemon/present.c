@@ -139,7 +139,7 @@ void presenter_attach_display(struct presenter *p, struct display *d)
 }
 
 /* The phrase options for the game being played: casual play announces check and mate
- * unless told otherwise (DESIGN 3, item 6). */
+ * unless told otherwise (README "Behaviour the Laws ask for", tournament mode). */
 static struct phrase_options options(const struct presenter *p)
 {
 	struct phrase_options o = p->cfg.phrases;

@@ -57,8 +57,8 @@ void presenter_attach_clockface(struct presenter *p, struct clockface *f);
  * when it ends: the audit's start lines and anchors (daemon/audit.h). */
 typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);
 void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user);
-/* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
- * saving fails, saving works again, the game was not fully recovered. */
+/* What the device itself says of its record, privately to the tactile player (README "State
+ * directory"): saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {
 	PRESENT_NOTICE_SAVE_FAILED = 0,
 	PRESENT_NOTICE_SAVE_WORKS,

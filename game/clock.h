@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The chess clock: time controls (DESIGN 4.6) and clock arithmetic.  Pure: every call
- * takes the daemon time; nothing reads a clock.  All times are integer milliseconds.
+ * The chess clock: time controls (README "Board scripts, line logs, time controls") and clock
+ * arithmetic.  Pure: every call takes the daemon time; nothing reads a clock.  All times are
+ * integer milliseconds.
  *
  * Time controls
  * -------------
@@ -178,8 +179,8 @@ void clock_set_running(struct chess_clock *c, int color, uint64_t now);
 void clock_stop(struct chess_clock *c, uint64_t now);
 
 /*
- * The `[%clk]` value of a move (DESIGN 4.4): the mover's reading right after the press that
- * completed it, including the increment, the Bronstein credit and the time of a period
+ * The `[%clk]` value of a move (README "State directory"): the mover's reading right after the
+ * press that completed it, including the increment, the Bronstein credit and the time of a period
  * that press completed.  Read it right after clock_press() returned CLOCK_PRESS_MOVE and
  * format it with clock_format_hms(), which truncates to whole seconds.
  */

@@ -93,7 +93,7 @@ struct game_params {
 	int player; /* enum chess_color of the tactile player */
 	enum game_mode mode;
 	enum rules_edition edition;
-	char time_control[64]; /* DESIGN 4.6; "-" for none */
+	char time_control[64]; /* "-" for none (README "Board scripts, line logs, time controls") */
 	char fen[CHESS_FEN_MAX];
 	int tag_count;
 	struct game_tag tags[GAME_MAX_TAGS]; /* PGN tags (Event, Site, Date, Round, White,

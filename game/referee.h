@@ -44,7 +44,7 @@ struct referee_settings {
 	enum flag_announce flag_announce;
 	struct detect_config detect;
 	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after the
-				  last select press (DESIGN 3) */
+				  last select press (README "Behaviour the Laws ask for") */
 	int warning_count;
 	uint32_t warnings_s[REFEREE_MAX_WARNINGS]; /* private warnings at these times left */
 	uint32_t hold_ms;			   /* holding select this long opens the menu */
@@ -60,7 +60,7 @@ enum game_event_kind {
 	GAME_EV_TICK,	     /* time passed (referee_deadline() reached) */
 };
 
-/* The board's buttons (DESIGN 1), in the board's order. */
+/* The board's buttons (README "The device"), in the board's order. */
 enum game_button {
 	GAME_BUTTON_PLAYER_CLOCK = 0,
 	GAME_BUTTON_OPPONENT_CLOCK,
@@ -94,8 +94,8 @@ int referee_replay(struct referee *r, const struct game_record *rec);
  * none or it had ended. */
 void referee_start(struct referee *r, uint64_t now);
 void referee_handle(struct referee *r, const struct game_event *ev);
-/* A command (DESIGN 8) at time `now`, given by cmd->role as cmd->author: carried out, or
- * refused because it does not fit the game, and the reply into *reply.  Who may give it and
+/* A command (README "Control interface") at time `now`, given by cmd->role as cmd->author: carried
+ * out, or refused because it does not fit the game, and the reply into *reply.  Who may give it and
  * what it needs of the game are the command table's to check first (control/protocol.h);
  * the referee checks what only the game can tell (a legal move, a claim to rule on). */
 void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,

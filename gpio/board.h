@@ -122,7 +122,8 @@ struct board_event {
 struct board;
 
 /*
- * Line logs (DESIGN 4.5), written by record_path and read by "replay:LOG":
+ * Line logs (README "Board scripts, line logs, time controls"), written by record_path and read by
+ * "replay:LOG":
  *
  *   # format: annabella line log 1
  *   # board: sim:game.script            (the spec it was recorded from)
@@ -150,8 +151,8 @@ struct board;
 
 /*
  * Open a board: spec is "gpiod", "sim[:NAME]" or "replay:LOG".  record_path, if not NULL,
- * receives every raw line edge (DESIGN 4.5).  now_ms is the daemon time at start.
- * Returns NULL with a message in err (naming file and line for a bad log).
+ * receives every raw line edge (README "Board scripts, line logs, time controls").  now_ms is the
+ * daemon time at start. Returns NULL with a message in err (naming file and line for a bad log).
  */
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]   (DESIGN 9)
+ * annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]
+ *
+ * README "The web page for the assistant and the arbiter".
  *
  * The assistant's and the arbiter's page, served on libmicrohttpd by a process of its own:
  * a client of the daemon's control socket like the CLI, so the daemon never opens a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The game journal (DESIGN 4.4): append-only, one record per line, each line checked by a
- * CRC-32 of what follows it, and chained to the line before it:
+ * The game journal (README "State directory"): append-only, one record per line, each line
+ * checked by a CRC-32 of what follows it, and chained to the line before it:
  *
  *	CRC32HEX SP CHAIN SP RECORD LF        RECORD = MS SP TYPE [SP ARGS]
  *

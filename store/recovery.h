@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Recovery (DESIGN 4.4): what survives of the game when the daemon starts.  The state
+ * Recovery (README "State directory"): what survives of the game when the daemon starts.  The state
  * directory holds the record twice: the journal (every record, each line checked; its game
  * record copied in game.record) and the scoresheet game.pgn (every move with its [%clk]
  * reading, rewritten after each).  Recovery replays the journal into the referee and puts

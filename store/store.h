@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The game's files in the state directory (DESIGN 4.4): the journal the referee's records
- * go to (one per game; a finished game's is kept under games/), game.pgn rewritten from the
+ * The game's files in the state directory (README "State directory"): the journal the referee's
+ * records go to (one per game; a finished game's is kept under games/), game.pgn rewritten from the
  * game after every change (sheet.h), its copy and the public audio record under games/.
  * What survives at start is recovery's to decide (recovery.h); the store writes, keeps
  * what could not be written, and tries again.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: the board script parser (DESIGN 4.3). */
+/* libFuzzer target: the board script parser (README "Board scripts, line logs, time controls"). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -120,9 +120,10 @@ static void test_helper_lines(void **state)
 
 	(void)state;
 	in_child(STREAM_JOURNAL, helper_lines, out, sizeof(out));
-	assert_string_equal(out, "<6>annabella web: 192.0.2.7 waits 2 s for its next PIN\n"
-				 "<4>annabella web: net: warn: broker b:1883: refused\n"
-				 "<7>annabella web: net: debug: shown: the net category at debug\n");
+	assert_string_equal(out,
+			    "<6>annabella web: 192.0.2.7 waits 2 s for its next PIN\n"
+			    "<4>annabella web: net: warn: broker b:1883: refused\n"
+			    "<7>annabella web: net: debug: shown: the net category at debug\n");
 }
 
 static void long_line(void)

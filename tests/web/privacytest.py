@@ -165,8 +165,8 @@ setup 4k1n1/1P6/8/8/8/8/8/4K1N1 w - - 0 1
 +3000 press info
 """
 
-# The audience of each event type, as DESIGN 8 gives it (not read from the daemon).  A type
-# not listed here fails the test: a new event must be classified on purpose.
+# The audience of each event type, as README "Control interface" gives it (not read from the
+# daemon).  A type not listed here fails the test: a new event must be classified on purpose.
 PUBLIC_TYPES = {
     "game", "lift", "place", "promotion", "made", "press", "complete", "pause", "resume",
     "mismatch", "restored", "flag", "result", "restart", "draw-offer", "resign", "approve",
