@@ -847,11 +847,6 @@ void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, s
 	c->store = s;
 }
 
-bool ctlsock_listening(const struct ctlsock *c)
-{
-	return c && c->listen_fd >= 0;
-}
-
 void ctlsock_close(struct ctlsock *c)
 {
 	if (!c)

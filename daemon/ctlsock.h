@@ -36,8 +36,6 @@ struct ctlsock;
 struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop);
 void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, struct store *s);
 void ctlsock_close(struct ctlsock *c);
-/* Whether the socket is listening (for tests and the log). */
-bool ctlsock_listening(const struct ctlsock *c);
 
 /* A board script's `control ROLE COMMAND` (author "script"), through the same command table
  * as the socket's requests. */

@@ -171,7 +171,6 @@ void board_record_start(struct board *b);
  * on GPIO lines as the configured wiring would show them, so scanning and debouncing run as on
  * hardware.  The pegs start as the initial position.
  */
-bool board_is_sim(const struct board *b);
 /* Place the virtual pegs to match an occupancy, before the first service call. */
 void board_sim_place(struct board *b, uint64_t occupancy);
 /* At daemon time now_ms: a peg leaves (present false) or enters a hole; a button goes down
