@@ -49,7 +49,7 @@ else
 Q := @
 endif
 
-LAYERS := base chess game control gpio clockface voice braille daemon
+LAYERS := base chess game control gpio clockface voice braille config store daemon net cli
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -74,7 +74,8 @@ OPT ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIOD_V2) \
 	-DANNABELLA_VERSION='"$(VERSION)"'
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
-# The networked helpers (annabella web, broadcast, relay; DESIGN 9) are linked into the
+# The networked helpers (annabella web, broadcast, relay: "The web page for the assistant and
+# the arbiter" and "Live broadcast and the room relay" in the README) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
 NET_PKGS := libmicrohttpd libmosquitto zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
@@ -137,7 +138,7 @@ $(BUILD)/obj/gen/assets.o: $(BUILD)/gen/assets.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/annabella: $(BUILD)/obj/daemon/main_annabella.o $(BUILD)/obj/gen/assets.o $(LIB)
+$(BUILD)/annabella: $(BUILD)/obj/cli/main_annabella.o $(BUILD)/obj/gen/assets.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(NET_LIBS) -lreadline
 
@@ -328,6 +329,7 @@ format:
 
 lint: deps
 	@tests/lint-layers.sh && echo "lint: layers clean"
+	@tests/lint-references.sh && echo "lint: references clean"
 	@clang-format --dry-run --Werror $(FORMAT_SRC) && echo "lint: clang-format clean"
 	@cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 		--inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -DANNABELLA_GPIOD_V2=0 \

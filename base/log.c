@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "base/log.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +11,38 @@
 
 enum log_level log_levels[LOG_CATEGORY_COUNT] = {
     LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
-    LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
+    LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN, LOG_LEVEL_WARN,
 };
 
 static const char *const category_names[LOG_CATEGORY_COUNT] = {
-    "gpio", "game", "voice", "clock", "braille", "control", "main",
+    "gpio", "game", "voice", "clock", "braille", "control", "net", "main",
 };
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
 /* syslog priorities: err, warning, info, debug. */
 static const int priority[] = {3, 4, 6, 7};
-static int journald = -1;
+
+static char program[64] = "annabella";
+static pthread_once_t journald_once = PTHREAD_ONCE_INIT;
+static int journald;
+
+/* $JOURNAL_STREAM names the device and inode of the stream journald gave us: stderr is it
+ * (not merely a child's inherited variable with stderr sent elsewhere). */
+static void find_journald(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	journald = js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && !fstat(STDERR_FILENO, &st) &&
+		   (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+void log_init(const char *name, enum log_level level)
+{
+	snprintf(program, sizeof(program), "%s", name);
+	log_set_level(level);
+	pthread_once(&journald_once, find_journald);
+}
 
 void log_set_level(enum log_level level)
 {
@@ -35,47 +58,22 @@ int log_level_parse(const char *name)
 	return -1;
 }
 
-/* $JOURNAL_STREAM names the device and inode of the stream journald gave us: stderr is it. */
-static int stderr_is_journal(void)
-{
-	const char *js = getenv("JOURNAL_STREAM");
-	unsigned long long dev, ino;
-	struct stat st;
-
-	if (!js || sscanf(js, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st))
-		return 0;
-	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
-}
-
-void log_fatal(const char *fmt, ...)
-{
-	char line[640];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (journald < 0)
-		journald = stderr_is_journal();
-	fprintf(stderr, "%sannabellad: %s\n", journald ? "<3>" : "", line);
-}
-
 void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
 {
-	char line[512];
+	char line[1024];
+	size_t n;
 	va_list ap;
-	int n = snprintf(line, sizeof(line), "annabellad: %s: %s: ", category_names[cat],
-			 level_names[level]);
+	int w;
 
+	pthread_once(&journald_once, find_journald);
+	w = snprintf(line, sizeof(line), "%s%s%s%s%s: ", program, cat == LOG_MAIN ? "" : ": ",
+		     cat == LOG_MAIN ? "" : category_names[cat],
+		     level == LOG_LEVEL_INFO ? "" : ": ",
+		     level == LOG_LEVEL_INFO ? "" : level_names[level]);
+	n = w < 0 ? 0 : (size_t)w < sizeof(line) ? (size_t)w : sizeof(line) - 1;
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < sizeof(line))
-		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	va_end(ap);
-	/* Under journald (a stream it opened for us) each line carries its priority, so
-	 * `journalctl -p warning` shows the errors and warnings.  One write per line, so lines
-	 * from the voice thread do not interleave. */
-	if (journald < 0)
-		journald = stderr_is_journal();
 	if (journald)
 		fprintf(stderr, "<%d>%s\n", priority[level], line);
 	else

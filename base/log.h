@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Logging to stderr (systemd's journal keeps it), by category and level.  The level is
- * checked before anything is formatted.
+ * The log of all three programs (annabellad, the annabella tool and its networked helpers):
+ * lines on stderr, by category and level, each "PROGRAM: CATEGORY: LEVEL: MESSAGE" (no
+ * category for the program's own lines, LOG_MAIN; no level word for info), with the syslog
+ * priority in front ("<4>") when stderr is the stream journald gave the service, so
+ * `journalctl -p warning` shows the warnings and errors.  The level is checked before
+ * anything is formatted.  One write per line: lines of several threads do not interleave.
  */
 #ifndef ANNABELLA_LOG_H
 #define ANNABELLA_LOG_H
@@ -14,21 +18,21 @@ enum log_category {
 	LOG_CLOCK,
 	LOG_BRAILLE,
 	LOG_CONTROL,
+	LOG_NET, /* the helpers' links: the MQTT broker, HTTP */
 	LOG_MAIN,
 	LOG_CATEGORY_COUNT
 };
 
 extern enum log_level log_levels[LOG_CATEGORY_COUNT];
 
+/* At the start of main, before any thread: the program's name as its lines begin
+ * ("annabellad", "annabella web"; "annabella" until then) and every category's level. */
+void log_init(const char *program, enum log_level level);
 void log_set_level(enum log_level level);
 /* "debug", "info", "warn", "error" -> level; -1 if unknown. */
 int log_level_parse(const char *name);
 void log_write(enum log_category cat, enum log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/* An error that stops the daemon, "annabellad: MESSAGE": at priority err under journald,
- * so `journalctl -p err` shows why the service failed. */
-void log_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define LOG(cat, level, ...)                                                                       \
 	do {                                                                                       \

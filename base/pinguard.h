@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The PIN budget (DESIGN 8): wrong PINs counted per key (a Unix user on the control socket;
+ * The PIN budget (README "Control interface", `auth`): wrong PINs counted per key (a Unix user on the control socket;
  * a client address on the web page; the board's buttons, PIN_KEY_BOARD, for the arbiter's
  * menu at the board), across connections.
  *

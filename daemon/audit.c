@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/state.h"
+#include "store/state.h"
 
 /* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when
  * it is none (a stray byte, an overlong form, a surrogate, beyond U+10FFFF, cut short). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/ctlsock.h"
 
-#include "daemon/journal.h"
+#include "store/journal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,9 +23,9 @@
 #include "control/protocol.h"
 #include "daemon/audit.h"
 #include "base/pinguard.h"
-#include "daemon/recovery.h"
-#include "daemon/scoresheet.h"
-#include "daemon/state.h"
+#include "store/recovery.h"
+#include "store/scoresheet.h"
+#include "store/state.h"
 
 /* A client's unsent replies and events: more than this and it is dropped. */
 #define OUT_MAX (512 * 1024)
@@ -56,7 +56,8 @@ struct client {
 	enum game_role role;
 	bool watching;
 	bool watch_public; /* `watch public`: public events only */
-	bool engine;	   /* the training process (DESIGN 10): `engine on` or `engine wait` */
+	bool engine; /* the training process (README "Training and study"): `engine on` or `engine
+			wait` */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -86,7 +87,7 @@ struct ctlsock {
 	char words[512];		      /* the last move's words, for a status reply */
 	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
 	bool timeouts;		/* real time: silent and half-line clients are closed */
-	struct pin_guard pins;	/* wrong PINs per Unix user (DESIGN 8) */
+	struct pin_guard pins;	/* wrong PINs per Unix user (README "Control interface") */
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
 };
@@ -946,11 +947,6 @@ void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, s
 	c->referee = r;
 	c->presenter = p;
 	c->store = s;
-}
-
-bool ctlsock_listening(const struct ctlsock *c)
-{
-	return c && c->listen_fd >= 0;
 }
 
 void ctlsock_close(struct ctlsock *c)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The control socket (DESIGN 8): a Unix stream socket for the assistant, the arbiter, the
- * web page and the broadcast.  The peer's Unix user is the author of its commands; users
- * named as arbiters have the arbiter's role, others the assistant's (or what `auth PIN`
+ * The control socket (README "Control interface"): a Unix stream socket for the assistant, the
+ * arbiter, the web page and the broadcast.  The peer's Unix user is the author of its commands;
+ * users named as arbiters have the arbiter's role, others the assistant's (or what `auth PIN`
  * gives).  Every request goes through the command table (control/protocol.h), which returns
  * its reply; it gets one reply line and a line in control.log; commands that change the
  * game go to the referee (and so into the journal).  Clients are non-blocking
@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/loop.h"
 #include "daemon/present.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "game/referee.h"
 
 /* At most this many clients; the last CTLSOCK_ARBITER_SLOTS places only for the users named
@@ -36,8 +36,6 @@ struct ctlsock;
 struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop);
 void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, struct store *s);
 void ctlsock_close(struct ctlsock *c);
-/* Whether the socket is listening (for tests and the log). */
-bool ctlsock_listening(const struct ctlsock *c);
 
 /* A board script's `control ROLE COMMAND` (author "script"), through the same command table
  * as the socket's requests. */
@@ -48,14 +46,16 @@ void ctlsock_script(struct ctlsock *c, const char *role, const char *author, con
  * an event for the arbiters' watch as one refused on the socket. */
 void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		   const char *line, bool ok, const char *text);
-/* The PIN budget (DESIGN 8): the board's PINs go through it too (PIN_KEY_BOARD). */
+/* The PIN budget (README "Control interface"): the board's PINs go through it too (PIN_KEY_BOARD).
+ */
 struct pin_guard *ctlsock_pins(struct ctlsock *c);
 /* One event line (JSON, without newline) for the watchers its audience reaches: an
  * assistant's watch public and player events, an arbiter's all, `watch public` public
  * ones. */
 void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience);
 bool ctlsock_watched(const struct ctlsock *c);
-/* A request of the referee's to the training process (DESIGN 10): to its connection alone. */
+/* A request of the referee's to the training process (README "Training and study"): to its
+ * connection alone. */
 void ctlsock_engine_event(struct ctlsock *c, const char *json);
 
 #endif

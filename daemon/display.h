@@ -9,7 +9,7 @@
 #define ANNABELLA_DAEMON_DISPLAY_H
 
 #include "braille/display.h"
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/loop.h"
 #include "game/game.h"
 #include "game/referee.h"

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "daemon/journal.h"
-#include "daemon/state.h"
+#include "store/journal.h"
+#include "store/state.h"
 
 struct driver {
 	struct script script;

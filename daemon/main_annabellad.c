@@ -24,25 +24,25 @@
 #include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
 #include "daemon/leds.h"
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/ctlsock.h"
-#include "daemon/device.h"
+#include "store/device.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/notify.h"
 #include "daemon/power.h"
 #include "daemon/present.h"
-#include "daemon/recovery.h"
-#include "daemon/state.h"
+#include "store/recovery.h"
+#include "store/state.h"
 #include "daemon/script.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "daemon/takeover.h"
 #include "game/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
 
-/* DESIGN 4.2: after a script or log ends, the daemon runs five more seconds. */
+/* README "annabellad": after a script or log ends, the daemon runs five more seconds. */
 #define END_GRACE_MS 5000
 #define EVENTS_MAX   64
 
@@ -122,7 +122,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (!strcmp(optarg, "virtual"))
 				o->virtual_time = true;
 			else if (strcmp(optarg, "real")) {
-				log_fatal("--time must be real or virtual");
+				log_error(LOG_MAIN, "--time must be real or virtual");
 				return -1;
 			}
 			break;
@@ -134,7 +134,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			else if (!strcmp(optarg, "none"))
 				o->audio = VOICE_SINK_NONE;
 			else {
-				log_fatal("--audio must be alsa, wav or none");
+				log_error(LOG_MAIN, "--audio must be alsa, wav or none");
 				return -1;
 			}
 			break;
@@ -154,12 +154,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			printf("annabellad %s\n", ANNABELLA_VERSION);
 			exit(0);
 		default:
-			log_fatal("unknown option or missing value: %s", argv[optind - 1]);
+			log_error(LOG_MAIN, "unknown option or missing value: %s",
+				  argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		log_fatal("unexpected argument '%s'", argv[optind]);
+		log_error(LOG_MAIN, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	return 0;
@@ -340,8 +341,8 @@ static void note_anchors(struct daemon *d, uint64_t ms)
 }
 
 /* A game begins or resumes, or ends.  At the daemon's first, the start line goes to both
- * logs (DESIGN 8), before anything of the game is said; every game's journal notes the
- * device, the wall clock and the logs' anchors. */
+ * logs (README "State directory", control.log), before anything of the game is said; every game's
+ * journal notes the device, the wall clock and the logs' anchors. */
 static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 {
 	struct daemon *d = user;
@@ -792,18 +793,19 @@ int main(int argc, char **argv)
 	char err[512];
 	int status;
 
+	log_init("annabellad", LOG_LEVEL_WARN);
 	if (parse_options(argc, argv, &d.opt)) {
 		usage(stderr);
 		return 2;
 	}
 	config_defaults(&d.cfg);
 	if (d.opt.config_path && config_load(&d.cfg, d.opt.config_path, err, sizeof(err))) {
-		log_fatal("%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	log_set_level((enum log_level)d.cfg.log_level);
 	if (speechcheck_pronounce(&d.cfg, err, sizeof(err))) {
-		log_fatal("%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
 	warn_short_pins(&d.cfg, d.opt.config_path);
@@ -814,7 +816,7 @@ int main(int argc, char **argv)
 		d.cfg.voice.sink = (enum voice_sink_type)d.opt.audio;
 	if (d.opt.control && snprintf(d.cfg.control_socket, sizeof(d.cfg.control_socket), "%s",
 				      d.opt.control) >= (int)sizeof(d.cfg.control_socket)) {
-		log_fatal("--control: path too long");
+		log_error(LOG_MAIN, "--control: path too long");
 		return 2;
 	}
 
@@ -822,11 +824,11 @@ int main(int argc, char **argv)
 	trace_open_from_env();
 	d.loop = loop_new(d.opt.virtual_time);
 	if (!d.loop) {
-		log_fatal("out of memory");
+		log_error(LOG_MAIN, "out of memory");
 		return 1;
 	}
 	if (start(&d, err, sizeof(err), &status)) {
-		log_fatal("%s", err);
+		log_error(LOG_MAIN, "%s", err);
 		stop(&d);
 		return status;
 	}

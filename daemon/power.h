@@ -16,28 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/config.h"
 #include "daemon/loop.h"
-
-enum power_monitor {
-	POWER_MONITOR_AUTO = 0, /* on with the real board (gpiod), off with sim: and replay: */
-	POWER_MONITOR_YES,
-	POWER_MONITOR_NO
-};
-
-struct power_config {
-	enum power_monitor monitor;
-	char sysfs[128];	/* where sysfs is ("/sys"; the tests give a tree of their own) */
-	char undervoltage[256]; /* "auto", "none", or a file read as a number: bit 0 set is
-				   under-voltage now (in0_lcrit_alarm, or the firmware's
-				   get_throttled) */
-	char supply[256];	/* "auto", "none", or a power_supply directory */
-	int low_percent;	/* a battery at or below this while discharging is low */
-};
-
-void power_config_defaults(struct power_config *cfg);
-/* One [power] key.  0, or -1 with a message in err. */
-int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
-		     size_t err_size);
 
 /* What was found, most severe first. */
 enum power_problem {

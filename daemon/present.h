@@ -18,8 +18,9 @@
 #include <stdbool.h>
 
 #include "braille/braille.h"
+#include "config/config.h"
 #include "daemon/power.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "game/referee.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"
@@ -29,9 +30,7 @@ struct presenter_config {
 	bool announce_check_set; /* announce-check given explicitly (else: casual says check) */
 	int rate;		 /* the private channel's rate, said with the settings */
 	int slow_repeat;	 /* percent of the rate for `repeat` again within 10 s (0: 70) */
-	/* What `info` says of the clocks ([clock] info): the time left, the time used, or
-	 * both. */
-	enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH } info;
+	enum present_info info;	 /* what `info` says of the clocks ([clock] info) */
 	struct braille_layout braille_layout; /* the braille scoresheet's pages on the display */
 };
 
@@ -61,8 +60,8 @@ void presenter_attach_leds(struct presenter *p, struct leds *l);
  * when it ends: the audit's start lines and anchors (daemon/audit.h). */
 typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);
 void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user);
-/* What the device itself says of its record, privately to the tactile player (DESIGN 4.4):
- * saving fails, saving works again, the game was not fully recovered. */
+/* What the device itself says of its record, privately to the tactile player (README "State
+ * directory"): saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {
 	PRESENT_NOTICE_SAVE_FAILED = 0,
 	PRESENT_NOTICE_SAVE_WORKS,

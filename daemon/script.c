@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/state.h"
+#include "store/state.h"
 #include "gpio/board.h"
 
 #define MAX_WORDS 64

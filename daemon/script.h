@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Board scripts (DESIGN 4.3): the sim backend's input.  Pure parser.
+ * Board scripts (README "Board scripts, line logs, time controls"): the sim backend's input.  Pure
+ * parser.
  *
  * Grammar, one item per line; `#` starts a comment, blank lines are ignored:
  *   player white|black          header (before the first action only, at most once each)
@@ -29,7 +30,7 @@
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)
  *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
- *                               (DESIGN 8), its words joined by single spaces; given by the
+ *                               (README "Control interface"), its words joined by single spaces; given by the
  *                               author "script", or "script:NAME" for ROLE:NAME (NAME:
  *                               letters, digits, - and _; two people relaying, say)
  * `+MS` waits MS milliseconds after the previous action; without it an action happens at the

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "daemon/config.h"
+#include "config/config.h"
 
 /* 0, or -1 with "FILE:LINE: message" in err. */
 int speechcheck_pronounce(const struct config *cfg, char *err, size_t err_size);

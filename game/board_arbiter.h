@@ -10,11 +10,10 @@
  *
  *   CLOSED ──info and repeat held together CHORD_MS──▶ PIN
  *   PIN ──the right PIN──▶ MENU (the clocks stop, as the arbiter stops them to intervene)
- *   PIN ──a wrong PIN──▶ PIN (counted by the control socket's PIN budget, DESIGN 8,
- *                              base/pinguard.h: five free, then a wait that doubles from
- *                              2 s, so at most ten a minute)
- *   MENU ──set clocks──▶ EDIT ──a clock button: set──▶ MENU;  EDIT ──pause──▶ MENU
- *   MENU ──start the clocks, a result, close──▶ CLOSED;  any ──pause, or unused──▶ CLOSED
+ *   PIN ──a wrong PIN──▶ PIN (counted by the control socket's PIN budget, README "Control
+ *interface", base/pinguard.h: five free, then a wait that doubles from 2 s, so at most ten a
+ *minute) MENU ──set clocks──▶ EDIT ──a clock button: set──▶ MENU;  EDIT ──pause──▶ MENU MENU
+ *──start the clocks, a result, close──▶ CLOSED;  any ──pause, or unused──▶ CLOSED
  *
  * Buttons while it is open (none of them does what it does in play; a clock press is no
  * press):

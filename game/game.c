@@ -304,7 +304,8 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 	o->open = false;
 }
 
-/* Casual play (DESIGN 10): the last move pair taken back, the clocks as they stood then. */
+/* Casual play (README "Training and study"): the last move pair taken back, the clocks as they
+ * stood then. */
 static int apply_takeback(struct game *g, const struct game_record *rec)
 {
 	int keep = rec->u.rollback_ply;

@@ -11,7 +11,7 @@ void promotion_reset(struct promotion *p)
 
 enum chess_piece_type promotion_next_choice(const struct promotion *p)
 {
-	/* Dame -> Turm -> Läufer -> Springer -> Dame ... (DESIGN 1). */
+	/* Dame -> Turm -> Läufer -> Springer -> Dame ... (README "The device"). */
 	static const enum chess_piece_type cycle[] = {CHESS_QUEEN, CHESS_ROOK, CHESS_BISHOP,
 						      CHESS_KNIGHT};
 

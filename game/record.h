@@ -4,7 +4,7 @@
  * (game.h) is the only way a record changes the game, live and when a journal is replayed.
  * One table names each record type with its encoder and decoder; a record's text is
  * `TYPE ARGS`, arguments separated by single spaces, text that may hold spaces in double
- * quotes (\" and \\ escaped).  The journal file adds the time and a check (daemon/journal).
+ * quotes (\" and \\ escaped).  The journal file adds the time and a check (store/journal.h).
  *
  *	game ID PLAYER TC MODE EDITION "FEN" [TAG "VALUE"]...	a new game
  *	lift SQ PIECE|-				a peg left its hole; PIECE: the game's piece
@@ -56,7 +56,7 @@
  *						last readings known, the journal's clock lost
  *	takeback AUTHOR PLY CLOCK		casual play: the game taken back to ply PLY
  *						(the last move pair), the clocks as they
- *						stood then (DESIGN 10)
+ *						stood then (README "Training and study")
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -96,7 +96,7 @@ struct game_params {
 	int player; /* enum chess_color of the tactile player */
 	enum game_mode mode;
 	enum rules_edition edition;
-	char time_control[64]; /* DESIGN 4.6; "-" for none */
+	char time_control[64]; /* "-" for none (README "Board scripts, line logs, time controls") */
 	char fen[CHESS_FEN_MAX];
 	int tag_count;
 	struct game_tag tags[GAME_MAX_TAGS]; /* PGN tags (Event, Site, Date, Round, White,

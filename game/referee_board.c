@@ -447,7 +447,7 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 		break;
 	case DETECT_TOUCH:
 		/* The touch is in the lift's record.  A lift after a replicated promotion makes
-		 * its choice final (DESIGN 3). */
+		 * its choice final (README "Behaviour the Laws ask for"). */
 		if (promotion_is_pending(&g->promotion) && pos->side != g->params.player)
 			ref_promotion_final(r, now);
 		break;

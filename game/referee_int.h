@@ -27,7 +27,8 @@ struct referee {
 	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
 	struct board_arbiter arb; /* the arbiter's menu on the buttons */
-	/* The PIN budget its PINs go through (DESIGN 8, key PIN_KEY_BOARD; NULL: no menu). */
+	/* The PIN budget its PINs go through (README "Control interface", key PIN_KEY_BOARD; NULL:
+	 * no menu). */
 	struct pin_guard *pins;
 	/* The reply of the command being carried out (referee_command()), or NULL. */
 	struct game_reply *reply;

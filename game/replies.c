@@ -268,7 +268,7 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 	 "claim rejected: +{penalty} to {color} ({article})[, "
 	 "{claimant_color}'s time cut from {cut_from} to {cut_to}]; the clocks "
 	 "run"},
-    /* Training and study (DESIGN 10). */
+    /* Training and study (README "Training and study"). */
     [REPLY_WANT_GAME_ID] = {"want-game-id", ERR, "word", "'{word}' is not a game id"},
     [REPLY_NO_SUCH_GAME] = {"no-such-game", ERR, "game", "no game {game} under games/"},
     [REPLY_GAME_UNREADABLE] = {"game-unreadable", ERR, "game",

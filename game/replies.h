@@ -153,7 +153,8 @@ enum reply_code {
 	REPLY_NO_CLAIM,
 	REPLY_CLAIM_UPHELD,
 	REPLY_CLAIM_REJECTED,
-	/* Training and study (DESIGN 10): the training process, takeback and review. */
+	/* Training and study (README "Training and study"): the training process, takeback and
+	   review. */
 	REPLY_WANT_GAME_ID,
 	REPLY_NO_SUCH_GAME,
 	REPLY_GAME_UNREADABLE,

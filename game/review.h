@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A finished game studied move by move on the tactile board (DESIGN 10, `review`): its
- * start position and moves, and how far it is shown.  Pure data; the referee
+ * A finished game studied move by move on the tactile board (README "Training and study",
+ * `review`): its start position and moves, and how far it is shown.  Pure data; the referee
  * (referee_train.c) guides the board to the position shown and announces each step.
  *
  *   OFF ──load──▶ LOADING ──add...──▶ LOADING ──begin──▶ ON ──next/back/where──▶ ON

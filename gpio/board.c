@@ -443,11 +443,6 @@ void board_close(struct board *b)
 	free(b);
 }
 
-bool board_is_sim(const struct board *b)
-{
-	return b->be->inject != NULL;
-}
-
 void board_sim_place(struct board *b, uint64_t occupancy)
 {
 	if (!b->be->place)

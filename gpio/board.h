@@ -125,7 +125,8 @@ struct board_event {
 struct board;
 
 /*
- * Line logs (DESIGN 4.5), written by record_path and read by "replay:LOG":
+ * Line logs (README "Board scripts, line logs, time controls"), written by record_path and read by
+ * "replay:LOG":
  *
  *   # format: annabella line log 1
  *   # board: sim:game.script            (the spec it was recorded from)
@@ -153,8 +154,8 @@ struct board;
 
 /*
  * Open a board: spec is "gpiod", "sim[:NAME]" or "replay:LOG".  record_path, if not NULL,
- * receives every raw line edge (DESIGN 4.5).  now_ms is the daemon time at start.
- * Returns NULL with a message in err (naming file and line for a bad log).
+ * receives every raw line edge (README "Board scripts, line logs, time controls").  now_ms is the
+ * daemon time at start. Returns NULL with a message in err (naming file and line for a bad log).
  */
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size);
@@ -173,7 +174,6 @@ void board_record_start(struct board *b);
  * on GPIO lines as the configured wiring would show them, so scanning and debouncing run as on
  * hardware.  The pegs start as the initial position.
  */
-bool board_is_sim(const struct board *b);
 /* Place the virtual pegs to match an occupancy, before the first service call. */
 void board_sim_place(struct board *b, uint64_t occupancy);
 /* At daemon time now_ms: a peg leaves (present false) or enters a hole; a button goes down

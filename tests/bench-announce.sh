@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The figure DESIGN 7 names first, through the whole daemon: from the last sensor edge of a
-# move to its first audio sample handed to the sound sink, minus the settle time, p50/p99
-# over a real-time game (sim backend, ALSA's null PCM), for the daemon as built (eSpeak NG's
-# library in the voice thread) and for the same daemon spawning espeak-ng per phrase
-# ([voice] engine = process).  Times come from the daemon's timing trace (ANNABELLA_TRACE,
-# base/trace.h).  Prints "bench NAME VALUE UNIT" lines.
+# The first performance goal of README "Tests and measures", through the whole daemon: from the
+# last sensor edge of a move to its first audio sample handed to the sound sink, minus the
+# settle time, p50/p99 over a real-time game (sim backend, ALSA's null PCM), for the daemon as
+# built (eSpeak NG's library in the voice thread) and for the same daemon spawning espeak-ng per
+# phrase ([voice] engine = process).  Times come from the daemon's timing trace
+# (ANNABELLA_TRACE, base/trace.h).  Prints "bench NAME VALUE UNIT" lines.
 set -u
 build=${1:-build}
 plies=${ANNOUNCE_PLIES:-40}

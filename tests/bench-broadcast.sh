@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# A club room at once (DESIGN 9): BOARDS daemons (default 50), each in real time with its own
-# board script (a master game with clock presses, no sound), its own `annabella broadcast`,
-# all into one mosquitto and one `annabella relay`.  Measured: the time from a clock press
-# (the daemon's timing trace, `button`) to the relay holding the game with that move
-# (`relay-pgn`; the relay serves round.pgn from what it holds), p50 and p99 over every move;
-# the relay's RSS; the messages the broker took per move.  Both traces are on
+# A club room at once (README "Live broadcast and the room relay"): BOARDS daemons (default 50),
+# each in real time with its own board script (a master game with clock presses, no sound), its
+# own `annabella broadcast`, all into one mosquitto and one `annabella relay`.  Measured: the
+# time from a clock press (the daemon's timing trace, `button`) to the relay holding the game
+# with that move (`relay-pgn`; the relay serves round.pgn from what it holds), p50 and p99 over
+# every move; the relay's RSS; the messages the broker took per move.  Both traces are on
 # CLOCK_MONOTONIC (base/trace.h).  Prints "bench NAME VALUE UNIT" lines.
 set -u
 build=$(cd "${1:-build}" && pwd)

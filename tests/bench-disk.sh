@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Storage as slow as an SD card (`disk slow MS`, DESIGN 4.3): a master game's first plies
-# played in real time through the whole daemon (sim backend, ALSA's null PCM, the journal
-# and scoresheets synced), once with syncs as fast as this machine's storage and once with
-# each sync DISK_SLOW_MS longer (default "20 100").  For each: from the last sensor edge of
-# a move to the first audio sample of its announcement, minus the settle time, p50/p99 (the
-# goal: p99 within settle + 2 ms whatever the sync time; the loop's part alone, from the
-# edge to the announcement handed to the voice thread, too), and the clock's error at a press:
-# each reading the journal holds against the one computed here from the script's press
-# times (the press is the button's edge, whenever the loop got to it).  Prints "bench NAME
-# VALUE UNIT" lines; DISK_PLIES (default 24) plies.
+# Storage as slow as an SD card (`disk slow MS`, README "Board scripts, line logs, time
+# controls"): a master game's first plies played in real time through the whole daemon (sim
+# backend, ALSA's null PCM, the journal and scoresheets synced), once with syncs as fast as this
+# machine's storage and once with each sync DISK_SLOW_MS longer (default "20 100").  For each:
+# from the last sensor edge of a move to the first audio sample of its announcement, minus the
+# settle time, p50/p99 (the goal: p99 within settle + 2 ms whatever the sync time; the loop's
+# part alone, from the edge to the announcement handed to the voice thread, too), and the
+# clock's error at a press: each reading the journal holds against the one computed here from
+# the script's press times (the press is the button's edge, whenever the loop got to it).
+# Prints "bench NAME VALUE UNIT" lines; DISK_PLIES (default 24) plies.
 set -u
 build=${1:-build}
 plies=${DISK_PLIES:-24}

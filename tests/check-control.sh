@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The control socket through the annabella CLI (DESIGN 8), with real Unix users: an
-# assistant and an arbiter in the socket's group, and a third user outside it who is
-# refused at connect.  A daemon plays a sim game in real time while the users give
-# commands; then it is killed as by a power cut, restarted, and the commands' effects are
-# still there.  Also: a PIN, a watcher, a client that sends 10,000 requests without reading,
-# one that sends nothing and one that leaves mid-line: the game goes on.  The CLI's --help
-# and its completion on a terminal come from the daemon's command table.
-# Needs root (or sudo) to make the test users; they are removed at the end.  Run by a user
-# with sudo, the daemon runs as that user in the socket's group (sudo -g: Debian's rule for
-# the group sudo allows it), as the socket's group must be one the daemon is in.
+# The control socket through the annabella CLI (README "Control interface"), with real Unix
+# users: an assistant and an arbiter in the socket's group, and a third user outside it who is
+# refused at connect.  A daemon plays a sim game in real time while the users give commands;
+# then it is killed as by a power cut, restarted, and the commands' effects are still there.
+# Also: a PIN, a watcher, a client that sends 10,000 requests without reading, one that sends
+# nothing and one that leaves mid-line: the game goes on.  The CLI's --help and its completion
+# on a terminal come from the daemon's command table. Needs root (or sudo) to make the test
+# users; they are removed at the end.  Run by a user with sudo, the daemon runs as that user in
+# the socket's group (sudo -g: Debian's rule for the group sudo allows it), as the socket's
+# group must be one the daemon is in.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

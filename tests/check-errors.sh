@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Bad input to annabellad (DESIGN 4.2): unknown options, malformed configs, scripts and line
-# logs exit with status 2 and a message naming the file and line; the shipped configuration
+# Bad input to annabellad (README "annabellad"): unknown options, malformed configs, scripts and
+# line logs exit with status 2 and a message naming the file and line; the shipped configuration
 # files load.
 set -u
 build=${1:-build}

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# A socket nobody can block and PINs nobody can guess (DESIGN 8), with real Unix users made
-# for the test: an assistant who tries wrong PINs over many connections (counted for the
-# user: five free, then growing waits, never more than ten in a minute, the tries during a
-# wait refused unchecked even when right, and one control.log line per wait for them), while
+# A socket nobody can block and PINs nobody can guess (README "Control interface"), with real
+# Unix users made for the test: an assistant who tries wrong PINs over many connections (counted
+# for the user: five free, then growing waits, never more than ten in a minute, the tries during
+# a wait refused unchecked even when right, and one control.log line per wait for them), while
 # the arbiter's own user is never slowed and another user's right PIN is taken; silent and
-# half-line clients closed after 10 s while one that has spoken stays; at most six
-# connections per user; the last two places kept for the arbiters; and, under `ulimit -n`,
-# clients held open never keep the daemon from writing game.pgn, and the arbiter still gets
-# in.  The control round trip is not slowed by it (tests/bench-control.sh measures it).
-# Needs root (or sudo) to make the users; they are removed at the end.
+# half-line clients closed after 10 s while one that has spoken stays; at most six connections
+# per user; the last two places kept for the arbiters; and, under `ulimit -n`, clients held open
+# never keep the daemon from writing game.pgn, and the arbiter still gets in.  The control round
+# trip is not slowed by it (tests/bench-control.sh measures it). Needs root (or sudo) to make
+# the users; they are removed at the end.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

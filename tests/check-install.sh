@@ -33,7 +33,8 @@ if command -v systemd-sysusers >/dev/null; then
 	grep -q "Creating user 'annabella'" <<<"$out" && grep -q "Creating group 'gpio'" <<<"$out"
 	check $? "sysusers does not make the user and the gpio group: $out"
 fi
-# The networked helpers' units (DESIGN 9): installed, not enabled by make install.
+# The networked helpers' units (README "Setup: two commands"): installed, not enabled by make
+# install.
 for u in annabella-web annabella-broadcast annabella-relay; do
 	[ -f "$work/root/usr/lib/systemd/system/$u.service" ]
 	check $? "$u.service not installed"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Live broadcast through a real broker (DESIGN 9): Debian's mosquitto started here on free
-# ports with its own configuration, real daemons playing sim games in real time, real
-# `annabella broadcast` and `annabella relay` processes, checked with mosquitto_sub and
-# curl.  The retained PGN equals the daemon's export, and is whole again after the broker
-# and after the daemon were stopped and started mid-game; status and events arrive; the
-# relay's round.pgn holds every board in order with the tags a broadcast needs; `relay
-# tags` reaches only a board whose broadcast accepts tags; the relay refuses POST; a broker
-# with passwords and TLS takes the right password and refuses a wrong one, and the refused
-# broadcast touches nothing.
+# Live broadcast through a real broker (README "Live broadcast and the room relay"): Debian's
+# mosquitto started here on free ports with its own configuration, real daemons playing sim
+# games in real time, real `annabella broadcast` and `annabella relay` processes, checked with
+# mosquitto_sub and curl.  The retained PGN equals the daemon's export, and is whole again after
+# the broker and after the daemon were stopped and started mid-game; status and events arrive;
+# the relay's round.pgn holds every board in order with the tags a broadcast needs; `relay tags`
+# reaches only a board whose broadcast accepts tags; the relay refuses POST; a broker with
+# passwords and TLS takes the right password and refuses a wrong one, and the refused broadcast
+# touches nothing.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# PINs nobody can guess (DESIGN 8): `annabella pin` prints six random digits (or as many as
-# asked, 6 to 16), each digit as likely as the others; a configured PIN of four or five
-# digits starts the daemon with a warning that names the key, one of six does not.
+# PINs nobody can guess (README "Control interface"): `annabella pin` prints six random digits
+# (or as many as asked, 6 to 16), each digit as likely as the others; a configured PIN of four
+# or five digits starts the daemon with a warning that names the key, one of six does not.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Damaged journals (DESIGN 4.4): a long game is played, then its journal is damaged (one
-# flipped byte at a random offset, or cut at a random offset) and the daemon restarted on it,
-# RECOVERY_TRIALS times each (default 50; `make torture` runs 200).  Every restart must start;
-# the scoresheet on disk must never lose a move it held (game.pgn, or the copy kept under
-# games/ when the journal gave back fewer moves); the recovered game must be a prefix of the
-# real one (nothing invented).  The share of restarts whose recovered game is whole is
-# reported: a move record the journal lost is put back from game.pgn; only a damaged game
-# record (the journal's first line) leaves a new game, with the old scoresheet kept.
+# Damaged journals (README "State directory"): a long game is played, then its journal is
+# damaged (one flipped byte at a random offset, or cut at a random offset) and the daemon
+# restarted on it, RECOVERY_TRIALS times each (default 50; `make torture` runs 200).  Every
+# restart must start; the scoresheet on disk must never lose a move it held (game.pgn, or the
+# copy kept under games/ when the journal gave back fewer moves); the recovered game must be a
+# prefix of the real one (nothing invented).  The share of restarts whose recovered game is
+# whole is reported: a move record the journal lost is put back from game.pgn; only a damaged
+# game record (the journal's first line) leaves a new game, with the old scoresheet kept.
 set -u
 build=${1:-build}
 trials=${RECOVERY_TRIALS:-50}

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The room is the round's boards only (DESIGN 9), on a real mosquitto set up as the README
-# shows a club opening its broker to the room (configs/mosquitto/: a password per board and
-# for the relay, the ACL): two real daemons with real broadcasts log in as their boards; a
-# third board's user publishes under its own name but is not in the round; one board's
-# user tries to publish in the other's place; a client of the room without a name tries to
-# publish.  The relay with --boards (and again with --round ROUND.csv) serves only the two
-# boards' real games in round.pgn and /api/boards, and says once in its log which name it
-# ignored; the broker keeps a board out of another's topic and the room out of all; the
-# room can read the games.  Without --boards every publisher is shown, as before.
+# The room is the round's boards only (README "Live broadcast and the room relay"), on a real
+# mosquitto set up as the README shows a club opening its broker to the room
+# (configs/mosquitto/: a password per board and for the relay, the ACL): two real daemons with
+# real broadcasts log in as their boards; a third board's user publishes under its own name but
+# is not in the round; one board's user tries to publish in the other's place; a client of the
+# room without a name tries to publish.  The relay with --boards (and again with --round
+# ROUND.csv) serves only the two boards' real games in round.pgn and /api/boards, and says once
+# in its log which name it ignored; the broker keeps a board out of another's topic and the room
+# out of all; the room can read the games.  Without --boards every publisher is shown, as
+# before.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The room (`annabella relay`, DESIGN 9) as a broadcast's software and a spectator meet it:
-# Debian's mosquitto on a free port, boards published to it as a board's broadcast does
-# (retained pgn, status and link, with mosquitto_pub), and a real relay with a public delay
-# and an undelayed arbiter's address.  With curl: round.pgn's ETag and 304 for
-# If-None-Match, Last-Modified and If-Modified-Since, gzip when asked, CORS (and the
-# preflight a cross-origin poll with If-None-Match makes), an untagged board named by its
-# board, the delay (the public view behind, the arbiter's not), the same message again
-# changing nothing, a broker outage in /api/boards.  Then the room page in headless
-# Chromium (tests/web/roomtest.py).
+# The room (`annabella relay`, README "Live broadcast and the room relay") as a broadcast's
+# software and a spectator meet it: Debian's mosquitto on a free port, boards published to it as
+# a board's broadcast does (retained pgn, status and link, with mosquitto_pub), and a real relay
+# with a public delay and an undelayed arbiter's address.  With curl: round.pgn's ETag and 304
+# for If-None-Match, Last-Modified and If-Modified-Since, gzip when asked, CORS (and the
+# preflight a cross-origin poll with If-None-Match makes), an untagged board named by its board,
+# the delay (the public view behind, the arbiter's not), the same message again changing
+# nothing, a broker outage in /api/boards.  Then the room page in headless Chromium
+# (tests/web/roomtest.py).
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

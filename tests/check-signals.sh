@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Signals and outputs that misbehave (DESIGN 4.4): the daemon runs a real-time game whose
-# public audio goes through ALSA's file plugin into a FIFO nobody reads (the voice blocks
-# once the pipe is full); SIGHUP reloads the configuration's safe parts and says what it did
-# not; SIGTERM stops it with the journal whole although its audio output blocks.  A second
+# Signals and outputs that misbehave (README "State directory"): the daemon runs a real-time
+# game whose public audio goes through ALSA's file plugin into a FIFO nobody reads (the voice
+# blocks once the pipe is full); SIGHUP reloads the configuration's safe parts and says what it
+# did not; SIGTERM stops it with the journal whole although its audio output blocks.  A second
 # run's audio FIFO loses its reader mid-game (SIGPIPE): the game goes on.
 set -u
 build=${1:-build}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The record nobody can quietly edit (DESIGN 4.4, 8): a real-time game is killed with
+# The record nobody can quietly edit (README "Security model"): a real-time game is killed with
 # kill -9 in the middle (a power cut) and resumed; each start wrote its start line to
 # control.log and speech.log (wall clock, whether the clock is synced as the kernel says,
 # the game and its plies), and the times after it start again at 0.  `annabella verify`

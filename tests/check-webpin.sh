@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The web page's PINs (DESIGN 9) with curl against a real daemon and a real `annabella web`:
-# forty wrong PINs sent at once from one address are counted one by one (five refused as
-# wrong, the others told to wait: none gets through by a race); the arbiter's PIN from
-# another address is taken while that address waits; wrong PINs from many addresses are held
-# back in total, but not at an address that gave a right PIN before; and the daemon never
-# counts the page's user as guessing (its control.log has no wrong PIN of it).  Without the
-# PINs in its configuration the page passes each on to the daemon, one at a time per
-# address, and the daemon's wait (code pin-wait) is a 429.
+# The web page's PINs (README "The web page for the assistant and the arbiter") with curl
+# against a real daemon and a real `annabella web`: forty wrong PINs sent at once from one
+# address are counted one by one (five refused as wrong, the others told to wait: none gets
+# through by a race); the arbiter's PIN from another address is taken while that address waits;
+# wrong PINs from many addresses are held back in total, but not at an address that gave a right
+# PIN before; and the daemon never counts the page's user as guessing (its control.log has no
+# wrong PIN of it).  Without the PINs in its configuration the page passes each on to the
+# daemon, one at a time per address, and the daemon's wait (code pin-wait) is a 429.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"

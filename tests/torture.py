@@ -256,10 +256,11 @@ def main():
                 os.makedirs(tdir)
                 s1, s2 = os.path.join(tdir, "1.script"), os.path.join(tdir, "2.script")
                 gamecheck.split(script, k, rng.randrange(400), s1, s2)
-                # The arbiter resumes the clocks the restart left standing, when the record
-                # is whole in one of its copies.  When both copies were damaged the board
-                # may show moves the device no longer knows, and the arbiter must sort that
-                # out first (DESIGN 6): the clocks stay stopped and presses give no reading.
+                # The arbiter resumes the clocks the restart left standing, when the record is
+                # whole in one of its copies.  When both copies were damaged the board may show
+                # moves the device no longer knows, and the arbiter must sort that out first
+                # (README "Behaviour the Laws ask for"): the clocks stay stopped and presses
+                # give no reading.
                 if not kind.startswith("both"):
                     with open(s2) as f:
                         rest = f.read().splitlines()

@@ -37,12 +37,6 @@ static const struct pronounce_entry builtin[] = {
     {PHRASE_NL, "opgeven", "'OpXe:v@n"},
 };
 
-const struct pronounce_entry *pronounce_builtin(int *count)
-{
-	*count = (int)(sizeof(builtin) / sizeof(builtin[0]));
-	return builtin;
-}
-
 static bool word_byte(unsigned char c)
 {
 	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z' ? true : c >= 0x80 || c == '-' || c == '\'';

@@ -41,7 +41,5 @@ const char *pronounce_lookup(const struct pronounce_table *t, enum phrase_lang l
  * snprintf.  t may be NULL (built-ins only). */
 size_t pronounce_apply(const struct pronounce_table *t, enum phrase_lang lang, const char *text,
 		       char *out, size_t size);
-/* The built-in entries, for the README and tests. */
-const struct pronounce_entry *pronounce_builtin(int *count);
 
 #endif

@@ -1,10 +1,11 @@
-// annabella web: the live page for the assistant and the arbiter (DESIGN 9).
-// Everything comes from this server: /api/status, /api/moves, /api/commands, /api/legal,
-// /api/events (server-sent events) and POST /api/command.  No library, nothing from the
-// internet.  Every word is in the page's language (the daemon's, or ?lang=), the daemon's
-// replies too (codes.js words them by their codes); the Appendix D words of the
-// announcements carry lang="de".  Data that is not live (the daemon or the
-// web process frozen or gone) is said to be old, and the clocks stop counting.
+// annabella web: the live page for the assistant and the arbiter (README "The web page for the
+// assistant and the arbiter"). Everything comes from this server: /api/status, /api/moves,
+// /api/commands, /api/legal, /api/events (server-sent events) and POST /api/command.  No
+// library, nothing from the internet.  Every word is in the page's language (the daemon's, or
+// ?lang=), the daemon's replies too (codes.js words them by their codes); the Appendix D
+// words of the announcements carry lang="de".  Data that is not
+// live (the daemon or the web process frozen or gone) is said to be old, and the clocks stop
+// counting.
 'use strict';
 
 const T = {

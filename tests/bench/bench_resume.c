@@ -13,7 +13,7 @@
 
 #include "base/timeutil.h"
 #include "daemon/present.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "game/referee.h"
 
 #define PLIES  300

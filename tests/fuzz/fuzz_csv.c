@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: the round's tags CSV of `annabella relay tags` (daemon/room.h). */
+/* libFuzzer target: the round's tags CSV of `annabella relay tags` (net/room.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "daemon/room.h"
+#include "net/room.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

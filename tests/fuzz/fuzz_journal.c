@@ -15,9 +15,9 @@
 
 #include "base/log.h"
 #include "chess/chess.h"
-#include "daemon/config.h"
+#include "config/config.h"
 #include "daemon/present.h"
-#include "daemon/store.h"
+#include "store/store.h"
 #include "game/referee.h"
 #include "voice/voice.h"
 

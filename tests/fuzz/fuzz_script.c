@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: the board script parser (DESIGN 4.3). */
+/* libFuzzer target: the board script parser (README "Board scripts, line logs, time controls"). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "daemon/script.h"
-#include "daemon/state.h"
+#include "store/state.h"
 #include "gpio/board.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

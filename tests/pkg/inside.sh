@@ -158,8 +158,9 @@ check watchdog-restarts wait_for 30 restarted
 check watchdog-new-pid sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" != $pid1 ]"
 journalctl -u annabellad --no-pager | tail -20
 
-# The web page (DESIGN 9): installed, off by default; enabled with [web] listen, it serves
-# the page and the game's status from the daemon's control socket as its own user.
+# The web page (README "The web page for the assistant and the arbiter"): installed, off by
+# default; enabled with [web] listen, it serves the page and the game's status from the daemon's
+# control socket as its own user.
 check web-not-enabled sh -c '[ "$(systemctl is-enabled annabella-web)" = disabled ]'
 check web-not-running sh -c '[ "$(systemctl show -P ActiveState annabella-web)" = inactive ]'
 printf '[web]\nlisten = 127.0.0.1:8080\n' >/etc/annabella/annabella.conf.d/70-web.conf

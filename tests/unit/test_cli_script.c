@@ -20,7 +20,7 @@
 
 #include "chess/detect.h"
 #include "chess/pgn.h"
-#include "daemon/cli.h"
+#include "cli/cli.h"
 #include "gpio/board.h"
 #include "daemon/script.h"
 

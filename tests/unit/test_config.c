@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "chess/chess.h"
-#include "daemon/config.h"
+#include "config/config.h"
 #include "base/log.h"
 
 /* ------------------------------------------------------------------ helpers */

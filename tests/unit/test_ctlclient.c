@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/ctlclient.h"
+#include "net/ctlclient.h"
 
 /* A path longer than a socket address holds names its start, however long it is (the
  * message once printed all of it, which gcc refuses on 32-bit ARM: -Wformat-truncation). */

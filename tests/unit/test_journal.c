@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The game journal (DESIGN 4.4): records written and read back, the CRC of each
+ * The game journal (README "State directory"): records written and read back, the CRC of each
  * line, bad lines skipped with the good records after them kept, duplicates skipped, a
  * torn tail cut off and nothing else, over-long records refused, and a refused record
  * skipped with its line.  The chain: each line's value covers the lines before it, an
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/journal.h"
+#include "store/journal.h"
 #include "base/log.h"
 #include "base/sha256.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee driven event by event (DESIGN 3, 6, 8): what it records and what it asks
- * to be said, and that its records read back into the same game.
+ * The referee driven event by event (README "Behaviour the Laws ask for"; README "Control
+ * interface"): what it records and what it asks to be said, and that its records read back into the
+ * same game.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/room.h"
+#include "net/room.h"
 
 static struct room_csv *parse_ok(const char *text)
 {

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "chess/chess.h"
-#include "daemon/uci.h"
+#include "cli/uci.h"
 
 #define STOCKFISH "/usr/games/stockfish"
 

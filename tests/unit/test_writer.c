@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The writer (daemon/writer.h): the state directory's syncs and scoresheets done off the
+ * The writer (store/writer.h): the state directory's syncs and scoresheets done off the
  * loop.  Jobs are done in order, on a thread or at once; a scoresheet not yet written is
  * replaced by a newer one for the same path (the queue stays bounded whatever the storage's
  * speed); a slow sync (`disk slow`) never holds up the caller; failures come back as
@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "base/log.h"
-#include "daemon/state.h"
-#include "daemon/writer.h"
+#include "store/state.h"
+#include "store/writer.h"
 
 struct fixture {
 	char dir[64];

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Subcommands of the `annabella` tool.  Each takes the arguments after its name and
+ * returns the exit status (0 ok, 1 failure, 2 bad usage or input).  The networked helpers
+ * (web, broadcast, relay) are in net/net.h.
+ */
+#ifndef ANNABELLA_CLI_H
+#define ANNABELLA_CLI_H
+
+int cli_perft(int argc, char **argv); /* perft FEN DEPTH [--divide] */
+int cli_script(int argc,
+	       char **argv); /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
+int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
+int cli_control(int argc, char **argv);	   /* control [--socket PATH] [COMMAND ARGS...] */
+int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
+int cli_codes(int argc, char **argv); /* codes: the replies' table */
+int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
+int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
+int cli_pin(int argc, char **argv);	   /* pin [DIGITS] */
+int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
+int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
+/* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */
+int cli_train(int argc, char **argv);
+/* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
+int cli_review(int argc, char **argv);
+
+#endif

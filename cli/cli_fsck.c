@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * annabella fsck STATE_DIR [--repair] [--use JOURNAL]
+ *
+ * The state directory's record checked offline, as the daemon reads it at start (recovery.h):
+ * the journal's records read, the ones skipped (bad, duplicated, not fitting the game), the
+ * moves recovered against those game.pgn holds, the move records and readings that would be
+ * put back, a clock that could not be known, a journal of another game.  By default nothing
+ * is changed (the check runs on a copy); with --repair the directory is mended as the daemon
+ * would mend it (every file it changes kept under games/ first).  --use JOURNAL (a journal
+ * kept under games/, a foreign or damaged one) makes that journal's game the current game:
+ * the arbiter's choice; the current game's journal, game.pgn and game.record are kept under
+ * games/ as ID-set-aside-N first.  Run as root on the service's directory, the files it makes
+ * get the directory's owner and group.  Exit 0: nothing wrong; 1: something was (and, with
+ * --repair or --use, was mended); 2: bad usage or an unreadable directory.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "cli/cli.h"
+#include "store/journal.h"
+#include "store/recovery.h"
+#include "store/state.h"
+#include "store/store.h"
+#include "game/referee.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: annabella fsck STATE_DIR [--repair] [--use JOURNAL]\n");
+	return 2;
+}
+
+/* A journal's game record line (with its newline): the first record of type game. */
+static int first_game(void *user, const struct journal_record *jr, char *why, size_t why_size)
+{
+	char *line = user;
+
+	(void)why;
+	(void)why_size;
+	if (!line[0] && !strcmp(jr->type, "game"))
+		journal_format(line, JOURNAL_LINE_MAX + 1, jr->ms, jr->type, "%s", jr->args);
+	return 0;
+}
+
+/* The id in a game record line ("unknown" if it has none). */
+static void line_game_id(const char *line, char *id, size_t size)
+{
+	if (sscanf(line, "%*s %*s game %47s", id) != 1 || size < 48)
+		snprintf(id, size, "unknown");
+}
+
+/* dir/name moved to games/ID-set-aside-N.ext (a missing file is no error). */
+static int set_aside(const char *dir, const char *name, const char *id, int n, const char *ext)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+
+	if (snprintf(from, sizeof(from), "%s/%s", dir, name) >= (int)sizeof(from) ||
+	    snprintf(to, sizeof(to), "%s/games/%s-set-aside-%d.%s", dir, id, n, ext) >=
+		(int)sizeof(to)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (rename(from, to) && errno != ENOENT)
+		return -1;
+	return 0;
+}
+
+/*
+ * The arbiter's choice: the game of `file` (a journal) becomes the current game.  The current
+ * game's journal, game.pgn and game.record are kept under games/ first; game.pgn is made
+ * again from the chosen journal when the daemon starts.
+ */
+static int use_journal(const char *dir, const char *file)
+{
+	char line[JOURNAL_LINE_MAX + 1] = "", current[JOURNAL_LINE_MAX + 1] = "", err[256];
+	char path[PATH_MAX], id[64], kept[PATH_MAX];
+	size_t len;
+	char *text;
+	int n;
+
+	if (journal_read(file, false, first_game, line, NULL, err, sizeof(err)) < 0 || !line[0]) {
+		log_error(LOG_MAIN, "%s: no game record to resume from it%s%s", file,
+			  err[0] ? ": " : "", err);
+		return -1;
+	}
+	text = state_read_file(file, &len);
+	if (!text) {
+		log_error(LOG_MAIN, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	if (journal_read(path, false, first_game, current, NULL, err, sizeof(err)) <= 0 ||
+	    !current[0]) {
+		snprintf(path, sizeof(path), "%s/game.record", dir);
+		journal_read(path, false, first_game, current, NULL, err, sizeof(err));
+	}
+	line_game_id(current, id, sizeof(id));
+	for (n = 1; n < 1000; n++) {
+		snprintf(kept, sizeof(kept), "%s/games/%s-set-aside-%d.journal", dir, id, n);
+		if (access(kept, F_OK))
+			break;
+	}
+	snprintf(path, sizeof(path), "%s/games", dir);
+	if (state_mkdir(path) || set_aside(dir, "journal", id, n, "journal") ||
+	    set_aside(dir, "game.pgn", id, n, "pgn") ||
+	    set_aside(dir, "game.record", id, n, "record")) {
+		log_error(LOG_MAIN, "cannot keep the current game under %s/games: %s", dir,
+			  strerror(errno));
+		free(text);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	if (state_write_atomic(path, text, len, true)) {
+		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	free(text);
+	snprintf(path, sizeof(path), "%s/game.record", dir);
+	if (state_write_atomic(path, line, strlen(line), true))
+		log_warn(LOG_MAIN, "%s: %s (the journal keeps the game record)", path,
+			 strerror(errno));
+	line_game_id(line, kept, sizeof(kept));
+	printf("fsck: %s: the game of %s (%s) is the current game; the one before is kept as "
+	       "%s/games/%s-set-aside-%d.*\n",
+	       dir, file, kept, dir, id, n);
+	return 0;
+}
+
+/* dir/name copied to copy/name (a missing file is no error).  0, or -1 with errno. */
+static int copy_file(const char *dir, const char *copy, const char *name)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	size_t len;
+	char *text;
+	int rc;
+
+	if (snprintf(from, sizeof(from), "%s/%s", dir, name) >= (int)sizeof(from) ||
+	    snprintf(to, sizeof(to), "%s/%s", copy, name) >= (int)sizeof(to)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	text = state_read_file(from, &len);
+	if (!text)
+		return errno == ENOENT ? 0 : -1;
+	rc = state_write_atomic(to, text, len, false);
+	free(text);
+	return rc;
+}
+
+/*
+ * journal, game.record and game.pgn of dir copied into a new directory under $TMPDIR, with
+ * the archived scoresheet of game.record's game (whether that game had ended decides what
+ * an empty journal resumes).
+ */
+static int copy_record(const char *dir, char *copy, size_t size)
+{
+	static const char *const files[] = {"journal", "game.record", "game.pgn"};
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX], id[128], name[160];
+	char *record;
+
+	snprintf(copy, size, "%s/annabella-fsck-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(copy))
+		return -1;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (copy_file(dir, copy, files[i]))
+			return -1;
+	if (snprintf(path, sizeof(path), "%s/game.record", copy) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	record = state_read_file(path, NULL);
+	if (record && sscanf(record, "%*s %*s game %127s", id) == 1 &&
+	    strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
+		strlen(id)) {
+		if (snprintf(path, sizeof(path), "%s/games", copy) >= (int)sizeof(path) ||
+		    snprintf(name, sizeof(name), "games/%s.pgn", id) >= (int)sizeof(name) ||
+		    state_mkdir(path) || copy_file(dir, copy, name)) {
+			free(record);
+			return -1;
+		}
+	}
+	free(record);
+	return 0;
+}
+
+int cli_fsck(int argc, char **argv)
+{
+	const char *dir = NULL, *use = NULL;
+	bool repair = false;
+	struct stat dst;
+	char copy[PATH_MAX] = "", err[512] = "";
+	struct store_config sc = {.sync = true, .virtual_time = true};
+	struct referee_settings set;
+	struct game_sink none = {0};
+	const struct journal_stats *st;
+	const struct recovery *rc;
+	const struct game *g;
+	struct referee *r;
+	struct store *s;
+	const char *kept;
+	int problems;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--repair"))
+			repair = true;
+		else if (!strcmp(argv[i], "--use") && i + 1 < argc)
+			use = argv[++i];
+		else if (argv[i][0] != '-' && !dir)
+			dir = argv[i];
+		else
+			return usage();
+	}
+	if (!dir)
+		return usage();
+	if (access(dir, R_OK | X_OK) || stat(dir, &dst)) {
+		log_error(LOG_MAIN, "%s: %s", dir, strerror(errno));
+		return 2;
+	}
+	/* Run as root (sudo) on the service's directory: what it makes stays the service's,
+	 * or the service could no longer write its own record. */
+	if (geteuid() == 0 && (dst.st_uid != 0 || dst.st_gid != 0))
+		state_set_owner(dst.st_uid, dst.st_gid);
+	if (use) {
+		if (use_journal(dir, use))
+			return 2;
+		repair = true;
+	}
+	if (!repair && copy_record(dir, copy, sizeof(copy))) {
+		log_error(LOG_MAIN, "cannot copy %s to check it: %s", dir, strerror(errno));
+		return 2;
+	}
+	sc.dir = repair ? dir : copy;
+	log_set_level(LOG_LEVEL_ERROR);
+	referee_settings_defaults(&set);
+	r = referee_new(&set, &none);
+	s = r ? store_open(&sc, NULL, err, sizeof(err)) : NULL;
+	if (!s || store_replay(s, r, err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err[0] ? err : "out of memory");
+		store_free(s);
+		referee_free(r);
+		if (copy[0])
+			state_remove_tree(copy);
+		return 2;
+	}
+	st = store_recovery(s);
+	g = referee_game(r);
+	printf("journal: %d records read, %d bad, %d duplicated, %d not fitting the game%s\n",
+	       st->taken, st->bad, st->duplicates, st->refused,
+	       st->torn_tail ? ", a torn last line" : "");
+	if (st->first_skipped)
+		printf("journal: the first skipped at line %d\n", st->first_skipped);
+	printf("game: %s, %d moves recovered\n", g->open ? g->params.id : "(none)",
+	       g->open ? game_plies(g) : 0);
+	rc = store_recovered(s);
+	if (rc->reordered)
+		printf("journal: %d records fitted after the next one (written out of order)\n",
+		       rc->reordered);
+	if (store_moves_filled(s))
+		printf("game: %d move records put back from game.pgn\n", store_moves_filled(s));
+	if (rc->readings_filled || rc->readings_from_presses)
+		printf("game: %d readings put back from game.pgn, %d from their press records\n",
+		       rc->readings_filled, rc->readings_from_presses);
+	if (rc->clock_uncertain)
+		printf("clock: its records were lost: it stands at the last readings known, "
+		       "uncertain, until the arbiter resumes or sets it\n");
+	if (store_scoresheet_kept(s, &kept))
+		printf("game.pgn: held %d moves, not the game recovered (damaged, longer or "
+		       "other); %s %s\n",
+		       store_scoresheet_kept(s, NULL),
+		       repair && kept[0] ? "kept as" : "would be kept",
+		       repair && kept[0] ? kept : "under games/");
+	if (rc->foreign_path[0])
+		printf("journal: another game's with the same id: %s %s; the game of game.record "
+		       "and game.pgn resumes (annabella fsck %s --use FILE chooses the other)\n",
+		       repair ? "kept as" : "would be kept under games/",
+		       repair ? rc->foreign_path : "", dir);
+	problems = store_recovery_skipped(s) + store_moves_filled(s) +
+		   store_scoresheet_kept(s, NULL) + st->torn_tail + rc->reordered +
+		   rc->readings_filled + rc->readings_from_presses + rc->clock_uncertain +
+		   (rc->foreign_path[0] != '\0') + (use != NULL);
+	if (repair && recovery_mend_due(rc)) {
+		log_error(LOG_MAIN, "%s: cannot be mended now (%s); nothing lost", dir,
+			  store_saving_error(s) ? store_saving_error(s) : strerror(errno));
+		problems = -1;
+	} else if (!problems)
+		printf("fsck: %s: the record is whole\n", dir);
+	else if (repair)
+		printf("fsck: %s: mended (what it changed kept under games/)\n", dir);
+	else
+		printf("fsck: %s: damaged; `annabella fsck %s --repair` mends it as the daemon "
+		       "would at its start\n",
+		       dir, dir);
+	store_free(s);
+	referee_free(r);
+	if (copy[0])
+		state_remove_tree(copy);
+	return problems < 0 ? 2 : problems ? 1 : 0;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The configuration: an INI file (libinih), every key documented in
+ * configs/annabella.conf.  The daemon reads it, and so do the tool's helpers (web,
+ * broadcast, relay) and `annabella scoresheet` for their own sections.  Errors are fatal at
+ * start and name file and line.
+ */
+#ifndef ANNABELLA_CONFIG_H
+#define ANNABELLA_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "braille/panel.h"
+#include "chess/detect.h"
+#include "clockface/writer.h"
+#include "game/clock.h"
+#include "game/record.h"
+#include "game/referee.h"
+#include "game/rules.h"
+#include "gpio/board.h"
+#include "voice/phrases.h"
+#include "voice/voice.h"
+
+#define CONFIG_MAX_WARNINGS 8
+#define CONFIG_MAX_ARBITERS 8
+/* PINs should have at least this many digits (shorter ones, of four or five, are taken
+ * with a warning at start). */
+#define CONFIG_PIN_DIGITS 6
+
+/* [power]: the device's power, watched by the daemon (daemon/power.h). */
+enum power_monitor {
+	POWER_MONITOR_AUTO = 0, /* on with the real board (gpiod), off with sim: and replay: */
+	POWER_MONITOR_YES,
+	POWER_MONITOR_NO
+};
+
+struct power_config {
+	enum power_monitor monitor;
+	char sysfs[128];	/* where sysfs is ("/sys"; the tests give a tree of their own) */
+	char undervoltage[256]; /* "auto", "none", or a file read as a number: bit 0 set is
+				   under-voltage now (in0_lcrit_alarm, or the firmware's
+				   get_throttled) */
+	char supply[256];	/* "auto", "none", or a power_supply directory */
+	int low_percent;	/* a battery at or below this while discharging is low */
+};
+
+void power_config_defaults(struct power_config *cfg);
+/* One [power] key.  0, or -1 with a message in err. */
+int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size);
+
+/* What `info` says of the clocks ([clock] info): the time left, the time used, or both. */
+enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH };
+
+struct config {
+	/* [game] */
+	int player; /* enum chess_color of the tactile player */
+	char time_control[64];
+	enum game_mode mode;
+	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after
+				  the last select press (README "Behaviour the Laws ask for") */
+	uint32_t menu_hold_ms; /* holding select this long opens the button menu */
+	uint32_t menu_ms;      /* the menu closes after this long unused */
+	char event[64], site[64], round[16], white[64], black[64];
+	/* [rules] */
+	enum rules_edition edition;
+	/* [detect] */
+	struct detect_config detect;
+	/* [voice] */
+	struct phrase_options phrases;
+	bool announce_check_set;   /* announce-check given explicitly */
+	struct voice_config voice; /* also [voice] public-rate ... and [speech] pronounce */
+	/* [speech] */
+	int slow_repeat; /* percent of the rate for `repeat` pressed again within 10 s */
+	/* Where each of voice.pronounce's user entries was given, for the check at start. */
+	struct config_place {
+		char file[200];
+		int line;
+	} pronounce_at[PRONOUNCE_USER_MAX];
+	int pronounce_last; /* the entry the last pronounce key set */
+	/* [braille] */
+	bool braille_display;
+	char braille_host[64], braille_auth[128];
+	int braille_tty; /* -1: the root */
+	enum braille_notation braille_notation;
+	struct braille_layout braille_layout; /* the BRF's pages and lines, where the signs go */
+	/* [display]: the clock display for the sighted opponent */
+	struct face_config display;
+	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
+	struct power_config power;
+	/* [clock] */
+	int warning_count;
+	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
+	enum present_info clock_info;		  /* what info says of the clocks */
+	enum flag_announce flag_announce;	  /* how a fallen flag is said */
+	/* [board] */
+	struct board_config board;
+	/* [state] */
+	char state_dir[256];
+	bool sync;	/* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
+	int keep_audio; /* games whose audio record is kept under games/ (-1: all) */
+	int keep_games; /* games whose PGN and journal are kept (-1: all) */
+	/* [control] */
+	char control_socket[108]; /* "" or "none": no control socket */
+	char control_group[32];
+	int arbiter_count;
+	char arbiters[CONFIG_MAX_ARBITERS][32];
+	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
+	/* [training] (README "Training and study"; casual play): the menu's training entry, and what
+	 * `annabella train` takes when its options do not say */
+	bool train_menu;
+	char train_engine[256]; /* "" : none configured */
+	int train_level;	/* 0..20, or -1 */
+	int train_elo;		/* 0: none */
+	int train_movetime_ms;
+	/* [web] (annabella web; README "The web page for the assistant and the arbiter") */
+	char web_listen[80]; /* ADDR:PORT, or "" */
+	/* [log] */
+	int log_level;
+	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
+	 * (README "Live broadcast and the room relay"); the daemon checks them and never opens a
+	 * network socket. */
+	struct config_mqtt {
+		char mqtt[128]; /* HOST:PORT of the broker, "" : not configured */
+		char user[64], password_file[256], tls_ca[256];
+	} broadcast_mqtt, relay_mqtt;
+	char broadcast_board[64]; /* the board's name in the topics */
+	bool broadcast_accept_tags;
+	char relay_listen[64];
+	char relay_arbiter_listen[64]; /* the undelayed view, or "" */
+	int relay_delay_s;	       /* the public view's delay (anti-cheating), 0: none */
+	char relay_boards[1024];       /* the round's boards: names, comma or space separated */
+	char relay_round[256];	       /* the round's tags CSV (its rows name the boards) */
+};
+
+void config_defaults(struct config *cfg);
+/* Minutes as written in a setting or an option ("15", "0.5"), 0 to 1440, in whole seconds;
+ * -1 if it is no such number. */
+int config_minutes(const char *value);
+/* Read an INI file over the current values, then every FILE.d/NAME.conf (not hidden) in
+ * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
+ * "FILE:LINE: message" in err, FILE being the file that holds the line. */
+int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
+/* One key; used by config_load and tests.  0, or -1 with a message in err. */
+int config_set(struct config *cfg, const char *section, const char *key, const char *value,
+	       char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "store/journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/sha256.h"
+#include "store/state.h"
+
+/* A chained line: "CRC32HEX CHAIN RECORD\n". */
+#define CHAINED_EXTRA (2 * JOURNAL_CHAIN_BYTES + 1)
+
+struct journal {
+	int fd;
+	bool sync;
+	bool dirty;
+	bool torn;    /* a cut-short record could not be cut off: start the next on a new line */
+	off_t synced; /* what a power cut leaves: the size at open or at the last sync */
+	struct journal_chain chain; /* the state after the last line in the file */
+	bool has_lines;
+	/* The bytes of a cut-short line left in the file (torn): the chain moves on by them
+	 * once the newline that ends them is written, as a reader will. */
+	char torn_text[JOURNAL_LINE_MAX + CHAINED_EXTRA];
+	size_t torn_len;
+	char chain_hex[JOURNAL_CHAIN_HEX];
+};
+
+/* The journal open now, for journal_power_loss() (one at a time: the store's). */
+static struct journal *open_journal;
+
+uint32_t journal_crc32(const void *data, size_t len)
+{
+	static uint32_t table[256];
+	static bool ready;
+	const unsigned char *p = data;
+	uint32_t crc = 0xffffffffu;
+
+	/* Racing initialisations compute the same table; the journal has one writer. */
+	if (!ready) {
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+		ready = true;
+	}
+	for (size_t i = 0; i < len; i++)
+		crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+	return crc ^ 0xffffffffu;
+}
+
+/* ------------------------------------------------------------------ the chain */
+
+void journal_chain_start(struct journal_chain *c)
+{
+	memset(c->v, 0, sizeof(c->v));
+}
+
+void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
+{
+	unsigned char d[SHA256_SIZE];
+	struct sha256 h;
+
+	sha256_init(&h);
+	sha256_update(&h, c->v, sizeof(c->v));
+	sha256_update(&h, record, len);
+	sha256_final(&h, d);
+	memcpy(c->v, d, sizeof(c->v));
+}
+
+void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
+{
+	sha256_hex(c->v, sizeof(c->v), out);
+}
+
+static int hex_digit(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+/* A chain value written as hex (lower case, exactly JOURNAL_CHAIN_HEX - 1 digits). */
+static bool chain_parse(const char *hex, struct journal_chain *c)
+{
+	for (int i = 0; i < JOURNAL_CHAIN_BYTES; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		c->v[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return true;
+}
+
+/* The chained form of a line made by journal_format ("CRC32HEX RECORD\n", len bytes), the
+ * chain moved on by its record: into out (at least JOURNAL_LINE_MAX + CHAINED_EXTRA + 1
+ * bytes); its length, or -1 if line is no such line. */
+static int chain_line(struct journal_chain *c, const char *line, size_t len, char *out)
+{
+	const char *record = line + 9;
+	size_t rlen;
+	char hex[JOURNAL_CHAIN_HEX];
+
+	if (len < 11 || line[8] != ' ' || line[len - 1] != '\n' ||
+	    len + CHAINED_EXTRA > JOURNAL_LINE_MAX + 1)
+		return -1;
+	rlen = len - 10;
+	journal_chain_next(c, record, rlen);
+	journal_chain_hex(c, hex);
+	memcpy(out + 9, hex, JOURNAL_CHAIN_HEX - 1);
+	out[9 + JOURNAL_CHAIN_HEX - 1] = ' ';
+	memcpy(out + 9 + CHAINED_EXTRA, record, rlen);
+	snprintf(out, 9, "%08" PRIx32, journal_crc32(out + 9, CHAINED_EXTRA + rlen));
+	out[8] = ' ';
+	out[9 + CHAINED_EXTRA + rlen] = '\n';
+	out[10 + CHAINED_EXTRA + rlen] = '\0';
+	return (int)(10 + CHAINED_EXTRA + rlen);
+}
+
+char *journal_chain_text(char *const *lines, size_t n, size_t *len)
+{
+	struct journal_chain c;
+	char *text;
+	size_t total = 0, at = 0;
+
+	journal_chain_start(&c);
+	for (size_t i = 0; i < n; i++)
+		total += strlen(lines[i]) + CHAINED_EXTRA;
+	text = malloc(total + 1);
+	if (!text)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		char out[JOURNAL_LINE_MAX + CHAINED_EXTRA + 1];
+		size_t l = strlen(lines[i]);
+		int m = chain_line(&c, lines[i], l, out);
+
+		/* Not a line of journal_format (never, from the store): kept as it is. */
+		if (m < 0) {
+			memcpy(text + at, lines[i], l);
+			at += l;
+			continue;
+		}
+		memcpy(text + at, out, (size_t)m);
+		at += (size_t)m;
+	}
+	text[at] = '\0';
+	*len = at;
+	return text;
+}
+
+const char *journal_chain_value(const struct journal *j)
+{
+	return j && j->has_lines ? j->chain_hex : "";
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static int parse_line(char *line, size_t len, int lineno, struct journal_record *rec,
+		      struct journal_chain *stored, const char **record, size_t *record_len);
+
+/* The chain value of the file's last line (of size bytes), when that line is whole, good
+ * and carries one: then it is the chain's state after the whole file. */
+static bool last_line_chain(int fd, off_t size, struct journal_chain *out)
+{
+	char buf[JOURNAL_LINE_MAX + CHAINED_EXTRA + 2], *start;
+	struct journal_record rec;
+	const char *record;
+	size_t record_len, len;
+	off_t from = size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0;
+	ssize_t got = pread(fd, buf, (size_t)(size - from), from);
+
+	if (got != size - from || got < 2 || buf[got - 1] != '\n')
+		return false;
+	buf[got - 1] = '\0';
+	start = memrchr(buf, '\n', (size_t)got - 1);
+	if (!start && from > 0)
+		return false; /* a line longer than any the writer writes */
+	start = start ? start + 1 : buf;
+	len = strlen(start);
+	if (len != (size_t)(got - 1 - (start - buf)) || len > JOURNAL_LINE_MAX ||
+	    parse_line(start, len, 0, &rec, out, &record, &record_len) || !rec.chained)
+		return false;
+	return true;
+}
+
+static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn, void *user,
+		struct journal_stats *st, char *err, size_t err_size);
+
+struct journal *journal_open(const char *path, bool sync, char *err, size_t err_size)
+{
+	struct journal *j = calloc(1, sizeof(*j));
+
+	if (!j) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	j->fd = state_open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+	if (j->fd < 0) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		free(j);
+		return NULL;
+	}
+	j->sync = sync;
+	j->synced = lseek(j->fd, 0, SEEK_END);
+	/* The chain goes on from the lines there, as a reader ends: the last line's value
+	 * when it carries one, else from reading them all. */
+	journal_chain_start(&j->chain);
+	if (j->synced > 0 && last_line_chain(j->fd, j->synced, &j->chain)) {
+		j->has_lines = true;
+		journal_chain_hex(&j->chain, j->chain_hex);
+	} else if (j->synced > 0) {
+		struct journal_stats st;
+
+		if (walk(path, false, true, NULL, NULL, &st, err, err_size) < 0) {
+			close(j->fd);
+			free(j);
+			return NULL;
+		}
+		if (st.chain[0] && chain_parse(st.chain, &j->chain)) {
+			j->has_lines = true;
+			snprintf(j->chain_hex, sizeof(j->chain_hex), "%s", st.chain);
+		}
+	}
+	open_journal = j;
+	return j;
+}
+
+void journal_power_loss(void)
+{
+	if (open_journal && open_journal->synced >= 0 &&
+	    ftruncate(open_journal->fd, open_journal->synced))
+		log_error(LOG_GAME, "power loss: cannot cut the journal: %s", strerror(errno));
+}
+
+void journal_close(struct journal *j)
+{
+	if (!j)
+		return;
+	if (open_journal == j)
+		open_journal = NULL;
+	journal_sync(j);
+	close(j->fd);
+	free(j);
+}
+
+static int format_v(char *line, size_t size, uint64_t ms, const char *type, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 5, 0)));
+static int format_v(char *line, size_t size, uint64_t ms, const char *type, const char *fmt,
+		    va_list ap)
+{
+	char *body = line + 9; /* after "CRC32HEX " */
+	size_t room;
+	int n;
+
+	if (size < JOURNAL_LINE_MAX)
+		return -1;
+	/* The chained line (written by journal_append_line) must fit JOURNAL_LINE_MAX. */
+	room = JOURNAL_LINE_MAX - 9 - CHAINED_EXTRA - 1;
+	/* Only what journal_read() takes back: a type of one word that fits its record. */
+	if (!type || !*type || strlen(type) >= sizeof(((struct journal_record *)0)->type) ||
+	    strpbrk(type, " \t\r\n")) {
+		log_error(LOG_GAME, "journal record type '%s' refused", type ? type : "(null)");
+		return -1;
+	}
+	n = snprintf(body, room, "%" PRIu64 " %s", ms, type);
+	if (n < 0 || (size_t)n >= room)
+		return -1;
+	if (fmt && *fmt) {
+		int m;
+
+		body[n++] = ' ';
+		m = vsnprintf(body + n, room - (size_t)n, fmt, ap);
+		if (m < 0 || (size_t)(n + m) >= room) {
+			log_error(LOG_GAME, "journal record '%s' too long; not written", type);
+			return -1;
+		}
+		n += m;
+	}
+	if (memchr(body, '\n', (size_t)n)) {
+		log_error(LOG_GAME, "journal record '%s' contains a newline; not written", type);
+		return -1;
+	}
+	snprintf(line, 10, "%08" PRIx32, journal_crc32(body, (size_t)n));
+	line[8] = ' ';
+	body[n++] = '\n';
+	body[n] = '\0';
+	return 9 + n;
+}
+
+int journal_format(char *line, size_t size, uint64_t ms, const char *type, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = format_v(line, size, ms, type, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
+{
+	char line[JOURNAL_LINE_MAX + 1];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = format_v(line, sizeof(line), ms, type, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if (journal_append_line(j, line, (size_t)n)) {
+		log_error(LOG_GAME, "journal write failed: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool journal_removed(const struct journal *j)
+{
+	struct stat st;
+
+	return fstat(j->fd, &st) == 0 && st.st_nlink == 0;
+}
+
+int journal_append_line(struct journal *j, const char *line, size_t len)
+{
+	char out[JOURNAL_LINE_MAX + CHAINED_EXTRA + 1];
+	struct journal_chain next = j->chain;
+	off_t before;
+	ssize_t w;
+	int n;
+
+	if (j->torn) {
+		if (state_write(j->fd, "\n", 1) != 1)
+			return -1;
+		j->torn = false;
+		/* The reader sees a bad line there; the chain moves on by its bytes as well. */
+		journal_chain_next(&j->chain, j->torn_text, j->torn_len);
+		j->has_lines = true;
+		journal_chain_hex(&j->chain, j->chain_hex);
+		next = j->chain;
+	}
+	n = chain_line(&next, line, len, out);
+	if (n < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	before = lseek(j->fd, 0, SEEK_END);
+	w = state_write(j->fd, out, (size_t)n);
+
+	if (w != (ssize_t)n) {
+		int e = w < 0 ? errno : ENOSPC;
+
+		/* A short write would leave a torn record in the middle of the journal, gluing
+		 * the next one to it: cut it off again. */
+		if (w > 0 && before >= 0 && ftruncate(j->fd, before)) {
+			j->torn = true;
+			j->torn_len = (size_t)w;
+			memcpy(j->torn_text, out, (size_t)w);
+		}
+		errno = e;
+		return -1;
+	}
+	j->chain = next;
+	j->has_lines = true;
+	journal_chain_hex(&j->chain, j->chain_hex);
+	j->dirty = true;
+	return 0;
+}
+
+int journal_sync(struct journal *j)
+{
+	if (!j->dirty)
+		return 0;
+	/* Without syncing ([state] sync = no, for tests and benchmarks) this is still the
+	 * point where the record would be on storage: journal_power_loss() keeps it. */
+	if (!j->sync) {
+		j->dirty = false;
+		j->synced = lseek(j->fd, 0, SEEK_END);
+		return 0;
+	}
+	if (state_fault_allow(1) < 0)
+		return -1;
+	j->dirty = false;
+	if (state_sync(j->fd)) {
+		log_error(LOG_GAME, "journal sync failed: %s", strerror(errno));
+		return -1;
+	}
+	j->synced = lseek(j->fd, 0, SEEK_END);
+	return 0;
+}
+
+int journal_fd(const struct journal *j)
+{
+	return j->fd;
+}
+
+off_t journal_size(const struct journal *j)
+{
+	return lseek(j->fd, 0, SEEK_END);
+}
+
+void journal_mark_synced(struct journal *j, off_t upto)
+{
+	if (upto > j->synced)
+		j->synced = upto;
+	if (upto >= journal_size(j))
+		j->dirty = false;
+}
+
+/* Parse one line (without its newline).  0 if good; *stored the chain value it carries
+ * (rec->chained), *record and *record_len its record's text. */
+static int parse_line(char *line, size_t len, int lineno, struct journal_record *rec,
+		      struct journal_chain *stored, const char **record, size_t *record_len)
+{
+	char *body, *end, *type_end;
+	unsigned long crc;
+	size_t tlen;
+
+	if (len < 11 || line[8] != ' ')
+		return -1;
+	for (int i = 0; i < 8; i++)
+		if (hex_digit(line[i]) < 0)
+			return -1;
+	crc = strtoul(line, NULL, 16);
+	body = line + 9;
+	if (journal_crc32(body, len - 9) != (uint32_t)crc)
+		return -1;
+	/* A chain value (32 hex digits) before the record, or the earlier format's record (a
+	 * time has at most 20 digits). */
+	rec->chained =
+	    len > 9 + CHAINED_EXTRA && body[CHAINED_EXTRA - 1] == ' ' && chain_parse(body, stored);
+	if (rec->chained)
+		body += CHAINED_EXTRA;
+	*record = body;
+	*record_len = len - (size_t)(body - line);
+	errno = 0;
+	rec->ms = strtoull(body, &end, 10);
+	if (errno || end == body || *end != ' ')
+		return -1;
+	end++;
+	type_end = strchr(end, ' ');
+	tlen = type_end ? (size_t)(type_end - end) : strlen(end);
+	if (tlen == 0 || tlen >= sizeof(rec->type))
+		return -1;
+	memcpy(rec->type, end, tlen);
+	rec->type[tlen] = '\0';
+	rec->args = type_end ? type_end + 1 : "";
+	rec->line = lineno;
+	return 0;
+}
+
+/* The lines seen so far, by CRC and body length, for finding duplicates. */
+struct seen {
+	uint64_t *keys; /* 0: empty slot */
+	size_t size, count;
+};
+
+/* true if key was seen before; else remembers it.  Without memory, nothing is a duplicate. */
+static bool seen_before(struct seen *t, uint64_t key)
+{
+	if (t->count * 2 >= t->size) {
+		size_t size = t->size ? t->size * 2 : 1024;
+		uint64_t *keys = calloc(size, sizeof(*keys));
+
+		if (!keys)
+			return false;
+		for (size_t i = 0; i < t->size; i++) {
+			size_t h;
+
+			if (!t->keys[i])
+				continue;
+			for (h = t->keys[i] % size; keys[h]; h = (h + 1) % size)
+				;
+			keys[h] = t->keys[i];
+		}
+		free(t->keys);
+		t->keys = keys;
+		t->size = size;
+	}
+	for (size_t h = key % t->size;; h = (h + 1) % t->size) {
+		if (t->keys[h] == key)
+			return true;
+		if (!t->keys[h]) {
+			t->keys[h] = key;
+			t->count++;
+			return false;
+		}
+	}
+}
+
+/* A good line's identity: the CRC it carries (checked: that of the rest of the line) and an
+ * independent hash of the whole line (FNV-1a), never 0. */
+static uint64_t line_key(const char *line, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)line[i]) * 16777619u;
+	return (uint64_t)strtoul(line, NULL, 16) << 32 | h | 1u;
+}
+
+static void skipped(struct journal_stats *st, int lineno, int *count)
+{
+	(*count)++;
+	if (!st->first_skipped)
+		st->first_skipped = lineno;
+}
+
+/* Read the journal at path: every line in order, the chain followed (see journal.h); quiet:
+ * nothing logged (the lines were reported when the journal was read). */
+static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn, void *user,
+		struct journal_stats *st, char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	long good_end = 0;
+	int lineno = 0;
+	uint64_t run = 0;
+	struct seen seen = {0};
+	struct journal_chain state;
+	bool prev_good = true; /* the line before was read whole and is no duplicate */
+
+	memset(st, 0, sizeof(*st));
+	journal_chain_start(&state);
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((got = getline(&line, &cap, f)) > 0) {
+		size_t len = (size_t)got;
+		struct journal_record rec;
+		struct journal_chain stored, expected;
+		const char *record = NULL;
+		size_t record_len = 0;
+		char why[160] = "";
+
+		lineno++;
+		if (line[len - 1] != '\n') {
+			st->torn_tail = true;
+			if (!quiet)
+				log_warn(LOG_GAME, "%s:%d: torn last line dropped", path, lineno);
+			break;
+		}
+		good_end = ftell(f);
+		line[--len] = '\0';
+		if (len > JOURNAL_LINE_MAX || memchr(line, '\0', len) ||
+		    parse_line(line, len, lineno, &rec, &stored, &record, &record_len)) {
+			journal_chain_next(&state, line, len);
+			prev_good = false;
+			skipped(st, lineno, &st->bad);
+			if (!quiet)
+				log_warn(LOG_GAME, "%s:%d: bad record skipped", path, lineno);
+			continue;
+		}
+		expected = state;
+		journal_chain_next(&expected, record, record_len);
+		rec.chain_ok = rec.chained && !memcmp(stored.v, expected.v, sizeof(stored.v));
+		state = rec.chained ? stored : expected;
+		journal_chain_hex(&state, rec.chain);
+		if (rec.chained)
+			st->chained++;
+		else
+			st->unchained++;
+		/* Each restart begins a run whose times count from 0 again: a line identical to
+		 * one of an earlier run is no block written twice. */
+		if (!strcmp(rec.type, "restart"))
+			run++;
+		if (seen_before(&seen, (line_key(line, len) ^ run * 0x9e3779b97f4a7c15ull) | 1u)) {
+			prev_good = false;
+			skipped(st, lineno, &st->duplicates);
+			if (!quiet)
+				log_warn(LOG_GAME, "%s:%d: duplicate of an earlier record skipped",
+					 path, lineno);
+			continue;
+		}
+		if (rec.chained && !rec.chain_ok && prev_good) {
+			st->chain_breaks++;
+			if (!st->first_chain_break)
+				st->first_chain_break = lineno;
+			if (!quiet)
+				log_warn(LOG_GAME,
+					 "%s:%d: the chain breaks here: this line or one before it "
+					 "was edited",
+					 path, lineno);
+		}
+		prev_good = true;
+		if (fn && fn(user, &rec, why, sizeof(why))) {
+			skipped(st, lineno, &st->refused);
+			log_warn(LOG_GAME, "%s:%d: %s record skipped: %s", path, lineno, rec.type,
+				 why[0] ? why : "refused");
+			continue;
+		}
+		st->taken++;
+	}
+	if (lineno > (st->torn_tail ? 1 : 0))
+		journal_chain_hex(&state, st->chain);
+	free(line);
+	fclose(f);
+	free(seen.keys);
+	if (st->torn_tail && repair && truncate(path, good_end)) {
+		snprintf(err, err_size, "%s: cannot cut the torn last line: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	return st->taken;
+}
+
+int journal_read(const char *path, bool repair, journal_record_fn fn, void *user,
+		 struct journal_stats *stats, char *err, size_t err_size)
+{
+	struct journal_stats local;
+
+	return walk(path, repair, false, fn, user, stats ? stats : &local, err, err_size);
+}
