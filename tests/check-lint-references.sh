@@ -3,12 +3,10 @@
 # is no heading is refused, also when a comment breaks the name over two lines; a cited DESIGN
 # is refused; citations of real headings pass; and the tree itself passes.
 set -u
-dir=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
+begin lint-references
+dir=$tests
 top=$(cd "$dir/.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
 mkdir -p "$work/tree"
 cat >"$work/tree/README.md" <<'MD'
 # annabella
@@ -19,12 +17,8 @@ MD
 probe() { # NAME WANT(0 passes / 1 refused) TEXT
 	printf '%s\n' "$3" >"$work/tree/probe.c"
 	(cd "$work/tree" && bash "$dir/lint-references.sh" probe.c >"$work/out" 2>&1)
-	if [ $? -eq "$2" ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "lint-references: $1: want $2, said: $(cat "$work/out")"
-	fi
+	[ $? -eq "$2" ]
+	check $? "$1: want $2, said: $(cat "$work/out")"
 }
 probe "a heading" 0 '/* The socket (README "Control interface"): one line a request. */'
 probe "a heading with its parenthesis left out" 0 '# Wiring: README, "The clock display".'
@@ -36,11 +30,6 @@ probe "the README's unknown heading" 1 "see the README's \"Board scripts\""
 probe "DESIGN cited" 1 '/* As DESIGN 8 says. */'
 probe "DESIGN in a shell comment" 1 '# (DESIGN 4.3)'
 probe "design as a word" 0 '/* The design of the board. */'
-if (cd "$top" && bash "$dir/lint-references.sh" >"$work/out" 2>&1); then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-	echo "lint-references: the tree: $(cat "$work/out")"
-fi
-echo "check-lint-references: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+(cd "$top" && bash "$dir/lint-references.sh" >"$work/out" 2>&1)
+check $? "the tree: $(cat "$work/out")"
+summary
