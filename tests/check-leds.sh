@@ -6,9 +6,8 @@
 # start, while the arbiter has stopped the clocks and after the flag.
 set -u
 build=${1:-build}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failed=0
+. "$(dirname "$0")/lib.sh"
+begin check-leds
 
 cat >"$work/game.script" <<'EOF'
 player white
@@ -53,18 +52,17 @@ for wiring in direct matrix; do
 	if ! ANNABELLA_TRACE="$work/trace" "$build/annabellad" --config "$conf" \
 		--board "sim:$work/game.script" --time virtual --audio none --control none \
 		--state "$work/state-$wiring" >"$work/out" 2>&1; then
-		echo "check-leds: $wiring: the daemon failed:"
-		sed 's/^/    /' "$work/out" | head -10
-		failed=1
+		bad "$wiring: the daemon failed:"
+		show "$work/out" 10
 		continue
 	fi
 	awk '$2 == "led" { print $3, $4, $5 }' "$work/trace" >"$work/got"
 	if diff -u "$work/want" "$work/got" >"$work/diff"; then
 		echo "check-leds: $wiring: the running side's LED lit, read back from the sim's lines ($(wc -l <"$work/got") changes)"
+		ok
 	else
-		echo "check-leds: $wiring: the LEDs differ:"
-		sed 's/^/    /' "$work/diff"
-		failed=1
+		bad "$wiring: the LEDs differ:"
+		indent <"$work/diff"
 	fi
 done
 
@@ -72,14 +70,14 @@ done
 printf '[display]\nled-white = 3\n' >"$work/bad.conf"
 if "$build/annabellad" --config "$work/bad.conf" --board "sim:$work/game.script" \
 	--time virtual --audio none --control none --state "$work/state-bad" >"$work/out" 2>&1; then
-	echo "check-leds: an LED on a hole's line was accepted"
-	failed=1
+	bad "an LED on a hole's line was accepted"
 elif grep -q "line 3 used twice" "$work/out"; then
 	echo "check-leds: an LED on a hole's line is refused"
+	ok
 else
-	echo "check-leds: an LED on a hole's line: unexpected message:"
-	sed 's/^/    /' "$work/out" | head -5
-	failed=1
+	bad "an LED on a hole's line: unexpected message:"
+	show "$work/out"
 fi
+# Its last line as it always was: a verdict, no count.
 [ $failed -eq 0 ] && echo "check-leds: passed" || echo "check-leds: FAILED"
 [ $failed -eq 0 ]

@@ -14,6 +14,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
 import traintest as tt  # noqa: E402
 
 MOVETIME = 100
@@ -26,7 +28,7 @@ def main():
         print(f"bench-train: {tt.STOCKFISH} is not installed (make deps installs it)",
               file=sys.stderr)
         return 1
-    trace = os.path.join(tt.WORK, "trace")
+    trace = os.path.join(checklib.work, "trace")
     try:
         dev = tt.Device("bench", env={"ANNABELLA_TRACE": trace}, audio="alsa",
                         extra="public-device = null\nprivate-device = null\n")
@@ -92,8 +94,9 @@ def main():
             print(f"bench train_{name}_p50 {p50(a, b)[0]:.1f} ms")
         return 0
     finally:
-        tt.cleanup()
+        checklib.cleanup()
 
 
 if __name__ == "__main__":
+    checklib.begin("bench-train")  # a work directory and the clean-up, no summary
     sys.exit(main())

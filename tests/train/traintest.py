@@ -17,22 +17,21 @@ board; a PGN that does not parse refused with its file and line.
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from checklib import check  # noqa: E402
 
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 ANNABELLA = os.path.join(BUILD, "annabella")
 DAEMON = os.path.join(BUILD, "annabellad")
 STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
-WORK = tempfile.mkdtemp(prefix="anb-train.", dir=os.environ.get("TMPDIR"))
-passed = failed = 0
-procs = []
 
 FILES = ["Anna", "Bella", "Cesar", "David", "Eva", "Felix", "Gustav", "Hector"]
 RANKS = ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"]
@@ -42,36 +41,22 @@ SQUARE = re.compile(r"(%s) (%s)" % ("|".join(FILES), "|".join(RANKS)))
 NUMBER = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"train: FAILED {name}" + (f": {detail}" if detail else ""), flush=True)
-    return ok
-
-
 def square_of(words):
     m = SQUARE.search(words)
     return "abcdefgh"[FILES.index(m.group(1))] + str(RANKS.index(m.group(2)) + 1)
 
 
-def cleanup():
-    for p in procs:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    shutil.rmtree(WORK, ignore_errors=True)
+def spawn(what, args, **kw):
+    """A process stopped at the end (checklib.spawn under a key of its own)."""
+    return checklib.spawn(f"{what}-{len(checklib.procs)}", args, **kw)
 
 
 class Engine:
     """The test's own player: Stockfish at full strength."""
 
     def __init__(self, movetime=50):
-        self.p = subprocess.Popen([STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        procs.append(self.p)
+        self.p = spawn("stockfish", [STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       text=True, bufsize=1)
         self.movetime = movetime
         self.send("uci")
         self.wait_for("uciok")
@@ -104,7 +89,7 @@ class Device:
 
     def __init__(self, name, mode="casual", player="white", tc="600+0", extra="", env=None,
                  audio="none"):
-        self.dir = os.path.join(WORK, name)
+        self.dir = os.path.join(checklib.work, name)
         os.makedirs(self.dir)
         self.sock = os.path.join(self.dir, "control")
         self.fifo = os.path.join(self.dir, "board")
@@ -114,21 +99,17 @@ class Device:
             f.write(f"[control]\nsocket = {self.sock}\n[game]\nmode = {mode}\n"
                     f"[voice]\nlanguage = en\nrecord = no\n{extra}")
         self.log = open(os.path.join(self.dir, "daemon.out"), "w")
-        self.p = subprocess.Popen([DAEMON, "--config", conf, "--board", "sim:" + self.fifo,
-                                   "--time", "real", "--audio", audio, "--state",
-                                   os.path.join(self.dir, "state")],
-                                  stdout=self.log, stderr=subprocess.STDOUT,
-                                  env=dict(os.environ, **(env or {})))
-        procs.append(self.p)
+        self.p = spawn("annabellad", [DAEMON, "--config", conf, "--board", "sim:" + self.fifo,
+                                      "--time", "real", "--audio", audio, "--state",
+                                      os.path.join(self.dir, "state")],
+                       stdout=self.log, stderr=subprocess.STDOUT,
+                       env=dict(os.environ, **(env or {})))
         self.board = open(self.fifo, "w", buffering=1)
         # A blank line ends the live script's header: the daemon starts.
         self.board.write(f"player {player}\ntime-control {tc}\n\n")
         self.events = []
         self.cond = threading.Condition()
-        for _ in range(100):
-            if os.path.exists(self.sock):
-                break
-            time.sleep(0.05)
+        checklib.wait_path(self.sock, 5)
         self.watch = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.watch.connect(self.sock)
         self.watch.sendall(b"watch\n")
@@ -227,19 +208,14 @@ class Device:
             self.board.close()
         except OSError:
             pass
-        self.p.send_signal(signal.SIGTERM)
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
+        checklib.stop(self.p, timeout=10)
         self.log.close()
 
 
 def train(dev, *args, engine=STOCKFISH, env=None):
     out = open(os.path.join(dev.dir, "train.out"), "w")
-    p = subprocess.Popen([ANNABELLA, "train", "--socket", dev.sock, "--engine", engine, *args],
-                         stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
-    procs.append(p)
+    p = spawn("train", [ANNABELLA, "train", "--socket", dev.sock, "--engine", engine, *args],
+              stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
     return p, out.name
 
 
@@ -413,7 +389,7 @@ def review_from_games(dev):
 
 
 def review_of_a_file(dev):
-    pgn = os.path.join(WORK, "study.pgn")
+    pgn = os.path.join(checklib.work, "study.pgn")
     with open(pgn, "w") as f:
         f.write('[Event "Study"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n'
                 "1. e4 {the king's pawn} e5 (1... c5 2. Nf3 {Sicilian} d6) 2. Nf3 $1 Nc6\n"
@@ -430,7 +406,7 @@ def review_of_a_file(dev):
     ev = dev.said(mark, "Move one, Black: Bauer Eva sieben Eva fünf")
     check("the main line's move, not the variation's", ev is not None)
     dev.control("review", "end")
-    bad = os.path.join(WORK, "bad.pgn")
+    bad = os.path.join(checklib.work, "bad.pgn")
     with open(bad, "w") as f:
         f.write('[Event "Broken"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Ke3 *\n')
     r = subprocess.run([ANNABELLA, "review", "--socket", dev.sock, bad], capture_output=True,
@@ -470,7 +446,7 @@ def engine_killed():
 
 
 def fake_engine(name, on_go):
-    path = os.path.join(WORK, "engine-" + name)
+    path = os.path.join(checklib.work, "engine-" + name)
     with open(path, "w") as f:
         f.write("#!/bin/sh\nwhile read l; do case \"$l\" in\n"
                 "uci) echo 'id name Fake'; echo 'option name Skill Level type spin default 20 min 0 max 20'; echo uciok;;\n"
@@ -531,9 +507,8 @@ def tournament_refuses():
 
 def main():
     if not os.access(STOCKFISH, os.X_OK):
-        print(f"train: {STOCKFISH} is not installed (make deps installs it)")
-        print("train: 0 passed, 1 failed")
-        return 1
+        check("Stockfish is there", False, f"{STOCKFISH} is not installed (make deps installs it)")
+        return
     only = os.environ.get("TRAIN_ONLY", "game killed faults tournament").split()
     try:
         if "game" in only:
@@ -551,11 +526,8 @@ def main():
         import traceback
         traceback.print_exc()
         check("the harness ran", False, repr(e))
-    finally:
-        cleanup()
-    print(f"train: {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    checklib.begin("train")
+    checklib.run(main)
