@@ -13,7 +13,7 @@ int cli_script(int argc,
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
 int cli_control(int argc, char **argv);	   /* control [--socket PATH] [COMMAND ARGS...] */
 int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
-int cli_codes(int argc, char **argv); /* codes: the replies' table */
+int cli_codes(int argc, char **argv);	   /* codes: the replies' table */
 int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
 int cli_pin(int argc, char **argv);	   /* pin [DIGITS] */

@@ -108,8 +108,8 @@ struct config {
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
 	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
-	/* [training] (README "Training and study"; casual play): the menu's training entry, and what
-	 * `annabella train` takes when its options do not say */
+	/* [training] (README "Training and study"; casual play): the menu's training entry, and
+	 * what `annabella train` takes when its options do not say */
 	bool train_menu;
 	char train_engine[256]; /* "" : none configured */
 	int train_level;	/* 0..20, or -1 */
