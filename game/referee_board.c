@@ -360,12 +360,18 @@ static void guide(struct referee *r, int sq, bool confirmed, uint64_t now)
 static void mismatch_guide(struct referee *r, uint64_t now)
 {
 	uint64_t diff = detect_differences(&r->det);
-	int n = 0, sq = -1;
 
 	if (!diff) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_BOARD_RESTORED, now);
 		return;
 	}
+	guide(r, ref_next_differing_square(r, diff), false, now);
+}
+
+int ref_next_differing_square(struct referee *r, uint64_t diff)
+{
+	int n = 0, sq = -1;
+
 	/* Step through the differing squares, one per select press. */
 	for (int i = 0; i < 64; i++) {
 		if (!(diff >> i & 1))
@@ -375,7 +381,7 @@ static void mismatch_guide(struct referee *r, uint64_t now)
 		n++;
 	}
 	r->guide_next++;
-	guide(r, sq, false, now);
+	return sq;
 }
 
 static void restored(struct referee *r, bool by_move, uint64_t now)

@@ -73,6 +73,8 @@ void ref_settle_now(struct referee *r, uint64_t now);
 void ref_mismatch_raise(struct referee *r, uint64_t empty, uint64_t occupied, uint64_t now);
 bool ref_promotion_final(struct referee *r, uint64_t now);
 void ref_board_ready(struct referee *r, uint64_t sensed, uint64_t now);
+/* The next of the squares in `diff` (not 0) that a select press steps to, in turn. */
+int ref_next_differing_square(struct referee *r, uint64_t diff);
 void ref_square(struct referee *r, int sq, bool occupied, uint64_t now);
 void ref_select(struct referee *r, uint64_t now);
 bool ref_detecting(const struct referee *r);

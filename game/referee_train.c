@@ -571,21 +571,12 @@ static void review_where(struct referee *r, uint64_t now)
 {
 	const struct chess_pos *target = review_target(r);
 	uint64_t occ = chess_pos_occupancy(target), diff = r->board_ready ? r->det.sensed ^ occ : 0;
-	int n = 0, sq = -1;
 
 	if (r->review.state == REVIEW_ON)
 		review_say(r, GAME_REVIEW_WHERE, -1, now);
 	if (!diff)
 		return;
-	for (int i = 0; i < 64; i++) {
-		if (!(diff >> i & 1))
-			continue;
-		if (n == r->guide_next % __builtin_popcountll(diff))
-			sq = i;
-		n++;
-	}
-	r->guide_next++;
-	guide_square(r, target, sq, false, now);
+	guide_square(r, target, ref_next_differing_square(r, diff), false, now);
 }
 
 void referee_review_step(struct referee *r, enum referee_review_step step, uint64_t now,
