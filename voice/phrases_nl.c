@@ -113,8 +113,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_TRAIN] = "Tegen de computer spelen",
     [PHRASE_MENU_END_REVIEW] = "Naspelen beëindigen",
     [PHRASE_REVIEW_SETUP] = "Naspelen: stel de beginstelling op",
-    [PHRASE_REVIEW_READY] = "Het bord klopt. Eigen klok: volgende zet, klok van de tegenstander: "
-			    "terug, kiezen: waar we zijn",
+    [PHRASE_REVIEW_READY] = ("Het bord klopt. Eigen klok: volgende zet, klok van de tegenstander: "
+			     "terug, kiezen: waar we zijn"),
     [PHRASE_REVIEW_START_OF_GAME] = "Begin van de partij",
     [PHRASE_REVIEW_END_OF_GAME] = "Einde van de partij",
     [PHRASE_REVIEW_ENDED] = "Naspelen beëindigd",
