@@ -198,9 +198,10 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_RELAY_TAKEN] = {"relay-taken", ERR, "ply name by move",
 			   "ply {ply} is {name}, relayed by {by}: {move} not taken (only the "
 			   "one who relayed a move corrects it, D.2.8; or the arbiter)"},
-    [REPLY_RELAY_PAST] = {"relay-past", ERR, "ply name plies",
-			  "ply {ply} is {name}, and the game has {plies} plies: too late to relay "
-			  "or correct it; the arbiter may roll back"},
+    [REPLY_RELAY_PAST] =
+	{"relay-past", ERR, "ply name plies",
+	 "ply {ply} is {name}, and the game has {plies} {plies|ply|plies}: too late to relay "
+	 "or correct it; the arbiter may roll back"},
     [REPLY_RELAY_AHEAD] = {"relay-ahead", ERR, "ply plies next",
 			   "the game has {plies} {plies|ply|plies}: the next to relay is ply "
 			   "{next}, not {ply}"},
@@ -310,9 +311,9 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_REVIEW_ON] = {"review-on", ERR, "", "a review is on: review end first"},
     [REPLY_REVIEW_TRAINING_ON] = {"review-training-on", ERR, "",
 				  "a training game is on: its engine must stop first"},
-    [REPLY_REVIEW_GAME_ON] =
-	{"review-game-on", ERR, "plies",
-	 "a game is being played ({plies} plies): a review takes the board once it has ended"},
+    [REPLY_REVIEW_GAME_ON] = {"review-game-on", ERR, "plies",
+			      "a game is being played ({plies} {plies|ply|plies}): a review takes "
+			      "the board once it has ended"},
     [REPLY_REVIEW_BAD_FEN] = {"review-bad-fen", ERR, "column detail",
 			      "the review's FEN, column {column}: {detail}"},
     [REPLY_REVIEW_LOADING] = {"review-loading", OK, "", "loading a review"},
@@ -324,11 +325,11 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_REVIEW_TOO_MANY_MOVES] = {"review-too-many-moves", ERR, "number move max",
 				     "move {number} of the review, '{move}': too many moves"},
     [REPLY_REVIEW_ADDED] = {"review-added", OK, "added count",
-			    "{added} moves added, {count} in all"},
+			    "{added} {added|move|moves} added, {count} in all"},
     [REPLY_REVIEW_NOT_ALLOWED] = {"review-not-allowed", ERR, "",
 				  "the game no longer allows a review"},
     [REPLY_REVIEW_BEGUN] = {"review-begun", OK, "plies",
-			    "review of {plies} plies: set up its start position"},
+			    "review of {plies} {plies|ply|plies}: set up its start position"},
     [REPLY_REVIEW_DROPPED] = {"review-dropped", OK, "", "review dropped"},
     [REPLY_REVIEW_ENDED] = {"review-ended", OK, "", "review ended"},
     [REPLY_REVIEW_ENDED_RETURN] = {"review-ended-return", OK, "",

@@ -450,7 +450,7 @@ static void test_review_steps_and_guides(void **state)
 	last_reply("move 7 of the review, 'b5a5': not a legal move there (UCI)");
 	/* A line goes in whole or not at all. */
 	assert_int_equal(as_engine("review add a7a6"), 0);
-	last_reply("1 moves added, 6 in all");
+	last_reply("1 move added, 6 in all");
 	assert_int_equal(as_engine("review begin"), 0);
 	last_reply("review of 6 plies");
 	/* The board shows the start position already. */
@@ -523,7 +523,7 @@ static void test_review_needs_a_finished_game(void **state)
 	open_game(GAME_CASUAL, CHESS_WHITE, "-");
 	rt_move(t, "e2", "e4");
 	assert_int_equal(as_engine("review load"), -1);
-	last_reply("a game is being played (1 plies)");
+	last_reply("a game is being played (1 ply)");
 	assert_int_equal(as_engine("resign white"), 0);
 	assert_int_equal(as_engine("review load 8/8/8/4k3/8/8/4P3/4K3 w - - 0 60"), 0);
 	assert_int_equal(as_engine("review add e2e4 e8e7"), -1);
