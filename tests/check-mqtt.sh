@@ -20,7 +20,10 @@ broker_conf "$work/broker.conf" "$port"
 start_broker "$work/broker.conf"
 wait_port "$port" || bad "the broker did not start: $(cat "$work/broker.conf.log")"
 
-printf '[voice]\nrecord = no\n' >"$work/annabella.conf"
+# The broadcasts, the relay and the test's own requests all run as the tester, where a club
+# gives each service its user: the tester is an arbiter (as root is by default), so the
+# socket's places per user (README "Control interface") do not refuse the harness.
+printf '[voice]\nrecord = no\n[control]\narbiters = root %s\n' "$(id -un)" >"$work/annabella.conf"
 daemon() { # NAME SCRIPT: a daemon in real time with its own state and socket; pid in $dpid
 	spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$2" --time real \
 		--audio none --state "$work/$1.state" --control "$work/$1.sock" \

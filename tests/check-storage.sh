@@ -16,18 +16,21 @@ build=$(cd "${1:-build}" && pwd)
 begin storage
 chmod 755 "$work"
 need_root "mounts, owners"
+# The service's user runs the daemon from a copy it can reach: the checkout may be in a home
+# only its owner can enter.
+daemon=$(copy_for_users "$build/annabellad")
 virtual() { # STATE SCRIPT [USER]: a daemon run in virtual time; its output in STATE.out
 	local state=$1 script=$2 user=${3:-}
 	if [ -n "$user" ]; then
-		run_as "$user" "$build/annabellad" --control none --board "sim:$script" \
+		run_as "$user" "$daemon" --control none --board "sim:$script" \
 			--time virtual --audio none --state "$state" >"$state.out" 2>&1
 	else
 		"$build/annabellad" --control none --board "sim:$script" --time virtual \
 			--audio none --state "$state" >"$state.out" 2>&1
 	fi
 }
-sans() { # PGN: its moves, one line
-	sed '/^\[/d' "$1" | tr -s ' \n' ' ' | sed 's/{[^}]*}//g; s/[0-9]*\.\.*//g' | tr -s ' '
+sans() { # PGN: its moves, one line (read as root: the service's files are its own)
+	$sudo cat "$1" | sed '/^\[/d' | tr -s ' \n' ' ' | sed 's/{[^}]*}//g; s/[0-9]*\.\.*//g' | tr -s ' '
 }
 
 # ---------------------------------------------------------------- read-only at start
@@ -55,15 +58,16 @@ time-control 300+0
 +300 place c6
 +300 press opponent-clock
 EOF
+# The mount needs root; the daemon runs as the tester, who owns the state directory.
 $sudo unshare -m bash -c '
 	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 3
-	"$2/annabellad" --control none --board "sim:$3" --time real --audio none \
-		--state "$1" >"$4" 2>&1 &
+	runuser -u "$5" -- "$2/annabellad" --control none --board "sim:$3" --time real \
+		--audio none --state "$1" >"$4" 2>&1 &
 	pid=$!
 	sleep 2
 	touch "$1/x" 2>/dev/null && exit 4
 	mount -o remount,bind,rw "$1"
-	wait $pid' _ "$work/ro" "$build" "$work/rest.script" "$work/ro-run.out"
+	wait $pid' _ "$work/ro" "$build" "$work/rest.script" "$work/ro-run.out" "$(id -un)"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c 'nicht mehr gespeichert' "$work/ro/speech.log")" -eq 1 ] &&
 	grep -q 'wieder gespeichert' "$work/ro/speech.log" &&

@@ -27,6 +27,10 @@ import traceback
 import urllib.error
 import urllib.request
 
+# Debian installs mosquitto, useradd and the like in sbin, which is not on a plain user's PATH
+# (as lib.sh does for the shell checks).
+os.environ["PATH"] = os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+
 name = "check"
 passed = failed = 0
 work = None
