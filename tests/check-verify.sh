@@ -178,7 +178,8 @@ edited "the result" "DIFFERS from the journal: result 0-1" \
 	sed -i 's/\[Result "1-0"\]/[Result "0-1"]/;s/ 1-0$/ 0-1/' "$p"
 edited "a clock reading" "DIFFERS from the journal: ply 1: clock reading" \
 	sed -i '0,/\[%clk 0:1/s//[%clk 0:2/' "$p"
-edited "control.log" "control.log EDITED" sed -i '1s/^./9/' control.log
+# The first digit changed (a 9 to an 8, anything else to a 9: never left as it was).
+edited "control.log" "control.log EDITED" sed -i '1{s/^9/8/;t;s/^./9/}' control.log
 edited "speech.log" "speech.log  EDITED" sed -i '3d' speech.log
 edited "speech.log cut" "speech.log  cut short" truncate -s 10 speech.log
 
