@@ -85,17 +85,16 @@ static inline void rt_check_record_audience(struct rt *t, const struct game_reco
 		rt_audience_fault(t, game_record_name(rec->type), rec->audience, want);
 }
 
-/* The same for effects: what is said in the earphone is the player's, on the speaker
- * public, the referee's faults the arbiter's, the rest public. */
-static inline void rt_check_effect_audience(struct rt *t, const struct game_effect *fx)
+/* The audience an effect of `kind` on channel `ch` must have: what is said in the earphone is
+ * the player's, on the speaker public, the referee's faults and the arbiter's menu the
+ * arbiter's, the rest public (a table of its own, not game/audience.c's). */
+static inline enum game_audience rt_expected_effect_audience(enum game_effect_kind kind,
+							     enum game_channel ch)
 {
-	enum game_audience want = GAME_AUDIENCE_PUBLIC;
-
-	switch (fx->kind) {
+	switch (kind) {
 	case GAME_FX_SAY:
 	case GAME_FX_MOVE:
-		want = fx->channel == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
-		break;
+		return ch == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
 	case GAME_FX_REPEAT:
 	case GAME_FX_PIECE:
 	case GAME_FX_GUIDE:
@@ -105,15 +104,20 @@ static inline void rt_check_effect_audience(struct rt *t, const struct game_effe
 	case GAME_FX_HINT:
 	case GAME_FX_REVIEW:
 	case GAME_FX_ENGINE_ASK:
-		want = GAME_AUDIENCE_PLAYER;
-		break;
+		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
-		want = GAME_AUDIENCE_ARBITER;
-		break;
+		return GAME_AUDIENCE_ARBITER;
 	default:
-		break;
+		return GAME_AUDIENCE_PUBLIC;
 	}
+}
+
+/* The same check for effects. */
+static inline void rt_check_effect_audience(struct rt *t, const struct game_effect *fx)
+{
+	enum game_audience want = rt_expected_effect_audience(fx->kind, fx->channel);
+
 	if ((unsigned)fx->audience < GAME_AUDIENCE_COUNT)
 		t->audience_counts[fx->audience]++;
 	if (fx->audience != want)

@@ -317,34 +317,9 @@ static void test_effect_audiences(void **state)
 		for (int ch = GAME_PUBLIC; ch <= GAME_PRIVATE; ch++) {
 			struct game_effect fx = {.kind = (enum game_effect_kind)kind,
 						 .channel = (enum game_channel)ch};
-			enum game_audience a = game_effect_audience(&fx), want;
+			enum game_audience a = game_effect_audience(&fx);
+			enum game_audience want = rt_expected_effect_audience(fx.kind, fx.channel);
 
-			switch (fx.kind) {
-			case GAME_FX_SAY:
-			case GAME_FX_MOVE:
-				want =
-				    ch == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
-				break;
-			case GAME_FX_REPEAT:
-			case GAME_FX_PIECE:
-			case GAME_FX_GUIDE:
-			case GAME_FX_TIMES:
-			case GAME_FX_WARNING:
-			case GAME_FX_BRAILLE_PAGE:
-			case GAME_FX_HINT:
-			case GAME_FX_REVIEW:
-			case GAME_FX_ENGINE_ASK:
-				/* The earphone's whatever channel they name. */
-				want = GAME_AUDIENCE_PLAYER;
-				break;
-			case GAME_FX_FAULT:
-			case GAME_FX_AUDIT:
-				want = GAME_AUDIENCE_ARBITER;
-				break;
-			default:
-				want = GAME_AUDIENCE_PUBLIC;
-				break;
-			}
 			if (a != want)
 				fail_msg("effect %d on channel %d: %s, expected %s", kind, ch,
 					 game_audience_name(a), game_audience_name(want));
