@@ -489,6 +489,23 @@ static bool room(const struct board *b, int extra)
 	return QUEUE_SIZE - b->q_len >= extra + INPUTS;
 }
 
+/*
+ * A press on a scanned board: the holes are scanned first, so that a piece placed since the
+ * last periodic scan is seen before the press that completes its move.  Without it a player
+ * who places and presses within one scan period would hear the board called wrong (unless a
+ * scan ran after the press).  The scan's edges go to the line log before the press, at the
+ * press's time, so a replay agrees.
+ */
+static bool press_needs_scan(const struct board *b, const struct line_edge *e)
+{
+	int i;
+
+	if (!b->scanned || e->line < 0 || e->line >= LINE_MAP_SIZE || !room(b, EDGE_CHUNK + 64))
+		return false;
+	i = b->line_input[e->line];
+	return i >= 64 && input_level(b, e->line, i, e->kind == LINE_RISING) && !b->in[i].raw;
+}
+
 static int read_backend(struct board *b, uint64_t now_ns, char *err, size_t err_size)
 {
 	struct line_edge edges[EDGE_CHUNK];
@@ -513,6 +530,8 @@ static int read_backend(struct board *b, uint64_t now_ns, char *err, size_t err_
 				t = now_ns;
 			fire_expiries(b, t);
 			b->last_ns = t;
+			if (press_needs_scan(b, &edges[k]) && b->last_scan_ns < edges[k].time_ns)
+				scan(b, t);
 			apply_edge(b, &edges[k], t);
 		}
 		if (n < EDGE_CHUNK)

@@ -181,10 +181,15 @@ check_display() {
 	read -r gap same < <(awk -F'|' '{ if (prev != "" && prun) { d = $1 - prev; if (d > g) g = d }
 		if ($2 "|" $3 == last) s++; last = $2 "|" $3; prev = $1; prun = ($2 ~ /^>/ || $3 ~ /^>/) }
 		END { printf "%.2f %d\n", g, s }' "$work/display.screens")
-	# A scan holds the loop for its settles (0.4 s with the shift registers here).
-	awk -v g="$gap" -v w="$wiring" 'BEGIN { exit !(g <= (w == "shift" ? 1.8 : 1.3)) }' &&
-		ok "display: refreshed every $gap s at most while a clock ran" ||
-		bad "display: $gap s without a refresh while a clock ran"
+	# A scan holds the loop for its settles (0.4 s with the shift registers here, longer when
+	# the host is busy: the harness measures it), and a clock press makes a scan of its own
+	# (gpio/board.c): a second's refresh, two scans and the display's writes at most.
+	local most=1.3 scan_ms
+	scan_ms=$(info harness-longest-scan-ms)
+	[[ $wiring == shift ]] && most=$(awk -v s="${scan_ms:-400}" 'BEGIN { printf "%.2f", 1.3 + 2 * s / 1000 }')
+	awk -v g="$gap" -v m="$most" 'BEGIN { exit !(g <= m) }' &&
+		ok "display: refreshed every $gap s at most while a clock ran (at most $most)" ||
+		bad "display: $gap s without a refresh while a clock ran (at most $most)"
 	((same == 0)) && ok "display: every burst of writes changed the screen" ||
 		bad "display: $same bursts of writes left the screen as it was"
 }
@@ -304,25 +309,39 @@ run_wiring() {
 	' "$script" >"$work/want.edges"
 	grep -v '^#' "$work/vm.lines" >"$work/got.edges"
 	nwant=$(wc -l <"$work/want.edges")
-	ngot=$(wc -l <"$work/got.edges")
-	lead=$((ngot - nwant))
-	if ((lead < 0)); then
-		bad "line log has $ngot edges, the script makes $nwant"
+	# Before the script's edges: only pegs of the start position being set (rising on ranks 1,
+	# 2, 7, 8), none or as many as /init pulled up again after the daemon's bias had cleared them.
+	repull=$(info pegs-pulled-again)
+	lead=$(awk -v most="${repull:-0}" '{ h = $2 >= 1000 ? $2 - 1000 : $2 }
+		NR > most || $3 != "rising" || h > 63 || (h > 15 && h < 48) { exit } { n = NR }
+		END { print n + 0 }' "$work/got.edges")
+	((lead == 0 || lead == repull)) && ok "line log: $lead start edges" ||
+		bad "line log: $lead edges of start pegs before the script's, /init pulled $repull up again"
+	# Then the script's edges in order.  A stale read of the harness (counted below) shows a
+	# hole with its neighbour's level for one scan: that hole's edge and the next scan's edge
+	# back (or only the first, in the last scan before the stop) are not the script's, and
+	# are skipped, two for each stale read at most, holes only.
+	stale=0
+	[[ $wiring != direct ]] && stale=$(info harness-stale-reads)
+	tail -n +$((lead + 1)) "$work/got.edges" | awk -v budget="$((2 * ${stale:-0}))" \
+		-v want="$work/want.edges" -v out="$work/script.edges" -v skipped="$work/skipped.edges" '
+		BEGIN { while ((getline l < want) > 0) { split(l, f, " "); wl[++nw] = f[1]; wk[nw] = f[2] } }
+		{ if (j < nw && $2 == wl[j + 1] && $3 == wk[j + 1]) { j++; print > out }
+		  else if ($2 >= 1000 && budget > 0) { budget--; print > skipped }
+		  else { printf "edge %d after the start edges (%s %s): want %s\n", NR, $2, $3,
+			  j < nw ? wl[j + 1] " " wk[j + 1] : "no more"; bad = 1; exit } }
+		END { if (!bad && j < nw) { printf "the line log ends after %d of the script'"'"'s %d edges\n", j, nw; bad = 1 }
+		      exit bad }' >"$work/order.txt"
+	order_rc=$?
+	touch "$work/script.edges" "$work/skipped.edges"
+	nskipped=$(wc -l <"$work/skipped.edges")
+	if ((order_rc == 0)); then
+		ok "line log: the script's $nwant edges, lines and directions in order$( ((nskipped)) && echo " ($nskipped edges of the harness's $stale stale reads skipped)")"
 	else
-		# Edges before the script's: only pegs of the start position being set (rising on ranks 1, 2,
-		# 7, 8) when the daemon's bias had cleared them.
-		head -n "$lead" "$work/got.edges" | awk '$3 != "rising" || ($2 > 15 && $2 < 48) { bad = 1 }
-			END { exit bad }' && ((lead == 0 || lead == $(info pegs-pulled-again))) &&
-			ok "line log: $lead start edges, then $nwant edges" ||
-			bad "line log: $lead unexpected edges before the script's"
-		tail -n "$nwant" "$work/got.edges" >"$work/script.edges"
-		if paste -d' ' "$work/want.edges" "$work/script.edges" |
-			awk '$1 != $5 || $2 != $6 { print "edge " NR ": want " $1 " " $2 ", got " $5 " " $6; bad = 1 }
-				END { exit bad }'; then
-			ok "line log: the script's $nwant edges, lines and directions in order"
-		else
-			bad "line log edges differ from the script"
-		fi
+		bad "line log edges differ from the script: $(cat "$work/order.txt"); the line log's edges:"
+		sed 's/^/    /' "$work/got.edges"
+	fi
+	if ((order_rc == 0)); then
 		# A scanned hole's edge is the time of the scan that saw it: up to a scan period and the
 	# scan's settles later than the change.
 	case $wiring in

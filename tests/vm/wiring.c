@@ -46,6 +46,7 @@ static unsigned base;
 /* shift */
 static int shift_index;
 static unsigned long events, writes, reads, stale, loads, clocks;
+static double scan_start, longest_scan; /* trace time stamps, s: a load to its last clock */
 
 static void on_term(int sig)
 {
@@ -121,7 +122,7 @@ static void answer(void)
 	}
 }
 
-static void output_changed(int k, int level)
+static void output_changed(int k, int level, double when)
 {
 	int old = out_level[k];
 
@@ -130,9 +131,12 @@ static void output_changed(int k, int level)
 		if (k == 0 && level == 0) { /* SH/LD low: the inputs are latched, QH shows a1 */
 			shift_index = 0;
 			loads++;
+			scan_start = when;
 		} else if (k == 1 && level == 1 && old == 0 && out_level[0] == 1) {
 			shift_index++; /* CLK rising: the next bit */
 			clocks++;
+			if (shift_index == 63 && loads && when - scan_start > longest_scan)
+				longest_scan = when - scan_start;
 		} else if (k == 1 || k == 0) {
 			return;
 		}
@@ -147,12 +151,20 @@ static void trace_line(const char *line)
 	char what[4];
 	int value;
 
+	const char *ts;
+	double when = 0;
+
 	if (!p || sscanf(p + 12, "%u %3s %d", &gpio, what, &value) != 3 || gpio < base)
 		return;
+	/* "... 123.456789: gpio_value: ...": the event's time stamp, before the event's name. */
+	for (ts = p - 2; ts > line && ts[-1] != ' '; ts--)
+		;
+	if (ts < p - 2)
+		when = strtod(ts, NULL);
 	events++;
 	for (int k = 0; k < n_outputs; k++)
 		if (outputs[k] == (int)(gpio - base) && !strcmp(what, "set"))
-			output_changed(k, value != 0);
+			output_changed(k, value != 0, when);
 	for (int i = 0; i < n_inputs; i++) {
 		if (inputs[i] != (int)(gpio - base) || strcmp(what, "get"))
 			continue;
@@ -268,7 +280,7 @@ int main(int argc, char **argv)
 	}
 	printf("@@INFO harness-events %lu\n@@INFO harness-writes %lu\n@@INFO harness-reads %lu\n"
 	       "@@INFO harness-stale-reads %lu\n@@INFO harness-loads %lu\n"
-	       "@@INFO harness-clocks %lu\n",
-	       events, writes, reads, stale, loads, clocks);
+	       "@@INFO harness-clocks %lu\n@@INFO harness-longest-scan-ms %.0f\n",
+	       events, writes, reads, stale, loads, clocks, longest_scan * 1000);
 	return 0;
 }
