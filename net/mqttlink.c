@@ -31,6 +31,7 @@ struct mqttlink {
 	uint64_t retry_at, connect_at;
 	unsigned backoff_ms;
 	bool refused, said_down, tried;
+	bool connected_pending; /* connected: the callback runs once the library is done with it */
 	char last_problem[200];
 	int subscription_count;
 	char subscriptions[SUBSCRIPTIONS_MAX][128];
@@ -164,6 +165,7 @@ static void go_down(struct mqttlink *l)
 	if (l->state != LINK_DOWN)
 		mosquitto_disconnect(l->mosq);
 	l->state = LINK_DOWN;
+	l->connected_pending = false;
 	l->retry_at = monotonic_ms() + l->backoff_ms;
 	l->backoff_ms = l->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : l->backoff_ms * 2;
 }
@@ -188,8 +190,13 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 	l->said_down = true;
 	for (int i = 0; i < l->subscription_count; i++)
 		mosquitto_subscribe(l->mosq, NULL, l->subscriptions[i], 1);
-	if (l->cb.connected)
-		l->cb.connected(l->user);
+	/*
+	 * Not from here: right after this callback the library sends again what was published
+	 * and not acknowledged before the connection was lost.  What the connected callback
+	 * publishes now (the game whole) must go after that, or the broker would retain the
+	 * older message until the next move.
+	 */
+	l->connected_pending = true;
 }
 
 static void on_disconnect(struct mosquitto *mosq, void *obj, int rc)
@@ -200,6 +207,7 @@ static void on_disconnect(struct mosquitto *mosq, void *obj, int rc)
 	if (l->state == LINK_DOWN)
 		return;
 	l->state = LINK_DOWN;
+	l->connected_pending = false;
 	if (rc) {
 		problem(l, "connection lost");
 		l->retry_at = monotonic_ms() + l->backoff_ms;
@@ -388,6 +396,13 @@ void mqttlink_run(struct mqttlink *l, short revents)
 		rc = mosquitto_loop_misc(l->mosq);
 	if (l->state == LINK_DOWN)
 		return; /* the callbacks have seen to it */
+	if (rc == MOSQ_ERR_SUCCESS && l->connected_pending && l->state == LINK_UP) {
+		l->connected_pending = false;
+		if (l->cb.connected)
+			l->cb.connected(l->user);
+		if (mosquitto_want_write(l->mosq))
+			rc = mosquitto_loop_write(l->mosq, 64);
+	}
 	if (rc != MOSQ_ERR_SUCCESS) {
 		problem(l, "%s", rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
 		go_down(l);
