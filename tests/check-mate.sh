@@ -18,13 +18,13 @@ begin check-mate
 proof="$build/tests/mateproof"
 
 if [ -n "${MATE_FULL:-}" ]; then
-	"$proof" --men 5 --white-only --sample 100000 --quiet --stockfish "$work/terminal.fen" ||
-		failed=1
+	"$proof" --men 5 --white-only --sample 100000 --quiet --stockfish "$work/terminal.fen"
+	check $? "the proof of every material of up to five men failed"
 else
-	"$proof" --men 4 --white-only --sample 20000 --quiet --stockfish "$work/terminal.fen" ||
-		failed=1
-	"$proof" --material KNvKQQ --white-only --sample 20000 --quiet ||
-		failed=1
+	"$proof" --men 4 --white-only --sample 20000 --quiet --stockfish "$work/terminal.fen"
+	check $? "the proof of every material of up to four men failed"
+	"$proof" --material KNvKQQ --white-only --sample 20000 --quiet
+	check $? "the proof of K+N v K+Q+Q failed"
 fi
 
 # Stockfish's view of the oracle's terminal positions: a checkmate has no move and a mate
@@ -49,10 +49,9 @@ if [ -x "$sf" ] && [ -s "$work/terminal.fen" ]; then
 		$1 == "stalemate" && $2 == "(none)" && $3 == "cp" && $4 == 0 { ok++; next }
 		{ bad++; if (bad <= 5) print "check-mate: Stockfish disagrees: " $0 }
 		END { printf "check-mate: Stockfish agrees on %d of %d checkmates and stalemates\n", ok, n
-		      exit (ok == n ? 0 : 1) }' || failed=1
+		      exit (ok == n ? 0 : 1) }'
+	check $? "Stockfish sees some checkmates or stalemates otherwise"
 else
 	echo "check-mate: no Stockfish or no terminal positions: that cross-check skipped"
 fi
-# Its last line as it always was (no count: the proof and Stockfish's view are one verdict).
-[ $failed -eq 0 ] && echo "check-mate: passed" || echo "check-mate: FAILED"
-[ $failed -eq 0 ]
+summary
