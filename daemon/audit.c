@@ -139,25 +139,6 @@ int audit_start_line(char *buf, size_t size, uint64_t ms, const char *wallclock,
 			synced ? "synced" : "unsynced", game && *game ? game : "-", plies);
 }
 
-int audit_append(const char *path, const char *line)
-{
-	size_t len = strlen(line);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-	ssize_t w;
-	int e;
-
-	if (fd < 0)
-		return -1;
-	w = state_write(fd, line, len);
-	e = errno;
-	close(fd);
-	if (w != (ssize_t)len) {
-		errno = w < 0 ? e : ENOSPC;
-		return -1;
-	}
-	return 0;
-}
-
 void audit_anchor_init(struct audit_anchor *a, const char *path)
 {
 	memset(a, 0, sizeof(*a));

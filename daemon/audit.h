@@ -36,8 +36,6 @@ void audit_wallclock(char *buf, size_t size);
 /* The start line, with its newline; its length as snprintf. */
 int audit_start_line(char *buf, size_t size, uint64_t ms, const char *wallclock, bool synced,
 		     const char *game, int plies);
-/* One line appended to path (created 0640), in one write.  0, or -1 with errno. */
-int audit_append(const char *path, const char *line);
 
 /* A log's digest as it grows: each update hashes what was appended since the last. */
 struct audit_anchor {

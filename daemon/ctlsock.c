@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/pendlog.h"
 #include "control/protocol.h"
 #include "daemon/audit.h"
 #include "base/pinguard.h"
@@ -42,6 +43,9 @@
  * games/), the next game's journal and audio record, the start line's log, a display or
  * braille display connecting again. */
 #define FD_RESERVE 8
+/* control.log kept through a storage fault: at most this much, tried again this often. */
+#define CONTROL_LOG_PENDING_MAX (1 << 20)
+#define LOG_RETRY_MS		1000u
 
 struct client {
 	int fd;
@@ -73,7 +77,7 @@ struct ctlsock {
 	struct store *store;
 	int listen_fd;
 	char path[108];
-	int log_fd;
+	struct pendlog clog; /* control.log, its lines kept through storage faults */
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
 	char arbiter_pin[32], assistant_pin[32];
@@ -90,6 +94,7 @@ struct ctlsock {
 	struct pin_guard pins;	/* wrong PINs per Unix user (README "Control interface") */
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
+	uint64_t log_retry_at; /* control.log's kept lines tried again then (0: not set) */
 };
 
 /* ------------------------------------------------------------------ the audit */
@@ -102,8 +107,6 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 	char buf[4096], who[4 * GAME_AUTHOR_MAX], said[2048];
 	int n;
 
-	if (c->log_fd < 0)
-		return;
 	audit_escape(author, strlen(author), who, sizeof(who));
 	audit_escape(text ? text : "", text ? strlen(text) : 0, said, sizeof(said));
 	n = snprintf(buf, sizeof(buf), "%llu %s %s %s => %s%s%s\n", (unsigned long long)now, who,
@@ -114,8 +117,34 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 		n = sizeof(buf) - 1;
 		buf[n - 1] = '\n';
 	}
-	if (write(c->log_fd, buf, (size_t)n) != n)
-		log_warn(LOG_CONTROL, "control.log: %s", strerror(errno));
+	pendlog_add(&c->clog, buf, (size_t)n);
+}
+
+void ctlsock_log_line(struct ctlsock *c, const char *line)
+{
+	pendlog_add(&c->clog, line, strlen(line));
+}
+
+/* Lines kept through a storage fault are written when storage works again, without waiting
+ * for the next request: tried once a second. */
+static uint64_t log_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	if (!pendlog_waiting(&c->clog))
+		return UINT64_MAX;
+	if (!c->log_retry_at)
+		c->log_retry_at = now + LOG_RETRY_MS;
+	return c->log_retry_at;
+}
+
+static void log_retry(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	(void)now;
+	c->log_retry_at = 0;
+	pendlog_flush(&c->clog);
 }
 
 /* The request as the log shows it: its first 200 bytes escaped (audit.h), "..." after a
@@ -929,9 +958,8 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
 	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);
 	snprintf(log_path, sizeof(log_path), "%s/control.log", cfg->state_dir);
-	c->log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-	if (c->log_fd < 0)
-		log_error(LOG_CONTROL, "%s: %s", log_path, strerror(errno));
+	pendlog_open(&c->clog, log_path, LOG_CONTROL, CONTROL_LOG_PENDING_MAX, state_write);
+	loop_add_source(loop, log_deadline, log_retry, c);
 	if (cfg->control_socket[0] && strcmp(cfg->control_socket, "none") &&
 	    listen_at(c, cfg->control_socket, cfg->control_group) == 0) {
 		loop_add_fd(loop, c->listen_fd, POLLIN, accept_ready, c);
@@ -965,8 +993,8 @@ void ctlsock_close(struct ctlsock *c)
 		unlink(c->path);
 	}
 	pin_waits(c, c->loop ? loop_now(c->loop) : 0, true);
-	if (c->log_fd >= 0)
-		close(c->log_fd);
+	pendlog_flush(&c->clog); /* a last try */
+	pendlog_close(&c->clog);
 	if (c->spare_fd >= 0)
 		close(c->spare_fd);
 	free(c);

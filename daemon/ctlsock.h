@@ -41,6 +41,9 @@ void ctlsock_close(struct ctlsock *c);
  * as the socket's requests. */
 void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
 		    uint64_t now);
+/* A line of control.log that is not a request (the audit's start line): written now, or kept
+ * through a storage fault and written when storage works again. */
+void ctlsock_log_line(struct ctlsock *c, const char *line);
 /* A line of control.log for what was done without the socket: the arbiter's menu on the
  * board's buttons (its commands, and the PINs tried: "auth ****"); a PIN refused there is
  * an event for the arbiters' watch as one refused on the socket. */

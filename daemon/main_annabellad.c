@@ -346,7 +346,7 @@ static void note_anchors(struct daemon *d, uint64_t ms)
 static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 {
 	struct daemon *d = user;
-	char wall[32], line[256], path[PATH_MAX];
+	char wall[32], line[256];
 	bool synced;
 
 	if (!start) {
@@ -356,16 +356,12 @@ static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 	audit_wallclock(wall, sizeof(wall));
 	synced = audit_clock_synced();
 	if (!d->start_logged) {
-		static const char *const logs[] = {"control.log", "speech.log"};
-
+		/* Through the logs' owners: kept with their lines while storage fails. */
 		d->start_logged = true;
 		audit_start_line(line, sizeof(line), ms, wall, synced, g->params.id, game_plies(g));
-		for (int i = 0; i < 2; i++) {
-			snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir, logs[i]);
-			if (audit_append(path, line))
-				log_error(LOG_MAIN, "%s: the start line: %s", path,
-					  strerror(errno));
-		}
+		if (d->ctl)
+			ctlsock_log_line(d->ctl, line);
+		voice_log_line(d->voice, line);
 	}
 	store_note(d->store, ms, "device serial=%s version=%s clock=%s synced=%s", d->serial,
 		   ANNABELLA_VERSION, wall, synced ? "yes" : "no");
@@ -650,6 +646,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
 			  d->cfg.state_dir, strerror(errno));
 	d->cfg.voice.log_write = state_write;
+	d->cfg.voice.log_after_start = true;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)
 		return -1;

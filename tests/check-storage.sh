@@ -78,6 +78,17 @@ else
 	sed 's/^/    /' "$work/ro-run.out" | head -8
 	sed 's/^/    /' "$work/ro/speech.log" | tail -8
 fi
+# The audit too: the resume given while storage was read-only is in control.log, and both
+# logs have this run's start line after the first run's.
+starts() { $sudo grep -c '^[0-9]* start [^ ]* [a-z]*synced game-' "$1"; }
+if $sudo grep -q '^[0-9]* script arbiter resume => ok' "$work/ro/control.log" &&
+	[ "$(starts "$work/ro/control.log")" = 2 ] && [ "$(starts "$work/ro/speech.log")" = 2 ]; then
+	ok
+else
+	bad "read-only at start: control.log or speech.log lacks what was done and said meanwhile:"
+	$sudo cat "$work/ro/control.log" | indent
+	$sudo grep ' start ' "$work/ro/speech.log" | indent
+fi
 # What it wrote once storage came back is the whole game: fsck reads it whole.
 "$build/annabella" fsck "$work/ro" >"$work/ro-fsck.out"
 if [ $? -eq 0 ] && grep -q "4 moves recovered" "$work/ro-fsck.out"; then ok; else

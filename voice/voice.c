@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/pendlog.h"
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "base/trace.h"
@@ -76,12 +77,14 @@ struct voice {
 	const struct voice_sink_ops *sink_ops;
 	struct voice_sink *sink;
 	struct voice_sink_env sink_env;
-	int speech_log_fd;
-	/* speech.log lines not yet written (storage fault), from pending_off on. */
-	struct strbuf pending;
-	size_t pending_off;
-	bool log_failing;
-	unsigned long log_lost; /* lines beyond VOICE_LOG_PENDING_MAX */
+	/* speech.log, its lines kept through storage faults; under log_lock (the voice thread
+	 * writes what is said, the daemon's thread its start lines). */
+	struct pendlog slog;
+	pthread_mutex_t log_lock;
+	/* Until the start line (cfg.log_after_start): what is said is held here, so that the
+	 * start line comes first whichever thread gets there first. */
+	bool holding;
+	struct strbuf held_lines;
 
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -540,65 +543,16 @@ size_t voice_segment_input(const struct pronounce_table *t, const struct utteran
 			       size);
 }
 
-/* The state directory was removed (deleted, unmounted): speech.log is made again there, so
- * what is said from now on is logged (what the removed file held is gone).  One that could
- * not be opened at the start (read-only storage) is opened as soon as it can be: what was
- * said meanwhile is kept and written then. */
-static void reopen_if_removed(struct voice *v)
+/* What was held for the start line goes to speech.log after it (or without it, at the end). */
+static void release_held(struct voice *v)
 {
-	char path[sizeof(v->cfg.state_dir) + 16];
-	struct stat st;
-	int fd;
-
-	if (v->speech_log_fd < 0) {
-		snprintf(path, sizeof(path), "%s/speech.log", v->cfg.state_dir);
-		v->speech_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-		if (v->speech_log_fd >= 0)
-			log_info(LOG_VOICE, "speech.log: opened, with what was said meanwhile");
+	if (!v->holding)
 		return;
-	}
-	if (fstat(v->speech_log_fd, &st) || st.st_nlink > 0)
-		return;
-	if (mkdir(v->cfg.state_dir, 0750) && errno != EEXIST)
-		return;
-	snprintf(path, sizeof(path), "%s/speech.log", v->cfg.state_dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-	if (fd < 0)
-		return;
-	close(v->speech_log_fd);
-	v->speech_log_fd = fd;
-	log_warn(LOG_VOICE, "speech.log was removed: made again");
-}
-
-/* Writes what speech.log still lacks; false while storage fails. */
-static bool speech_log_flush(struct voice *v)
-{
-	while (v->pending_off < v->pending.len) {
-		size_t n = v->pending.len - v->pending_off;
-		ssize_t w =
-		    v->cfg.log_write
-			? v->cfg.log_write(v->speech_log_fd, v->pending.p + v->pending_off, n)
-			: write(v->speech_log_fd, v->pending.p + v->pending_off, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (!v->log_failing)
-				log_warn(LOG_VOICE,
-					 "speech.log: cannot write (%s): what is said is kept and "
-					 "written when storage works again",
-					 w < 0 ? strerror(errno) : "nothing written");
-			v->log_failing = true;
-			return false;
-		}
-		v->pending_off += (size_t)w;
-	}
-	if (v->log_failing)
-		log_warn(LOG_VOICE, "speech.log: written again, with what was said meanwhile%s",
-			 v->log_lost ? " (except the lines over the limit)" : "");
-	v->log_failing = false;
-	v->pending.len = v->pending_off = 0;
-	return true;
+	v->holding = false;
+	if (v->held_lines.len && !v->held_lines.failed)
+		pendlog_add(&v->slog, v->held_lines.p, v->held_lines.len);
+	free(v->held_lines.p);
+	v->held_lines = (struct strbuf){0};
 }
 
 static void speech_log_write(struct voice *v, const struct item *it)
@@ -614,23 +568,24 @@ static void speech_log_write(struct voice *v, const struct item *it)
 	for (const char *p = it->u.text; *p && len + 2 < sizeof(line); p++)
 		line[len++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
 	line[len++] = '\n';
-	reopen_if_removed(v);
-	if (v->pending.len - v->pending_off + len > VOICE_LOG_PENDING_MAX) {
-		if (!v->log_lost++)
-			log_error(LOG_VOICE,
-				  "speech.log: %d bytes kept unwritten; further lines are "
-				  "not kept",
-				  VOICE_LOG_PENDING_MAX);
-		return;
+	pthread_mutex_lock(&v->log_lock);
+	if (v->holding && v->held_lines.len + len <= VOICE_LOG_PENDING_MAX) {
+		strbuf_append(&v->held_lines, line, len);
+		if (v->held_lines.failed)
+			release_held(v);
+	} else {
+		release_held(v);
+		pendlog_add(&v->slog, line, len);
 	}
-	strbuf_append(&v->pending, line, len);
-	if (v->pending.failed) {
-		v->pending = (struct strbuf){0};
-		v->pending_off = 0;
-		v->log_lost++;
-		return;
-	}
-	speech_log_flush(v);
+	pthread_mutex_unlock(&v->log_lock);
+}
+
+void voice_log_line(struct voice *v, const char *line)
+{
+	pthread_mutex_lock(&v->log_lock);
+	pendlog_add(&v->slog, line, strlen(line));
+	release_held(v);
+	pthread_mutex_unlock(&v->log_lock);
 }
 
 static void switch_record(struct voice *v, int fd)
@@ -834,8 +789,11 @@ static void *voice_thread(void *arg)
 	v->sink = NULL;
 out:
 	wav_writer_close(&v->record);
-	if (v->pending.len > v->pending_off)
-		speech_log_flush(v); /* a last try at the end */
+	pthread_mutex_lock(&v->log_lock);
+	release_held(v);
+	if (pendlog_waiting(&v->slog))
+		pendlog_flush(&v->slog); /* a last try at the end */
+	pthread_mutex_unlock(&v->log_lock);
 	return NULL;
 }
 
@@ -865,10 +823,9 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	snprintf(path, sizeof(path), "%s/speech.log", cfg->state_dir);
 	/* Storage that cannot be written now (read-only) is no reason not to speak: what is
 	 * said is kept and written to speech.log when it can be. */
-	v->speech_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-	if (v->speech_log_fd < 0)
-		log_warn(LOG_VOICE, "%s: %s; what is said is kept and written when it can be", path,
-			 strerror(errno));
+	pendlog_open(&v->slog, path, LOG_VOICE, VOICE_LOG_PENDING_MAX, cfg->log_write);
+	pthread_mutex_init(&v->log_lock, NULL);
+	v->holding = cfg->log_after_start;
 	for (int i = 0; i < QUEUE_SLOTS; i++)
 		v->free_slots[i] = QUEUE_SLOTS - 1 - i;
 	v->free_count = QUEUE_SLOTS;
@@ -911,9 +868,9 @@ fail_thread:
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);
-	if (v->speech_log_fd >= 0)
-		close(v->speech_log_fd);
-	free(v->pending.p);
+	pthread_mutex_destroy(&v->log_lock);
+	free(v->held_lines.p);
+	pendlog_close(&v->slog);
 	free(v);
 	return NULL;
 }
@@ -957,8 +914,9 @@ bool voice_stop_within(struct voice *v, unsigned ms)
 		log_warn(LOG_VOICE, "the voice did not stop within %u ms; left behind", ms);
 		return false;
 	}
-	close(v->speech_log_fd);
-	free(v->pending.p);
+	free(v->held_lines.p);
+	pendlog_close(&v->slog);
+	pthread_mutex_destroy(&v->log_lock);
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);
@@ -976,8 +934,9 @@ void voice_stop(struct voice *v)
 	pthread_mutex_unlock(&v->lock);
 	pthread_join(v->thread, NULL);
 	/* Record commands left behind (none: the thread drains the queue) would hold fds. */
-	close(v->speech_log_fd);
-	free(v->pending.p);
+	free(v->held_lines.p);
+	pendlog_close(&v->slog);
+	pthread_mutex_destroy(&v->log_lock);
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
 	pthread_mutex_destroy(&v->lock);

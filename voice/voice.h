@@ -60,6 +60,9 @@ struct voice_config {
 	 * A line that cannot be written is kept in memory, in order, and written with the
 	 * next line once storage works again (at most VOICE_LOG_PENDING_MAX bytes). */
 	ssize_t (*log_write)(int fd, const void *data, size_t len);
+	/* speech.log begins with the start line (voice_log_line()): what is said before it is
+	 * held and written after it (the daemon; at most VOICE_LOG_PENDING_MAX bytes). */
+	bool log_after_start;
 };
 #define VOICE_LOG_PENDING_MAX (1 << 20)
 void voice_config_defaults(struct voice_config *cfg);
@@ -68,6 +71,9 @@ struct voice;
 /* Start the voice thread.  NULL with a message in err if the state directory cannot be
  * written; a missing audio device is not an error (logged, retried). */
 struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_size);
+/* A line of speech.log that is not an utterance (the audit's start line), written now, or
+ * kept with what is said through a storage fault.  From any thread. */
+void voice_log_line(struct voice *v, const char *line);
 /* Drain the queue (wait for every queued utterance), stop the thread, close everything. */
 void voice_stop(struct voice *v);
 /* Stop now (SIGTERM in real time): queued utterances dropped, the current one cut off, the

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "base/pendlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int open_append(const char *path)
+{
+	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+}
+
+int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, size_t max,
+		 pendlog_write_fn write)
+{
+	const char *slash;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(l->path, sizeof(l->path), "%s", path);
+	slash = strrchr(l->path, '/');
+	l->name = slash ? slash + 1 : l->path;
+	l->cat = cat;
+	l->max = max;
+	l->write = write;
+	l->fd = open_append(l->path);
+	if (l->fd < 0) {
+		int e = errno;
+
+		log_warn(cat, "%s: %s; its lines are kept and written when it can be", l->path,
+			 strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/* Not open yet (read-only storage at the start): opened as soon as it can be.  Its directory
+ * removed (deleted, unmounted): made again there, so what comes from now on is logged (what
+ * the removed file held is gone). */
+static void reopen(struct pendlog *l)
+{
+	struct stat st;
+	char dir[sizeof(l->path)];
+	char *slash;
+	int fd;
+
+	if (l->fd < 0) {
+		l->fd = open_append(l->path);
+		if (l->fd >= 0)
+			log_info(l->cat, "%s: opened, with the lines kept meanwhile", l->name);
+		return;
+	}
+	if (fstat(l->fd, &st) || st.st_nlink > 0)
+		return;
+	snprintf(dir, sizeof(dir), "%s", l->path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0750) && errno != EEXIST)
+			return;
+	}
+	fd = open_append(l->path);
+	if (fd < 0)
+		return;
+	close(l->fd);
+	l->fd = fd;
+	log_warn(l->cat, "%s was removed: made again", l->name);
+}
+
+bool pendlog_flush(struct pendlog *l)
+{
+	reopen(l);
+	if (l->fd < 0)
+		return false;
+	while (l->off < l->pending.len) {
+		size_t n = l->pending.len - l->off;
+		ssize_t w = l->write ? l->write(l->fd, l->pending.p + l->off, n)
+				     : write(l->fd, l->pending.p + l->off, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!l->failing)
+				log_warn(l->cat,
+					 "%s: cannot write (%s): its lines are kept and written "
+					 "when storage works again",
+					 l->name, w < 0 ? strerror(errno) : "nothing written");
+			l->failing = true;
+			return false;
+		}
+		l->off += (size_t)w;
+	}
+	if (l->failing)
+		log_warn(l->cat, "%s: written again, with the lines kept meanwhile%s", l->name,
+			 l->lost ? " (except the lines over the limit)" : "");
+	l->failing = false;
+	l->pending.len = l->off = 0;
+	return true;
+}
+
+void pendlog_add(struct pendlog *l, const char *line, size_t len)
+{
+	if (l->pending.len - l->off + len > l->max && pendlog_waiting(l))
+		pendlog_flush(l); /* storage may work again: room then */
+	if (l->pending.len - l->off + len > l->max) {
+		if (!l->lost++)
+			log_error(l->cat,
+				  "%s: %zu bytes kept unwritten; further lines are not kept",
+				  l->name, l->max);
+		return;
+	}
+	strbuf_append(&l->pending, line, len);
+	if (l->pending.failed) {
+		free(l->pending.p);
+		l->pending = (struct strbuf){0};
+		l->off = 0;
+		l->lost++;
+		return;
+	}
+	pendlog_flush(l);
+}
+
+bool pendlog_waiting(const struct pendlog *l)
+{
+	return l->off < l->pending.len;
+}
+
+void pendlog_close(struct pendlog *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	free(l->pending.p);
+	l->pending = (struct strbuf){0};
+	l->off = 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * An append-only log file (speech.log, control.log) that loses nothing to a storage fault:
+ * a line that cannot be written now (read-only or full storage, the file not yet openable,
+ * its directory removed) is kept, in order, and written with the next line or flush once
+ * storage works again.  At most `max` bytes are kept; lines beyond that are counted and said
+ * once.  Not thread-safe: one owner, or the owner's lock.
+ */
+#ifndef ANNABELLA_PENDLOG_H
+#define ANNABELLA_PENDLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "base/log.h"
+#include "base/strbuf.h"
+
+typedef ssize_t (*pendlog_write_fn)(int fd, const void *data, size_t len);
+
+struct pendlog {
+	int fd; /* -1 while it could not be opened */
+	char path[512];
+	const char *name; /* as messages name it: its file name */
+	enum log_category cat;
+	pendlog_write_fn write; /* NULL: write(2); the daemon's injects storage faults */
+	size_t max;
+	struct strbuf pending; /* not yet written, from off on */
+	size_t off;
+	bool failing;
+	unsigned long lost; /* lines beyond max */
+};
+
+/* Opens PATH for appending (0640), made if missing; a file that cannot be opened now is
+ * tried again at each line.  -1 with errno when it could not be opened (kept usable). */
+int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, size_t max,
+		 pendlog_write_fn write);
+/* LEN bytes (whole lines) appended: kept, then everything kept is written if it can be. */
+void pendlog_add(struct pendlog *l, const char *line, size_t len);
+/* Writes what is kept; false while storage fails (or the file cannot be opened). */
+bool pendlog_flush(struct pendlog *l);
+bool pendlog_waiting(const struct pendlog *l);
+void pendlog_close(struct pendlog *l);
+
+#endif
