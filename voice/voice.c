@@ -59,7 +59,8 @@ struct item {
 	uint64_t time_ms;
 	uint64_t said_ns; /* monotonic, when voice_say() took it */
 	uint64_t seq;
-	int record_fd; /* ITEM_RECORD: the new record file, or -1 to end the record */
+	int record_fd;	       /* ITEM_RECORD: the new record file, or -1 to end the record */
+	char record_path[256]; /* ITEM_RECORD: its path ("": the record ends) */
 	int rate_percent;
 	struct utterance u;
 };
@@ -122,6 +123,7 @@ struct voice {
 	bool espeak_ok;
 	int sample_rate;
 	struct wav_writer record;
+	char record_path[256]; /* the record's file ("": none), tried again when it fails */
 	/* The joint between segments: quiet samples held back at a segment's end, and the
 	 * quiet samples before the next segment's first sound. */
 	bool seg_goes_on;  /* the segment being synthesised is not the last */
@@ -296,10 +298,9 @@ int voice_record_to(struct voice *v, const char *path)
 
 	if (path != NULL) {
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
-		if (fd < 0) {
-			log_warn(LOG_VOICE, "record %s: %s", path, strerror(errno));
-			return -1;
-		}
+		if (fd < 0)
+			log_warn(LOG_VOICE, "record %s: %s; tried again as the game is said", path,
+				 strerror(errno));
 	}
 	pthread_mutex_lock(&v->lock);
 	it = queue_reserve(v, ITEM_RECORD);
@@ -313,11 +314,12 @@ int voice_record_to(struct voice *v, const char *path)
 	memset(it, 0, offsetof(struct item, u));
 	it->type = ITEM_RECORD;
 	it->record_fd = fd;
+	snprintf(it->record_path, sizeof(it->record_path), "%s", path ? path : "");
 	utterance_clear(&it->u);
 	queue_insert(v, it);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
-	return 0;
+	return path != NULL && fd < 0 ? -1 : 0;
 }
 
 void voice_wait_idle(struct voice *v)
@@ -588,15 +590,38 @@ void voice_log_line(struct voice *v, const char *line)
 	pthread_mutex_unlock(&v->log_lock);
 }
 
-static void switch_record(struct voice *v, int fd)
+static void switch_record(struct voice *v, int fd, const char *path)
 {
 	wav_writer_close(&v->record);
+	snprintf(v->record_path, sizeof(v->record_path), "%s", path);
 	if (fd < 0)
 		return;
 	if (wav_writer_open_fd(&v->record, fd, (unsigned)v->sample_rate) != 0) {
 		log_warn(LOG_VOICE, "record: cannot write: %s", strerror(errno));
 		close(fd);
 	}
+}
+
+/* Whether the record takes what is said now.  One that could not be opened (read-only
+ * storage at the game's start) or whose write failed (a full card) is tried again here, at
+ * each public utterance, so the record goes on once storage works again (what was said
+ * meanwhile is not in it). */
+static bool record_ready(struct voice *v)
+{
+	if (!v->record_path[0])
+		return false;
+	if (v->record.fd < 0) {
+		if (wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
+			return false;
+		log_info(LOG_VOICE, "record %s: opened", v->record_path);
+		return true;
+	}
+	if (v->record.failed) {
+		if (wav_writer_resume(&v->record) != 0)
+			return false;
+		log_info(LOG_VOICE, "record %s: written again", v->record_path);
+	}
+	return true;
 }
 
 static const char *const lang_codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
@@ -681,7 +706,7 @@ static void speak(struct voice *v)
 
 	speech_log_write(v, it);
 	v->current_to_sink = v->sink_ops->wants_audio;
-	v->current_to_record = it->ch == VOICE_PUBLIC && v->record.fd >= 0;
+	v->current_to_record = it->ch == VOICE_PUBLIC && record_ready(v);
 	v->first_sample_seen = false;
 	if (!v->espeak_ok || (!v->current_to_sink && !v->current_to_record) || !it->u.count)
 		return;
@@ -775,7 +800,7 @@ static void *voice_thread(void *arg)
 		pthread_mutex_unlock(&v->lock);
 
 		if (v->current.type == ITEM_RECORD)
-			switch_record(v, v->current.record_fd);
+			switch_record(v, v->current.record_fd, v->current.record_path);
 		else
 			speak(v);
 

@@ -178,6 +178,20 @@ int wav_writer_write(struct wav_writer *w, const int16_t *samples, size_t n)
 	return 0;
 }
 
+int wav_writer_resume(struct wav_writer *w)
+{
+	if (w->fd < 0)
+		return -1;
+	if (!w->failed)
+		return 0;
+	/* A write cut short left part of a chunk the count does not hold: it goes. */
+	if (ftruncate(w->fd, (off_t)(WAV_HEADER_SIZE + w->data_bytes)) != 0 ||
+	    lseek(w->fd, 0, SEEK_END) < 0 || wav_writer_commit(w) != 0)
+		return -1;
+	w->failed = false;
+	return 0;
+}
+
 int wav_writer_commit(struct wav_writer *w)
 {
 	uint8_t h[WAV_HEADER_SIZE];

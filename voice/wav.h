@@ -25,6 +25,9 @@ int wav_writer_open_fd(struct wav_writer *w, int fd, unsigned sample_rate);
 /* open(path) and wav_writer_open_fd(); 0 or -1 with errno set. */
 int wav_writer_open(struct wav_writer *w, const char *path, unsigned sample_rate);
 int wav_writer_write(struct wav_writer *w, const int16_t *samples, size_t n);
+/* After a failed write (storage full or read-only): the file cut back to the samples counted
+ * and writing taken up again.  0, or -1 while storage still fails. */
+int wav_writer_resume(struct wav_writer *w);
 /* Make the header describe every sample written so far. */
 int wav_writer_commit(struct wav_writer *w);
 void wav_writer_close(struct wav_writer *w);

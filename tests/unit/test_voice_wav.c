@@ -246,6 +246,73 @@ static void test_open_fd_commit_fails(void **state)
 	wav_writer_close(&w);
 }
 
+/* A record that cannot be opened when the game starts (its directory not there: read-only or
+ * unmounted storage) is opened at a later public utterance and takes what is said from then. */
+static void test_record_opened_later(void **state)
+{
+	(void)state;
+	char dir[64], games[96], rec[128];
+	struct voice *v;
+	struct voice_stats st;
+	struct tu_wav w;
+
+	tu_tempdir(dir, "record-later");
+	snprintf(games, sizeof(games), "%s/games", dir);
+	snprintf(rec, sizeof(rec), "%s/game1.wav", games);
+	v = tu_voice(dir, VOICE_SINK_NONE, "", "");
+	assert_non_null(v);
+	assert_int_equal(voice_record_to(v, rec), -1);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[0], 10);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st);
+	assert_int_equal(st.samples_recorded, 0);
+	assert_int_equal(mkdir(games, 0750), 0);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[1], 11);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st);
+	voice_stop(v);
+	assert_true(st.samples_recorded > 0);
+	assert_int_equal(tu_wav_load(rec, &w), 0);
+	assert_int_equal(w.count, st.samples_recorded);
+	tu_wav_free(&w);
+	unlink(rec);
+	rmdir(games);
+	tu_rmdir(dir);
+}
+
+/* After a failed write the writer takes up again: the part of a chunk the failure left is cut
+ * off, and the header counts exactly the samples written. */
+static void test_writer_resumes(void **state)
+{
+	(void)state;
+	struct wav_writer w;
+	struct wav_info info;
+	uint8_t h[WAV_HEADER_SIZE];
+	int16_t samples[100];
+	int fd = memfd_create("wav", 0);
+	struct stat sb;
+
+	assert_true(fd >= 0);
+	for (int i = 0; i < 100; i++)
+		samples[i] = (int16_t)(i * 300);
+	assert_int_equal(wav_writer_open_fd(&w, fd, 22050), 0);
+	assert_int_equal(wav_writer_write(&w, samples, 100), 0);
+	/* A write that failed half way: three stray bytes, the writer marked failed. */
+	assert_int_equal(write(fd, "abc", 3), 3);
+	w.failed = true;
+	assert_int_equal(wav_writer_write(&w, samples, 10), -1);
+	assert_int_equal(wav_writer_resume(&w), 0);
+	assert_false(w.failed);
+	assert_int_equal(wav_writer_write(&w, samples, 50), 0);
+	assert_int_equal(wav_writer_commit(&w), 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(sb.st_size, WAV_HEADER_SIZE + 2 * 150);
+	assert_int_equal(pread(fd, h, sizeof(h), 0), (ssize_t)sizeof(h));
+	assert_int_equal(wav_parse_header(h, sizeof(h), &info), 0);
+	assert_int_equal(info.data_bytes, 2 * 150);
+	wav_writer_close(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +323,8 @@ int main(void)
 	    cmocka_unit_test(test_state_dir_not_writable),
 	    cmocka_unit_test(test_parse_header_huge_chunk),
 	    cmocka_unit_test(test_open_fd_commit_fails),
+	    cmocka_unit_test(test_record_opened_later),
+	    cmocka_unit_test(test_writer_resumes),
 	};
 	return cmocka_run_group_tests_name("voice_wav", tests, NULL, NULL);
 }
