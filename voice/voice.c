@@ -59,8 +59,9 @@ struct item {
 	uint64_t time_ms;
 	uint64_t said_ns; /* monotonic, when voice_say() took it */
 	uint64_t seq;
-	int record_fd;	       /* ITEM_RECORD: the new record file, or -1 to end the record */
-	char record_path[256]; /* ITEM_RECORD: its path ("": the record ends) */
+	int record_fd; /* ITEM_RECORD: the new record file, or -1 to end the record */
+	/* ITEM_RECORD: its path ("": the record ends, or the path is too long to keep) */
+	char record_path[256];
 	int rate_percent;
 	struct utterance u;
 };
@@ -314,7 +315,9 @@ int voice_record_to(struct voice *v, const char *path)
 	memset(it, 0, offsetof(struct item, u));
 	it->type = ITEM_RECORD;
 	it->record_fd = fd;
-	snprintf(it->record_path, sizeof(it->record_path), "%s", path ? path : "");
+	/* A path too long to keep is not tried again (never a shortened one). */
+	if (path && strlen(path) < sizeof(it->record_path))
+		snprintf(it->record_path, sizeof(it->record_path), "%s", path);
 	utterance_clear(&it->u);
 	queue_insert(v, it);
 	pthread_cond_signal(&v->work);
@@ -608,8 +611,10 @@ static void switch_record(struct voice *v, int fd, const char *path)
  * meanwhile is not in it). */
 static bool record_ready(struct voice *v)
 {
+	if (v->record.fd >= 0 && !v->record.failed)
+		return true;
 	if (!v->record_path[0])
-		return false;
+		return false; /* no record, or none to try again */
 	if (v->record.fd < 0) {
 		if (wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
 			return false;
