@@ -10,8 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/state.h"
-
 /* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when
  * it is none (a stray byte, an overlong form, a surrogate, beyond U+10FFFF, cut short). */
 static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)

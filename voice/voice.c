@@ -33,7 +33,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>

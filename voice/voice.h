@@ -104,7 +104,8 @@ void voice_wait_idle(struct voice *v);
 /* Start / finish a game's public audio record at path (a WAV file); NULL ends it.  Takes
  * effect in order with the utterances: those said before go to the previous record.  An
  * existing WAV file of the same format is continued (a game resumed after a restart); the
- * caller removes it for a fresh record.  0, or -1 if path cannot be opened. */
+ * caller removes it for a fresh record.  0, or -1 if path cannot be opened now: it is then
+ * tried again at each public utterance (as is a record whose write failed). */
 int voice_record_to(struct voice *v, const char *path);
 
 struct voice_stats {
