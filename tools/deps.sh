@@ -13,7 +13,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp)
-if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+if ! { $sudo apt-get -o DPkg::Lock::Timeout=900 update -qq && $sudo apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "deps: apt-get failed" >&2
 	exit 1
