@@ -53,11 +53,12 @@ CONF
 		tail -5 "$run/out" >&2
 		return 1
 	}
-	python3 - "$run" "$slow" "$settle_ms" "$dir" <<'PY'
+	python3 - "$run" "$slow" "$settle_ms" "$dir" "$build" <<'PY'
 import sys
-run, slow, settle, tests = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+run, slow, settle, tests, build = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 sys.path.insert(0, tests)
 import gamecheck
+import record
 
 last_edge = None
 pending = None
@@ -83,11 +84,9 @@ def pct(values, p):
 
 header, actions = gamecheck.read_script(run + "/game.script")
 want = gamecheck.expected_clocks(header, actions, "white")
-got = []
-for line in open(run + "/state/journal"):
-    f = line.split()
-    if len(f) >= 5 and f[2] == "complete" and int(f[4]) >= 0:
-        got.append(int(f[4]))
+# The journal's readings, read by the product's own reader (tests/record.py).
+readings = record.readings(record.read(build, run + "/state"))
+got = [readings[p] for p in sorted(readings) if readings[p] >= 0]
 if not got or len(got) != len(want):
     sys.exit("bench-disk: %d readings in the journal, %d presses in the script (disk slow %s)"
              % (len(got), len(want), slow))

@@ -101,8 +101,8 @@ uci "$work/half/game.pgn" >"$work/half.uci"
 : >"$work/half/journal"
 restart "$work/half"
 same "an empty journal" "$work/half" "$work/half.uci"
-head -n 1 "$work/half/journal" | grep -q ' game game-0001 ' &&
-	[ "$(grep -c ' made ' "$work/half/journal")" -eq "$(wc -l <"$work/half.uci")" ]
+records "$build" "$work/half" game | grep -q '^1 0 game game-0001 ' &&
+	[ "$(records "$build" "$work/half" made | wc -l)" -eq "$(wc -l <"$work/half.uci")" ]
 check $? "an empty journal: the game did not resume: $(head -c 200 "$work/half/journal")"
 { cat "$work/half.script"; printf '+1000 control arbiter result 1/2-1/2 agreed\n'; } \
 	>"$work/ended.script"
@@ -112,7 +112,7 @@ check $? "an empty journal: the game did not resume: $(head -c 200 "$work/half/j
 restart "$work/ended"
 uci "$work/ended/games/game-0001.pgn" >"$work/ended.uci"
 if cmp -s "$work/half.uci" "$work/ended.uci" && grep -q '1/2-1/2' "$work/ended/games/game-0001.pgn" &&
-	head -n 1 "$work/ended/journal" | grep -q ' game game-0002 '; then
+	records "$build" "$work/ended" game | grep -q '^1 0 game game-0002 '; then
 	ok
 else
 	bad "an empty journal after the game ended: the archive holds" \

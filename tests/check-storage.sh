@@ -143,7 +143,7 @@ for i in 1 2 3 4 5 6; do virtual "$work/six" "$work/none.script"; done
 "$build/annabella" fsck "$work/six" >"$work/six-fsck.out"
 rc=$?
 if [ $rc -eq 0 ] && grep -q whole "$work/six-fsck.out" &&
-	[ "$(grep -c ' restart ' "$work/six/journal")" -eq 6 ]; then
+	[ "$(records "$build" "$work/six" restart | wc -l)" -eq 6 ]; then
 	ok
 else
 	bad "six restarts: fsck exit $rc: $(cat "$work/six-fsck.out")"
