@@ -25,6 +25,7 @@
 #include "base/log.h"
 #include "cli/cli.h"
 #include "store/journal.h"
+#include "store/lock.h"
 #include "store/recovery.h"
 #include "store/state.h"
 #include "store/store.h"
@@ -206,7 +207,8 @@ int cli_fsck(int argc, char **argv)
 	struct referee *r;
 	struct store *s;
 	const char *kept;
-	int problems;
+	int problems, lock;
+	pid_t holder;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--repair"))
@@ -228,13 +230,26 @@ int cli_fsck(int argc, char **argv)
 	 * or the service could no longer write its own record. */
 	if (geteuid() == 0 && (dst.st_uid != 0 || dst.st_gid != 0))
 		state_set_owner(dst.st_uid, dst.st_gid);
+	/* Never beside the daemon (or another fsck): a repair would replace the journal it
+	 * appends to, and even a check could read a record half written. */
+	lock = state_lock(dir, repair || use, &holder);
+	if (lock < 0 && errno == EWOULDBLOCK) {
+		log_error(LOG_MAIN,
+			  "%s is in use by process %ld (annabellad, or another annabella fsck): "
+			  "stop the service first (systemctl stop annabellad), then run fsck again",
+			  dir, (long)holder);
+		return 2;
+	}
 	if (use) {
-		if (use_journal(dir, use))
+		if (use_journal(dir, use)) {
+			close(lock);
 			return 2;
+		}
 		repair = true;
 	}
 	if (!repair && copy_record(dir, copy, sizeof(copy))) {
 		log_error(LOG_MAIN, "cannot copy %s to check it: %s", dir, strerror(errno));
+		close(lock);
 		return 2;
 	}
 	sc.dir = repair ? dir : copy;
@@ -242,12 +257,18 @@ int cli_fsck(int argc, char **argv)
 	referee_settings_defaults(&set);
 	r = referee_new(&set, &none);
 	s = r ? store_open(&sc, NULL, err, sizeof(err)) : NULL;
+	/* A repair's store holds the lock it writes under; a check's stays here. */
+	if (s && repair) {
+		store_hold_lock(s, lock);
+		lock = -1;
+	}
 	if (!s || store_replay(s, r, err, sizeof(err))) {
 		log_error(LOG_MAIN, "%s", err[0] ? err : "out of memory");
 		store_free(s);
 		referee_free(r);
 		if (copy[0])
 			state_remove_tree(copy);
+		close(lock);
 		return 2;
 	}
 	st = store_recovery(s);
@@ -302,5 +323,6 @@ int cli_fsck(int argc, char **argv)
 	referee_free(r);
 	if (copy[0])
 		state_remove_tree(copy);
+	close(lock);
 	return problems < 0 ? 2 : problems ? 1 : 0;
 }

@@ -122,7 +122,7 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 
 void ctlsock_log_line(struct ctlsock *c, const char *line)
 {
-	pendlog_add(&c->clog, line, strlen(line));
+	pendlog_start(&c->clog, line, strlen(line));
 }
 
 /* Lines kept through a storage fault are written when storage works again, without waiting

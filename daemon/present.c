@@ -263,6 +263,7 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 	    [PRESENT_NOTICE_SAVE_FAILED] = PHRASE_SAVE_FAILED,
 	    [PRESENT_NOTICE_SAVE_WORKS] = PHRASE_SAVE_WORKS,
 	    [PRESENT_NOTICE_RECOVERY_INCOMPLETE] = PHRASE_RECOVERY_INCOMPLETE,
+	    [PRESENT_NOTICE_STORAGE_REPLACED] = PHRASE_STORAGE_REPLACED,
 	};
 	struct phrase_options o = options(p);
 	struct utterance u;

@@ -65,7 +65,8 @@ void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *
 enum present_notice {
 	PRESENT_NOTICE_SAVE_FAILED = 0,
 	PRESENT_NOTICE_SAVE_WORKS,
-	PRESENT_NOTICE_RECOVERY_INCOMPLETE
+	PRESENT_NOTICE_RECOVERY_INCOMPLETE,
+	PRESENT_NOTICE_STORAGE_REPLACED
 };
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
 /*

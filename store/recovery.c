@@ -77,23 +77,6 @@ static void game_copy_path(const char *dir, char *path, size_t size)
 	snprintf(path, size, "%s/game.record", dir);
 }
 
-/* A free name games/ID-WHAT-N.EXT for a copy kept. */
-static int free_name(const char *dir, const char *id, const char *what, const char *ext, char *path,
-		     size_t size)
-{
-	for (int n = 1; n < 1000; n++) {
-		if (snprintf(path, size, "%s/games/%s-%s-%d.%s", dir, id[0] ? id : "unknown", what,
-			     n, ext) >= (int)size) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (access(path, F_OK))
-			return 0;
-	}
-	errno = EEXIST;
-	return -1;
-}
-
 /* The plies of the first game of a PGN file if it is unfinished (result "*"); -1 if it
  * cannot be read or is finished (*finished then says which). */
 static int pgn_file_plies(const char *path, bool *finished)
@@ -671,8 +654,8 @@ static void set_aside_foreign(struct replay *rp, const char *path)
 	}
 	if (!why[0] || game_record_decode(&rec, "game", jn.game_args, 0, err, sizeof(err)))
 		goto done;
-	if (free_name(rp->dir, rec.u.game.id, "foreign", "journal", rp->rc->foreign_path,
-		      sizeof(rp->rc->foreign_path)) ||
+	if (state_kept_name(rp->dir, rec.u.game.id, "foreign", "journal", rp->rc->foreign_path,
+			    sizeof(rp->rc->foreign_path)) ||
 	    rename(path, rp->rc->foreign_path)) {
 		log_error(LOG_GAME,
 			  "the journal is another game's (%s), but cannot be set aside: %s", why,
@@ -699,7 +682,7 @@ static int keep_scoresheet(struct recovery *rc)
 		rc->keep_scoresheet = false;
 		return 0;
 	}
-	if (free_name(rc->dir, rc->game_id, "before-recovery", "pgn", kept, sizeof(kept)) ||
+	if (state_kept_name(rc->dir, rc->game_id, "before-recovery", "pgn", kept, sizeof(kept)) ||
 	    state_link(path, kept))
 		return -1;
 	snprintf(rc->scoresheet_kept_path, sizeof(rc->scoresheet_kept_path), "%s", kept);
@@ -722,7 +705,8 @@ static int mend_journal(struct recovery *rc, char *const *lines, size_t nlines)
 	if (!rc->damaged_path[0] && !access(path, F_OK)) {
 		char kept[PATH_MAX];
 
-		if (free_name(rc->dir, rc->game_id, "damaged", "journal", kept, sizeof(kept)) ||
+		if (state_kept_name(rc->dir, rc->game_id, "damaged", "journal", kept,
+				    sizeof(kept)) ||
 		    state_link(path, kept))
 			return -1;
 		snprintf(rc->damaged_path, sizeof(rc->damaged_path), "%s", kept);

@@ -292,6 +292,22 @@ int state_link(const char *from, const char *to)
 	return link(from, to);
 }
 
+int state_kept_name(const char *dir, const char *id, const char *what, const char *ext, char *path,
+		    size_t size)
+{
+	for (int n = 1; n < 1000; n++) {
+		if (snprintf(path, size, "%s/games/%s-%s-%d.%s", dir, id[0] ? id : "unknown", what,
+			     n, ext) >= (int)size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (access(path, F_OK))
+			return 0;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 char *state_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -24,6 +24,10 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 /* link(2) through the fault hook: a copy kept under another name (the same file, its owner
  * and mode).  0 or -1 with errno. */
 int state_link(const char *from, const char *to);
+/* A free name dir/games/ID-WHAT-N.EXT (N from 1; ID "unknown" if "") for a copy of a file
+ * kept before it is written again.  0, or -1 with errno. */
+int state_kept_name(const char *dir, const char *id, const char *what, const char *ext, char *path,
+		    size_t size);
 /* Read a whole file (NUL-terminated, malloc'd); NULL with errno. */
 char *state_read_file(const char *path, size_t *len);
 

@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileplace.h"
 #include "base/log.h"
 #include "chess/pgn.h"
 #include "store/journal.h"
+#include "store/lock.h"
 #include "store/recovery.h"
 #include "store/sheet.h"
 #include "store/state.h"
@@ -29,6 +32,15 @@ struct store {
 	bool sync, record_audio, virtual_time;
 	int keep_audio, keep_games;
 	struct voice *voice;
+	int lock_fd; /* the state directory's lock (lock.h), -1 while none is held */
+	/* The state directory as last made or found (device and inode): another in its place
+	 * is storage unmounted and mounted again. */
+	bool dir_known;
+	dev_t dir_dev;
+	ino_t dir_ino;
+	/* The directory was removed or replaced: the whole record is written again. */
+	bool rewrite;
+	bool copy_due; /* game.record could not be written: again with the next record */
 	struct journal *journal;
 	char journal_game[GAME_ID_MAX]; /* the game whose records the journal file holds */
 	struct sheet *sheet;		/* the scoresheet as last written */
@@ -59,7 +71,7 @@ struct store {
 	uint64_t last_try_ms;
 	bool pgn_due;
 	const struct game *game;
-	void (*notice)(void *user, bool failing);
+	void (*notice)(void *user, enum store_notice n);
 	void *notice_user;
 };
 
@@ -68,7 +80,7 @@ const char *store_saving_error(const struct store *s)
 	return s->failing ? s->fail_error : NULL;
 }
 
-void store_set_notice(struct store *s, void (*notice)(void *user, bool failing), void *user)
+void store_set_notice(struct store *s, void (*notice)(void *user, enum store_notice n), void *user)
 {
 	s->notice = notice;
 	s->notice_user = user;
@@ -112,7 +124,7 @@ static void saving_failed(struct store *s, const char *what, int err)
 	s->failing = true;
 	log_error(LOG_GAME, "cannot save the game (%s); kept in memory, retried", s->fail_error);
 	if (s->notice)
-		s->notice(s->notice_user, true);
+		s->notice(s->notice_user, STORE_NOTICE_FAILING);
 }
 
 static void saving_works(struct store *s)
@@ -122,7 +134,7 @@ static void saving_works(struct store *s)
 	s->failing = false;
 	log_info(LOG_GAME, "saving works again: the game is on disk whole");
 	if (s->notice)
-		s->notice(s->notice_user, false);
+		s->notice(s->notice_user, STORE_NOTICE_WORKS);
 }
 
 int store_moves_filled(const struct store *s)
@@ -154,6 +166,18 @@ const struct journal_stats *store_recovery(const struct store *s)
 	return &s->recovery.stats;
 }
 
+/* The state directory as it is now: what the store writes from here on. */
+static void dir_found(struct store *s)
+{
+	struct stat st;
+
+	if (stat(s->dir, &st))
+		return;
+	s->dir_known = true;
+	s->dir_dev = st.st_dev;
+	s->dir_ino = st.st_ino;
+}
+
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
 			 size_t err_size)
 {
@@ -172,6 +196,7 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->virtual_time = cfg->virtual_time;
 	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
 	s->voice = voice;
+	s->lock_fd = -1;
 	s->sheet = sheet_new();
 	s->writer = s->sheet ? writer_new(cfg->threaded) : NULL;
 	s->writer_threaded = cfg->threaded;
@@ -189,7 +214,15 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	snprintf(path, sizeof(path), "%s/games", s->dir);
 	if (state_mkdir(path))
 		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
+	dir_found(s);
 	return s;
+}
+
+void store_hold_lock(struct store *s, int fd)
+{
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	s->lock_fd = fd;
 }
 
 void store_free(struct store *s)
@@ -198,6 +231,8 @@ void store_free(struct store *s)
 		return;
 	writer_free(s->writer);
 	journal_close(s->journal);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	sheet_free(s->sheet);
 	recovery_free(&s->recovery);
 	lines_clear(s);
@@ -343,20 +378,114 @@ static void ask_sync(struct store *s)
 
 static void take_results(struct store *s);
 
+/* The state directory is no longer the one the store writes: the journal removed (the
+ * directory deleted), or another file or directory in its place (the storage unmounted
+ * and mounted again, empty or as it was; a journal put there by hand).  A directory that
+ * cannot be looked at now (EIO) is left to the writes to find. */
+static bool storage_changed(struct store *s)
+{
+	char path[PATH_MAX];
+	struct stat now;
+
+	if (s->journal) {
+		journal_path(s, path, sizeof(path));
+		return !file_in_place(journal_fd(s->journal), path);
+	}
+	if (!s->dir_known)
+		return false;
+	if (stat(s->dir, &now))
+		return errno == ENOENT;
+	return now.st_dev != s->dir_dev || now.st_ino != s->dir_ino;
+}
+
+/* The state directory's lock where the store writes now (a directory made again, storage
+ * that could not be written at the start).  0, or -1 while another process holds it. */
+static int relock(struct store *s)
+{
+	char why[sizeof(s->dir) + 64];
+	pid_t holder;
+	int fd;
+
+	if (state_lock_holds(s->lock_fd, s->dir))
+		return 0;
+	fd = state_lock(s->dir, true, &holder);
+	if (fd < 0 && errno == EWOULDBLOCK) {
+		snprintf(why, sizeof(why), "%s is in use by process %ld", s->dir, (long)holder);
+		saving_failed(s, why, EBUSY);
+		return -1;
+	}
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	s->lock_fd = fd;
+	return 0;
+}
+
+/* game.record, the copy of the journal's first line (its game record). */
+static void write_game_copy(struct store *s, const char *line)
+{
+	char path[PATH_MAX], *text = strdup(line);
+
+	game_copy_path(s, path, sizeof(path));
+	if (!text || writer_replace(s->writer, path, text, strlen(line), s->sync))
+		log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", path,
+			 strerror(errno));
+}
+
+/* A state directory removed or replaced: the whole record written into it from memory, a
+ * journal found there that is not the start of this one (another game's, or one left
+ * half-written when the storage went) kept under games/ first.  0, or -1 with errno. */
+static int write_whole(struct store *s)
+{
+	char path[PATH_MAX], kept[PATH_MAX];
+	size_t len, old_len = 0;
+	char *text = journal_chain_text(s->lines, s->nlines, &len), *old;
+	int rc = 0;
+
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	journal_path(s, path, sizeof(path));
+	old = state_read_file(path, &old_len);
+	if (old && old_len && (old_len > len || memcmp(old, text, old_len))) {
+		rc = state_kept_name(s->dir, s->journal_game, "replaced", "journal", kept,
+				     sizeof(kept)) ||
+		     state_link(path, kept);
+		if (!rc)
+			log_warn(LOG_GAME, "%s was not this game's journal: kept as %s", path,
+				 kept);
+	}
+	free(old);
+	if (!rc)
+		rc = state_write_atomic(path, text, len, s->sync);
+	free(text);
+	if (rc)
+		return -1;
+	write_game_copy(s, s->lines[0]);
+	log_warn(LOG_GAME, "the whole record written again (%zu records)", s->nlines);
+	return 0;
+}
+
 /* The journal's lines not yet on disk, written and their sync asked for; all of them again
- * when the file was removed (the state directory deleted: made again).  0, or -1 (saving
- * failed). */
+ * when the state directory was removed or replaced.  0, or -1 (saving failed). */
 static int flush(struct store *s)
 {
 	char path[PATH_MAX], err[256];
+	bool rewritten = false;
 
-	if (s->journal && journal_removed(s->journal)) {
-		log_error(LOG_GAME, "the journal was removed; writing the game again");
-		journal_mark_synced(s->journal, journal_size(s->journal));
-		journal_close(s->journal);
-		s->journal = NULL;
+	if (storage_changed(s)) {
+		log_error(LOG_GAME,
+			  "the state directory %s was removed or replaced (storage unmounted, "
+			  "mounted again?): the whole record is written again",
+			  s->dir);
+		if (s->journal) {
+			journal_mark_synced(s->journal, journal_size(s->journal));
+			journal_close(s->journal);
+			s->journal = NULL;
+		}
 		s->nslow = 0;
 		s->written = 0;
+		s->rewrite = true;
 		s->pgn_due = true;
 	}
 	if (!s->journal && s->journal_game[0]) {
@@ -365,6 +494,9 @@ static int flush(struct store *s)
 			saving_failed(s, path, errno);
 			return -1;
 		}
+		dir_found(s);
+		if (relock(s))
+			return -1;
 		/* What recovery could not write at the start: the copies it keeps, the journal
 		 * written again whole (with every line since). */
 		if (recovery_mend_due(&s->recovery)) {
@@ -373,11 +505,19 @@ static int flush(struct store *s)
 				return -1;
 			}
 			s->written = s->nlines;
+		} else if (s->rewrite && s->nlines) {
+			if (write_whole(s)) {
+				saving_failed(s, "journal", errno);
+				return -1;
+			}
+			s->written = s->nlines;
 		}
 		if (open_journal(s, err, sizeof(err))) {
 			saving_failed(s, "journal", errno);
 			return -1;
 		}
+		rewritten = s->rewrite;
+		s->rewrite = false;
 	}
 	if (!s->journal)
 		return 0;
@@ -390,6 +530,17 @@ static int flush(struct store *s)
 	}
 	ask_sync(s);
 	take_results(s);
+	if (s->copy_due && s->nlines) {
+		s->copy_due = false;
+		write_game_copy(s, s->lines[0]);
+	}
+	/* The scoresheets went with the directory: written again at once. */
+	if (rewritten) {
+		if (s->game)
+			write_pgn(s, s->game, true);
+		if (s->notice)
+			s->notice(s->notice_user, STORE_NOTICE_REPLACED);
+	}
 	return s->sync_failed ? -1 : 0;
 }
 
@@ -415,14 +566,8 @@ void store_record(struct store *s, const struct game_record *rec)
 			  game_record_name(rec->type));
 		return;
 	}
-	if (rec->type == REC_GAME) {
-		char copy[PATH_MAX], *text = strdup(line);
-
-		game_copy_path(s, copy, sizeof(copy));
-		if (!text || writer_replace(s->writer, copy, text, strlen(line), s->sync))
-			log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", copy,
-				 strerror(errno));
-	}
+	if (rec->type == REC_GAME)
+		write_game_copy(s, line);
 	s->now = rec->ms;
 	s->last_try_ms = rec->ms;
 	/* While saving fails, a record waits for the next try with the others. */
@@ -507,6 +652,7 @@ static void take_results(struct store *s)
 			if (strstr(r->path, "/game.record")) {
 				log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)",
 					 r->path, strerror(r->err));
+				s->copy_due = true;
 				continue;
 			}
 			s->pgn_due = true;

@@ -163,7 +163,14 @@ enum phrase_id {
 	PHRASE_REVIEW_MOVE_BLACK,
 	PHRASE_REVIEW_WHITE_TO_MOVE, /* where are we: the side to move */
 	PHRASE_REVIEW_BLACK_TO_MOVE,
-	PHRASE_REVIEW_LENGTH, /* where are we: the game's last move number */
+	PHRASE_REVIEW_LENGTH,	 /* where are we: the game's last move number */
+	PHRASE_STORAGE_REPLACED, /* the state directory was removed or replaced: all written
+				    again */
+	/* What a recovery lost, after PHRASE_RECOVERY_INCOMPLETE: */
+	PHRASE_RECOVERED_FROM_SCORESHEET, /* game.pgn was the only copy left */
+	PHRASE_RECOVERY_MOVES_LOST,	  /* "Verlorene Züge: {count}" */
+	PHRASE_RECOVERY_READINGS_LOST,	  /* moves that lost their [%clk] reading */
+	PHRASE_RECOVERY_OTHER_GAME,	  /* a journal of another game was set aside */
 	PHRASE_ID_COUNT
 };
 

@@ -129,4 +129,11 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Weiß am Zug",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Schwarz am Zug",
     [PHRASE_REVIEW_LENGTH] = "Züge insgesamt: {count}",
+    [PHRASE_STORAGE_REPLACED] =
+	"Der Speicher war weg oder wurde gewechselt: die ganze Partie wurde neu gespeichert",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Nur das Partieformular war noch da: die Partie wurde daraus fortgesetzt",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Verlorene Züge: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Züge, deren Uhrzeit verloren ist: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "Die Aufzeichnung einer anderen Partie wurde beiseitegelegt",
 };

@@ -128,4 +128,11 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "White to move",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Black to move",
     [PHRASE_REVIEW_LENGTH] = "Moves in all: {count}",
+    [PHRASE_STORAGE_REPLACED] =
+	"The storage was removed or replaced: the whole game was saved again",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Only the scoresheet was left: the game was resumed from it",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Moves lost: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Moves whose clock reading was lost: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "The record of another game was set aside",
 };

@@ -126,4 +126,11 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Wit aan zet",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Zwart aan zet",
     [PHRASE_REVIEW_LENGTH] = "Zetten in totaal: {count}",
+    [PHRASE_STORAGE_REPLACED] =
+	"De opslag was weg of is vervangen: de hele partij is opnieuw opgeslagen",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Alleen het notatieformulier was er nog: de partij is daaruit hervat",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Verloren zetten: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Zetten waarvan de klokstand verloren is: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "De registratie van een andere partij is apart gezet",
 };

@@ -126,4 +126,10 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Vit vid draget",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Svart vid draget",
     [PHRASE_REVIEW_LENGTH] = "Drag totalt: {count}",
+    [PHRASE_STORAGE_REPLACED] = "Lagringen togs bort eller byttes ut: hela partiet sparades igen",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Bara protokollet fanns kvar: partiet återupptogs från det",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Förlorade drag: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Drag vars klocktid förlorades: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "Registreringen av ett annat parti lades undan",
 };

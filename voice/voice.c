@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileplace.h"
 #include "base/log.h"
 #include "base/pendlog.h"
 #include "base/strbuf.h"
@@ -587,7 +588,7 @@ static void speech_log_write(struct voice *v, const struct item *it)
 void voice_log_line(struct voice *v, const char *line)
 {
 	pthread_mutex_lock(&v->log_lock);
-	pendlog_add(&v->slog, line, strlen(line));
+	pendlog_start(&v->slog, line, strlen(line));
 	release_held(v);
 	pthread_mutex_unlock(&v->log_lock);
 }
@@ -610,12 +611,23 @@ static void switch_record(struct voice *v, int fd, const char *path)
  * meanwhile is not in it). */
 static bool record_ready(struct voice *v)
 {
+	/* Its file gone with the state directory, or another in its place (the storage
+	 * mounted again): opened again there (what it held before is not in the new one). */
+	if (v->record.fd >= 0 && v->record_path[0] &&
+	    !file_in_place(v->record.fd, v->record_path)) {
+		log_warn(LOG_VOICE, "record %s was removed or replaced: opened again",
+			 v->record_path);
+		wav_writer_close(&v->record);
+	}
 	if (v->record.fd >= 0 && !v->record.failed)
 		return true;
 	if (!v->record_path[0])
 		return false; /* no record, or none to try again */
 	if (v->record.fd < 0) {
-		if (wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
+		/* games/ made again: it could not be made at a read-only start, or went. */
+		if (wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0 &&
+		    (errno != ENOENT || file_make_dir(v->record_path) ||
+		     wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0))
 			return false;
 		log_info(LOG_VOICE, "record %s: opened", v->record_path);
 		return true;

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Whether a file the program writes is still where it opened it (README "State directory"):
+ * the state directory may be removed, or the storage under it unmounted and mounted again
+ * (a card pulled and put back), and a descriptor open on the old file writes on into
+ * nothing anyone will read.  The journal, the logs and the audio record look before they
+ * write and open their path again.
+ */
+#ifndef ANNABELLA_FILEPLACE_H
+#define ANNABELLA_FILEPLACE_H
+
+#include <stdbool.h>
+
+/* Whether the file open as fd is the one at path: not removed, and no other file in its
+ * place.  A path that cannot be looked at now (EIO) counts as in place: the writes tell. */
+bool file_in_place(int fd, const char *path);
+/* The directory of path made again (one level, 0750) if it is missing.  0, or -1 with
+ * errno. */
+int file_make_dir(const char *path);
+
+#endif
