@@ -620,6 +620,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	if (open_board(d, err, err_size) ||
 	    game_settings(d, &settings, err, err_size, fen_err, sizeof(fen_err)))
 		return -1;
+	sc.params = &settings.next;
 	origin = loop_now(d->loop);
 	*status = 1;
 	/* In virtual time the game is played by a script, not recorded by this device. */
@@ -716,10 +717,17 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	presenter_set_game_hook(d->presenter, game_hook, d);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
-	/* The arbiter sees it in status; the player hears it once. */
-	if (recovery_incomplete(store_recovered(d->store)))
-		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
-				 loop_now(d->loop));
+	/* The arbiter sees what recovery did in status; the player hears once what was lost
+	 * (a duplicated line or records put back lose nothing, and are not said). */
+	if (recovery_lost(store_recovered(d->store))) {
+		const struct recovery *rc = store_recovered(d->store);
+		struct present_recovery what = {.from_scoresheet = rc->from_scoresheet,
+						.moves_lost = rc->moves_lost,
+						.readings_missing = rc->readings_missing,
+						.other_game = rc->foreign_path[0] != '\0'};
+
+		presenter_recovery(d->presenter, &what, loop_now(d->loop));
+	}
 	place_pegs(d);
 	board_record_start(d->board);
 	ready.ms = loop_now(d->loop);

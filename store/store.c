@@ -32,6 +32,8 @@ struct store {
 	bool sync, record_audio, virtual_time;
 	int keep_audio, keep_games;
 	struct voice *voice;
+	struct game_params params; /* a new game's settings */
+	bool have_params;
 	int lock_fd; /* the state directory's lock (lock.h), -1 while none is held */
 	/* The state directory as last made or found (device and inode): another in its place
 	 * is storage unmounted and mounted again. */
@@ -197,6 +199,10 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
 	s->voice = voice;
 	s->lock_fd = -1;
+	if (cfg->params) {
+		s->params = *cfg->params;
+		s->have_params = true;
+	}
 	s->sheet = sheet_new();
 	s->writer = s->sheet ? writer_new(cfg->threaded) : NULL;
 	s->writer_threaded = cfg->threaded;
@@ -313,22 +319,29 @@ static void note_recovery(struct store *s)
 
 	if (!rc->stats.torn_tail && !recovery_incomplete(rc) && !rc->filled &&
 	    !rc->readings_filled && !rc->readings_from_presses && !rc->reordered &&
-	    !rc->game_from_copy)
+	    !rc->game_from_copy && !recovery_lost(rc))
 		return;
 	store_note(s, rc->last_ms,
 		   "recovered torn=%s bad=%d duplicates=%d refused=%d reordered=%d filled=%d "
-		   "readings=%d presses=%d copy=%s uncertain=%s foreign=%s kept=%s",
+		   "readings=%d presses=%d copy=%s uncertain=%s foreign=%s kept=%s from-pgn=%s "
+		   "moves-lost=%d readings-missing=%d",
 		   rc->stats.torn_tail ? "yes" : "no", rc->stats.bad, rc->stats.duplicates,
 		   rc->stats.refused, rc->reordered, rc->filled, rc->readings_filled,
 		   rc->readings_from_presses, rc->game_from_copy ? "yes" : "no",
-		   rc->clock_uncertain ? "yes" : "no", rc->foreign_path[0] ? "yes" : "no", kept);
+		   rc->clock_uncertain ? "yes" : "no", rc->foreign_path[0] ? "yes" : "no", kept,
+		   rc->from_scoresheet ? "yes" : "no", rc->moves_lost, rc->readings_missing);
 }
 
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 {
 	const struct game *g = referee_game(r);
 
-	if (recovery_run(&s->recovery, s->dir, s->sync, r, err, err_size))
+	/* A game from game.pgn alone gets a new game's id unless its copy under games/ has
+	 * one. */
+	if (s->have_params)
+		store_new_game(s, &s->params);
+	if (recovery_run(&s->recovery, s->dir, s->sync, s->have_params ? &s->params : NULL, r, err,
+			 err_size))
 		return -1;
 	/* The recovered journal's lines are the current game's, all on disk. */
 	s->lines = s->recovery.lines;

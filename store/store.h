@@ -26,6 +26,9 @@ struct store_config {
 	int keep_games;	   /* finished games whose PGN and journal are kept (-1 or 0: all) */
 	const char
 	    *serial; /* the device's serial, in the finished game's scoresheet (NULL: none) */
+	/* A new game's settings (NULL: none): a game resumed from game.pgn alone takes from
+	 * them what game.pgn does not say (the player's colour, mode, edition). */
+	const struct game_params *params;
 };
 
 struct store;

@@ -119,6 +119,41 @@ else
 		"$(wc -l <"$work/ended.uci") moves; the journal: $(head -c 100 "$work/ended/journal")"
 	show "$work/ended.out"
 fi
+# The journal and game.record both lost (deleted, emptied, or the journal's first line and
+# game.record each with a bad byte: one damaged region of a card takes both): game.pgn, the
+# only copy, resumes the game (never a new game written over it) and is kept under games/
+# as it was; fsck says so first.
+for how in deleted emptied flipped; do
+	st="$work/only-$how"
+	"$build/annabellad" --control none --board "sim:$work/half.script" --time virtual \
+		--audio none --state "$st" >"$st.0.out" 2>&1
+	cp "$st/game.pgn" "$st.pgn"
+	case $how in
+	deleted) rm "$st/journal" "$st/game.record" ;;
+	emptied) : >"$st/journal" && : >"$st/game.record" ;;
+	flipped) python3 -c 'import sys
+for p in sys.argv[1:]:
+    b = bytearray(open(p, "rb").read())
+    b[b.index(b" game ") + 3] ^= 4
+    open(p, "wb").write(bytes(b))' "$st/journal" "$st/game.record" ;;
+	esac
+	"$build/annabella" fsck "$st" >"$st.fsck" 2>&1
+	rc=$?
+	restart "$st"
+	uci "$st/game.pgn" >"$st.uci"
+	kept=$(ls "$st"/games/*-before-recovery-*.pgn 2>/dev/null | head -1)
+	if [ $rc -eq 1 ] && grep -q 'resumed from game.pgn alone' "$st.fsck" &&
+		cmp -s "$work/half.uci" "$st.uci" && [ -n "$kept" ] && cmp -s "$kept" "$st.pgn" &&
+		grep -q 'private .*Partieformular war noch da' "$st/speech.log" &&
+		records "$build" "$st" game | grep -q '^1 0 game game-0001 '; then
+		ok
+	else
+		bad "the journal and game.record $how: fsck exit $rc; $(wc -l <"$st.uci") of" \
+			"$(wc -l <"$work/half.uci") moves; kept: ${kept:-none}"
+		show "$st.fsck"
+		show "$st.out"
+	fi
+done
 cp -r "$work/base" "$work/fsck"
 python3 -c 'import sys
 p = sys.argv[1]

@@ -39,7 +39,7 @@ import gamecheck  # noqa: E402
 import record  # noqa: E402
 
 KINDS = ["flip", "truncate", "empty", "delete", "swap", "duplicate", "both-flipped",
-         "both-truncated"]
+         "both-truncated", "copy-deleted", "copy-emptied", "copy-flipped"]
 TC = "5400+30"
 INCREMENT_MS = 30000
 
