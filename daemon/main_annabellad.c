@@ -715,6 +715,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	}
 	*status = 1;
 	presenter_set_game_hook(d->presenter, game_hook, d);
+	referee_set_storage_lag(d->referee, store_recovered(d->store)->sync_lag_ms);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
 	/* The arbiter sees what recovery did in status; the player hears once what was lost

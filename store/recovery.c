@@ -334,7 +334,7 @@ static void expect_after(struct replay *rp, const struct game_record *rec, bool 
 	rp->pending = (struct pending){
 	    .on = true,
 	    .ply = ply,
-	    .clk_ms = rec->u.press.kind == PRESS_MOVE
+	    .clk_ms = rec->u.press.kind == PRESS_MOVE && ply >= g->readings_lost_before
 			  ? clock_last_press_remaining(&g->clock, rec->u.press.color)
 			  : -1,
 	    .ms = rec->ms};
@@ -394,14 +394,35 @@ static void refuse(struct replay *rp, int lineno, const char *type)
 	log_warn(LOG_GAME, "journal:%d: %s record skipped: it does not fit the game", lineno, type);
 }
 
+/* The deferred record once more, as the last try: the complete record of a move whose own
+ * record the journal lost (bad) and that game.pgn holds, after that move is put back from
+ * game.pgn, so the reading on disk is kept (game.pgn's may be damaged too).  0 if it fits. */
+static int replay_deferred(struct replay *rp)
+{
+	const struct game *g = referee_game(rp->r);
+	const struct game_record *rec = &rp->deferred_rec;
+
+	if (!replay_one(rp, rec, rp->deferred_line))
+		return 0;
+	if (rec->type != REC_COMPLETE || !g->open || rec->u.complete.ply <= game_plies(g))
+		return -1;
+	fill_from_scoresheet(rp, rec->u.complete.ply, rec->ms);
+	return replay_one(rp, rec, rp->deferred_line);
+}
+
 static void retry_deferred(struct replay *rp)
 {
 	if (!rp->deferred)
 		return;
 	rp->deferred = false;
-	if (replay_one(rp, &rp->deferred_rec, rp->deferred_line)) {
+	switch (replay_deferred(rp)) {
+	case -1:
 		refuse(rp, rp->deferred_lineno, game_record_name(rp->deferred_rec.type));
 		return;
+	case 1:
+		return;
+	default:
+		break;
 	}
 	rp->rc->reordered++;
 	log_warn(LOG_GAME, "journal:%d: %s record fitted after the next one (swapped)",
@@ -417,8 +438,13 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 	struct game_record rec;
 	char line[JOURNAL_LINE_MAX + 1];
 
-	/* The record's own notes (device, audit anchors, recoveries) are kept, never applied. */
+	/* The record's own notes (device, audit anchors, recoveries) are kept, never applied;
+	 * the storage's lag is taken from them. */
 	if (!strcmp(jr->type, JOURNAL_NOTE_TYPE)) {
+		unsigned lag;
+
+		if (sscanf(jr->args, "sync latency=%u", &lag) == 1 && lag > rp->rc->sync_lag_ms)
+			rp->rc->sync_lag_ms = lag;
 		if (rp->rc->game_id[0] &&
 		    journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0)
 			lines_add(rp->rc, line);
@@ -1094,7 +1120,8 @@ static void finish(struct replay *rp)
 
 	if (rp->deferred) {
 		rp->deferred = false;
-		refuse(rp, rp->deferred_lineno, game_record_name(rp->deferred_rec.type));
+		if (replay_deferred(rp) < 0)
+			refuse(rp, rp->deferred_lineno, game_record_name(rp->deferred_rec.type));
 	}
 	settle_pending(rp);
 	if (!g->open)

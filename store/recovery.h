@@ -56,6 +56,9 @@ struct recovery {
 	int readings_missing;	    /* moves completed without a reading because the records that
 				       would tell were lost (no complete, press or game.pgn reading) */
 	uint64_t last_ms;	    /* the time of the last record recovered */
+	/* The longest a record waited to reach storage, as the journal noted it (`journal
+	 * sync latency=MS`; 0: not noted). */
+	uint32_t sync_lag_ms;
 	/* game.pgn was kept before recovery changed it: the plies it held, and where
 	 * (games/ID-before-recovery-N.pgn); "" until it is kept. */
 	int scoresheet_kept;

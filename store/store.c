@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,8 +24,9 @@
 #include "store/state.h"
 #include "store/writer.h"
 
-/* Syncs taking their time at once; more are merged into the last. */
-#define STORE_SLOW_SYNCS 8
+/* Syncs taking their time at once in virtual time, as on the writer's thread: one under way
+ * and one waiting, into which later ones are merged (writer.h). */
+#define STORE_SLOW_SYNCS 2
 
 struct store {
 	char dir[256];
@@ -64,8 +66,12 @@ struct store {
 	struct slow_sync {
 		off_t upto;
 		uint64_t due;
+		uint64_t asked; /* when the first of the syncs it stands for was asked */
 	} slow[STORE_SLOW_SYNCS];
 	int nslow;
+	/* The longest a record waited to reach storage (a sync's time from its asking, in the
+	 * writer's queue and on storage), and what the journal noted of it last. */
+	uint32_t lag_ms, lag_noted_ms;
 	uint64_t now; /* the daemon time of the last record or tick */
 	/* Saving fails: since when, why; the scoresheet to write again. */
 	bool failing;
@@ -350,6 +356,7 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	s->recovery.lines = NULL;
 	s->recovery.nlines = s->recovery.lines_cap = 0;
 	snprintf(s->journal_game, sizeof(s->journal_game), "%s", s->recovery.game_id);
+	s->lag_ms = s->lag_noted_ms = s->recovery.sync_lag_ms;
 	/* A finished game's journal stays open for what its end left (a last move's reading)
 	 * until the next game's record keeps it under games/.  Storage that cannot be written
 	 * (read-only, full; the mending recovery could not write) is no reason not to start:
@@ -390,6 +397,7 @@ static void ask_sync(struct store *s)
 }
 
 static void take_results(struct store *s);
+static void note_lag(struct store *s);
 
 /* The state directory is no longer the one the store writes: the journal removed (the
  * directory deleted), or another file or directory in its place (the storage unmounted
@@ -587,6 +595,7 @@ void store_record(struct store *s, const struct game_record *rec)
 	if (s->failing)
 		return;
 	flush(s);
+	note_lag(s);
 }
 
 void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
@@ -623,6 +632,37 @@ static void check_works(struct store *s)
 		saving_works(s);
 }
 
+/* Virtual time: a sync that takes its `disk slow` time in daemon time, after the one under
+ * way; one waiting already takes this one in (the writer merges them so). */
+static void slow_sync(struct store *s, off_t upto)
+{
+	uint64_t start;
+
+	if (s->nslow == STORE_SLOW_SYNCS) {
+		if (upto > s->slow[s->nslow - 1].upto)
+			s->slow[s->nslow - 1].upto = upto;
+		return;
+	}
+	start = s->nslow ? s->slow[s->nslow - 1].due : s->now;
+	if (start < s->now)
+		start = s->now;
+	s->slow[s->nslow++] =
+	    (struct slow_sync){.upto = upto, .due = start + state_sync_delay(), .asked = s->now};
+}
+
+/* The longest a record has waited to reach storage, noted in the journal whenever it has
+ * grown (by a tenth, 10 ms at least): a restart's bound of the time it gives back covers it
+ * (recovery reads the notes). */
+static void note_lag(struct store *s)
+{
+	uint32_t step = s->lag_noted_ms / 10 > 10 ? s->lag_noted_ms / 10 : 10;
+
+	if (s->lag_ms < s->lag_noted_ms + step || s->failing || !s->journal_game[0])
+		return;
+	s->lag_noted_ms = (s->lag_ms + 9) / 10 * 10;
+	store_note(s, s->now, "sync latency=%" PRIu32, s->lag_noted_ms);
+}
+
 /* What the writer finished: a sync's place on storage (in virtual time once its `disk
  * slow` time has come), a failure said and tried again. */
 static void take_results(struct store *s)
@@ -643,17 +683,11 @@ static void take_results(struct store *s)
 					continue;
 				}
 				if (!s->writer_threaded && state_sync_delay()) {
-					uint64_t start =
-					    s->nslow ? s->slow[s->nslow - 1].due : s->now;
-
-					if (start < s->now)
-						start = s->now;
-					if (s->nslow == STORE_SLOW_SYNCS)
-						s->nslow--;
-					s->slow[s->nslow++] = (struct slow_sync){
-					    .upto = r->upto, .due = start + state_sync_delay()};
+					slow_sync(s, r->upto);
 				} else {
 					journal_mark_synced(s->journal, r->upto);
+					if (r->latency_ms > s->lag_ms)
+						s->lag_ms = r->latency_ms;
 				}
 				continue;
 			}
@@ -684,6 +718,7 @@ void store_service(struct store *s, uint64_t now)
 {
 	s->now = now;
 	take_results(s);
+	note_lag(s);
 }
 
 uint64_t store_deadline(const struct store *s)
@@ -701,8 +736,11 @@ void store_tick(struct store *s, uint64_t now)
 	while (s->nslow && s->slow[0].due <= now) {
 		if (s->journal)
 			journal_mark_synced(s->journal, s->slow[0].upto);
+		if (s->slow[0].due - s->slow[0].asked > s->lag_ms)
+			s->lag_ms = (uint32_t)(s->slow[0].due - s->slow[0].asked);
 		memmove(s->slow, s->slow + 1, sizeof(s->slow[0]) * (size_t)--s->nslow);
 	}
+	note_lag(s);
 	if (!s->failing || now < s->last_try_ms + STORE_RETRY_MS)
 		return;
 	s->last_try_ms = now;

@@ -154,6 +154,62 @@ for p in sys.argv[1:]:
 		show "$st.out"
 	fi
 done
+# Every two adjacent records of a game with moves made and presses given while the clocks
+# stood, swapped in turn: after a restart every move keeps the reading it had and no move
+# gets one it did not have (the arbiter resumes; nothing else is played).
+cat >"$work/paused.script" <<'EOF'
+player white
+time-control 300+2
++500 press opponent-clock
++1000 lift e2
++300 place e4
++500 press player-clock
++1500 lift c7
++300 place c5
++500 press opponent-clock
++500 control arbiter pause
++1000 lift g1
++300 place f3
++700 press player-clock
++500 control arbiter resume
++1800 lift d7
++300 place d6
++400 press opponent-clock
++500 control arbiter pause
++800 press opponent-clock
++1000 lift f1
++300 place b5
++500 control arbiter resume
++1000 crash
+EOF
+printf 'player white\ntime-control 300+2\n+500 control arbiter resume\n' >"$work/resume.script"
+( "$build/annabellad" --control none --board "sim:$work/paused.script" --time virtual \
+	--audio none --state "$work/paused" >/dev/null 2>&1 ) 2>/dev/null
+readings() { "$build/annabella" journal --json "$1" 2>/dev/null | python3 -c 'import json, sys
+print(" ".join("%s:%d" % (p["san"], p["clk_ms"] // 1000)
+               for p in json.load(sys.stdin)["scoresheet"]["plies"]))'; }
+want=$(readings "$work/paused")
+n=$(wc -l <"$work/paused/journal")
+swaps=0
+for ((i = 1; i < n; i++)); do
+	st="$work/swap$i"
+	cp -r "$work/paused" "$st"
+	python3 -c 'import sys
+p, i = sys.argv[1], int(sys.argv[2])
+l = open(p, "rb").read().split(b"\n")
+l[i - 1], l[i] = l[i], l[i - 1]
+open(p, "wb").write(b"\n".join(l))' "$st/journal" "$i"
+	"$build/annabellad" --control none --board "sim:$work/resume.script" --time virtual \
+		--audio none --state "$st" >"$st.out" 2>&1
+	got=$(readings "$st")
+	if [ "$got" != "$want" ]; then
+		bad "lines $i and $((i + 1)) swapped: the readings are $got, not $want"
+	else
+		swaps=$((swaps + 1))
+		rm -rf "$st" "$st.out"
+	fi
+done
+[ $swaps -eq $((n - 1)) ] && ok
 cp -r "$work/base" "$work/fsck"
 python3 -c 'import sys
 p = sys.argv[1]

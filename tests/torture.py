@@ -5,6 +5,7 @@ one kind of damage to the state directory, then a restart that plays the rest of
     torture.py BUILD TRIALS [SEED] [KIND...]
 
 KIND is one of flip, truncate, empty, delete, swap, duplicate, both-flipped, both-truncated,
+both-truncated-resumed (both cut, and the arbiter resumes the clocks at once all the same),
 copy-deleted, copy-emptied, copy-flipped (the journal and game.record both lost, deleted,
 emptied, or the journal's first line and game.record each with a flipped byte: game.pgn the
 only copy) (default: all), TRIALS trials each.  The record is read through the product's own
@@ -39,7 +40,8 @@ import gamecheck  # noqa: E402
 import record  # noqa: E402
 
 KINDS = ["flip", "truncate", "empty", "delete", "swap", "duplicate", "both-flipped",
-         "both-truncated", "copy-deleted", "copy-emptied", "copy-flipped"]
+         "both-truncated", "both-truncated-resumed", "copy-deleted", "copy-emptied",
+         "copy-flipped"]
 TC = "5400+30"
 INCREMENT_MS = 30000
 
@@ -127,7 +129,8 @@ class Run:
 
 def lifts_lost(kind):
     """Whether the damage can take the touches of the move in progress with it."""
-    return kind in ("truncate", "empty", "delete", "both-truncated", "flip", "both-flipped")
+    return kind in ("truncate", "empty", "delete", "both-truncated", "both-truncated-resumed",
+                    "flip", "both-flipped") or kind.startswith("copy-")
 
 
 def damage(kind, state, rng):
@@ -178,7 +181,7 @@ def damage(kind, state, rng):
         return "lines %d-%d written twice" % (i + 1, i + len(block))
     if kind == "both-flipped":
         return "journal " + flip(jpath) + ", game.pgn " + flip(ppath)
-    if kind == "both-truncated":
+    if kind in ("both-truncated", "both-truncated-resumed"):
         return "journal cut " + cut(jpath) + ", game.pgn cut " + cut(ppath)
     # Both copies of the game record lost: game.pgn is the only copy of the game.
     if kind == "copy-deleted":
@@ -243,7 +246,7 @@ def main():
                 # moves the device no longer knows, and the arbiter must sort that out first
                 # (README "Behaviour the Laws ask for"): the clocks stay stopped and presses
                 # give no reading.
-                if not kind.startswith("both"):
+                if not kind.startswith("both") or kind.endswith("-resumed"):
                     with open(s2) as f:
                         rest = f.read().splitlines()
                     at = next((i for i, l in enumerate(rest) if l.startswith("+")),

@@ -628,16 +628,23 @@ static void said_effect(void *user, const struct game_effect *fx)
 	}
 }
 
-/* The journal so far read into a fresh referee, which resumes: a power cut. */
-static struct referee *power_cut(struct said *said)
+/* The journal so far read into a fresh referee, which resumes: a power cut on storage whose
+ * records waited up to lag_ms to be on it. */
+static struct referee *power_cut_lag(struct said *said, uint32_t lag_ms)
 {
 	struct game_sink sink = {.user = said, .effect = said_effect};
 	struct referee *fresh = referee_new(&t->set, &sink);
 
 	assert_non_null(fresh);
 	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+	referee_set_storage_lag(fresh, lag_ms);
 	referee_start(fresh, 0);
 	return fresh;
+}
+
+static struct referee *power_cut(struct said *said)
+{
+	return power_cut_lag(said, 0);
 }
 
 /* Issue 17.3: a power cut 20 s into a turn gives the player at most a checkpoint's 5 s
@@ -687,6 +694,53 @@ static void test_restart_reports_uncharged_time(void **state)
 	assert_int_equal(g->uncharged_color, CHESS_WHITE);
 	/* The arbiter's clock set settles it. */
 	referee_free(fresh);
+}
+
+static void restart_line(void *user, const struct game_record *rec);
+
+/* Issue 28.7: on slow storage the last checkpoints may still have waited for their sync when
+ * the power went: the bound covers the longest wait the journal noted, and a journal read
+ * again (the restart record carries it) gives the same bound. */
+static void test_restart_bound_covers_storage_lag(void **state)
+{
+	struct said said = {0};
+	struct referee *fresh, *again;
+	struct game_sink none = {0};
+	char line[GAME_RECORD_MAX] = "";
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 12000);
+	fresh = power_cut_lag(&said, 640);
+	assert_int_equal(referee_game(fresh)->uncharged_up_to_ms, GAME_CHECKPOINT_MS + 640);
+	assert_int_equal(said.ms[1], GAME_CHECKPOINT_MS + 640);
+	referee_free(fresh);
+	/* The restart record journaled, read back: the same bound. */
+	{
+		struct game_sink sink = {.user = line, .record = restart_line};
+
+		fresh = referee_new(&t->set, &sink);
+		assert_non_null(fresh);
+		assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+		referee_set_storage_lag(fresh, 640);
+		referee_start(fresh, 0);
+		referee_free(fresh);
+	}
+	assert_non_null(strstr(line, " 640"));
+	again = referee_new(&t->set, &none);
+	assert_non_null(again);
+	assert_int_equal(rt_replay(t, 0, t->nrec, again), 0);
+	{
+		struct game_record rec;
+		char err[128];
+
+		assert_int_equal(game_record_decode(&rec, "restart", line, 0, err, sizeof(err)), 0);
+		assert_int_equal(rec.u.restart.lag_ms, 640);
+		assert_int_equal(referee_replay(again, &rec), 0);
+	}
+	assert_int_equal(referee_game(again)->uncharged_up_to_ms, GAME_CHECKPOINT_MS + 640);
+	referee_free(again);
 }
 
 /* Two restarts at the same time with the same plies are two records, not one line twice
@@ -748,6 +802,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_promotion_withdrawn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_events_in_order_after_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_reports_uncharged_time, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_restart_bound_covers_storage_lag, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_power_cut_in_a_turn_loses_at_most_a_checkpoint,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_records_differ, setup, teardown),

@@ -488,6 +488,26 @@ static void test_foreign_journal_set_aside(void **state)
 	done(&x);
 }
 
+/* A move's record bad in the journal and its reading damaged in game.pgn: the move comes back
+ * from game.pgn, and its intact complete record from the journal is kept (it was dropped as
+ * not fitting, and the move completed without a reading). */
+static void test_complete_kept_when_its_move_is_lost(void **state)
+{
+	struct recovered x;
+
+	(void)state;
+	play();
+	write_state();
+	flip_line(record_index("made", "2 "));
+	edit_scoresheet("1... e5", ":", '2');
+	recover(&x);
+	assert_whole(x.g);
+	assert_int_equal(x.rc.filled, 1);
+	assert_int_equal(x.rc.stats.refused, 0);
+	assert_int_equal(x.rc.readings_missing, 0);
+	done(&x);
+}
+
 /* ------------------------------------------------------------------ game.pgn alone */
 
 /* The journal and game.record both lost (one damaged region of a card takes both): the game
@@ -791,6 +811,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_both_cut_longer_prefix_wins, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_foreign_journal_set_aside, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_complete_kept_when_its_move_is_lost, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_scoresheet_the_only_copy, fixture_setup,
 					    fixture_teardown),
