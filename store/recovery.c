@@ -898,8 +898,7 @@ static int keep_scoresheet(struct recovery *rc)
 		rc->keep_scoresheet = false;
 		return 0;
 	}
-	if (state_kept_name(rc->dir, rc->game_id, "before-recovery", "pgn", kept, sizeof(kept)) ||
-	    state_link(path, kept))
+	if (state_keep(rc->dir, path, rc->game_id, "before-recovery", "pgn", kept, sizeof(kept)))
 		return -1;
 	snprintf(rc->scoresheet_kept_path, sizeof(rc->scoresheet_kept_path), "%s", kept);
 	rc->keep_scoresheet = false;
@@ -921,9 +920,8 @@ static int mend_journal(struct recovery *rc, char *const *lines, size_t nlines)
 	if (!rc->damaged_path[0] && !access(path, F_OK)) {
 		char kept[PATH_MAX];
 
-		if (state_kept_name(rc->dir, rc->game_id, "damaged", "journal", kept,
-				    sizeof(kept)) ||
-		    state_link(path, kept))
+		if (state_keep(rc->dir, path, rc->game_id, "damaged", "journal", kept,
+			       sizeof(kept)))
 			return -1;
 		snprintf(rc->damaged_path, sizeof(rc->damaged_path), "%s", kept);
 	}

@@ -469,9 +469,8 @@ static int write_whole(struct store *s)
 	journal_path(s, path, sizeof(path));
 	old = state_read_file(path, &old_len);
 	if (old && old_len && (old_len > len || memcmp(old, text, old_len))) {
-		rc = state_kept_name(s->dir, s->journal_game, "replaced", "journal", kept,
-				     sizeof(kept)) ||
-		     state_link(path, kept);
+		rc = state_keep(s->dir, path, s->journal_game, "replaced", "journal", kept,
+				sizeof(kept));
 		if (!rc)
 			log_warn(LOG_GAME, "%s was not this game's journal: kept as %s", path,
 				 kept);

@@ -210,6 +210,30 @@ open(p, "wb").write(b"\n".join(l))' "$st/journal" "$i"
 	fi
 done
 [ $swaps -eq $((n - 1)) ] && ok
+# Both copies damaged and the card full at the restart: the repair waits; the next restart on
+# a card with room finishes it (fsck calls the record whole after it, one copy of each file
+# kept under games/).
+"$build/annabellad" --control none --board "sim:$work/half.script" --time virtual --audio none \
+	--state "$work/full" >"$work/full.half.out" 2>&1
+python3 -c 'import sys
+j = bytearray(open(sys.argv[1], "rb").read())
+j[j.index(b" made 2 ") + 3] ^= 1
+open(sys.argv[1], "wb").write(bytes(j))
+p = bytearray(open(sys.argv[2], "rb").read())
+p[p.index(b"2. d4") + 4] ^= 0x20
+open(sys.argv[2], "wb").write(bytes(p))' "$work/full/journal" "$work/full/game.pgn"
+printf 'player white\ntime-control 5400+30\n+0 disk full\n+1000 crash\n' >"$work/full.script"
+( "$build/annabellad" --control none --board "sim:$work/full.script" --time virtual --audio none \
+	--state "$work/full" >"$work/full.0.out" 2>&1 ) 2>/dev/null
+restart "$work/full"
+"$build/annabella" fsck "$work/full" >"$work/full.fsck" 2>&1
+rc=$?
+copies=$(ls "$work/full/games" | grep -c -e '-damaged-' -e '-before-recovery-')
+if [ $rc -eq 0 ] && [ "$copies" = 2 ]; then ok; else
+	bad "a repair postponed by a full card: fsck exit $rc after one restart, $copies copies kept"
+	show "$work/full.fsck"
+	ls "$work/full/games" | indent
+fi
 cp -r "$work/base" "$work/fsck"
 python3 -c 'import sys
 p = sys.argv[1]
