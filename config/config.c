@@ -593,8 +593,8 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 	return 0;
 }
 
-/* [training]: the button menu's training entry and `annabella train`'s defaults (README "Training
- * and study"). */
+/* [training]: the button menu's training entry and `annabella train`'s defaults (docs/training.md
+ * "Training and study"). */
 static int set_training(struct config *cfg, const char *key, const char *value, char *err,
 			size_t err_size)
 {

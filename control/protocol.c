@@ -394,8 +394,8 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	if (want(ws, 1, 2, "export pgn|text|brf|unicode [GAME-ID]", err))
 		return -1;
 	if (ws->n == 3) {
-		/* A finished game kept under games/ (README "State directory"): its id, a file
-		 * name's part. */
+		/* A finished game kept under games/ (docs/state.md "State directory"): its id, a
+		 * file name's part. */
 		const char *id = ws->w[2];
 
 		if (strlen(id) >= sizeof(req->game_id) || id[0] == '.' ||
@@ -414,8 +414,8 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	return bad_word(err, REPLY_WANT_EXPORT_FORMAT, ws->w[1]);
 }
 
-/* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (README "Training and
- * study") */
+/* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (docs/training.md
+ * "Training and study") */
 static int p_engine(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
 {
@@ -481,7 +481,8 @@ static int p_takeback(const struct control_words *ws, struct control_request *re
 	return p_none(ws, req, err);
 }
 
-/* review load [FEN] | add UCI... | begin | next | back | where | end (README "Training and study")
+/* review load [FEN] | add UCI... | begin | next | back | where | end (docs/training.md "Training
+ * and study")
  */
 static int p_review(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
@@ -566,7 +567,7 @@ static const struct control_command table[] = {
     {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
-    /* Training and study (README "Training and study"): casual play only. */
+    /* Training and study (docs/training.md "Training and study"): casual play only. */
     {"engine", NULL, "engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE",
      "on off wait hint", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
     {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_hint, control_h_game},

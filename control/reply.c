@@ -228,7 +228,8 @@ static void result(struct json_writer *w, const struct game *g)
 	json_end(w);
 }
 
-/* The training process and a review (README "Training and study"): null when there is none. */
+/* The training process and a review (docs/training.md "Training and study"): null when there is
+ * none. */
 static void training(struct json_writer *w, const struct control_status_extra *x)
 {
 	const struct referee_engine_info *e = &x->engine;

@@ -60,8 +60,8 @@ struct client {
 	enum game_role role;
 	bool watching;
 	bool watch_public; /* `watch public`: public events only */
-	bool engine; /* the training process (README "Training and study"): `engine on` or `engine
-			wait` */
+	bool engine; /* the training process (docs/training.md "Training and study"): `engine on` or
+			`engine wait` */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -91,7 +91,7 @@ struct ctlsock {
 	char words[512];		      /* the last move's words, for a status reply */
 	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
 	bool timeouts;		/* real time: silent and half-line clients are closed */
-	struct pin_guard pins;	/* wrong PINs per Unix user (README "Control interface") */
+	struct pin_guard pins;	/* wrong PINs per Unix user (docs/control.md "Control interface") */
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
 	uint64_t log_retry_at; /* control.log's kept lines tried again then (0: not set) */

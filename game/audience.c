@@ -90,8 +90,8 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
-	/* Training and study, in the earphone (README "Training and study"): the hint is the
-	 * player's alone. */
+	/* Training and study, in the earphone (docs/training.md "Training and study"): the hint is
+	 * the player's alone. */
 	case GAME_FX_HINT:
 	case GAME_FX_REVIEW:
 	/* The player's request to the training process (the shell gives it to that process

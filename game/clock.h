@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The chess clock: time controls (README "Board scripts, line logs, time controls") and clock
- * arithmetic.  Pure: every call takes the daemon time; nothing reads a clock.  All times are
+ * The chess clock: time controls (docs/scripts.md "Board scripts, line logs, time controls") and
+ * clock arithmetic.  Pure: every call takes the daemon time; nothing reads a clock.  All times are
  * integer milliseconds.
  *
  * Time controls
@@ -175,8 +175,8 @@ void clock_take_back(struct chess_clock *c, int color, int moves, int64_t earned
  * clocks stand), a new turn from now.  A FLAGGED clock becomes PAUSED; a clock not started
  * or stopped is left alone. */
 void clock_set_running(struct chess_clock *c, int color, uint64_t now);
-/* A casual game taken back after it ended or a flag fell (README "Training and study"): the clock
- * runs again, `color`'s turn from now.  Only a STOPPED or FLAGGED clock. */
+/* A casual game taken back after it ended or a flag fell (docs/training.md "Training and study"):
+ * the clock runs again, `color`'s turn from now.  Only a STOPPED or FLAGGED clock. */
 void clock_reopen(struct chess_clock *c, int color, uint64_t now);
 /* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
@@ -190,9 +190,9 @@ int64_t clock_delay_left(const struct chess_clock *c, int color, uint64_t now);
 int clock_period_end(const struct chess_clock *c, int color);
 
 /*
- * The `[%clk]` value of a move (README "State directory"): the mover's reading right after the
- * press that completed it, including the increment, the Bronstein credit and the time of a period
- * that press completed.  Read it right after clock_press() returned CLOCK_PRESS_MOVE and
+ * The `[%clk]` value of a move (docs/state.md "State directory"): the mover's reading right after
+ * the press that completed it, including the increment, the Bronstein credit and the time of a
+ * period that press completed.  Read it right after clock_press() returned CLOCK_PRESS_MOVE and
  * format it with clock_format_hms(), which truncates to whole seconds.
  */
 int64_t clock_last_press_remaining(const struct chess_clock *c, int color);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Commands that change the game (README "Control interface"), as the control protocol's command
- * table parses them (control/protocol.h) and the button menu makes them, and what a command needs
- * of the game before it may be given.  The referee carries them out (referee_command()).
+ * Commands that change the game (docs/control.md "Control interface"), as the control protocol's
+ * command table parses them (control/protocol.h) and the button menu makes them, and what a command
+ * needs of the game before it may be given.  The referee carries them out (referee_command()).
  */
 #ifndef ANNABELLA_COMMAND_H
 #define ANNABELLA_COMMAND_H
@@ -18,8 +18,8 @@
 #define GAME_COMMAND_TEXT_MAX 4096
 #define GAME_COMMAND_LINE_MAX 160
 
-/* Who gives a command: the control socket's users (README "Control interface") and the tactile
- * player through the button menu. */
+/* Who gives a command: the control socket's users (docs/control.md "Control interface") and the
+ * tactile player through the button menu. */
 enum game_role { ROLE_ASSISTANT = 0, ROLE_ARBITER, ROLE_PLAYER, ROLE_COUNT };
 
 enum game_command_kind {
@@ -39,7 +39,8 @@ enum game_command_kind {
 	CMD_RULING,	 /* claim uphold|reject: the arbiter's ruling on the open claim */
 	CMD_HINT,	 /* hint: the engine's suggestion, asked of the training process */
 	CMD_TAKEBACK,	 /* takeback: the last move pair back (casual) */
-	CMD_ENGINE, /* engine on|off|wait|hint: the training process (README "Training and study")
+	CMD_ENGINE, /* engine on|off|wait|hint: the training process (docs/training.md "Training and
+		     * study")
 		     */
 	CMD_KIND_COUNT
 };

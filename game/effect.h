@@ -80,7 +80,7 @@ enum game_msg {
 	GAME_MSG_CLOCK_UNCERTAIN,
 	GAME_MSG_ARBITER_RESUMES, /* pause pressed while the clocks stand: the arbiter restarts
 				     them (6.11.3) */
-	/* Training and study (README "Training and study"), casual mode only: */
+	/* Training and study (docs/training.md "Training and study"), casual mode only: */
 	GAME_MSG_ENGINE_PLAYS_WHITE, /* a training process plays White with an engine */
 	GAME_MSG_ENGINE_PLAYS_BLACK,
 	GAME_MSG_ENGINE_OFF,	   /* it stopped: the training is over */

@@ -304,8 +304,8 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 	o->open = false;
 }
 
-/* Casual play (README "Training and study"): the last move pair taken back, the clocks as they
- * stood then. */
+/* Casual play (docs/training.md "Training and study"): the last move pair taken back, the clocks as
+ * they stood then. */
 static int apply_takeback(struct game *g, const struct game_record *rec)
 {
 	int keep = rec->u.rollback_ply;

@@ -56,7 +56,7 @@
  *						last readings known, the journal's clock lost
  *	takeback AUTHOR PLY CLOCK		casual play: the game taken back to ply PLY
  *						(the last move pair), the clocks as they
- *						stood then (README "Training and study")
+ *						stood then (docs/training.md "Training and study")
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -96,7 +96,8 @@ struct game_params {
 	int player; /* enum chess_color of the tactile player */
 	enum game_mode mode;
 	enum rules_edition edition;
-	char time_control[64]; /* "-" for none (README "Board scripts, line logs, time controls") */
+	char time_control[64]; /* "-" for none (docs/scripts.md "Board scripts, line logs, time
+				  controls") */
 	char fen[CHESS_FEN_MAX];
 	int tag_count;
 	struct game_tag tags[GAME_MAX_TAGS]; /* PGN tags (Event, Site, Date, Round, White,

@@ -2,7 +2,7 @@
 /*
  * The replies' table and their wording (replies.h).  Each row: the code's name, whether it
  * is a success, its arguments and its English wording.  The names are a contract
- * (README, "Reply codes"): a row may be added, never renamed; web/codes.js words every
+ * (docs/control.md "Reply codes"): a row may be added, never renamed; web/codes.js words every
  * one in de, en, sv and nl (tests/check-codes.sh).
  */
 #include "game/replies.h"
@@ -269,7 +269,7 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 	 "claim rejected: +{penalty} to {color} ({article})[, "
 	 "{claimant_color}'s time cut from {cut_from} to {cut_to}]; the clocks "
 	 "run"},
-    /* Training and study (README "Training and study"). */
+    /* Training and study (docs/training.md "Training and study"). */
     [REPLY_WANT_GAME_ID] = {"want-game-id", ERR, "word", "'{word}' is not a game id"},
     [REPLY_NO_SUCH_GAME] = {"no-such-game", ERR, "game", "no game {game} under games/"},
     [REPLY_GAME_UNREADABLE] = {"game-unreadable", ERR, "game",
@@ -342,7 +342,7 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_REVIEW_AT_START] = {"review-at-start", ERR, "", "the review is at its start"},
     [REPLY_REVIEW_AT] = {"review-at", OK, "ply plies", "at ply {ply} of {plies}"},
 /* A rule's result left to the arbiter: whether the other side can still checkmate by
- * any series of legal moves is not proven either way (README, "Who can still
+ * any series of legal moves is not proven either way (docs/arbiter.md "Who can still
  * checkmate"); the position is `fen`, `result` the win in question. */
 #define MATE_QUESTION                                                                              \
 	"can {winner_color} still mate from {fen}? the arbiter decides: result {result} or "       \

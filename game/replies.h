@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The replies to requests (README, "Reply codes"): every reply the referee, the command table and
- * its handlers give is a code from one table (replies.c) with its arguments, and its English text
- * is that code's wording built from those arguments.  A reply's `text` or `error` and its `code`
- * and `args` therefore cannot say different things, and a program or a page words the code in its
- * own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
+ * The replies to requests (docs/control.md "Reply codes"): every reply the referee, the command
+ * table and its handlers give is a code from one table (replies.c) with its arguments, and its
+ * English text is that code's wording built from those arguments.  A reply's `text` or `error` and
+ * its `code` and `args` therefore cannot say different things, and a program or a page words the
+ * code in its own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
  *
  * A wording is plain text with three marks:
  *   {key}             the argument's value;
@@ -153,8 +153,8 @@ enum reply_code {
 	REPLY_NO_CLAIM,
 	REPLY_CLAIM_UPHELD,
 	REPLY_CLAIM_REJECTED,
-	/* Training and study (README "Training and study"): the training process, takeback and
-	   review. */
+	/* Training and study (docs/training.md "Training and study"): the training process,
+	   takeback and review. */
 	REPLY_WANT_GAME_ID,
 	REPLY_NO_SUCH_GAME,
 	REPLY_GAME_UNREADABLE,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Every edition-dependent number and rule, one row each, with the article it comes from in
- * that edition's text: 2023 (shared/seeds/001, Dutch), 2018 (seeds/000, Swedish), 2005
- * (seeds/004, German).  The kinds of game are indexed standard, rapid, blitz.
+ * that edition's text: 2023 (FIDE Laws of Chess, effective 1 January 2023), 2018 (effective
+ * 1 January 2018), 2005 (effective 1 July 2005), each read in its translation.  The kinds of game
+ * are indexed standard, rapid, blitz.
  */
 #include "game/rules.h"
 

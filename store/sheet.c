@@ -68,8 +68,8 @@ static void notes_after(const struct game *g, int ply, char *buf, size_t size)
 		snprintf(buf + n, size - n, "%s%s", n ? " " : "", g->result.reason);
 }
 
-/* A ply's comment: its [%clk] reading (README "State directory": truncated to whole seconds), the
- * draw offer made with it (8.1.5), and the notes after it. */
+/* A ply's comment: its [%clk] reading (docs/state.md "State directory": truncated to whole
+ * seconds), the draw offer made with it (8.1.5), and the notes after it. */
 static const char *ply_comment(const struct game_ply *p, const char *notes, char *buf, size_t size)
 {
 	char hms[32];

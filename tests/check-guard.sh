@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A socket nobody can block and PINs nobody can guess (README "Control interface"), with real
+# A socket nobody can block and PINs nobody can guess (docs/control.md "Control interface"), with real
 # Unix users made for the test: an assistant who tries wrong PINs over many connections (counted
 # for the user: five free, then growing waits, never more than ten in a minute, the tries during
 # a wait refused unchecked even when right, and one control.log line per wait for them), while

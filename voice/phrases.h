@@ -135,8 +135,8 @@ enum phrase_id {
 	PHRASE_POWER_BATTERY_LOW,  /* on a battery that is nearly empty */
 	PHRASE_POWER_PERCENT,	   /* "{count} Prozent": the battery's charge */
 	PHRASE_POWER_OK,	   /* the power is fine again */
-	PHRASE_ENGINE_PLAYS_WHITE, /* training (README "Training and study"): the computer plays
-				      White */
+	PHRASE_ENGINE_PLAYS_WHITE, /* training (docs/training.md "Training and study"): the computer
+				      plays White */
 	PHRASE_ENGINE_PLAYS_BLACK,
 	PHRASE_ENGINE_OFF,     /* the training process stopped */
 	PHRASE_ENGINE_MISSING, /* its engine could not be started */

@@ -1,5 +1,5 @@
 // annabella web: the daemon's replies in the page's language.  Every reply of the control
-// protocol carries a code and its arguments (README, "Reply codes"; the table is
+// protocol carries a code and its arguments (docs/control.md "Reply codes"; the table is
 // game/replies.c, `annabella codes` prints it); here each code has its words in de, en, sv
 // and nl, built from the same arguments with the table's marks: {key} the argument,
 // {key|one|other} by a number, [...] a part left out when an argument in it is missing.

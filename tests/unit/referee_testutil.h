@@ -16,7 +16,7 @@
 #include "chess/chess.h"
 #include "control/json.h"
 #include "control/protocol.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The arbiter at the board (game/board_arbiter.h), driven button by button: the chord, the
- * PIN entered on the buttons and its count of wrong ones in the PIN budget (README "Control
- * interface", base/pinguard.h: at most ten a minute, the same budget as the control socket's), the
- * PIN never in a record or an effect, the menu, the clock editor, the flag ruling, and the player
- * alone never getting in.
+ * The arbiter at the board (referee/board_arbiter.h), driven button by button: the chord, the
+ * PIN entered on the buttons and its count of wrong ones in the PIN budget (docs/control.md
+ * "Control interface", base/pinguard.h: at most ten a minute, the same budget as the control
+ * socket's), the PIN never in a record or an effect, the menu, the clock editor, the flag ruling,
+ * and the player alone never getting in.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -597,7 +597,7 @@ static void test_code_examples(void **state)
 	free(text);
 }
 
-/* The two readings of the check and capture signs (README "Braille"): after the move as
+/* The two readings of the check and capture signs (docs/braille.md "Braille"): after the move as
  * BCA 2015 1.4 prints it (the default), or before the square as 3.4 is quoted. */
 static void test_signs(void **state)
 {

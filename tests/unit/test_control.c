@@ -92,7 +92,7 @@ static const char *example(const struct control_command *c)
 }
 
 /* Every row's request reaches its row, and a role the row does not name is refused with
- * nothing changed; the arbiter-only rows are the ones README "Control interface" names. */
+ * nothing changed; the arbiter-only rows are the ones docs/control.md "Control interface" names. */
 static void test_roles_from_the_table(void **state)
 {
 	static const char *const arbiter_only[] = {"claim uphold|reject",

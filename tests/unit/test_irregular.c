@@ -177,7 +177,7 @@ static void test_rollback_and_set_up(void **state)
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
-	/* Issue 17, point 7: on an empty game the message was "rollback takes 0..-1". */
+	/* On an empty game the message was "rollback takes 0..-1". */
 	rt_control(t, ROLE_ARBITER, "rollback 99");
 	assert_logged(" REPLY error the game has no moves yet: there is nothing to roll back\n");
 	rt_control(t, ROLE_ARBITER, "rollback 0");
@@ -640,7 +640,7 @@ static struct referee *power_cut(struct said *said)
 	return fresh;
 }
 
-/* Issue 17.3: a power cut 20 s into a turn gives the player at most a checkpoint's 5 s
+/* A power cut 20 s into a turn gives the player at most a checkpoint's 5 s
  * back, and the arbiter and the player are told; the clocks stand. */
 static void test_power_cut_in_a_turn_loses_at_most_a_checkpoint(void **state)
 {

@@ -48,7 +48,7 @@ static const char *white_flags_in(const char *fen)
 	return rt_game(t)->result.flag_result;
 }
 
-/* Regression (issue 17): the lone knight cannot mate K+Q, so White's flag is a draw. */
+/* Regression: the lone knight cannot mate K+Q, so White's flag is a draw. */
 static void test_flag_queen_against_lone_knight_is_a_draw(void **state)
 {
 	(void)state;

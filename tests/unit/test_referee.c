@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee driven event by event (README "Behaviour the Laws ask for"; README "Control
- * interface"): what it records and what it asks to be said, and that its records read back into the
- * same game.
+ * The referee driven event by event (docs/arbiter.md "Behaviour the Laws ask for"; docs/control.md
+ * "Control interface"): what it records and what it asks to be said, and that its records read back
+ * into the same game.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -402,7 +402,7 @@ static void test_claim_with_intended_move(void **state)
 	assert_replays();
 }
 
-/* Issue 17, point 6: a claim carries the claimant's side.  The tactile player's claim (from
+/* A claim carries the claimant's side.  The tactile player's claim (from
  * the assistant or the menu) when the opponent is on move is refused with the reason; it
  * was charged to the opponent, and the rejected claim's penalty then went to the tactile
  * player.  A rejected claim's penalty goes to the claimant's opponent. */

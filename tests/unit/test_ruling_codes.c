@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The codes and arguments of the clock's rulings (README, "Reply codes"): `resume` after a
+ * The codes and arguments of the clock's rulings (docs/control.md "Reply codes"): `resume` after a
  * press while the clocks stood, `approve` of a flag the arbiter decides, `illegal` on a move
  * and on a press (the penalty, the article, the clocks and what was taken back), the 2005
  * edition's refusals, and a rejected claim with and without the 2005 cut.  Each reply is

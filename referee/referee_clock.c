@@ -4,7 +4,7 @@
  * flag (6.4, 6.9), the private warnings and `info` (D.2.6.1).  Every change of the clock is
  * worked out on a copy and goes into the game as a record carrying the clock after it.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>

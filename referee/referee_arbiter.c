@@ -6,7 +6,7 @@
  * settings (6.10.2, 7.1), and the ruling on a draw claim (9.5).  The numbers and rules that
  * differ between editions of the Laws come from rules.h.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -147,8 +147,9 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		ply_name(g, target - 1, name, sizeof(name));
 		ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
 	}
-	/* The training engine's move (README "Training and study"): it presses its own clock at
-	 * once, and the player is guided square by square to make the move on the board. */
+	/* The training engine's move (docs/training.md "Training and study"): it presses its own
+	 * clock at once, and the player is guided square by square to make the move on the board.
+	 */
 	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING) {
 		ref_press(r, !player, now);
 		ref_relay_guide_begin(r, now);

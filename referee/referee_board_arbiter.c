@@ -4,10 +4,10 @@
  * chord, the PIN and its count of wrong ones, the menu and the clock editor.  Its choices
  * are commands given as the arbiter (referee_command.c), each with its line for
  * control.log; a PIN tried is in control.log as "auth ****".  The PINs go through the PIN
- * budget of the control socket (README "Control interface", base/pinguard.h), under the key
- * PIN_KEY_BOARD.
+ * budget of the control socket (docs/control.md "Control interface", base/pinguard.h), under the
+ * key PIN_KEY_BOARD.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -244,10 +244,10 @@ static void set_clocks(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ the PIN */
 
-/* The PIN entered is checked, through the PIN budget (README "Control interface"): five wrong ones
- * are free, then each makes the next wait (2 s, doubling), so at most ten are checked in a minute;
- * a PIN tried in a wait is not checked at all (the right one neither: the wait tells nothing). The
- * digits are forgotten at once; control.log has "auth ****". */
+/* The PIN entered is checked, through the PIN budget (docs/control.md "Control interface"): five
+ * wrong ones are free, then each makes the next wait (2 s, doubling), so at most ten are checked in
+ * a minute; a PIN tried in a wait is not checked at all (the right one neither: the wait tells
+ * nothing). The digits are forgotten at once; control.log has "auth ****". */
 static void check_pin(struct referee *r, uint64_t now)
 {
 	struct board_arbiter *a = &r->arb;

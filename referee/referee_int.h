@@ -9,7 +9,7 @@
 #define ANNABELLA_REFEREE_INT_H
 
 #include "game/menu.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "game/review.h"
 
 struct referee {
@@ -27,8 +27,8 @@ struct referee {
 	bool cleared;	       /* the board was emptied since the game ended */
 	struct menu menu;
 	struct board_arbiter arb; /* the arbiter's menu on the buttons */
-	/* The PIN budget its PINs go through (README "Control interface", key PIN_KEY_BOARD; NULL:
-	 * no menu). */
+	/* The PIN budget its PINs go through (docs/control.md "Control interface", key
+	 * PIN_KEY_BOARD; NULL: no menu). */
 	struct pin_guard *pins;
 	/* The reply of the command being carried out (referee_command()), or NULL. */
 	struct game_reply *reply;

@@ -3,7 +3,7 @@
  * The referee's board side (referee.h): what the sensors show becomes moves, touches, the
  * promotion and mismatch flows, and the game's end by the rules of Art. 5 and 9.6.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -453,7 +453,7 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 		break;
 	case DETECT_TOUCH:
 		/* The touch is in the lift's record.  A lift after a replicated promotion makes
-		 * its choice final (README "Behaviour the Laws ask for"). */
+		 * its choice final (docs/arbiter.md "Behaviour the Laws ask for"). */
 		if (promotion_is_pending(&g->promotion) && pos->side != g->params.player)
 			ref_promotion_final(r, now);
 		break;

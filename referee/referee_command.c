@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's commands (README "Control interface"), from the control interface and the button
- * menu.  Who may give a command and what it needs of the game (the game on, a clock) are checked
- * before it comes here, by the command table (control/protocol.h) or the menu; here, what only the
- * game can tell: a command that does not fit the position or the flows changes nothing and
+ * The referee's commands (docs/control.md "Control interface"), from the control interface and the
+ * button menu.  Who may give a command and what it needs of the game (the game on, a clock) are
+ * checked before it comes here, by the command table (control/protocol.h) or the menu; here, what
+ * only the game can tell: a command that does not fit the position or the flows changes nothing and
  * gets an error reply.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -159,8 +159,9 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	ref_answer(r, cmd, now, REPLY_DRAW_AGREED, NULL);
 }
 
-/* The claimant (README "Control interface", `claim`): the side the command names; for an assistant
- * and the button menu, the tactile player when it names none; the arbiter names it.  -1: none. */
+/* The claimant (docs/control.md "Control interface", `claim`): the side the command names; for an
+ * assistant and the button menu, the tactile player when it names none; the arbiter names it.  -1:
+ * none. */
 static int claimant_of(const struct game *g, const struct game_command *cmd)
 {
 	if (cmd->color >= 0)
@@ -465,8 +466,8 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 
 /* ------------------------------------------------------------------ dispatch */
 
-/* While a review has the board (README "Training and study") the game stands: only what changes
- * nothing on the board may be given. */
+/* While a review has the board (docs/training.md "Training and study") the game stands: only what
+ * changes nothing on the board may be given. */
 static bool allowed_in_review(enum game_command_kind kind)
 {
 	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE;
