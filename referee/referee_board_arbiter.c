@@ -255,6 +255,13 @@ static void check_pin(struct referee *r, uint64_t now)
 	bool right;
 
 	a->entered[a->n_entered] = '\0';
+	/* Only a whole PIN is checked: a stray info (or a PIN cut short) is no wrong PIN, so a
+	 * player pressing info in the prompt never pushes the arbiter's next check back. */
+	if ((size_t)a->n_entered != strlen(r->set.arbiter_pin)) {
+		a->n_entered = a->digit = 0;
+		memset(a->entered, 0, sizeof(a->entered));
+		return;
+	}
 	right = pin_guard_equal(a->entered, r->set.arbiter_pin);
 	a->n_entered = a->digit = 0;
 	memset(a->entered, 0, sizeof(a->entered));
@@ -348,6 +355,12 @@ bool ref_arbiter_button(struct referee *r, enum game_button b, bool down, uint64
 	if (a->state == BOARD_ARBITER_CLOSED)
 		/* The chord's second button says nothing: it is the chord, not a request. */
 		return down && other_down && (b == GAME_BUTTON_INFO || b == GAME_BUTTON_REPEAT);
+	/* Until the PIN is right the buttons are the player's and the clocks run: a clock press
+	 * counts as in play (the opponent may press while the player holds the prompt open, on
+	 * the opponent's time or their own, 6.2.1), and the prompt stays open. */
+	if (a->state == BOARD_ARBITER_PIN &&
+	    (b == GAME_BUTTON_PLAYER_CLOCK || b == GAME_BUTTON_OPPONENT_CLOCK))
+		return false;
 	if (down) {
 		a->last_ms = now;
 		menu_button(r, b, now);
