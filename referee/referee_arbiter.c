@@ -252,13 +252,19 @@ static bool illegal_target(const struct game *g, int color, struct illegal_targe
 	return false;
 }
 
-/* Whether the offender's opponent has made a move since (2005 B6, C3: too late then). */
+/* Whether the offender's opponent has made a move since (2005 B6, C3: too late then): on the
+ * tactile board, or known only by their press (while the tactile board is wrong their reply
+ * cannot reach it, nor be relayed; the press that completed it is the move made). */
 static bool opponent_moved_since(const struct game *g, int color, const struct illegal_target *t)
 {
+	const struct game_open_press *o = &g->open_press[!color];
+
 	for (int i = t->press ? t->ply : t->ply + 1; i < game_plies(g); i++)
 		if (game_ply_color(g, i) != color)
 			return true;
-	return false;
+	if (!o->open)
+		return false;
+	return t->press ? o->ms > g->open_press[color].ms : o->plies > t->ply;
 }
 
 /* Art. 7.1 (2005: 6.14): the arbiter sets the clocks after an irregularity.  The device keeps

@@ -291,6 +291,37 @@ static void test_2005_refusals(void **state)
 			    "(7.4 b, B6)");
 }
 
+/* 2005 B6 (rapid) and C3 (blitz): after the tactile player's illegal move, the opponent's
+ * reply reaches the device only as a press (the board is wrong, so it cannot be relayed);
+ * that press closes the window for `illegal` as a reply on the tactile board does. */
+static void test_2005_opponent_press_closes_the_window(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		open_game(RULES_2005, k ? "300+0" : "900+0");
+		rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+		rt_move(t, "e2", "e5"); /* a board no legal move explains */
+		rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+		assert_true(rt_game(t)->open_press[W].open);
+		/* Black replies on their own board and presses: the move stands. */
+		rt_wait(t, 3 * SEC);
+		rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+		assert_int_equal(give(CMD_ILLEGAL, ROLE_ARBITER, W), REPLY_ILLEGAL_PRESS_TOO_LATE);
+		assert_string_equal(arg_s("color"), "white");
+		assert_string_equal(arg_s("other_color"), "black");
+		assert_string_equal(arg_s("article"), k ? "C3" : "7.4 b, B6");
+		assert_int_equal(rt_game(t)->illegal_count[W], 0);
+		rt_close(t);
+		memset(t, 0, sizeof(*t));
+	}
+	/* Before Black's press it is ruled. */
+	open_game(RULES_2005, "900+0");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e5");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(give(CMD_ILLEGAL, ROLE_ARBITER, W), REPLY_ILLEGAL_PRESS_RULED);
+}
+
 /* 9.5.3, and 9.5 b with the claimant's time cut. */
 static void test_claim_rejected(void **state)
 {
@@ -335,6 +366,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_illegal_press, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_2005_blitz, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_2005_refusals, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_2005_opponent_press_closes_the_window, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_rejected, setup, teardown),
 	};
 
