@@ -347,6 +347,14 @@ static int apply_illegal(struct game *g, const struct game_record *rec)
 	return 0;
 }
 
+/* What a restart left uncharged is settled: by the arbiter, or by the next restart, which
+ * finds its own gap or none (a gap belongs to the restart that found it). */
+static void settle_uncharged(struct game *g)
+{
+	g->uncharged_ms = 0;
+	g->uncharged_up_to_ms = 0;
+}
+
 static int apply_clock_set(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
@@ -355,8 +363,7 @@ static int apply_clock_set(struct game *g, const struct game_record *rec)
 	 * restart left uncharged is settled. */
 	if (g->result.state == RESULT_FLAG_PENDING)
 		result_reset(&g->result);
-	g->uncharged_ms = 0;
-	g->uncharged_up_to_ms = 0;
+	settle_uncharged(g);
 	g->clock_uncertain = false;
 	g->paused_completed = -1;
 	g->recount_from = game_plies(g);
@@ -377,6 +384,7 @@ static int apply_ruling(struct game *g, const struct game_record *rec)
 static void apply_restart(struct game *g, const struct game_record *rec)
 {
 	g->restarts++;
+	settle_uncharged(g);
 	if (!g->has_clock)
 		return;
 	/* The clock ran at least until the journal's last record before the power went, and
@@ -408,8 +416,7 @@ static int apply_checkpoint(struct game *g, const struct game_record *rec)
 		g->clock_uncertain = true;
 		if (g->clock.state == CLOCK_RUNNING)
 			clock_pause(&g->clock, rec->ms);
-		g->uncharged_ms = 0;
-		g->uncharged_up_to_ms = 0;
+		settle_uncharged(g);
 	}
 	return 0;
 }
@@ -643,10 +650,11 @@ static int apply_resume(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
-	/* The arbiter's resumption after a claim, or of a clock a restart left uncertain: the
-	 * game goes on. */
+	/* The arbiter's resumption after a claim, or of a clock a restart left uncertain or
+	 * with a gap: the game goes on, and what the restart left uncharged is settled. */
 	g->claim.open = false;
 	g->clock_uncertain = false;
+	settle_uncharged(g);
 	g->paused_completed = -1;
 	return 0;
 }
