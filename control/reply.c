@@ -198,6 +198,9 @@ static void claim(struct json_writer *w, const struct game *g, enum game_audienc
 	json_string(w, "by", game_color_name(c->color));
 	json_string(w, "kind", game_claim_kind_name(c->kind));
 	uci(w, "move", c->move);
+	/* The move was the claimant's own, made before the claim (1.3, 9.4): the verdict is on
+	 * the position after it. */
+	json_bool(w, "after_move", c->after_move);
 	json_int(w, "ply", c->ply);
 	json_bool(w, "open", c->open);
 	/* Whether it is correct is for the arbiter alone (11.3.1). */

@@ -381,8 +381,9 @@ static void pin_waits(struct ctlsock *c, uint64_t now, bool all)
 		char text[160];
 
 		snprintf(text, sizeof(text),
-			 "%d PINs refused unchecked during a %llu s wait after %d wrong ones",
-			 w.refused, (unsigned long long)(w.length / 1000), w.wrong);
+			 "%d %s refused unchecked during a %llu s wait after %d wrong ones",
+			 w.refused, w.refused == 1 ? "PIN" : "PINs",
+			 (unsigned long long)(w.length / 1000), w.wrong);
 		/* The board's buttons ("board", as its tries are logged) are the player's until
 		 * the arbiter's PIN is right. */
 		if (strcmp(w.key, PIN_KEY_BOARD))

@@ -45,6 +45,12 @@ int game_move_number(const struct game *g, int ply)
 	return g->start.fullmove_number + (ply + g->start.side) / 2;
 }
 
+void game_ply_name(const struct game *g, int ply, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d.%s %s", game_move_number(g, ply),
+		 game_ply_color(g, ply) == CHESS_WHITE ? "" : "..", g->plies[ply].san);
+}
+
 const char *game_stop_name(enum game_stop stop)
 {
 	static const char *const names[] = {NULL, "player", "arbiter", "claim", "restart"};
@@ -600,16 +606,28 @@ static int apply_offer(struct game *g, const struct game_record *rec)
 static int apply_claim(struct game *g, const struct game_record *rec)
 {
 	chess_move m = rec->u.claim.move;
+	int last = game_plies(g) - 1;
+	bool after_move = false;
 
 	if (game_over(g))
 		return -1;
-	if (m != CHESS_MOVE_NONE && (m = resolve(game_position(g), m)) == CHESS_MOVE_NONE)
+	/* The claimant's own move, made and not yet completed, is the one the verdict assumed;
+	 * any other move is an intended one, legal in the position on the board. */
+	if (m != CHESS_MOVE_NONE && last >= 0 && game_ply_color(g, last) == rec->u.claim.color &&
+	    !(g->plies[last].flags & GAME_PLY_COMPLETE) &&
+	    chess_move_from(g->plies[last].move) == chess_move_from(m) &&
+	    chess_move_to(g->plies[last].move) == chess_move_to(m)) {
+		m = g->plies[last].move;
+		after_move = true;
+	} else if (m != CHESS_MOVE_NONE && (m = resolve(game_position(g), m)) == CHESS_MOVE_NONE) {
 		return -1;
+	}
 	g->claim = (struct game_claim){
 	    .open = true,
 	    .color = rec->u.claim.color,
 	    .kind = rec->u.claim.kind,
 	    .move = m,
+	    .after_move = after_move,
 	    .correct = rec->u.claim.correct,
 	    .ply = game_plies(g),
 	};

@@ -149,10 +149,14 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 				 "9.3: the player on move claims)"},
     [REPLY_NOT_LEGAL] = {"not-legal", ERR, "move color why detail",
 			 "'{move}' is not a legal move for {color}: {detail}"},
-    [REPLY_CLAIM_CORRECT] = {"claim-correct", OK, "kind color",
-			     "{kind} claim by {color} is correct"},
-    [REPLY_CLAIM_NOT_CORRECT] = {"claim-not-correct", OK, "kind color",
-				 "{kind} claim by {color} is not correct"},
+    /* made: the claimant's own move, made and not completed, that the verdict assumed. */
+    [REPLY_CLAIM_CORRECT] = {"claim-correct", OK, "kind color [made]",
+			     "{kind} claim by {color} is correct[, made after {made} was made on "
+			     "the board (the claimant no longer has the move: 1.3, 9.4)]"},
+    [REPLY_CLAIM_NOT_CORRECT] = {"claim-not-correct", OK, "kind color [made]",
+				 "{kind} claim by {color} is not correct[, made after {made} was "
+				 "made on the board (the claimant no longer has the move: 1.3, "
+				 "9.4)]"},
     [REPLY_CLAIM_MADE] = {"claim-made", OK, "kind color",
 			  "{kind} claim by {color}: the clocks stand for the arbiter"},
     [REPLY_RESIGN_NO_SIDE] = {"resign-no-side", ERR, "", "resign needs the side: white or black"},

@@ -219,6 +219,18 @@ struct reply_value {
 #define REPLY_ARGS_MAX 20
 #define REPLY_POOL_MAX 512
 
+/* A reply's arguments put together one by one (in its row's order), for a reply whose
+ * optional arguments depend on the case: `args.v` is a REPLY_ARGS list. */
+struct reply_list {
+	struct reply_value v[REPLY_ARGS_MAX + 1]; /* ends with {0} */
+	int n;
+};
+static inline void reply_add(struct reply_list *l, struct reply_value v)
+{
+	if (l->n < REPLY_ARGS_MAX)
+		l->v[l->n++] = v;
+}
+
 /* A reply: its code, its arguments as given, and its English text. */
 struct game_reply {
 	bool ok;

@@ -16,13 +16,6 @@ static const char *color_word(int color)
 	return game_color_name(color);
 }
 
-/* "12. Nf3" or "12... Nf6" for ply `ply`. */
-static void ply_name(const struct game *g, int ply, char *buf, size_t size)
-{
-	snprintf(buf, size, "%d.%s %s", game_move_number(g, ply),
-		 game_ply_color(g, ply) == CHESS_WHITE ? "" : "..", g->plies[ply].san);
-}
-
 /* ------------------------------------------------------------------ the relayed move */
 
 /* The ply a relay names (1-based): its number, or its move number and colour; 0 when it
@@ -97,7 +90,7 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	if (target <= plies) {
 		/* A ply in the game: the same move once more, or a correction of the last one
 		 * before the opponent's press. */
-		ply_name(g, target - 1, name, sizeof(name));
+		game_ply_name(g, target - 1, name, sizeof(name));
 		if (m == g->plies[target - 1].move) {
 			ref_answer(r, cmd, now, REPLY_RELAY_IN_GAME,
 				   REPLY_ARGS(PLY_ARGS(target, name)));
@@ -140,11 +133,11 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		char replaced[40];
 
 		snprintf(replaced, sizeof(replaced), "%s", name);
-		ply_name(g, target - 1, name, sizeof(name));
+		game_ply_name(g, target - 1, name, sizeof(name));
 		ref_answer(r, cmd, now, REPLY_RELAYED_CORRECTION,
 			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("replaced", replaced)));
 	} else {
-		ply_name(g, target - 1, name, sizeof(name));
+		game_ply_name(g, target - 1, name, sizeof(name));
 		ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
 	}
 	/* The training engine's move (docs/training.md "Training and study"): it presses its own
@@ -175,7 +168,7 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 		return;
 	}
 	if (cmd->ply > 0)
-		ply_name(g, cmd->ply - 1, name, sizeof(name));
+		game_ply_name(g, cmd->ply - 1, name, sizeof(name));
 	rec.u.rollback_ply = cmd->ply;
 	if (ref_emit(r, &rec)) {
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "rollback")));
@@ -246,7 +239,7 @@ static bool illegal_target(const struct game *g, int color, struct illegal_targe
 	for (int i = game_plies(g) - 1; i >= 0; i--)
 		if (game_ply_color(g, i) == color && (g->plies[i].flags & GAME_PLY_COMPLETE)) {
 			t->ply = i;
-			ply_name(g, i, t->name, sizeof(t->name));
+			game_ply_name(g, i, t->name, sizeof(t->name));
 			return true;
 		}
 	return false;
@@ -363,18 +356,6 @@ static void illegal_ends_game(struct referee *r, const struct game_command *cmd,
 			   REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
 				      REPLY_S("color", color_word(color)), REPLY_N("count", count),
 				      REPLY_S("result", result), REPLY_S("article", article)));
-}
-
-/* A reply's arguments put together one by one (in its row's order). */
-struct reply_list {
-	struct reply_value v[REPLY_ARGS_MAX + 1]; /* ends with {0} */
-	int n;
-};
-
-static void reply_add(struct reply_list *l, struct reply_value v)
-{
-	if (l->n < REPLY_ARGS_MAX)
-		l->v[l->n++] = v;
 }
 
 /* The reply to a ruling that does not end the game: the target, the penalty and its

@@ -184,6 +184,8 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	int claimant = claimant_of(g, cmd), on_move;
 	bool made, correct;
 	chess_move m = CHESS_MOVE_NONE;
+	struct reply_list args = {0};
+	char made_name[48];
 
 	if (claimant < 0) {
 		ref_answer(r, cmd, now, REPLY_CLAIM_WHOSE,
@@ -225,7 +227,9 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 					       : chess_game_can_claim_fifty(&g->chess);
 	rec.u.claim.color = claimant;
 	rec.u.claim.kind = cmd->claim;
-	rec.u.claim.move = m;
+	/* A claim after the claimant's move was made journals that move: the verdict is on
+	 * the position after it (the arbiter hears so). */
+	rec.u.claim.move = made ? g->plies[game_plies(g) - 1].move : m;
 	rec.u.claim.correct = correct;
 	if (ref_emit(r, &rec)) {
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "claim")));
@@ -251,13 +255,19 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	} else if (cmd->role == ROLE_PLAYER) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
 	}
-	/* Whether it is correct is for the arbiter alone (11.3.1). */
-	ref_answer(r, cmd, now,
-		   cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL ? REPLY_CLAIM_MADE
-		   : correct						      ? REPLY_CLAIM_CORRECT
-			     : REPLY_CLAIM_NOT_CORRECT,
-		   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim)),
-			      REPLY_S("color", color_word(claimant))));
+	/* Whether it is correct is for the arbiter alone (11.3.1), with the move it assumed
+	 * when the claimant had made one. */
+	reply_add(&args, REPLY_S("kind", game_claim_kind_name(cmd->claim)));
+	reply_add(&args, REPLY_S("color", color_word(claimant)));
+	if (cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL) {
+		ref_answer(r, cmd, now, REPLY_CLAIM_MADE, args.v);
+		return;
+	}
+	if (made) {
+		game_ply_name(g, game_plies(g) - 1, made_name, sizeof(made_name));
+		reply_add(&args, REPLY_S("made", made_name));
+	}
+	ref_answer(r, cmd, now, correct ? REPLY_CLAIM_CORRECT : REPLY_CLAIM_NOT_CORRECT, args.v);
 }
 
 /* ------------------------------------------------------------------ the end */

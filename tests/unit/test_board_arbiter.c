@@ -304,7 +304,7 @@ static void test_stray_presses_are_no_wrong_pins(void **state)
 		if (menu_state() == BOARD_ARBITER_CLOSED)
 			chord(2100);
 	}
-	enter_pin("12345"); /* one digit short */
+	enter_pin("12345");   /* one digit short */
 	enter_pin("1234567"); /* one too many */
 	assert_int_equal(view().failures, 0);
 	assert_int_equal(view().wait_s, 0);

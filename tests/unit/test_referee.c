@@ -402,6 +402,48 @@ static void test_claim_with_intended_move(void **state)
 	assert_replays();
 }
 
+/* A claim after the claimant's own move is on the board (made, not yet pressed): the verdict
+ * is on the position after that move, and the arbiter hears that the claimant no longer had
+ * the move (1.3, 9.4); the claim record journals the move, and status says so. */
+static void test_claim_after_the_move_made(void **state)
+{
+	static const char *const moves[][2] = {{"g1", "f3"}, {"g8", "f6"}, {"f3", "g1"},
+					       {"f6", "g8"}, {"g1", "f3"}, {"g8", "f6"},
+					       {"f3", "g1"}, {"f6", "g8"}};
+	struct control_env env = {.role = ROLE_ARBITER, .author = "arb", .connection = true};
+	struct control_outcome out;
+	char st[8192];
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "5400+30", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	for (size_t i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		rt_move(t, moves[i][0], moves[i][1]);
+		rt_press(t, i % 2 ? GAME_BUTTON_OPPONENT_CLOCK : GAME_BUTTON_PLAYER_CLOCK);
+	}
+	/* 5. Nf3 made, not pressed: the position after it stands for the third time. */
+	rt_move(t, "g1", "f3");
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim threefold white"), 0);
+	assert_logged(" REPLY ok threefold claim by white is correct, made after 5. Nf3 was made "
+		      "on the board (the claimant no longer has the move: 1.3, 9.4)");
+	assert_non_null(strstr(last_record("claim"), " white threefold g1f3 yes"));
+	assert_true(rt_game(t)->claim.after_move);
+	env.referee = t->r;
+	env.now = t->now;
+	control_dispatch(&env, "status", 6, &out);
+	snprintf(st, sizeof(st), "%s", out.reply.p);
+	control_outcome_free(&out);
+	assert_non_null(strstr(st, "\"after_move\":true"));
+	assert_replays();
+	/* A claim of the side on move with no move made assumes none. */
+	rt_control(t, ROLE_ARBITER, "claim reject");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim threefold black"), 0);
+	assert_logged(" REPLY ok threefold claim by black is correct\n");
+	assert_false(rt_game(t)->claim.after_move);
+	assert_replays();
+}
+
 /* A claim carries the claimant's side.  The tactile player's claim (from
  * the assistant or the menu) when the opponent is on move is refused with the reason; it
  * was charged to the opponent, and the rejected claim's penalty then went to the tactile
@@ -699,6 +741,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_claim_threefold, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_with_intended_move, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_charged_to_claimant, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_claim_after_the_move_made, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_with_move_made_before_press, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
