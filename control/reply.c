@@ -406,6 +406,7 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 			json_null(&w, "clk_ms");
 		}
 		json_bool(&w, "draw_offer", p->flags & GAME_PLY_DRAW_OFFER);
+		json_bool(&w, "after_flag", p->flags & GAME_PLY_AFTER_FLAG);
 		uci(&w, "uci", p->move);
 		json_end(&w);
 	}

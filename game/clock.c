@@ -290,6 +290,10 @@ static void count_move(struct chess_clock *c, int color, uint64_t now)
 	if (c->period[color] + 1 < c->tc.count)
 		c->period[color]++;
 	/* else the last period repeats */
+	/* After a flag the clock stands at its readings: a move made or completed then adds no
+	 * time (the arbiter sets the clocks if the game goes on, 6.10.2). */
+	if (c->state == CLOCK_FLAGGED)
+		return;
 	reading = (saves ? reading : 0) + (int64_t)current_period(c, color)->base_ms;
 	set_reading(c, color, reading, now);
 }

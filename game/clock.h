@@ -17,7 +17,8 @@
  * them, the next period's SECONDS are added to that colour's remaining time and the next
  * period's mode applies.  The clock counts completed moves, not presses: the caller says how
  * many moves a press completes (none for a press with no move, Art. 7.5.3) and counts a move
- * completed without a press (by the player's next move, 6.2.1.2) with clock_count_move().  After a
+ * completed without a press (by the player's next move, 6.2.1.2) with clock_count_move(); after a
+ * flag (FLAGGED) a move is counted but adds no time: the readings stand.  After a
  * delay or Bronstein period the time saved in it is not carried over (Art. 6.3.2): the remaining
  * time becomes the next period's SECONDS.  A period without a move count lasts the rest of the
  * game, so it may only be the last.  If the last period has a move count, it repeats: "40/7200"

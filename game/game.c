@@ -222,6 +222,8 @@ static int apply_made(struct game *g, const struct game_record *rec)
 		return -1;
 	p->move = m;
 	p->flags = relayed ? GAME_PLY_RELAYED : 0;
+	if (g->result.state == RESULT_FLAG_PENDING)
+		p->flags |= GAME_PLY_AFTER_FLAG;
 	p->clk_ms = -1;
 	g->touched = 0;
 	if (mover == g->params.player)

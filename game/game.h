@@ -42,6 +42,9 @@ enum {
 	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
 	GAME_PLY_RELAYED = 4,	 /* relayed by an assistant (D.2.10), not seen on the board */
 	GAME_PLY_COUNTED = 8,	 /* the clock's move counter counted its completion */
+	/* Made after a flag fell, while the arbiter had not ruled on it (6.8: the flag has
+	 * fallen once observed or claimed): kept, marked on the scoresheet. */
+	GAME_PLY_AFTER_FLAG = 16,
 };
 
 /* The board's events since the last move made from them, in order: what a restart needs to

@@ -402,6 +402,33 @@ static void test_claim_with_intended_move(void **state)
 	assert_replays();
 }
 
+/* A move made after a flag fell, while the result waits for the arbiter (6.8): kept, marked
+ * as made after the flag, and the flagged clock stays at zero: the move that completes the
+ * period adds no time (it gave 59 s before). */
+static void test_move_after_the_flag(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "1/10:60", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's clock runs: 10 s for one move */
+	rt_wait(t, 11000);
+	g = rt_game(t);
+	assert_int_equal(g->result.state, RESULT_FLAG_PENDING);
+	assert_int_equal(g->clock.flagged, CHESS_WHITE);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "e7", "e5");
+	rt_move(t, "g1", "f3"); /* completes 1. e4 (6.2.1.2): the period's one move */
+	g = rt_game(t);
+	assert_int_equal(game_plies(g), 3);
+	assert_true(g->plies[0].flags & GAME_PLY_AFTER_FLAG);
+	assert_true(g->plies[2].flags & GAME_PLY_AFTER_FLAG);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, t->now), 0);
+	assert_int_equal(g->clock.state, CLOCK_FLAGGED);
+	assert_replays();
+}
+
 /* A claim after the claimant's own move is on the board (made, not yet pressed): the verdict
  * is on the position after that move, and the arbiter hears that the claimant no longer had
  * the move (1.3, 9.4); the claim record journals the move, and status says so. */
@@ -742,6 +769,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_claim_with_intended_move, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_charged_to_claimant, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_after_the_move_made, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_move_after_the_flag, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_with_move_made_before_press, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
