@@ -57,6 +57,7 @@ enum game_audience game_record_audience(const struct game_record *rec)
 	case REC_ROLLBACK:
 	case REC_ILLEGAL:
 	case REC_CLOCK_SET:
+	case REC_CLOCK_CONTROL:
 	case REC_RULING:
 	case REC_TAKEBACK:
 		return GAME_AUDIENCE_PUBLIC;

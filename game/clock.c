@@ -434,6 +434,16 @@ void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves)
 	locate_period(c, 1, black_moves);
 }
 
+void clock_set_control(struct chess_clock *c, const struct time_control *tc, uint64_t now)
+{
+	int64_t white = clock_remaining(c, 0, now), black = clock_remaining(c, 1, now);
+
+	c->tc = *tc;
+	clock_set_moves(c, c->moves[0], c->moves[1]);
+	if (c->state != CLOCK_NOT_STARTED && c->state != CLOCK_STOPPED)
+		clock_set(c, white, black, -1, now);
+}
+
 void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now)
 {
 	fold(c, now);

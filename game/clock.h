@@ -165,6 +165,11 @@ void clock_resume(struct chess_clock *c, uint64_t now);
 void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now);
 /* Both counters explicitly (the arbiter's clock set). */
 void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves);
+/* The arbiter's correction of the time control (Art. 6.10.2): `tc` (with a clock) from now
+ * on, the readings at now kept, the periods placed from the move counters (no time added:
+ * clock_set() corrects the times).  The turn that runs is charged by the old control up to
+ * now, by the new one from now; a FLAGGED clock becomes PAUSED, as with clock_set(). */
+void clock_set_control(struct chess_clock *c, const struct time_control *tc, uint64_t now);
 /* Time added to a colour's remaining time (a penalty given to the opponent, Art. 7.5.5). */
 void clock_give(struct chess_clock *c, int color, int64_t ms);
 /* What retracted presses gave `color` is taken back (Art. 7.1: the arbiter sets times and

@@ -23,22 +23,24 @@
 enum game_role { ROLE_ASSISTANT = 0, ROLE_ARBITER, ROLE_PLAYER, ROLE_COUNT };
 
 enum game_command_kind {
-	CMD_TAG = 0,	 /* tags NAME VALUE */
-	CMD_DRAW_OFFER,	 /* draw-offer [white|black] */
-	CMD_CLAIM,	 /* claim threefold|fifty [white|black] [MOVE] */
-	CMD_RESIGN,	 /* resign white|black */
-	CMD_RESULT,	 /* result 1-0|0-1|1/2-1/2 REASON... */
-	CMD_APPROVE,	 /* approve */
-	CMD_PAUSE,	 /* pause */
-	CMD_RESUME,	 /* resume */
-	CMD_MOVE,	 /* move MOVE (relayed) */
-	CMD_ROLLBACK,	 /* rollback PLY */
-	CMD_ILLEGAL,	 /* illegal [white|black] */
-	CMD_CLOCK_SET,	 /* clock set H:MM:SS H:MM:SS [W B] */
-	CMD_ACCEPT_DRAW, /* the button menu: the player accepts the opponent's offer */
-	CMD_RULING,	 /* claim uphold|reject: the arbiter's ruling on the open claim */
-	CMD_HINT,	 /* hint: the engine's suggestion, asked of the training process */
-	CMD_TAKEBACK,	 /* takeback: the last move pair back (casual) */
+	CMD_TAG = 0,	   /* tags NAME VALUE */
+	CMD_DRAW_OFFER,	   /* draw-offer [white|black] */
+	CMD_CLAIM,	   /* claim threefold|fifty [white|black] [MOVE] */
+	CMD_RESIGN,	   /* resign white|black */
+	CMD_RESULT,	   /* result 1-0|0-1|1/2-1/2 REASON... */
+	CMD_APPROVE,	   /* approve */
+	CMD_PAUSE,	   /* pause */
+	CMD_RESUME,	   /* resume */
+	CMD_MOVE,	   /* move MOVE (relayed) */
+	CMD_ROLLBACK,	   /* rollback PLY */
+	CMD_ILLEGAL,	   /* illegal [white|black] */
+	CMD_CLOCK_SET,	   /* clock set H:MM:SS H:MM:SS [W B] */
+	CMD_CLOCK_CONTROL, /* clock control TC: the time control from now on (6.10.2) */
+	CMD_CLOCK_ADD,	   /* clock add white|black H:MM:SS: time added to one clock */
+	CMD_ACCEPT_DRAW,   /* the button menu: the player accepts the opponent's offer */
+	CMD_RULING,	   /* claim uphold|reject: the arbiter's ruling on the open claim */
+	CMD_HINT,	   /* hint: the engine's suggestion, asked of the training process */
+	CMD_TAKEBACK,	   /* takeback: the last move pair back (casual) */
 	CMD_ENGINE, /* engine on|off|wait|hint: the training process (docs/training.md "Training and
 		     * study")
 		     */
@@ -82,7 +84,7 @@ struct game_command {
 	 * last). */
 	int move_number;
 	char result[8];
-	char text[RESULT_REASON_MAX]; /* result's reason */
+	char text[RESULT_REASON_MAX]; /* result's reason; clock control's time control */
 	struct game_tag tag;
 	int ply; /* rollback's; a relayed move's (0: not named) */
 	int64_t white_ms, black_ms;

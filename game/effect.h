@@ -104,6 +104,10 @@ enum game_msg {
 	GAME_MSG_REVIEW_RETURN,	       /* it is over: set the game's position up again */
 	GAME_MSG_ARBITER_PIN,	       /* the arbiter's menu on the buttons: the PIN is asked for */
 	GAME_MSG_ARBITER_DONE,	       /* it closed: the buttons are the player's again */
+	/* A colour's period with a delay ended: the main time left (white_ms) is carried into
+	 * the next period (6.3.2, docs/arbiter.md). */
+	GAME_MSG_PERIOD_CARRIED_WHITE,
+	GAME_MSG_PERIOD_CARRIED_BLACK,
 	GAME_MSG_COUNT
 };
 

@@ -367,6 +367,12 @@ static int apply_clock_set(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
+	/* The counters the arbiter gave settle every move made before them: one still waiting
+	 * for its press is not counted again when the press comes. */
+	if (rec->u.counters_set)
+		for (int i = 0; i < game_plies(g); i++)
+			if (!(g->plies[i].flags & GAME_PLY_COMPLETE))
+				g->plies[i].flags |= GAME_PLY_COUNTED;
 	/* The arbiter set the clocks: a pending flag is his decision now, and the time the
 	 * restart left uncharged is settled. */
 	if (g->result.state == RESULT_FLAG_PENDING)
@@ -376,6 +382,26 @@ static int apply_clock_set(struct game *g, const struct game_record *rec)
 	g->paused_completed = -1;
 	g->recount_from = game_plies(g);
 	g->ignored_presses[0] = g->ignored_presses[1] = 0;
+	return 0;
+}
+
+/* The arbiter corrects the time control (6.10.2): from now on, the readings and counters as
+ * the record's clock has them; the scoresheet's TimeControl tag follows. */
+static int apply_clock_control(struct game *g, const struct game_record *rec)
+{
+	struct time_control tc, before = g->tc;
+
+	if (!g->has_clock || game_over(g) ||
+	    time_control_parse(rec->u.time_control, &tc, NULL, 0) || tc.count == 0)
+		return -1;
+	g->tc = tc;
+	g->clock.tc = tc;
+	if (adopt_clock(g, rec)) {
+		g->tc = before;
+		g->clock.tc = before;
+		return -1;
+	}
+	snprintf(g->params.time_control, sizeof(g->params.time_control), "%s", rec->u.time_control);
 	return 0;
 }
 
@@ -788,6 +814,9 @@ int game_apply(struct game *g, const struct game_record *rec)
 		break;
 	case REC_CHECKPOINT:
 		rc = apply_checkpoint(g, rec);
+		break;
+	case REC_CLOCK_CONTROL:
+		rc = apply_clock_control(g, rec);
 		break;
 	case REC_TAKEBACK:
 		rc = apply_takeback(g, rec);

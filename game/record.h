@@ -134,6 +134,7 @@ enum game_record_type {
 	REC_RULING,
 	REC_CHECKPOINT,
 	REC_TAKEBACK,
+	REC_CLOCK_CONTROL, /* the arbiter's time control from the next move on (6.10.2) */
 	REC_TYPE_COUNT
 };
 
@@ -156,6 +157,10 @@ struct game_record {
 	char author[GAME_AUTHOR_MAX];
 	union {
 		struct game_params game;
+		/* clock-set: the arbiter gave the move counters, which settle every move made
+		 * before them (a move waiting for its press is not counted again). */
+		bool counters_set;
+		char time_control[64]; /* clock-control: the control in the TimeControl syntax */
 		struct {
 			int square;
 			chess_piece piece; /* lift: the game's piece touched, or 0 */

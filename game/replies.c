@@ -264,6 +264,19 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 				 "the setting does not fit the clock"},
     [REPLY_CLOCKS_SET] = {"clocks-set", OK, "white black white_ms black_ms",
 			  "clocks set: White {white}, Black {black}"},
+    /* clock control TC (6.10.2): detail says what is wrong, in English. */
+    [REPLY_WANT_TIME_CONTROL] = {"want-time-control", ERR, "text detail",
+				 "'{text}' is no time control for this game: {detail}"},
+    /* delay_periods: periods with a delay or Bronstein time that another period follows, at
+     * whose end the main time left is carried over (docs/arbiter.md "The clock and the
+     * rulings, for the arbiter"). */
+    [REPLY_TIME_CONTROL_SET] = {"time-control-set", OK, "time_control [delay_periods]",
+				"time control {time_control} from now on; the times and move "
+				"counters stand (clock set corrects them)[; at the end of "
+				"{delay_periods} {delay_periods|period|periods} with a delay the "
+				"main time left is carried into the next (6.3.2)]"},
+    [REPLY_CLOCK_ADDED] = {"clock-added", OK, "color time time_ms white black",
+			   "{time} added to {color}'s clock: White {white}, Black {black}"},
     [REPLY_NO_CLAIM] = {"no-claim", ERR, "", "no claim to rule on"},
     [REPLY_CLAIM_UPHELD] = {"claim-upheld", OK, "result", "claim upheld: {result}"},
     [REPLY_CLAIM_REJECTED] =

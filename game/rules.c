@@ -42,7 +42,7 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.pause_article = "6.11.3",
 		.resignation_draw_without_mate = true,	 /* 5.1.2 */
 		.automatic_fivefold_seventy_five = true, /* 9.6 */
-		.delay_carries_saved_time = false,	 /* 6.3.2 */
+		.delay_carries_saved_time = true,	 /* 6.3.2 */
 	    },
 	[RULES_2018] =
 	    {
@@ -72,7 +72,7 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.pause_article = "6.11.3",
 		.resignation_draw_without_mate = false,
 		.automatic_fivefold_seventy_five = true, /* 9.6 */
-		.delay_carries_saved_time = false,	 /* 6.3.2 */
+		.delay_carries_saved_time = true,	 /* 6.3.2 */
 	    },
 	[RULES_2005] =
 	    {
@@ -108,7 +108,7 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.pause_article = "6.13 c",
 		.resignation_draw_without_mate = false,
 		.automatic_fivefold_seventy_five = false,
-		.delay_carries_saved_time = false, /* 6.2 b */
+		.delay_carries_saved_time = true, /* 6.2 b */
 	    },
 };
 

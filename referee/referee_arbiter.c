@@ -512,6 +512,7 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 	clock_set(&rec.clock, cmd->white_ms, cmd->black_ms, -1, now);
 	if (cmd->white_moves >= 0)
 		clock_set_moves(&rec.clock, cmd->white_moves, cmd->black_moves);
+	rec.u.counters_set = cmd->white_moves >= 0;
 	/* The clock that runs is the side to move's (after a retraction it may not be). */
 	clock_set_running(&rec.clock, game_position(g)->side, now);
 	if (ref_emit(r, &rec)) {
@@ -525,6 +526,77 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 		   REPLY_ARGS(REPLY_S("white", w), REPLY_S("black", b),
 			      REPLY_N("white_ms", cmd->white_ms),
 			      REPLY_N("black_ms", cmd->black_ms)));
+}
+
+/* Periods with a delay or Bronstein time that another period follows: at their end the main
+ * time left is carried into the next (docs/arbiter.md "The clock and the rulings, for the
+ * arbiter"), which the arbiter is told when such a control is set. */
+static int delay_periods(const struct time_control *tc)
+{
+	int n = 0;
+
+	for (int i = 0; i < tc->count; i++)
+		n += (tc->periods[i].mode == TC_DELAY || tc->periods[i].mode == TC_BRONSTEIN) &&
+		     tc->periods[i].moves > 0;
+	return n;
+}
+
+/* Art. 6.10.2: a time control set wrongly is corrected from now on: periods, increment,
+ * delay; the readings and counters stand (`clock set` corrects the time already used), the
+ * periods are placed from the counters. */
+void ref_cmd_clock_control(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = ref_command_record(REC_CLOCK_CONTROL, cmd, now);
+	struct time_control tc;
+	struct reply_list args = {0};
+
+	if (time_control_parse(cmd->text, &tc, NULL, 0) || tc.count == 0) {
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
+		return;
+	}
+	time_control_format(&tc, rec.u.time_control, sizeof(rec.u.time_control));
+	rec.clock = g->clock;
+	clock_set_control(&rec.clock, &tc, now);
+	if (ref_emit(r, &rec)) {
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
+		return;
+	}
+	ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now);
+	reply_add(&args, REPLY_S("time_control", rec.u.time_control));
+	if (delay_periods(&tc))
+		reply_add(&args, REPLY_N("delay_periods", delay_periods(&tc)));
+	ref_answer(r, cmd, now, REPLY_TIME_CONTROL_SET, args.v);
+}
+
+/* The time the arbiter adds to one clock (the usual two minutes, 7.5.5, 9.5, 12.9): the other
+ * reading stands. */
+void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = ref_command_record(REC_CLOCK_SET, cmd, now);
+	char time[16], w[16], b[16];
+
+	/* A fallen flag is the arbiter's ruling first (result, or clock set and resume). */
+	if (g->result.state == RESULT_FLAG_PENDING) {
+		ref_answer(r, cmd, now, REPLY_FLAG_PENDING,
+			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color))));
+		return;
+	}
+	rec.clock = g->clock;
+	clock_give(&rec.clock, cmd->color, cmd->white_ms);
+	if (ref_emit(r, &rec)) {
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
+		return;
+	}
+	ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now);
+	clock_text(cmd->white_ms, time, sizeof(time));
+	clock_text(clock_remaining(&g->clock, CHESS_WHITE, now), w, sizeof(w));
+	clock_text(clock_remaining(&g->clock, CHESS_BLACK, now), b, sizeof(b));
+	ref_answer(r, cmd, now, REPLY_CLOCK_ADDED,
+		   REPLY_ARGS(REPLY_S("color", color_word(cmd->color)), REPLY_S("time", time),
+			      REPLY_N("time_ms", cmd->white_ms), REPLY_S("white", w),
+			      REPLY_S("black", b)));
 }
 
 /* Art. 9.5: the arbiter upholds a claim (the game is drawn) or rejects it (the opponent

@@ -63,15 +63,20 @@ static void check_outcome(struct referee *r, uint64_t now)
 static void complete_now(struct referee *r, int ply, int64_t clk, bool count, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_COMPLETE, now);
+	struct chess_clock before = r->g.clock;
 
 	rec.u.complete.ply = ply + 1;
 	rec.u.complete.clk_ms = clk;
+	/* A move the arbiter's counters already settled is not counted again. */
+	if (r->g.plies[ply].flags & GAME_PLY_COUNTED)
+		count = false;
 	if (count && r->g.has_clock) {
 		rec.u.complete.counted = true;
 		rec.clock = r->g.clock;
 		clock_count_move(&rec.clock, game_ply_color(&r->g, ply), now);
 	}
-	ref_emit(r, &rec);
+	if (!ref_emit(r, &rec) && rec.u.complete.counted)
+		ref_say_period_change(r, &before, now);
 }
 
 /* Art. 6.2.1.2: a move is also completed when its mover makes their next move, and the clock

@@ -531,6 +531,12 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	case CMD_CLOCK_SET:
 		ref_cmd_clock_set(r, cmd, now);
 		break;
+	case CMD_CLOCK_CONTROL:
+		ref_cmd_clock_control(r, cmd, now);
+		break;
+	case CMD_CLOCK_ADD:
+		ref_cmd_clock_add(r, cmd, now);
+		break;
 	case CMD_RULING:
 		ref_cmd_ruling(r, cmd, now);
 		break;

@@ -93,6 +93,10 @@ void ref_checkpoint(struct referee *r, uint64_t now);
 /* After a restart, privately: the time the power cut may have given back, or that the
  * clocks could not be recovered exactly. */
 void ref_say_clock_gap(struct referee *r, uint64_t now);
+/* The tactile player completed a period with a delay or Bronstein time (the clock before the
+ * record that did it is `before`): said privately, with the main time carried into the next
+ * period (6.3.2), so the player hears what happened to it. */
+void ref_say_period_change(struct referee *r, const struct chess_clock *before, uint64_t now);
 
 /* referee_command.c */
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
@@ -112,6 +116,8 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_clock_control(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t now);
 
 /* referee_train.c */
