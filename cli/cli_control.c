@@ -76,7 +76,7 @@ static void print_commands(FILE *f)
 		for (int n = 0; n < GAME_NEED_COUNT; n++) {
 			static const char *const needs[GAME_NEED_COUNT] = {
 			    "the game on", "the game not over", "a clock",
-			    "the result not approved", "the result not decided"};
+			    "the result not approved"};
 
 			if (!(c->needs & (1u << n)))
 				continue;

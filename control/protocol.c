@@ -591,7 +591,7 @@ static const struct control_command table[] = {
     {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_NOT_OVER,
      CONTROL_CHANGES, p_resign, control_h_game},
     {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, MODES,
-     GAME_NEED_UNDECIDED, CONTROL_CHANGES, p_result, control_h_game},
+     GAME_NEED_NOT_CLOSED, CONTROL_CHANGES, p_result, control_h_game},
     {"approve", NULL, "approve", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_approve, control_h_game},
     {"pause", NULL, "pause", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
      CONTROL_CHANGES, p_pause, control_h_game},

@@ -108,10 +108,8 @@ enum game_need {
 	GAME_NEED_NOT_OVER = 1u << 1,	/* the game has not ended (a fallen flag may wait) */
 	GAME_NEED_CLOCK = 1u << 2,	/* the game has a clock */
 	GAME_NEED_NOT_CLOSED = 1u << 3, /* its result is not approved */
-	/* the game has not ended, or a rule ended it with "*": the arbiter decides (result.h) */
-	GAME_NEED_UNDECIDED = 1u << 4,
 };
-#define GAME_NEED_COUNT 5
+#define GAME_NEED_COUNT 4
 /* The modes a command may be given in: bits of enum game_mode. */
 #define GAME_MODE_BIT(m) (1u << (m))
 #define GAME_MODES_ALL	 (GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL))

@@ -608,6 +608,13 @@ static void stop_clock(struct game *g, uint64_t ms)
 
 static int apply_result(struct game *g, const struct game_record *rec)
 {
+	if (rec->u.result.replaces) {
+		if (g->result.state != RESULT_ENDED || result_undecided(&g->result))
+			return -1;
+		result_replace(&g->result, rec->u.result.result, rec->u.result.termination,
+			       rec->u.result.reason);
+		return 0;
+	}
 	if (game_over(g) && !result_undecided(&g->result))
 		return -1;
 	result_end(&g->result, rec->u.result.result, rec->u.result.termination,

@@ -562,6 +562,8 @@ static void enc_result(const struct game_record *rec, struct writer *w)
 	put_word(w, result_termination_word(rec->u.result.termination));
 	put_author(w, rec->author);
 	put_string(w, rec->u.result.reason);
+	if (rec->u.result.replaces)
+		put_word(w, "replaces");
 }
 
 static void dec_result(struct game_record *rec, struct reader *r)
@@ -574,6 +576,12 @@ static void dec_result(struct game_record *rec, struct reader *r)
 	t = result_termination_parse(word);
 	get_author(r, rec->author);
 	get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
+	if (!r->bad && *r->p) {
+		get_word(r, word, sizeof(word));
+		if (strcmp(word, "replaces"))
+			r->bad = true;
+		rec->u.result.replaces = true;
+	}
 	if (!result_valid_or_open(rec->u.result.result) || t <= TERMINATION_NONE)
 		r->bad = true;
 	rec->u.result.termination = t < 0 ? TERMINATION_NONE : (enum result_termination)t;

@@ -202,6 +202,7 @@ struct game_record {
 			char result[8];
 			enum result_termination termination;
 			char reason[RESULT_REASON_MAX];
+			bool replaces; /* the arbiter's, in place of a result not approved */
 		} result;
 		struct {
 			int plies;

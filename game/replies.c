@@ -165,6 +165,8 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_RESULT_NO_REASON] = {"result-no-reason", ERR, "result",
 				"result needs a reason (agreed draw, claim upheld, ...)"},
     [REPLY_RESULT_SET] = {"result-set", OK, "result reason", "{result}, {reason}"},
+    [REPLY_RESULT_REPLACED] = {"result-replaced", OK, "result reason before",
+			       "{result}, {reason} (in place of {before}, not approved)"},
     [REPLY_RESULT_APPROVED_ALREADY] = {"result-approved-already", ERR, "result",
 				       "the result {result} is approved already"},
     [REPLY_NO_RESULT_YET] = {"no-result-yet", ERR, "", "no result to approve: the game is on"},

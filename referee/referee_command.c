@@ -335,11 +335,20 @@ static enum result_termination termination_of(const char *reason)
 		const char *word;
 		enum result_termination t;
 	} words[] = {
-	    {"time", TERMINATION_TIME_FORFEIT},	       {"flag", TERMINATION_TIME_FORFEIT},
-	    {"illegal", TERMINATION_RULES_INFRACTION}, {"infraction", TERMINATION_RULES_INFRACTION},
-	    {"device", TERMINATION_RULES_INFRACTION},  {"phone", TERMINATION_RULES_INFRACTION},
-	    {"adjudicat", TERMINATION_ADJUDICATION},   {"abandon", TERMINATION_ABANDONED},
-	    {"absent", TERMINATION_ABANDONED},	       {"no show", TERMINATION_ABANDONED},
+	    /* A player who did not come (6.7.1) forfeits; that is no loss on the clock, though
+	     * the reason may name the default time: these words come first. */
+	    {"absent", TERMINATION_ABANDONED},
+	    {"no show", TERMINATION_ABANDONED},
+	    {"no-show", TERMINATION_ABANDONED},
+	    {"did not appear", TERMINATION_ABANDONED},
+	    {"abandon", TERMINATION_ABANDONED},
+	    {"time", TERMINATION_TIME_FORFEIT},
+	    {"flag", TERMINATION_TIME_FORFEIT},
+	    {"illegal", TERMINATION_RULES_INFRACTION},
+	    {"infraction", TERMINATION_RULES_INFRACTION},
+	    {"device", TERMINATION_RULES_INFRACTION},
+	    {"phone", TERMINATION_RULES_INFRACTION},
+	    {"adjudicat", TERMINATION_ADJUDICATION},
 	};
 	char lower[RESULT_REASON_MAX];
 	size_t i;
@@ -370,6 +379,28 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 	if (!cmd->text[0]) {
 		ref_answer(r, cmd, now, REPLY_RESULT_NO_REASON,
 			   REPLY_ARGS(REPLY_S("result", cmd->result)));
+		return;
+	}
+	if (game_over(&r->g) && !result_undecided(&r->g.result)) {
+		/* A result the players have not approved: the arbiter's decision replaces it
+		 * (8.7), both journaled. */
+		struct game_record rec = ref_command_record(REC_RESULT, cmd, now);
+		char before[8];
+
+		snprintf(before, sizeof(before), "%s", r->g.result.result);
+		snprintf(rec.u.result.result, sizeof(rec.u.result.result), "%s", cmd->result);
+		rec.u.result.termination = termination_of(cmd->text);
+		snprintf(rec.u.result.reason, sizeof(rec.u.result.reason), "%s", cmd->text);
+		rec.u.result.replaces = true;
+		if (ref_emit(r, &rec)) {
+			ref_answer(r, cmd, now, REPLY_NOT_APPLIED,
+				   REPLY_ARGS(REPLY_S("what", "ruling")));
+			return;
+		}
+		say_result(r, cmd->result, now);
+		ref_answer(r, cmd, now, REPLY_RESULT_REPLACED,
+			   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text),
+				      REPLY_S("before", before)));
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);

@@ -443,6 +443,24 @@ static void test_delay_period_carries_main_time(void **state)
 	assert_replays();
 }
 
+/* A no-show is a forfeit, not a loss on the clock, though its reason names the default time
+ * (6.7.1); a flag waiting for the arbiter has its reason in status. */
+static void test_absent_and_flag_reasons(void **state)
+{
+	(void)state;
+	open_game(RULES_2023, "900+0");
+	assert_int_equal(
+	    rt_control(t, ROLE_ARBITER, "result 1-0 absent (6.7.1, default time 0:15)"), 0);
+	assert_int_equal(rt_game(t)->result.termination, TERMINATION_ABANDONED);
+	rt_close(t);
+	memset(t, 0, sizeof(*t));
+	open_game(RULES_2023, "10+0");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 11 * SEC);
+	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
+	assert_string_equal(rt_game(t)->result.reason, "white's flag fell");
+}
+
 /* 9.5.3, and 9.5 b with the claimant's time cut. */
 static void test_claim_rejected(void **state)
 {
@@ -492,6 +510,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_clock_control, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_counters_settle_the_waiting_move, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_clock_add, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_absent_and_flag_reasons, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_delay_period_carries_main_time, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_rejected, setup, teardown),
 	};
