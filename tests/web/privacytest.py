@@ -112,7 +112,13 @@ setup 4k1n1/1P6/8/8/8/8/8/4K1N1 w - - 0 1
 +3000 press info
 +1000 hold info 2500
 +100 hold repeat 2400
-+2600 press info
++2600 press repeat
++150 press repeat
++150 press repeat
++150 press repeat
++150 press repeat
++150 press repeat
++150 press info
 +150 press select
 +150 press select
 +150 press select
