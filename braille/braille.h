@@ -116,8 +116,12 @@ char braille_to_brf_char(braille_cell cell);
 /* The cell for a BRF character (lower case taken as upper); -1 if none. */
 int braille_from_brf_char(char ch);
 
+/* The header of a scoresheet, as on FIDE's paper scoresheet: the players, the event, its site,
+ * date, round and board, and the device's fair-play state over the game (the PGN tags White,
+ * Black, Event, Site, Date, Round, Board, FairPlay); NULL, "" or "?" leave one out. */
 struct scoresheet_tags {
 	const char *white, *black, *event, *date;
+	const char *site, *round, *board, *fairplay;
 	const char *result; /* "1-0", "0-1", "1/2-1/2", "*" or NULL */
 };
 

@@ -80,7 +80,11 @@ struct config {
 		char file[200];
 		int line;
 	} pronounce_at[PRONOUNCE_USER_MAX];
-	int pronounce_last; /* the entry the last pronounce key set */
+	/* An override given again for the same word and voice: where the one it replaced was
+	 * given (line 0: none), for the warning at start. */
+	struct config_place pronounce_replaced[PRONOUNCE_USER_MAX];
+	int pronounce_last;   /* the entry the last pronounce key set */
+	bool pronounce_again; /* the last pronounce key replaced an entry */
 	/* [braille] */
 	bool braille_display;
 	char braille_host[64], braille_auth[128];
