@@ -49,7 +49,7 @@ else
 Q := @
 endif
 
-LAYERS := base chess game referee control gpio clockface voice braille config store daemon net cli
+LAYERS := base chess game referee host control gpio clockface voice braille config store daemon net cli
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -84,7 +84,8 @@ enum face_menu_item {
 	FACE_ITEM_RESUME = 0,
 	FACE_ITEM_SET_CLOCKS,
 	FACE_ITEM_RESULT,
-	FACE_ITEM_CLOSE
+	FACE_ITEM_CLOSE,
+	FACE_ITEM_SEAL, /* the fair-play verdict: `result` "ok" or "breach" */
 };
 struct face_menu {
 	enum face_menu_screen screen;

@@ -196,13 +196,14 @@ uint64_t face_next_change_ms(const struct face_view *v, bool tenths)
 /* ------------------------------------------------------------------ the arbiter's menu */
 
 static const struct menu_words {
-	const char *lang, *title, *resume, *set, *result, *close, *wait, *moves;
+	const char *lang, *title, *resume, *set, *result, *close, *wait, *moves, *seal;
 } menu_words[] = {
     {"de", "SCHIEDSRICHTER", "UHREN STARTEN", "UHREN STELLEN", "ERGEBNIS", "SCHLIESSEN", "WARTEN",
-     "Z"},
-    {"sv", "DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D"},
-    {"nl", "ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z"},
-    {"en", "ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M"},
+     "Z", "SIEGEL"},
+    {"sv", "DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D",
+     "SIGILL"},
+    {"nl", "ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z", "ZEGEL"},
+    {"en", "ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M", "SEAL"},
 };
 
 static const struct menu_words *words_of(const char *lang)
@@ -269,13 +270,17 @@ void face_layout_menu(const struct face_menu *m, const char *lang, const struct 
 		const char *label = m->item == FACE_ITEM_RESUME	      ? w->resume
 				    : m->item == FACE_ITEM_SET_CLOCKS ? w->set
 				    : m->item == FACE_ITEM_RESULT     ? w->result
+				    : m->item == FACE_ITEM_SEAL	      ? w->seal
 								      : w->close;
 		char place[24];
 
 		snprintf(place, sizeof(place), "%d/%d", m->at + 1, m->count);
 		snprintf(out->row[0], FACE_COLS + 1, "%-*.*s%.6s", FACE_COLS - (int)strlen(place),
 			 FACE_COLS - (int)strlen(place) - 1, w->title, place);
-		if (m->item == FACE_ITEM_RESULT && m->result)
+		if (m->item == FACE_ITEM_SEAL && m->result)
+			snprintf(out->row[1], FACE_COLS + 1, "> %s %s", label,
+				 strcmp(m->result, "ok") ? "BREACH" : "OK");
+		else if (m->item == FACE_ITEM_RESULT && m->result)
 			snprintf(out->row[1], FACE_COLS + 1, "> %s %s", label,
 				 strcmp(m->result, "1/2-1/2") ? m->result : "1/2");
 		else

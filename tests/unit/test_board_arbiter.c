@@ -410,6 +410,41 @@ static void test_flag_ruling_draw_only(void **state)
 	assert_int_not_equal(view().item, BOARD_ITEM_RESULT);
 }
 
+/* The fair-play verdict is an item of the menu, to read: "ok" while the device met the
+ * policy, "breach" once it did not. */
+static void test_seal_item(void **state)
+{
+	struct fairplay_policy policy;
+	struct fairplay_state sealed = {.files = 0};
+	bool seen = false;
+
+	(void)state;
+	open_game("300+0");
+	fairplay_policy_defaults(&policy);
+	referee_fairplay(t->r, &policy, &sealed, t->now);
+	chord(2100);
+	enter_pin(PIN);
+	for (int k = 0; k < view().count; k++, rt_press(t, GAME_BUTTON_SELECT))
+		if (view().item == BOARD_ITEM_SEAL) {
+			assert_string_equal(view().result, "ok");
+			seen = true;
+		}
+	assert_true(seen);
+	rt_press(t, GAME_BUTTON_PAUSE);
+	sealed.n_ifaces = 1;
+	snprintf(sealed.ifaces[0].name, sizeof(sealed.ifaces[0].name), "eth0");
+	referee_fairplay(t->r, &policy, &sealed, t->now);
+	chord(2100);
+	enter_pin(PIN);
+	seen = false;
+	for (int k = 0; k < view().count; k++, rt_press(t, GAME_BUTTON_SELECT))
+		if (view().item == BOARD_ITEM_SEAL) {
+			assert_string_equal(view().result, "breach");
+			seen = true;
+		}
+	assert_true(seen);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +462,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_set_clocks_and_resume, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling_draw_only, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_seal_item, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

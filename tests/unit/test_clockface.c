@@ -621,6 +621,13 @@ static void test_menu_layout(void **state)
 	m.item = FACE_ITEM_SET_CLOCKS;
 	face_layout_menu(&m, "sv", NULL, true, &t);
 	assert_string_equal(t.row[1], "> STALL KLOCKAN ");
+	m.item = FACE_ITEM_SEAL;
+	m.result = "ok";
+	face_layout_menu(&m, "en", NULL, true, &t);
+	assert_string_equal(t.row[1], "> SEAL OK       ");
+	m.result = "breach";
+	face_layout_menu(&m, "de", NULL, true, &t);
+	assert_string_equal(t.row[1], "> SIEGEL BREACH ");
 	m = (struct face_menu){
 	    .screen = FACE_MENU_EDIT, .ms = {3779000, 297000}, .moves = {23, 22}, .field = 1};
 	face_layout_menu(&m, "de", NULL, true, &t);
