@@ -33,6 +33,8 @@ static const struct {
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
     {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
+    {"brf", cli_brf, "brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE",
+     LOG_LEVEL_WARN},
     {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
     {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the clock display shows: both times, the side to move, a flag, the clocks standing. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,10 +40,20 @@ void face_format_time(int64_t ms, bool tenths, char *buf, size_t size)
 		snprintf(buf, size, "%lld:%02lld", s / 60, s % 60);
 }
 
-/* Cols 1-7 once the clock runs: the initial, then the delay left or the moves made. */
+/* The moves at which a side's next time control is: its period's end, or none left. */
+static int next_control(const struct face_view *v, int side)
+{
+	return v->control[side] > 0 ? v->control[side] : INT_MAX;
+}
+
+/* Cols 1-7 once the clock runs: the initial, then the delay left or the moves made.  A side
+ * that has passed a time control the other has not yet passed has a '+' after its initial
+ * (FIDE's standards for electronic clocks: a sign shows which player passed the time control
+ * first). */
 static void label(const struct face_view *v, const char *name, int side, char *out, size_t size)
 {
 	char field[16];
+	bool first = next_control(v, side) > next_control(v, !side);
 
 	if (v->delay_ms >= 0 && v->running == side && v->flagged < 0)
 		snprintf(field, sizeof(field), "%c%d", FACE_GLYPH_DELAY,
@@ -51,7 +62,7 @@ static void label(const struct face_view *v, const char *name, int side, char *o
 		snprintf(field, sizeof(field), "%d/%d", v->moves[side], v->control[side]);
 	else
 		snprintf(field, sizeof(field), "%d", v->moves[side] % 100000);
-	snprintf(out, size, "%c %5.5s", name[0], field);
+	snprintf(out, size, "%c%c%5.5s", name[0], first ? '+' : ' ', field);
 }
 
 void face_layout(const struct face_view *v, const char *const names[2], bool tenths,
