@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Whether a file the program writes is still where it opened it (README "State directory"):
+ * Whether a file the program writes is still where it opened it (docs/state.md "State directory"):
  * the state directory may be removed, or the storage under it unmounted and mounted again
  * (a card pulled and put back), and a descriptor open on the old file writes on into
  * nothing anyone will read.  The journal, the logs and the audio record look before they

@@ -57,7 +57,7 @@ int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, siz
 		 pendlog_write_fn write);
 /* LEN bytes (whole lines) appended: kept, then everything kept is written if it can be. */
 void pendlog_add(struct pendlog *l, const char *line, size_t len);
-/* The start line (the audit's: README "State directory", control.log): appended as
+/* The start line (the audit's: docs/state.md "State directory", control.log): appended as
  * pendlog_add() does, and remembered as the first line of a file made again. */
 void pendlog_start(struct pendlog *l, const char *line, size_t len);
 /* Writes what is kept; false while storage fails (or the file cannot be opened). */

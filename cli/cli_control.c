@@ -4,10 +4,10 @@
  * annabella control [--socket PATH]                     requests line by line
  * annabella status [--socket PATH]                      the game for a person to read
  *
- * README "Control interface": exit 0 when the reply is ok, 1 when it is an error, 2 when the socket
- * cannot be reached or the usage is wrong.  `watch` keeps printing events until the daemon closes
- * the connection or the user interrupts.  `--help` lists the commands and line editing
- * completes them from the command table the daemon dispatches through (control/protocol.h).
+ * docs/control.md "Control interface": exit 0 when the reply is ok, 1 when it is an error, 2 when
+ * the socket cannot be reached or the usage is wrong.  `watch` keeps printing events until the
+ * daemon closes the connection or the user interrupts.  `--help` lists the commands and line
+ * editing completes them from the command table the daemon dispatches through (control/protocol.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -25,7 +25,7 @@
 #include "control/protocol.h"
 #include "cli/cli.h"
 #include "net/ctlclient.h"
-#include "cli/netcheck.h"
+#include "host/probe.h"
 
 #define REPLY_TIMEOUT_MS 15000
 
@@ -76,7 +76,7 @@ static void print_commands(FILE *f)
 		for (int n = 0; n < GAME_NEED_COUNT; n++) {
 			static const char *const needs[GAME_NEED_COUNT] = {
 			    "the game on", "the game not over", "a clock",
-			    "the result not approved", "the result not decided"};
+			    "the result not approved"};
 
 			if (!(c->needs & (1u << n)))
 				continue;
@@ -288,6 +288,23 @@ static int interactive_pipe(struct ctlclient *c)
 
 /* ------------------------------------------------------------------ status for a person */
 
+/* The machine now, for the arbiter's check before a round (annabella seal judges it). */
+static void network_print(void)
+{
+	struct fairplay_item items[FAIRPLAY_ITEM_COUNT];
+	struct fairplay_policy policy;
+	struct fairplay_state s;
+	struct probe_config p;
+
+	probe_config_defaults(&p);
+	p.files = false;
+	probe_measure(&p, &s);
+	fairplay_policy_defaults(&policy);
+	fairplay_judge(&policy, &s, items);
+	printf("Network: %s\n", items[FAIRPLAY_ITEM_NETWORK].what);
+	printf("Radios: %s\n", items[FAIRPLAY_ITEM_RADIOS].what);
+}
+
 static void print_ms(const char *label, const char *ms_text, bool running)
 {
 	long long ms = atoll(ms_text);
@@ -367,8 +384,8 @@ static void print_status(const char *reply)
 		printf("Draw offer by %s stands\n", sub);
 	if (json_get(reply, "claim", v, sizeof(v)) > 0 && strcmp(v, "null"))
 		printf("Claim: %s\n", v);
-	/* Training (README "Training and study"): in a tournament, that no engine is connected is
-	 * what the arbiter checks. */
+	/* Training (docs/training.md "Training and study"): in a tournament, that no engine is
+	 * connected is what the arbiter checks. */
 	if (json_get(reply, "engine", v, sizeof(v)) > 0 && strcmp(v, "null")) {
 		json_get(v, "state", sub, sizeof(sub));
 		if (!strcmp(sub, "playing")) {
@@ -411,7 +428,13 @@ static void print_status(const char *reply)
 		}
 		printf("\n");
 	}
-	netcheck_print(stdout);
+	/* The device's fair-play state over the game, as the daemon journaled it (the
+	 * arbiter's), then the machine as it is now (11.3.2). */
+	if (json_get(reply, "fairplay", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "summary", sub, sizeof(sub));
+		printf("Fair play: %s\n", sub);
+	}
+	network_print();
 }
 
 /* ------------------------------------------------------------------ entry points */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * annabella: the command-line tool (perft, board scripts, scoresheet exports, and the
- * control client of README "Control interface").
+ * control client of docs/control.md "Control interface").
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +34,9 @@ static const struct {
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
     {"journal", cli_journal, "journal [--json] STATE_DIR|JOURNAL", LOG_LEVEL_WARN},
     {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
+    {"brf", cli_brf, "brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE",
+     LOG_LEVEL_WARN},
+    {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
     {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The state directory's lock (README "State directory": `lock`): one writer at a time.  A
+ * The state directory's lock (docs/state.md "State directory": `lock`): one writer at a time.  A
  * daemon holds an exclusive advisory lock (flock(2)) on STATE/lock for its life, and
  * `annabella fsck` one for its run (shared for a dry run, which only reads), so a second
  * daemon on the same directory (one started by hand beside the service, a unit started

@@ -638,7 +638,7 @@ static void archived_id(struct replay *rp, const struct salvage *sv, const struc
 		snprintf(id, size, "%s", best);
 }
 
-/* Tags the store derives from the game, not the game's own (README "State directory"). */
+/* Tags the store derives from the game, not the game's own (docs/state.md "State directory"). */
 static bool derived_tag(const char *name)
 {
 	static const char *const derived[] = {

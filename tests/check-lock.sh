@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One writer per state directory (README "State directory": `lock`), in real time with a live
+# One writer per state directory (docs/state.md "State directory": `lock`), in real time with a live
 # script: while a daemon plays, a second daemon on the same directory exits 2 naming the
 # first's pid and writes nothing; `annabella fsck` (a check and a repair) refuses the
 # directory, naming the pid and saying how to stop the service; a journal replaced under the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The time a restart gives back (README "Control interface": clock.uncharged_ms and
+"""The time a restart gives back (docs/control.md "Control interface": clock.uncharged_ms and
 uncharged_up_to_ms) against the truth, on slow storage.
 
     uncharged.py [--real] BUILD [TRIALS] [SLOW_MS...]

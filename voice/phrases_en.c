@@ -98,6 +98,8 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
 	"Up to {time} of Black's thinking time before the restart were not counted",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"The clocks could not be recovered exactly: they stand at the last times known",
+    [PHRASE_PERIOD_CARRIED_WHITE] = "New time period for White: {time} of main time carried over",
+    [PHRASE_PERIOD_CARRIED_BLACK] = "New time period for Black: {time} of main time carried over",
     [PHRASE_ARBITER_RESUMES] = "The clocks stand, the arbiter starts them",
     [PHRASE_ENGINE_PLAYS_WHITE] = "Training: the computer plays White",
     [PHRASE_ENGINE_PLAYS_BLACK] = "Training: the computer plays Black",
@@ -133,6 +135,6 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_RECOVERED_FROM_SCORESHEET] =
 	"Only the scoresheet was left: the game was resumed from it",
     [PHRASE_RECOVERY_MOVES_LOST] = "Moves lost: {count}",
-    [PHRASE_RECOVERY_READINGS_LOST] = "Moves whose clock reading was lost: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Moves recovered without their clock reading: {count}",
     [PHRASE_RECOVERY_OTHER_GAME] = "The record of another game was set aside",
 };

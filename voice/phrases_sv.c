@@ -96,6 +96,8 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
+    [PHRASE_PERIOD_CARRIED_WHITE] = "Ny tidsperiod för vit: {time} av betänketiden förs över",
+    [PHRASE_PERIOD_CARRIED_BLACK] = "Ny tidsperiod för svart: {time} av betänketiden förs över",
     [PHRASE_ARBITER_RESUMES] = "Klockorna står, domaren startar dem",
     [PHRASE_ENGINE_PLAYS_WHITE] = "Träning: datorn spelar vit",
     [PHRASE_ENGINE_PLAYS_BLACK] = "Träning: datorn spelar svart",
@@ -130,6 +132,6 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_RECOVERED_FROM_SCORESHEET] =
 	"Bara protokollet fanns kvar: partiet återupptogs från det",
     [PHRASE_RECOVERY_MOVES_LOST] = "Förlorade drag: {count}",
-    [PHRASE_RECOVERY_READINGS_LOST] = "Drag vars klocktid förlorades: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Drag återställda utan sin klocktid: {count}",
     [PHRASE_RECOVERY_OTHER_GAME] = "Registreringen av ett annat parti lades undan",
 };

@@ -4,10 +4,10 @@
  * chord, the PIN and its count of wrong ones, the menu and the clock editor.  Its choices
  * are commands given as the arbiter (referee_command.c), each with its line for
  * control.log; a PIN tried is in control.log as "auth ****".  The PINs go through the PIN
- * budget of the control socket (README "Control interface", base/pinguard.h), under the key
- * PIN_KEY_BOARD.
+ * budget of the control socket (docs/control.md "Control interface", base/pinguard.h), under the
+ * key PIN_KEY_BOARD.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +115,9 @@ static void build_menu(struct referee *r)
 		add_item(a, BOARD_ITEM_RESULT, "1/2-1/2");
 		add_item(a, BOARD_ITEM_RESULT, "0-1");
 	}
+	/* The fair-play verdict, to read: the device met the policy all game, or not. */
+	if (g->fairplay.measured)
+		add_item(a, BOARD_ITEM_SEAL, g->fairplay.breach ? "breach" : "ok");
 	if (g->has_clock && !game_over(g))
 		add_item(a, BOARD_ITEM_SET_CLOCKS, NULL);
 	if (g->has_clock && !game_over(g) && res->state == RESULT_ON &&
@@ -192,6 +195,8 @@ static void choose(struct referee *r, uint64_t now)
 	case BOARD_ITEM_CLOSE:
 		close_menu(r, now);
 		return;
+	case BOARD_ITEM_SEAL: /* read on the display; nothing to do */
+		return;
 	}
 }
 
@@ -244,10 +249,10 @@ static void set_clocks(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ the PIN */
 
-/* The PIN entered is checked, through the PIN budget (README "Control interface"): five wrong ones
- * are free, then each makes the next wait (2 s, doubling), so at most ten are checked in a minute;
- * a PIN tried in a wait is not checked at all (the right one neither: the wait tells nothing). The
- * digits are forgotten at once; control.log has "auth ****". */
+/* The PIN entered is checked, through the PIN budget (docs/control.md "Control interface"): five
+ * wrong ones are free, then each makes the next wait (2 s, doubling), so at most ten are checked in
+ * a minute; a PIN tried in a wait is not checked at all (the right one neither: the wait tells
+ * nothing). The digits are forgotten at once; control.log has "auth ****". */
 static void check_pin(struct referee *r, uint64_t now)
 {
 	struct board_arbiter *a = &r->arb;
@@ -255,6 +260,13 @@ static void check_pin(struct referee *r, uint64_t now)
 	bool right;
 
 	a->entered[a->n_entered] = '\0';
+	/* Only a whole PIN is checked: a stray info (or a PIN cut short) is no wrong PIN, so a
+	 * player pressing info in the prompt never pushes the arbiter's next check back. */
+	if ((size_t)a->n_entered != strlen(r->set.arbiter_pin)) {
+		a->n_entered = a->digit = 0;
+		memset(a->entered, 0, sizeof(a->entered));
+		return;
+	}
 	right = pin_guard_equal(a->entered, r->set.arbiter_pin);
 	a->n_entered = a->digit = 0;
 	memset(a->entered, 0, sizeof(a->entered));
@@ -348,6 +360,12 @@ bool ref_arbiter_button(struct referee *r, enum game_button b, bool down, uint64
 	if (a->state == BOARD_ARBITER_CLOSED)
 		/* The chord's second button says nothing: it is the chord, not a request. */
 		return down && other_down && (b == GAME_BUTTON_INFO || b == GAME_BUTTON_REPEAT);
+	/* Until the PIN is right the buttons are the player's and the clocks run: a clock press
+	 * counts as in play (the opponent may press while the player holds the prompt open, on
+	 * the opponent's time or their own, 6.2.1), and the prompt stays open. */
+	if (a->state == BOARD_ARBITER_PIN &&
+	    (b == GAME_BUTTON_PLAYER_CLOCK || b == GAME_BUTTON_OPPONENT_CLOCK))
+		return false;
 	if (down) {
 		a->last_ms = now;
 		menu_button(r, b, now);

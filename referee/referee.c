@@ -5,7 +5,7 @@
  * the game's end) is in referee_board.c, presses and time in referee_clock.c, commands in
  * referee_command.c and the button menu in referee_menu.c.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +136,7 @@ static void new_game(struct referee *r, uint64_t now)
 	if (ref_emit(r, &rec))
 		return;
 	ref_effect(r, &fx);
+	ref_fairplay_check(r, now);
 }
 
 void referee_set_storage_lag(struct referee *r, uint32_t lag_ms)
