@@ -142,6 +142,10 @@ struct control_status_extra {
 		 * fitted after the next one, a journal of another game set aside (path). */
 		int readings_from_scoresheet, readings_from_presses, reordered;
 		const char *foreign_journal;
+		/* What was lost (store/recovery.h): moves game.pgn held beyond the game, moves
+		 * completed without their reading; the game came from game.pgn alone. */
+		int moves_lost, readings_missing;
+		bool from_scoresheet;
 	} record;
 	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
 	struct control_power_status {

@@ -355,6 +355,9 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_int(&w, "readings_from_presses", x->record.readings_from_presses);
 	json_int(&w, "reordered", x->record.reordered);
 	json_string(&w, "foreign_journal", x->record.foreign_journal);
+	json_int(&w, "moves_lost", x->record.moves_lost);
+	json_int(&w, "readings_missing", x->record.readings_missing);
+	json_bool(&w, "from_scoresheet", x->record.from_scoresheet);
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);

@@ -286,6 +286,9 @@ static void status_extra(void *shell, struct control_status_extra *x)
 			x->record.readings_from_presses = rc->readings_from_presses;
 			x->record.reordered = rc->reordered;
 			x->record.foreign_journal = rc->foreign_path[0] ? rc->foreign_path : NULL;
+			x->record.moves_lost = rc->moves_lost;
+			x->record.readings_missing = rc->readings_missing;
+			x->record.from_scoresheet = rc->from_scoresheet;
 		}
 	}
 	if (c->presenter) {

@@ -23,19 +23,22 @@ wait_for 10 test -s "$state/journal" || give_up "the daemon did not start: $(tai
 printf '+100 press opponent-clock\n+300 lift e2\n+300 place e4\n+300 press player-clock\n' >&3
 wait_for 10 made 1 || give_up "the daemon did not play e4: $(tail -3 "$work/a.out")"
 
-# A second daemon: refused before it writes anything.
-lines=$(wc -l <"$state/journal")
+# A second daemon: refused before it writes anything (no restart, no second device note, no
+# second start line: the first daemon's checkpoints go on meanwhile).
 printf 'player white\ntime-control 300+0\n' >"$work/none.script"
 "$build/annabellad" --board "sim:$work/none.script" --time virtual --audio none --control none \
 	--state "$state" >"$work/b.out" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "in use by process $pid" "$work/b.out" &&
-	[ "$(wc -l <"$state/journal")" = "$lines" ] &&
-	[ "$(grep -c ' start ' "$state/control.log")" = 1 ]; then
+	[ -z "$(records "$build" "$state" restart)" ] &&
+	[ "$(records "$build" "$state" journal | grep -c ' journal device ')" = 1 ] &&
+	[ "$(grep -c ' start ' "$state/control.log")" = 1 ] &&
+	[ "$(grep -c ' start ' "$state/speech.log")" = 1 ]; then
 	ok
 else
-	bad "a second daemon: exit $rc (the first is $pid), journal $lines -> $(wc -l <"$state/journal") lines"
+	bad "a second daemon: exit $rc (the first is $pid)"
 	show "$work/b.out"
+	records "$build" "$state" journal | indent
 fi
 
 # fsck, a check and a repair: refused while the daemon runs.

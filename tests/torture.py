@@ -15,7 +15,8 @@ end; every trial checks, in the final game.pgn:
     in game.pgn) is there unchanged;
   - nothing is invented: no reading where the record said the move had none, no move that was
     not played, and no side's clock reading after the restart higher than its last one before
-    it plus the increment (a clock started again from the time control's start);
+    it plus an increment for each of its moves since (a clock started again from the time
+    control's start);
   - the game goes on to its end, unless the damage destroyed a move in both copies (then the
     board shows a position the device cannot know: the arbiter's flow, counted as lost).
 It prints, per kind, the trials, how many came back whole, the moves and readings lost that a
@@ -329,19 +330,23 @@ def main():
                         problems.append("move %d's reading %s became %s" % (
                             p + 1, clk, final[p][1]))
                     stats["readings_invented"] += 1
-                last = [None, None]
+                # No clock higher than its last reading and an increment for each of that
+                # side's moves since (one completed without a reading still earned it).
+                last, since = [None, None], [0, 0]
                 for p, (san, clk) in enumerate(final):
+                    side = p % 2
+                    since[side] += 1
                     if clk is None:
                         continue
-                    side = p % 2
                     ms = hms_ms(clk)
-                    if last[side] is not None and ms > last[side] + INCREMENT_MS + 999:
+                    if last[side] is not None and \
+                            ms > last[side] + INCREMENT_MS * since[side] + 999:
                         problems.append("move %d's reading %s is more than the last (%s) "
-                                        "and the increment" % (p + 1, clk,
-                                                               clk_text(last[side])))
+                                        "and the increments" % (p + 1, clk,
+                                                                clk_text(last[side])))
                         stats["readings_invented"] += 1
                         break
-                    last[side] = ms
+                    last[side], since[side] = ms, 0
                 whole = [s for s, _ in final] == [s for s, _ in base_plies]
                 if not whole:
                     if len(final) < len(base_plies):
