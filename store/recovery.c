@@ -30,6 +30,9 @@ struct replay {
 	struct referee *r;
 	const struct game_params *params; /* a new game's, for a game from game.pgn alone */
 	bool copy_tried, sheet_tried;
+	/* The journal ends in a torn line that may have been a clock press (its type is one,
+	 * or cannot be read): the press of a move waiting for it may be lost with it. */
+	bool torn_press;
 	bool unfinished_only; /* the journal was empty: a finished game stays in games/ */
 	/* game.pgn: its text, and read as far as it can be once the game's start is known */
 	char *disk_text;
@@ -712,6 +715,30 @@ static void game_from_scoresheet(struct replay *rp)
 
 /* ------------------------------------------------------------------ the clock */
 
+/* Whether the journal's torn last line (a power cut in the middle of its write, or the file
+ * cut short) may have been a press or a completion: its type is one of them, or the line is
+ * too short to tell.  Read before the reading cuts it off. */
+static bool torn_line_may_press(const char *path)
+{
+	size_t len;
+	char *text = state_read_file(path, &len), *tail;
+	int spaces = 0;
+	bool may;
+
+	if (!text || !len || text[len - 1] == '\n') {
+		free(text);
+		return false;
+	}
+	tail = memrchr(text, '\n', len);
+	tail = tail ? tail + 1 : text;
+	/* "CRC32 CHAIN MS TYPE ...": the type is whole once four spaces are there. */
+	for (const char *p = tail; *p; p++)
+		spaces += *p == ' ';
+	may = spaces < 4 || strstr(tail, " press ") || strstr(tail, " complete ");
+	free(text);
+	return may;
+}
+
 /* Whether a reading came after the journal's last clock record and is not the clock's: the
  * press that gave it was lost, so the clock is older than the game (game.pgn is written
  * after every press, so a press it does not show is lost from both copies).  A game from
@@ -723,6 +750,11 @@ static bool clock_stale(struct replay *rp)
 
 	if ((rp->rc->game_from_copy || rp->rc->from_scoresheet) && game_plies(g) > 0 &&
 	    !rp->clock_seq)
+		return true;
+	/* A press torn off the journal's end switched the clocks the journal does not show:
+	 * a move still waits for a press that may have come. */
+	if (rp->torn_press && (completion_waiting(&g->completion, CHESS_WHITE) >= 0 ||
+			       completion_waiting(&g->completion, CHESS_BLACK) >= 0))
 		return true;
 	for (int color = 0; color < 2; color++) {
 		int last = -1;
@@ -1182,6 +1214,7 @@ int recovery_run(struct recovery *rc, const char *dir, bool sync, const struct g
 	snprintf(pgn_path, sizeof(pgn_path), "%s/game.pgn", dir);
 	rp.disk_text = state_read_file(pgn_path, &rp.disk_len);
 	set_aside_foreign(&rp, path);
+	rp.torn_press = torn_line_may_press(path);
 	n = journal_read(path, true, replay_record, &rp, &rc->stats, err, err_size);
 	if (n < 0)
 		goto out;

@@ -508,6 +508,62 @@ static void test_complete_kept_when_its_move_is_lost(void **state)
 	done(&x);
 }
 
+/* game.pgn cut short just before `what`. */
+static void cut_scoresheet_before(const char *what)
+{
+	char path[128];
+	size_t len;
+	char *text, *at;
+
+	path_of(path, sizeof(path), "game.pgn");
+	text = state_read_file(path, &len);
+	assert_non_null(text);
+	at = strstr(text, what);
+	assert_non_null(at);
+	assert_int_equal(state_write_atomic(path, text, (size_t)(at - text), false), 0);
+	free(text);
+}
+
+/* The journal cut in the middle of the press of its last move (both copies cut, the journal
+ * the longer): the press may have come, so the clock is put together and a later press gives
+ * that move no reading; a torn touch leaves the journal's clock as it is. */
+static void test_torn_press_loses_the_reading(void **state)
+{
+	struct recovered x;
+	size_t len, at;
+	char *text;
+	int press;
+
+	(void)state;
+	play();
+	write_state();
+	press = record_index("made", "5 ") + 1;
+	assert_string_equal(t->types[press], "press");
+	text = journal_text(&len);
+	at = line_offset(text, press);
+	at += (size_t)(strstr(text + at, " press ") - (text + at)) + 12; /* its type whole */
+	journal_replace(text, at);
+	cut_scoresheet_before("3. Bb5");
+	recover(&x);
+	assert_int_equal(game_plies(x.g), 5);
+	assert_false(x.g->plies[4].flags & GAME_PLY_COMPLETE);
+	assert_true(x.rc.clock_uncertain);
+	assert_int_equal(x.g->readings_lost_before, 5);
+	done(&x);
+	/* A touch of the next move torn instead: nothing about the clock was lost. */
+	write_state();
+	at = line_offset(text, record_index("made", "6 ") - 1);
+	at += (size_t)(strstr(text + at, " place ") - (text + at)) + 9;
+	journal_replace(text, at);
+	cut_scoresheet_before("3. Bb5");
+	recover(&x);
+	assert_int_equal(game_plies(x.g), 5);
+	assert_false(x.rc.clock_uncertain);
+	assert_int_equal(x.g->readings_lost_before, 0);
+	done(&x);
+	free(text);
+}
+
 /* ------------------------------------------------------------------ game.pgn alone */
 
 /* The journal and game.record both lost (one damaged region of a card takes both): the game
@@ -813,6 +869,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_foreign_journal_set_aside, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_complete_kept_when_its_move_is_lost, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_torn_press_loses_the_reading, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_scoresheet_the_only_copy, fixture_setup,
 					    fixture_teardown),
