@@ -538,8 +538,7 @@ static void game_from_copy(struct replay *rp)
 
 /* ------------------------------------------------------------------ game.pgn alone */
 
-/* A PGN file under games/ read as far as it can be, from the start position the game in
- * sv (game.pgn) has; NULL if it cannot be read. */
+/* A regular file's text (a scoresheet under games/); NULL if it is none or cannot be read. */
 static char *read_archived(const char *path, size_t *len)
 {
 	struct stat st;
