@@ -435,18 +435,28 @@ static void joint_filter(struct voice *v, const short *wav, size_t n)
 		emit(v, wav, n);
 		return;
 	}
-	for (size_t k = 0; k < n; k++) {
-		if (abs(wav[k]) > JOINT_SILENCE_LEVEL) {
-			emit(v, v->hold, v->held);
-			v->held = 0;
-			emit(v, &wav[k], 1);
-			continue;
-		}
+	/* Up to the chunk's last sound everything goes out (what was held first); the quiet
+	 * samples after it are held, a full hold let through as it is. */
+	size_t last = n;
+
+	while (last > 0 && abs(wav[last - 1]) <= JOINT_SILENCE_LEVEL)
+		last--;
+	if (last > 0) {
+		emit(v, v->hold, v->held);
+		v->held = 0;
+		emit(v, wav, last);
+	}
+	while (last < n) {
+		size_t k;
+
 		if (v->held == JOINT_HOLD_MAX) {
 			emit(v, v->hold, v->held);
 			v->held = 0;
 		}
-		v->hold[v->held++] = wav[k];
+		k = n - last < JOINT_HOLD_MAX - v->held ? n - last : JOINT_HOLD_MAX - v->held;
+		memcpy(&v->hold[v->held], &wav[last], k * sizeof(*wav));
+		v->held += k;
+		last += k;
 	}
 }
 
