@@ -34,7 +34,8 @@ static const struct {
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
     {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
-    {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
+    {"speech-samples", cli_speech_samples, "speech-samples [--voice LANG=VOICE]... DIR",
+     LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,
      "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
      "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]",

@@ -464,6 +464,18 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 			cfg->voice.sink = VOICE_SINK_NONE;
 		else
 			BAD("audio must be alsa, wav or none, not '%s'", value);
+	} else if (!strncmp(key, "voice-", 6)) {
+		int lang = phrase_lang_parse(key + 6);
+
+		if (lang < 0)
+			BAD("'%s': voice-LANG takes de, en, sv or nl", key);
+		if (strlen(value) >= sizeof(cfg->voice.voice_name[0]) ||
+		    strspn(value,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+			strlen(value))
+			BAD("%s must be an eSpeak NG voice name (e.g. mb-de6, de), or empty", key);
+		copy_string(cfg->voice.voice_name[lang], sizeof(cfg->voice.voice_name[lang]),
+			    value);
 	} else if (!strcmp(key, "engine")) {
 		if (!strcmp(value, "library"))
 			cfg->voice.engine = VOICE_ENGINE_LIBRARY;
@@ -863,9 +875,11 @@ static int refuse(struct load_ctx *ctx, const char *msg)
 static bool may_be_empty(const char *key)
 {
 	static const char *const keys[] = {
-	    "arbiter-pin", "assistant-pin", "variant",	"public-variant", "private-variant",
-	    "host",	   "auth",	    "warnings", "event",	  "site",
-	    "round",	   "white",	    "black",	"arbiters",	  "tty"};
+	    "arbiter-pin",     "assistant-pin", "variant",  "public-variant",
+	    "private-variant", "voice-de",	"voice-en", "voice-sv",
+	    "voice-nl",	       "host",		"auth",	    "warnings",
+	    "event",	       "site",		"round",    "white",
+	    "black",	       "arbiters",	"tty"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))

@@ -647,6 +647,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 			  d->cfg.state_dir, strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->cfg.voice.log_after_start = true;
+	d->cfg.voice.notice_lang = d->cfg.phrases.lang;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)
 		return -1;

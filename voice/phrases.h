@@ -163,7 +163,8 @@ enum phrase_id {
 	PHRASE_REVIEW_MOVE_BLACK,
 	PHRASE_REVIEW_WHITE_TO_MOVE, /* where are we: the side to move */
 	PHRASE_REVIEW_BLACK_TO_MOVE,
-	PHRASE_REVIEW_LENGTH, /* where are we: the game's last move number */
+	PHRASE_REVIEW_LENGTH,  /* where are we: the game's last move number */
+	PHRASE_VOICE_FALLBACK, /* the chosen voice cannot speak: eSpeak NG's own speaks */
 	PHRASE_ID_COUNT
 };
 

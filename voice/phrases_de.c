@@ -129,4 +129,6 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Weiß am Zug",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Schwarz am Zug",
     [PHRASE_REVIEW_LENGTH] = "Züge insgesamt: {count}",
+    [PHRASE_VOICE_FALLBACK] =
+	"Die gewählte Stimme ist nicht verfügbar, es spricht die eingebaute Stimme",
 };

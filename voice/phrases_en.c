@@ -128,4 +128,6 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "White to move",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Black to move",
     [PHRASE_REVIEW_LENGTH] = "Moves in all: {count}",
+    [PHRASE_VOICE_FALLBACK] =
+	"The chosen voice is not available; the built-in voice speaks instead",
 };

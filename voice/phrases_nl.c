@@ -126,4 +126,5 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Wit aan zet",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Zwart aan zet",
     [PHRASE_REVIEW_LENGTH] = "Zetten in totaal: {count}",
+    [PHRASE_VOICE_FALLBACK] = "De gekozen stem is niet beschikbaar, de ingebouwde stem spreekt",
 };

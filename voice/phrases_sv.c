@@ -126,4 +126,6 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Vit vid draget",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Svart vid draget",
     [PHRASE_REVIEW_LENGTH] = "Drag totalt: {count}",
+    [PHRASE_VOICE_FALLBACK] =
+	"Den valda rösten är inte tillgänglig, den inbyggda rösten talar i stället",
 };

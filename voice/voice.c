@@ -24,8 +24,10 @@
 #include "voice/voice.h"
 
 #include <errno.h>
+#include <espeak-ng/espeak_ng.h>
 #include <espeak-ng/speak_lib.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,7 +44,10 @@
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "base/trace.h"
+#include "voice/langvoice.h"
 #include "voice/phonemes.h"
+#include "voice/phrases.h"
+#include "voice/resample.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
 
@@ -121,7 +126,19 @@ struct voice {
 	bool current_to_record;
 	bool first_sample_seen;
 	bool espeak_ok;
-	int sample_rate;
+	int sample_rate; /* of the sinks and the record: the moves' (German) voice's */
+	/* Each language's voice (voice/langvoice.h), and whether its falling back was said. */
+	struct lang_voice langs[PHRASE_LANG_COUNT];
+	bool lang_noticed[PHRASE_LANG_COUNT];
+	/* The segment being said: its voice's samples so far, resampled when its rate is not
+	 * sample_rate; an MBROLA voice's last segment has its trailing silence cut as a
+	 * joint's is. */
+	const struct lang_voice *seg_voice;
+	uint64_t seg_samples;
+	bool seg_resample;
+	bool seg_trim_end;
+	struct resampler resampler;
+	int16_t gain_buf[512];
 	struct wav_writer record;
 	char record_path[256]; /* the record's file ("": none), tried again when it fails */
 	/* The joint between segments: quiet samples held back at a segment's end, and the
@@ -431,7 +448,7 @@ static void joint_filter(struct voice *v, const short *wav, size_t n)
 	}
 	wav += i;
 	n -= i;
-	if (!v->seg_goes_on) {
+	if (!v->seg_goes_on && !v->seg_trim_end) {
 		emit(v, wav, n);
 		return;
 	}
@@ -475,6 +492,36 @@ static void joint_segment_end(struct voice *v)
 	v->seg_leading = true;
 }
 
+static void resampled(void *ctx, const int16_t *samples, size_t n)
+{
+	joint_filter(ctx, samples, n);
+}
+
+/* A chunk of the segment's voice: its gain, its rate made the output's, its joints cut. */
+static void seg_chunk(struct voice *v, const short *wav, size_t n)
+{
+	v->seg_samples += n;
+	while (n > 0) {
+		size_t k = n;
+		const short *part = wav;
+
+		if (v->seg_voice->gain != 1.0f) {
+			k = n < sizeof(v->gain_buf) / sizeof(v->gain_buf[0])
+				? n
+				: sizeof(v->gain_buf) / sizeof(v->gain_buf[0]);
+			memcpy(v->gain_buf, wav, k * sizeof(*wav));
+			lang_voice_gain(v->seg_voice, v->gain_buf, k);
+			part = v->gain_buf;
+		}
+		if (v->seg_resample)
+			resampler_push(&v->resampler, part, k, resampled, v);
+		else
+			joint_filter(v, part, k);
+		wav += k;
+		n -= k;
+	}
+}
+
 static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 {
 	struct voice *v = events != NULL ? events->user_data : NULL;
@@ -485,7 +532,7 @@ static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 		return 1;
 	if (wav == NULL || numsamples <= 0)
 		return 0;
-	joint_filter(v, wav, (size_t)numsamples);
+	seg_chunk(v, wav, (size_t)numsamples);
 	return current_aborted(v) ? 1 : 0;
 }
 
@@ -506,27 +553,28 @@ static void espeak_start(struct voice *v)
 	}
 	v->sample_rate = espeak_rate;
 	v->espeak_ok = true;
-	espeak_SetSynthCallback(synth_callback);
 	/* Parameters are ours to set again for this voice. */
 	espeak_loaded_voice[0] = '\0';
 }
 
 /* Load lang's voice with the channel's variant, and set the channel's parameters. */
-static bool espeak_use_voice(struct voice *v, const char *lang, enum voice_channel ch,
+static bool espeak_use_voice(struct voice *v, enum phrase_lang lang, enum voice_channel ch,
 			     int rate_percent)
 {
 	const struct voice_params *p = &v->cfg.params[ch];
+	const struct lang_voice *lv = &v->langs[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0];
 	char name[sizeof(espeak_loaded_voice)];
 	int rate = p->rate * rate_percent / 100;
 
-	if (p->variant[0])
-		snprintf(name, sizeof(name), "%s+%s", lang, p->variant);
+	/* A variant is a formant voice's; MBROLA's voices have their own sound. */
+	if (p->variant[0] && !lv->mbrola)
+		snprintf(name, sizeof(name), "%s+%s", lv->name, p->variant);
 	else
-		snprintf(name, sizeof(name), "%s", lang);
+		snprintf(name, sizeof(name), "%s", lv->name);
 	if (strcmp(espeak_loaded_voice, name) != 0) {
 		if (espeak_SetVoiceByName(name) != EE_OK) {
 			log_warn(LOG_VOICE, "eSpeak NG has no voice \"%s\"", name);
-			if (espeak_SetVoiceByName(lang) != EE_OK &&
+			if (espeak_SetVoiceByName(lv->name) != EE_OK &&
 			    espeak_SetVoiceByName("de") != EE_OK) {
 				espeak_loaded_voice[0] = '\0';
 				return false;
@@ -537,8 +585,57 @@ static bool espeak_use_voice(struct voice *v, const char *lang, enum voice_chann
 	/* A voice brings its own defaults; ours come after it. */
 	espeak_SetParameter(espeakRATE, rate < 80 ? 80 : rate, 0);
 	espeak_SetParameter(espeakPITCH, p->pitch, 0);
-	espeak_SetParameter(espeakVOLUME, p->volume, 0);
+	espeak_SetParameter(espeakVOLUME, p->volume * lv->volume_percent / 100, 0);
+	v->seg_voice = lv;
 	return true;
+}
+
+/* The voice's own notice: lang's chosen voice cannot speak, the language's own does (said
+ * privately once, logged once). */
+static void voice_fell_back(struct voice *v, enum phrase_lang lang, const char *asked,
+			    const char *why)
+{
+	struct phrase_options o;
+	struct utterance u;
+
+	if (v->lang_noticed[lang])
+		return;
+	v->lang_noticed[lang] = true;
+	pthread_mutex_lock(&v->lock);
+	v->stats.fell_back |= 1u << lang;
+	pthread_mutex_unlock(&v->lock);
+	log_warn(LOG_VOICE, "voice-%s = %s: %s; eSpeak NG's own voice %s speaks instead",
+		 phrase_lang_code(lang), asked, why, phrase_lang_code(lang));
+	phrase_options_defaults(&o);
+	o.lang = v->cfg.notice_lang;
+	utterance_clear(&u);
+	phrase_add(&u, &o, PHRASE_VOICE_FALLBACK, &(struct phrase_args){0});
+	voice_say_utterance(v, VOICE_PRIVATE, VOICE_KIND_PROMPT, &u, 100, v->current.time_ms);
+}
+
+/* Each language's voice tried before the first word; the sinks' and the record's rate is
+ * then the German voice's, which says the moves. */
+static void voices_check(struct voice *v)
+{
+	for (int l = 0; l < PHRASE_LANG_COUNT; l++) {
+		char why[160];
+
+		if (lang_voice_try(&v->langs[l], (enum phrase_lang)l, v->cfg.voice_name[l],
+				   v->cfg.params[VOICE_PUBLIC].volume, why, sizeof(why)))
+			voice_fell_back(v, (enum phrase_lang)l, v->cfg.voice_name[l], why);
+		else if (v->langs[l].named)
+			log_info(LOG_VOICE,
+				 "voice-%s = %s: %u Hz, gain %.1f dB at %d %% of the volume",
+				 phrase_lang_code((enum phrase_lang)l), v->langs[l].name,
+				 v->langs[l].rate, 20 * log10(v->langs[l].gain),
+				 v->langs[l].volume_percent);
+	}
+	v->sample_rate = (int)v->langs[PHRASE_DE].rate;
+	pthread_mutex_lock(&v->lock);
+	v->stats.sample_rate = (unsigned)v->sample_rate;
+	pthread_mutex_unlock(&v->lock);
+	espeak_loaded_voice[0] = '\0';
+	espeak_SetSynthCallback(synth_callback);
 }
 
 size_t voice_segment_input(const struct pronounce_table *t, const struct utterance *u, int i,
@@ -638,14 +735,12 @@ static bool record_ready(struct voice *v)
 	return true;
 }
 
-static const char *const lang_codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
-
 extern char **environ;
 
 /* The process engine: `espeak-ng --stdout` spawned for one segment, its WAV read (the
  * 44-byte header skipped) and passed on as the library's samples are.  Stopped early when
  * the utterance is superseded. */
-static void spawn_segment(struct voice *v, const char *lang, enum voice_channel ch,
+static void spawn_segment(struct voice *v, const char *voice, enum voice_channel ch,
 			  int rate_percent, char *text)
 {
 	const struct voice_params *p = &v->cfg.params[ch];
@@ -658,13 +753,14 @@ static void spawn_segment(struct voice *v, const char *lang, enum voice_channel 
 	size_t skip = 44, have = 0;
 	pid_t pid;
 
-	if (p->variant[0])
-		snprintf(voice_name, sizeof(voice_name), "%s+%s", lang, p->variant);
+	if (p->variant[0] && !v->seg_voice->mbrola)
+		snprintf(voice_name, sizeof(voice_name), "%s+%s", voice, p->variant);
 	else
-		snprintf(voice_name, sizeof(voice_name), "%s", lang);
+		snprintf(voice_name, sizeof(voice_name), "%s", voice);
 	snprintf(rate, sizeof(rate), "%d", r < 80 ? 80 : r);
 	snprintf(pitch, sizeof(pitch), "%d", p->pitch);
-	snprintf(amplitude, sizeof(amplitude), "%d", p->volume);
+	snprintf(amplitude, sizeof(amplitude), "%d",
+		 p->volume * v->seg_voice->volume_percent / 100);
 	if (pipe2(fds, O_CLOEXEC)) {
 		log_warn(LOG_VOICE, "espeak-ng: pipe: %s", strerror(errno));
 		return;
@@ -699,7 +795,7 @@ static void spawn_segment(struct voice *v, const char *lang, enum voice_channel 
 		if (have >= sizeof(short)) {
 			size_t samples = have / sizeof(short);
 
-			joint_filter(v, buf, samples);
+			seg_chunk(v, buf, samples);
 			memmove(buf, (char *)buf + samples * sizeof(short),
 				have - samples * sizeof(short));
 			have -= samples * sizeof(short);
@@ -712,10 +808,60 @@ static void spawn_segment(struct voice *v, const char *lang, enum voice_channel 
 		;
 }
 
+/* Segment i of the current utterance in lang's voice: its samples (0: it said nothing). */
+static uint64_t say_segment(struct voice *v, enum phrase_lang lang, int i)
+{
+	struct item *it = &v->current;
+	char input[2 * UTTERANCE_TEXT_MAX + 16];
+	size_t n;
+
+	if (!espeak_use_voice(v, lang, it->ch, it->rate_percent))
+		return 0;
+	n = voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
+	/* MBROLA stops where its last sound stops, mid-wave (a click): a pause after it lets the
+	 * sound end, and its silence is cut as a joint's. */
+	if (v->seg_voice->mbrola && n < sizeof(input))
+		snprintf(input + n, sizeof(input) - n, " [[_:_:]]");
+	v->seg_trim_end = !v->seg_goes_on && v->seg_voice->mbrola;
+	v->seg_samples = 0;
+	v->seg_resample = v->seg_voice->rate != (unsigned)v->sample_rate;
+	if (v->seg_resample)
+		resampler_init(&v->resampler, v->seg_voice->rate, (unsigned)v->sample_rate);
+	if (v->cfg.engine == VOICE_ENGINE_PROCESS)
+		spawn_segment(v, v->seg_voice->name, it->ch, it->rate_percent, input);
+	else
+		espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
+			     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
+	if (v->seg_resample && !current_aborted(v))
+		resampler_flush(&v->resampler, resampled, v);
+	return v->seg_samples;
+}
+
+/* A chosen voice said nothing (its mbrola process died: eSpeak NG reports success with no
+ * sound): loaded again, which starts mbrola again; if that says nothing either, the
+ * language's own voice speaks from now on. */
+static void say_segment_checked(struct voice *v, enum phrase_lang lang, int i)
+{
+	struct lang_voice *lv = &v->langs[lang];
+	char asked[VOICE_NAME_MAX];
+
+	if (say_segment(v, lang, i) > 0 || !lv->named || current_aborted(v))
+		return;
+	espeak_loaded_voice[0] = '\0';
+	if (say_segment(v, lang, i) > 0 || current_aborted(v)) {
+		log_warn(LOG_VOICE, "voice %s said nothing; loaded again, it speaks", lv->name);
+		return;
+	}
+	snprintf(asked, sizeof(asked), "%s", lv->name);
+	lang_voice_default(lv, lang);
+	espeak_loaded_voice[0] = '\0';
+	voice_fell_back(v, lang, asked, "it said nothing, also when loaded again");
+	say_segment(v, lang, i);
+}
+
 static void speak(struct voice *v)
 {
 	struct item *it = &v->current;
-	char input[2 * UTTERANCE_TEXT_MAX];
 	bool aborted = false;
 
 	speech_log_write(v, it);
@@ -732,21 +878,21 @@ static void speak(struct voice *v)
 	for (int i = 0; i < it->u.count && !aborted; i++) {
 		enum phrase_lang lang = it->u.seg[i].lang;
 
-		if (!espeak_use_voice(v, lang_codes[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0],
-				      it->ch, it->rate_percent))
-			break;
-		voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
+		if ((unsigned)lang >= PHRASE_LANG_COUNT)
+			lang = PHRASE_DE;
 		v->seg_goes_on = i + 1 < it->u.count;
-		if (v->cfg.engine == VOICE_ENGINE_PROCESS)
-			spawn_segment(v, lang_codes[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0],
-				      it->ch, it->rate_percent, input);
-		else
-			espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
-				     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
+		say_segment_checked(v, lang, i);
 		aborted = current_aborted(v);
 		if (v->seg_goes_on && !aborted)
 			joint_segment_end(v);
 	}
+	if (v->seg_trim_end && !aborted) {
+		size_t keep = ms_samples(v, VOICE_JOINT_TAIL_MS);
+
+		emit(v, v->hold, keep < v->held ? keep : v->held);
+	}
+	v->held = 0;
+	v->seg_trim_end = false;
 	v->seg_goes_on = false;
 	v->seg_leading = false;
 	if (v->current_to_sink)
@@ -768,8 +914,10 @@ static void *voice_thread(void *arg)
 	char err[200] = "";
 
 	espeak_start(v);
-	if (v->espeak_ok)
-		espeak_use_voice(v, "de", VOICE_PUBLIC, 100);
+	if (v->espeak_ok) {
+		voices_check(v);
+		espeak_use_voice(v, PHRASE_DE, VOICE_PUBLIC, 100);
+	}
 	v->sink_env.cfg = &v->cfg;
 	v->sink_env.sample_rate = (unsigned)v->sample_rate;
 	v->sink_env.should_abort = current_aborted;
@@ -788,10 +936,12 @@ static void *voice_thread(void *arg)
 	for (;;) {
 		int slot;
 
-		if (v->queued == 0 && v->espeak_ok && strncmp(espeak_loaded_voice, "de", 2) != 0) {
+		if (v->queued == 0 && v->espeak_ok &&
+		    strncmp(espeak_loaded_voice, v->langs[PHRASE_DE].name,
+			    strlen(v->langs[PHRASE_DE].name)) != 0) {
 			/* Idle: have the moves' voice ready, so the next move starts at once. */
 			pthread_mutex_unlock(&v->lock);
-			espeak_use_voice(v, "de", VOICE_PUBLIC, 100);
+			espeak_use_voice(v, PHRASE_DE, VOICE_PUBLIC, 100);
 			pthread_mutex_lock(&v->lock);
 		}
 		while (v->queued == 0 && !v->stopping)
