@@ -29,6 +29,7 @@ struct lang_voice {
 	char name[VOICE_NAME_MAX]; /* the eSpeak NG voice loaded for the language */
 	bool named;		   /* the configuration's (not the language's own) */
 	bool mbrola;		   /* an MBROLA voice: its end needs a pause (voice.c) */
+	bool apart;		   /* said by a worker (voice/worker.h), not the voice thread */
 	unsigned rate;		   /* its samples per second */
 	int volume_percent;	   /* of the channel's volume, for eSpeak NG */
 	float gain;		   /* on its samples after eSpeak NG (1: none) */

@@ -50,6 +50,7 @@
 #include "voice/resample.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
+#include "voice/worker.h"
 
 /* How long voice_start() waits for the audio output to open. */
 #define VOICE_START_WAIT_S 3
@@ -130,6 +131,8 @@ struct voice {
 	/* Each language's voice (voice/langvoice.h), and whether its falling back was said. */
 	struct lang_voice langs[PHRASE_LANG_COUNT];
 	bool lang_noticed[PHRASE_LANG_COUNT];
+	struct voice_worker workers[PHRASE_LANG_COUNT]; /* of the languages said apart */
+	uint64_t joint_end_ns; /* when the segment before the joint ended (0: none) */
 	/* The segment being said: its voice's samples so far, resampled when its rate is not
 	 * sample_rate; an MBROLA voice's last segment has its trailing silence cut as a
 	 * joint's is. */
@@ -500,6 +503,15 @@ static void resampled(void *ctx, const int16_t *samples, size_t n)
 /* A chunk of the segment's voice: its gain, its rate made the output's, its joints cut. */
 static void seg_chunk(struct voice *v, const short *wav, size_t n)
 {
+	if (v->seg_samples == 0 && v->joint_end_ns) {
+		uint64_t us = (monotonic_ns() - v->joint_end_ns) / 1000;
+
+		v->joint_end_ns = 0;
+		pthread_mutex_lock(&v->lock);
+		if (us > v->stats.joint_wait_max_us)
+			v->stats.joint_wait_max_us = (uint32_t)us;
+		pthread_mutex_unlock(&v->lock);
+	}
 	v->seg_samples += n;
 	while (n > 0) {
 		size_t k = n;
@@ -520,6 +532,16 @@ static void seg_chunk(struct voice *v, const short *wav, size_t n)
 		wav += k;
 		n -= k;
 	}
+}
+
+static void worker_chunk(void *ctx, const short *wav, size_t n)
+{
+	seg_chunk(ctx, wav, n);
+}
+
+static bool worker_stop_asked(void *ctx)
+{
+	return current_aborted(ctx);
 }
 
 static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
@@ -574,8 +596,10 @@ static bool espeak_use_voice(struct voice *v, enum phrase_lang lang, enum voice_
 	if (strcmp(espeak_loaded_voice, name) != 0) {
 		if (espeak_SetVoiceByName(name) != EE_OK) {
 			log_warn(LOG_VOICE, "eSpeak NG has no voice \"%s\"", name);
+			/* Never another voice for a chosen one (its rate may differ): the caller
+			 * falls back to the language's own. */
 			if (espeak_SetVoiceByName(lv->name) != EE_OK &&
-			    espeak_SetVoiceByName("de") != EE_OK) {
+			    (lv->named || espeak_SetVoiceByName("de") != EE_OK)) {
 				espeak_loaded_voice[0] = '\0';
 				return false;
 			}
@@ -630,6 +654,10 @@ static void voices_check(struct voice *v)
 				 v->langs[l].rate, 20 * log10(v->langs[l].gain),
 				 v->langs[l].volume_percent);
 	}
+	/* Loading an MBROLA voice starts mbrola again: beside one, every other language keeps
+	 * its voice loaded in a process of its own; the moves' German stays here. */
+	for (int l = PHRASE_EN; l < PHRASE_LANG_COUNT; l++)
+		v->langs[l].apart = v->langs[PHRASE_DE].mbrola || v->langs[l].mbrola;
 	v->sample_rate = (int)v->langs[PHRASE_DE].rate;
 	pthread_mutex_lock(&v->lock);
 	v->stats.sample_rate = (unsigned)v->sample_rate;
@@ -808,6 +836,29 @@ static void spawn_segment(struct voice *v, const char *voice, enum voice_channel
 		;
 }
 
+/* input said by lang's worker, started first if it does not run (or runs another variant). */
+static void say_apart(struct voice *v, enum phrase_lang lang, const char *input)
+{
+	const struct voice_params *p = &v->cfg.params[v->current.ch];
+	struct voice_worker *w = &v->workers[lang];
+	const struct lang_voice *lv = &v->langs[lang];
+	int rate = p->rate * v->current.rate_percent / 100;
+	char name[sizeof(w->name)], why[160];
+
+	if (p->variant[0] && !lv->mbrola)
+		snprintf(name, sizeof(name), "%s+%s", lv->name, p->variant);
+	else
+		snprintf(name, sizeof(name), "%s", lv->name);
+	if (w->pid > 0 && strcmp(w->name, name))
+		voice_worker_stop(w);
+	if (w->pid <= 0 && voice_worker_start(w, name, why, sizeof(why))) {
+		log_warn(LOG_VOICE, "voice %s: %s", name, why);
+		return;
+	}
+	voice_worker_say(w, input, rate < 80 ? 80 : rate, p->pitch,
+			 p->volume * lv->volume_percent / 100, worker_chunk, worker_stop_asked, v);
+}
+
 /* Segment i of the current utterance in lang's voice: its samples (0: it said nothing). */
 static uint64_t say_segment(struct voice *v, enum phrase_lang lang, int i)
 {
@@ -815,7 +866,9 @@ static uint64_t say_segment(struct voice *v, enum phrase_lang lang, int i)
 	char input[2 * UTTERANCE_TEXT_MAX + 16];
 	size_t n;
 
-	if (!espeak_use_voice(v, lang, it->ch, it->rate_percent))
+	if (v->langs[lang].apart)
+		v->seg_voice = &v->langs[lang];
+	else if (!espeak_use_voice(v, lang, it->ch, it->rate_percent))
 		return 0;
 	n = voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
 	/* MBROLA stops where its last sound stops, mid-wave (a click): a pause after it lets the
@@ -829,6 +882,8 @@ static uint64_t say_segment(struct voice *v, enum phrase_lang lang, int i)
 		resampler_init(&v->resampler, v->seg_voice->rate, (unsigned)v->sample_rate);
 	if (v->cfg.engine == VOICE_ENGINE_PROCESS)
 		spawn_segment(v, v->seg_voice->name, it->ch, it->rate_percent, input);
+	else if (v->seg_voice->apart)
+		say_apart(v, lang, input);
 	else
 		espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
 			     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
@@ -845,18 +900,32 @@ static void say_segment_checked(struct voice *v, enum phrase_lang lang, int i)
 	struct lang_voice *lv = &v->langs[lang];
 	char asked[VOICE_NAME_MAX];
 
-	if (say_segment(v, lang, i) > 0 || !lv->named || current_aborted(v))
+	if (say_segment(v, lang, i) > 0 || (!lv->named && !lv->apart) || current_aborted(v))
 		return;
 	espeak_loaded_voice[0] = '\0';
+	voice_worker_stop(&v->workers[lang]);
 	if (say_segment(v, lang, i) > 0 || current_aborted(v)) {
 		log_warn(LOG_VOICE, "voice %s said nothing; loaded again, it speaks", lv->name);
 		return;
 	}
-	snprintf(asked, sizeof(asked), "%s", lv->name);
-	lang_voice_default(lv, lang);
-	espeak_loaded_voice[0] = '\0';
-	voice_fell_back(v, lang, asked, "it said nothing, also when loaded again");
-	say_segment(v, lang, i);
+	if (lv->named) {
+		snprintf(asked, sizeof(asked), "%s", lv->name);
+		bool apart = lv->apart;
+
+		lang_voice_default(lv, lang);
+		lv->apart = apart;
+		espeak_loaded_voice[0] = '\0';
+		voice_fell_back(v, lang, asked, "it said nothing, also when loaded again");
+		if (say_segment(v, lang, i) > 0 || current_aborted(v))
+			return;
+	}
+	/* The language's own voice in a worker that cannot start: here, loaded each time. */
+	if (lv->apart) {
+		log_warn(LOG_VOICE, "voice %s: said here, loaded at each change of language",
+			 lv->name);
+		lv->apart = false;
+		say_segment(v, lang, i);
+	}
 }
 
 static void speak(struct voice *v)
@@ -883,9 +952,12 @@ static void speak(struct voice *v)
 		v->seg_goes_on = i + 1 < it->u.count;
 		say_segment_checked(v, lang, i);
 		aborted = current_aborted(v);
-		if (v->seg_goes_on && !aborted)
+		if (v->seg_goes_on && !aborted) {
 			joint_segment_end(v);
+			v->joint_end_ns = monotonic_ns();
+		}
 	}
+	v->joint_end_ns = 0;
 	if (v->seg_trim_end && !aborted) {
 		size_t keep = ms_samples(v, VOICE_JOINT_TAIL_MS);
 
@@ -977,6 +1049,8 @@ static void *voice_thread(void *arg)
 	v->sink_ops->close(v->sink);
 	v->sink = NULL;
 out:
+	for (int l = 0; l < PHRASE_LANG_COUNT; l++)
+		voice_worker_stop(&v->workers[l]);
 	wav_writer_close(&v->record);
 	pthread_mutex_lock(&v->log_lock);
 	release_held(v);
@@ -1009,6 +1083,8 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 		break;
 	}
 	v->record.fd = -1;
+	for (int l = 0; l < PHRASE_LANG_COUNT; l++)
+		v->workers[l].fd = -1;
 	snprintf(path, sizeof(path), "%s/speech.log", cfg->state_dir);
 	/* Storage that cannot be written now (read-only) is no reason not to speak: what is
 	 * said is kept and written to speech.log when it can be. */

@@ -133,6 +133,9 @@ struct voice_stats {
 	uint32_t fell_back;   /* a bit per language (1 << PHRASE_DE ...) whose chosen voice
 			       * could not speak: the language's own voice speaks */
 	unsigned sample_rate; /* of the sinks and the record (the German voice's) */
+	/* From the end of a segment to the first sample of the next one in another voice, the
+	 * longest (a voice loaded between them would show here). */
+	uint32_t joint_wait_max_us;
 };
 void voice_get_stats(struct voice *v, struct voice_stats *out);
 
