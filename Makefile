@@ -214,7 +214,8 @@ SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
-	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs
+	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs \
+	pocketsphinx pocketsphinx-en-us
 
 # make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
 SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \

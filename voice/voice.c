@@ -836,6 +836,18 @@ static void spawn_segment(struct voice *v, const char *voice, enum voice_channel
 		;
 }
 
+/* The voice lang's worker loads for a channel of parameters p (a formant voice's variant). */
+static void worker_voice_name(const struct voice *v, enum phrase_lang lang,
+			      const struct voice_params *p, char *name, size_t size)
+{
+	const struct lang_voice *lv = &v->langs[lang];
+
+	if (p->variant[0] && !lv->mbrola)
+		snprintf(name, size, "%s+%s", lv->name, p->variant);
+	else
+		snprintf(name, size, "%s", lv->name);
+}
+
 /* input said by lang's worker, started first if it does not run (or runs another variant). */
 static void say_apart(struct voice *v, enum phrase_lang lang, const char *input)
 {
@@ -845,10 +857,7 @@ static void say_apart(struct voice *v, enum phrase_lang lang, const char *input)
 	int rate = p->rate * v->current.rate_percent / 100;
 	char name[sizeof(w->name)], why[160];
 
-	if (p->variant[0] && !lv->mbrola)
-		snprintf(name, sizeof(name), "%s+%s", lv->name, p->variant);
-	else
-		snprintf(name, sizeof(name), "%s", lv->name);
+	worker_voice_name(v, lang, p, name, sizeof(name));
 	if (w->pid > 0 && strcmp(w->name, name))
 		voice_worker_stop(w);
 	if (w->pid <= 0 && voice_worker_start(w, name, why, sizeof(why))) {
@@ -989,6 +998,16 @@ static void *voice_thread(void *arg)
 	if (v->espeak_ok) {
 		voices_check(v);
 		espeak_use_voice(v, PHRASE_DE, VOICE_PUBLIC, 100);
+		/* The interface language's worker now, so that its first prompt waits for none. */
+		if (v->langs[v->cfg.notice_lang].apart) {
+			struct voice_params *p = &v->cfg.params[VOICE_PRIVATE];
+			char name[sizeof(v->workers[0].name)], why[160];
+
+			worker_voice_name(v, v->cfg.notice_lang, p, name, sizeof(name));
+			if (voice_worker_start(&v->workers[v->cfg.notice_lang], name, why,
+					       sizeof(why)))
+				log_warn(LOG_VOICE, "voice %s: %s", name, why);
+		}
 	}
 	v->sink_env.cfg = &v->cfg;
 	v->sink_env.sample_rate = (unsigned)v->sample_rate;
