@@ -82,7 +82,7 @@ check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annab
 check no-warnings sh -c '! journalctl -u annabellad -p warning -o cat | grep annabellad:'
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
 
-# An MBROLA voice (README "Speech"), where the tree has one: with [voice] voice-de = mb-de6
+# An MBROLA voice (README "Speech"), where the tree has one: with [voice] voice-de = mb-de7
 # and an English interface in a drop-in, the daemon under the unit's sandbox starts mbrola
 # and reads its voice (no falling back), keeps English in its worker, and says the move.
 children_named() { # NAME: the daemon's child processes whose command line starts with NAME
@@ -93,13 +93,13 @@ children_named() { # NAME: the daemon's child processes whose command line start
 		tr '\0' ' ' <"$d/cmdline" | grep -q "^$1" && echo "${d#/proc/}"
 	done
 }
-mbrola_voice_read() { journalctl -u annabellad -o cat | grep -q 'voice-de = mb-de6: 22050 Hz'; }
+mbrola_voice_read() { journalctl -u annabellad -o cat | grep -q 'voice-de = mb-de7: 22050 Hz'; }
 mbrola_runs() { [ -n "$(children_named mbrola)" ]; }
 worker_runs() { [ -n "$(children_named annabella-voice)" ]; }
 no_fallback() { ! journalctl -u annabellad -o cat | grep -q 'speaks instead'; }
 move_said() { [ "$(stat -c %s /var/lib/annabella/audio/public.wav 2>/dev/null || echo 0)" -gt 40000 ]; }
-if [ -x /usr/bin/mbrola ] && [ -r /usr/share/mbrola/de6/de6 ]; then
-	printf '[voice]\nvoice-de = mb-de6\nlanguage = en\n[log]\nlevel = info\n' \
+if [ -x /usr/bin/mbrola ] && [ -r /usr/share/mbrola/de7/de7 ]; then
+	printf '[voice]\nvoice-de = mb-de7\nlanguage = en\n[log]\nlevel = info\n' \
 		>/etc/annabella/annabella.conf.d/80-mbrola.conf
 	sed 's|game.script|stall.script|' /etc/systemd/system/annabellad.service.d/sim.conf \
 		>/etc/systemd/system/annabellad.service.d/sim-mbrola.conf

@@ -15,7 +15,7 @@ include=systemd,systemd-sysv,dbus,udev,libgpiod2,libespeak-ng1,espeak-ng-data,li
 # And what the package suggests for a clearer German voice (README "Speech"): mbrola from
 # contrib and one German voice from non-free, in the tree's own sources (the machine's stay
 # as they are), so the unit's sandbox is tried with an MBROLA voice.
-include=$include,mbrola,mbrola-de6
+include=$include,mbrola,mbrola-de7
 components=main,contrib,non-free
 base=$cache/bookworm-$(printf '%s %s' "$include" "$components" | cksum | cut -d' ' -f1)
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
