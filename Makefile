@@ -50,7 +50,7 @@ Q := @
 endif
 
 LAYERS := base chess game control gpio clockface voice braille config store daemon net cli
-PKGS := libgpiod espeak-ng alsa inih
+PKGS := libgpiod espeak-ng alsa inih opus ogg
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wcast-qual -Wcast-align -Wundef -Wvla -Wimplicit-fallthrough -Wformat=2
@@ -207,7 +207,7 @@ install: all
 # What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
 # or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
-	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
+	libopus-dev libogg-dev libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
 	libmosquitto-dev zlib1g-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
@@ -249,7 +249,7 @@ deps:
 # tools/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
-CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
+CROSS_LIBS := libgpiod-dev libespeak-ng-dev libopus-dev libogg-dev libasound2-dev libinih-dev libbrlapi-dev \
 	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data
 deps-cross:
 	@tools/deps.sh $(DEB_CROSS)

@@ -44,6 +44,7 @@ void config_defaults(struct config *cfg)
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
+	cfg->keep_audio_mb = 100;
 	cfg->keep_games = -1;
 	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
 	snprintf(cfg->control_group, sizeof(cfg->control_group), "annabella");
@@ -795,6 +796,14 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				BAD("%s must be a number of games (1..1000000) or all", key);
 			else
 				*keep = (int)v;
+			return 0;
+		}
+		if (!strcmp(key, "keep-audio-mb")) {
+			long v;
+
+			if (parse_uint(value, 0, 1000000, &v))
+				BAD("keep-audio-mb must be 0..1000000 (megabytes; 0: no bound)");
+			cfg->keep_audio_mb = (int)v;
 			return 0;
 		}
 		BAD("unknown key '%s' in [state]", key);

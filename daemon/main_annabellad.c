@@ -594,6 +594,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .virtual_time = d->opt.virtual_time,
 	    .threaded = !d->opt.virtual_time,
 	    .keep_audio = d->cfg.keep_audio,
+	    .keep_audio_bytes = (uint64_t)d->cfg.keep_audio_mb * 1000000u,
 	    .keep_games = d->cfg.keep_games,
 	};
 	struct presenter_config pc = {

@@ -47,6 +47,7 @@
 #include "voice/langvoice.h"
 #include "voice/phonemes.h"
 #include "voice/phrases.h"
+#include "voice/record.h"
 #include "voice/resample.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
@@ -64,7 +65,8 @@ struct item {
 	uint64_t time_ms;
 	uint64_t said_ns; /* monotonic, when voice_say() took it */
 	uint64_t seq;
-	int record_fd; /* ITEM_RECORD: the new record file, or -1 to end the record */
+	int record_fd;	  /* ITEM_RECORD: the new record file, or -1 to end the record */
+	bool record_opus; /* ITEM_RECORD: its format is Ogg Opus (its name ends in .opus) */
 	/* ITEM_RECORD: its path ("": the record ends, or the path is too long to keep) */
 	char record_path[256];
 	int rate_percent;
@@ -142,7 +144,7 @@ struct voice {
 	bool seg_trim_end;
 	struct resampler resampler;
 	int16_t gain_buf[512];
-	struct wav_writer record;
+	struct audio_record record;
 	char record_path[256]; /* the record's file ("": none), tried again when it fails */
 	/* The joint between segments: quiet samples held back at a segment's end, and the
 	 * quiet samples before the next segment's first sound. */
@@ -334,6 +336,7 @@ int voice_record_to(struct voice *v, const char *path)
 	memset(it, 0, offsetof(struct item, u));
 	it->type = ITEM_RECORD;
 	it->record_fd = fd;
+	it->record_opus = path && audio_record_is_opus(path);
 	/* A path too long to keep is not tried again (never a shortened one). */
 	if (path && strlen(path) < sizeof(it->record_path))
 		snprintf(it->record_path, sizeof(it->record_path), "%s", path);
@@ -388,7 +391,7 @@ static void emit(struct voice *v, const short *wav, size_t numsamples)
 		pthread_mutex_unlock(&v->lock);
 	}
 	if (v->current_to_record)
-		recorded = wav_writer_write(&v->record, wav, numsamples) == 0;
+		recorded = audio_record_write(&v->record, wav, numsamples) == 0;
 	pthread_mutex_lock(&v->lock);
 	if (v->current_to_sink) {
 		if (lost)
@@ -727,16 +730,15 @@ void voice_log_line(struct voice *v, const char *line)
 	pthread_mutex_unlock(&v->log_lock);
 }
 
-static void switch_record(struct voice *v, int fd, const char *path)
+static void switch_record(struct voice *v, int fd, const char *path, bool opus)
 {
-	wav_writer_close(&v->record);
+	audio_record_close(&v->record);
 	snprintf(v->record_path, sizeof(v->record_path), "%s", path);
 	if (fd < 0)
 		return;
-	if (wav_writer_open_fd(&v->record, fd, (unsigned)v->sample_rate) != 0) {
+	if (audio_record_open_fd(&v->record, fd, opus ? ".opus" : ".wav",
+				 (unsigned)v->sample_rate) != 0)
 		log_warn(LOG_VOICE, "record: cannot write: %s", strerror(errno));
-		close(fd);
-	}
 }
 
 /* Whether the record takes what is said now.  One that could not be opened (read-only
@@ -745,18 +747,18 @@ static void switch_record(struct voice *v, int fd, const char *path)
  * meanwhile is not in it). */
 static bool record_ready(struct voice *v)
 {
-	if (v->record.fd >= 0 && !v->record.failed)
+	if (audio_record_is_open(&v->record) && !audio_record_failed(&v->record))
 		return true;
 	if (!v->record_path[0])
 		return false; /* no record, or none to try again */
-	if (v->record.fd < 0) {
-		if (wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
+	if (!audio_record_is_open(&v->record)) {
+		if (audio_record_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
 			return false;
 		log_info(LOG_VOICE, "record %s: opened", v->record_path);
 		return true;
 	}
-	if (v->record.failed) {
-		if (wav_writer_resume(&v->record) != 0)
+	if (audio_record_failed(&v->record)) {
+		if (audio_record_resume(&v->record) != 0)
 			return false;
 		log_info(LOG_VOICE, "record %s: written again", v->record_path);
 	}
@@ -979,7 +981,7 @@ static void speak(struct voice *v)
 	if (v->current_to_sink)
 		v->sink_ops->end(v->sink, it->ch, aborted);
 	if (v->current_to_record)
-		wav_writer_commit(&v->record);
+		audio_record_commit(&v->record);
 	if (aborted) {
 		log_info(LOG_VOICE, "stopped (superseded by a move): %s \"%s\"",
 			 channel_names[it->ch], it->u.text);
@@ -1055,7 +1057,8 @@ static void *voice_thread(void *arg)
 		pthread_mutex_unlock(&v->lock);
 
 		if (v->current.type == ITEM_RECORD)
-			switch_record(v, v->current.record_fd, v->current.record_path);
+			switch_record(v, v->current.record_fd, v->current.record_path,
+				      v->current.record_opus);
 		else
 			speak(v);
 
@@ -1070,7 +1073,7 @@ static void *voice_thread(void *arg)
 out:
 	for (int l = 0; l < PHRASE_LANG_COUNT; l++)
 		voice_worker_stop(&v->workers[l]);
-	wav_writer_close(&v->record);
+	audio_record_close(&v->record);
 	pthread_mutex_lock(&v->log_lock);
 	release_held(v);
 	if (pendlog_waiting(&v->slog))
@@ -1101,7 +1104,7 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 		v->sink_ops = &voice_sink_none_ops;
 		break;
 	}
-	v->record.fd = -1;
+	audio_record_init(&v->record);
 	for (int l = 0; l < PHRASE_LANG_COUNT; l++)
 		v->workers[l].fd = -1;
 	snprintf(path, sizeof(path), "%s/speech.log", cfg->state_dir);

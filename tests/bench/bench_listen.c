@@ -26,6 +26,7 @@
 
 #include "chess/chess.h"
 #include "chess/pgn.h"
+#include "bench_games.h"
 #include "voice/phonemes.h"
 #include "voice/phrases.h"
 #include "voice/pronounce.h"
@@ -386,21 +387,8 @@ int main(int argc, char **argv)
 	o.announce_check = true;
 	for (int g = 3; g < argc; g++) {
 		struct pgn_game game;
-		struct pgn_reader *rd;
-		struct chess_error cerr;
-		size_t len = 0;
-		char *text = NULL;
-		FILE *f = fopen(argv[g], "rb");
 
-		if (!f)
-			return 1;
-		if (getdelim(&text, &len, '\0', f) < 0) {
-			fclose(f);
-			return 1;
-		}
-		fclose(f);
-		rd = pgn_reader_new(text, strlen(text));
-		if (!rd || pgn_reader_next(rd, &game, &cerr) != 1) {
+		if (bench_read_game(argv[g], &game)) {
 			fprintf(stderr, "bench_listen: %s: no game\n", argv[g]);
 			return 1;
 		}
@@ -419,8 +407,6 @@ int main(int argc, char **argv)
 			chess_pos_make(&pos, game.game.moves[i], &undo);
 		}
 		pgn_game_free(&game);
-		pgn_reader_free(rd);
-		free(text);
 	}
 	for (int id = 0; id < PHRASE_ID_COUNT; id++) {
 		const char *t = phrase_text(PHRASE_DE, (enum phrase_id)id);
