@@ -298,9 +298,12 @@ codes-doc: $(BUILD)/annabella
 	@$(BUILD)/annabella codes | python3 tools/gen-codes-doc.py docs/control.md
 
 # The listening kit: one WAV per phrase and language, and an index page to review them.
+# SPEECH_VOICES="de=mb-de7": said by those voices ([voice] voice-de), to hear them first.
 SPEECH_SAMPLES ?= $(BUILD)/speech-samples
+SPEECH_VOICES ?=
 speech-samples: $(BUILD)/annabella
-	@$(BUILD)/annabella speech-samples $(SPEECH_SAMPLES)
+	@$(BUILD)/annabella speech-samples $(foreach v,$(SPEECH_VOICES),--voice $(v)) \
+		$(SPEECH_SAMPLES)
 
 san: deps
 	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -4,7 +4,7 @@
 # a dictionary of their words in its phones, made from eSpeak NG's phonemes) hears the moves
 # of four master games (253 plies) and the German prompts as each installed German voice
 # says them through the voice thread: eSpeak NG's own (de) and every MBROLA voice
-# (mbrola-de1 .. de8, Debian's non-free: README "Speech").  A rough stand-in for a listener,
+# (mbrola-de1 .. de8, Debian's non-free: docs/speech.md "Voices").  A rough stand-in for a listener,
 # not a German one: it shows a change that makes speech less clear as a number.
 #   LISTEN_VOICES="de mb-de6" to choose; LISTEN_GAMES to give other games.
 # Prints "bench listen_VOICE_* VALUE UNIT" lines.

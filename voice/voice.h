@@ -53,7 +53,7 @@ struct voice_config {
 	/* Each language's eSpeak NG voice ("" its own: de, en, sv, nl), e.g. an MBROLA voice
 	 * ([voice] voice-de = mb-de6).  Tried when the voice starts: one that does not load as
 	 * named, or says nothing, is logged and said privately once, and the language's own
-	 * voice speaks instead (README "Speech"). */
+	 * voice speaks instead (docs/speech.md "Voices"). */
 	char voice_name[PHRASE_LANG_COUNT][VOICE_NAME_MAX];
 	/* The language of the voice's own notices (a voice that fell back). */
 	enum phrase_lang notice_lang;

@@ -82,7 +82,7 @@ check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annab
 check no-warnings sh -c '! journalctl -u annabellad -p warning -o cat | grep annabellad:'
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
 
-# An MBROLA voice (README "Speech"), where the tree has one: with [voice] voice-de = mb-de7
+# An MBROLA voice (docs/speech.md "Voices"), where the tree has one: with [voice] voice-de = mb-de7
 # and an English interface in a drop-in, the daemon under the unit's sandbox starts mbrola
 # and reads its voice (no falling back), keeps English in its worker, and says the move.
 children_named() { # NAME: the daemon's child processes whose command line starts with NAME
