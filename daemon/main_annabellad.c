@@ -490,7 +490,8 @@ static void reload(struct daemon *d)
 		 "variant, detection and menu times, clock warnings and flag announcement; not "
 		 "reloaded (restart "
 		 "for them): the board, the state directory, the control socket, the audio "
-		 "devices, the language and the game settings");
+		 "devices, the language, the voices of the languages (voice-de ...) and the "
+		 "game settings");
 }
 
 static void signal_ready(void *user, int fd, short revents, uint64_t now)

@@ -180,6 +180,21 @@ int lang_voice_try(struct lang_voice *lv, enum phrase_lang lang, const char *ask
 	return 0;
 }
 
+bool lang_voice_variant_exists(const char *name)
+{
+	espeak_VOICE spec = {.languages = "variant"};
+	const espeak_VOICE **list = espeak_ListVoices(&spec);
+
+	for (int i = 0; list && list[i]; i++) {
+		const char *id = list[i]->identifier ? list[i]->identifier : "";
+		const char *base = strrchr(id, '/') ? strrchr(id, '/') + 1 : id;
+
+		if (!strcasecmp(base, name))
+			return true;
+	}
+	return false;
+}
+
 void lang_voice_gain(const struct lang_voice *lv, int16_t *s, size_t n)
 {
 	const float top = 32767.0f - LANG_VOICE_LIMIT;

@@ -59,6 +59,8 @@ int lang_voice_load(const struct lang_voice *lv);
 int lang_voice_measure(const char *text, int volume, struct voice_level *out);
 /* lv's gain on n samples (in place), bent above LANG_VOICE_LIMIT, never clipped. */
 void lang_voice_gain(const struct lang_voice *lv, int16_t *s, size_t n);
+/* Whether eSpeak NG has the variant name ("f2", "klatt": espeak-ng-data/voices/!v/). */
+bool lang_voice_variant_exists(const char *name);
 /* The sentence each voice is tried and measured with. */
 const char *lang_voice_sentence(enum phrase_lang lang);
 

@@ -640,10 +640,29 @@ static void voice_fell_back(struct voice *v, enum phrase_lang lang, const char *
 	voice_say_utterance(v, VOICE_PRIVATE, VOICE_KIND_PROMPT, &u, 100, v->current.time_ms);
 }
 
+/* A variant eSpeak NG does not have is no sound of its own: eSpeak NG would say the plain
+ * voice without a word (variant = mb-de6 did).  Logged, and the plain voice used. */
+static void variants_check(struct voice *v)
+{
+	for (int ch = 0; ch < VOICE_CHANNEL_COUNT; ch++) {
+		char *variant = v->cfg.params[ch].variant;
+
+		if (variant[0] && !lang_voice_variant_exists(variant)) {
+			log_warn(LOG_VOICE,
+				 "%s variant = %s: eSpeak NG has no such variant (a voice is "
+				 "voice-de = ...); the voice's own sound is used",
+				 channel_names[ch], variant);
+			variant[0] = '\0';
+			v->stats.variants_unknown |= 1u << ch;
+		}
+	}
+}
+
 /* Each language's voice tried before the first word; the sinks' and the record's rate is
  * then the German voice's, which says the moves. */
 static void voices_check(struct voice *v)
 {
+	variants_check(v);
 	for (int l = 0; l < PHRASE_LANG_COUNT; l++) {
 		char why[160];
 
@@ -1044,6 +1063,7 @@ static void *voice_thread(void *arg)
 		if (v->params_changed) {
 			memcpy(v->cfg.params, v->new_params, sizeof(v->cfg.params));
 			v->params_changed = false;
+			variants_check(v);
 			espeak_loaded_voice[0] = '\0'; /* the variant may have changed */
 		}
 		slot = v->order[0];

@@ -130,9 +130,10 @@ struct voice_stats {
 	uint32_t joint_raw_max_ms;     /* the longest silence eSpeak NG left at a joint */
 	uint32_t joint_max_ms;	       /* the longest left after cutting */
 	uint32_t last_joint_raw_ms, last_joint_ms; /* of the last joint */
-	uint32_t fell_back;   /* a bit per language (1 << PHRASE_DE ...) whose chosen voice
-			       * could not speak: the language's own voice speaks */
-	unsigned sample_rate; /* of the sinks and the record (the German voice's) */
+	uint32_t fell_back;	   /* a bit per language (1 << PHRASE_DE ...) whose chosen voice
+				    * could not speak: the language's own voice speaks */
+	unsigned sample_rate;	   /* of the sinks and the record (the German voice's) */
+	uint32_t variants_unknown; /* a bit per channel whose variant eSpeak NG lacks */
 	/* From the end of a segment to the first sample of the next one in another voice, the
 	 * longest (a voice loaded between them would show here). */
 	uint32_t joint_wait_max_us;

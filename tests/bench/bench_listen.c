@@ -276,8 +276,9 @@ static double cpu_seconds(void)
 		buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
 		fclose(f);
 		p = strrchr(buf, ')');
-		if (p && sscanf(p + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ppid,
-				&utime, &stime) == 3 &&
+		if (p &&
+		    sscanf(p + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ppid,
+			   &utime, &stime) == 3 &&
 		    ppid == getpid())
 			children += (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 	}

@@ -200,6 +200,28 @@ static void test_voice_loaded_as_named(void **state)
 	v = start("German", "en-us");
 	voice_get_stats(v, &st);
 	assert_int_equal(st.fell_back, 0);
+	assert_int_equal(st.variants_unknown, 0);
+	voice_stop(v);
+}
+
+/* variant = mb-de6 was taken, and eSpeak NG said plain German: a variant it lacks is
+ * reported and not used; one it has is used. */
+static void test_unknown_variant(void **state)
+{
+	struct voice_config cfg;
+	struct voice_stats st;
+	char err[200];
+	struct voice *v;
+
+	(void)state;
+	voice_config_defaults(&cfg);
+	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", dir);
+	snprintf(cfg.params[VOICE_PUBLIC].variant, sizeof(cfg.params[0].variant), "mb-de6");
+	snprintf(cfg.params[VOICE_PRIVATE].variant, sizeof(cfg.params[0].variant), "f2");
+	v = voice_start(&cfg, err, sizeof(err));
+	assert_non_null(v);
+	voice_get_stats(v, &st);
+	assert_int_equal(st.variants_unknown, 1u << VOICE_PUBLIC);
 	voice_stop(v);
 }
 
@@ -364,6 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_missing_voice_falls_back, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_voice_loaded_as_named, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unknown_variant, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mbrola_own_rate_clean_end, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mbrola_levels, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dead_mbrola, setup, teardown),
