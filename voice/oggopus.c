@@ -11,6 +11,7 @@
 
 #include "base/log.h"
 #include "voice/resample.h"
+#include "voice/wav.h"
 
 #define FRAME_48K  960 /* 20 ms */
 #define FRAME_MAX  960 /* samples of a 20 ms frame at 48 kHz, the highest rate */
@@ -127,29 +128,12 @@ struct ogg_opus_writer {
 	size_t pending_len, pending_cap;
 };
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k == 0)
-			errno = EIO;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* What is pending to disk; on failure it stays pending (and later audio is dropped). */
 static int flush_pending(struct ogg_opus_writer *w)
 {
 	if (w->pending_len == 0)
 		return 0;
-	if (write_all(w->fd, w->pending, w->pending_len)) {
+	if (voice_write_all(w->fd, w->pending, w->pending_len)) {
 		if (!w->failed)
 			log_warn(LOG_VOICE, "record: write failed: %s", strerror(errno));
 		w->failed = true;
