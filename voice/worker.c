@@ -21,9 +21,13 @@
 #define WORKER_ENV "ANNABELLA_VOICE_WORKER"
 #define WORKER_FD  3
 
-/* A request: the parameters, then len bytes of text. */
+/* A request: its mark, the parameters, then len bytes of text.  A stop the voice thread
+ * sent as the text ended arrives before the next request: the worker skips it. */
+#define WORKER_REQUEST 0x51455241 /* "AREQ" */
+#define WORKER_STOP    's'
+
 struct worker_request {
-	int32_t len, rate, pitch, volume;
+	int32_t mark, len, rate, pitch, volume;
 };
 
 /* The worker's replies: a count of samples that follow; 0 ends a text. */
@@ -84,7 +88,7 @@ static int worker_callback(short *wav, int n, espeak_EVENT *events)
 	char c;
 
 	(void)events;
-	/* Anything the voice thread sends while a text is said means: stop. */
+	/* The voice thread sends nothing but a stop while a text is said. */
 	if (recv(worker_fd, &c, 1, MSG_DONTWAIT) == 1)
 		worker_stopped = true;
 	if (worker_stopped)
@@ -116,7 +120,14 @@ static int worker_main(const char *name)
 		struct worker_frame end = {0};
 		char *more;
 
-		if (read_all(worker_fd, &rq, sizeof(rq), -1) || rq.len < 0 || rq.len > 65536)
+		unsigned char first = WORKER_STOP;
+
+		while (first == WORKER_STOP)
+			if (read_all(worker_fd, &first, 1, -1))
+				return 0;
+		memcpy(&rq, &first, 1);
+		if (read_all(worker_fd, (char *)&rq + 1, sizeof(rq) - 1, -1) ||
+		    rq.mark != WORKER_REQUEST || rq.len < 0 || rq.len > 65536)
 			return 0;
 		more = realloc(text, (size_t)rq.len + 1);
 		if (!more)
@@ -209,7 +220,7 @@ int64_t voice_worker_say(struct voice_worker *w, const char *text, int rate, int
 			 void (*chunk)(void *ctx, const short *s, size_t n),
 			 bool (*stop)(void *ctx), void *ctx)
 {
-	struct worker_request rq = {(int32_t)strlen(text), rate, pitch, volume};
+	struct worker_request rq = {WORKER_REQUEST, (int32_t)strlen(text), rate, pitch, volume};
 	short buf[4096];
 	int64_t said = 0;
 	bool told = false;
@@ -221,7 +232,7 @@ int64_t voice_worker_say(struct voice_worker *w, const char *text, int rate, int
 		struct worker_frame f;
 
 		if (!told && stop(ctx)) {
-			told = write_all(w->fd, "s", 1) == 0;
+			told = write_all(w->fd, &(char){WORKER_STOP}, 1) == 0;
 			if (!told)
 				goto dead;
 		}
