@@ -118,14 +118,14 @@ static void complete_ended_game(struct referee *r, uint64_t now)
 	}
 }
 
-static void new_game(struct referee *r, uint64_t now)
+void ref_new_game(struct referee *r, const struct game_params *params, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_GAME, now);
 	struct game_effect fx = {.kind = GAME_FX_GAME_START, .ms = now};
 
 	complete_ended_game(r, now);
 	flush(r, now);
-	rec.u.game = r->set.next;
+	rec.u.game = *params;
 	if (r->sink.new_game)
 		r->sink.new_game(r->sink.user, &rec.u.game);
 	memset(r->warned, 0, sizeof(r->warned));
@@ -133,9 +133,15 @@ static void new_game(struct referee *r, uint64_t now)
 	r->cleared = false;
 	r->menu.state = MENU_CLOSED;
 	r->resumed = false;
+	r->relay_guide = false;
 	if (ref_emit(r, &rec))
 		return;
 	ref_effect(r, &fx);
+}
+
+static void new_game(struct referee *r, uint64_t now)
+{
+	ref_new_game(r, &r->set.next, now);
 }
 
 void referee_start(struct referee *r, uint64_t now)

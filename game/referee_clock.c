@@ -118,7 +118,9 @@ void ref_check_flag(struct referee *r, uint64_t now)
 	struct chess_clock c;
 	bool doubt = false;
 
-	if (!g->has_clock || g->result.state != RESULT_ON || clock_flag_deadline(&g->clock) > now)
+	/* Online play: the server's clock is the clock, and the server decides a flag. */
+	if (!g->has_clock || g->result.state != RESULT_ON || g->params.mode == GAME_ONLINE ||
+	    clock_flag_deadline(&g->clock) > now)
 		return;
 	if (flag_stands(r, now, &c, &doubt))
 		flag_fell(r, &c, doubt, now);
@@ -174,6 +176,10 @@ void ref_press(struct referee *r, int color, uint64_t now)
 
 	if (!g->has_clock)
 		return;
+	if (g->params.mode == GAME_ONLINE) {
+		ref_online_press(r, color, now);
+		return;
+	}
 	if (game_over(g)) {
 		press_after_end(r, color, now);
 		return;
@@ -312,6 +318,11 @@ void ref_pause_button(struct referee *r, uint64_t now)
 
 	if (!g->has_clock || game_over(g))
 		return;
+	if (g->params.mode == GAME_ONLINE) {
+		/* The server's clock does not stop. */
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	}
 	if (g->clock.state == CLOCK_RUNNING)
 		ref_pause(r, true, "player", now);
 	else if (g->clock.state == CLOCK_PAUSED && g->params.mode == GAME_CASUAL)
@@ -427,7 +438,7 @@ uint64_t ref_clock_deadline(const struct referee *r, uint64_t now)
 
 	if (!g->has_clock || g->result.state != RESULT_ON)
 		return best;
-	best = clock_flag_deadline(&g->clock);
+	best = g->params.mode == GAME_ONLINE ? UINT64_MAX : clock_flag_deadline(&g->clock);
 	if (checkpoint_due(g) < best)
 		best = checkpoint_due(g);
 	if (!player_clock_runs(r))

@@ -469,7 +469,8 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
  * nothing on the board may be given. */
 static bool allowed_in_review(enum game_command_kind kind)
 {
-	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE;
+	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE ||
+	       kind == CMD_ONLINE;
 }
 
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
@@ -479,6 +480,13 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	r->reply = reply;
 	if (review_active(&r->review) && !allowed_in_review(cmd->kind)) {
 		ref_answer(r, cmd, now, REPLY_REVIEW_HAS_BOARD, NULL);
+		r->reply = NULL;
+		return;
+	}
+	/* An online game's moves, offers, clocks and result are the server's (README "Playing
+	 * online"): they come from the online process alone. */
+	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG) {
+		ref_answer(r, cmd, now, REPLY_ONLINE_SERVER_ONLY, NULL);
 		r->reply = NULL;
 		return;
 	}
@@ -531,6 +539,9 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_ENGINE:
 		ref_cmd_engine(r, cmd, now);
+		break;
+	case CMD_ONLINE:
+		ref_cmd_online(r, cmd, now);
 		break;
 	case CMD_KIND_COUNT:
 		break;

@@ -40,6 +40,15 @@ struct referee {
 		bool hint_asked;
 		int hint_ply; /* the plies of the position the hint is for */
 	} engine;
+	/* Online play (referee_online.c): the online process, as it said of itself and of the
+	 * server's game. */
+	struct {
+		enum referee_online_state state;
+		unsigned offers; /* the offers standing on the server (game/online.h) */
+		bool gone;	 /* the opponent left */
+		bool claim_said; /* that a claim is possible was said */
+		uint64_t claim_at;
+	} online;
 	/* The engine's move is being made on the board: each square guided and confirmed. */
 	bool relay_guide;
 	struct review review; /* study (referee_train.c) */
@@ -56,6 +65,9 @@ void ref_say(struct referee *r, enum game_channel ch, enum game_msg msg, uint64_
 /* referee.c */
 /* A fault of the referee's own (a record that did not fit): a reply to no request. */
 void ref_fault(struct referee *r, uint64_t ms, const char *what);
+/* A new game with these parameters (the id and date filled by the sink); the board is
+ * followed from its start position. */
+void ref_new_game(struct referee *r, const struct game_params *params, uint64_t now);
 
 /* referee_board.c */
 /* A move made: from the board, or relayed by an assistant (relayed_by: the author). */
@@ -129,6 +141,20 @@ bool ref_train_square(struct referee *r, int sq, bool occupied, uint64_t before,
 bool ref_review_button(struct referee *r, enum game_button b, uint64_t now);
 /* Set-up guidance, said with `msg` (GAME_MSG_SETUP, GAME_MSG_TAKEBACK). */
 void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
+/* referee_online.c (README "Playing online") */
+void ref_cmd_online(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The player's clock press in an online game: their move goes to the server. */
+void ref_online_press(struct referee *r, int color, uint64_t now);
+/* The player's move on the board ended the game (mate, stalemate): complete at once, so it
+ * goes to the server without a press. */
+void ref_online_final_move(struct referee *r, uint64_t now);
+/* What the player asks of the server (the menu's online items), given to the online
+ * process; said that none is there otherwise. */
+void ref_online_ask(struct referee *r, int request, uint64_t now);
+/* The menu's online entry: a game asked of the waiting online process. */
+void ref_online_request_play(struct referee *r, uint64_t now);
+/* Whether the player may claim the win or a draw now (the opponent stayed away). */
+bool ref_online_claimable(const struct referee *r, uint64_t now);
 /* referee_mate.c */
 /* The result of a rule that gives `winner` the game unless they cannot checkmate by any
  * series of legal moves: their win, "1/2-1/2", or "*" (not proven either way). */
