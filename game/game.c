@@ -319,7 +319,10 @@ static int apply_takeback(struct game *g, const struct game_record *rec)
 		return -1;
 	if (g->has_clock)
 		g->last_clock_ms = rec->ms;
-	retract(g, keep, "taken back", rec->ms);
+	/* Online, the moves left are those the server's game does not have (a takeback both
+	 * agreed to, a move it refused). */
+	retract(g, keep, g->params.mode == GAME_ONLINE ? "not in the server's game" : "taken back",
+		rec->ms);
 	if (game_over(g))
 		result_reset(&g->result);
 	return 0;

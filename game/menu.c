@@ -78,24 +78,26 @@ static void menu_add_online(struct menu *m, const struct game *g)
 
 	if (game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why)))
 		return;
-	if (game_plies(g) < 2)
-		m->items[m->count++] = MENU_ABORT;
+	/* What the opponent asks first: it waits for an answer. */
 	if (offers & ONLINE_OFFER_DRAW(!player)) {
 		m->items[m->count++] = MENU_ACCEPT_DRAW;
 		m->items[m->count++] = MENU_DECLINE_DRAW;
-	} else if (!(offers & ONLINE_OFFER_DRAW(player))) {
-		m->items[m->count++] = MENU_OFFER_DRAW;
 	}
 	if (offers & ONLINE_OFFER_TAKEBACK(!player)) {
 		m->items[m->count++] = MENU_ACCEPT_TAKEBACK;
 		m->items[m->count++] = MENU_DECLINE_TAKEBACK;
-	} else if (!(offers & ONLINE_OFFER_TAKEBACK(player)) && game_last_ply_of(g, player) >= 0) {
-		m->items[m->count++] = MENU_TAKEBACK;
 	}
 	if (m->online_claimable) {
 		m->items[m->count++] = MENU_CLAIM_VICTORY;
 		m->items[m->count++] = MENU_CLAIM_DRAW_GONE;
 	}
+	if (game_plies(g) < 2)
+		m->items[m->count++] = MENU_ABORT;
+	if (!(offers & (ONLINE_OFFER_DRAW(player) | ONLINE_OFFER_DRAW(!player))))
+		m->items[m->count++] = MENU_OFFER_DRAW;
+	if (!(offers & (ONLINE_OFFER_TAKEBACK(player) | ONLINE_OFFER_TAKEBACK(!player))) &&
+	    game_last_ply_of(g, player) >= 0)
+		m->items[m->count++] = MENU_TAKEBACK;
 	m->items[m->count++] = MENU_RESIGN;
 }
 
