@@ -852,6 +852,31 @@ static void accept_challenge(struct online *o, const char *id)
 		news(o, ONLINE_NEWS_REFUSED);
 }
 
+/* Whether the device has a game of its own on (moves made or its clock started, no result):
+ * an online game begun now would be lost on the server's clock.  Said in the log. */
+static bool device_game_on(struct online *o)
+{
+	char mode[16], plies[16], result[256], state[16], clock[2048], cstate[24];
+
+	if (ask(o, "status") || !ctlclient_reply_ok(o->reply))
+		return false;
+	if (json_get(o->reply, "mode", mode, sizeof(mode)) < 0 || !strcmp(mode, "online") ||
+	    json_get(o->reply, "plies", plies, sizeof(plies)) < 0 ||
+	    json_get(o->reply, "result", result, sizeof(result)) < 0 ||
+	    json_get(result, "state", state, sizeof(state)) < 0 || strcmp(state, "on"))
+		return false;
+	if (json_get(o->reply, "clock", clock, sizeof(clock)) < 0 ||
+	    json_get(clock, "state", cstate, sizeof(cstate)) < 0)
+		cstate[0] = '\0';
+	if (!strcmp(plies, "0") && (!cstate[0] || !strcmp(cstate, "not-started")))
+		return false;
+	log_error(LOG_MAIN,
+		  "a game is on the board (%s plies): finish it, or approve its result, "
+		  "before an online game",
+		  plies);
+	return true;
+}
+
 /* Seek, challenge, or wait for the friend's challenge, as set. */
 static void start(struct online *o)
 {
@@ -862,6 +887,11 @@ static void start(struct online *o)
 
 	o->start_at = 0;
 	o->started = true;
+	if (device_game_on(o)) {
+		o->phase = PHASE_DONE;
+		o->status = 1;
+		return;
+	}
 	o->phase = PHASE_STARTING;
 	if (o->cfg.start != ONLINE_START_ACCEPT &&
 	    !lichess_time_control_allowed(how, o->seconds, o->increment, why, sizeof(why))) {

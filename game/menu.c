@@ -128,6 +128,9 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 	}
 	if (g->params.mode == GAME_ONLINE) {
 		menu_add_online(m, g);
+		/* After an online game, the next one. */
+		if (m->online_entry && game_over(g) && !result_undecided(&g->result))
+			m->items[m->count++] = MENU_ONLINE;
 		m->items[m->count++] = MENU_CANCEL;
 		menu_add_help(m);
 		m->at = 0;

@@ -158,7 +158,10 @@ void referee_start(struct referee *r, uint64_t now)
 		rec.u.restart.run = g->restarts + 1;
 		ref_emit(r, &rec);
 		ref_effect(r, &fx);
-		if (!game_over(g)) {
+		if (!game_over(g) && g->params.mode == GAME_ONLINE) {
+			/* The server's clock is the clock: the online process brings it back. */
+			ref_say(r, GAME_PRIVATE, GAME_MSG_RESUMED_NO_CLOCK, now);
+		} else if (!game_over(g)) {
 			ref_say(r, GAME_PRIVATE,
 				g->has_clock ? GAME_MSG_RESUMED_AFTER_RESTART
 					     : GAME_MSG_RESUMED_NO_CLOCK,

@@ -84,7 +84,7 @@ static bool game_in_progress(const struct game *g)
 
 void ref_online_request_play(struct referee *r, uint64_t now)
 {
-	if (game_in_progress(&r->g) || r->g.params.mode != GAME_CASUAL) {
+	if (game_in_progress(&r->g) || r->g.params.mode == GAME_TOURNAMENT) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
 		return;
 	}

@@ -440,6 +440,64 @@ def accept_and_resign():
     server.stop()
 
 
+def menu_waits_for_the_friend():
+    """--wait with [online] start = accept: the friend's challenge said when it comes, taken
+    from the menu; the opponent gone and the win claimed in the menu; the next game, aborted
+    from the menu before anyone moved."""
+    server = new_server()
+    token = token_file()
+    dev = device("menu-accept", server, token, menu="yes", start="accept", friend=FRIEND)
+    p, out = run_online(dev, "--wait")
+    check("online waits for the menu",
+          wait_until(lambda: (dev.status().get("online") or {}).get("state") == "waiting", 10),
+          open(out).read())
+    mark = dev.mark()
+    server.challenge_device(FRIEND, 900, 10)
+    check("the friend's challenge said privately as it comes",
+          said(dev, mark, "A challenge has come, accept it in the menu") is not None)
+    check("the menu's online entry takes it", menu_choose(dev, "Online game"))
+    game = the_game(server)
+    check("the game begins", game is not None and
+          said(dev, mark, "Online game: you play") is not None, open(out).read())
+    play = Play(dev, server, game)
+    if not play.player_turn():
+        play.opponent_moves()
+    play.player_moves()
+    play.wait_server_plies(2 if play.color == 1 else 1)
+    mark = dev.mark()
+    server.opponent_gone(game, True, 1)
+    check("the claim possible said",
+          said(dev, mark, "claim the win or a draw in the menu", 10) is not None)
+    check("the win claimed in the menu", menu_choose(dev, "Claim the win") and
+          wait_until(lambda: game.status == "timeout", 10), game.status)
+    check("the claimed win is the game's result, said",
+          said(dev, mark, "wins") is not None and
+          dev.status()["result"]["result"] == ("1-0" if play.color == 0 else "0-1") and
+          dev.status()["result"]["termination"] == "abandoned", str(dev.status()["result"]))
+    check("online waits again",
+          wait_until(lambda: (dev.status().get("online") or {}).get("state") == "waiting", 15))
+    # The next game, from the menu again, aborted from it before anyone moved.
+    mark = dev.mark()
+    server.challenge_device(FRIEND, 900, 10)
+    said(dev, mark, "A challenge has come")
+    menu_choose(dev, "Online game")
+    game = wait_until(lambda: next((g for g in server.games.values() if g.status == "started"),
+                                   None), 15)
+    check("the next game begins", game is not None and
+          said(dev, mark, "Online game: you play") is not None, open(out).read())
+    check("a setup of the board for the next game guided", said(dev, mark, "Set up the position "
+                                                                "as lichess has it") is not None)
+    dev.follow_guidance(mark)
+    mark = dev.mark()
+    check("aborted from the menu", menu_choose(dev, "Abort the game") and
+          wait_until(lambda: game.status == "aborted", 10), game and game.status)
+    check("the abort said", said(dev, mark, "The game was aborted") is not None)
+    play.close()
+    checklib.stop(p)
+    dev.stop()
+    server.stop()
+
+
 # ------------------------------------------------------------------ failures at the start
 
 
@@ -541,6 +599,7 @@ def main():
         if "friends" in only:
             challenge_and_abort()
             accept_and_resign()
+            menu_waits_for_the_friend()
         if "game" in only:
             whole_game()
     except Exception as e:  # a harness fault is a failure, with its place

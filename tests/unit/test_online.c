@@ -440,6 +440,13 @@ static void test_resign_abort_and_claims(void **state)
 	assert_string_equal(g->result.result, "*");
 	assert_int_equal(g->result.state, RESULT_APPROVED);
 	assert_false(result_undecided(&g->result));
+	/* The menu offers the next online game (to a process that waits for it). */
+	assert_int_equal(as_online("online wait"), 0);
+	clear_log();
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_logged("SAY private menu-online");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" ONLINE_ASK play ply 0");
 	assert_int_equal(as_online("online begin white 900+10 Next0001"), 0);
 	assert_int_equal(as_online("online result started"), -1);
 	last_reply("'started' is no end of a game");
