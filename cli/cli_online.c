@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +65,8 @@
 #define SEEK_MAX_MS (10 * 60 * 1000)
 /* The server sends an empty line every few seconds; silence this long is a lost connection. */
 #define IDLE_MS 25000
+/* A move whose answer was lost: the game's whole state is asked this long after. */
+#define AMBIGUOUS_WAIT_MS 2000
 
 static volatile sig_atomic_t stopping;
 
@@ -99,7 +102,8 @@ struct online {
 	struct lichess *l;
 	char me[LICHESS_NAME_MAX];
 	struct lichess_transfer *account, *events, *game, *seek, *challenge, *move_post;
-	struct lichess_msg *msg; /* the line being read */
+	struct lichess_msg *msg;    /* the line being read */
+	struct lichess_state state; /* the game's last state, as its stream gave it */
 	enum phase phase;
 	int64_t start_at;      /* PHASE_IDLE, PHASE_STARTING: when to start (0: not yet) */
 	int64_t events_at;     /* the event stream starts again then (0: not) */
@@ -417,7 +421,9 @@ static void on_move_done(void *user, struct lichess_transfer *t, const struct li
 	if (o->game)
 		lichess_cancel(o->l, o->game);
 	o->game = NULL;
-	o->game_at = r->sent ? now_ms() : next_backoff(o);
+	/* A moment first: a request still on its way when its connection broke has arrived
+	 * or is gone by then. */
+	o->game_at = r->sent ? now_ms() + AMBIGUOUS_WAIT_MS : next_backoff(o);
 	if (o->game_at < o->rate_until)
 		o->game_at = o->rate_until;
 }
@@ -511,7 +517,7 @@ static void reconcile(struct online *o)
 {
 	static struct device_game d;
 	static struct server_moves s;
-	const struct lichess_state *st = &o->msg->state;
+	const struct lichess_state *st = &o->state;
 	unsigned offers = offers_of(st);
 	int p = 0, shorter;
 	bool times_given = false;
@@ -580,11 +586,28 @@ static void reconcile(struct online *o)
 	try_send(o);
 }
 
+/* A tag's value as `online begin` takes it: quotes and backslashes escaped, control
+ * characters left out. */
+static void quoted(const char *text, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *text && n + 3 < size; text++) {
+		if ((unsigned char)*text < 0x20)
+			continue;
+		if (*text == '"' || *text == '\\')
+			buf[n++] = '\\';
+		buf[n++] = *text;
+	}
+	buf[n] = '\0';
+}
+
 /* The game's first line: the game begun on the device (or taken up again). */
 static int begin(struct online *o)
 {
 	const struct lichess_game_full *f = &o->msg->u.full;
-	char line[CONTROL_LINE_MAX], tc[48];
+	char line[CONTROL_LINE_MAX], tc[48], perf[2 * LICHESS_WORD_MAX],
+	    white[2 * LICHESS_NAME_MAX], black[2 * LICHESS_NAME_MAX];
 	struct chess_pos pos;
 	struct chess_error err;
 	size_t n;
@@ -604,7 +627,11 @@ static int begin(struct online *o)
 		news(o, ONLINE_NEWS_TIME_CONTROL);
 		return -1;
 	}
-	o->color = !strcmp(f->white.id, o->me) ? CHESS_WHITE : CHESS_BLACK;
+	if (strcasecmp(f->white.id, o->me) && strcasecmp(f->black.id, o->me)) {
+		log_error(LOG_MAIN, "game %s is not %s's", f->id, o->me);
+		return -1;
+	}
+	o->color = !strcasecmp(f->white.id, o->me) ? CHESS_WHITE : CHESS_BLACK;
 	o->start_fen[0] = '\0';
 	if (strcmp(f->initial_fen, "startpos") && strcmp(f->initial_fen, CHESS_FEN_START)) {
 		if (chess_fen_parse(&pos, f->initial_fen, &err)) {
@@ -618,12 +645,14 @@ static int begin(struct online *o)
 	o->start_side = pos.side;
 	snprintf(tc, sizeof(tc), "%lld+%lld", (long long)(f->initial_ms / 1000),
 		 (long long)(f->increment_ms / 1000));
+	quoted(f->perf[0] ? f->perf : f->speed, perf, sizeof(perf));
+	quoted(f->white.name, white, sizeof(white));
+	quoted(f->black.name, black, sizeof(black));
 	n = (size_t)snprintf(line, sizeof(line),
 			     "online begin %s %s %s Event \"%s %s game\" Site \"%s/%s\" White "
 			     "\"%s\" Black \"%s\"",
 			     game_color_name(o->color), tc, f->id, f->rated ? "Rated" : "Casual",
-			     f->perf[0] ? f->perf : f->speed, o->cfg.server, f->id, f->white.name,
-			     f->black.name);
+			     perf, o->cfg.server, f->id, white, black);
 	if (f->white.rating > 0 && n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " WhiteElo \"%d\"",
 				      f->white.rating);
@@ -671,11 +700,13 @@ static void on_game_line(void *user, struct lichess_transfer *t, const char *lin
 			o->status = 1;
 			return;
 		}
+		o->state = o->msg->state;
 		o->have_state = true;
 		reconcile(o);
 		break;
 	case LICHESS_GAME_STATE:
 		trace_at(0, "online-state", "%zu", strlen(o->msg->state.moves));
+		o->state = o->msg->state;
 		if (o->have_state)
 			reconcile(o);
 		break;
@@ -973,10 +1004,12 @@ static void challenge_came(struct online *o, const struct lichess_challenge *c)
 		accept_challenge(o, c->id);
 		return;
 	}
-	/* Waiting for the menu: the player hears it has come. */
+	/* Kept for the start (without --wait, in a moment); waiting for the menu, the player
+	 * hears it has come. */
 	if (strcmp(o->challenge_here, c->id)) {
 		snprintf(o->challenge_here, sizeof(o->challenge_here), "%s", c->id);
-		news(o, ONLINE_NEWS_CHALLENGE_HERE);
+		if (o->wait)
+			news(o, ONLINE_NEWS_CHALLENGE_HERE);
 	}
 }
 
