@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void press_record(struct referee *r, int color, enum press_kind kind,
-			 const struct chess_clock *after, uint64_t now)
+void ref_press_record(struct referee *r, int color, enum press_kind kind,
+		      const struct chess_clock *after, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_PRESS, now);
 
@@ -20,7 +20,7 @@ static void press_record(struct referee *r, int color, enum press_kind kind,
 	ref_emit(r, &rec);
 }
 
-static void complete(struct referee *r, int ply, int64_t clk, uint64_t now)
+void ref_complete(struct referee *r, int ply, int64_t clk, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_COMPLETE, now);
 
@@ -138,8 +138,8 @@ static void press_after_end(struct referee *r, int color, uint64_t now)
 	    clock_press(&c, color, now) != CLOCK_PRESS_MOVE)
 		return;
 	clock_stop(&c, now);
-	press_record(r, color, PRESS_MOVE, &c, now);
-	complete(r, ply, c.last_press_ms[color], now);
+	ref_press_record(r, color, PRESS_MOVE, &c, now);
+	ref_complete(r, ply, c.last_press_ms[color], now);
 }
 
 /* A press while the clocks stand (for the arbiter, a claim, or after a restart): the clock
@@ -156,9 +156,9 @@ static void press_while_paused(struct referee *r, int color, uint64_t now)
 	 * complete once it reaches the tactile board. */
 	if (ply >= 0 || (c.running == color && color != player))
 		clock_count_move(&c, color, now);
-	press_record(r, color, PRESS_PAUSED, &c, now);
+	ref_press_record(r, color, PRESS_PAUSED, &c, now);
 	if (ply >= 0)
-		complete(r, ply, -1, now);
+		ref_complete(r, ply, -1, now);
 	if (color == player)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PAUSED, now);
 }
@@ -189,7 +189,7 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		if (game_position(g)->side == player && color == player &&
 		    g->promotion.choice == CHESS_NO_PIECE) {
 			/* Trap 2: never a silent queen.  The press does not count. */
-			press_record(r, color, PRESS_REFUSED, &g->clock, now);
+			ref_press_record(r, color, PRESS_REFUSED, &g->clock, now);
 			ref_say(r, GAME_PRIVATE, GAME_MSG_PROMOTION_NEEDED, now);
 			return;
 		}
@@ -216,14 +216,14 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		return;
 	}
 	if (before == CLOCK_NOT_STARTED) {
-		press_record(r, color, rc == CLOCK_PRESS_STARTED ? PRESS_START : PRESS_IDLE, &c,
-			     now);
+		ref_press_record(r, color, rc == CLOCK_PRESS_STARTED ? PRESS_START : PRESS_IDLE, &c,
+				 now);
 		if (rc == CLOCK_PRESS_STARTED)
 			ref_say(r, GAME_PRIVATE, GAME_MSG_GAME_START, now);
 		return;
 	}
 	if (rc != CLOCK_PRESS_MOVE) {
-		press_record(r, color, PRESS_IDLE, &c, now);
+		ref_press_record(r, color, PRESS_IDLE, &c, now);
 		return;
 	}
 	if (color == player && referee_board_differences(r)) {
@@ -257,11 +257,11 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		uint64_t diff = referee_board_differences(r);
 		uint64_t occ = chess_pos_occupancy(game_position(g));
 
-		press_record(r, color, PRESS_ILLEGAL, &c, now);
+		ref_press_record(r, color, PRESS_ILLEGAL, &c, now);
 		/* The press completes the move the player made before it (7.5.1), without a
 		 * reading: the reading is the impossible board's. */
 		if (ply >= 0)
-			complete(r, ply, -1, now);
+			ref_complete(r, ply, -1, now);
 		if (g->mismatch.state == MISMATCH_HELD)
 			ref_mismatch_open_held(r, now);
 		else if (!mismatch_active(&g->mismatch))
@@ -271,16 +271,16 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	if (kind == PRESS_EMPTY) {
 		/* Art. 7.5.3: a press with no move made is an illegal move.  The clocks switched;
 		 * the player, who cannot see it, is told; the arbiter sees it in status. */
-		press_record(r, color, PRESS_EMPTY, &c, now);
+		ref_press_record(r, color, PRESS_EMPTY, &c, now);
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PRESS_NO_MOVE, now);
 		return;
 	}
 	/* The press that settled a game-ending move also stops the clocks. */
 	if (game_over(g))
 		clock_stop(&c, now);
-	press_record(r, color, PRESS_MOVE, &c, now);
+	ref_press_record(r, color, PRESS_MOVE, &c, now);
 	if (ply >= 0)
-		complete(r, ply, c.last_press_ms[color], now);
+		ref_complete(r, ply, c.last_press_ms[color], now);
 	for (int i = 0; i < r->set.warning_count; i++)
 		if (clock_remaining(&g->clock, player, now) > (int64_t)r->set.warnings_s[i] * 1000)
 			r->warned[i] = false;

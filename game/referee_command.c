@@ -115,34 +115,43 @@ static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t 
 
 /* ------------------------------------------------------------------ draws */
 
-static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, uint64_t now)
+int ref_draw_offer(struct referee *r, int color, const char *author, uint64_t now)
 {
 	struct game *g = &r->g;
-	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
-	struct game_record rec = ref_command_record(REC_DRAW_OFFER, cmd, now);
-	int ply = color >= 0 ? game_last_ply_of(g, color) : -1;
+	struct game_record rec = ref_record(REC_DRAW_OFFER, now);
+	int ply = game_last_ply_of(g, color);
 
-	if (ply < 0) {
-		if (color >= 0)
-			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
-				   REPLY_ARGS(REPLY_S("color", color_word(color))));
-		else
-			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
-		return;
-	}
+	if (ply < 0)
+		return -1;
+	snprintf(rec.author, sizeof(rec.author), "%s", author);
 	rec.u.offer.color = color;
 	rec.u.offer.ply = ply + 1;
-	if (ref_emit(r, &rec)) {
-		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
-		return;
-	}
+	if (ref_emit(r, &rec))
+		return -2;
 	/* The tactile player's offer must reach the sighted opponent; an offer to the tactile
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
-	ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
-		   REPLY_ARGS(REPLY_S("color", color_word(color)),
-			      REPLY_N("move_number", game_move_number(g, ply))));
+	return ply;
+}
+
+static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
+	int ply = color >= 0 ? ref_draw_offer(r, color, cmd->author, now) : -1;
+
+	if (ply == -1 && color >= 0)
+		ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
+			   REPLY_ARGS(REPLY_S("color", color_word(color))));
+	else if (ply == -1)
+		ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
+	else if (ply < 0)
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
+	else
+		ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
+			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				      REPLY_N("move_number", game_move_number(g, ply))));
 }
 
 static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -261,8 +270,10 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 
 /* ------------------------------------------------------------------ the end */
 
-static void say_result(struct referee *r, const char *result, uint64_t now)
+void ref_say_result(struct referee *r, const char *result, uint64_t now)
 {
+	if (!strcmp(result, "*"))
+		return;
 	ref_say(r, GAME_PRIVATE,
 		!strcmp(result, "1-0")	 ? GAME_MSG_RESULT_WHITE_WINS
 		: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
@@ -362,7 +373,7 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
-	say_result(r, cmd->result, now);
+	ref_say_result(r, cmd->result, now);
 	ref_answer(r, cmd, now, REPLY_RESULT_SET,
 		   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text)));
 }

@@ -94,6 +94,11 @@ void ref_poll_detect(struct referee *r, uint64_t now);
 
 /* referee_clock.c */
 void ref_press(struct referee *r, int color, uint64_t now);
+/* A press record of `kind` carrying the clock after it; a complete record of ply `ply`
+ * (0-based) with its [%clk] reading (-1: none). */
+void ref_press_record(struct referee *r, int color, enum press_kind kind,
+		      const struct chess_clock *after, uint64_t now);
+void ref_complete(struct referee *r, int ply, int64_t clk, uint64_t now);
 void ref_pause(struct referee *r, bool pause, const char *author, uint64_t now);
 void ref_pause_button(struct referee *r, uint64_t now);
 void ref_check_flag(struct referee *r, uint64_t now);
@@ -118,6 +123,12 @@ void ref_answer_not_legal(struct referee *r, const struct game_command *cmd, uin
 			  const struct chess_error *err);
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
 				      uint64_t now);
+/* A draw offer by `color` (its author's), marked at its last move and said: publicly when
+ * it is the tactile player's, privately when made to them.  The ply it is marked at; -1
+ * when that side has no move yet, -2 when the game refused it. */
+int ref_draw_offer(struct referee *r, int color, const char *author, uint64_t now);
+/* The result, said privately ("*": nothing). */
+void ref_say_result(struct referee *r, const char *result, uint64_t now);
 
 /* referee_arbiter.c */
 void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now);

@@ -98,36 +98,23 @@ void ref_online_request_play(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ presses */
 
-static void press(struct referee *r, int color, const struct chess_clock *after, uint64_t now)
-{
-	struct game_record rec = ref_record(REC_PRESS, now);
-
-	rec.u.press.color = color;
-	rec.u.press.kind = PRESS_MOVE;
-	rec.clock = *after;
-	ref_emit(r, &rec);
-}
-
-static void complete(struct referee *r, int ply, int64_t clk, uint64_t now)
-{
-	struct game_record rec = ref_record(REC_COMPLETE, now);
-
-	rec.u.complete.ply = ply + 1;
-	rec.u.complete.clk_ms = clk;
-	ref_emit(r, &rec);
-}
-
 /* `color` completes its waiting move `ply`: the clock as the server's takes it (the press's
- * increment, the other clock running; stopped when the move ended the game). */
-static void complete_move(struct referee *r, int color, int ply, uint64_t now)
+ * increment, the other clock running), or, from `server` when it gives them, the server's
+ * clocks after the move; stopped when the move ended the game. */
+static void complete_move(struct referee *r, int color, int ply, const struct game_command *server,
+			  uint64_t now)
 {
 	struct chess_clock c = r->g.clock;
 
 	clock_press_follow(&c, color, now);
+	if (server && server->white_ms >= 0) {
+		clock_follow(&c, server->white_ms, server->black_ms, server->color, now);
+		c.last_press_ms[color] = color == CHESS_WHITE ? server->white_ms : server->black_ms;
+	}
 	if (game_over(&r->g))
 		clock_stop(&c, now);
-	press(r, color, &c, now);
-	complete(r, ply, c.last_press_ms[color], now);
+	ref_press_record(r, color, PRESS_MOVE, &c, now);
+	ref_complete(r, ply, c.last_press_ms[color], now);
 }
 
 /* The warnings said again once the player's time is above them again (the server's clock,
@@ -193,7 +180,7 @@ void ref_online_press(struct referee *r, int color, uint64_t now)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PRESS_NO_MOVE, now);
 		return;
 	}
-	complete_move(r, player, ply, now);
+	complete_move(r, player, ply, NULL, now);
 	rearm_warnings(r, now);
 }
 
@@ -204,7 +191,7 @@ void ref_online_final_move(struct referee *r, uint64_t now)
 	int ply = completion_waiting(&g->completion, player);
 
 	if (online_game(r) && game_over(g) && ply == game_plies(g) - 1)
-		complete_move(r, player, ply, now);
+		complete_move(r, player, ply, NULL, now);
 }
 
 /* ------------------------------------------------------------------ the server's game */
@@ -351,18 +338,7 @@ static void server_move(struct referee *r, const struct game_command *cmd, uint6
 	}
 	/* Its press, with the server's clocks after it when they came with it. */
 	if (completion_waiting(&g->completion, mover) == ply - 1) {
-		struct chess_clock c = g->clock;
-
-		clock_press_follow(&c, mover, now);
-		if (cmd->white_ms >= 0) {
-			clock_follow(&c, cmd->white_ms, cmd->black_ms, cmd->color, now);
-			c.last_press_ms[mover] =
-			    mover == CHESS_WHITE ? cmd->white_ms : cmd->black_ms;
-		}
-		if (game_over(g))
-			clock_stop(&c, now);
-		press(r, mover, &c, now);
-		complete(r, ply - 1, c.last_press_ms[mover], now);
+		complete_move(r, mover, ply - 1, cmd, now);
 		rearm_warnings(r, now);
 	}
 	ref_relay_guide_begin(r, now);
@@ -425,17 +401,6 @@ static void server_back(struct referee *r, const struct game_command *cmd, uint6
 		   REPLY_ARGS(REPLY_N("ply", keep), REPLY_N("plies", plies - keep)));
 }
 
-static void say_result(struct referee *r, const char *result, uint64_t now)
-{
-	if (!strcmp(result, "*"))
-		return;
-	ref_say(r, GAME_PRIVATE,
-		!strcmp(result, "1-0")	 ? GAME_MSG_RESULT_WHITE_WINS
-		: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
-					 : GAME_MSG_RESULT_DRAW,
-		now);
-}
-
 /* The server ended the game: its result is the game's, approved at once (no arbiter and no
  * second signature: the server's word is final). */
 static void server_result(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -463,7 +428,7 @@ static void server_result(struct referee *r, const struct game_command *cmd, uin
 		ref_end_game(r, end.result, end.termination, end.reason, cmd->author, now);
 		if (end.msg != GAME_MSG_COUNT)
 			ref_say(r, end.channel, end.msg, now);
-		say_result(r, end.result, now);
+		ref_say_result(r, end.result, now);
 	}
 	if (g->result.state != RESULT_APPROVED) {
 		rec = ref_record(REC_APPROVE, now);
@@ -476,22 +441,6 @@ static void server_result(struct referee *r, const struct game_command *cmd, uin
 	    REPLY_ARGS(REPLY_S("result", g->result.result), REPLY_S("reason", g->result.reason)));
 }
 
-/* A draw offer the server shows: marked at the offerer's last move (the scoresheet's "(=)"),
- * said publicly when it is the player's (as at the board), privately when made to them. */
-static void offer_made(struct referee *r, int color, const char *author, uint64_t now)
-{
-	struct game *g = &r->g;
-	struct game_record rec = ref_record(REC_DRAW_OFFER, now);
-	int ply = game_last_ply_of(g, color);
-
-	snprintf(rec.author, sizeof(rec.author), "%s", author);
-	rec.u.offer.color = color;
-	rec.u.offer.ply = ply + 1;
-	if (ply >= 0 && !game_over(g) && ref_emit(r, &rec) == 0)
-		ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
-			color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
-}
-
 static void server_offers(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	unsigned was = r->online.offers, is = (unsigned)cmd->online_news, added = is & ~was;
@@ -500,8 +449,8 @@ static void server_offers(struct referee *r, const struct game_command *cmd, uin
 
 	r->online.offers = is;
 	for (int color = 0; color < 2; color++) {
-		if (added & ONLINE_OFFER_DRAW(color))
-			offer_made(r, color, cmd->author, now);
+		if ((added & ONLINE_OFFER_DRAW(color)) && !game_over(&r->g))
+			ref_draw_offer(r, color, cmd->author, now);
 		if (added & ONLINE_OFFER_TAKEBACK(color))
 			ref_say(r, GAME_PRIVATE,
 				color == player ? GAME_MSG_ONLINE_TAKEBACK_SENT
