@@ -101,8 +101,8 @@ struct online {
 	char token[256];
 	struct lichess *l;
 	char me[LICHESS_NAME_MAX];
-	struct lichess_transfer *account, *events, *game, *seek, *challenge, *move_post;
-	struct lichess_msg *msg;    /* the line being read */
+	struct lichess_transfer *game, *seek, *challenge; /* the transfers ended from here */
+	struct lichess_msg *msg;			  /* the line being read */
 	struct lichess_state state; /* the game's last state, as its stream gave it */
 	enum phase phase;
 	int64_t start_at;      /* PHASE_IDLE, PHASE_STARTING: when to start (0: not yet) */
@@ -116,7 +116,6 @@ struct online {
 	int64_t send_at;       /* the player's move tried again then (after a 429; 0: not) */
 	int backoff_ms;
 	bool outage_said;		     /* "connection lost" was said, "connected" is due */
-	bool started;			     /* the menu's entry (or no --wait) asked for a game */
 	char challenge_here[LICHESS_ID_MAX]; /* the friend's challenge, waiting for the menu */
 	/* The game. */
 	char game_id[LICHESS_ID_MAX];
@@ -393,7 +392,6 @@ static void on_move_done(void *user, struct lichess_transfer *t, const struct li
 	int ply = o->sent_ply;
 
 	(void)t;
-	o->move_post = NULL;
 	o->sent_ply = 0;
 	trace_at(0, "online-move-answered", "%d %ld", ply, r->status);
 	if (r->status == 200)
@@ -446,8 +444,7 @@ static void try_send(struct online *o)
 	    !d.complete[ply - 1] || ply == o->refused_ply)
 		return;
 	snprintf(path, sizeof(path), "/api/board/game/%s/move/%s", o->game_id, d.uci[ply - 1]);
-	o->move_post = lichess_post(o->l, path, NULL, NULL, on_move_done, o);
-	if (!o->move_post)
+	if (!lichess_post(o->l, path, NULL, NULL, on_move_done, o))
 		return;
 	o->sent_ply = ply;
 	trace_at(0, "online-move-sent", "%d %s", ply, d.uci[ply - 1]);
@@ -917,7 +914,6 @@ static void start(struct online *o)
 	const char *color = o->cfg.color < 0 ? "random" : game_color_name(o->cfg.color);
 
 	o->start_at = 0;
-	o->started = true;
 	if (device_game_on(o)) {
 		o->phase = PHASE_DONE;
 		o->status = 1;
@@ -1071,7 +1067,6 @@ static void on_events_done(void *user, struct lichess_transfer *t, const struct 
 	struct online *o = user;
 
 	(void)t;
-	o->events = NULL;
 	if (stopping || general_failure(o, r)) {
 		o->events_at = o->rate_until;
 		return;
@@ -1086,8 +1081,7 @@ static void on_events_done(void *user, struct lichess_transfer *t, const struct 
 static void start_events(struct online *o)
 {
 	o->events_at = 0;
-	o->events = lichess_stream(o->l, "/api/stream/event", on_event_line, on_events_done, o);
-	if (!o->events)
+	if (!lichess_stream(o->l, "/api/stream/event", on_event_line, on_events_done, o))
 		o->events_at = now_ms() + 1000;
 }
 
@@ -1097,7 +1091,6 @@ static void on_account_done(void *user, struct lichess_transfer *t, const struct
 	struct online *o = user;
 
 	(void)t;
-	o->account = NULL;
 	if (general_failure(o, r)) {
 		o->account_at = o->rate_until;
 		return;
@@ -1126,8 +1119,7 @@ static void on_account_done(void *user, struct lichess_transfer *t, const struct
 static void ask_account(struct online *o)
 {
 	o->account_at = 0;
-	o->account = lichess_get(o->l, "/api/account", on_account_done, o);
-	if (!o->account)
+	if (!lichess_get(o->l, "/api/account", on_account_done, o))
 		o->account_at = now_ms() + 1000;
 }
 
@@ -1416,7 +1408,6 @@ static bool after_game(struct online *o)
 	o->game = NULL;
 	o->game_id[0] = '\0';
 	o->phase = PHASE_WAITING;
-	o->started = false;
 	o->status = 0;
 	if (ev_request(o, "online wait"))
 		return true;

@@ -254,12 +254,6 @@ void lichess_cancel(struct lichess *l, struct lichess_transfer *t)
 		finish(l, t);
 }
 
-bool lichess_active(const struct lichess *l, const struct lichess_transfer *t)
-{
-	(void)l;
-	return t && t->used;
-}
-
 /* A transfer ended: its result handed out (the slot free again first, so the callback may
  * start the next one; its buffer is read before that). */
 static void ended(struct lichess *l, struct lichess_transfer *t, CURLcode code, const char *why)

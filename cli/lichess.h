@@ -53,8 +53,6 @@ struct lichess_transfer *lichess_post(struct lichess *l, const char *path, const
 				      lichess_line_fn line, lichess_done_fn done, void *user);
 /* Ends a transfer without its done callback. */
 void lichess_cancel(struct lichess *l, struct lichess_transfer *t);
-/* Whether a transfer is still going. */
-bool lichess_active(const struct lichess *l, const struct lichess_transfer *t);
 
 /* Waits at most timeout_ms for the transfers and for `fd` (-1: none) to be readable, then
  * moves the transfers on, handing out lines and ends.  1 when fd is readable, 0 when not, -1

@@ -145,6 +145,13 @@ class Play:
         self.them.close()
 
 
+def spec_checked(server, what, at_least=10):
+    """Every message of the scenario checked against lichess's description, and none wrong."""
+    check(f"every message checked against lichess's description ({what})",
+          server.validated >= at_least and not server.faults,
+          f"{server.validated} checked; " + "; ".join(server.faults[:5]))
+
+
 def token_nowhere(dev, outputs, what):
     """The token in no file of the state directory, no log, no event, no status."""
     found = []
@@ -348,9 +355,7 @@ def whole_game():
           wait_until(lambda: (dev.status().get("online") or {}).get("state") == "waiting", 15),
           open(out).read()[-500:])
     token_nowhere(dev, [out, os.path.join(dev.dir, "daemon.out")], "a whole game")
-    check("every message checked against lichess's description",
-          server.validated > 100 and not server.faults,
-          f"{server.validated} checked; " + "; ".join(server.faults[:5]))
+    spec_checked(server, "a whole game", 100)
     play.close()
     checklib.stop(p)
     dev.stop()
@@ -402,6 +407,7 @@ def challenge_and_abort():
     check("a blitz seek refused with the Board API's limits",
           p.wait(15) == 2 and "rapid and classical games only" in open(out).read(),
           open(out).read())
+    spec_checked(server, "challenges")
     dev.stop()
     server.stop()
 
@@ -435,6 +441,8 @@ def accept_and_resign():
     check("the resignation said as at the board",
           said(dev, mark, "resigns") is not None and said(dev, mark, "wins") is not None)
     check("online ends 0 after the game", p.wait(15) == 0)
+    token_nowhere(dev, [out, os.path.join(dev.dir, "daemon.out")], "a friend's challenge")
+    spec_checked(server, "accepting")
     play.close()
     dev.stop()
     server.stop()
@@ -492,6 +500,7 @@ def menu_waits_for_the_friend():
     check("aborted from the menu", menu_choose(dev, "Abort the game") and
           wait_until(lambda: game.status == "aborted", 10), game and game.status)
     check("the abort said", said(dev, mark, "The game was aborted") is not None)
+    spec_checked(server, "the menu")
     play.close()
     checklib.stop(p)
     dev.stop()
@@ -551,6 +560,7 @@ def failures_at_start():
     rc = p.wait(15)
     check("tournament mode refuses online play", rc == 1 and
           "tournament mode" in open(out).read(), open(out).read())
+    spec_checked(server, "failures at the start", 1)
     tdev.stop()
     server.stop()
 
@@ -582,6 +592,7 @@ def tls():
     check("a certificate no CA vouches for: refused, said as unreachable",
           rc == 1 and said(dev, mark, "Lichess cannot be reached") is not None and
           "certificate" in open(out).read().lower(), open(out).read())
+    spec_checked(server, "TLS", 3)
     dev.stop()
     server.stop()
 
