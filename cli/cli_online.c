@@ -4,8 +4,8 @@
  *                  [--rated | --casual] [--color white|black|random] [--wait]
  *                  [--socket PATH] [--config FILE]
  *
- * Online play (README "Playing online"): the tactile player's game on lichess through its
- * Board API, as training is built (README "Training and study"): a separate process and a
+ * Online play (docs/online.md "Playing online"): the tactile player's game on lichess through its
+ * Board API, as training is built (docs/training.md "Training and study"): a separate process and a
  * client of the control socket; the daemon opens no network socket.  It speaks HTTPS with
  * Debian's libcurl (cli/lichess.c) and reads the server's NDJSON streams (cli/lichess_msg.c):
  * the account's events (a game begun, a challenge), the game's state, a seek or a challenge

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * lichess's Board API over HTTPS (README "Playing online"), for `annabella online`: Debian's
- * libcurl, its multi interface, so the streams (NDJSON, one message a line), the requests
+ * lichess's Board API over HTTPS (docs/online.md "Playing online"), for `annabella online`:
+ * Debian's libcurl, its multi interface, so the streams (NDJSON, one message a line), the requests
  * and the daemon's socket are waited on together and nothing blocks.  The token goes in the
  * Authorization header alone: never into a URL, a log line or an error text.
  *

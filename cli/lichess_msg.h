@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * lichess's Board API messages as `annabella online` reads them (README "Playing online"), pure:
- * one NDJSON line of the event stream, a game's stream or a challenge's into a struct, the
+ * lichess's Board API messages as `annabella online` reads them (docs/online.md "Playing online"),
+ * pure: one NDJSON line of the event stream, a game's stream or a challenge's into a struct, the
  * Board API's limits on time controls, the moves of a state.  No I/O; the HTTP side is
  * cli/lichess.c.  The fields are those of lichess's published OpenAPI description
  * (GameFullEvent, GameStateEvent, OpponentGoneEvent, GameStartEvent, ChallengeEvent, ...).

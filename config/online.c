@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * [online] (README "Playing online"): the server, the token's file, the time control of a
+ * [online] (docs/online.md "Playing online"): the server, the token's file, the time control of a
  * seek or challenge, rated or casual, the button menu's entry and what it starts.
  */
 #include "config/config.h"

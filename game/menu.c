@@ -48,7 +48,8 @@ static void menu_add_help(struct menu *m)
 		m->items[m->count++] = MENU_BRAILLE_SHEET;
 }
 
-/* Casual play's items (README "Training and study"), first: what a player training alone uses most.
+/* Casual play's items (docs/training.md "Training and study"), first: what a player training alone
+ * uses most.
  */
 static void menu_add_training(struct menu *m, const struct game *g)
 {
@@ -69,7 +70,7 @@ static void menu_add_training(struct menu *m, const struct game *g)
 		m->items[m->count++] = MENU_TRAIN;
 }
 
-/* Online play's items (README "Playing online"): what the server allows now. */
+/* Online play's items (docs/online.md "Playing online"): what the server allows now. */
 static void menu_add_online(struct menu *m, const struct game *g)
 {
 	int player = g->params.player;

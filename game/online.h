@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Online play's vocabulary (README "Playing online"), pure: what the online process tells the
- * referee of the server's game (news for the player, offers standing, why the game went back,
+ * Online play's vocabulary (docs/online.md "Playing online"), pure: what the online process tells
+ * the referee of the server's game (news for the player, offers standing, why the game went back,
  * how it ended) and what the referee asks of it.  The words are the control protocol's
  * (`online say NEWS`, `online offers ...`, `online result STATUS`), one table each.
  *
@@ -87,7 +87,7 @@ enum game_online_request {
 const char *game_online_request_name(enum game_online_request request);
 int game_online_request_parse(const char *word);
 
-/* How the server ended a game (its status, README "Playing online"): the result for the
+/* How the server ended a game (its status, docs/online.md "Playing online"): the result for the
  * winner the server names (-1: none), the PGN Termination, the reason for the scoresheet's
  * comment and what the player hears.  0, or -1 for a status that ends nothing ("started")
  * or is unknown. */

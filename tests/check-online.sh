@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Online play (README "Playing online") without the internet: a lichess of the test's own
+# Online play (docs/online.md "Playing online") without the internet: a lichess of the test's own
 # (tests/online/lichess_server.py, every message checked against lichess's published OpenAPI
 # description in ../shared/data/lichess-api/), a real daemon on a live board script and
 # `annabella online` between them; Stockfish plays both sides.  The test itself is

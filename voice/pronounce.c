@@ -35,7 +35,7 @@ static const struct pronounce_entry builtin[] = {
     {PHRASE_SV, "remi", "rEm'i:"},
     {PHRASE_NL, "remise", "r@m'i:z@"},
     {PHRASE_NL, "opgeven", "'OpXe:v@n"},
-    /* Online play (README "Playing online"): "lee-chess", as its players say it. */
+    /* Online play (docs/online.md "Playing online"): "lee-chess", as its players say it. */
     {PHRASE_DE, "Lichess", "l'i:tSEs"},
     {PHRASE_EN, "Lichess", "l'i:tSEs"},
     {PHRASE_EN, "lichess", "l'i:tSEs"},

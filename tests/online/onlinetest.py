@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Online play (README "Playing online") without the internet (tests/check-online.sh BUILD).
+"""Online play (docs/online.md "Playing online") without the internet (tests/check-online.sh BUILD).
 
 A lichess of the test's own (tests/online/lichess_server.py: the Board API's endpoints as
 lichess's OpenAPI description says, every message checked against its schemas) on 127.0.0.1;

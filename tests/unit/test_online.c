@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Online play (README "Playing online") in the referee, through the command table as the
+ * Online play (docs/online.md "Playing online") in the referee, through the command table as the
  * control socket gives it: the online process beginning a game, the player's move completed
  * by their press (what the process sends), the server's moves announced, pressed and guided
  * square by square, the server's clock followed and never flagged, offers and requests both

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's side of online play (README "Playing online"): the online process, a client
+ * The referee's side of online play (docs/online.md "Playing online"): the online process, a client
  * of the control socket, plays the tactile player's game on a server (lichess's Board API);
  * the daemon opens no network socket.  What the server says of its game comes as CMD_ONLINE
  * commands on that process's connection: the game begun, each of the server's moves (the
@@ -14,7 +14,7 @@
  * (the server ends it there too), its clocks follow the server's and never flag, and a
  * move is the player's only once their press completes it, which is when it is sent.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>

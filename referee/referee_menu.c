@@ -4,7 +4,7 @@
  * the same commands as the control interface's, given with the role of the player, each
  * item checked against what it needs of the game (menu_item_needs()) when chosen.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 
@@ -39,7 +39,7 @@ static void menu_braille_sheet(struct referee *r, uint64_t now)
 	ref_effect(r, &fx);
 }
 
-/* What an item asks of the server in an online game (README "Playing online"), or -1. */
+/* What an item asks of the server in an online game (docs/online.md "Playing online"), or -1. */
 static int online_request(enum menu_item item)
 {
 	switch (item) {
