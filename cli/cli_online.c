@@ -979,7 +979,8 @@ static void challenge_came(struct online *o, const struct lichess_challenge *c)
 	    o->cfg.start != ONLINE_START_ACCEPT || strcasecmp(c->challenger, o->cfg.friend_name) ||
 	    !lichess_path_word_ok(c->id) || o->phase == PHASE_PLAYING)
 		return;
-	if (strcmp(c->variant, "standard") || strcmp(c->tc_type, "clock") ||
+	if ((strcmp(c->variant, "standard") && strcmp(c->variant, "fromPosition")) ||
+	    strcmp(c->tc_type, "clock") ||
 	    !lichess_time_control_allowed(LICHESS_BY_CHALLENGE, c->limit_s, c->increment_s, why,
 					  sizeof(why))) {
 		char path[160];
@@ -988,10 +989,11 @@ static void challenge_came(struct online *o, const struct lichess_challenge *c)
 			 c->challenger, c->variant, c->tc_type, c->limit_s, c->increment_s);
 		snprintf(path, sizeof(path), "/api/challenge/%s/decline", c->id);
 		lichess_post(o->l, path,
-			     strcmp(c->variant, "standard") ? "reason=standard"
-							    : "reason=timeControl",
+			     strcmp(c->variant, "standard") && strcmp(c->variant, "fromPosition")
+				 ? "reason=standard"
+				 : "reason=timeControl",
 			     NULL, NULL, NULL);
-		news(o, ONLINE_NEWS_TIME_CONTROL);
+		news(o, ONLINE_NEWS_CHALLENGE_UNPLAYABLE);
 		return;
 	}
 	tell("%s challenges: %d+%d %s", c->challenger, c->limit_s, c->increment_s,

@@ -94,6 +94,7 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_ONLINE_CHALLENGE_DECLINED] = "online-challenge-declined",
     [GAME_MSG_ONLINE_CHALLENGE_WAITING] = "online-challenge-waiting",
     [GAME_MSG_ONLINE_CHALLENGE_HERE] = "online-challenge-here",
+    [GAME_MSG_ONLINE_CHALLENGE_UNPLAYABLE] = "online-challenge-unplayable",
     [GAME_MSG_ONLINE_TIME_CONTROL] = "online-time-control",
     [GAME_MSG_ONLINE_REFUSED] = "online-refused",
     [GAME_MSG_ONLINE_TAKEBACK_DECLINED] = "online-takeback-declined",

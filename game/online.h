@@ -19,21 +19,23 @@
 
 /* News for the player, said privately (`online say NEWS`). */
 enum game_online_news {
-	ONLINE_NEWS_CONNECTION_LOST = 0, /* the server cannot be reached: trying again */
-	ONLINE_NEWS_CONNECTED,		 /* it can again; the game is as the server has it */
-	ONLINE_NEWS_TOKEN_INVALID,	 /* the token was refused: no online play */
-	ONLINE_NEWS_RATE_LIMITED,	 /* the server asks for a minute's wait */
-	ONLINE_NEWS_SERVER_DOWN,	 /* the server cannot be reached at the start */
-	ONLINE_NEWS_SEEKING,		 /* a seek is out: waiting for an opponent */
-	ONLINE_NEWS_NO_OPPONENT,	 /* the seek ended without a game */
-	ONLINE_NEWS_CHALLENGE_SENT,	 /* the friend was challenged: waiting for them */
-	ONLINE_NEWS_CHALLENGE_DECLINED,	 /* the friend declined, or did not answer */
-	ONLINE_NEWS_CHALLENGE_WAITING,	 /* waiting for the friend's challenge */
-	ONLINE_NEWS_CHALLENGE_HERE,	 /* the friend's challenge came: the menu takes it */
-	ONLINE_NEWS_TIME_CONTROL,	 /* the server does not play that time control */
-	ONLINE_NEWS_REFUSED,		 /* the server refused what the player asked for */
-	ONLINE_NEWS_TAKEBACK_DECLINED,	 /* the opponent declined the takeback */
-	ONLINE_NEWS_DRAW_DECLINED,	 /* the opponent declined the draw */
+	ONLINE_NEWS_CONNECTION_LOST = 0,  /* the server cannot be reached: trying again */
+	ONLINE_NEWS_CONNECTED,		  /* it can again; the game is as the server has it */
+	ONLINE_NEWS_TOKEN_INVALID,	  /* the token was refused: no online play */
+	ONLINE_NEWS_RATE_LIMITED,	  /* the server asks for a minute's wait */
+	ONLINE_NEWS_SERVER_DOWN,	  /* the server cannot be reached at the start */
+	ONLINE_NEWS_SEEKING,		  /* a seek is out: waiting for an opponent */
+	ONLINE_NEWS_NO_OPPONENT,	  /* the seek ended without a game */
+	ONLINE_NEWS_CHALLENGE_SENT,	  /* the friend was challenged: waiting for them */
+	ONLINE_NEWS_CHALLENGE_DECLINED,	  /* the friend declined, or did not answer */
+	ONLINE_NEWS_CHALLENGE_WAITING,	  /* waiting for the friend's challenge */
+	ONLINE_NEWS_CHALLENGE_HERE,	  /* the friend's challenge came: the menu takes it */
+	ONLINE_NEWS_CHALLENGE_UNPLAYABLE, /* the friend's challenge, for a game the board cannot
+					     play, was declined */
+	ONLINE_NEWS_TIME_CONTROL,	  /* the server does not play that time control */
+	ONLINE_NEWS_REFUSED,		  /* the server refused what the player asked for */
+	ONLINE_NEWS_TAKEBACK_DECLINED,	  /* the opponent declined the takeback */
+	ONLINE_NEWS_DRAW_DECLINED,	  /* the opponent declined the draw */
 	ONLINE_NEWS_COUNT
 };
 /* "connection-lost", ...; -1 for another word. */

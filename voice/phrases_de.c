@@ -143,6 +143,8 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_ONLINE_CHALLENGE_DECLINED] = "Herausforderung abgelehnt",
     [PHRASE_ONLINE_CHALLENGE_WAITING] = "Warte auf die Herausforderung",
     [PHRASE_ONLINE_CHALLENGE_HERE] = "Eine Herausforderung ist da, im Menü annehmen",
+    [PHRASE_ONLINE_CHALLENGE_UNPLAYABLE] =
+	"Herausforderung abgelehnt: diese Partie kann das Brett nicht spielen",
     [PHRASE_ONLINE_TIME_CONTROL] = "Diese Bedenkzeit erlaubt Lichess nicht",
     [PHRASE_ONLINE_REFUSED] = "Lichess hat das abgelehnt",
     [PHRASE_ONLINE_TAKEBACK_DECLINED] = "Zurücknahme abgelehnt",

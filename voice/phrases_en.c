@@ -141,6 +141,7 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_ONLINE_CHALLENGE_DECLINED] = "The challenge was declined",
     [PHRASE_ONLINE_CHALLENGE_WAITING] = "Waiting for the challenge",
     [PHRASE_ONLINE_CHALLENGE_HERE] = "A challenge has come, accept it in the menu",
+    [PHRASE_ONLINE_CHALLENGE_UNPLAYABLE] = "Challenge declined: the board cannot play that game",
     [PHRASE_ONLINE_TIME_CONTROL] = "Lichess does not allow this time control",
     [PHRASE_ONLINE_REFUSED] = "Lichess refused that",
     [PHRASE_ONLINE_TAKEBACK_DECLINED] = "The takeback was declined",

@@ -141,6 +141,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_ONLINE_CHALLENGE_DECLINED] = "De uitdaging is afgewezen",
     [PHRASE_ONLINE_CHALLENGE_WAITING] = "Wacht op de uitdaging",
     [PHRASE_ONLINE_CHALLENGE_HERE] = "Er is een uitdaging, neem die aan in het menu",
+    [PHRASE_ONLINE_CHALLENGE_UNPLAYABLE] =
+	"Uitdaging afgewezen: het bord kan die partij niet spelen",
     [PHRASE_ONLINE_TIME_CONTROL] = "Lichess staat deze bedenktijd niet toe",
     [PHRASE_ONLINE_REFUSED] = "Lichess heeft dat geweigerd",
     [PHRASE_ONLINE_TAKEBACK_DECLINED] = "Terugnemen afgewezen",

@@ -139,6 +139,7 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_ONLINE_CHALLENGE_DECLINED] = "Utmaningen avböjdes",
     [PHRASE_ONLINE_CHALLENGE_WAITING] = "Väntar på utmaningen",
     [PHRASE_ONLINE_CHALLENGE_HERE] = "En utmaning har kommit, anta den i menyn",
+    [PHRASE_ONLINE_CHALLENGE_UNPLAYABLE] = "Utmaningen avböjd: brädet kan inte spela det partiet",
     [PHRASE_ONLINE_TIME_CONTROL] = "Lichess tillåter inte den betänketiden",
     [PHRASE_ONLINE_REFUSED] = "Lichess avböjde det",
     [PHRASE_ONLINE_TAKEBACK_DECLINED] = "Återtagningen avböjdes",

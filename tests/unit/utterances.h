@@ -176,6 +176,9 @@ static const struct tournament_utterance utterances[] = {
      "online play: waiting for the friend's challenge"},
     {"online-challenge-here", "private", false,
      "online play: the friend's challenge came; the menu's online entry accepts it"},
+    {"online-challenge-unplayable", "private", false,
+     "online play: the friend's challenge is for a game the board cannot play (a variant, no "
+     "clock, too fast): declined"},
     {"online-time-control", "private", false,
      "online play: the server does not play the time control asked for"},
     {"online-refused", "private", false,
