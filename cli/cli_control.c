@@ -83,9 +83,19 @@ static void print_commands(FILE *f)
 			fprintf(f, "%s%s", first ? "; needs " : ", ", needs[n]);
 			first = false;
 		}
-		if (c->modes != GAME_MODES_ALL)
-			fprintf(f, "; %s mode only",
-				c->modes & GAME_MODE_BIT(GAME_CASUAL) ? "casual" : "tournament");
+		if (c->modes != GAME_MODES_ALL) {
+			bool any = false;
+
+			fprintf(f, "; ");
+			for (int m = 0; m < GAME_MODE_COUNT; m++) {
+				if (!(c->modes & GAME_MODE_BIT(m)))
+					continue;
+				fprintf(f, "%s%s", any ? " and " : "",
+					game_mode_name((enum game_mode)m));
+				any = true;
+			}
+			fprintf(f, " mode only");
+		}
 		fprintf(f, "\n");
 	}
 }
@@ -398,6 +408,19 @@ static void print_status(const char *reply)
 		}
 	} else {
 		printf("Engine: none connected\n");
+	}
+	/* Online play (docs/online.md "Playing online"): the online process, and what the server
+	 * shows. */
+	if (json_get(reply, "online", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "state", sub, sizeof(sub));
+		printf("Online: %s", !strcmp(sub, "waiting")
+					 ? "annabella online waits for the button menu"
+					 : "annabella online is connected");
+		if (json_get(v, "offers", sub, sizeof(sub)) > 0 && sub[0])
+			printf("; offers on the server: %s", sub);
+		if (json_get(v, "opponent_gone", sub, sizeof(sub)) > 0 && !strcmp(sub, "true"))
+			printf("; the opponent left");
+		printf("\n");
 	}
 	if (json_get(reply, "review", v, sizeof(v)) > 0 && strcmp(v, "null")) {
 		char at[16], plies[16];

@@ -53,6 +53,11 @@ static const struct {
      LOG_LEVEL_INFO},
     {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn",
      LOG_LEVEL_WARN},
+    {"online", cli_online,
+     "online [--seek | --accept FRIEND | --challenge FRIEND] [--time-control S+I]\n"
+     "            [--rated | --casual] [--color white|black|random] [--wait] [--socket PATH]\n"
+     "            [--config FILE]",
+     LOG_LEVEL_INFO},
 };
 
 static void usage(FILE *f)

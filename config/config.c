@@ -43,6 +43,7 @@ void config_defaults(struct config *cfg)
 	face_config_defaults(&cfg->display);
 	power_config_defaults(&cfg->power);
 	fairplay_config_defaults(&cfg->fairplay);
+	online_config_defaults(&cfg->online);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -54,7 +55,7 @@ void config_defaults(struct config *cfg)
 	cfg->log_level = LOG_LEVEL_WARN;
 }
 
-static int parse_bool(const char *value, bool *out)
+int config_parse_bool(const char *value, bool *out)
 {
 	if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "on") ||
 	    !strcmp(value, "1")) {
@@ -382,7 +383,7 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 	long v;
 
 	if (!strcmp(key, "display")) {
-		if (parse_bool(value, &cfg->braille_display))
+		if (config_parse_bool(value, &cfg->braille_display))
 			BAD("display must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "host")) {
 		if (copy_string(cfg->braille_host, sizeof(cfg->braille_host), value))
@@ -450,7 +451,7 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 		cfg->phrases.lang = (enum phrase_lang)lang;
 	} else if (!strcmp(key, "short-form") || !strcmp(key, "national-ranks") ||
 		   !strcmp(key, "announce-check") || !strcmp(key, "record")) {
-		if (parse_bool(value, &b))
+		if (config_parse_bool(value, &b))
 			BAD("%s must be yes or no, not '%s'", key, value);
 		if (!strcmp(key, "short-form"))
 			cfg->phrases.short_form = b;
@@ -540,7 +541,7 @@ static int set_broadcast(struct config *cfg, const char *key, const char *value,
 			BAD("board too long (at most %zu characters)",
 			    sizeof(cfg->broadcast_board) - 1);
 	} else if (!strcmp(key, "accept-tags")) {
-		if (parse_bool(value, &b))
+		if (config_parse_bool(value, &b))
 			BAD("accept-tags must be yes or no");
 		cfg->broadcast_accept_tags = b;
 	} else {
@@ -608,7 +609,7 @@ static int set_training(struct config *cfg, const char *key, const char *value, 
 	long v;
 
 	if (!strcmp(key, "menu")) {
-		if (parse_bool(value, &cfg->train_menu))
+		if (config_parse_bool(value, &cfg->train_menu))
 			BAD("menu must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "engine")) {
 		if (value[0] != '/')
@@ -738,6 +739,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return power_config_set(&cfg->power, key, value, err, err_size);
 	if (!strcmp(section, "fairplay"))
 		return fairplay_config_set(&cfg->fairplay, key, value, err, err_size);
+	if (!strcmp(section, "online"))
+		return online_config_set(&cfg->online, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))
@@ -777,7 +780,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			return 0;
 		}
 		if (!strcmp(key, "sync")) {
-			if (parse_bool(value, &b))
+			if (config_parse_bool(value, &b))
 				BAD("sync must be yes or no");
 			cfg->sync = b;
 			return 0;

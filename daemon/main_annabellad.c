@@ -220,6 +220,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
+	s->online_menu = cfg->online.menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	s->flag_announce = cfg->flag_announce;
