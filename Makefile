@@ -77,7 +77,7 @@ CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 # The networked helpers (annabella web, broadcast, relay: "The web page for the assistant and
 # the arbiter" and "Live broadcast and the room relay" in the README) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
-NET_PKGS := libmicrohttpd libmosquitto zlib
+NET_PKGS := libmicrohttpd libmosquitto zlib gnutls
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)

@@ -1044,14 +1044,16 @@ int cli_relay(int argc, char **argv)
 	mqttlink_subscribe(l, "annabella/+/pgn");
 	mqttlink_subscribe(l, "annabella/+/status");
 	mqttlink_subscribe(l, "annabella/+/link");
-	h = httpd_start(o.listen, handle, &public_site, err, sizeof(err));
+	h = httpd_start(&(struct httpd_options){.listen = o.listen}, handle, &public_site, err,
+			sizeof(err));
 	if (!h) {
 		log_error(LOG_MAIN, "--listen %s: %s", o.listen, err);
 		rc = 2;
 		goto out;
 	}
 	if (o.arbiter_listen) {
-		ha = httpd_start(o.arbiter_listen, handle, &arbiter_site, err, sizeof(err));
+		ha = httpd_start(&(struct httpd_options){.listen = o.arbiter_listen}, handle,
+				 &arbiter_site, err, sizeof(err));
 		if (!ha) {
 			log_error(LOG_MAIN, "--arbiter-listen %s: %s", o.arbiter_listen, err);
 			rc = 2;
