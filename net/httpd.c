@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -20,6 +19,7 @@
 
 #include "base/log.h"
 #include "base/pinguard.h"
+#include "net/origin.h"
 
 /* What we keep of each connection, from its accept to its close (h->lock). */
 struct conn {
@@ -373,62 +373,23 @@ static void *sweeper(void *arg)
 
 /* ------------------------------------------------------------------ the page's own origin */
 
-/* Whether the host name (len bytes, no port) is one the page answers to. */
-static bool host_ok(const struct httpd *h, const char *name, size_t len)
-{
-	char n[256];
-	struct in_addr a;
-	size_t self = strlen(h->self);
-
-	if (!len || len >= sizeof(n))
-		return false;
-	memcpy(n, name, len);
-	n[len] = '\0';
-	if (n[0] == '[' || inet_pton(AF_INET, n, &a) == 1 || !strcasecmp(n, "localhost"))
-		return true;
-	if (self && !strncasecmp(n, h->self, self) && (!n[self] || !strcasecmp(n + self, ".local")))
-		return true;
-	for (const char *p = h->hosts; *p;) {
-		size_t k;
-
-		p += strspn(p, " \t,");
-		k = strcspn(p, " \t,");
-		if (k && k == len && !strncasecmp(p, n, k))
-			return true;
-		p += k;
-	}
-	return false;
-}
-
-/* The request's Host and Origin against the page's own (h->same_origin): 0, or the status
- * of the refusal with its words in *why. */
+/* The request's Host and Origin against the page's own (h->same_origin, net/origin.h): 0,
+ * or the status of the refusal with its words in *why. */
 static unsigned origin_refusal(const struct httpd *h, const struct httpd_request *req,
 			       const char **why)
 {
 	const char *host = httpd_header(req, MHD_HTTP_HEADER_HOST);
-	const char *origin = httpd_header(req, "Origin");
-	const char *site = httpd_header(req, "Sec-Fetch-Site");
-	const char *scheme = h->tls ? "https://" : "http://";
 
 	if (!h->same_origin)
 		return 0;
-	if (host) {
-		const char *end = host[0] == '[' ? strchr(host, ']') : strrchr(host, ':');
-		size_t len = host[0] == '[' ? (end ? (size_t)(end - host) + 1 : 0)
-			     : end	    ? (size_t)(end - host)
-					    : strlen(host);
-
-		if (!host_ok(h, host, len)) {
-			*why = "this page does not answer to that host name (the club's names go "
-			       "into [web] hosts)\n";
-			return MHD_HTTP_MISDIRECTED_REQUEST;
-		}
+	if (host && !origin_host_ok(host, h->self, h->hosts)) {
+		*why = "this page does not answer to that host name (the club's names go into "
+		       "[web] hosts)\n";
+		return MHD_HTTP_MISDIRECTED_REQUEST;
 	}
-	if (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))
-		return 0;
-	if ((origin && (!host || strncasecmp(origin, scheme, strlen(scheme)) ||
-			strcasecmp(origin + strlen(scheme), host))) ||
-	    (site && strcmp(site, "same-origin") && strcmp(site, "none"))) {
+	if (strcmp(req->method, "GET") && strcmp(req->method, "HEAD") &&
+	    !origin_same(h->tls, host, httpd_header(req, "Origin"),
+			 httpd_header(req, "Sec-Fetch-Site"))) {
 		*why = "a request from another site's page is refused\n";
 		return MHD_HTTP_FORBIDDEN;
 	}
