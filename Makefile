@@ -200,6 +200,9 @@ install: all
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \
 		install -m 0644 configs/relay.conf $(DESTDIR)$(sysconfdir)/annabella/relay.conf
+	# The web page's certificate, made on this machine (never into a package: each device
+	# has its own key).
+	[ -n "$(DESTDIR)" ] || $(BINDIR)/annabella web certificate $(sysconfdir)/annabella
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
