@@ -25,7 +25,7 @@
 
 #define HTTPD_BODY_MAX	  8192 /* a POST body; larger ones get 413 */
 #define HTTPD_CONNECTIONS 4000 /* in all, as the descriptors allow */
-#define HTTPD_PER_ADDRESS 16
+#define HTTPD_PER_ADDRESS 32
 #define HTTPD_REQUEST_MS  10000
 #define HTTPD_IDLE_S	  30
 

@@ -138,10 +138,10 @@ enum pin_gate_verdict pin_gate_check(struct pin_gate *g, const char *key, const 
 	return wrong(g, key, now, !arbiter_known && !assistant_known, out);
 }
 
-void pin_gate_answered(struct pin_gate *g, const char *key, bool answered, bool right,
-		       enum pin_gate_role role, uint64_t now)
+uint64_t pin_gate_answered(struct pin_gate *g, const char *key, bool answered, bool right,
+			   enum pin_gate_role role, uint64_t now)
 {
-	struct pin_gate_outcome out;
+	struct pin_gate_outcome out = {0};
 
 	for (int i = 0; i < PIN_GATE_ASKING; i++)
 		if (!strcmp(g->asking[i], key))
@@ -150,4 +150,5 @@ void pin_gate_answered(struct pin_gate *g, const char *key, bool answered, bool 
 		trust(g, role, key, now);
 	else if (answered)
 		wrong(g, key, now, false, &out);
+	return out.wait;
 }

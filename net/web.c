@@ -664,7 +664,8 @@ static void job_run(struct web *w, struct job *j)
 {
 	char err[256], *reply = NULL, line[4097];
 	struct ctlclient *c = ctlclient_connect(w->socket, err, sizeof(err));
-	bool answered = false, right = false;
+	bool right = false;
+	uint64_t page_wait = 0;
 
 	if (!c) {
 		const struct refusal f = {
@@ -685,21 +686,46 @@ static void job_run(struct web *w, struct job *j)
 			job_refused(j, &busy);
 			goto out;
 		}
-		answered = true;
 		right = ctlclient_reply_ok(reply);
-		if (!right) {
-			/* The daemon's own wait (its budget for this page's user) as 429; a
-			 * wrong PIN as 403; both worded by their code. */
-			char code[32];
-			const bool waiting = json_get(reply, "code", code, sizeof(code)) >= 0 &&
-					     reply_code_parse(code) == REPLY_PIN_WAIT;
-			const struct refusal f = {
-			    .status = waiting ? MHD_HTTP_TOO_MANY_REQUESTS : MHD_HTTP_FORBIDDEN,
-			    .error = waiting ? "too many wrong PINs: wait" : "wrong PIN",
-			    .code = waiting ? "pin-wait" : "wrong-pin",
-			};
+		if (j->ask) {
+			/* The page counts the daemon's answer for this address too. */
+			char args[256], role[16] = "";
+
+			if (right && json_get(reply, "args", args, sizeof(args)) > 0 &&
+			    json_get(args, "role", role, sizeof(role)) < 0)
+				role[0] = '\0';
+			pthread_mutex_lock(&w->mu);
+			page_wait = pin_gate_answered(&w->gate, j->key, true, right,
+						      strcmp(role, "arbiter") ? PIN_GATE_ASSISTANT
+									      : PIN_GATE_ARBITER,
+						      monotonic_ms());
+			pthread_mutex_unlock(&w->mu);
+			j->ask = false;
+		}
+		if (!right && page_wait && !strstr(reply, "\"code\":\"pin-wait\"")) {
+			/* A wrong PIN that starts the page's wait for this address: said. */
+			const struct refusal f = {.status = MHD_HTTP_FORBIDDEN,
+						  .error = "wrong PIN",
+						  .code = "wrong-pin-wait",
+						  .wait_ms = page_wait};
 
 			job_refused(j, &f);
+			goto out;
+		}
+		if (!right) {
+			/* The daemon's own refusal, its words and code as it gave them (a wait:
+			 * its budget for this page's user, pin-wait, as 429 with Retry-After; a
+			 * wrong PIN, with or without the wait it started, as 403). */
+			char code[32], args[256], seconds[16];
+			const bool waiting = json_get(reply, "code", code, sizeof(code)) >= 0 &&
+					     reply_code_parse(code) == REPLY_PIN_WAIT;
+
+			j->status = waiting ? MHD_HTTP_TOO_MANY_REQUESTS : MHD_HTTP_FORBIDDEN;
+			if (waiting && json_get(reply, "args", args, sizeof(args)) > 0 &&
+			    json_get(args, "seconds", seconds, sizeof(seconds)) > 0)
+				j->retry_ms = strtoull(seconds, NULL, 10) * 1000;
+			j->body = reply;
+			reply = NULL;
 			goto out;
 		}
 		free(reply);
@@ -729,10 +755,9 @@ out:
 	free(reply);
 	ctlclient_close(c);
 	if (j->ask) {
+		/* No answer of the daemon's to the PIN: nothing counted. */
 		pthread_mutex_lock(&w->mu);
-		pin_gate_answered(&w->gate, j->key, answered, right,
-				  PIN_GATE_ASSISTANT /* the daemon's role is its own affair */,
-				  monotonic_ms());
+		pin_gate_answered(&w->gate, j->key, false, false, PIN_GATE_ASSISTANT, 0);
 		pthread_mutex_unlock(&w->mu);
 	}
 }

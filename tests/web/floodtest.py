@@ -3,7 +3,7 @@
 against what one visitor on the club's network can do (README "Security model"), each attack
 from a loopback address of its own (127.0.0.x) while another address uses the page:
 
-- 64 silent connections: at most 16 stay open (the rest are closed at once), and those go
+- 64 silent connections: at most 32 stay open (the rest are closed at once), and those go
   after the 10 s a whole request may take; another address is answered meanwhile, the
   arbiter's command through the page included.  The same against the relay, whose round.pgn
   stays served;
@@ -112,7 +112,7 @@ def flood_of_connections(port, name, ask):
     socks = connections(port, "127.0.0.5", 64)
     time.sleep(0.5)
     still = count_open(socks)
-    check(f"{name}: at most 16 of 64 silent connections from one address stay open", still <= 16,
+    check(f"{name}: at most 32 of 64 silent connections from one address stay open", still <= 32,
           f"{still} open")
     got = ask()
     check(f"{name}: another address is answered while they wait", got[0] == 200,
