@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The HTTP side of `annabella web` and `annabella relay` (README "The web page for the assistant
- * and the arbiter"; README "Live broadcast and the room relay"), on libmicrohttpd: a listening
- * socket on ADDR:PORT served by one event loop (epoll; a connection costs memory, not a thread),
- * and a handler that sees each request once with its whole body.  Nothing here parses HTTP.
+ * The HTTP side of `annabella web` and `annabella relay` (docs/web.md "The web page for the
+ * assistant and the arbiter"; docs/broadcast.md "Live broadcast and the room relay"), on
+ * libmicrohttpd: a listening socket on ADDR:PORT served by one event loop (epoll; a connection
+ * costs memory, not a thread), and a handler that sees each request once with its whole body.
+ * Nothing here parses HTTP.
  *
  * What one client can hold is bounded (README "Security model"): at most
  * HTTPD_PER_ADDRESS connections per address (an IPv6 address's /64, as the PIN budget

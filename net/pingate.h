@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The web page's PINs (README "The web page for the assistant and the arbiter"; README "Security
- * model"): whether a PIN from a client address may be checked now, and against which of the
- * configured PINs.  Pure: the caller holds its lock and gives the times (ms of one clock).
+ * The web page's PINs (docs/web.md "The web page for the assistant and the arbiter"; README
+ * "Security model"): whether a PIN from a client address may be checked now, and against which of
+ * the configured PINs.  Pure: the caller holds its lock and gives the times (ms of one clock).
  *
  * - Every address (an IPv6 address's /64) has its own budget (base/pinguard.h: five free,
  *   then growing waits).  The table keeps every address with wrong PINs counted, so at most

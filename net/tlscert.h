@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The web page's certificate (README "The web page for the assistant and the arbiter"): a
+ * The web page's certificate (docs/web.md "The web page for the assistant and the arbiter"): a
  * self-signed one made on the device (at install, `annabella web certificate DIR`), its key
  * readable by root alone (the unit hands it to the page as a credential).  Nobody vouches
  * for it: the arbiter compares its SHA-256 fingerprint, which the page's first use in a

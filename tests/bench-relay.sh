@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The room relay's capacity (README "Live broadcast and the room relay"): BOARDS boards (default
+# The room relay's capacity (docs/broadcast.md "Live broadcast and the room relay"): BOARDS boards (default
 # 30, master games of 60 plies or more with their clock readings) on mosquitto, one of them
 # moving every second, a real `annabella relay`, PHONES phones (default 500) polling the room
 # page's /api/boards every second as the page does, each from a loopback address of its own,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web page's PINs (README "The web page for the assistant and the arbiter"; README "Security
+# The web page's PINs (docs/web.md "The web page for the assistant and the arbiter"; README "Security
 # model") with curl and Python's http.client, each request from a loopback address of its own
 # (127.x.y.z), against a real daemon and a real `annabella web`:
 # - forty wrong PINs sent at once from one address are counted one by one (five refused as

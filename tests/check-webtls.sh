@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web page over TLS (README "The web page for the assistant and the arbiter"): its
+# The web page over TLS (docs/web.md "The web page for the assistant and the arbiter"): its
 # certificate made and checked against openssl and `annabella status`, curl trusting it alone, a
 # tap between client and page that must never see the PIN, and headless Chromium trusting the
 # page's key alone (tests/web/tlstest.py).

@@ -217,8 +217,8 @@ static void test_broadcast_and_relay(void **state)
 	expect_set_bad("broadcast", "listen", ":80", "unknown key 'listen' in [broadcast]");
 	expect_set_bad("relay", "listen", "8080", "ADDR:PORT");
 	expect_set_bad("relay", "board", "pi", "unknown key 'board' in [relay]");
-	/* The page's names and its certificate (README "The web page for the assistant and the
-	 * arbiter"). */
+	/* The page's names and its certificate (docs/web.md "The web page for the assistant and
+	 * the arbiter"). */
 	expect_set_ok(&cfg, "web", "listen", "0.0.0.0:8080");
 	expect_set_ok(&cfg, "web", "hosts", "board1.club.lan board2");
 	expect_set_ok(&cfg, "web", "certificate", "/etc/annabella/web.crt");

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""tests/check-webtls.sh: the page over TLS (README "The web page for the assistant and the
-arbiter"), as the arbiter and a laptop on the club's Wi-Fi meet it:
+"""tests/check-webtls.sh: the page over TLS (docs/web.md "The web page for the assistant and
+the arbiter"), as the arbiter and a laptop on the club's Wi-Fi meet it:
 
 - `annabella web certificate DIR` makes the key (0600) and a self-signed certificate (0644)
   once; its fingerprint is the one openssl reads, the one `annabella status` prints and the one
