@@ -52,7 +52,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -675,7 +674,7 @@ static void job_run(struct web *w, struct job *j)
 		goto out;
 	}
 	if (j->pin[0]) {
-		char auth[96];
+		char auth[96], code[40], args[256];
 
 		snprintf(auth, sizeof(auth), "auth %s%s%s", j->pin, j->page[0] ? " " : "", j->page);
 		if (ctlclient_request(c, auth, &reply, REQUEST_MS)) {
@@ -687,9 +686,11 @@ static void job_run(struct web *w, struct job *j)
 			goto out;
 		}
 		right = ctlclient_reply_ok(reply);
+		if (json_get(reply, "code", code, sizeof(code)) < 0)
+			code[0] = '\0';
 		if (j->ask) {
 			/* The page counts the daemon's answer for this address too. */
-			char args[256], role[16] = "";
+			char role[16] = "";
 
 			if (right && json_get(reply, "args", args, sizeof(args)) > 0 &&
 			    json_get(args, "role", role, sizeof(role)) < 0)
@@ -702,7 +703,20 @@ static void job_run(struct web *w, struct job *j)
 			pthread_mutex_unlock(&w->mu);
 			j->ask = false;
 		}
-		if (!right && page_wait && !strstr(reply, "\"code\":\"pin-wait\"")) {
+		if (!right && reply_code_parse(code) == REPLY_PIN_WAIT) {
+			/* The daemon's own wait (its budget for this page's user): 429, with its
+			 * words and Retry-After. */
+			char seconds[16];
+
+			j->status = MHD_HTTP_TOO_MANY_REQUESTS;
+			if (json_get(reply, "args", args, sizeof(args)) > 0 &&
+			    json_get(args, "seconds", seconds, sizeof(seconds)) > 0)
+				j->retry_ms = strtoull(seconds, NULL, 10) * 1000;
+			j->body = reply;
+			reply = NULL;
+			goto out;
+		}
+		if (!right && page_wait) {
 			/* A wrong PIN that starts the page's wait for this address: said. */
 			const struct refusal f = {.status = MHD_HTTP_FORBIDDEN,
 						  .error = "wrong PIN",
@@ -713,17 +727,8 @@ static void job_run(struct web *w, struct job *j)
 			goto out;
 		}
 		if (!right) {
-			/* The daemon's own refusal, its words and code as it gave them (a wait:
-			 * its budget for this page's user, pin-wait, as 429 with Retry-After; a
-			 * wrong PIN, with or without the wait it started, as 403). */
-			char code[32], args[256], seconds[16];
-			const bool waiting = json_get(reply, "code", code, sizeof(code)) >= 0 &&
-					     reply_code_parse(code) == REPLY_PIN_WAIT;
-
-			j->status = waiting ? MHD_HTTP_TOO_MANY_REQUESTS : MHD_HTTP_FORBIDDEN;
-			if (waiting && json_get(reply, "args", args, sizeof(args)) > 0 &&
-			    json_get(args, "seconds", seconds, sizeof(seconds)) > 0)
-				j->retry_ms = strtoull(seconds, NULL, 10) * 1000;
+			/* A wrong PIN (with or without the daemon's own wait): 403, its words. */
+			j->status = MHD_HTTP_FORBIDDEN;
 			j->body = reply;
 			reply = NULL;
 			goto out;
@@ -810,6 +815,7 @@ static void job_free(void *cls)
 	struct job *j = cls;
 
 	free(j->body);
+	explicit_bzero(j->pin, sizeof(j->pin));
 	free(j);
 }
 
