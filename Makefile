@@ -212,7 +212,7 @@ install: all
 # or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev zlib1g-dev
+	libmosquitto-dev zlib1g-dev libgnutls28-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
