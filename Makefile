@@ -49,7 +49,7 @@ else
 Q := @
 endif
 
-LAYERS := base chess game referee control gpio clockface voice braille config store daemon net cli
+LAYERS := base chess game referee host control gpio clockface voice braille config store daemon net cli
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -109,7 +109,7 @@ PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
 .PHONY: package pkgtest trixie-check
 .PHONY: valgrind
-.PHONY: codes-doc
+.PHONY: codes-doc guides
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
@@ -298,6 +298,12 @@ regress-update: $(PROGRAMS)
 # to game/replies.c (tests/check-codes.sh fails while it differs).
 codes-doc: $(BUILD)/annabella
 	@$(BUILD)/annabella codes | python3 tools/gen-codes-doc.py docs/control.md
+
+# The printable one-page guides to the clock (docs/guide/clock.LANG.txt) in braille for an
+# embosser, made again after a change of a guide's text (tests/check-scoresheet.sh fails while
+# one differs).
+guides: $(BUILD)/annabella
+	@for t in docs/guide/clock.*.txt; do $(BUILD)/annabella brf "$$t" >"$${t%.txt}.brf"; done
 
 # The listening kit: one WAV per phrase and language, and an index page to review them.
 SPEECH_SAMPLES ?= $(BUILD)/speech-samples

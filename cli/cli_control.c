@@ -26,8 +26,8 @@
 #include "cli/cli.h"
 #include "config/config.h"
 #include "net/ctlclient.h"
+#include "host/probe.h"
 #include "net/tlscert.h"
-#include "cli/netcheck.h"
 
 #define REPLY_TIMEOUT_MS 15000
 
@@ -290,6 +290,23 @@ static int interactive_pipe(struct ctlclient *c)
 
 /* ------------------------------------------------------------------ status for a person */
 
+/* The machine now, for the arbiter's check before a round (annabella seal judges it). */
+static void network_print(void)
+{
+	struct fairplay_item items[FAIRPLAY_ITEM_COUNT];
+	struct fairplay_policy policy;
+	struct fairplay_state s;
+	struct probe_config p;
+
+	probe_config_defaults(&p);
+	p.files = false;
+	probe_measure(&p, &s);
+	fairplay_policy_defaults(&policy);
+	fairplay_judge(&policy, &s, items);
+	printf("Network: %s\n", items[FAIRPLAY_ITEM_NETWORK].what);
+	printf("Radios: %s\n", items[FAIRPLAY_ITEM_RADIOS].what);
+}
+
 static void print_ms(const char *label, const char *ms_text, bool running)
 {
 	long long ms = atoll(ms_text);
@@ -413,7 +430,13 @@ static void print_status(const char *reply)
 		}
 		printf("\n");
 	}
-	netcheck_print(stdout);
+	/* The device's fair-play state over the game, as the daemon journaled it (the
+	 * arbiter's), then the machine as it is now (11.3.2). */
+	if (json_get(reply, "fairplay", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "summary", sub, sizeof(sub));
+		printf("Fair play: %s\n", sub);
+	}
+	network_print();
 }
 
 /*

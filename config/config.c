@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config/config.h"
+#include "base/sha256.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,6 +42,7 @@ void config_defaults(struct config *cfg)
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
 	power_config_defaults(&cfg->power);
+	fairplay_config_defaults(&cfg->fairplay);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -750,6 +752,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 	}
 	if (!strcmp(section, "power"))
 		return power_config_set(&cfg->power, key, value, err, err_size);
+	if (!strcmp(section, "fairplay"))
+		return fairplay_config_set(&cfg->fairplay, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))
@@ -886,7 +890,8 @@ static bool may_be_empty(const char *key)
 	static const char *const keys[] = {
 	    "arbiter-pin", "assistant-pin", "variant",	"public-variant", "private-variant",
 	    "host",	   "auth",	    "warnings", "event",	  "site",
-	    "round",	   "white",	    "black",	"arbiters",	  "tty"};
+	    "round",	   "white",	    "black",	"arbiters",	  "tty",
+	    "club",	   "utmp"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))
@@ -998,22 +1003,51 @@ static int dropin_order(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* The bytes of a file read into the configuration's digest (config.h). */
+static void digest_file(struct sha256 *h, const char *path)
+{
+	unsigned char buf[4096];
+	FILE *f = fopen(path, "rbe");
+	size_t n;
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(h, buf, n);
+	fclose(f);
+}
+
+static void digest_done(struct config *cfg, struct sha256 *h)
+{
+	unsigned char digest[SHA256_SIZE];
+	char hex[2 * SHA256_SIZE + 1];
+
+	sha256_final(h, digest);
+	sha256_hex(digest, SHA256_SIZE, hex);
+	snprintf(cfg->digest, sizeof(cfg->digest), "%.16s", hex);
+}
+
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
 {
 	char dir[PATH_MAX], file[PATH_MAX];
 	struct dirent **names;
+	struct sha256 h;
 	int n, rc = 0;
 
+	sha256_init(&h);
 	if (load_file(cfg, path, err, err_size))
 		return -1;
+	digest_file(&h, path);
 	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
 		snprintf(err, err_size, "%s.d: path too long", path);
 		return -1;
 	}
 	n = scandir(dir, &names, dropin_filter, dropin_order);
 	if (n < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT) {
+			digest_done(cfg, &h);
 			return 0;
+		}
 		snprintf(err, err_size, "%s: cannot read the drop-in directory: %s", dir,
 			 strerror(errno));
 		return -1;
@@ -1027,10 +1061,13 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 				rc = -1;
 			} else if (load_file(cfg, file, err, err_size)) {
 				rc = -1;
+			} else {
+				digest_file(&h, file);
 			}
 		}
 		free(names[i]);
 	}
 	free(names);
+	digest_done(cfg, &h);
 	return rc;
 }

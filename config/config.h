@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
+#include "config/fairplay_config.h"
 #include "chess/detect.h"
 #include "clockface/writer.h"
 #include "game/clock.h"
@@ -97,6 +98,11 @@ struct config {
 	struct face_config display;
 	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
 	struct power_config power;
+	/* [fairplay]: the arbiter's policy and the watch on the machine */
+	struct fairplay_config fairplay;
+	/* The configuration in force, as its files were read: 16 hex digits of their SHA-256
+	 * (the fair-play state's `config`). */
+	char digest[17];
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */

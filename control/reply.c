@@ -186,6 +186,47 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	json_end(w);
 }
 
+/* The device's fair-play state over the game (game/fairplay.h), for the arbiter alone: the
+ * verdict item by item on the last state measured, whether it broke the policy, and the
+ * scoresheet's summary. */
+static void fairplay(struct json_writer *w, const struct game *g, enum game_audience audience)
+{
+	const struct game_fairplay *f = &g->fairplay;
+	struct fairplay_item items[FAIRPLAY_ITEM_COUNT];
+	char text[FAIRPLAY_POLICY_MAX > FAIRPLAY_SUMMARY_MAX ? FAIRPLAY_POLICY_MAX
+							     : FAIRPLAY_SUMMARY_MAX];
+
+	if (!f->measured || !game_audience_reaches(GAME_AUDIENCE_ARBITER, audience)) {
+		json_null(w, "fairplay");
+		return;
+	}
+	json_object(w, "fairplay");
+	json_bool(w, "ok", fairplay_judge(&f->policy, &f->last, items));
+	json_bool(w, "breach", f->breach);
+	if (f->breach) {
+		json_int(w, "breach_move", f->breach_move);
+		json_string(w, "breach_what", f->breach_what);
+	}
+	json_int(w, "changes", f->changes);
+	if (!fairplay_policy_format(&f->policy, text, sizeof(text)))
+		json_string(w, "policy", text);
+	json_array(w, "items");
+	for (int i = 0; i < FAIRPLAY_ITEM_COUNT; i++) {
+		json_object(w, NULL);
+		json_string(w, "item", fairplay_item_name((enum fairplay_item_kind)i));
+		json_bool(w, "ok", items[i].ok);
+		json_string(w, "what", items[i].what);
+		if (!items[i].ok)
+			json_string(w, "fix", items[i].fix);
+		json_end(w);
+	}
+	json_end(w);
+	fairplay_summary(&f->first, f->breach, f->breach_move, f->breach_what, &f->policy, text,
+			 sizeof(text));
+	json_string(w, "summary", text);
+	json_end(w);
+}
+
 static void claim(struct json_writer *w, const struct game *g, enum game_audience audience)
 {
 	const struct game_claim *c = &g->claim;
@@ -371,6 +412,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 		json_null(&w, "draw_offer");
 	json_int(&w, "draw_offers", g->offers);
 	claim(&w, g, x->audience);
+	fairplay(&w, g, x->audience);
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
 	training(&w, x);
@@ -557,6 +599,17 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 		json_string(&w, "result", rec->u.result.result);
 		json_string(&w, "termination", result_termination_pgn(rec->u.result.termination));
 		json_string(&w, "reason", rec->u.result.reason);
+		break;
+	case REC_FAIRPLAY:
+		json_bool(&w, "breach", rec->u.fairplay.breach);
+		if (rec->u.fairplay.breach)
+			json_string(&w, "what", rec->u.fairplay.what);
+		json_string(&w, "state", rec->u.fairplay.state);
+		json_string(&w, "policy", rec->u.fairplay.policy);
+		if (g)
+			json_int(&w, "move",
+				 game_plies(g) ? game_move_number(g, game_plies(g) - 1)
+					       : g->start.fullmove_number);
 		break;
 	case REC_MISMATCH:
 	case REC_HELD:

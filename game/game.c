@@ -405,6 +405,34 @@ static int apply_clock_control(struct game *g, const struct game_record *rec)
 	return 0;
 }
 
+/* The device's fair-play state measured (fairplay.h): the first of the game, a change. */
+static int apply_fairplay(struct game *g, const struct game_record *rec)
+{
+	struct game_fairplay *f = &g->fairplay;
+	struct fairplay_policy policy;
+	struct fairplay_state state;
+
+	if (fairplay_policy_parse(rec->u.fairplay.policy, &policy) ||
+	    fairplay_parse(rec->u.fairplay.state, &state))
+		return -1;
+	if (!f->measured)
+		f->first = state;
+	else
+		f->changes++;
+	f->measured = true;
+	f->policy = policy;
+	f->last = state;
+	f->breach_now = rec->u.fairplay.breach;
+	if (rec->u.fairplay.breach && !f->breach) {
+		int plies = game_plies(g);
+
+		f->breach = true;
+		f->breach_move = plies ? game_move_number(g, plies - 1) : 0;
+		snprintf(f->breach_what, sizeof(f->breach_what), "%s", rec->u.fairplay.what);
+	}
+	return 0;
+}
+
 static int apply_ruling(struct game *g, const struct game_record *rec)
 {
 	if (!g->claims || game_over(g) || (g->has_clock && clock_adopt(&g->clock, &rec->clock)))
@@ -824,6 +852,9 @@ int game_apply(struct game *g, const struct game_record *rec)
 		break;
 	case REC_CLOCK_CONTROL:
 		rc = apply_clock_control(g, rec);
+		break;
+	case REC_FAIRPLAY:
+		rc = apply_fairplay(g, rec);
 		break;
 	case REC_TAKEBACK:
 		rc = apply_takeback(g, rec);

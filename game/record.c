@@ -499,6 +499,32 @@ static void dec_clock_set(struct game_record *rec, struct reader *r)
 	}
 }
 
+/* fairplay yes|no "POLICY" "STATE" "WHAT" */
+static void enc_fairplay(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->u.fairplay.breach ? "yes" : "no");
+	put_string(w, rec->u.fairplay.policy);
+	put_string(w, rec->u.fairplay.state);
+	put_string(w, rec->u.fairplay.what);
+}
+
+static void dec_fairplay(struct game_record *rec, struct reader *r)
+{
+	char word[8];
+	struct fairplay_policy p;
+	struct fairplay_state s;
+
+	get_word(r, word, sizeof(word));
+	rec->u.fairplay.breach = !strcmp(word, "yes");
+	get_string(r, rec->u.fairplay.policy, sizeof(rec->u.fairplay.policy));
+	get_string(r, rec->u.fairplay.state, sizeof(rec->u.fairplay.state));
+	get_string(r, rec->u.fairplay.what, sizeof(rec->u.fairplay.what));
+	if ((strcmp(word, "yes") && strcmp(word, "no")) ||
+	    fairplay_policy_parse(rec->u.fairplay.policy, &p) ||
+	    fairplay_parse(rec->u.fairplay.state, &s))
+		r->bad = true;
+}
+
 /* clock-control AUTHOR TC CLOCK */
 static void enc_clock_control(const struct game_record *rec, struct writer *w)
 {
@@ -842,6 +868,7 @@ static const struct record_kind {
     [REC_TAKEBACK] = {"takeback", SCORESHEET | CLOCK, enc_takeback, dec_takeback},
     [REC_CLOCK_CONTROL] = {"clock-control", SCORESHEET | CLOCK, enc_clock_control,
 			   dec_clock_control},
+    [REC_FAIRPLAY] = {"fairplay", SCORESHEET, enc_fairplay, dec_fairplay},
 };
 
 const char *game_record_name(enum game_record_type type)

@@ -72,6 +72,7 @@
 #include "chess/chess.h"
 #include "game/audience.h"
 #include "game/clock.h"
+#include "game/fairplay.h"
 #include "game/result.h"
 #include "game/rules.h"
 
@@ -135,6 +136,7 @@ enum game_record_type {
 	REC_CHECKPOINT,
 	REC_TAKEBACK,
 	REC_CLOCK_CONTROL, /* the arbiter's time control from the next move on (6.10.2) */
+	REC_FAIRPLAY,	   /* the device's fair-play state, measured (game/fairplay.h) */
 	REC_TYPE_COUNT
 };
 
@@ -161,6 +163,14 @@ struct game_record {
 		 * before them (a move waiting for its press is not counted again). */
 		bool counters_set;
 		char time_control[64]; /* clock-control: the control in the TimeControl syntax */
+		/* fairplay: the state measured, the policy it was judged by, whether it broke
+		 * it, and what broke it first (fairplay_judge()). */
+		struct {
+			bool breach;
+			char policy[FAIRPLAY_POLICY_MAX];
+			char state[FAIRPLAY_TEXT_MAX];
+			char what[FAIRPLAY_ITEM_MAX];
+		} fairplay;
 		struct {
 			int square;
 			chess_piece piece; /* lift: the game's piece touched, or 0 */

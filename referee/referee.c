@@ -136,6 +136,7 @@ static void new_game(struct referee *r, uint64_t now)
 	if (ref_emit(r, &rec))
 		return;
 	ref_effect(r, &fx);
+	ref_fairplay_check(r, now);
 }
 
 void referee_start(struct referee *r, uint64_t now)

@@ -135,6 +135,12 @@ void referee_attach_pins(struct referee *r, struct pin_guard *pins);
 /* The arbiter's menu on the buttons as the clock display shows it (state CLOSED: shut). */
 void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_arbiter_view *v);
 
+/* The device's fair-play state, measured by the shell (game/fairplay.h; docs/fairplay.md "Fair
+ * play"), and the arbiter's policy: journaled in a tournament game whenever it changes (and
+ * at each game's start), judged against the policy. */
+void referee_fairplay(struct referee *r, const struct fairplay_policy *policy,
+		      const struct fairplay_state *state, uint64_t now);
+
 /* ------------------------------------------------------------------ training and study */
 
 /*

@@ -43,7 +43,13 @@ struct referee {
 	/* The engine's move is being made on the board: each square guided and confirmed. */
 	bool relay_guide;
 	struct review review; /* study (referee_train.c) */
-	struct game g;	      /* last: it is large */
+	/* The device's fair-play state as the shell last measured it (referee_fairplay.c). */
+	struct {
+		bool have;
+		struct fairplay_policy policy;
+		struct fairplay_state state;
+	} fairplay;
+	struct game g; /* last: it is large */
 };
 
 /* A record of `type` at `ms`, all else zero. */
@@ -141,6 +147,11 @@ void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
 const char *ref_mate_result(const struct referee *r, int winner);
 /* For a "*": the position the arbiter decides on, as FEN (CHESS_FEN_MAX bytes). */
 void ref_mate_fen(const struct referee *r, char *buf, size_t size);
+
+/* referee_fairplay.c */
+/* The fair-play state journaled when the game (a tournament game on) has none yet or it
+ * changed: at the game's start, at a restart, when the training client comes or goes. */
+void ref_fairplay_check(struct referee *r, uint64_t now);
 
 /* referee_board_arbiter.c */
 /* A button for the arbiter's menu: true when it takes it (its chord, or it is open). */

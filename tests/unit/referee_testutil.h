@@ -70,12 +70,13 @@ static inline void rt_audience_fault(struct rt *t, const char *what, enum game_a
 
 /* What the tests expect of a record's audience, said independently of audience.c: the
  * claim record holds its verdict and a held mismatch is kept from the player (11.3.1), the
- * promotion choice in progress is the player's; the rest is public. */
+ * device's fair-play state is the arbiter's, the promotion choice in progress is the
+ * player's; the rest is public. */
 static inline void rt_check_record_audience(struct rt *t, const struct game_record *rec)
 {
 	enum game_audience want = GAME_AUDIENCE_PUBLIC;
 
-	if (rec->type == REC_CLAIM || rec->type == REC_HELD)
+	if (rec->type == REC_CLAIM || rec->type == REC_HELD || rec->type == REC_FAIRPLAY)
 		want = GAME_AUDIENCE_ARBITER;
 	else if (rec->type == REC_SELECT)
 		want = GAME_AUDIENCE_PLAYER;

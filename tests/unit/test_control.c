@@ -297,10 +297,11 @@ static void test_record_audiences(void **state)
 	for (int type = 0; type < REC_TYPE_COUNT; type++) {
 		struct game_record rec = {.type = (enum game_record_type)type};
 		enum game_audience a = game_record_audience(&rec);
-		enum game_audience want = type == REC_CLAIM || type == REC_HELD
-					      ? GAME_AUDIENCE_ARBITER
-					  : type == REC_SELECT ? GAME_AUDIENCE_PLAYER
-							       : GAME_AUDIENCE_PUBLIC;
+		enum game_audience want =
+		    type == REC_CLAIM || type == REC_HELD || type == REC_FAIRPLAY
+			? GAME_AUDIENCE_ARBITER
+		    : type == REC_SELECT ? GAME_AUDIENCE_PLAYER
+					 : GAME_AUDIENCE_PUBLIC;
 
 		if (a != want)
 			fail_msg("%s: %s, expected %s", game_record_name(rec.type),
