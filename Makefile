@@ -78,7 +78,7 @@ CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 # the arbiter" and "Live broadcast and the room relay" in the README) and online play
 # (`annabella online`, docs/online.md "Playing online": Debian's libcurl) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
-NET_PKGS := libmicrohttpd libmosquitto zlib libcurl
+NET_PKGS := libmicrohttpd libmosquitto zlib libcurl gnutls
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
@@ -202,6 +202,9 @@ install: all
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \
 		install -m 0644 configs/relay.conf $(DESTDIR)$(sysconfdir)/annabella/relay.conf
+	# The web page's certificate, made on this machine (never into a package: each device
+	# has its own key).
+	[ -n "$(DESTDIR)" ] || $(BINDIR)/annabella web certificate $(sysconfdir)/annabella
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -210,7 +213,7 @@ install: all
 # or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev zlib1g-dev libcurl4-openssl-dev
+	libmosquitto-dev zlib1g-dev libcurl4-openssl-dev libgnutls28-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
@@ -253,7 +256,7 @@ DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linu
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
 CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
 	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data \
-	libcurl4-openssl-dev
+	libcurl4-openssl-dev libgnutls28-dev
 deps-cross:
 	@tools/deps.sh $(DEB_CROSS)
 	@tools/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)

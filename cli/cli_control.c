@@ -24,8 +24,10 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "cli/cli.h"
+#include "config/config.h"
 #include "net/ctlclient.h"
 #include "host/probe.h"
+#include "net/tlscert.h"
 
 #define REPLY_TIMEOUT_MS 15000
 
@@ -460,11 +462,37 @@ static void print_status(const char *reply)
 	network_print();
 }
 
+/*
+ * The web page's certificate, whose fingerprint the arbiter compares once with what the
+ * browser shows (docs/web.md "The web page for the assistant and the arbiter"): from the
+ * configuration's [web] certificate, else the one made at install; a page that is on without
+ * TLS is said to be.
+ */
+static void print_web(const char *config)
+{
+	struct config *cfg = calloc(1, sizeof(*cfg));
+	char err[512], fp[TLS_FINGERPRINT_MAX], path[300];
+
+	if (!cfg)
+		return;
+	config_defaults(cfg);
+	if (config_load(cfg, config, err, sizeof(err)))
+		config_defaults(cfg); /* unreadable here: what the package makes */
+	snprintf(path, sizeof(path), "%s",
+		 cfg->web_certificate[0] ? cfg->web_certificate : TLS_CERT_DIR "/" TLS_CERT_FILE);
+	if (!tls_cert_fingerprint(path, fp, sizeof(fp), err, sizeof(err)))
+		printf("Web page: certificate SHA-256 %s (%s)\n", fp, path);
+	else if (cfg->web_listen[0])
+		printf("Web page: on %s without TLS: PINs cross the network in clear\n",
+		       cfg->web_listen);
+	free(cfg);
+}
+
 /* ------------------------------------------------------------------ entry points */
 
 static int run(int argc, char **argv, bool status)
 {
-	const char *path = CTLCLIENT_DEFAULT_SOCKET;
+	const char *path = CTLCLIENT_DEFAULT_SOCKET, *config = CONFIG_DEFAULT_PATH;
 	char request[CONTROL_LINE_MAX + 1] = "";
 	size_t len = 0;
 	struct ctlclient *c;
@@ -478,8 +506,12 @@ static int run(int argc, char **argv, bool status)
 		path = argv[0] + 9;
 		i = 1;
 	}
+	if (status && i + 2 == argc && !strcmp(argv[i], "--config")) {
+		config = argv[i + 1];
+		i += 2;
+	}
 	if (status && i < argc) {
-		fprintf(stderr, "usage: annabella status [--socket PATH]\n");
+		fprintf(stderr, "usage: annabella status [--socket PATH] [--config FILE]\n");
 		return 2;
 	}
 	if (!status && i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
@@ -503,9 +535,10 @@ static int run(int argc, char **argv, bool status)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (status)
+	if (status) {
 		rc = one(c, "status", print_status);
-	else if (len)
+		print_web(config);
+	} else if (len)
 		rc = one(c, request, print_raw);
 	else if (isatty(0))
 		rc = interactive_tty(&c, path);

@@ -187,12 +187,28 @@ static int set_control(struct config *cfg, const char *key, const char *value, c
 static int set_web(struct config *cfg, const char *key, const char *value, char *err,
 		   size_t err_size)
 {
-	if (strcmp(key, "listen"))
+	char *dst = !strcmp(key, "listen")	  ? cfg->web_listen
+		    : !strcmp(key, "hosts")	  ? cfg->web_hosts
+		    : !strcmp(key, "certificate") ? cfg->web_certificate
+		    : !strcmp(key, "key")	  ? cfg->web_key
+						  : NULL;
+	size_t size = dst == cfg->web_listen	    ? sizeof(cfg->web_listen)
+		      : dst == cfg->web_hosts	    ? sizeof(cfg->web_hosts)
+		      : dst == cfg->web_certificate ? sizeof(cfg->web_certificate)
+						    : sizeof(cfg->web_key);
+
+	if (!dst)
 		BAD("unknown key '%s' in [web]", key);
-	if (value[0] && !strchr(value, ':'))
+	if (dst == cfg->web_listen && value[0] && !strchr(value, ':'))
 		BAD("listen must be ADDR:PORT (like 127.0.0.1:8080 or [::]:8080), not '%s'", value);
-	if (copy_string(cfg->web_listen, sizeof(cfg->web_listen), value))
-		BAD("listen too long");
+	if (dst == cfg->web_hosts &&
+	    value[strspn(value, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-, ")])
+		BAD("hosts: host names (letters, digits, '.', '-'), separated by spaces");
+	if (dst != cfg->web_listen && dst != cfg->web_hosts && value[0] && value[0] != '/')
+		BAD("%s must be an absolute path, not '%s'", key, value);
+	if (copy_string(dst, size, value))
+		BAD("%s too long", key);
 	return 0;
 }
 

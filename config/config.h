@@ -24,6 +24,8 @@
 #include "voice/phrases.h"
 #include "voice/voice.h"
 
+/* The package's configuration (the units pass it; `annabella status` reads it). */
+#define CONFIG_DEFAULT_PATH "/etc/annabella/annabella.conf"
 #define CONFIG_MAX_WARNINGS 8
 #define CONFIG_MAX_ARBITERS 8
 /* PINs should have at least this many digits (shorter ones, of four or five, are taken
@@ -150,7 +152,10 @@ struct config {
 	int train_elo;		/* 0: none */
 	int train_movetime_ms;
 	/* [web] (annabella web; docs/web.md "The web page for the assistant and the arbiter") */
-	char web_listen[80]; /* ADDR:PORT, or "" */
+	char web_listen[80];	   /* ADDR:PORT, or "" */
+	char web_hosts[512];	   /* host names besides the addresses (space-separated) */
+	char web_certificate[256]; /* TLS: the certificate (PEM), or "" for plain HTTP */
+	char web_key[256];	   /* and its key */
 	/* [log] */
 	int log_level;
 	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
