@@ -7,17 +7,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+bool file_id_in_place(dev_t dev, ino_t ino, const char *path)
+{
+	struct stat now;
+
+	if (stat(path, &now))
+		return errno != ENOENT;
+	return now.st_dev == dev && now.st_ino == ino;
+}
+
 bool file_in_place(int fd, const char *path)
 {
-	struct stat held, now;
+	struct stat held;
 
 	if (fstat(fd, &held))
 		return true;
-	if (held.st_nlink == 0)
-		return false;
-	if (stat(path, &now))
-		return errno != ENOENT;
-	return held.st_dev == now.st_dev && held.st_ino == now.st_ino;
+	return held.st_nlink > 0 && file_id_in_place(held.st_dev, held.st_ino, path);
 }
 
 int file_make_dir(const char *path)

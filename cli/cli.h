@@ -26,5 +26,8 @@ int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 int cli_train(int argc, char **argv);
 /* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
 int cli_review(int argc, char **argv);
+/* online [--seek | --accept FRIEND | --challenge FRIEND] [--wait] ... (docs/online.md "Playing
+ * online") */
+int cli_online(int argc, char **argv);
 
 #endif

@@ -38,7 +38,8 @@ static const struct {
      LOG_LEVEL_WARN},
     {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
-    {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
+    {"speech-samples", cli_speech_samples, "speech-samples [--voice LANG=VOICE]... DIR",
+     LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,
      "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
      "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]",
@@ -54,6 +55,11 @@ static const struct {
      LOG_LEVEL_INFO},
     {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn",
      LOG_LEVEL_WARN},
+    {"online", cli_online,
+     "online [--seek | --accept FRIEND | --challenge FRIEND] [--time-control S+I]\n"
+     "            [--rated | --casual] [--color white|black|random] [--wait] [--socket PATH]\n"
+     "            [--config FILE]",
+     LOG_LEVEL_INFO},
 };
 
 static void usage(FILE *f)

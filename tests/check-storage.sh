@@ -64,7 +64,7 @@ time-control 300+0
 +300 place c6
 +300 press opponent-clock
 EOF
-wav_before=$(stat -c %s "$work/ro/games/game-0001.wav" 2>/dev/null || echo 0)
+wav_before=$(stat -c %s "$work/ro/games/game-0001.opus" 2>/dev/null || echo 0)
 # The mount needs root; the daemon runs as the tester, who owns the state directory.
 $sudo unshare -m bash -c '
 	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 3
@@ -98,7 +98,7 @@ else
 fi
 # The game's audio record, which could not be opened while storage was read-only, takes up
 # again with what is said after (c6's announcement).
-wav_after=$($sudo stat -c %s "$work/ro/games/game-0001.wav" 2>/dev/null || echo 0)
+wav_after=$($sudo stat -c %s "$work/ro/games/game-0001.opus" 2>/dev/null || echo 0)
 if ((wav_before > 0 && wav_after > wav_before)); then ok; else
 	bad "read-only at start: the audio record did not go on once storage came back ($wav_before bytes before, $wav_after after)"
 fi
@@ -126,14 +126,14 @@ $sudo unshare -m bash -c '
 	mount -o remount,bind,rw "$1"
 	wait $pid' _ "$work/fresh" "$build" "$work/fresh.script" "$work/fresh-run.out" "$(id -un)"
 rc=$?
-wav=$($sudo stat -c %s "$work/fresh"/games/*.wav 2>/dev/null || echo 0)
-if [ $rc -eq 0 ] && ((wav > 44)) && [ "$(sans "$work/fresh/game.pgn")" = " e4 e5 * " ] &&
+rec=$($sudo stat -c %s "$work/fresh"/games/*.opus 2>/dev/null || echo 0)
+if [ $rc -eq 0 ] && ((rec > 1000)) && [ "$(sans "$work/fresh/game.pgn")" = " e4 e5 * " ] &&
 	"$build/annabella" journal --json "$work/fresh" | python3 -c 'import json, sys
 r = json.load(sys.stdin)
 sys.exit(not (r["game_record"] and r["game_record"]["id"] == r["records"][0]["id"]))'; then
 	ok
 else
-	bad "a fresh read-only start: exit $rc, the audio record $wav bytes, game.pgn $(sans "$work/fresh/game.pgn" 2>&1), game.record: $(cat "$work/fresh/game.record" 2>&1 | head -c 80)"
+	bad "a fresh read-only start: exit $rc, the audio record $rec bytes, game.pgn $(sans "$work/fresh/game.pgn" 2>&1), game.record: $(cat "$work/fresh/game.record" 2>&1 | head -c 80)"
 	show "$work/fresh-run.out" 8
 fi
 # What it wrote once storage came back is the whole game: fsck reads it whole.
@@ -245,7 +245,7 @@ printf '+300 lift e7\n+300 place e5\n+400 control assistant draw-offer black\n' 
 printf '+200 press opponent-clock\n' >&3
 until_made 2 || exit 5
 if [ "$mode" = putback ]; then
-	wav=$(stat -c %s "$out.card"/games/*.wav)
+	rec=$(stat -c %s "$out.card"/games/*.opus)
 	mount -t tmpfs tmpfs "$state" && cp -a "$out.card/." "$state" || exit 3
 fi
 printf '+300 lift g1\n+300 place f3\n+300 press player-clock\n' >&3
@@ -255,7 +255,7 @@ kill -TERM $pid
 wait $pid
 trap - EXIT
 cp -a "$state/." "$out"
-[ "$mode" = putback ] && [ "$(stat -c %s "$out"/games/*.wav)" -le "$wav" ] && exit 7
+[ "$mode" = putback ] && [ "$(stat -c %s "$out"/games/*.opus)" -le "$rec" ] && exit 7
 exit 0
 EOF2
 first() { head -n 1 "$1" 2>/dev/null | grep -qE '^[0-9]+ start [^ ]+ (un)?synced game-'; }
@@ -271,7 +271,7 @@ for mode in empty putback; do
 		grep -q 'assistant draw-offer black => ok' "$out/control.log" &&
 		grep -q 'Bauer Eva sieben Eva fünf' "$out/speech.log" &&
 		grep -q 'private Der Speicher war weg' "$out/speech.log" &&
-		ls "$out"/games/*.pgn "$out"/games/*.wav >/dev/null 2>&1; then
+		ls "$out"/games/*.pgn "$out"/games/*.opus >/dev/null 2>&1; then
 		ok
 	else
 		bad "storage mounted again ($mode): exit $rc, fsck $frc, game.pgn $(sans "$out/game.pgn" 2>&1)"

@@ -16,6 +16,7 @@
 #include "chess/chess.h"
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/online.h"
 #include "referee/referee.h"
 #include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
@@ -105,6 +106,7 @@ static inline enum game_audience rt_expected_effect_audience(enum game_effect_ki
 	case GAME_FX_HINT:
 	case GAME_FX_REVIEW:
 	case GAME_FX_ENGINE_ASK:
+	case GAME_FX_ONLINE_ASK:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
@@ -189,7 +191,7 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
 	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
 	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
-	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT"};
+	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT", "ONLINE_ASK"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -241,6 +243,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_ENGINE_ASK:
 		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
 			game_color_name(fx->color), fx->ply);
+		break;
+	case GAME_FX_ONLINE_ASK:
+		rt_logf(t, " %s ply %d", game_online_request_name(fx->online_request), fx->ply);
 		break;
 	case GAME_FX_REVIEW:
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
