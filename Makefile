@@ -98,6 +98,9 @@ BRLTEST := $(BUILD)/tests/brltest
 # Who can still checkmate (chess/mate.c) against an independent retrograde analysis
 # (tests/mate/, tests/check-mate.sh).
 MATEPROOF := $(BUILD)/tests/mateproof
+# ... and on the public classified sets, real games' positions included (tests/check-mate.sh,
+# tests/bench-mate.sh).
+MATESET := $(BUILD)/tests/mateset
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -165,6 +168,11 @@ $(MATEPROOF): tests/mate/mateproof.c tests/mate/retro.c $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateproof.c tests/mate/retro.c $(LIB) $(LDLIBS)
+
+$(MATESET): tests/mate/mateset.c tests/mate/retro.c $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateset.c tests/mate/retro.c $(LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -269,11 +277,11 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(MAKE) --no-print-directory unit regress checks
 
-tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
+tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF) $(MATESET)
 
 # Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
 # pgn-extract, whole-game replays through the daemon.
-checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
+checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF) $(MATESET)
 	@tests/run-checks.sh $(BUILD)
 
 brltest: $(BRLTEST)

@@ -116,7 +116,7 @@ static void ask(const struct retro_material *m, const int *sq, int side, bool ex
 {
 	for (int mirrored = 0; mirrored < (white_only ? 1 : 2); mirrored++) {
 		struct chess_pos pos;
-		struct chess_mate_info info;
+		struct chess_mate_info info = {.answer_only = true};
 		enum chess_mate got;
 
 		if (base) {
