@@ -471,27 +471,39 @@ bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color
 	return chess_pos_mate(pos, color, NULL) != CHESS_MATE_NEVER;
 }
 
-/* Whether `color` can never mate, proven by the quick means alone: the exact answer, the
- * rules, the static analysis, forced moves. */
-static bool never_quick(const struct chess_pos *pos, enum chess_color color)
-{
-	struct mate_reach a;
-	long nodes = 0;
-
-	if (mate_small(pos))
-		return mate_exact(pos, color, NULL) == CHESS_MATE_NEVER;
-	if (mate_never_by_rule(pos, color))
-		return true;
-	mate_reach_run(&a, pos);
-	if (!mate_reach_mating_squares(&a, color))
-		return true;
-	return mate_refute(pos, color, 0, 64, &nodes);
-}
-
+/*
+ * Dead (5.2.2): neither colour can mate, proven by the quick means alone, as it is asked
+ * after every move: the exact answer of five men; else the rules and one static analysis
+ * for both colours, and where the side to move has a single legal move, the forced moves
+ * that follow (mate_refute() without choices).  No helpmate search: a position not proven
+ * dead here goes on, and the arbiter's questions (a flag, an illegal move, a resignation)
+ * get the full answer of chess_pos_mate().
+ */
 bool chess_pos_is_dead(const struct chess_pos *pos)
 {
+	struct mate_reach a;
+	struct chess_move_list list;
+	bool never[2];
+
 	chess_init();
-	return never_quick(pos, CHESS_WHITE) && never_quick(pos, CHESS_BLACK);
+	if (mate_small(pos))
+		return mate_exact(pos, CHESS_WHITE, NULL) == CHESS_MATE_NEVER &&
+		       mate_exact(pos, CHESS_BLACK, NULL) == CHESS_MATE_NEVER;
+	never[0] = mate_never_by_rule(pos, CHESS_WHITE);
+	never[1] = mate_never_by_rule(pos, CHESS_BLACK);
+	if (!never[0] || !never[1]) {
+		mate_reach_run(&a, pos);
+		for (int c = 0; c < 2; c++)
+			never[c] = never[c] || !mate_reach_mating_squares(&a, (enum chess_color)c);
+	}
+	for (int c = 0; c < 2; c++) {
+		long nodes = 0;
+
+		if (!never[c] && (chess_pos_legal_moves(pos, &list) != 1 ||
+				  !mate_refute(pos, (enum chess_color)c, 0, 64, &nodes)))
+			return false;
+	}
+	return true;
 }
 
 const char *chess_mate_name(enum chess_mate m)

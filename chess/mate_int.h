@@ -38,6 +38,7 @@ bool mate_never_by_rule(const struct chess_pos *pos, enum chess_color color);
  */
 struct mate_reach {
 	int n;
+	bool overflow;			/* more men than it numbers: it proves nothing */
 	int king[2];			/* each colour's king's number */
 	uint8_t sq[MATE_MAX_MEN];	/* where each man stands now */
 	uint8_t type[MATE_MAX_MEN];	/* enum chess_piece_type */
@@ -50,6 +51,9 @@ struct mate_reach {
 	uint64_t steady;		/* the squares of the men that never move nor are taken */
 	uint64_t guard[2];		/* the squares colour c attacks for good */
 	uint64_t ever;			/* the squares that may ever be occupied */
+	int n_walls;			/* the men never taken with few squares to stand on */
+	uint8_t wall[MATE_MAX_MEN];	/* (who may always be in some move's way) */
+	uint64_t walls;			/* their squares */
 };
 
 /* The analysis of pos, to its fixed point. */

@@ -118,11 +118,14 @@ static uint64_t past_blockers(const struct mate_reach *a, int i, int r, uint64_t
 {
 	uint64_t t = targets;
 
-	for (int x = 0; x < a->n; x++) {
+	if (!(t & a->walls))
+		return targets;
+	for (int k = 0; k < a->n_walls; k++) {
+		int x = a->wall[k];
 		uint64_t rx = a->reach[x], line;
 		bool own = a->color[x] == a->color[i];
 
-		if (x == i || (a->capturable >> x & 1) || chess_bb_count(rx) > 7 || !(t & rx))
+		if (x == i || !(t & rx))
 			continue;
 		line = chess_bb_line[r][a->sq[x]];
 		if (rx & ~(line | BB(r)))
@@ -179,6 +182,9 @@ static bool grow(struct mate_reach *a, int i, uint64_t theirs, uint64_t mine)
 
 		if (a->type[i] == CHESS_KING)
 			block |= a->guard[c ^ 1];
+		/* Every square it may enter reached already, by a capture too: nothing to grow. */
+		if (!(~(reach & a->hits[i]) & ~block))
+			return false;
 		todo = reach;
 		while (todo) {
 			int r = chess_bb_pop(&todo);
@@ -238,6 +244,17 @@ static bool settle(struct mate_reach *a)
 	for (int i = 0; i < a->n; i++)
 		guard[a->color[i]] |= held(a, i);
 	changed |= guard[0] != a->guard[0] || guard[1] != a->guard[1];
+	/* The men past_blockers() looks at: never taken, on a line of at most 7 squares. */
+	a->n_walls = 0;
+	a->walls = 0;
+	for (int i = 0; i < a->n; i++) {
+		uint64_t r = a->reach[i];
+
+		if (!(capturable >> i & 1) && chess_bb_count(r) <= 7) {
+			a->wall[a->n_walls++] = (uint8_t)i;
+			a->walls |= r;
+		}
+	}
 	a->guard[0] = guard[0];
 	a->guard[1] = guard[1];
 	return changed;
@@ -250,6 +267,9 @@ void mate_reach_run(struct mate_reach *a, const struct chess_pos *pos)
 
 	memset(a, 0, sizeof(*a));
 	a->king[0] = a->king[1] = -1;
+	/* The FEN reader allows 16 men a side; a position set up otherwise with more is not
+	 * analysed (a man left out could be the blocker a mate needs). */
+	a->overflow = chess_bb_count(occ) > MATE_MAX_MEN;
 	while (b && a->n < MATE_MAX_MEN) {
 		int sq = chess_bb_pop(&b), i = a->n++;
 		chess_piece p = pos->board[sq];
@@ -336,6 +356,8 @@ uint64_t mate_reach_mating_squares(const struct mate_reach *a, enum chess_color 
 	int lk = a->king[color ^ 1], wk = a->king[color];
 	uint64_t region, checks = 0, cand, found = 0;
 
+	if (a->overflow)
+		return ~(uint64_t)0;
 	if (lk < 0 || wk < 0)
 		return 0;
 	region = a->reach[lk];

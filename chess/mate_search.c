@@ -301,11 +301,14 @@ int mate_targets(const struct chess_pos *pos, enum chess_color color, uint64_t s
 	int king = chess_pos_king_square(pos, (enum chess_color)(color ^ 1)), n = 0;
 	int score[64];
 
-	/* Near the king, few flights (a corner, an edge); best first. */
-	while (squares && n < max) {
-		int k = chess_bb_pop(&squares), at = n++;
+	/* Near the king, few flights (a corner, an edge); the best `max`, best first. */
+	while (squares) {
+		int k = chess_bb_pop(&squares), at;
 		int sc = distance(king, k) + 2 * chess_bb_count(chess_bb_king[k]);
 
+		if (n == max && sc >= score[n - 1])
+			continue;
+		at = n < max ? n++ : n - 1;
 		while (at > 0 && score[at - 1] > sc) {
 			score[at] = score[at - 1];
 			targets[at] = targets[at - 1];
@@ -347,6 +350,8 @@ int mate_patterns(const struct chess_pos *pos, enum chess_color color, const str
 	int score[MATE_MAX_PATTERNS], n = 0;
 	uint32_t good = blockers_of(pos, color, a, false), any = blockers_of(pos, color, a, true);
 
+	if (a->overflow)
+		return 0;
 	if (max > MATE_MAX_PATTERNS)
 		max = MATE_MAX_PATTERNS;
 	while (squares) {
