@@ -228,6 +228,44 @@ static void test_resignation_2023_against_a_lone_knight(void **state)
 	assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
 }
 
+/* Issue 26: in a king and pawn ending where the flagging side's opponent needs a long series
+ * (K+P v K+2P, Ding-Gukesh 2024: Black queens a pawn and mates), the device rules the flag
+ * itself: a loss, where it gave "*" before. */
+static void test_flag_pawn_ending_ruled_by_the_device(void **state)
+{
+	(void)state;
+	assert_string_equal(white_flags_in("8/8/8/3k1p2/6p1/6P1/5K2/8 w - - 0 1"), "0-1");
+	assert_false(result_undecided(&rt_game(t)->result));
+	assert_replays();
+}
+
+/* 5.2.2 (2005: 5.2 b): a move that locks the last pawns leaves a dead position; the game
+ * ends at once as drawn in every edition, said to the tactile player with its result and
+ * recorded with its reason. */
+static void test_dead_position_ends_the_game_in_every_edition(void **state)
+{
+	static const enum rules_edition editions[] = {RULES_2005, RULES_2018, RULES_2023};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(editions) / sizeof(editions[0]); i++) {
+		if (t->r)
+			rt_close(t);
+		memset(t, 0, sizeof(*t));
+		referee_settings_defaults(&t->set);
+		t->set.next.edition = editions[i];
+		rt_open(t, CHESS_BLACK, "-", "8/8/1k6/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1");
+		rt_move(t, "g3", "g4");
+		assert_true(game_over(rt_game(t)));
+		assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
+		assert_string_equal(rt_game(t)->result.reason, "dead position");
+		assert_non_null(strstr(last_record("result"), "1/2-1/2"));
+		assert_logged("SAY private dead-position\n");
+		assert_logged("SAY private result-draw\n");
+		assert_not_logged("SAY public dead-position");
+		assert_replays();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +287,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_resignation_before_2023_loses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resignation_2023_against_a_lone_knight, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_flag_pawn_ending_ruled_by_the_device, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_dead_position_ends_the_game_in_every_edition,
+					    setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
