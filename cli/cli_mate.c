@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * `annabella mate FEN [white|black]`: who can still checkmate (README "Who can still
+ * `annabella mate FEN [white|black]`: who can still checkmate (docs/arbiter.md "Who can still
  * checkmate"), for an arbiter and for scripts.  One line per side asked:
  *
  *     SIDE possible|never|unknown MS [the helpmate in UCI | the reason]

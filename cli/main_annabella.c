@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * annabella: the command-line tool (perft, board scripts, scoresheet exports, and the
- * control client of README "Control interface").
+ * control client of docs/control.md "Control interface").
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +35,9 @@ static const struct {
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
     {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
+    {"brf", cli_brf, "brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE",
+     LOG_LEVEL_WARN},
+    {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
     {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,
@@ -52,6 +55,11 @@ static const struct {
      LOG_LEVEL_INFO},
     {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn",
      LOG_LEVEL_WARN},
+    {"online", cli_online,
+     "online [--seek | --accept FRIEND | --challenge FRIEND] [--time-control S+I]\n"
+     "            [--rated | --casual] [--color white|black|random] [--wait] [--socket PATH]\n"
+     "            [--config FILE]",
+     LOG_LEVEL_INFO},
 };
 
 static void usage(FILE *f)

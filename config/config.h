@@ -13,16 +13,19 @@
 #include <stdint.h>
 
 #include "braille/panel.h"
+#include "config/fairplay_config.h"
 #include "chess/detect.h"
 #include "clockface/writer.h"
 #include "game/clock.h"
 #include "game/record.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "game/rules.h"
 #include "gpio/board.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"
 
+/* The package's configuration (the units pass it; `annabella status` reads it). */
+#define CONFIG_DEFAULT_PATH "/etc/annabella/annabella.conf"
 #define CONFIG_MAX_WARNINGS 8
 #define CONFIG_MAX_ARBITERS 8
 /* PINs should have at least this many digits (shorter ones, of four or five, are taken
@@ -51,6 +54,27 @@ void power_config_defaults(struct power_config *cfg);
 int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size);
 
+/* [online] (docs/online.md "Playing online"): what `annabella online` plays with; the daemon reads
+ * only `menu` (the button menu's entry) and never opens a network socket. */
+enum online_start { ONLINE_START_SEEK = 0, ONLINE_START_ACCEPT, ONLINE_START_CHALLENGE };
+struct online_config {
+	char server[256];      /* the server's base URL (https://lichess.org) */
+	char token_file[256];  /* the personal API token's file ("": none given) */
+	char ca_file[256];     /* a CA to trust besides the system's ("": none) */
+	char time_control[64]; /* a seek's or challenge's: SECONDS+INCREMENT */
+	bool rated;
+	bool menu;		 /* the button menu offers an online game (casual play) */
+	enum online_start start; /* what the menu's entry and `--wait` do */
+	char friend_name[32];	 /* the friend whose challenge is accepted, or challenged */
+	int color;		 /* the colour asked for: enum chess_color, or -1 (random) */
+};
+void online_config_defaults(struct online_config *cfg);
+/* One [online] key.  0, or -1 with a message in err. */
+int online_config_set(struct online_config *cfg, const char *key, const char *value, char *err,
+		      size_t err_size);
+/* Whether NAME is a lichess user name (2 to 30 letters, digits, - and _). */
+bool online_user_name_ok(const char *name);
+
 /* What `info` says of the clocks ([clock] info): the time left, the time used, or both. */
 enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH };
 
@@ -59,8 +83,9 @@ struct config {
 	int player; /* enum chess_color of the tactile player */
 	char time_control[64];
 	enum game_mode mode;
-	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after
-				  the last select press (README "Behaviour the Laws ask for") */
+	uint32_t
+	    promotion_ms;      /* a replicated promotion's choice is final this long after
+				  the last select press (docs/arbiter.md "Behaviour the Laws ask for") */
 	uint32_t menu_hold_ms; /* holding select this long opens the button menu */
 	uint32_t menu_ms;      /* the menu closes after this long unused */
 	char event[64], site[64], round[16], white[64], black[64];
@@ -79,7 +104,11 @@ struct config {
 		char file[200];
 		int line;
 	} pronounce_at[PRONOUNCE_USER_MAX];
-	int pronounce_last; /* the entry the last pronounce key set */
+	/* An override given again for the same word and voice: where the one it replaced was
+	 * given (line 0: none), for the warning at start. */
+	struct config_place pronounce_replaced[PRONOUNCE_USER_MAX];
+	int pronounce_last;   /* the entry the last pronounce key set */
+	bool pronounce_again; /* the last pronounce key replaced an entry */
 	/* [braille] */
 	bool braille_display;
 	char braille_host[64], braille_auth[128];
@@ -90,6 +119,13 @@ struct config {
 	struct face_config display;
 	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
 	struct power_config power;
+	/* [fairplay]: the arbiter's policy and the watch on the machine */
+	struct fairplay_config fairplay;
+	/* The configuration in force, as its files were read: 16 hex digits of their SHA-256
+	 * (the fair-play state's `config`). */
+	char digest[17];
+	/* [online] */
+	struct online_config online;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
@@ -108,20 +144,23 @@ struct config {
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
 	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
-	/* [training] (README "Training and study"; casual play): the menu's training entry, and
-	 * what `annabella train` takes when its options do not say */
+	/* [training] (docs/training.md "Training and study"; casual play): the menu's training
+	 * entry, and what `annabella train` takes when its options do not say */
 	bool train_menu;
 	char train_engine[256]; /* "" : none configured */
 	int train_level;	/* 0..20, or -1 */
 	int train_elo;		/* 0: none */
 	int train_movetime_ms;
-	/* [web] (annabella web; README "The web page for the assistant and the arbiter") */
-	char web_listen[80]; /* ADDR:PORT, or "" */
+	/* [web] (annabella web; docs/web.md "The web page for the assistant and the arbiter") */
+	char web_listen[80];	   /* ADDR:PORT, or "" */
+	char web_hosts[512];	   /* host names besides the addresses (space-separated) */
+	char web_certificate[256]; /* TLS: the certificate (PEM), or "" for plain HTTP */
+	char web_key[256];	   /* and its key */
 	/* [log] */
 	int log_level;
 	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
-	 * (README "Live broadcast and the room relay"); the daemon checks them and never opens a
-	 * network socket. */
+	 * (docs/broadcast.md "Live broadcast and the room relay"); the daemon checks them and never
+	 * opens a network socket. */
 	struct config_mqtt {
 		char mqtt[128]; /* HOST:PORT of the broker, "" : not configured */
 		char user[64], password_file[256], tls_ca[256];
@@ -139,6 +178,8 @@ void config_defaults(struct config *cfg);
 /* Minutes as written in a setting or an option ("15", "0.5"), 0 to 1440, in whole seconds;
  * -1 if it is no such number. */
 int config_minutes(const char *value);
+/* yes/true/on/1 or no/false/off/0: 0, or -1 for another word. */
+int config_parse_bool(const char *value, bool *out);
 /* Read an INI file over the current values, then every FILE.d/NAME.conf (not hidden) in
  * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
  * "FILE:LINE: message" in err, FILE being the file that holds the line. */

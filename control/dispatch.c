@@ -76,8 +76,10 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	struct game_reply reply;
 
 	req->game.role = env->role;
-	/* The training process's move is the engine's (README "Training and study"). */
+	/* The training process's move is the engine's (docs/training.md "Training and study"). */
 	req->game.engine = env->engine_self;
+	/* The online process's commands are the server's (docs/online.md "Playing online"). */
+	req->game.online = env->online_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
 	referee_command(env->referee, &req->game, env->now, &reply);
 	answer(out, &reply);
@@ -93,6 +95,7 @@ void control_h_status(const struct control_env *env, struct control_request *req
 	x.now = env->now;
 	referee_engine_info(env->referee, &x.engine);
 	referee_review_info(env->referee, &x.review);
+	referee_online_info(env->referee, env->now, &x.online);
 	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
 		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
 						 : GAME_AUDIENCE_PLAYER;
@@ -163,8 +166,8 @@ void control_h_watch(const struct control_env *env, struct control_request *req,
 	answer_code(out, req->public_view ? REPLY_WATCHING_PUBLIC : REPLY_WATCHING, NULL);
 }
 
-/* A PIN gives the role whose PIN it is (README "Control interface"); a wrong one is refused, and
- * the connection counts it. */
+/* A PIN gives the role whose PIN it is (docs/control.md "Control interface"); a wrong one is
+ * refused, and the connection counts it. */
 void control_h_auth(const struct control_env *env, struct control_request *req,
 		    struct control_outcome *out)
 {
@@ -187,8 +190,8 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 
 /* ------------------------------------------------------------------ training and study */
 
-/* The training process says what it is (README "Training and study"): one connection at a time; it
- * must follow `watch`, where the referee's requests to it arrive. */
+/* The training process says what it is (docs/training.md "Training and study"): one connection at a
+ * time; it must follow `watch`, where the referee's requests to it arrive. */
 void control_h_engine(const struct control_env *env, struct control_request *req,
 		      struct control_outcome *out)
 {
@@ -237,4 +240,36 @@ void control_h_review(const struct control_env *env, struct control_request *req
 		break;
 	}
 	answer(out, &reply);
+}
+
+/* ------------------------------------------------------------------ online play */
+
+/* The online process says what it is and what the server's game does (docs/online.md
+ * "Playing online"): one connection at a time, following `watch`, where the player's requests to it
+ * arrive; what it says of the server's game only it may say. */
+void control_h_online(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	enum game_online_op op = req->game.online_op;
+	bool session = op == ONLINE_OP_ON || op == ONLINE_OP_WAIT || op == ONLINE_OP_OFF;
+
+	if (env->online_elsewhere && !env->online_self) {
+		answer_code(out, REPLY_ONLINE_ELSEWHERE, NULL);
+		return;
+	}
+	if (!session && !env->online_self) {
+		answer_code(out, REPLY_ONLINE_NOT_SELF, NULL);
+		return;
+	}
+	if ((op == ONLINE_OP_ON || op == ONLINE_OP_WAIT) && env->connection && !env->watching) {
+		answer_code(out, REPLY_ONLINE_WATCH_FIRST, NULL);
+		return;
+	}
+	control_h_game(env, req, out);
+	if (!out->ok)
+		return;
+	if (op == ONLINE_OP_ON || op == ONLINE_OP_WAIT)
+		out->action = CONTROL_ACT_ONLINE;
+	else if (op == ONLINE_OP_OFF)
+		out->action = CONTROL_ACT_ONLINE_OFF;
 }

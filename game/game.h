@@ -42,6 +42,9 @@ enum {
 	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
 	GAME_PLY_RELAYED = 4,	 /* relayed by an assistant (D.2.10), not seen on the board */
 	GAME_PLY_COUNTED = 8,	 /* the clock's move counter counted its completion */
+	/* Made after a flag fell, while the arbiter had not ruled on it (6.8: the flag has
+	 * fallen once observed or claimed): kept, marked on the scoresheet. */
+	GAME_PLY_AFTER_FLAG = 16,
 };
 
 /* The board's events since the last move made from them, in order: what a restart needs to
@@ -96,17 +99,34 @@ struct game_open_press {
 };
 
 /* Who stopped the clocks that stand (Art. 6.11): only the arbiter starts them again in a
- * tournament (6.11.3; README "Control interface"). */
+ * tournament (6.11.3; docs/control.md "Control interface"). */
 enum game_stop { STOP_NONE = 0, STOP_PLAYER, STOP_ARBITER, STOP_CLAIM, STOP_RESTART };
 
 struct game_claim {
 	bool open; /* the clocks stand for the arbiter */
 	int color;
 	enum claim_kind kind;
-	chess_move move; /* intended, or CHESS_MOVE_NONE */
+	chess_move move; /* intended, the made move (after_move), or CHESS_MOVE_NONE */
+	/* Made after the claimant's own move was made on the board, before its press: the
+	 * verdict is on the position after that move (1.3: the claimant no longer has the
+	 * move; 9.4), for the arbiter to weigh. */
+	bool after_move;
 	bool correct;
 	int ply; /* plies played when it was made */
 	char author[GAME_AUTHOR_MAX];
+};
+
+/* The device's fair-play state over the game (fairplay.h): as first measured, as now, and
+ * whether it ever broke the policy. */
+struct game_fairplay {
+	bool measured;
+	struct fairplay_policy policy;
+	struct fairplay_state first, last;
+	int changes;	 /* records after the first */
+	bool breach_now; /* the last state breaks the policy */
+	bool breach;	 /* some state did */
+	int breach_move; /* the move number when it first did (0: before the first move) */
+	char breach_what[FAIRPLAY_ITEM_MAX];
 };
 
 struct game {
@@ -173,6 +193,7 @@ struct game {
 	/* The clock could not be known after a restart (its records lost): it stands at the
 	 * last readings known for each side until the arbiter resumes or sets it. */
 	bool clock_uncertain;
+	struct game_fairplay fairplay;
 	uint64_t last_clock_ms; /* time of the last record that carried the clock */
 	uint64_t last_record_ms;
 	struct game_ply plies[GAME_MAX_PLIES];
@@ -206,6 +227,8 @@ int game_ply_color(const struct game *g, int ply);
 int game_last_ply_of(const struct game *g, int color);
 /* The move number of ply `ply` (0-based): "12" of "12. e4" or "12... e5". */
 int game_move_number(const struct game *g, int ply);
+/* Ply `ply` (0-based) as the scoresheet writes it: "12. Nf3" or "12... Nf6". */
+void game_ply_name(const struct game *g, int ply, char *buf, size_t size);
 /* "player", "arbiter", "claim", "restart"; NULL for STOP_NONE. */
 const char *game_stop_name(enum game_stop stop);
 

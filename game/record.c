@@ -321,7 +321,7 @@ static void dec_game(struct game_record *rec, struct reader *r)
 	get_word(r, p->id, sizeof(p->id));
 	p->player = get_color(r);
 	get_word(r, p->time_control, sizeof(p->time_control));
-	p->mode = (enum game_mode)get_enum(r, mode_name_int, 2);
+	p->mode = (enum game_mode)get_enum(r, mode_name_int, GAME_MODE_COUNT);
 	p->edition = (enum rules_edition)get_enum(r, edition_name_int, RULES_EDITION_COUNT);
 	get_string(r, p->fen, sizeof(p->fen));
 	while (!r->bad && *r->p) {
@@ -464,7 +464,7 @@ static void dec_complete(struct game_record *rec, struct reader *r)
 	}
 }
 
-/* pause, resume, clock-set */
+/* pause, resume */
 static void enc_author_clock(const struct game_record *rec, struct writer *w)
 {
 	put_author(w, rec->author);
@@ -474,6 +474,69 @@ static void enc_author_clock(const struct game_record *rec, struct writer *w)
 static void dec_author_clock(struct game_record *rec, struct reader *r)
 {
 	get_author(r, rec->author);
+	get_clock(r, &rec->clock, rec->ms);
+}
+
+/* clock-set AUTHOR CLOCK [counters]: `counters` when the arbiter gave the move counters
+ * (journals before it have no such word). */
+static void enc_clock_set(const struct game_record *rec, struct writer *w)
+{
+	enc_author_clock(rec, w);
+	if (rec->u.counters_set)
+		put_word(w, "counters");
+}
+
+static void dec_clock_set(struct game_record *rec, struct reader *r)
+{
+	char word[16];
+
+	dec_author_clock(rec, r);
+	if (!r->bad && *r->p) {
+		get_word(r, word, sizeof(word));
+		if (strcmp(word, "counters"))
+			r->bad = true;
+		rec->u.counters_set = true;
+	}
+}
+
+/* fairplay yes|no "POLICY" "STATE" "WHAT" */
+static void enc_fairplay(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->u.fairplay.breach ? "yes" : "no");
+	put_string(w, rec->u.fairplay.policy);
+	put_string(w, rec->u.fairplay.state);
+	put_string(w, rec->u.fairplay.what);
+}
+
+static void dec_fairplay(struct game_record *rec, struct reader *r)
+{
+	char word[8];
+	struct fairplay_policy p;
+	struct fairplay_state s;
+
+	get_word(r, word, sizeof(word));
+	rec->u.fairplay.breach = !strcmp(word, "yes");
+	get_string(r, rec->u.fairplay.policy, sizeof(rec->u.fairplay.policy));
+	get_string(r, rec->u.fairplay.state, sizeof(rec->u.fairplay.state));
+	get_string(r, rec->u.fairplay.what, sizeof(rec->u.fairplay.what));
+	if ((strcmp(word, "yes") && strcmp(word, "no")) ||
+	    fairplay_policy_parse(rec->u.fairplay.policy, &p) ||
+	    fairplay_parse(rec->u.fairplay.state, &s))
+		r->bad = true;
+}
+
+/* clock-control AUTHOR TC CLOCK */
+static void enc_clock_control(const struct game_record *rec, struct writer *w)
+{
+	put_author(w, rec->author);
+	put_word(w, rec->u.time_control);
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_clock_control(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	get_word(r, rec->u.time_control, sizeof(rec->u.time_control));
 	get_clock(r, &rec->clock, rec->ms);
 }
 
@@ -525,6 +588,8 @@ static void enc_result(const struct game_record *rec, struct writer *w)
 	put_word(w, result_termination_word(rec->u.result.termination));
 	put_author(w, rec->author);
 	put_string(w, rec->u.result.reason);
+	if (rec->u.result.replaces)
+		put_word(w, "replaces");
 }
 
 static void dec_result(struct game_record *rec, struct reader *r)
@@ -537,6 +602,12 @@ static void dec_result(struct game_record *rec, struct reader *r)
 	t = result_termination_parse(word);
 	get_author(r, rec->author);
 	get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
+	if (!r->bad && *r->p) {
+		get_word(r, word, sizeof(word));
+		if (strcmp(word, "replaces"))
+			r->bad = true;
+		rec->u.result.replaces = true;
+	}
 	if (!result_valid_or_open(rec->u.result.result) || t <= TERMINATION_NONE)
 		r->bad = true;
 	rec->u.result.termination = t < 0 ? TERMINATION_NONE : (enum result_termination)t;
@@ -790,11 +861,14 @@ static const struct record_kind {
     [REC_RELAYED] = {"relayed", SCORESHEET, enc_relayed, dec_relayed},
     [REC_ROLLBACK] = {"rollback", SCORESHEET, enc_rollback, dec_rollback},
     [REC_ILLEGAL] = {"illegal", SCORESHEET | CLOCK, enc_illegal, dec_illegal},
-    [REC_CLOCK_SET] = {"clock-set", CLOCK, enc_author_clock, dec_author_clock},
+    [REC_CLOCK_SET] = {"clock-set", CLOCK, enc_clock_set, dec_clock_set},
     [REC_WITHDRAWN] = {"withdrawn", SCORESHEET, enc_withdrawn, dec_withdrawn},
     [REC_RULING] = {"ruling", CLOCK, enc_ruling, dec_ruling},
     [REC_CHECKPOINT] = {"checkpoint", CLOCK, enc_checkpoint, dec_checkpoint},
     [REC_TAKEBACK] = {"takeback", SCORESHEET | CLOCK, enc_takeback, dec_takeback},
+    [REC_CLOCK_CONTROL] = {"clock-control", SCORESHEET | CLOCK, enc_clock_control,
+			   dec_clock_control},
+    [REC_FAIRPLAY] = {"fairplay", SCORESHEET, enc_fairplay, dec_fairplay},
 };
 
 const char *game_record_name(enum game_record_type type)
@@ -876,7 +950,9 @@ const char *game_claim_kind_name(enum claim_kind kind)
 
 const char *game_mode_name(enum game_mode mode)
 {
-	return mode == GAME_CASUAL ? "casual" : "tournament";
+	static const char *const names[GAME_MODE_COUNT] = {"tournament", "casual", "online"};
+
+	return (unsigned)mode < GAME_MODE_COUNT ? names[mode] : "tournament";
 }
 
 const char *game_params_tag(const struct game_params *p, const char *name)

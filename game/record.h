@@ -56,7 +56,7 @@
  *						last readings known, the journal's clock lost
  *	takeback AUTHOR PLY CLOCK		casual play: the game taken back to ply PLY
  *						(the last move pair), the clocks as they
- *						stood then (README "Training and study")
+ *						stood then (docs/training.md "Training and study")
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -72,6 +72,7 @@
 #include "chess/chess.h"
 #include "game/audience.h"
 #include "game/clock.h"
+#include "game/fairplay.h"
 #include "game/result.h"
 #include "game/rules.h"
 
@@ -83,7 +84,9 @@
 /* Longest record text (TYPE ARGS). */
 #define GAME_RECORD_MAX 4000
 
-enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL };
+/* Online play (docs/online.md "Playing online") is a mode of its own, begun by the online process.
+ */
+enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL, GAME_ONLINE, GAME_MODE_COUNT };
 
 struct game_tag {
 	char name[GAME_TAG_NAME_MAX];
@@ -96,7 +99,8 @@ struct game_params {
 	int player; /* enum chess_color of the tactile player */
 	enum game_mode mode;
 	enum rules_edition edition;
-	char time_control[64]; /* "-" for none (README "Board scripts, line logs, time controls") */
+	char time_control[64]; /* "-" for none (docs/scripts.md "Board scripts, line logs, time
+				  controls") */
 	char fen[CHESS_FEN_MAX];
 	int tag_count;
 	struct game_tag tags[GAME_MAX_TAGS]; /* PGN tags (Event, Site, Date, Round, White,
@@ -133,6 +137,8 @@ enum game_record_type {
 	REC_RULING,
 	REC_CHECKPOINT,
 	REC_TAKEBACK,
+	REC_CLOCK_CONTROL, /* the arbiter's time control from the next move on (6.10.2) */
+	REC_FAIRPLAY,	   /* the device's fair-play state, measured (game/fairplay.h) */
 	REC_TYPE_COUNT
 };
 
@@ -155,6 +161,18 @@ struct game_record {
 	char author[GAME_AUTHOR_MAX];
 	union {
 		struct game_params game;
+		/* clock-set: the arbiter gave the move counters, which settle every move made
+		 * before them (a move waiting for its press is not counted again). */
+		bool counters_set;
+		char time_control[64]; /* clock-control: the control in the TimeControl syntax */
+		/* fairplay: the state measured, the policy it was judged by, whether it broke
+		 * it, and what broke it first (fairplay_judge()). */
+		struct {
+			bool breach;
+			char policy[FAIRPLAY_POLICY_MAX];
+			char state[FAIRPLAY_TEXT_MAX];
+			char what[FAIRPLAY_ITEM_MAX];
+		} fairplay;
 		struct {
 			int square;
 			chess_piece piece; /* lift: the game's piece touched, or 0 */
@@ -196,6 +214,7 @@ struct game_record {
 			char result[8];
 			enum result_termination termination;
 			char reason[RESULT_REASON_MAX];
+			bool replaces; /* the arbiter's, in place of a result not approved */
 		} result;
 		struct {
 			int plies;
@@ -246,7 +265,7 @@ const char *game_color_name(int color); /* "white", "black" */
 int game_color_parse(const char *text); /* -1 if neither */
 const char *game_press_kind_name(enum press_kind kind);
 const char *game_claim_kind_name(enum claim_kind kind); /* "threefold", "fifty" */
-const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual" */
+const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual", "online" */
 
 /* Tags of a game's parameters. */
 const char *game_params_tag(const struct game_params *p, const char *name);

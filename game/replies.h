@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The replies to requests (README, "Reply codes"): every reply the referee, the command table and
- * its handlers give is a code from one table (replies.c) with its arguments, and its English text
- * is that code's wording built from those arguments.  A reply's `text` or `error` and its `code`
- * and `args` therefore cannot say different things, and a program or a page words the code in its
- * own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
+ * The replies to requests (docs/control.md "Reply codes"): every reply the referee, the command
+ * table and its handlers give is a code from one table (replies.c) with its arguments, and its
+ * English text is that code's wording built from those arguments.  A reply's `text` or `error` and
+ * its `code` and `args` therefore cannot say different things, and a program or a page words the
+ * code in its own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
  *
  * A wording is plain text with three marks:
  *   {key}             the argument's value;
@@ -113,6 +113,7 @@ enum reply_code {
 	REPLY_RESULT_BAD,
 	REPLY_RESULT_NO_REASON,
 	REPLY_RESULT_SET,
+	REPLY_RESULT_REPLACED,
 	REPLY_RESULT_APPROVED_ALREADY,
 	REPLY_NO_RESULT_YET,
 	REPLY_NO_RESULT_TO_APPROVE,
@@ -150,11 +151,14 @@ enum reply_code {
 	REPLY_ILLEGAL_PRESS_RULED,
 	REPLY_CLOCK_NOT_APPLIED,
 	REPLY_CLOCKS_SET,
+	REPLY_WANT_TIME_CONTROL,
+	REPLY_TIME_CONTROL_SET,
+	REPLY_CLOCK_ADDED,
 	REPLY_NO_CLAIM,
 	REPLY_CLAIM_UPHELD,
 	REPLY_CLAIM_REJECTED,
-	/* Training and study (README "Training and study"): the training process, takeback and
-	   review. */
+	/* Training and study (docs/training.md "Training and study"): the training process,
+	   takeback and review. */
 	REPLY_WANT_GAME_ID,
 	REPLY_NO_SUCH_GAME,
 	REPLY_GAME_UNREADABLE,
@@ -201,6 +205,32 @@ enum reply_code {
 	REPLY_ILLEGAL_PRESS_ENDS_UNDECIDED,
 	REPLY_APPROVE_UNDECIDED,
 	REPLY_FLAG_MATE_UNDECIDED,
+	/* Online play (docs/online.md "Playing online"). */
+	REPLY_ONLINE_ELSEWHERE,
+	REPLY_ONLINE_NOT_SELF,
+	REPLY_ONLINE_WATCH_FIRST,
+	REPLY_ONLINE_SERVER_ONLY,
+	REPLY_ONLINE_ON,
+	REPLY_ONLINE_OFF,
+	REPLY_ONLINE_WAITING,
+	REPLY_ONLINE_SAID,
+	REPLY_ONLINE_BEGUN,
+	REPLY_ONLINE_RESUMED,
+	REPLY_ONLINE_GAME_ON,
+	REPLY_ONLINE_BAD_GAME,
+	REPLY_ONLINE_PLY_AHEAD,
+	REPLY_ONLINE_NOT_LEGAL,
+	REPLY_ONLINE_IN_STEP,
+	REPLY_ONLINE_PLY_DIFFERS,
+	REPLY_ONLINE_MOVE,
+	REPLY_ONLINE_CLOCK,
+	REPLY_ONLINE_BACK,
+	REPLY_ONLINE_NOT_AN_END,
+	REPLY_ONLINE_RESULT,
+	REPLY_ONLINE_OFFERS,
+	REPLY_ONLINE_OPPONENT_GONE,
+	REPLY_ONLINE_OPPONENT_BACK,
+	REPLY_WANT_ONLINE_WORD,
 	REPLY_CODE_COUNT
 };
 
@@ -218,6 +248,18 @@ struct reply_value {
 
 #define REPLY_ARGS_MAX 20
 #define REPLY_POOL_MAX 512
+
+/* A reply's arguments put together one by one (in its row's order), for a reply whose
+ * optional arguments depend on the case: `args.v` is a REPLY_ARGS list. */
+struct reply_list {
+	struct reply_value v[REPLY_ARGS_MAX + 1]; /* ends with {0} */
+	int n;
+};
+static inline void reply_add(struct reply_list *l, struct reply_value v)
+{
+	if (l->n < REPLY_ARGS_MAX)
+		l->v[l->n++] = v;
+}
 
 /* A reply: its code, its arguments as given, and its English text. */
 struct game_reply {

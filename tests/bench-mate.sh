@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Who can still checkmate (chess/mate.c, README "Who can still checkmate"): the goal figures.
+# Who can still checkmate (chess/mate.c, docs/arbiter.md "Who can still checkmate"): the goal
+# figures.
 #  - On positions of real games (the final positions of about 30,000 online games lost on
 #    time, the side with time left asked; CHA-Solver's 65,536 lichess positions, both sides;
 #    every position from ply 40 of tests/games/, both sides): the answers, the undecided ones

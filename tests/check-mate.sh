@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Who can still checkmate (chess/mate.c), README "Who can still checkmate".
+# Who can still checkmate (chess/mate.c), docs/arbiter.md "Who can still checkmate".
 #
 # 1. Proven exact for positions of at most five men without pawns against an independent
 #    retrograde analysis (tests/mate/mateproof.c):

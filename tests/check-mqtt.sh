@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live broadcast through a real broker (README "Live broadcast and the room relay"): Debian's
+# Live broadcast through a real broker (docs/broadcast.md "Live broadcast and the room relay"): Debian's
 # mosquitto started here on free ports with its own configuration, real daemons playing sim
 # games in real time, real `annabella broadcast` and `annabella relay` processes, checked with
 # mosquitto_sub and curl.  The retained PGN equals the daemon's export, and is whole again after
@@ -22,7 +22,7 @@ wait_port "$port" || bad "the broker did not start: $(cat "$work/broker.conf.log
 
 # The broadcasts, the relay and the test's own requests all run as the tester, where a club
 # gives each service its user: the tester is an arbiter (as root is by default), so the
-# socket's places per user (README "Control interface") do not refuse the harness.
+# socket's places per user (docs/control.md "Control interface") do not refuse the harness.
 printf '[voice]\nrecord = no\n[control]\narbiters = root %s\n' "$(id -un)" >"$work/annabella.conf"
 daemon() { # NAME SCRIPT: a daemon in real time with its own state and socket; pid in $dpid
 	spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$2" --time real \
@@ -284,6 +284,20 @@ link_is b3 '{"broadcast":true,"daemon":false}' && ok ||
 kill -CONT "$b3_daemon"
 link_is b3 '{"broadcast":true,"daemon":true}' && ok ||
 	bad "the daemon going on: b3's link $(retained "$port" annabella/b3/link)"
+# The broadcast's client id is new each run and not to be guessed: a client of the room that
+# takes the id a board once had (annabella-broadcast-NAME) pushes nobody off.
+id=$(grep -o 'as annabella-b2-[0-9a-f]\{16\} ' "$work/broker.conf.log" | head -1)
+[ -n "$id" ] && ok ||
+	bad "b2's client id is not annabella-b2-RANDOM: $(grep -o 'as [^ ]*b2[^ ]* ' "$work/broker.conf.log" | head -2)"
+before=$(grep -c 'connected$' "$work/b2.broadcast.log")
+for _ in 1 2 3; do
+	mosquitto_sub -p "$port" -i annabella-broadcast-b2 -t annabella/b2/link -C 1 -W 1 >/dev/null 2>&1
+done
+sleep 0.5
+[ "$(grep -c 'connected$' "$work/b2.broadcast.log")" = "$before" ] &&
+	! grep -q "Client ${id#as }\?already connected" "$work/broker.conf.log" &&
+	link_now b2 '{"broadcast":true,"daemon":true}' && ok ||
+	bad "a client with the old client id pushed b2's broadcast off: $(grep -c 'connected$' "$work/b2.broadcast.log") connections (had $before); $(grep 'already connected' "$work/broker.conf.log" | head -2)"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data 'tags White x' "$relay/round.pgn")
 [ "$code" = 405 ] && ok || bad "POST got $code, not 405"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$relay/api/boards")

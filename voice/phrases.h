@@ -127,7 +127,11 @@ enum phrase_id {
 	PHRASE_BRAILLE_PAGE,	    /* the display shows page {count} of the braille sheet */
 	PHRASE_CLOCK_GAP_WHITE, /* after a restart: "up to {time} of White's time not counted" */
 	PHRASE_CLOCK_GAP_BLACK,
-	PHRASE_CLOCK_UNCERTAIN,	   /* the clocks could not be recovered exactly */
+	PHRASE_CLOCK_UNCERTAIN, /* the clocks could not be recovered exactly */
+	/* a period with a delay ended: "{time} of White's main time carried into the next
+	 * period" */
+	PHRASE_PERIOD_CARRIED_WHITE,
+	PHRASE_PERIOD_CARRIED_BLACK,
 	PHRASE_ARBITER_RESUMES,	   /* pause while the clocks stand (tournament): the arbiter starts
 				      them */
 	PHRASE_POWER_UNDERVOLTAGE, /* the Pi's supply is too weak ([power]) */
@@ -135,8 +139,8 @@ enum phrase_id {
 	PHRASE_POWER_BATTERY_LOW,  /* on a battery that is nearly empty */
 	PHRASE_POWER_PERCENT,	   /* "{count} Prozent": the battery's charge */
 	PHRASE_POWER_OK,	   /* the power is fine again */
-	PHRASE_ENGINE_PLAYS_WHITE, /* training (README "Training and study"): the computer plays
-				      White */
+	PHRASE_ENGINE_PLAYS_WHITE, /* training (docs/training.md "Training and study"): the computer
+				      plays White */
 	PHRASE_ENGINE_PLAYS_BLACK,
 	PHRASE_ENGINE_OFF,     /* the training process stopped */
 	PHRASE_ENGINE_MISSING, /* its engine could not be started */
@@ -164,6 +168,43 @@ enum phrase_id {
 	PHRASE_REVIEW_WHITE_TO_MOVE, /* where are we: the side to move */
 	PHRASE_REVIEW_BLACK_TO_MOVE,
 	PHRASE_REVIEW_LENGTH, /* where are we: the game's last move number */
+	/* Online play (docs/online.md "Playing online"): */
+	PHRASE_ONLINE_CONNECTION_LOST,
+	PHRASE_ONLINE_CONNECTED,
+	PHRASE_ONLINE_TOKEN_INVALID,
+	PHRASE_ONLINE_RATE_LIMITED,
+	PHRASE_ONLINE_SERVER_DOWN,
+	PHRASE_ONLINE_SEEKING,
+	PHRASE_ONLINE_NO_OPPONENT,
+	PHRASE_ONLINE_CHALLENGE_SENT,
+	PHRASE_ONLINE_CHALLENGE_DECLINED,
+	PHRASE_ONLINE_CHALLENGE_WAITING,
+	PHRASE_ONLINE_CHALLENGE_HERE,
+	PHRASE_ONLINE_CHALLENGE_UNPLAYABLE,
+	PHRASE_ONLINE_TIME_CONTROL,
+	PHRASE_ONLINE_REFUSED,
+	PHRASE_ONLINE_TAKEBACK_DECLINED,
+	PHRASE_ONLINE_DRAW_DECLINED,
+	PHRASE_ONLINE_PLAYS_WHITE,
+	PHRASE_ONLINE_PLAYS_BLACK,
+	PHRASE_ONLINE_SETUP,
+	PHRASE_ONLINE_MOVE_REFUSED,
+	PHRASE_ONLINE_TAKEBACK_ASKED,
+	PHRASE_ONLINE_TAKEBACK_SENT,
+	PHRASE_ONLINE_OPPONENT_GONE,
+	PHRASE_ONLINE_OPPONENT_BACK,
+	PHRASE_ONLINE_CLAIM_POSSIBLE,
+	PHRASE_ONLINE_ABORTED,
+	PHRASE_ONLINE_NOT_READY,
+	PHRASE_ONLINE_REQUESTED,
+	PHRASE_ONLINE_GONE,
+	PHRASE_MENU_ONLINE,
+	PHRASE_MENU_ABORT,
+	PHRASE_MENU_DECLINE_DRAW,
+	PHRASE_MENU_ACCEPT_TAKEBACK,
+	PHRASE_MENU_DECLINE_TAKEBACK,
+	PHRASE_MENU_CLAIM_VICTORY,
+	PHRASE_MENU_CLAIM_DRAW_GONE,
 	PHRASE_ID_COUNT
 };
 
