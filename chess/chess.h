@@ -194,8 +194,8 @@ struct chess_mate_info {
 	long nodes;	    /* positions looked at */
 	int depth;	    /* the deepest ply of a forced line followed (five men or fewer) */
 	const char *reason; /* why: "helpmate", or what proves never, or why unknown */
-	int line_len;	    /* possible: the helpmate, from the position, in line[] (0 only for a
-			     * five-man answer with answer_only) */
+	int line_len;	    /* possible: the helpmate, from the position, in line[] (0 where the
+			     * side has mated already, or for a five-man answer without a line) */
 	chess_move line[CHESS_MATE_LINE_MAX];
 };
 /* info may be NULL; otherwise answer_only is read, the rest written. */

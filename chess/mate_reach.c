@@ -23,11 +23,14 @@
  * victim stands in its own reach, so a pawn's capture square is among the opponent's reach;
  * a promoted pawn moves like a queen or a knight).  Its target is then in the mover's reach
  * and hits at the fixed point, so it moves no steady man (whose reach is its own square) and
- * takes none (a steady man is on no opponent's hits).  A king's step into the guard cannot
- * be legal: a square in colour c's guard is attacked, from wherever in its reach, by a man
- * of c that is never taken and never promoted, with every square that may be occupied taken
- * as an obstacle (so the real board, which has fewer, leaves the attack standing).  So no
- * first break exists.
+ * takes none (a steady man is on no opponent's hits).  Two more rules narrow the moves
+ * generated, each argued where it is made: pawns on one file do not pass each other
+ * (file_wall()), and a man never taken that always stands between two squares blocks the
+ * moves between them (past_blockers()); both lean only on what held before the move.  A
+ * king's step into the guard cannot be legal: a square in colour c's guard is attacked, from
+ * wherever in its reach, by a man of c that is never taken and never promoted, with every square
+ * that may be occupied taken as an obstacle (so the real board, which has fewer, leaves the attack
+ * standing).  So no first break exists.
  *
  * Mate: the king of the side that is to be mated must stand on a square of its reach that a
  * man of the mating side (not its king) may attack; each flight of its reach that no such
