@@ -372,15 +372,16 @@ vmtest: $(BUILD)/annabellad
 # flipped bytes and 200 cuts of a long game's journal, and the recovery torture test with
 # TORTURE_TRIALS (100) trials of each kind of damage (tests/check-crash.sh,
 # tests/check-recovery.sh and tests/check-torture.sh run smaller in make check); who can
-# still checkmate, proven for every material of five men (tests/check-mate.sh runs up to
-# four men and one of five).
+# still checkmate, proven for every material of five men and the public sets' "never"
+# answers enumerated up to 300,000 positions each (tests/check-mate.sh runs up to four men
+# and one of five, and 20,000).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/valgrind.sh $(BUILD)
 
 TORTURE_TRIALS ?= 100
-torture: all $(MATEPROOF)
+torture: all $(MATEPROOF) $(MATESET)
 	@MATE_FULL=1 tests/check-mate.sh $(BUILD)
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)
