@@ -5,10 +5,11 @@
  *
  *     SIDE possible|never|unknown MS [the helpmate in UCI | the reason]
  *
- * MS is the time the answer took in milliseconds.  Without a FEN, the FENs are read one a
- * line from standard input (a line may end in "white" or "black" to ask one side), and the
- * answers come in the same order.  A bad FEN is named (its line on standard input, the
- * column and what is wrong) and the status is 2; the other lines are still answered.
+ * MS is the time the answer took in milliseconds.  The FEN may be one argument or its fields
+ * as separate arguments.  Without a FEN, the FENs are read one a line from standard input (a line
+ * may end in "white" or "black" to ask one side), and the answers come in the same order.  A bad
+ * FEN is named (its line on standard input, the column and what is wrong) and the status is 2; the
+ * other lines are still answered.
  */
 #include <stdio.h>
 #include <string.h>
@@ -94,23 +95,24 @@ int cli_mate(int argc, char **argv)
 	int status = 0;
 	long n = 0;
 
-	if (argc > 2 || (argc >= 1 && argv[0][0] == '-'))
+	if (argc >= 1 && argv[0][0] == '-')
 		return mate_usage();
 	if (argc >= 1) {
-		size_t len = strlen(argv[0]);
+		/* The FEN as one argument or as its fields, perhaps a side after it. */
+		size_t len = 0;
 
-		if (len + 7 > sizeof(line)) {
-			log_error(LOG_MAIN, "FEN too long");
-			return 2;
-		}
-		memcpy(line, argv[0], len + 1);
-		if (argc == 2) {
-			if (strcmp(argv[1], "white") && strcmp(argv[1], "black")) {
-				log_error(LOG_MAIN, "side '%s' is neither white nor black",
-					  argv[1]);
+		line[0] = '\0';
+		for (int i = 0; i < argc; i++) {
+			size_t arg = strlen(argv[i]);
+
+			if (len + arg + 2 > sizeof(line)) {
+				log_error(LOG_MAIN, "FEN too long");
 				return 2;
 			}
-			snprintf(line + len, sizeof(line) - len, " %s", argv[1]);
+			if (i)
+				line[len++] = ' ';
+			memcpy(line + len, argv[i], arg + 1);
+			len += arg;
 		}
 		return ask(line, "");
 	}
