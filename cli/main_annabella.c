@@ -20,6 +20,8 @@ static const struct {
 	enum log_level log_level;
 } commands[] = {
     {"perft", cli_perft, "perft FEN DEPTH [--divide]", LOG_LEVEL_WARN},
+    {"mate", cli_mate, "mate [FEN [white|black]]   (FENs one a line on standard input without one)",
+     LOG_LEVEL_WARN},
     {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]",
      LOG_LEVEL_WARN},
     {"scoresheet", cli_scoresheet,

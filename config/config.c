@@ -931,7 +931,8 @@ static bool may_be_empty(const char *key)
 					   "arbiters",
 					   "tty",
 					   "club",
-					   "utmp"};
+					   "utmp",
+					   "dpkg-info"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))
