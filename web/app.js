@@ -902,8 +902,9 @@ function lastPlyName() {
 // `claim`): only the player on move may claim (9.2, 9.3), and with a clock that is the side
 // whose move is made on the board and not yet completed by its press (status.on_move), so a
 // claim then is about the position after that move.
+const onMove = () => status.on_move || { color: status.to_move, made: false };
 function claimText(side) {
-  const on = status.on_move || { color: status.to_move, made: false };
+  const on = onMove();
   const c = colorName(side), o = colorName(on.color);
   if (side !== on.color) return t(on.made ? 'claim-notnowmade' : 'claim-notnow', { c, o });
   return on.made ? t('claim-made', { c, m: lastPlyName() }) : t('claim-text', { c });
@@ -916,10 +917,7 @@ function askClaim() {
   const first = status.player || status.to_move;
   const side = radios('side', t('side'), playerSides(), first);
   const intended = textField('move', t('intended'), false);
-  const made = (chosen) => {
-    const on = status.on_move || { color: status.to_move, made: false };
-    return on.made && chosen === on.color;
-  };
+  const made = (chosen) => onMove().made && chosen === onMove().color;
   intended.hidden = made(first);
   // Another side chosen: the text (a polite live region) says what that claim would be.
   side.addEventListener('change', () => {

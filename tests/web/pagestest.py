@@ -313,13 +313,11 @@ def claims_before_press(pages, daemon):
         check(f"{p}: the dialog's focus is on the side it names", focus == "c-side-white", focus)
         visible = p.shown("c-move")
         check(f"{p}: the intended move can be named (it is not White's move that is made)", visible)
-        if p is pages[-1]:
-            p.axe("with the claim dialog open")
-            p.no_sideways("with the claim dialog open")
+        p.axe("with the claim dialog open")
+        p.no_sideways("with the claim dialog open")
         p.escape()
     # Sent anyway: the daemon refuses it for the reason the dialog gave.
     p = pages[0]
-    since = daemon.mark()
     p.press("act-claim")
     p.dialog_open()
     got = p.reply_after(lambda: p.d.find_element(By.ID, "confirm-ok").click())
