@@ -138,7 +138,8 @@ void control_h_compare(const struct control_env *env, struct control_request *re
 	struct game_comparison cmp;
 	char err[256];
 
-	if (game_compare(referee_game(env->referee), req->movetext, &cmp, err, sizeof(err))) {
+	if (game_compare(referee_game(env->referee), req->movetext, env->notation, &cmp, err,
+			 sizeof(err))) {
 		/* Its only failure: no game (the table's needs let none through). */
 		answer_code(out, REPLY_NO_GAME, NULL);
 		return;
