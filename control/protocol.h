@@ -172,6 +172,9 @@ struct control_env {
 	uint64_t now;
 	enum game_role role;
 	const char *author;
+	/* The language whose piece letters its moves may use besides the English and German
+	 * ones (the connection's `notation`, else the interface language), or NULL. */
+	const char *notation;
 	bool connection; /* from a connection (a board script has none: no watch) */
 	bool watching;	 /* that connection follows `watch` */
 	/* The training process (docs/training.md "Training and study"): this connection is it;
@@ -202,6 +205,7 @@ enum control_action {
 	CONTROL_ACT_ENGINE_OFF,	 /* it is no longer */
 	CONTROL_ACT_ONLINE,	 /* the connection is the online process from now on */
 	CONTROL_ACT_ONLINE_OFF,	 /* it is no longer */
+	CONTROL_ACT_NOTATION,	 /* its moves use the piece letters of `lang` from now on */
 };
 
 struct control_outcome {
@@ -213,6 +217,7 @@ struct control_outcome {
 	enum game_role role;	     /* CONTROL_ACT_ROLE */
 	char name[CONTROL_NAME_MAX]; /* CONTROL_ACT_ROLE: `auth PIN NAME`'s, or "" */
 	bool public_view;	     /* CONTROL_ACT_WATCH */
+	char lang[3];		     /* CONTROL_ACT_NOTATION */
 };
 
 /* One request line through the table (see the top).  The reply is always set; free it with

@@ -64,6 +64,8 @@ struct client {
 			`engine wait` */
 	bool online; /* the online process (docs/online.md "Playing online"): `online on` or `online
 			wait` */
+	char notation[3]; /* `notation LANG`: its moves' piece letters ("": the interface
+			     language's) */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -503,6 +505,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	bool counted = cl && !cl->arbiter_user;
 
 	env.watching = cl && cl->watching;
+	env.notation = cl && cl->notation[0] ? cl->notation : presenter_lang(c->presenter);
 	env.engine_self = cl ? cl->engine : c->script_engine;
 	env.engine_elsewhere = cl && c->script_engine;
 	env.online_self = cl ? cl->online : c->script_online;
@@ -553,6 +556,8 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			     out.name[0] ? ":" : "", out.name) >= (int)sizeof(cl->author))
 			log_warn(LOG_CONTROL, "author %s cut short", cl->author);
 	}
+	if (cl && out.action == CONTROL_ACT_NOTATION)
+		snprintf(cl->notation, sizeof(cl->notation), "%s", out.lang);
 	if (out.action == CONTROL_ACT_ENGINE || out.action == CONTROL_ACT_ENGINE_OFF) {
 		if (cl)
 			cl->engine = out.action == CONTROL_ACT_ENGINE;

@@ -132,23 +132,33 @@ static void test_compare(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	play_opening();
-	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Sf3 Sc6 3. Lb5", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Sf3 Sc6 3. Lb5", NULL, &c, err, 80),
+			 0);
 	assert_int_equal(c.agree, 5);
 	assert_false(c.differ);
-	assert_int_equal(game_compare(rt_game(t), "e4 e5 Nf3 Nf6 {hm} Bc4 (=)", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "e4 e5 Nf3 Nf6 {hm} Bc4 (=)", NULL, &c, err, 80),
+			 0);
 	assert_int_equal(c.agree, 3);
 	assert_true(c.differ);
 	assert_int_equal(c.move_number, 2);
 	assert_string_equal(c.device, "Nc6");
 	assert_string_equal(c.theirs, "Nf6");
 	assert_int_equal(c.their_plies, 5);
-	assert_int_equal(game_compare(rt_game(t), "1.e4 e5 2.Nf3", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1.e4 e5 2.Nf3", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 3);
 	assert_true(c.differ); /* theirs ends first */
 	assert_string_equal(c.theirs, "");
-	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Ke3", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Ke3", NULL, &c, err, 80), 0);
 	assert_true(c.unreadable);
 	assert_string_equal(c.unreadable_word, "Ke3");
+	/* A Dutch scoresheet (Paard: P) read in Dutch; in German its P is no piece. */
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Pf3 Pc6 3. Lb5", "nl", &c, err, 80),
+			 0);
+	assert_int_equal(c.agree, 5);
+	assert_false(c.unreadable);
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Pf3", "de", &c, err, 80), 0);
+	assert_true(c.unreadable);
+	assert_string_equal(c.unreadable_word, "Pf3");
 }
 
 static void test_compare_promotion_letters(void **state)
@@ -162,11 +172,11 @@ static void test_compare_promotion_letters(void **state)
 	rt_press(t, GAME_BUTTON_SELECT);
 	rt_wait(t, 4000);
 	assert_string_equal(san(0), "a8=Q+");
-	assert_int_equal(game_compare(rt_game(t), "1. a8D+", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. a8D+", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 1);
-	assert_int_equal(game_compare(rt_game(t), "1. a8=Q", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. a8=Q", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 1);
-	assert_int_equal(game_compare(rt_game(t), "1. a8S", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. a8S", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 0);
 	assert_string_equal(c.theirs, "a8=N");
 }

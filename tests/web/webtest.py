@@ -557,10 +557,10 @@ def main():
     st, text = http(base + "/api/command", b"pause", {"X-PIN": "4711"})
     check("the arbiter's PIN gives the arbiter's commands", '"ok":true' in text, text)
     end = time.monotonic() + 3
-    while time.monotonic() < end and "paused" not in driver.find_element(By.ID, "clock-white").text:
+    while time.monotonic() < end and "stopped by the arbiter" not in driver.find_element(By.ID, "clock-white").text:
         time.sleep(0.05)
-    check("the clocks on the page show the pause",
-          "paused" in driver.find_element(By.ID, "clock-white").text,
+    check("the clocks on the page show the pause and who made it",
+          "stopped by the arbiter" in driver.find_element(By.ID, "clock-white").text,
           driver.find_element(By.ID, "clock-white").text)
     st, text = http(base + "/api/command", b"resume", {"X-PIN": "4711"})
     check("the arbiter resumes", '"ok":true' in text, text)
