@@ -44,6 +44,7 @@ const T = {
     'act-approve': 'Ergebnis bestätigen', 'arbiter-actions': 'Für den Schiedsrichter',
     'act-pause': 'Uhren anhalten', 'act-resume': 'Uhren starten', 'act-result': 'Ergebnis eintragen',
     'act-uphold': 'Reklamation stattgeben', 'act-reject': 'Reklamation ablehnen', cancel: 'Abbrechen',
+    'act-seal': 'Fair Play prüfen', 'fp-ok': 'Versiegelt: das Gerät hält die Fair-Play-Regeln ein.', 'fp-breach': 'Regeln verletzt bei Zug {m}: {w}', 'fp-start': 'Zu Beginn nicht versiegelt: {w}', 'fp-now': 'Jetzt nicht eingehalten.', 'fp-none': 'Kein Fair-Play-Stand: er wird in Turnierpartien mit dem echten Brett gemessen.', 'fp-fix': 'Abhilfe: {f}', 'fp-items': { network: 'Netzwerk', radios: 'Funk', 'engine-installed': 'Schachprogramm installiert', 'engine-running': 'Schachprogramm läuft', training: 'Trainingsprogramm', logins: 'Anmeldungen', files: 'Paketdateien', version: 'Version' },
     confirm: 'Senden', side: 'Seite', kind: 'Art', threefold: 'Dreimalige Stellungswiederholung (9.2)',
     fifty: '50-Züge-Regel (9.3)', intended: 'Beabsichtigter Zug (wenn noch nicht gespielt)',
     'draw-text': 'Remisangebot von {c}. Es wird beim Zug vermerkt.', 'claim-text': 'Reklamation von {c}, am Zug. Die Uhren halten an; der Schiedsrichter entscheidet.',
@@ -94,6 +95,7 @@ const T = {
     'act-approve': 'Approve the result', 'arbiter-actions': 'For the arbiter',
     'act-pause': 'Stop the clocks', 'act-resume': 'Start the clocks', 'act-result': 'Enter the result',
     'act-uphold': 'Uphold the claim', 'act-reject': 'Reject the claim', cancel: 'Cancel',
+    'act-seal': 'Check fair play', 'fp-ok': 'Sealed: the device meets the fair-play policy.', 'fp-breach': 'Policy broken at move {m}: {w}', 'fp-start': 'Not sealed at the start: {w}', 'fp-now': 'Not met now.', 'fp-none': 'No fair-play state: it is measured in tournament games with the real board.', 'fp-fix': 'Fix: {f}', 'fp-items': { network: 'Network', radios: 'Radios', 'engine-installed': 'Chess engine installed', 'engine-running': 'Chess engine running', training: 'Training client', logins: 'Logins', files: 'Package files', version: 'Version' },
     confirm: 'Send', side: 'Side', kind: 'Kind', threefold: 'Threefold repetition (9.2)',
     fifty: 'Fifty-move rule (9.3)', intended: 'Intended move (if not yet played)',
     'draw-text': 'A draw offer by {c}. It is marked at the move.', 'claim-text': 'A claim by {c}, on move. The clocks stop; the arbiter decides.',
@@ -144,6 +146,7 @@ const T = {
     'act-approve': 'Godkänn resultatet', 'arbiter-actions': 'För domaren',
     'act-pause': 'Stoppa klockorna', 'act-resume': 'Starta klockorna', 'act-result': 'Ange resultatet',
     'act-uphold': 'Godta reklamationen', 'act-reject': 'Avslå reklamationen', cancel: 'Avbryt',
+    'act-seal': 'Kontrollera fair play', 'fp-ok': 'Förseglad: enheten följer fair play-reglerna.', 'fp-breach': 'Reglerna bröts vid drag {m}: {w}', 'fp-start': 'Inte förseglad vid start: {w}', 'fp-now': 'Följs inte nu.', 'fp-none': 'Inget fair play-läge: det mäts i turneringspartier med det riktiga brädet.', 'fp-fix': 'Åtgärd: {f}', 'fp-items': { network: 'Nätverk', radios: 'Radio', 'engine-installed': 'Schackprogram installerat', 'engine-running': 'Schackprogram körs', training: 'Träningsprogram', logins: 'Inloggningar', files: 'Paketfiler', version: 'Version' },
     confirm: 'Skicka', side: 'Sida', kind: 'Slag', threefold: 'Trefaldig upprepning (9.2)',
     fifty: '50-dragsregeln (9.3)', intended: 'Avsett drag (om det inte är spelat än)',
     'draw-text': 'Remierbjudande från {c}. Det noteras vid draget.', 'claim-text': 'Reklamation från {c}, vid draget. Klockorna stannar; domaren avgör.',
@@ -194,6 +197,7 @@ const T = {
     'act-approve': 'Uitslag bevestigen', 'arbiter-actions': 'Voor de arbiter',
     'act-pause': 'Klokken stilzetten', 'act-resume': 'Klokken starten', 'act-result': 'Uitslag invoeren',
     'act-uphold': 'Claim toewijzen', 'act-reject': 'Claim afwijzen', cancel: 'Annuleren',
+    'act-seal': 'Fair play controleren', 'fp-ok': 'Verzegeld: het apparaat houdt zich aan de fair play-regels.', 'fp-breach': 'Regels overtreden bij zet {m}: {w}', 'fp-start': 'Niet verzegeld bij de start: {w}', 'fp-now': 'Nu niet nageleefd.', 'fp-none': 'Geen fair play-stand: die wordt gemeten in toernooipartijen met het echte bord.', 'fp-fix': 'Oplossing: {f}', 'fp-items': { network: 'Netwerk', radios: 'Radio', 'engine-installed': 'Schaakprogramma geïnstalleerd', 'engine-running': 'Schaakprogramma draait', training: 'Trainingsprogramma', logins: 'Aanmeldingen', files: 'Pakketbestanden', version: 'Versie' },
     confirm: 'Versturen', side: 'Kant', kind: 'Soort', threefold: 'Drievoudige herhaling (9.2)',
     fifty: 'Vijftigzettenregel (9.3)', intended: 'Bedoelde zet (als die nog niet gespeeld is)',
     'draw-text': 'Remiseaanbod van {c}. Het wordt bij de zet genoteerd.', 'claim-text': 'Claim van {c}, aan zet. De klokken stoppen; de arbiter beslist.',
@@ -449,11 +453,12 @@ function renderActions(s) {
   $('act-result').hidden = !on || over;
   $('act-uphold').hidden = !claimOpen;
   $('act-reject').hidden = !claimOpen;
+  $('act-seal').hidden = !on || !!r.approved;
   // No empty boxes: a group without a command that applies now is hidden, and so is the
   // relay field once no move can be relayed.
   const shown = (ids) => ids.some((id) => !$(id).hidden);
   const common = shown(['act-draw', 'act-claim', 'act-approve']);
-  const arbiter = shown(['act-pause', 'act-resume', 'act-result', 'act-uphold', 'act-reject']);
+  const arbiter = shown(['act-pause', 'act-resume', 'act-result', 'act-uphold', 'act-reject', 'act-seal']);
   $('common-actions').hidden = !common;
   $('arbiter-actions').hidden = !arbiter;
   $('actions').hidden = !common && !arbiter;
@@ -801,7 +806,8 @@ async function send(line, label) {
       reply.appendChild(span);
     }
     if (j.ok) {
-      const detail = j.format ? j.text : j.moves || j.commands || j.game || j.agree !== undefined ? JSON.stringify(j, null, 1) : '';
+      const detail = line === 'status' && 'fairplay' in j ? fairplayText(j.fairplay)
+        : j.format ? j.text : j.moves || j.commands || j.game || j.agree !== undefined ? JSON.stringify(j, null, 1) : '';
       if (detail) { text.textContent = detail; text.hidden = false; }
       soon();
     } else {
@@ -813,6 +819,21 @@ async function send(line, label) {
     reply.classList.add('error');
     return false;
   }
+}
+
+// The device's fair-play state as the arbiter's status has it (docs/fairplay.md "Fair play"):
+// the verdict over the game, then each item, as the seal and the menu at the board give it.
+// What was found and its fix are the device's words (English).
+function fairplayText(f) {
+  if (!f) return t('fp-none');
+  const lines = [f.breach ? (f.breach_move > 0 ? t('fp-breach', { m: f.breach_move, w: f.breach_what })
+    : t('fp-start', { w: f.breach_what })) : t('fp-ok')];
+  if (!f.ok) lines.push(t('fp-now'));
+  for (const it of f.items || []) {
+    lines.push((it.ok ? '✓ ' : '✗ ') + (t('fp-items')[it.item] || it.item) + ': ' + it.what +
+      (it.fix ? ' (' + t('fp-fix', { f: it.fix }) + ')' : ''));
+  }
+  return lines.join('\n');
 }
 
 // ------------------------------------------------------------------ one-press actions
@@ -942,6 +963,7 @@ const ACTIONS = {
       textField('reason', t('reasonlabel'), true)],
     (f) => 'result ' + f.result.value + ' ' + f.reason.value.trim()),
   'act-uphold': () => ask(t('act-uphold'), t('uphold-text', { c: colorName(status.claim.by) }), [], () => 'claim uphold'),
+  'act-seal': () => send('status', t('act-seal')),
   'act-reject': () => ask(t('act-reject'), t('reject-text', { c: colorName(status.claim.by) }), [], () => 'claim reject'),
 };
 
