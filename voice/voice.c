@@ -6,7 +6,7 @@
  * thread) and hands the samples to the sink and, for public announcements, to the game's
  * audio record.  voice_say() only copies the text under a mutex and signals.
  *
- * Order: PROMPT and MENU first (private, urgent), then everything else in the order it was
+ * Order: PROMPT, GUIDE and MENU first (private, urgent), then everything else in the order it was
  * said.  A new utterance makes stale what no longer matters once it comes (voice.h, the
  * table stale_on[] below): stale utterances waiting are dropped (with a warning), one being
  * spoken is stopped (the synth callback returns 1; the sink drops its buffer), so nothing
@@ -123,6 +123,7 @@ struct voice {
 	struct voice_said said[VOICE_SAID_MAX];
 	int said_count;
 	int said_fd;
+	int cut_fd; /* an eventfd, readable once the utterance being said is cut short */
 
 	/* Voice thread only. */
 	struct item current;
@@ -150,13 +151,17 @@ struct voice {
 };
 
 static const char *const channel_names[VOICE_CHANNEL_COUNT] = {"public", "private"};
-static const char *const kind_names[VOICE_KIND_COUNT] = {"move", "repeat", "time",	 "prompt",
-							 "info", "echo",   "correction", "menu"};
+static const char *const kind_names[VOICE_KIND_COUNT] = {
+    "move", "repeat", "time", "prompt", "info", "echo", "correction", "menu", "guide"};
 /* In the timing trace every move is a "move" (its kind after it). */
 static const char *const trace_kinds[VOICE_KIND_COUNT] = {
-    "move", "repeat", "time", "prompt", "info", "move echo", "move correction", "menu"};
+    "move", "repeat", "time", "prompt", "info", "move echo", "move correction", "menu", "guide"};
 
 #define KIND(k) (1u << VOICE_KIND_##k)
+/* What any move makes stale, waiting or being said; and what the player's newer prompts,
+ * guidance and menu items cut short on their channel. */
+#define STALE_ON_MOVE	(KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(GUIDE))
+#define STALE_ON_PROMPT (KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(MENU))
 /* What a newer utterance of each kind makes stale (voice.h): waiting utterances of the kinds
  * `drops` are dropped, the one being said is cut short when of the kinds `cuts`; on the
  * newer one's channel only, or on both. */
@@ -164,16 +169,13 @@ static const struct staleness {
 	unsigned drops, cuts;
 	bool same_channel;
 } stale_on[VOICE_KIND_COUNT] = {
-    [VOICE_KIND_MOVE] = {KIND(REPEAT) | KIND(TIME) | KIND(INFO),
-			 KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(ECHO), false},
-    [VOICE_KIND_ECHO] = {KIND(REPEAT) | KIND(TIME) | KIND(INFO),
-			 KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(ECHO), false},
-    [VOICE_KIND_CORRECTION] = {KIND(REPEAT) | KIND(TIME) | KIND(INFO),
-			       KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(ECHO) | KIND(MOVE) |
-				   KIND(CORRECTION),
-			       false},
-    [VOICE_KIND_PROMPT] = {0, KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(MENU), true},
-    [VOICE_KIND_MENU] = {KIND(MENU), KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(MENU), true},
+    [VOICE_KIND_MOVE] = {STALE_ON_MOVE, STALE_ON_MOVE | KIND(ECHO), false},
+    [VOICE_KIND_ECHO] = {STALE_ON_MOVE, STALE_ON_MOVE | KIND(ECHO), false},
+    [VOICE_KIND_CORRECTION] = {STALE_ON_MOVE,
+			       STALE_ON_MOVE | KIND(ECHO) | KIND(MOVE) | KIND(CORRECTION), false},
+    [VOICE_KIND_PROMPT] = {0, STALE_ON_PROMPT, true},
+    [VOICE_KIND_GUIDE] = {0, STALE_ON_PROMPT, true},
+    [VOICE_KIND_MENU] = {KIND(MENU), STALE_ON_PROMPT, true},
     [VOICE_KIND_REPEAT] = {KIND(REPEAT), KIND(REPEAT), true},
     [VOICE_KIND_TIME] = {KIND(TIME), KIND(TIME), true},
     [VOICE_KIND_INFO] = {0, 0, false},
@@ -181,7 +183,7 @@ static const struct staleness {
 
 static bool is_urgent(enum voice_kind k)
 {
-	return k == VOICE_KIND_PROMPT || k == VOICE_KIND_MENU;
+	return k == VOICE_KIND_PROMPT || k == VOICE_KIND_MENU || k == VOICE_KIND_GUIDE;
 }
 
 void voice_config_defaults(struct voice_config *cfg)
@@ -242,6 +244,30 @@ static void queue_remove_at(struct voice *v, int pos)
 	if (v->slots[slot].type == ITEM_UTTERANCE)
 		v->queued_utterances--;
 	v->free_slots[v->free_count++] = slot;
+}
+
+/* The utterance being said stops now: the synth callback and a sink waiting for its device
+ * see it (the eventfd wakes the sink's wait at once). */
+static void cut_current(struct voice *v)
+{
+	static const uint64_t one = 1;
+
+	atomic_store(&v->abort_seq, v->current_seq);
+	if (v->cut_fd >= 0 && write(v->cut_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		log_warn(LOG_VOICE, "cut: %s", strerror(errno));
+}
+
+/* Whether an utterance waiting after `it` makes it stale (it would have cut it short). */
+static bool stale_behind(const struct voice *v, const struct item *it)
+{
+	for (int i = 0; i < v->queued; i++) {
+		const struct item *o = &v->slots[v->order[i]];
+
+		if (o->type == ITEM_UTTERANCE && o->seq > it->seq &&
+		    stale(stale_on[o->kind].cuts, o->kind, o->ch, it->kind, it->ch))
+			return true;
+	}
+	return false;
 }
 
 /* What an utterance of `kind` on `ch` makes stale among those waiting: dropped, each said
@@ -342,7 +368,7 @@ int voice_say_reported(struct voice *v, enum voice_channel ch, enum voice_kind k
 	if (v->busy && v->current.type == ITEM_UTTERANCE) {
 		behind = kind_names[v->current_kind];
 		if (stale(stale_on[kind].cuts, kind, ch, v->current_kind, v->current.ch))
-			atomic_store(&v->abort_seq, v->current_seq);
+			cut_current(v);
 	}
 	it = queue_reserve(v, ITEM_UTTERANCE);
 	if (it == NULL) {
@@ -825,6 +851,10 @@ static bool speak(struct voice *v)
 	bool aborted = false;
 
 	speech_log_write(v, it);
+	/* A cut of the utterance before is no cut of this one. */
+	if (v->cut_fd >= 0 && read(v->cut_fd, &(uint64_t){0}, sizeof(uint64_t)) < 0 &&
+	    errno != EAGAIN)
+		log_warn(LOG_VOICE, "cut: %s", strerror(errno));
 	v->current_to_sink = v->sink_ops->wants_audio;
 	v->current_to_record = it->ch == VOICE_PUBLIC && record_ready(v);
 	v->first_sample_seen = false;
@@ -899,6 +929,7 @@ static void *voice_thread(void *arg)
 	v->sink_env.sample_rate = (unsigned)v->sample_rate;
 	v->sink_env.should_abort = current_aborted;
 	v->sink_env.abort_ctx = v;
+	v->sink_env.abort_fd = v->cut_fd;
 	v->sink = v->sink_ops->open(&v->sink_env, err, sizeof(err));
 
 	pthread_mutex_lock(&v->lock);
@@ -934,8 +965,13 @@ static void *voice_thread(void *arg)
 		v->busy = true;
 		v->current_kind = v->current.kind;
 		v->current_seq = v->current.seq;
-		if (v->current.type == ITEM_UTTERANCE)
+		if (v->current.type == ITEM_UTTERANCE) {
 			v->stats.spoken++;
+			/* A newer utterance waiting behind it would have cut it: begun (a move is
+			 * never dropped) and cut at once. */
+			if (stale_behind(v, &v->current))
+				atomic_store(&v->abort_seq, v->current_seq);
+		}
 		pthread_mutex_unlock(&v->lock);
 
 		if (v->current.type == ITEM_RECORD) {
@@ -973,6 +1009,8 @@ static void voice_free(struct voice *v)
 	pendlog_close(&v->slog);
 	if (v->said_fd >= 0)
 		close(v->said_fd);
+	if (v->cut_fd >= 0)
+		close(v->cut_fd);
 	pthread_mutex_destroy(&v->log_lock);
 	pthread_cond_destroy(&v->idle);
 	pthread_cond_destroy(&v->work);
@@ -1014,6 +1052,7 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	v->free_count = QUEUE_SLOTS;
 	atomic_init(&v->abort_seq, 0);
 	v->said_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	v->cut_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->work, NULL);
 	pthread_cond_init(&v->idle, NULL);
@@ -1077,7 +1116,7 @@ bool voice_stop_within(struct voice *v, unsigned ms)
 		queue_remove_at(v, 0);
 	}
 	if (v->busy)
-		atomic_store(&v->abort_seq, v->current_seq);
+		cut_current(v);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
 	clock_gettime(CLOCK_REALTIME, &until);

@@ -28,14 +28,14 @@ enum voice_channel { VOICE_PUBLIC = 0, VOICE_PRIVATE = 1, VOICE_CHANNEL_COUNT };
 enum voice_sink_type { VOICE_SINK_NONE = 0, VOICE_SINK_WAV, VOICE_SINK_ALSA };
 
 /* What an utterance is, for its place in the queue and for what no longer matters once it
- * comes (voice.c has the table).  PROMPT and MENU (private, urgent) go first; the rest in
- * the order said.  What a newer utterance makes stale is dropped while it waits and cut
- * short (mid-word, within a sink's buffer) while it is being said:
- *  - any move: a REPEAT, TIME or INFO (dropped or cut), an ECHO being said (cut: never
- *    dropped, so every move is at least begun);
+ * comes (voice.c has the table).  PROMPT, GUIDE and MENU (private, urgent) go first; the
+ * rest in the order said.  What a newer utterance makes stale is dropped while it waits and
+ * cut short (mid-word, within a sink's buffer) while it is being said:
+ *  - any move: a REPEAT, TIME, INFO or GUIDE (dropped or cut), an ECHO being said (cut:
+ *    never dropped, so every move is at least begun);
  *  - CORRECTION: besides, the move being said, whatever its kind (the move it corrects);
- *  - PROMPT, MENU: a REPEAT, TIME, MENU or INFO of their channel being said (cut); a MENU
- *    also the menu item waiting (dropped);
+ *  - PROMPT, GUIDE, MENU: a REPEAT, TIME, MENU or INFO of their channel being said (cut); a
+ *    MENU also the menu item waiting (dropped);
  *  - REPEAT, TIME: the one of their kind being said or waiting.
  * A MOVE is never dropped, and cut short only by its correction: a newer move waits for it. */
 enum voice_kind {
@@ -47,6 +47,7 @@ enum voice_kind {
 	VOICE_KIND_ECHO,       /* a move its listener has heard already: the next move cuts it */
 	VOICE_KIND_CORRECTION, /* a move that replaces the one announced before (D.2.8) */
 	VOICE_KIND_MENU,       /* a menu item: the next one, or a prompt, cuts it */
+	VOICE_KIND_GUIDE,      /* the board's guidance square by square: a move makes it stale */
 	VOICE_KIND_COUNT
 };
 

@@ -417,6 +417,8 @@ static void test_what_cuts_what(void **state)
 	    {VOICE_PUBLIC, VOICE_KIND_ECHO, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
 	    {VOICE_PUBLIC, VOICE_KIND_ECHO, VOICE_PUBLIC, VOICE_KIND_INFO, false},
 	    /* Guidance behind a repeat, a time report or a menu item: cut. */
+	    {VOICE_PRIVATE, VOICE_KIND_REPEAT, VOICE_PRIVATE, VOICE_KIND_GUIDE, true},
+	    {VOICE_PRIVATE, VOICE_KIND_MENU, VOICE_PRIVATE, VOICE_KIND_GUIDE, true},
 	    {VOICE_PRIVATE, VOICE_KIND_REPEAT, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
 	    {VOICE_PRIVATE, VOICE_KIND_TIME, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
 	    {VOICE_PRIVATE, VOICE_KIND_MENU, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
@@ -424,6 +426,11 @@ static void test_what_cuts_what(void **state)
 	    /* ... but not the public words, nor other guidance. */
 	    {VOICE_PUBLIC, VOICE_KIND_INFO, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
 	    {VOICE_PRIVATE, VOICE_KIND_PROMPT, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PRIVATE, VOICE_KIND_GUIDE, false},
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PRIVATE, VOICE_KIND_MENU, false},
+	    /* Guidance for a board a newer move has changed. */
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PUBLIC, VOICE_KIND_ECHO, true},
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PUBLIC, VOICE_KIND_MOVE, true},
 	    /* The next menu item, a repeat or time report asked again. */
 	    {VOICE_PRIVATE, VOICE_KIND_MENU, VOICE_PRIVATE, VOICE_KIND_MENU, true},
 	    {VOICE_PRIVATE, VOICE_KIND_PROMPT, VOICE_PRIVATE, VOICE_KIND_MENU, false},
@@ -448,8 +455,9 @@ static void test_what_cuts_what(void **state)
 }
 
 /* A move waiting behind a move the Laws need heard whole is never dropped, not even an
- * echo with a newer move after it: every move is begun.  A newer menu item drops one
- * waiting. */
+ * echo with a newer move after it: every move is begun (and an echo a newer move waits
+ * behind cut at once).  A newer menu item drops one
+ * waiting, a newer move the guidance waiting. */
 static void test_moves_never_dropped(void **state)
 {
 	(void)state;
@@ -466,15 +474,18 @@ static void test_moves_never_dropped(void **state)
 	wait_started(v, 1);
 	voice_say(v, VOICE_PUBLIC, VOICE_KIND_ECHO, "de", "e", 2);
 	voice_say(v, VOICE_PRIVATE, VOICE_KIND_MENU, "de", "m1", 3);
-	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "m", 4);
-	voice_say(v, VOICE_PRIVATE, VOICE_KIND_MENU, "de", "m2", 5);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_GUIDE, "de", "g", 4);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "m", 5);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_MENU, "de", "m2", 6);
 	voice_wait_idle(v);
 	voice_get_stats(v, &st);
 	voice_stop(v);
 	spoken_texts(dir, 1, texts, sizeof(texts));
 	assert_string_equal(texts, "m2|e|m");
-	assert_int_equal(st.dropped, 1);
-	assert_int_equal(capture_end(&warnings, "not spoken"), 1);
+	/* The echo with a newer move behind it: begun and cut at once. */
+	assert_int_equal(st.aborted, 1);
+	assert_int_equal(st.dropped, 2);
+	assert_int_equal(capture_end(&warnings, "not spoken"), 2);
 	tu_rmdir(dir);
 }
 
