@@ -101,6 +101,9 @@ MATEPROOF := $(BUILD)/tests/mateproof
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# A sound card that plays in real time for the benchmarks: an ALSA plugin
+# (tests/bench/pcm_paced.c).
+BENCH_BIN += $(BUILD)/bench/libasound_module_pcm_paced.so
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_SECONDS ?= 5
@@ -165,6 +168,12 @@ $(MATEPROOF): tests/mate/mateproof.c tests/mate/retro.c $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateproof.c tests/mate/retro.c $(LIB) $(LDLIBS)
+
+$(BUILD)/bench/libasound_module_pcm_paced.so: tests/bench/pcm_paced.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -fPIC -DPIC -shared -MMD -MP \
+		-MF $@.d $(LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs alsa)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
