@@ -8,11 +8,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -618,6 +621,30 @@ static int open_signals(void)
 
 /* ------------------------------------------------------------------ start and stop */
 
+/* Run at a real-time priority (the unit's CPUSchedulingPolicy=, README "Running on a Raspberry
+ * Pi"), the daemon keeps its memory in RAM: a page read back from the SD card would undo what
+ * the priority gives.  Locked as it is touched (MCL_ONFAULT), what is mapped once everything
+ * has started: the unit's LimitMEMLOCK= bounds it.  Said at start either way. */
+static void realtime_memory(void)
+{
+	int policy = sched_getscheduler(0);
+	struct sched_param sp = {0};
+
+	if (policy != SCHED_FIFO && policy != SCHED_RR) {
+		log_info(LOG_MAIN, "normal priority: announcements may wait for other programs");
+		return;
+	}
+	sched_getparam(0, &sp);
+	if (mlockall(MCL_CURRENT | MCL_ONFAULT))
+		log_warn(LOG_MAIN,
+			 "real-time priority %d, but the memory cannot be locked (%s): a page read "
+			 "back from storage can delay an announcement (LimitMEMLOCK=)",
+			 sp.sched_priority, strerror(errno));
+	else
+		log_info(LOG_MAIN, "real-time priority %d (%s), memory locked", sp.sched_priority,
+			 policy == SCHED_FIFO ? "fifo" : "rr");
+}
+
 static int open_board(struct daemon *d, char *err, size_t err_size)
 {
 	const char *spec = d->opt.board_spec;
@@ -895,6 +922,9 @@ int main(int argc, char **argv)
 
 	chess_init();
 	trace_open_from_env();
+	/* One heap for every thread: no arena of 64 MB reserved per thread, so the memory that
+	 * realtime_memory() locks is little more than what is used. */
+	mallopt(M_ARENA_MAX, 1);
 	d.loop = loop_new(d.opt.virtual_time);
 	if (!d.loop) {
 		log_error(LOG_MAIN, "out of memory");
@@ -905,6 +935,7 @@ int main(int argc, char **argv)
 		stop(&d);
 		return status;
 	}
+	realtime_memory();
 	{
 		const struct game *g = referee_game(d.referee);
 		char ready[160];

@@ -152,6 +152,19 @@ systemctl start annabellad
 pid1=$(prop MainPID)
 sleep 4
 check watchdog-kept-alive sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" = $pid1 ]"
+# Real time (the unit's CPUSchedulingPolicy=): every thread of the daemon at fifo 10, its
+# memory locked, a thread that would run 3 s without waiting stopped; the watchdog below
+# still works.
+all_fifo() {
+	for t in /proc/"$pid1"/task/*; do
+		chrt -p "${t##*/}" | grep -q 'SCHED_FIFO' || return 1
+		chrt -p "${t##*/}" | grep -q 'priority: 10' || return 1
+	done
+}
+check realtime-threads all_fifo
+check realtime-memory-locked sh -c "awk '/^VmLck/ { exit !(\$2 > 0) }' /proc/$pid1/status"
+check realtime-bounded sh -c "grep -q 'Max realtime timeout *3000000 *3000000' /proc/$pid1/limits"
+check realtime-restricted sh -c "! journalctl -u annabellad -o cat | grep -q 'memory cannot be locked'"
 [ "$pid1" -gt 1 ] && kill -STOP "$pid1"
 restarted() { [ "$(prop NRestarts)" -ge 1 ] && [ "$(prop ActiveState)" = active ]; }
 check watchdog-restarts wait_for 30 restarted
