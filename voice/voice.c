@@ -390,9 +390,10 @@ int voice_say_reported(struct voice *v, enum voice_channel ch, enum voice_kind k
 	it->u = *u;
 	ahead = queue_insert(v, it);
 	/* make bench: what it waited behind (the kind being said, "-" for nothing; the
-	 * utterances queued before it).  Traced before the thread can take it. */
-	trace_at(said, "say", "%s %s behind=%s queued=%d", channel_names[ch], trace_kinds[kind],
-		 behind, ahead);
+	 * utterances queued before it), and its number, which its first sample's line names
+	 * too.  Traced before the thread can take it. */
+	trace_at(said, "say", "%s %s behind=%s queued=%d utterance=%llu", channel_names[ch],
+		 trace_kinds[kind], behind, ahead, (unsigned long long)it->seq);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
 	return 0;
@@ -501,11 +502,12 @@ static void emit(struct voice *v, const short *wav, size_t numsamples)
 	if (!v->first_sample_seen) {
 		uint64_t latency = monotonic_ns() - v->current.said_ns;
 
-		trace_at(0, "first-sample", "%s %s", channel_names[v->current.ch],
-			 trace_kinds[v->current.kind]);
+		trace_at(0, "first-sample", "%s %s utterance=%llu", channel_names[v->current.ch],
+			 trace_kinds[v->current.kind], (unsigned long long)v->current.seq);
 		v->first_sample_seen = true;
 		pthread_mutex_lock(&v->lock);
 		v->stats.last_first_sample_ns = latency;
+		v->stats.first_samples++;
 		pthread_mutex_unlock(&v->lock);
 	}
 	if (v->current_to_record)

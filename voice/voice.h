@@ -146,6 +146,7 @@ struct voice_stats {
 	uint64_t dropped;	       /* never started: queue full or superseded */
 	uint64_t aborted;	       /* stopped mid-way by a newer move */
 	uint64_t last_first_sample_ns; /* voice_say() -> first samples handed to the sink */
+	uint64_t first_samples;	       /* utterances whose first samples were handed on */
 	uint64_t samples_to_sink;      /* samples the sink took */
 	uint64_t samples_lost;	       /* samples the sink could not take (device missing) */
 	uint64_t samples_recorded;     /* samples written to game records */
