@@ -112,7 +112,7 @@ PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
 .PHONY: package pkgtest trixie-check
 .PHONY: valgrind
-.PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
+.PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench bench-quick demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -398,6 +398,12 @@ fuzz: deps $(FUZZ_BIN)
 bench: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/bench.sh $(BUILD)
+
+# Every benchmark on a few moves, boards and loads (CI): one that fails or prints no figure
+# fails this (tests/bench.sh).
+bench-quick: deps
+	@$(MAKE) --no-print-directory all tests
+	@BENCH_QUICK=1 tests/bench.sh $(BUILD)
 
 # The demo needs what the device needs (make deps-runtime), not the test tools.
 demo: deps-runtime
