@@ -41,11 +41,11 @@
 #include "daemon/script.h"
 #include "store/store.h"
 #include "daemon/takeover.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
 
-/* README "annabellad": after a script or log ends, the daemon runs five more seconds. */
+/* docs/commands.md "annabellad": after a script or log ends, the daemon runs five more seconds. */
 #define END_GRACE_MS 5000
 #define EVENTS_MAX   64
 
@@ -351,8 +351,8 @@ static void note_anchors(struct daemon *d, uint64_t ms)
 }
 
 /* A game begins or resumes, or ends.  At the daemon's first, the start line goes to both
- * logs (README "State directory", control.log), before anything of the game is said; every game's
- * journal notes the device, the wall clock and the logs' anchors. */
+ * logs (docs/state.md "State directory", control.log), before anything of the game is said; every
+ * game's journal notes the device, the wall clock and the logs' anchors. */
 static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 {
 	struct daemon *d = user;
@@ -621,10 +621,10 @@ static int open_signals(void)
 
 /* ------------------------------------------------------------------ start and stop */
 
-/* Run at a real-time priority (the unit's CPUSchedulingPolicy=, README "Running on a Raspberry
- * Pi"), the daemon keeps its memory in RAM: a page read back from the SD card would undo what
- * the priority gives.  Locked as it is touched (MCL_ONFAULT), what is mapped once everything
- * has started: the unit's LimitMEMLOCK= bounds it.  Said at start either way. */
+/* Run at a real-time priority (the unit's CPUSchedulingPolicy=, docs/install.md "Running on a
+ * Raspberry Pi"), the daemon keeps its memory in RAM: a page read back from the SD card would
+ * undo what the priority gives.  Locked as it is touched (MCL_ONFAULT), what is mapped once
+ * everything has started: the unit's LimitMEMLOCK= bounds it.  Said at start either way. */
 static void realtime_memory(void)
 {
 	int policy = sched_getscheduler(0);

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The first performance goal of README "Tests and measures", through the whole daemon: from the
-# last sensor edge of a move to its first audio sample handed to the sound sink, minus the
-# settle time, p50/p99 over a real-time game (sim backend).  Times come from the daemon's
-# timing trace (ANNABELLA_TRACE, base/trace.h), each move's with what its announcement came
-# behind (the say line's behind=).  Runs, each printing "bench NAME VALUE UNIT" lines:
+# The first performance goal of tests/README.md "Tests and measures", through the whole
+# daemon: from the last sensor edge of a move to its first audio sample handed to the sound
+# sink, minus the settle time, p50/p99 over a real-time game (sim backend).  Times come from
+# the daemon's timing trace (ANNABELLA_TRACE, base/trace.h), each move's with what its
+# announcement came behind (the say line's behind=).  Runs, each printing "bench NAME VALUE UNIT" lines:
 #  - daemon: as built (eSpeak NG's library in the voice thread), on ALSA's null device, which
 #    takes any amount of sound at once;
 #  - daemon_espeak_spawn: the same spawning espeak-ng per phrase ([voice] engine = process);
 #  - daemon_paced: on sound cards that play in real time (tests/bench/pcm_paced.c, speaker
 #    and earphone), where a move made while the one before is still being said waits for it
-#    unless it may cut it short (README "Speech"): the moves with nothing being said, and
+#    unless it may cut it short (docs/speech.md "Speech"): the moves with nothing being said, and
 #    those with the previous announcement still playing (behind an echo, which the move cuts,
 #    or behind the tactile player's own move, which it waits for), p50/p99/max;
 #  - daemon_loaded: both cores kept busy by other work at normal priority, the daemon at the
