@@ -9,11 +9,13 @@ amount of sound at once, and on sound cards that play in real time (an ALSA plug
 tests/bench/pcm_paced.c, for the speaker and the earphone), where an announcement
 waits for the one being played before it unless that one is cut short.  The times come from
 the daemon's timing trace (ANNABELLA_TRACE, base/trace.h): each press of the player's clock
-(`button 0 1`) to the next `first-sample public move`, with what that reply's announcement
-came behind (the say line's `behind=`).  Prints "bench NAME VALUE UNIT" lines: the whole
-time, the time beyond the engine's 100 ms (and beyond the 20 ms every press waits for its
-debounce), where it goes, and, on the paced card, how much of the reply was still being
-heard when the engine's clock was pressed (the player's clock charged for it; the goal: 0).
+(`button 0 1`) to the `first-sample` of the reply's announcement (the say line's
+`utterance=`), with what it came behind (its `behind=`).  Prints "bench NAME VALUE UNIT"
+lines: the whole time, the time beyond the engine's 100 ms (and beyond the 20 ms every press
+waits for its debounce), where it goes, and, on the paced card, how much of the reply was
+still being heard when the engine's clock was pressed (the player's clock charged for it;
+the goal: 0) and how long after the reply had been heard the press came (the engine's clock
+charged for it).
 TRAIN_BENCH_PLIES (30) plies each.
 """
 import os
@@ -101,9 +103,12 @@ def play(build, sink):
         elif what in ("engine-go", "engine-move", "train-press") and what not in cur:
             cur[what] = ns
         elif what == "say" and f[2:4] == ["public", "move"] and "engine-move" in cur:
-            cur.setdefault("say", ns)
-            cur.setdefault("behind", next((w[7:] for w in f if w.startswith("behind=")), "?"))
-        elif what == "first-sample" and f[2:4] == ["public", "move"] and "say" in cur:
+            if "say" not in cur:
+                words = dict(w.split("=", 1) for w in f[2:] if "=" in w)
+                cur.update(say=ns, behind=words.get("behind", "?"),
+                           utterance=words.get("utterance"))
+        elif what == "first-sample" and f[2:4] == ["public", "move"] and "say" in cur and \
+                f"utterance={cur['utterance']}" in f:
             cur["sample"] = ns
             rows.append(cur)
             cur = None
@@ -140,16 +145,19 @@ def report(prefix, rows, card):
         return
     # The player's clock runs from the engine's press: how much of the reply was still
     # to be heard then (the card's sound stopping after the reply's first sample).
-    charged = []
+    charged, late = [], []
     for r in rows:
         stop = next((ns for ns, what in card if what == "stop" and ns > r["sample"]), None)
         if stop is not None and "said" in r:
             charged.append(max(0.0, (stop - r["said"]) / 1e6))
+            late.append(max(0.0, (r["said"] - stop) / 1e6))
     if charged:
         print(f"bench {prefix}player_clock_charged_while_reply_heard_p50 "
               f"{pct(charged, 50):.1f} ms")
         print(f"bench {prefix}player_clock_charged_while_reply_heard_max "
               f"{max(charged):.1f} ms")
+        print(f"bench {prefix}engine_clock_pressed_after_reply_heard_p50 "
+              f"{pct(late, 50):.1f} ms")
 
 
 def main(build):
