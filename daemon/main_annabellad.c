@@ -621,10 +621,11 @@ static int open_signals(void)
 
 /* ------------------------------------------------------------------ start and stop */
 
-/* Run at a real-time priority (the unit's CPUSchedulingPolicy=, docs/install.md "Running on a
- * Raspberry Pi"), the daemon keeps its memory in RAM: a page read back from the SD card would
- * undo what the priority gives.  Locked as it is touched (MCL_ONFAULT), what is mapped once
- * everything has started: the unit's LimitMEMLOCK= bounds it.  Said at start either way. */
+/* Run at a real-time priority (the unit's CPUSchedulingPolicy=, docs/install.md "Real time,
+ * and what not to run beside the daemon"), the daemon keeps its memory in RAM: a page read
+ * back from the SD card would undo what the priority gives.  Locked as it is touched (MCL_ONFAULT),
+ * what is mapped once everything has started: the unit's LimitMEMLOCK= bounds it.  Said at start
+ * either way. */
 static void realtime_memory(void)
 {
 	int policy = sched_getscheduler(0);

@@ -4,18 +4,18 @@
 # sink, minus the settle time, p50/p99 over a real-time game (sim backend).  Times come from
 # the daemon's timing trace (ANNABELLA_TRACE, base/trace.h), each move's with what its
 # announcement came behind (the say line's behind=).  Runs, each printing "bench NAME VALUE UNIT" lines:
-#  - daemon: as built (eSpeak NG's library in the voice thread), on ALSA's null device, which
-#    takes any amount of sound at once;
+#  - daemon: as built (eSpeak NG's library in the voice thread) and as its unit runs it (at
+#    real-time priority, chrt -f 10, as CPUSchedulingPolicy=fifo, CPUSchedulingPriority=10,
+#    where this user may), on ALSA's null device, which takes any amount of sound at once;
 #  - daemon_espeak_spawn: the same spawning espeak-ng per phrase ([voice] engine = process);
 #  - daemon_paced: on sound cards that play in real time (tests/bench/pcm_paced.c, speaker
 #    and earphone), where a move made while the one before is still being said waits for it
 #    unless it may cut it short (docs/speech.md "Speech"): the moves with nothing being said, and
 #    those with the previous announcement still playing (behind an echo, which the move cuts,
 #    or behind the tactile player's own move, which it waits for), p50/p99/max;
-#  - daemon_loaded: both cores kept busy by other work at normal priority, the daemon at the
-#    real-time priority its unit gives it (chrt -f 10, as CPUSchedulingPolicy=fifo,
-#    CPUSchedulingPriority=10; goal: p99 under 5 ms beyond settle), and
-#    daemon_loaded_normal_priority the same daemon without it, for comparison (both on null).
+#  - daemon_loaded: every core kept busy by other work at normal priority (goal: p99 under 5 ms
+#    beyond settle), and daemon_loaded_normal_priority the same daemon without its real-time
+#    priority, for comparison (both on null).
 #  - daemon_paced_unhurried: on those cards with 2.5 s before each move: nothing is being said
 #    when a move comes.
 # Elsewhere the think time before each move is cut to 700 ms: each move comes while the one
@@ -128,17 +128,18 @@ if device == "paced":
 PY
 }
 
-status=0
-run daemon 700 library null || status=1
-run daemon_espeak_spawn 700 process null || status=1
-run daemon_paced 700 library paced || status=1
-run daemon_paced_unhurried 2500 library paced || status=1
-# The unit's real-time priority where this user may take it (root, or LimitRTPRIO).
+# The daemon as its unit runs it, at real-time priority, where this user may take it (root,
+# or LimitRTPRIO): other work on a shared machine then moves its figures less.
 rt=(chrt -f 10)
 "${rt[@]}" true 2>/dev/null || {
-	echo "bench-announce: no real-time priority here: the loaded run at normal priority" >&2
+	echo "bench-announce: no real-time priority here: every run at normal priority" >&2
 	rt=()
 }
+status=0
+run daemon 700 library null "${rt[@]}" || status=1
+run daemon_espeak_spawn 700 process null "${rt[@]}" || status=1
+run daemon_paced 700 library paced "${rt[@]}" || status=1
+run daemon_paced_unhurried 2500 library paced "${rt[@]}" || status=1
 load on
 run daemon_loaded 700 library null "${rt[@]}" || status=1
 run daemon_loaded_normal_priority 700 library null || status=1

@@ -211,8 +211,7 @@ static bool stale(unsigned mask, enum voice_kind newer, enum voice_channel newer
 	return (mask & 1u << kind) && (!stale_on[newer].same_channel || ch == newer_ch);
 }
 
-/* A report of an utterance said (voice_said_take()); the oldest is given up when the loop
- * has not taken VOICE_SAID_MAX of them. */
+/* The loop is told that reports wait. */
 static void said_signal(struct voice *v)
 {
 	static const uint64_t one = 1;
@@ -221,6 +220,8 @@ static void said_signal(struct voice *v)
 		log_warn(LOG_VOICE, "report: %s", strerror(errno));
 }
 
+/* A report of an utterance said (voice_said_take()); the oldest is given up when the loop
+ * has not taken VOICE_SAID_MAX of them. */
 static void said_post(struct voice *v, uint64_t token, uint64_t heard_ns)
 {
 	if (!token)
