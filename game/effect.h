@@ -203,6 +203,15 @@ struct game_effect {
 	chess_move move;
 	int ply;
 	bool correction; /* MOVE: it replaces the move announced before (D.2.8) */
+	/* MOVE: its listener has heard it already: the opponent's move, which the opponent
+	 * announced (D.2.1), or any move in training, where no sighted opponent needs the
+	 * player's own said.  The next move may cut its announcement short; the tactile
+	 * player's own move against a person is the move's announcement (D.2.3.3), said
+	 * whole. */
+	bool echo;
+	/* MOVE: tell the referee when its announcement has been heard to its end
+	 * (GAME_EV_SAID with this number), or 0 */
+	int report;
 	/* PIECE */
 	enum chess_piece_type piece;
 	/* GUIDE */
