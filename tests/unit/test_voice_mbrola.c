@@ -269,7 +269,7 @@ static void test_mbrola_levels(void **state)
 	say_moves(v, "plain", &plain);
 	voice_stop(v);
 	for (int n = 1; n <= 8; n++) {
-		char voice[8], path[64];
+		char voice[16], path[64];
 		struct tu_wav w;
 
 		snprintf(voice, sizeof(voice), "de%d", n);
