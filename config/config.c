@@ -673,6 +673,7 @@ void power_config_defaults(struct power_config *cfg)
 	snprintf(cfg->undervoltage, sizeof(cfg->undervoltage), "auto");
 	snprintf(cfg->supply, sizeof(cfg->supply), "auto");
 	cfg->low_percent = 20;
+	cfg->low_hours = 10;
 }
 
 static int set_power_path(char *dst, size_t size, const char *key, const char *value, char *err,
@@ -721,6 +722,17 @@ int power_config_set(struct power_config *cfg, const char *key, const char *valu
 		if (errno || *end || end == value || v < 1 || v > 99)
 			BAD("low-percent must be 1..99, not '%s'", value);
 		cfg->low_percent = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "low-hours")) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || *end || end == value || v < 1 || v > 48)
+			BAD("low-hours must be 1..48, not '%s'", value);
+		cfg->low_hours = (int)v;
 		return 0;
 	}
 	BAD("unknown key '%s' in [power]", key);

@@ -46,7 +46,10 @@ struct power_config {
 				   under-voltage now (in0_lcrit_alarm, or the firmware's
 				   get_throttled) */
 	char supply[256];	/* "auto", "none", or a power_supply directory */
-	int low_percent;	/* a battery at or below this while discharging is low */
+	int low_percent;	/* a battery at or below this while discharging is low, until the
+				   discharge rate is known */
+	int low_hours; /* a battery with less time left than this at its measured discharge
+			  rate is low (FIDE's clocks: at least ten hours after the warning) */
 };
 
 void power_config_defaults(struct power_config *cfg);

@@ -155,7 +155,8 @@ struct control_status_extra {
 		bool undervoltage;
 		bool battery; /* a battery or UPS was found */
 		const char *battery_status;
-		int percent; /* -1: unknown */
+		int percent;	  /* -1: unknown */
+		int minutes_left; /* on battery at the measured rate, -1: unknown */
 	} power;
 	/* Training and study (docs/training.md "Training and study"): the training process, and a
 	 * review on the board. */

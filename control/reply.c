@@ -411,6 +411,10 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 				json_int(&w, "percent", x->power.percent);
 			else
 				json_null(&w, "percent");
+			if (x->power.minutes_left >= 0)
+				json_int(&w, "minutes_left", x->power.minutes_left);
+			else
+				json_null(&w, "minutes_left");
 			json_end(&w);
 		} else {
 			json_null(&w, "battery");

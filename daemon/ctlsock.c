@@ -313,6 +313,7 @@ static void status_extra(void *shell, struct control_status_extra *x)
 		    .battery = pw->battery,
 		    .battery_status = pw->supply_status,
 		    .percent = pw->percent,
+		    .minutes_left = pw->minutes_left,
 		};
 	}
 }

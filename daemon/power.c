@@ -152,6 +152,7 @@ void power_read(const struct power_config *cfg, struct power_status *out)
 	memset(out, 0, sizeof(*out));
 	out->monitored = true;
 	out->percent = -1;
+	out->minutes_left = -1;
 	read_undervoltage(cfg, out);
 	read_supply(cfg, out);
 }
@@ -163,7 +164,35 @@ struct power {
 	uint64_t next_ms;
 	bool have;
 	struct power_status last;
+	struct power_discharge discharge;
 };
+
+void power_discharge(struct power_discharge *d, const struct power_config *cfg,
+		     struct power_status *st, uint64_t now)
+{
+	int lost;
+	double per_ms;
+
+	st->minutes_left = -1;
+	if (!(st->problems & POWER_ON_BATTERY) || st->percent < 0) {
+		d->on = false;
+		return;
+	}
+	if (!d->on || st->percent > d->since_percent) {
+		d->on = true;
+		d->since_ms = now;
+		d->since_percent = st->percent;
+	}
+	lost = d->since_percent - st->percent;
+	if (lost < 2 || now <= d->since_ms)
+		return;
+	per_ms = (double)lost / (double)(now - d->since_ms);
+	st->minutes_left = (int)((double)st->percent / per_ms / 60000.0);
+	if (st->minutes_left < cfg->low_hours * 60)
+		st->problems |= POWER_BATTERY_LOW;
+	else
+		st->problems &= ~(unsigned)POWER_BATTERY_LOW;
+}
 
 static uint64_t power_deadline(void *user, uint64_t now)
 {
@@ -176,6 +205,7 @@ static uint64_t power_deadline(void *user, uint64_t now)
 static bool same(const struct power_status *a, const struct power_status *b)
 {
 	return a->problems == b->problems && a->percent == b->percent && a->battery == b->battery &&
+	       a->minutes_left / 10 == b->minutes_left / 10 &&
 	       a->undervoltage_sensor == b->undervoltage_sensor &&
 	       !strcmp(a->supply_status, b->supply_status);
 }
@@ -187,6 +217,7 @@ static void power_run(void *user, uint64_t now)
 
 	p->next_ms = now + POWER_PERIOD_MS;
 	power_read(&p->cfg, &st);
+	power_discharge(&p->discharge, &p->cfg, &st, now);
 	if (p->have && same(&st, &p->last))
 		return;
 	if (st.problems && (!p->have || st.problems != p->last.problems))

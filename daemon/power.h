@@ -22,7 +22,9 @@
 /* What was found, most severe first. */
 enum power_problem {
 	POWER_UNDERVOLTAGE = 1 << 0, /* the Pi's supply is too weak now */
-	POWER_BATTERY_LOW = 1 << 1,  /* running on a battery at or below low-percent */
+	POWER_BATTERY_LOW = 1 << 1,  /* running on a battery that has under low-hours left at the
+					discharge rate measured (at or below low-percent before
+					a rate is known) */
 	POWER_ON_BATTERY = 1 << 2,   /* running on the battery: the mains are gone */
 };
 
@@ -32,6 +34,7 @@ struct power_status {
 	bool battery;		  /* a battery or UPS was found */
 	unsigned problems;	  /* enum power_problem bits */
 	int percent;		  /* the battery's charge, -1: unknown */
+	int minutes_left;	  /* on battery: at the discharge rate measured, -1: unknown */
 	char supply_status[24];	  /* the battery's status as sysfs says ("Discharging"), or "" */
 };
 
@@ -40,6 +43,20 @@ const char *power_problem_name(unsigned problems);
 
 /* Read the status from sysfs as configured (used by the monitor and the tests). */
 void power_read(const struct power_config *cfg, struct power_status *out);
+
+/* The discharge measured since the battery began to discharge: its first reading. */
+struct power_discharge {
+	bool on;
+	uint64_t since_ms;
+	int since_percent;
+};
+/* A reading at `now` into the discharge: st->minutes_left, the time left at the rate measured
+ * since the battery began to discharge (once it has lost two percent; -1 before), and whether
+ * it is low by that: less than [power] low-hours left (FIDE's standards for electronic clocks:
+ * the clock works at least ten hours after its low-battery warning), or, before a rate is
+ * known, at or below low-percent as power_read() found.  A charge that rises begins again. */
+void power_discharge(struct power_discharge *d, const struct power_config *cfg,
+		     struct power_status *st, uint64_t now);
 
 struct power;
 typedef void (*power_changed_fn)(void *user, const struct power_status *st, uint64_t now);

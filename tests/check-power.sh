@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The device's power ([power], daemon/power.h) through the whole daemon, on a sysfs tree made
 # here: the Pi's under-voltage flag at the start is said privately after the settings and is
-# in status; its end is said; the UPS going on battery, then low, is said with the charge;
+# in status; its end is said; the UPS going on battery, then low by its discharge rate and by
+# its charge, is said with the charge;
 # status follows each change; a daemon with a simulated board and no [power] reads nothing.
 set -u
 build=$(cd "${1:-build}" && pwd)
@@ -49,7 +50,7 @@ warning=$(grep -n 'private Warning: the power supply' "$work/state/speech.log" |
 [ -n "$settings" ] && [ -n "$warning" ] && [ "$settings" -lt "$warning" ] && ok ||
 	bad "the warning is not after the settings: $(cat "$work/state/speech.log")"
 expect "status lacks the under-voltage" 3 power_is \
-	"p['state'] == 'undervoltage' and p['undervoltage'] is True and p['battery'] == {'status': 'Charging', 'percent': 80}"
+	"p['state'] == 'undervoltage' and p['undervoltage'] is True and p['battery'] == {'status': 'Charging', 'percent': 80, 'minutes_left': None}"
 grep -q 'power: undervoltage' "$work/daemon.err" && ok || bad "the log lacks the warning"
 
 echo 0 >"$sys/class/hwmon/hwmon1/in0_lcrit_alarm"
@@ -62,17 +63,34 @@ expect "running on the battery is not said" 5 \
 	said "Warning: no mains power, running on battery, fifty percent"
 expect "status is not on-battery" 3 power_is \
 	"p['state'] == 'on-battery' and p['battery']['percent'] == 50"
-# The charge falling without a change of state is in status, not said again.
-echo 40 >"$sys/class/power_supply/ups/capacity"
-expect "status does not follow the charge" 5 power_is "p['battery']['percent'] == 40"
+# The charge falling without a change of state is in status, not said again; one percent
+# gives no rate yet.
+echo 49 >"$sys/class/power_supply/ups/capacity"
+expect "status does not follow the charge" 5 power_is \
+	"p['battery']['percent'] == 49 and p['battery']['minutes_left'] is None"
 [ "$(grep -c 'private Warning: no mains power' "$work/state/speech.log")" -eq 1 ] && ok ||
 	bad "the same state was said again"
-echo 15 >"$sys/class/power_supply/ups/capacity"
-expect "the low battery is not said" 5 \
-	said "Warning: the battery is almost empty, please call the arbiter, fifteen percent"
-expect "status is not battery-low" 3 power_is "p['state'] == 'battery-low'"
-"$build/annabella" status --socket "$sock" 2>&1 | grep -qx 'Power: battery-low; battery Discharging, 15 %' &&
+# Three percent in a few seconds: at that rate the battery lasts minutes, far under the ten
+# hours FIDE's clocks give after their warning, so it is low at forty-seven percent.
+echo 47 >"$sys/class/power_supply/ups/capacity"
+expect "the low battery by its rate is not said" 5 \
+	said "Warning: the battery is almost empty, please call the arbiter, forty-seven percent"
+expect "status is not battery-low with the time left" 3 power_is \
+	"p['state'] == 'battery-low' and 0 <= p['battery']['minutes_left'] < 600"
+"$build/annabella" status --socket "$sock" 2>&1 |
+	grep -qx 'Power: battery-low; battery Discharging, 47 %, [0-9]* min left' &&
 	ok || bad "annabella status: $("$build/annabella" status --socket "$sock" 2>&1)"
+# The mains back, then gone again at fifteen percent: low at once, by the charge, before
+# any rate is measured.
+echo Charging >"$sys/class/power_supply/ups/status"
+fine_again() { [ "$(grep -c 'private The power supply is fine again' "$work/state/speech.log")" -eq 2 ]; }
+expect "the mains back is not said" 5 fine_again
+echo 15 >"$sys/class/power_supply/ups/capacity"
+echo Discharging >"$sys/class/power_supply/ups/status"
+expect "the low battery by its charge is not said" 5 \
+	said "Warning: the battery is almost empty, please call the arbiter, fifteen percent"
+expect "status is not battery-low" 3 power_is \
+	"p['state'] == 'battery-low' and p['battery']['minutes_left'] is None"
 # The game went on meanwhile.
 grep -q 'public Pawn e2 e4\|public Bauer Eva zwei Eva vier' "$work/state/speech.log" && ok ||
 	bad "the move was not announced: $(grep public "$work/state/speech.log")"

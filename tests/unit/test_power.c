@@ -220,13 +220,66 @@ static void test_config_keys(void **state)
 	assert_int_equal(cfg.low_percent, 15);
 	assert_int_equal(power_config_set(&cfg, "low-percent", "100", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "1..99"));
+	assert_int_equal(cfg.low_hours, 10);
+	assert_int_equal(power_config_set(&cfg, "low-hours", "12", err, sizeof(err)), 0);
+	assert_int_equal(cfg.low_hours, 12);
+	assert_int_equal(power_config_set(&cfg, "low-hours", "0", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "1..48"));
 	assert_int_equal(power_config_set(&cfg, "voltage", "5", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown key 'voltage' in [power]"));
+}
+
+/* The low battery by the time left at the measured discharge rate: ten hours at 20 % an hour
+ * is low at 100 % already (FIDE: ten hours after the warning), a slow discharge is not low at
+ * 30 %; before two percent are lost the fixed low-percent decides; charging begins again. */
+static void test_discharge_rate(void **state)
+{
+	struct power_config cfg;
+	struct power_discharge d = {0};
+	struct power_status st = {.monitored = true, .battery = true, .percent = 100};
+	const uint64_t hour = 3600000;
+
+	(void)state;
+	power_config_defaults(&cfg);
+	st.problems = POWER_ON_BATTERY;
+	power_discharge(&d, &cfg, &st, 0);
+	assert_int_equal(st.minutes_left, -1);
+	assert_false(st.problems & POWER_BATTERY_LOW);
+	/* 20 % an hour: 98 % after six minutes, 4.9 hours left. */
+	st.percent = 98;
+	power_discharge(&d, &cfg, &st, hour / 10);
+	assert_int_equal(st.minutes_left, 294);
+	assert_true(st.problems & POWER_BATTERY_LOW);
+	/* A slow discharge, 2 % an hour: 30 % is 15 hours, not low though under low-percent... */
+	d = (struct power_discharge){0};
+	st.percent = 34;
+	st.problems = POWER_ON_BATTERY;
+	power_discharge(&d, &cfg, &st, 0);
+	st.percent = 30;
+	st.problems = POWER_ON_BATTERY;
+	power_discharge(&d, &cfg, &st, 2 * hour);
+	assert_int_equal(st.minutes_left, 900);
+	assert_false(st.problems & POWER_BATTERY_LOW);
+	/* ... and 18 % (power_read() calls it low: under low-percent) is nine hours: low. */
+	st.percent = 18;
+	st.problems = POWER_ON_BATTERY | POWER_BATTERY_LOW;
+	power_discharge(&d, &cfg, &st, 8 * hour);
+	assert_int_equal(st.minutes_left, 540);
+	assert_true(st.problems & POWER_BATTERY_LOW);
+	/* Mains back: nothing measured; on battery again from a higher charge: begins again. */
+	st.problems = 0;
+	power_discharge(&d, &cfg, &st, 9 * hour);
+	assert_int_equal(st.minutes_left, -1);
+	st.percent = 60;
+	st.problems = POWER_ON_BATTERY;
+	power_discharge(&d, &cfg, &st, 10 * hour);
+	assert_int_equal(st.minutes_left, -1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_discharge_rate),
 	    cmocka_unit_test_setup_teardown(test_nothing_found, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_undervoltage_auto, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_undervoltage_file, setup, teardown),
