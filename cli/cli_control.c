@@ -450,7 +450,8 @@ static void print_status(const char *reply)
 			printf("; battery %s", b);
 			if (json_get(w, "percent", run, sizeof(run)) > 0 && strcmp(run, "null"))
 				printf(", %s %%", run);
-			if (json_get(w, "minutes_left", run, sizeof(run)) > 0 && strcmp(run, "null"))
+			if (json_get(w, "minutes_left", run, sizeof(run)) > 0 &&
+			    strcmp(run, "null"))
 				printf(", %s min left", run);
 		}
 		printf("\n");

@@ -48,8 +48,8 @@ struct power_config {
 	char supply[256];	/* "auto", "none", or a power_supply directory */
 	int low_percent;	/* a battery at or below this while discharging is low, until the
 				   discharge rate is known */
-	int low_hours; /* a battery with less time left than this at its measured discharge
-			  rate is low (FIDE's clocks: at least ten hours after the warning) */
+	int low_hours;		/* a battery with less time left than this at its measured discharge
+				   rate is low (FIDE's clocks: at least ten hours after the warning) */
 };
 
 void power_config_defaults(struct power_config *cfg);
