@@ -21,12 +21,16 @@
 #include "store/scoresheet.h"
 #include "store/state.h"
 
+void cli_scoresheet_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella scoresheet --format pgn|text|brf|unicode [--config FILE]\n"
+		   "       [--page-lines N] [--line-cells N] [--signs after|before-square] "
+		   "STATE_DIR\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: annabella scoresheet --format pgn|text|brf|unicode [--config FILE]\n"
-		"       [--page-lines N] [--line-cells N] [--signs after|before-square] "
-		"STATE_DIR\n");
+	cli_scoresheet_usage(stderr);
 	return 2;
 }
 

@@ -118,6 +118,11 @@ static void segment_line(FILE *f, const char *name, const struct utterance *u, i
 			words, ph);
 }
 
+void cli_speech_phonemes_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella speech-phonemes\n");
+}
+
 int cli_speech_phonemes(int argc, char **argv)
 {
 	struct utterance u;
@@ -125,7 +130,7 @@ int cli_speech_phonemes(int argc, char **argv)
 
 	(void)argv;
 	if (argc != 0) {
-		fprintf(stderr, "usage: annabella speech-phonemes\n");
+		cli_speech_phonemes_usage(stderr);
 		return 2;
 	}
 	chess_init();
@@ -140,6 +145,11 @@ int cli_speech_phonemes(int argc, char **argv)
 	return 0;
 }
 
+void cli_speech_samples_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella speech-samples DIR\n");
+}
+
 int cli_speech_samples(int argc, char **argv)
 {
 	struct voice_config cfg;
@@ -149,7 +159,7 @@ int cli_speech_samples(int argc, char **argv)
 	FILE *index;
 
 	if (argc != 1) {
-		fprintf(stderr, "usage: annabella speech-samples DIR\n");
+		cli_speech_samples_usage(stderr);
 		return 2;
 	}
 	chess_init();

@@ -835,10 +835,14 @@ static enum MHD_Result route(void *user, const struct httpd_request *req)
 
 /* ------------------------------------------------------------------ entry */
 
+void cli_web_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]\n");
+	cli_web_usage(stderr);
 	return 2;
 }
 
