@@ -107,7 +107,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: package pkgtest trixie-check fresh-check
+.PHONY: package pkgtest trixie-check fresh-check pipewire-check
 .PHONY: valgrind
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
@@ -214,9 +214,10 @@ install: all
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
 	libmosquitto-dev zlib1g-dev
-# What the unit tests and the golden replays need besides (make unit regress; make
-# trixie-check's build tree has them too).
-DEB_UNIT := libcmocka-dev espeak-ng stockfish
+# What the unit tests and the golden replays need besides (make unit regress: cmocka, the
+# process engine's espeak-ng, the UCI test's Stockfish, the damage scripts' Python); make
+# trixie-check's build tree has them too.
+DEB_UNIT := libcmocka-dev espeak-ng stockfish python3
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
@@ -413,6 +414,13 @@ bench: deps
 demo: deps-runtime
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh $(BUILD)
+
+# The daemon's sound where PipeWire owns it (Raspberry Pi OS with desktop): through PipeWire's
+# ALSA plugin in a Debian 12 tree under systemd-nspawn, since installing pipewire-alsa here
+# would change this machine's ALSA default for everyone; tests/pipewire/run.sh.
+pipewire-check: $(BUILD)/annabellad
+	@tools/deps.sh $(DEB_TREES)
+	@tests/pipewire/run.sh $(BUILD)
 
 # make print-VAR: a variable's value (the package lists, for tests/check-package.sh and
 # tests/trixie/run.sh).
