@@ -57,7 +57,8 @@ check udev-rule-i2c sh -c 'grep -h "i2c-dev" /usr/lib/udev/rules.d/60-annabella-
 	/lib/udev/rules.d/60-annabella-gpio.rules 2>/dev/null | grep -q "GROUP=\"i2c\""'
 check conf-d-closed sh -c 'stat -c "%U %G %a" /etc/annabella/annabella.conf.d | grep -qx "root annabella 750"'
 check examples sh -c 'test -f /usr/share/doc/annabella/examples/matrix-pi.conf &&
-	test -f /usr/share/doc/annabella/examples/shift-pi.conf'
+	test -f /usr/share/doc/annabella/examples/shift-pi.conf &&
+	test -f /usr/share/doc/annabella/examples/shift-hat-pi.conf'
 check readme-debian test -f /usr/share/doc/annabella/README.Debian.gz
 check conffile sh -c 'dpkg-query -W -f="\${Conffiles}" annabella | grep -q /etc/annabella/annabella.conf'
 check version sh -c '/usr/bin/annabellad --version | grep -q "^annabellad "'
