@@ -23,10 +23,12 @@ char *scoresheet_text(const struct scoresheet_game *game)
 {
 	struct strbuf t = {0};
 	const struct scoresheet_tags *tags = &game->tags;
-	static const char *const labels[] = {"White", "Black", "Event", "Date"};
-	const char *values[] = {tags->white, tags->black, tags->event, tags->date};
+	static const char *const labels[] = {"White", "Black", "Event", "Site",
+					     "Date",  "Round", "Board", "Fair play"};
+	const char *values[] = {tags->white, tags->black, tags->event, tags->site,
+				tags->date,  tags->round, tags->board, tags->fairplay};
 	bool any = false;
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < sizeof(labels) / sizeof(labels[0]); k++) {
 		if (present(values[k])) {
 			strbuf_printf(&t, "%s: %s\n", labels[k], values[k]);
 			any = true;

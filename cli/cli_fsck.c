@@ -28,7 +28,7 @@
 #include "store/recovery.h"
 #include "store/state.h"
 #include "store/store.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 void cli_fsck_usage(FILE *f)
 {

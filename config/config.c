@@ -350,6 +350,11 @@ static int set_speech(struct config *cfg, const char *key, const char *value, ch
 		if (word[0] != ' ')
 			BAD("'%s': write pronounce WORD = PHONEMES", key);
 		word += strspn(word, " ");
+		cfg->pronounce_again = false;
+		for (int i = 0; i < cfg->voice.pronounce.count; i++)
+			if (cfg->voice.pronounce.user[i].lang == (enum phrase_lang)lang &&
+			    !strcmp(cfg->voice.pronounce.user[i].word, word))
+				cfg->pronounce_again = true;
 		if (pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value, err,
 				  err_size))
 			return -1;
@@ -593,8 +598,8 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 	return 0;
 }
 
-/* [training]: the button menu's training entry and `annabella train`'s defaults (README "Training
- * and study"). */
+/* [training]: the button menu's training entry and `annabella train`'s defaults (docs/training.md
+ * "Training and study"). */
 static int set_training(struct config *cfg, const char *key, const char *value, char *err,
 			size_t err_size)
 {
@@ -903,6 +908,9 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (!strcmp(section, "speech") && !strncmp(name, "pronounce", 9)) {
 			struct config_place *at = &ctx->cfg->pronounce_at[ctx->cfg->pronounce_last];
 
+			/* The last given wins; where the one it replaced was given is kept. */
+			ctx->cfg->pronounce_replaced[ctx->cfg->pronounce_last] =
+			    ctx->cfg->pronounce_again ? *at : (struct config_place){0};
 			snprintf(at->file, sizeof(at->file), "%s", ctx->path);
 			at->line = ctx->line;
 		}

@@ -39,11 +39,11 @@
 #include "daemon/svcstatus.h"
 #include "store/store.h"
 #include "daemon/takeover.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
 
-/* README "annabellad": after a script or log ends, the daemon runs five more seconds. */
+/* docs/commands.md "annabellad": after a script or log ends, the daemon runs five more seconds. */
 #define END_GRACE_MS 5000
 #define EVENTS_MAX   64
 
@@ -343,8 +343,8 @@ static void note_anchors(struct daemon *d, uint64_t ms)
 }
 
 /* A game begins or resumes, or ends.  At the daemon's first, the start line goes to both
- * logs (README "State directory", control.log), before anything of the game is said; every game's
- * journal notes the device, the wall clock and the logs' anchors. */
+ * logs (docs/state.md "State directory", control.log), before anything of the game is said; every
+ * game's journal notes the device, the wall clock and the logs' anchors. */
 static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 {
 	struct daemon *d = user;

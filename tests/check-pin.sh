@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PINs nobody can guess (README "Control interface"): `annabella pin` prints six random digits
+# PINs nobody can guess (docs/control.md "Control interface"): `annabella pin` prints six random digits
 # (or as many as asked, 6 to 16), each digit as likely as the others; a configured PIN of four
 # or five digits starts the daemon with a warning that names the key, one of six does not.
 set -u
