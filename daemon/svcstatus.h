@@ -3,7 +3,7 @@
  * The service's status line, as `systemctl status annabellad` shows it ("Status: ..."): the
  * game as it goes on (the move and who is to move, whose flag fell, the result and whether
  * the players approved it), the clocks stopped for the arbiter, a storage fault, and a new
- * version waiting for the game's end.  README "annabellad".
+ * version waiting for the game's end (docs/commands.md "annabellad").
  *
  * Its text changes a few times a move: svcstatus_due() compares what it depends on with
  * what was last sent, without formatting, so the loop can ask it every round.

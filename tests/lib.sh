@@ -194,9 +194,10 @@ _lib_port_open() {
 wait_port() { wait_for "${2:-5}" _lib_port_open "$1"; } # PORT [SECONDS]: until something listens
 
 # ------------------------------------------------------------------ live board scripts
-# A board script the test writes as it goes (README "Board scripts, line logs, time
-# controls": a live script, sim:PIPE, real time), so the board moves on when the test has
-# read or done what it must there, never after a wait that a loaded machine may outrun.
+# A board script the test writes as it goes (a live script, sim:PIPE, in real time:
+# docs/scripts.md "Board scripts, line logs, time controls"), so the board moves on when the
+# test has read or done what it must there, never after a wait that a loaded machine may
+# outrun.
 #
 #     live_open "$work/board"            the pipe, held open on $live_fd
 #     start the daemon with --board "sim:$work/board" --time real

@@ -21,11 +21,12 @@
 #     archive, cached) is given to the kernel as binfmt_misc entry annabella-aarch64 for the
 #     arm64 tree's making and its boot; the machine's own qemu-aarch64 entry, if enabled,
 #     stands aside meanwhile, and both are put back at the end.
-# 2 and 3 run side by side.  The trees are made with mmdebstrap (tests/pkg/trees.sh: apt
-# resolves and fetches on this machine, so no Perl runs under emulation) once and cached in
-# ~/.cache/annabella-trixie (ANNABELLA_TRIXIE_CACHE), each named after what it holds (the
-# boot trees: the built package's dependencies); every run works on fresh copies or a
-# throwaway layer.  TRIXIE_ARCHES (default "amd64 arm64") chooses which packages are
+# Each boot starts as soon as its package is built, beside the rest of the build; the build's
+# compiler goes through ccache, kept in the cache.  The trees are made with mmdebstrap
+# (tests/pkg/trees.sh: apt resolves and fetches on this machine, so no Perl runs under
+# emulation) once and cached in ~/.cache/annabella-trixie (ANNABELLA_TRIXIE_CACHE), each
+# named after what it holds (the boot trees: the built package's dependencies); every run
+# works on fresh copies or a throwaway layer.  TRIXIE_ARCHES (default "amd64 arm64") chooses which packages are
 # installed and booted; TRIXIE_KEEP=1 keeps the work directory.
 #
 # Every stage is reported, "trixie: ok NAME", "trixie: FAIL NAME" or "trixie: not run NAME:
@@ -316,6 +317,7 @@ if wants amd64 && [ -z "$amd64_job" ]; then
 fi
 if [ -n "$qemu_ok" ] && [ -z "$arm64_job" ]; then
 	[ -n "$arm64_tree_job" ] && wait "$arm64_tree_job"
+	[ -n "$arm64_tree_job" ] || notrun "no package to take the dependencies from" tree-arm64
 	if [ ! -f "$work/out/package-arm64.done" ]; then
 		notrun "no arm64 package" boot-arm64
 	elif [ ! -f "$work/out/demo.done" ]; then
