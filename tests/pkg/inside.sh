@@ -32,7 +32,7 @@ inactive() { [ "$(prop ActiveState)" = inactive ]; }
 # in a configuration drop-in.
 mkdir -p /usr/share/annabella-test /etc/systemd/system/annabellad.service.d \
 	/etc/annabella/annabella.conf.d
-cp /pkgtest/game.script /pkgtest/stall.script /pkgtest/upgrade.script /usr/share/annabella-test/
+cp /pkgtest/game.script /pkgtest/stall.script /usr/share/annabella-test/
 printf '[game]\nevent = Drop-in Open\n[log]\nlevel = info\n' \
 	>/etc/annabella/annabella.conf.d/60-club.conf
 cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
@@ -125,11 +125,17 @@ check shipped-conf-unchanged shipped_unchanged
 
 # An upgrade in the middle of a game: the daemon is neither stopped nor restarted; the game
 # goes on with the old program, and the new one takes over, in the same process, once the
-# result is approved.
-cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
+# result is approved.  The board is a live script (a named pipe the daemon reads as this test
+# writes it), so each step comes when the test is ready for it, however slow the machine:
+# two moves, the upgrade, a third move, the arbiter's result, the players' approval.
+board=/usr/share/annabella-test/upgrade.board
+mkfifo -m 0644 "$board"
+exec 3<>"$board"
+printf 'player white\ntime-control 600+5\n\n' >&3
+cat >/etc/systemd/system/annabellad.service.d/sim.conf <<UNIT
 [Service]
 ExecStart=
-ExecStart=/usr/bin/annabellad --config /etc/annabella/annabella.conf --board sim:/usr/share/annabella-test/upgrade.script --audio wav
+ExecStart=/usr/bin/annabellad --config /etc/annabella/annabella.conf --board sim:$board --audio wav
 Restart=on-failure
 UNIT
 systemctl daemon-reload
@@ -137,6 +143,8 @@ systemctl reset-failed annabellad
 rm -rf /var/lib/annabella/*
 check upgrade-game-start systemctl start annabellad
 pid0=$(prop MainPID)
+printf '%s\n' '+300 press opponent-clock' '+300 lift e2' '+200 place e4' '+300 press player-clock' \
+	'+300 lift e7' '+200 place e5' '+300 press opponent-clock' >&3
 movetext_has() { movetext /var/lib/annabella/game.pgn | grep -q "$1"; }
 check upgrade-game-on wait_for 20 movetext_has '1\. e4 e5'
 # systemctl status shows the game as it goes on.
@@ -155,12 +163,23 @@ unit_reloaded() {
 check upgrade-unit-reloaded unit_reloaded
 check upgrade-status-says-it-waits wait_for 10 status_says 'a new version waits'
 check upgrade-old-program-runs sh -c "readlink /proc/$pid0/exe | grep -q deleted"
+printf '%s\n' '+300 lift g1' '+200 place f3' '+300 press player-clock' >&3
 nf3_read() { tr '\n' ' ' </var/lib/annabella/game.pgn | grep -q '2\. Nf3 {\[%clk'; }
 check upgrade-game-goes-on wait_for 30 nf3_read
 check upgrade-logged-wait sh -c 'journalctl -u annabellad -o cat | grep -q "takes over once this game"'
-new_program_runs() {
-	[ "$(readlink /proc/$pid0/exe)" = /usr/bin/annabellad ] && [ "$(prop ActiveState)" = active ]
-}
+# The result given, not yet approved: still the old program (it looks every two seconds).
+printf '%s\n' '+300 control arbiter result 1-0 adjudication' >&3
+result_given() { grep -q '^\[Result "1-0"\]' /var/lib/annabella/game.pgn; }
+check upgrade-result-given wait_for 20 result_given
+sleep 2.5
+check upgrade-waits-for-approval sh -c "readlink /proc/$pid0/exe | grep -q deleted"
+printf '%s\n' '+300 control assistant approve' >&3
+# The new program, in the same process, reads the live script afresh: its header ends with a
+# blank line, given once it runs.
+taken_over() { [ "$(readlink /proc/$pid0/exe)" = /usr/bin/annabellad ]; }
+wait_for 30 taken_over
+printf '\n' >&3
+new_program_runs() { taken_over && [ "$(prop ActiveState)" = active ]; }
 check upgrade-takes-over-after-approval wait_for 30 new_program_runs
 check upgrade-same-pid-after sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" = $pid0 ]"
 archived_whole() {
@@ -169,6 +188,7 @@ archived_whole() {
 }
 check upgrade-game-archived archived_whole
 systemctl stop annabellad
+exec 3>&-
 
 # The watchdog: a stopped process stops pinging; systemd kills and restarts it.
 cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'

@@ -39,7 +39,6 @@ cp "$deb" "$work/payload/annabella.deb"
 gzip -dc "$dir/annabella-0.9.0.conf.gz" >"$work/annabella-0.9.0.conf"
 "$dir/repack.sh" "$deb" "$work/payload/annabella-0.9.0.deb" 0.9.0 \
 	--conffile "$work/annabella-0.9.0.conf"
-cp "$dir/inside.sh" "$dir/stall.script" "$dir/upgrade.script" "$dir/../vm/game.script" \
-	"$work/payload/"
+cp "$dir/inside.sh" "$dir/stall.script" "$dir/../vm/game.script" "$work/payload/"
 cp -a "$base" "$work/root"
 "$dir/boot.sh" "$work/root" "$work/payload" inside.sh 300 pkgtest

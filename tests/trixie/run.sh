@@ -275,7 +275,7 @@ while :; do
 	if [ -f "$work/out/package-amd64.done" ]; then
 		if wants amd64 && [ -z "$amd64_job" ]; then
 			boot_arch amd64 inside.sh 420 "$pkg/inside.sh" "$pkg/stall.script" \
-				"$pkg/upgrade.script" "$src/tests/vm/game.script" &
+				"$src/tests/vm/game.script" &
 			amd64_job=$!
 		fi
 		if [ -n "$qemu_ok" ] && [ -z "$arm64_tree_job" ]; then
