@@ -21,18 +21,27 @@ as_desk() {
 	runuser -u desk -- env HOME=/home/desk XDG_RUNTIME_DIR=$run \
 		DBUS_SESSION_BUS_ADDRESS=unix:path=$run/bus "$@"
 }
+wait_until() { # SECONDS COMMAND...: until it succeeds, tried every 0.1 s; 1 if it never did
+	local n=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ $n -gt 0 ] || return 1
+		n=$((n - 1))
+		sleep 0.1
+	done
+}
 as_desk dbus-daemon --session --address=unix:path=$run/bus --fork --nopidfile
 as_desk pipewire >/tmp/pipewire.log 2>&1 &
-for _ in $(seq 50); do [ -S $run/pipewire-0 ] && break; sleep 0.1; done
+wait_until 30 test -S $run/pipewire-0
 as_desk wireplumber >/tmp/wireplumber.log 2>&1 &
-sleep 2
 as_desk pw-cli create-node adapter '{ factory.name=support.null-audio-sink
 	node.name=annabella-test media.class=Audio/Sink object.linger=true
 	audio.position=[FL FR] }' >/dev/null
 as_desk pw-metadata 0 default.configured.audio.sink '{ "name": "annabella-test" }' >/dev/null
-sleep 1
-if as_desk pw-cli ls Node | grep -q 'node.name = "annabella-test"'; then ok sink; else
-	bad "sink: PipeWire has no sink annabella-test"
+# WirePlumber runs its policy once it makes the sink the default.
+default_sink() { as_desk pw-metadata 0 default.audio.sink | grep -q annabella-test; }
+if wait_until 60 default_sink; then ok sink; else
+	bad "sink: WirePlumber did not make annabella-test the default sink"
 	tail /tmp/pipewire.log /tmp/wireplumber.log
 fi
 
@@ -47,7 +56,8 @@ movetext_ok() { tr '\n' ' ' <"$1/game.pgn" | grep -q '1\. e4 .*e5'; }
 as_desk pw-record --target annabella-test -P '{ stream.capture.sink=true }' --rate 16000 \
 	--channels 1 /tmp/rec.wav &
 rec=$!
-sleep 0.5
+recording() { as_desk pw-link -l | grep -q pw-record; }
+wait_until 30 recording
 as_desk /test/annabellad --config /tmp/annabella.conf --board sim:/tmp/game.script --time real \
 	--audio alsa --control none --state /tmp/desk >/tmp/desk.log 2>&1
 rc=$?

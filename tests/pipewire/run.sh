@@ -16,22 +16,13 @@ build=$(cd "${1:-build}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/pkg/trees.sh"
 cache=${ANNABELLA_PIPEWIRE_CACHE:-$HOME/.cache/annabella-pipewire}
-for tool in systemd-nspawn mmdebstrap; do
-	command -v "$tool" >/dev/null || { echo "pipewire: $tool missing (make pipewire-check installs it)" >&2; exit 1; }
-done
-[ "$(id -u)" -eq 0 ] || { echo "pipewire: systemd-nspawn needs root" >&2; exit 1; }
+trees_need pipewire pipewire-check systemd-nspawn mmdebstrap
 libs=$(for p in $(ldd "$build/annabellad" | awk '/=>/ { print $3 }'); do
 	dpkg -S "$p" 2>/dev/null || dpkg -S "/usr$p" 2>/dev/null || dpkg -S "$(realpath "$p")"
 done | cut -d: -f1 | sort -u | tr '\n' ' ')
 include="pipewire pipewire-alsa pipewire-bin wireplumber dbus espeak-ng-data $libs"
 root=$cache/bookworm-$(tree_key "$include")
-if [ ! -d "$root" ]; then
-	echo "pipewire: a Debian 12 tree with PipeWire into $root (once)"
-	tree_make "$root" "$cache/mmdebstrap.log" bookworm amd64 minbase "$include" || {
-		echo "pipewire: mmdebstrap failed (see $cache/mmdebstrap.log)" >&2
-		exit 1
-	}
-fi
+tree_once pipewire "$root" minbase "$include"
 work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-pipewire.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/test"

@@ -13,9 +13,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/trees.sh"
 cache=${ANNABELLA_NSPAWN_CACHE:-$HOME/.cache/annabella-nspawn}
 
-for tool in systemd-nspawn mmdebstrap dpkg-buildpackage; do
-	command -v "$tool" >/dev/null || { echo "pkgtest: $tool missing (make pkgtest installs it)" >&2; exit 1; }
-done
+trees_need pkgtest pkgtest systemd-nspawn mmdebstrap dpkg-buildpackage
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-pkgtest.XXXXXX")
 [ -n "${PKGTEST_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
@@ -25,13 +23,7 @@ version=$(dpkg-deb -f "$deb" Version)
 
 include="systemd systemd-sysv dbus udev $(deb_depends "$deb")"
 base=$cache/bookworm-$(tree_key "$include")
-if [ ! -d "$base" ]; then
-	echo "pkgtest: a Debian 12 tree into $base (once)"
-	tree_make "$base" "$cache/mmdebstrap.log" bookworm amd64 minbase "$include" || {
-		echo "pkgtest: mmdebstrap failed (see $cache/mmdebstrap.log)" >&2
-		exit 1
-	}
-fi
+tree_once pkgtest "$base" minbase "$include"
 
 mkdir -p "$work/payload/out"
 cp "$deb" "$work/payload/annabella.deb"

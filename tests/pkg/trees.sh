@@ -33,6 +33,29 @@ tree_make() {
 	return 1
 }
 
+# trees_need NAME TARGET TOOL...: each tool there and root (systemd-nspawn), else said as
+# NAME and exit 1.
+trees_need() {
+	local name=$1 target=$2 tool
+	shift 2
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null ||
+			{ echo "$name: $tool missing (make $target installs it)" >&2; exit 1; }
+	done
+	[ "$(id -u)" -eq 0 ] || { echo "$name: systemd-nspawn needs root" >&2; exit 1; }
+}
+
+# tree_once NAME DIR VARIANT INCLUDE: an amd64 Debian 12 tree in DIR, made if it is not
+# there (said as NAME, its log DIR/../mmdebstrap.log); exit 1 if it cannot be made.
+tree_once() {
+	local name=$1 dir=$2 log
+	log=$(dirname "$2")/mmdebstrap.log
+	[ -d "$dir" ] && return 0
+	echo "$name: a Debian 12 tree into $dir (once)"
+	tree_make "$dir" "$log" bookworm amd64 "$3" "$4" ||
+		{ echo "$name: mmdebstrap failed (see $log)" >&2; exit 1; }
+}
+
 # deb_depends DEB...: the packages they depend on (Depends and Pre-Depends), one a line,
 # without versions, the first of each set of alternatives: what a tree needs so that dpkg -i
 # needs no network.
