@@ -130,16 +130,17 @@ grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold white => ok' "$work/s
 grep -q '^[0-9]* anb-arbiter arbiter pause => ok clocks paused' "$work/state/control.log" &&
 	ok || bad "control.log lacks the arbiter's pause"
 
-# The power comes back: the commands' effects are in the journal.
-cat >"$work/run2.script" <<'SCRIPT'
-player white
-time-control 600+5
-+6000 lift b8
-SCRIPT
-start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
+# The power comes back: the commands' effects are in the journal.  The board a live script
+# with no action, so the daemon runs until the test stops it (a script's wait ended it
+# before the test was done on a loaded machine).
+live_open "$work/run2.board"
+live "player white" "time-control 600+5" ""
+start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.board" \
 	--time real --audio none --state "$work/state"
-wait_socket "$sock" || bad "no socket after the restart"
-sleep 0.5
+# The socket is there a moment before its group may use it (it is given its mode after it
+# is made): until the assistant reaches the daemon.
+reachable() { as anb-assistant status >/dev/null && grep -q '"ok":true' "$work/out"; }
+wait_for 10 reachable || bad "the assistant cannot reach the daemon after the restart: $(cat "$work/out")"
 # The CLI's help and completion are the daemon's command table: --help lists every row of
 # `help`, and on a terminal Tab completes a command and its first argument.
 "$build/annabella" control --socket "$sock" help >"$work/help.json" 2>&1
