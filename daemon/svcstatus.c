@@ -17,19 +17,23 @@ static struct svcstatus_key key_of(const struct game *g, bool saving_fails, bool
 
 	if (g->open) {
 		k.plies = game_plies(g);
-		k.result = (int)g->result.state;
+		k.state = (int)g->result.state;
+		k.flag = g->result.flag_color;
 		k.stopped = (int)g->stopped_by;
 		k.claim = g->claim.open;
 		k.offer = g->offer_color;
+		memcpy(k.result, g->result.result, sizeof(k.result));
 	}
 	return k;
 }
 
 static bool same_key(const struct svcstatus_key *a, const struct svcstatus_key *b)
 {
-	return a->open == b->open && a->plies == b->plies && a->result == b->result &&
-	       a->stopped == b->stopped && a->claim == b->claim && a->offer == b->offer &&
-	       a->saving_fails == b->saving_fails && a->version_waits == b->version_waits;
+	return a->open == b->open && a->plies == b->plies && a->state == b->state &&
+	       a->flag == b->flag && a->stopped == b->stopped && a->claim == b->claim &&
+	       a->offer == b->offer && a->saving_fails == b->saving_fails &&
+	       a->version_waits == b->version_waits &&
+	       !strncmp(a->result, b->result, sizeof(a->result));
 }
 
 bool svcstatus_due(const struct svcstatus *s, const struct game *g, bool saving_fails,

@@ -16,9 +16,10 @@
 
 #include "game/game.h"
 
-/* What the line says, in numbers. */
+/* What the line says, in numbers (and the result, which an arbiter may replace). */
 struct svcstatus_key {
-	int open, plies, result, stopped, claim, offer, saving_fails, version_waits;
+	int open, plies, state, flag, stopped, claim, offer, saving_fails, version_waits;
+	char result[8];
 };
 
 struct svcstatus {

@@ -63,9 +63,13 @@ static void test_game_goes_on(void **state)
 	assert_string_equal(line(NULL, true), "test-1: 1-0 (Black resigns) after 1 move, "
 					      "waiting for the players' approval; a new version "
 					      "waits for the end of the game");
+	/* The arbiter's result replaces one the players have not approved (8.7). */
+	rt_control(t, ROLE_ARBITER, "result 1/2-1/2 agreed draw");
+	assert_string_equal(line(NULL, false), "test-1: 1/2-1/2 (agreed draw) after 1 move, "
+					       "waiting for the players' approval");
 	rt_control(t, ROLE_ASSISTANT, "approve");
 	assert_string_equal(line(NULL, false),
-			    "test-1: 1-0 (Black resigns) after 1 move, approved");
+			    "test-1: 1/2-1/2 (agreed draw) after 1 move, approved");
 }
 
 static void test_no_game(void **state)
