@@ -62,13 +62,16 @@ case "${1:-}" in
 		echo "manifest: no version in debian/changelog's first line" >&2
 		exit 1
 	}
+	# Made outside debian/, which it lists, then put in place whole.
+	tmp=$(mktemp)
+	trap 'rm -f "$tmp"' EXIT
 	{
 		echo "# What package version $v is made of (tools/pkg/manifest.sh --update);"
 		echo "# tests/check-package.sh fails when these files change and the version does not."
 		echo "version $v"
 		list
-	} >"$manifest.tmp"
-	mv "$manifest.tmp" "$manifest"
+	} >"$tmp"
+	cat "$tmp" >"$manifest"
 	echo "manifest: $manifest written for version $v"
 	;;
 *)
