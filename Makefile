@@ -224,7 +224,7 @@ SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 # What the tests and benchmarks need, from Debian 12 or 13.
 DEB_PACKAGES := $(DEB_RUNTIME) $(DEB_UNIT) pgn-extract clang $(SAN_RUNTIME) cppcheck \
-	clang-format valgrind python3 time brltty systemd mosquitto mosquitto-clients chromium \
+	clang-format valgrind time brltty systemd mosquitto mosquitto-clients chromium \
 	chromium-driver python3-selenium openssl curl nodejs
 
 # What building the package needs besides DEB_RUNTIME (debhelper stands for debhelper-compat
