@@ -14,7 +14,7 @@ mkdir "$work/cwd"
 cd "$work/cwd" || give_up "cannot enter $work/cwd"
 
 help_ok() { # NAME COMMAND...: --help's answer is a usage on stdout alone, exit 0
-	local name=$1 rc
+	local name=$1 rc before=$failed
 	shift
 	"$@" >"$work/out" 2>"$work/err" </dev/null
 	rc=$?
@@ -23,7 +23,7 @@ help_ok() { # NAME COMMAND...: --help's answer is a usage on stdout alone, exit 
 	[ ! -s "$work/err" ] || bad "$name: wrote on standard error:" "$(head -2 "$work/err")"
 	[ -z "$(ls -A "$work/cwd")" ] || bad "$name: made files: $(ls -A "$work/cwd")"
 	rm -rf "$work/cwd" && mkdir "$work/cwd"
-	[ $rc -eq 0 ] && ok
+	[ "$failed" -eq "$before" ] && ok
 }
 
 help_ok "annabella --help" "$tool" --help
