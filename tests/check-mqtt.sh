@@ -135,6 +135,10 @@ same_pgn "after the broker's restart" b1 "$port"
 ply f1 c4 player-clock
 ply f8 c5 opponent-clock
 wait_plies b1 6 || bad "b1: no sixth ply"
+# The daemon stops once Bc5's press is read (its clock reading is in the export), not
+# between the move and its press.
+bc5_pressed() { export_pgn b1 | tr '\n' ' ' | grep -q 'Bc5 {\[%clk'; }
+wait_for 20 bc5_pressed || bad "b1: Bc5's press was not read"
 same_pgn "six plies" b1 "$port"
 stop "$b1_daemon"
 live_close

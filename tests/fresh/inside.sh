@@ -21,6 +21,7 @@ step() { # NAME COMMAND: as the newcomer, in the clone; its log $out/NAME.log, i
 	echo "time $name $(($(date +%s) - start)) s" >>"$out/results"
 }
 
+update-ca-certificates
 adduser --disabled-password --gecos Newcomer newcomer
 adduser newcomer sudo
 echo 'newcomer ALL=(ALL:ALL) NOPASSWD: ALL' >/etc/sudoers.d/newcomer

@@ -30,5 +30,10 @@ fi
 git -C "$src" bundle create "$work/payload/annabella.bundle" HEAD 2>/dev/null
 cp "$src/tests/fresh/inside.sh" "$work/payload/"
 cp -a "$root" "$work/root"
+# The network's own certificate authorities (a proxy's, which this machine trusts for HTTPS)
+# are the network's, not the developer's: a fresh machine here has them too.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	cp /usr/local/share/ca-certificates/*.crt "$work/root/usr/local/share/ca-certificates/"
+fi
 BOOT_NETWORK=host "$src/tests/pkg/boot.sh" "$work/root" "$work/payload" inside.sh \
 	"${FRESH_TIMEOUT:-10800}" fresh
