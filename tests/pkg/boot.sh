@@ -29,6 +29,9 @@ mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf ../annabella-pkgtest.service \
 	"$root/etc/systemd/system/multi-user.target.wants/annabella-pkgtest.service"
 echo annabella-pkgtest >"$root/etc/hostname"
+# As an installed system has it: the host's own name resolves (sudo asks for it).
+grep -q annabella-pkgtest "$root/etc/hosts" 2>/dev/null ||
+	echo "127.0.1.1 annabella-pkgtest" >>"$root/etc/hosts"
 
 start=$(date +%s)
 network=--private-network
