@@ -11,7 +11,8 @@ tree_key() { printf '%s' "$*" | cksum | cut -d' ' -f1; } # WORDS...: a name's nu
 
 # tree_make DIR LOG SUITE ARCH VARIANT INCLUDE [MMDEBSTRAP OPTION...]: DIR made once (in
 # DIR.tmp, renamed when complete; the others named as DIR but for the number after its last
-# "-" are removed then); 0, or 1 with the log's end on stderr.  INCLUDE: packages, comma- or
+# "-" and made more than a week before are removed then); 0, or 1 with the log's end on
+# stderr.  INCLUDE: packages, comma- or
 # space-separated.
 tree_make() {
 	local dir=$1 log=$2 suite=$3 arch=$4 variant=$5 include=$6
@@ -23,9 +24,10 @@ tree_make() {
 		--include="$(echo "$include" | tr ' \n' ',,' | sed 's/,,*/,/g; s/^,//; s/,$//')" \
 		"$@" "$suite" "$dir.tmp" "$mirror" >"$log" 2>&1; then
 		mv "$dir.tmp" "$dir"
-		# The trees of the same kind made for other lists are no longer used.
+		# The trees of the same kind made for other lists more than a week ago: another
+		# checkout may still use a newer one.
 		find "$(dirname "$dir")" -maxdepth 1 -type d -name "${dir##*/}" -prune -o -type d \
-			-name "$(basename "${dir%-*}")-[0-9]*" -print0 | xargs -0r rm -rf
+			-name "$(basename "${dir%-*}")-[0-9]*" -mtime +7 -print0 | xargs -0r rm -rf
 		return 0
 	fi
 	tail -20 "$log" >&2
