@@ -29,9 +29,12 @@ mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf ../annabella-pkgtest.service \
 	"$root/etc/systemd/system/multi-user.target.wants/annabella-pkgtest.service"
 echo annabella-pkgtest >"$root/etc/hostname"
-# As an installed system has it: the host's own name resolves (sudo asks for it).
-grep -q annabella-pkgtest "$root/etc/hosts" 2>/dev/null ||
-	echo "127.0.1.1 annabella-pkgtest" >>"$root/etc/hosts"
+# As an installed system has it: localhost and the host's own name resolve (sudo asks for
+# it); a minbase tree has no /etc/hosts.
+[ -e "$root/etc/hosts" ] ||
+	printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+grep -q annabella-pkgtest "$root/etc/hosts" ||
+	printf '127.0.1.1\tannabella-pkgtest\n' >>"$root/etc/hosts"
 
 start=$(date +%s)
 network=--private-network
