@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 int cli_perft(int argc, char **argv); /* perft FEN DEPTH [--divide] */
+int cli_mate(int argc, char **argv);  /* mate [FEN [white|black]]: who can still checkmate */
 int cli_script(int argc,
 	       char **argv); /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
@@ -19,13 +20,19 @@ int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
 int cli_codes(int argc, char **argv);	   /* codes: the replies' table */
 int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
+int cli_journal(int argc, char **argv);	   /* journal [--json] STATE_DIR|JOURNAL */
 int cli_pin(int argc, char **argv);	   /* pin [DIGITS] */
+int cli_brf(int argc, char **argv);	   /* brf [--page-lines N] [--line-cells N] FILE */
+int cli_seal(int argc, char **argv);	   /* seal [--config FILE] [--socket PATH] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 /* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */
 int cli_train(int argc, char **argv);
 /* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
 int cli_review(int argc, char **argv);
+/* online [--seek | --accept FRIEND | --challenge FRIEND] [--wait] ... (docs/online.md "Playing
+ * online") */
+int cli_online(int argc, char **argv);
 
 void cli_perft_usage(FILE *f);
 void cli_script_usage(FILE *f);
@@ -40,5 +47,10 @@ void cli_speech_phonemes_usage(FILE *f);
 void cli_speech_samples_usage(FILE *f);
 void cli_train_usage(FILE *f);
 void cli_review_usage(FILE *f);
+void cli_mate_usage(FILE *f);
+void cli_journal_usage(FILE *f);
+void cli_brf_usage(FILE *f);
+void cli_seal_usage(FILE *f);
+void cli_online_usage(FILE *f);
 
 #endif

@@ -22,6 +22,7 @@ static const struct {
 	bool own_help; /* reads --help itself (control: only before the command) */
 } commands[] = {
     {"perft", cli_perft, cli_perft_usage, LOG_LEVEL_WARN, false},
+    {"mate", cli_mate, cli_mate_usage, LOG_LEVEL_WARN, false},
     {"script", cli_script, cli_script_usage, LOG_LEVEL_WARN, false},
     {"scoresheet", cli_scoresheet, cli_scoresheet_usage, LOG_LEVEL_WARN, false},
     {"control", cli_control, cli_control_usage, LOG_LEVEL_WARN, true},
@@ -30,13 +31,17 @@ static const struct {
     {"web", cli_web, cli_web_usage, LOG_LEVEL_INFO, false},
     {"fsck", cli_fsck, cli_fsck_usage, LOG_LEVEL_WARN, false},
     {"verify", cli_verify, cli_verify_usage, LOG_LEVEL_WARN, false},
+    {"journal", cli_journal, cli_journal_usage, LOG_LEVEL_WARN, false},
     {"pin", cli_pin, cli_pin_usage, LOG_LEVEL_WARN, false},
+    {"brf", cli_brf, cli_brf_usage, LOG_LEVEL_WARN, false},
+    {"seal", cli_seal, cli_seal_usage, LOG_LEVEL_WARN, false},
     {"speech-phonemes", cli_speech_phonemes, cli_speech_phonemes_usage, LOG_LEVEL_WARN, false},
     {"speech-samples", cli_speech_samples, cli_speech_samples_usage, LOG_LEVEL_WARN, false},
     {"broadcast", cli_broadcast, cli_broadcast_usage, LOG_LEVEL_INFO, false},
     {"relay", cli_relay, cli_relay_usage, LOG_LEVEL_INFO, false},
     {"train", cli_train, cli_train_usage, LOG_LEVEL_INFO, false},
     {"review", cli_review, cli_review_usage, LOG_LEVEL_WARN, false},
+    {"online", cli_online, cli_online_usage, LOG_LEVEL_INFO, false},
 };
 
 static void usage(FILE *f)

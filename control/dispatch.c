@@ -78,7 +78,10 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	req->game.role = env->role;
 	/* The training process's move is the engine's (docs/training.md "Training and study"). */
 	req->game.engine = env->engine_self;
+	/* The online process's commands are the server's (docs/online.md "Playing online"). */
+	req->game.online = env->online_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
+	snprintf(req->game.lang, sizeof(req->game.lang), "%s", env->notation ? env->notation : "");
 	referee_command(env->referee, &req->game, env->now, &reply);
 	answer(out, &reply);
 }
@@ -93,6 +96,7 @@ void control_h_status(const struct control_env *env, struct control_request *req
 	x.now = env->now;
 	referee_engine_info(env->referee, &x.engine);
 	referee_review_info(env->referee, &x.review);
+	referee_online_info(env->referee, env->now, &x.online);
 	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
 		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
 						 : GAME_AUDIENCE_PLAYER;
@@ -134,7 +138,8 @@ void control_h_compare(const struct control_env *env, struct control_request *re
 	struct game_comparison cmp;
 	char err[256];
 
-	if (game_compare(referee_game(env->referee), req->movetext, &cmp, err, sizeof(err))) {
+	if (game_compare(referee_game(env->referee), req->movetext, env->notation, &cmp, err,
+			 sizeof(err))) {
 		/* Its only failure: no game (the table's needs let none through). */
 		answer_code(out, REPLY_NO_GAME, NULL);
 		return;
@@ -183,6 +188,19 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 	out->action = CONTROL_ACT_ROLE;
 	snprintf(out->name, sizeof(out->name), "%s", req->name);
 	answer_code(out, REPLY_AUTH, REPLY_ARGS(REPLY_S("role", control_role_name(out->role))));
+}
+
+/* The piece letters of the connection's moves (docs/control.md "Control interface": `notation`):
+ * the language's besides the English and German ones. */
+void control_h_notation(const struct control_env *env, struct control_request *req,
+			struct control_outcome *out)
+{
+	(void)env;
+	out->action = CONTROL_ACT_NOTATION;
+	snprintf(out->lang, sizeof(out->lang), "%s", req->game.lang);
+	answer_code(out, REPLY_NOTATION,
+		    REPLY_ARGS(REPLY_S("lang", req->game.lang),
+			       REPLY_S("letters", chess_piece_letters(req->game.lang))));
 }
 
 /* ------------------------------------------------------------------ training and study */
@@ -237,4 +255,36 @@ void control_h_review(const struct control_env *env, struct control_request *req
 		break;
 	}
 	answer(out, &reply);
+}
+
+/* ------------------------------------------------------------------ online play */
+
+/* The online process says what it is and what the server's game does (docs/online.md
+ * "Playing online"): one connection at a time, following `watch`, where the player's requests to it
+ * arrive; what it says of the server's game only it may say. */
+void control_h_online(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	enum game_online_op op = req->game.online_op;
+	bool session = op == ONLINE_OP_ON || op == ONLINE_OP_WAIT || op == ONLINE_OP_OFF;
+
+	if (env->online_elsewhere && !env->online_self) {
+		answer_code(out, REPLY_ONLINE_ELSEWHERE, NULL);
+		return;
+	}
+	if (!session && !env->online_self) {
+		answer_code(out, REPLY_ONLINE_NOT_SELF, NULL);
+		return;
+	}
+	if ((op == ONLINE_OP_ON || op == ONLINE_OP_WAIT) && env->connection && !env->watching) {
+		answer_code(out, REPLY_ONLINE_WATCH_FIRST, NULL);
+		return;
+	}
+	control_h_game(env, req, out);
+	if (!out->ok)
+		return;
+	if (op == ONLINE_OP_ON || op == ONLINE_OP_WAIT)
+		out->action = CONTROL_ACT_ONLINE;
+	else if (op == ONLINE_OP_OFF)
+		out->action = CONTROL_ACT_ONLINE_OFF;
 }

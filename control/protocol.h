@@ -142,6 +142,10 @@ struct control_status_extra {
 		 * fitted after the next one, a journal of another game set aside (path). */
 		int readings_from_scoresheet, readings_from_presses, reordered;
 		const char *foreign_journal;
+		/* What was lost (store/recovery.h): moves game.pgn held beyond the game, moves
+		 * completed without their reading; the game came from game.pgn alone. */
+		int moves_lost, readings_missing;
+		bool from_scoresheet;
 	} record;
 	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
 	struct control_power_status {
@@ -157,6 +161,9 @@ struct control_status_extra {
 	 * review on the board. */
 	struct referee_engine_info engine;
 	struct referee_review_info review;
+	/* Online play (docs/online.md "Playing online"): the online process and the server's
+	 * offers. */
+	struct referee_online_info online;
 };
 
 /* Who gives a request, when, and what the shell adds that the pure layer cannot know. */
@@ -165,11 +172,17 @@ struct control_env {
 	uint64_t now;
 	enum game_role role;
 	const char *author;
+	/* The language whose piece letters its moves may use besides the English and German
+	 * ones (the connection's `notation`, else the interface language), or NULL. */
+	const char *notation;
 	bool connection; /* from a connection (a board script has none: no watch) */
 	bool watching;	 /* that connection follows `watch` */
 	/* The training process (docs/training.md "Training and study"): this connection is it;
 	 * another connection is. */
 	bool engine_self, engine_elsewhere;
+	/* The online process (docs/online.md "Playing online"): this connection is it; another is.
+	 */
+	bool online_self, online_elsewhere;
 	/* `auth PIN`: the PINs of [control] ("" for none). */
 	const char *arbiter_pin, *assistant_pin;
 	void *shell;
@@ -190,6 +203,9 @@ enum control_action {
 	CONTROL_ACT_PIN_REFUSED, /* a wrong PIN: an event for the arbiters, counted */
 	CONTROL_ACT_ENGINE,	 /* the connection is the training process from now on */
 	CONTROL_ACT_ENGINE_OFF,	 /* it is no longer */
+	CONTROL_ACT_ONLINE,	 /* the connection is the online process from now on */
+	CONTROL_ACT_ONLINE_OFF,	 /* it is no longer */
+	CONTROL_ACT_NOTATION,	 /* its moves use the piece letters of `lang` from now on */
 };
 
 struct control_outcome {
@@ -201,6 +217,7 @@ struct control_outcome {
 	enum game_role role;	     /* CONTROL_ACT_ROLE */
 	char name[CONTROL_NAME_MAX]; /* CONTROL_ACT_ROLE: `auth PIN NAME`'s, or "" */
 	bool public_view;	     /* CONTROL_ACT_WATCH */
+	char lang[3];		     /* CONTROL_ACT_NOTATION */
 };
 
 /* One request line through the table (see the top).  The reply is always set; free it with
@@ -260,6 +277,10 @@ bool control_event_effect(struct strbuf *out, const struct game_effect *fx);
  * "ms":..,"side":"black","ply":N}. */
 void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
 			      const struct game *g);
+/* What the player asks of the server (GAME_FX_ONLINE_ASK), for the online process's
+ * connection alone: {"event":"online-request","ms":..,"request":"resign","ply":N,
+ * "side":"white"} (docs/online.md "Playing online"). */
+void control_event_online_ask(struct strbuf *out, const struct game_effect *fx);
 /* A wrong PIN ({"event":"pin-refused","audience":"arbiter","author":...}). */
 void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author);
 /* The audience of a refused PIN: decided here, once. */

@@ -27,10 +27,12 @@
 #include "config/config.h"
 #include "daemon/ctlsock.h"
 #include "store/device.h"
+#include "store/lock.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/notify.h"
+#include "daemon/fairplay.h"
 #include "daemon/power.h"
 #include "daemon/present.h"
 #include "store/recovery.h"
@@ -71,9 +73,10 @@ struct daemon {
 	struct display *display;
 	struct clockface *clockface;
 	struct leds *leds;
-	struct takeover *takeover; /* a new version installed while it runs */
-	struct power *power;	   /* the Pi's supply and a UPS ([power]) */
-	struct svcstatus status;   /* the service manager's status line, as last sent */
+	struct takeover *takeover;	 /* a new version installed while it runs */
+	struct power *power;		 /* the Pi's supply and a UPS ([power]) */
+	struct fairplay_watch *fairplay; /* the machine's fair-play state ([fairplay]) */
+	struct svcstatus status;	 /* the service manager's status line, as last sent */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -220,6 +223,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
+	s->online_menu = cfg->online.menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	s->flag_announce = cfg->flag_announce;
@@ -370,13 +374,16 @@ static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 	note_anchors(d, ms);
 }
 
-static void saving_notice(void *user, bool failing)
+static void saving_notice(void *user, enum store_notice n)
 {
+	static const enum present_notice notices[] = {
+	    [STORE_NOTICE_FAILING] = PRESENT_NOTICE_SAVE_FAILED,
+	    [STORE_NOTICE_WORKS] = PRESENT_NOTICE_SAVE_WORKS,
+	    [STORE_NOTICE_REPLACED] = PRESENT_NOTICE_STORAGE_REPLACED,
+	};
 	struct daemon *d = user;
 
-	presenter_notice(d->presenter,
-			 failing ? PRESENT_NOTICE_SAVE_FAILED : PRESENT_NOTICE_SAVE_WORKS,
-			 loop_now(d->loop));
+	presenter_notice(d->presenter, notices[n], loop_now(d->loop));
 }
 
 /* The service manager's watchdog, kept alive by the loop itself. */
@@ -492,7 +499,8 @@ static void reload(struct daemon *d)
 		 "variant, detection and menu times, clock warnings and flag announcement; not "
 		 "reloaded (restart "
 		 "for them): the board, the state directory, the control socket, the audio "
-		 "devices, the language and the game settings");
+		 "devices, the language, the voices of the languages (voice-de ...) and the "
+		 "game settings");
 }
 
 static void signal_ready(void *user, int fd, short revents, uint64_t now)
@@ -550,6 +558,22 @@ static void power_changed(void *user, const struct power_status *st, uint64_t no
 	struct daemon *d = user;
 
 	presenter_set_power(d->presenter, st, now);
+}
+
+/* A tournament game on and not over: the machine's fair-play state is watched for it. */
+static bool fairplay_active(void *user)
+{
+	struct daemon *d = user;
+	const struct game *g = referee_game(d->referee);
+
+	return g->open && g->params.mode == GAME_TOURNAMENT && !game_over(g);
+}
+
+static void fairplay_changed(void *user, const struct fairplay_state *s, uint64_t now)
+{
+	struct daemon *d = user;
+
+	referee_fairplay(d->referee, &d->cfg.fairplay.policy, s, now);
 }
 
 static void voice_idle(void *user)
@@ -626,6 +650,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .virtual_time = d->opt.virtual_time,
 	    .threaded = !d->opt.virtual_time,
 	    .keep_audio = d->cfg.keep_audio,
+	    .keep_audio_bytes = (uint64_t)d->cfg.keep_audio_mb * 1000000u,
 	    .keep_games = d->cfg.keep_games,
 	};
 	struct presenter_config pc = {
@@ -641,11 +666,14 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	uint64_t origin;
 	char fen_err[400] = "";
 	const struct game *g;
+	pid_t holder;
+	int lock;
 
 	*status = 2;
 	if (open_board(d, err, err_size) ||
 	    game_settings(d, &settings, err, err_size, fen_err, sizeof(fen_err)))
 		return -1;
+	sc.params = &settings.next;
 	origin = loop_now(d->loop);
 	*status = 1;
 	/* In virtual time the game is played by a script, not recorded by this device. */
@@ -677,12 +705,34 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	if (state_mkdir(d->cfg.state_dir))
 		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
 			  d->cfg.state_dir, strerror(errno));
+	/* One writer at a time: a second daemon on this directory (one started by hand beside
+	 * the service, a unit started twice) or a repair running stops this one before it
+	 * writes anything (docs/state.md "State directory": `lock`). */
+	lock = state_lock(d->cfg.state_dir, true, &holder);
+	if (lock < 0 && errno == EWOULDBLOCK) {
+		snprintf(err, err_size,
+			 "%s is in use by process %ld (another annabellad, or annabella fsck): "
+			 "one writer at a time; this one stops",
+			 d->cfg.state_dir, (long)holder);
+		*status = 2;
+		return -1;
+	}
+	if (lock < 0)
+		log_warn(LOG_MAIN, "%s/lock: %s; locked once it can be written", d->cfg.state_dir,
+			 strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->cfg.voice.log_after_start = true;
+	d->cfg.voice.notice_lang = d->cfg.phrases.lang;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
-	if (!d->voice)
+	if (!d->voice) {
+		close(lock);
 		return -1;
+	}
 	d->store = store_open(&sc, d->voice, err, err_size);
+	if (d->store)
+		store_hold_lock(d->store, lock);
+	else
+		close(lock);
 	d->presenter = d->store ? presenter_new(&pc, d->voice, d->store) : NULL;
 	if (!d->presenter)
 		return -1;
@@ -719,12 +769,20 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	}
 	*status = 1;
 	presenter_set_game_hook(d->presenter, game_hook, d);
+	referee_set_storage_lag(d->referee, store_recovered(d->store)->sync_lag_ms);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
-	/* The arbiter sees it in status; the player hears it once. */
-	if (recovery_incomplete(store_recovered(d->store)))
-		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
-				 loop_now(d->loop));
+	/* The arbiter sees what recovery did in status; the player hears once what was lost
+	 * (a duplicated line or records put back lose nothing, and are not said). */
+	if (recovery_lost(store_recovered(d->store))) {
+		const struct recovery *rc = store_recovered(d->store);
+		struct present_recovery what = {.from_scoresheet = rc->from_scoresheet,
+						.moves_lost = rc->moves_lost,
+						.readings_missing = rc->readings_missing,
+						.other_game = rc->foreign_path[0] != '\0'};
+
+		presenter_recovery(d->presenter, &what, loop_now(d->loop));
+	}
 	place_pegs(d);
 	board_record_start(d->board);
 	ready.ms = loop_now(d->loop);
@@ -758,6 +816,9 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		loop_add_source(d->loop, status_deadline, status_run, d);
 	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
 			      power_changed, d);
+	d->fairplay = fairplay_watch_open(&d->cfg.fairplay, !strcmp(d->opt.board_spec, "gpiod"),
+					  d->cfg.train_engine, ANNABELLA_VERSION, d->cfg.digest,
+					  d->loop, fairplay_active, fairplay_changed, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
@@ -792,6 +853,7 @@ static void stop(struct daemon *d)
 	else if (d->voice)
 		voice_stop(d->voice);
 	power_free(d->power);
+	fairplay_watch_free(d->fairplay);
 	referee_free(d->referee);
 	presenter_free(d->presenter);
 	store_free(d->store);

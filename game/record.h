@@ -29,8 +29,9 @@
  *						period's moves were made, not all completed
  *						(6.4): the arbiter decides
  *	result RESULT TERMINATION AUTHOR "REASON"	the game ended
- *	restart PLIES RUN			the daemon started again (its RUN-th start in
- *						this game) and resumed the game
+ *	restart PLIES RUN [LAG_MS]		the daemon started again (its RUN-th start in
+ *						this game) and resumed the game; LAG_MS the
+ *						longest a record had waited to reach storage
  *	draw-offer AUTHOR COLOR PLY		a draw offer (9.1.2), marked at move PLY
  *	claim AUTHOR COLOR KIND MOVE CORRECT	a draw claim (9.2, 9.3); MOVE the intended
  *						move (UCI) or -; CORRECT yes|no
@@ -72,6 +73,7 @@
 #include "chess/chess.h"
 #include "game/audience.h"
 #include "game/clock.h"
+#include "game/fairplay.h"
 #include "game/result.h"
 #include "game/rules.h"
 
@@ -83,7 +85,9 @@
 /* Longest record text (TYPE ARGS). */
 #define GAME_RECORD_MAX 4000
 
-enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL };
+/* Online play (docs/online.md "Playing online") is a mode of its own, begun by the online process.
+ */
+enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL, GAME_ONLINE, GAME_MODE_COUNT };
 
 struct game_tag {
 	char name[GAME_TAG_NAME_MAX];
@@ -135,6 +139,7 @@ enum game_record_type {
 	REC_CHECKPOINT,
 	REC_TAKEBACK,
 	REC_CLOCK_CONTROL, /* the arbiter's time control from the next move on (6.10.2) */
+	REC_FAIRPLAY,	   /* the device's fair-play state, measured (game/fairplay.h) */
 	REC_TYPE_COUNT
 };
 
@@ -161,6 +166,14 @@ struct game_record {
 		 * before them (a move waiting for its press is not counted again). */
 		bool counters_set;
 		char time_control[64]; /* clock-control: the control in the TimeControl syntax */
+		/* fairplay: the state measured, the policy it was judged by, whether it broke
+		 * it, and what broke it first (fairplay_judge()). */
+		struct {
+			bool breach;
+			char policy[FAIRPLAY_POLICY_MAX];
+			char state[FAIRPLAY_TEXT_MAX];
+			char what[FAIRPLAY_ITEM_MAX];
+		} fairplay;
 		struct {
 			int square;
 			chess_piece piece; /* lift: the game's piece touched, or 0 */
@@ -207,6 +220,10 @@ struct game_record {
 		struct {
 			int plies;
 			int run; /* 1: the first restart of the game (0: not written) */
+			/* The longest a record waited to reach storage before the power cut
+			 * (the journal's `journal sync` notes; 0: not known): what the
+			 * bound of the time a restart gives back adds to the checkpoints'. */
+			int lag_ms;
 		} restart;
 		bool checkpoint_recovered;
 		struct {
@@ -253,7 +270,7 @@ const char *game_color_name(int color); /* "white", "black" */
 int game_color_parse(const char *text); /* -1 if neither */
 const char *game_press_kind_name(enum press_kind kind);
 const char *game_claim_kind_name(enum claim_kind kind); /* "threefold", "fifty" */
-const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual" */
+const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual", "online" */
 
 /* Tags of a game's parameters. */
 const char *game_params_tag(const struct game_params *p, const char *name);

@@ -104,6 +104,10 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_WATCHING] = {"watching", OK, "", "watching"},
     [REPLY_WATCHING_PUBLIC] = {"watching-public", OK, "", "watching public events"},
     [REPLY_AUTH] = {"auth", OK, "role", "{role}"},
+    [REPLY_NOTATION] =
+	{"notation", OK, "lang letters",
+	 "moves on this connection are read with the piece letters {letters} ({lang}) "
+	 "besides the English and German ones"},
     [REPLY_WRONG_PIN] = {"wrong-pin", ERR, "", "wrong PIN"},
     /* The control socket's refusals of a client and of PINs. */
     [REPLY_TOO_MANY_CLIENTS] = {"too-many-clients", ERR, "max", "too many clients ({max})"},
@@ -381,6 +385,52 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_FLAG_MATE_UNDECIDED] = {"flag-mate-undecided", ERR, "color winner_color fen",
 				   "no result to approve yet: the arbiter decides it ({color}'s "
 				   "flag fell; can {winner_color} still mate from {fen}?)"},
+    /* Online play (docs/online.md "Playing online"). */
+    [REPLY_ONLINE_ELSEWHERE] = {"online-elsewhere", ERR, "",
+				"another connection is the online process"},
+    [REPLY_ONLINE_NOT_SELF] = {"online-not-self", ERR, "", "only the online process says that"},
+    [REPLY_ONLINE_WATCH_FIRST] = {"online-watch-first", ERR, "",
+				  "watch first: the requests to the online process come as events"},
+    [REPLY_ONLINE_SERVER_ONLY] =
+	{"online-server-only", ERR, "",
+	 "an online game's moves, offers, clocks and result come from the server"},
+    [REPLY_ONLINE_ON] = {"online-on", OK, "", "the online process is connected"},
+    [REPLY_ONLINE_OFF] = {"online-off", OK, "", "online play off"},
+    [REPLY_ONLINE_WAITING] = {"online-waiting", OK, "",
+			      "waiting for the button menu's online entry"},
+    [REPLY_ONLINE_SAID] = {"online-said", OK, "news", "the news ({news}) said to the player"},
+    [REPLY_ONLINE_BEGUN] = {"online-begun", OK, "id color",
+			    "online game {id} begun: the tactile player plays {color}"},
+    [REPLY_ONLINE_RESUMED] = {"online-resumed", OK, "id", "online game {id} goes on"},
+    [REPLY_ONLINE_GAME_ON] = {"online-game-on", ERR, "plies",
+			      "a game is on ({plies} {plies|ply|plies}): finish it first"},
+    [REPLY_ONLINE_BAD_GAME] = {"online-bad-game", ERR, "value",
+			       "the device cannot play the server's game: {value}"},
+    [REPLY_ONLINE_PLY_AHEAD] =
+	{"online-ply-ahead", ERR, "ply plies",
+	 "ply {ply} does not follow: the game has {plies} {plies|ply|plies}"},
+    [REPLY_ONLINE_NOT_LEGAL] = {"online-not-legal", ERR, "ply move",
+				"the server's ply {ply}, {move}, is not a legal move here"},
+    [REPLY_ONLINE_IN_STEP] = {"online-in-step", OK, "ply name", "ply {ply} is {name} here too"},
+    [REPLY_ONLINE_PLY_DIFFERS] = {"online-ply-differs", ERR, "ply name",
+				  "ply {ply} is {name} here: set the game back first"},
+    [REPLY_ONLINE_MOVE] = {"online-move", OK, "ply name", "the server's ply {ply}: {name}"},
+    [REPLY_ONLINE_CLOCK] = {"online-clock", OK, "white black",
+			    "clocks as the server's: White {white}, Black {black}"},
+    [REPLY_ONLINE_BACK] =
+	{"online-back", OK, "ply plies",
+	 "the game as the server's, after ply {ply}; {plies} {plies|ply|plies} taken back"},
+    [REPLY_ONLINE_NOT_AN_END] = {"online-not-an-end", ERR, "status",
+				 "'{status}' is no end of a game"},
+    [REPLY_ONLINE_RESULT] = {"online-result", OK, "result reason",
+			     "the server's result: {result} ({reason})"},
+    [REPLY_ONLINE_OFFERS] = {"online-offers", OK, "offers",
+			     "the offers on the server ({offers}) noted"},
+    [REPLY_ONLINE_OPPONENT_GONE] = {"online-opponent-gone", OK, "seconds",
+				    "the opponent left the game: a claim in {seconds} s"},
+    [REPLY_ONLINE_OPPONENT_BACK] = {"online-opponent-back", OK, "", "the opponent is back"},
+    [REPLY_WANT_ONLINE_WORD] = {"want-online-word", ERR, "word",
+				"'{word}' is not a word of `online`"},
 #undef MATE_QUESTION
 };
 

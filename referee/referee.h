@@ -53,6 +53,7 @@ struct referee_settings {
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
 	bool braille_display; /* the menu offers the braille scoresheet on the display */
 	bool train_menu;      /* casual play: the menu offers a training game ([training] menu) */
+	bool online_menu;     /* casual play: the menu offers an online game ([online] menu) */
 	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
 	 * display to show it, an arbiter PIN (digits) to open it and a PIN budget
 	 * (referee_attach_pins()). */
@@ -101,6 +102,10 @@ int referee_replay(struct referee *r, const struct game_record *rec);
 /* After the replay: resume its game (said privately), or begin a new game when there was
  * none or it had ended. */
 void referee_start(struct referee *r, uint64_t now);
+/* Before referee_start(): the longest a record waited to reach storage before the restart
+ * (the journal's notes; 0, the default: not known), which the bound of the time the
+ * restart gives back covers (game.h: uncharged_up_to_ms). */
+void referee_set_storage_lag(struct referee *r, uint32_t lag_ms);
 void referee_handle(struct referee *r, const struct game_event *ev);
 /* A command (docs/control.md "Control interface") at time `now`, given by cmd->role as cmd->author:
  * carried out, or refused because it does not fit the game, and the reply into *reply.  Who may
@@ -135,6 +140,12 @@ void referee_attach_pins(struct referee *r, struct pin_guard *pins);
 /* The arbiter's menu on the buttons as the clock display shows it (state CLOSED: shut). */
 void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_arbiter_view *v);
 
+/* The device's fair-play state, measured by the shell (game/fairplay.h; docs/fairplay.md "Fair
+ * play"), and the arbiter's policy: journaled in a tournament game whenever it changes (and
+ * at each game's start), judged against the policy. */
+void referee_fairplay(struct referee *r, const struct fairplay_policy *policy,
+		      const struct fairplay_state *state, uint64_t now);
+
 /* ------------------------------------------------------------------ training and study */
 
 /*
@@ -159,6 +170,32 @@ void referee_engine_info(const struct referee *r, struct referee_engine_info *ou
 /* The training process's connection closed without `engine off`: said privately if it was
  * playing. */
 void referee_engine_gone(struct referee *r, uint64_t now);
+
+/* ------------------------------------------------------------------ online play */
+
+/*
+ * Online play (docs/online.md "Playing online"): the online process, a client of the control
+ * socket, plays the tactile player's game on a server; the daemon opens no network socket.  What
+ * the server says of its game comes as CMD_ONLINE commands; what the player asks of the server from
+ * the button menu goes out as GAME_FX_ONLINE_ASK to that process's connection alone. Its state is
+ * not journaled: the online process is no part of the game (the game's moves, clocks and result
+ * are, as the server gave them).
+ */
+enum referee_online_state {
+	REFEREE_ONLINE_NONE = 0,
+	REFEREE_ONLINE_WAITING,	  /* waits for the menu's online entry */
+	REFEREE_ONLINE_CONNECTED, /* it is there, a game on or not */
+};
+struct referee_online_info {
+	enum referee_online_state state;
+	unsigned offers;    /* the offers standing on the server (game/online.h) */
+	bool opponent_gone; /* the opponent left the game */
+	bool claimable;	    /* and the player may claim the win or a draw now */
+};
+void referee_online_info(const struct referee *r, uint64_t now, struct referee_online_info *out);
+/* The online process's connection closed without `online off`: said privately if its game
+ * is on. */
+void referee_online_gone(struct referee *r, uint64_t now);
 
 /*
  * Review (docs/training.md "Training and study", game/review.h): a finished game loaded move by

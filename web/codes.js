@@ -12,7 +12,7 @@
 const REPLY_VALUES = {
   de: {
     white: 'Weiß', black: 'Schwarz', threefold: 'dreimalige Stellungswiederholung', fifty: '50-Züge-Regel',
-    tournament: 'Turnier', casual: 'freie Partie', assistant: 'Assistent', arbiter: 'Schiedsrichter', player: 'Spieler',
+    tournament: 'Turnier', casual: 'freie Partie', online: 'Online-Partie', clock: 'Die Uhr', assistant: 'Assistent', arbiter: 'Schiedsrichter', player: 'Spieler',
     offer: 'Das Remisangebot', claim: 'Die Reklamation', resignation: 'Die Aufgabe', move: 'Der Zug',
     rollback: 'Die Rücknahme', ruling: 'Die Entscheidung',
     syntax: 'so nicht als Zug lesbar', 'no-such-move': 'kein solcher Zug möglich',
@@ -22,7 +22,7 @@ const REPLY_VALUES = {
   },
   en: {
     white: 'White', black: 'Black', threefold: 'threefold repetition', fifty: 'fifty-move rule',
-    tournament: 'tournament', casual: 'casual', assistant: 'assistant', arbiter: 'arbiter', player: 'player',
+    tournament: 'tournament', casual: 'casual', online: 'online', clock: 'The clock', assistant: 'assistant', arbiter: 'arbiter', player: 'player',
     offer: 'The draw offer', claim: 'The claim', resignation: 'The resignation', move: 'The move',
     rollback: 'The rollback', ruling: 'The ruling',
     syntax: 'not written as a move', 'no-such-move': 'no such move is possible',
@@ -32,7 +32,7 @@ const REPLY_VALUES = {
   },
   sv: {
     white: 'Vit', black: 'Svart', threefold: 'trefaldig upprepning', fifty: '50-dragsregeln',
-    tournament: 'turnering', casual: 'fritt parti', assistant: 'assistent', arbiter: 'domare', player: 'spelare',
+    tournament: 'turnering', casual: 'fritt parti', online: 'onlineparti', clock: 'Klockan', assistant: 'assistent', arbiter: 'domare', player: 'spelare',
     offer: 'Remierbjudandet', claim: 'Reklamationen', resignation: 'Uppgivandet', move: 'Draget',
     rollback: 'Återtagningen', ruling: 'Beslutet',
     syntax: 'går inte att läsa som ett drag', 'no-such-move': 'inget sådant drag är möjligt',
@@ -42,7 +42,7 @@ const REPLY_VALUES = {
   },
   nl: {
     white: 'Wit', black: 'Zwart', threefold: 'drievoudige herhaling', fifty: 'vijftigzettenregel',
-    tournament: 'toernooi', casual: 'vrije partij', assistant: 'assistent', arbiter: 'arbiter', player: 'speler',
+    tournament: 'toernooi', casual: 'vrije partij', online: 'online partij', clock: 'De klok', assistant: 'assistent', arbiter: 'arbiter', player: 'speler',
     offer: 'Het remiseaanbod', claim: 'De claim', resignation: 'Het opgeven', move: 'De zet',
     rollback: 'Het terugnemen', ruling: 'De beslissing',
     syntax: 'niet als zet te lezen', 'no-such-move': 'zo\'n zet is niet mogelijk',
@@ -64,7 +64,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Unbekannter Befehl „{command}“ (help nennt alle).',
     usage: 'So lautet der Befehl: {usage}',
     'no-arguments': '{command} hat keine Angaben.',
-    'want-color': '„{word}“: white oder black.',
+    'want-color': '„{word}“ ist keine Seite: Weiß oder Schwarz.',
     'tag-name-too-long': 'Der Name des Tags ist zu lang (höchstens {max} Bytes).',
     'tag-value-too-long': 'Der Wert des Tags ist zu lang (höchstens {max} Bytes).',
     'not-a-move': '„{word}“ ist kein Zug.',
@@ -94,6 +94,7 @@ const REPLY_WORDS = {
     watching: 'Die Ereignisse folgen.',
     'watching-public': 'Die öffentlichen Ereignisse folgen.',
     auth: 'PIN angenommen: {role}.',
+    notation: 'Züge auf dieser Verbindung dürfen die Figurenbuchstaben {letters} ({lang}) verwenden, neben den englischen und deutschen.',
     'wrong-pin': 'Falsche PIN.',
     'too-many-clients': 'Zu viele Verbindungen zum Gerät (höchstens {max}).',
     'arbiters-places': 'Zu viele Verbindungen zum Gerät: die letzten {places} Plätze sind den Schiedsrichtern vorbehalten.',
@@ -113,14 +114,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Remisangebot von {color} mit Zug {move_number}.',
     'no-draw-offer': 'Es gibt kein Remisangebot anzunehmen.',
     'draw-agreed': 'Remis vereinbart.',
-    'claim-whose': 'Wessen Reklamation ({kind})? Der Schiedsrichter nennt die Seite: white oder black.',
+    'claim-whose': 'Wessen Reklamation ({kind})? Der Schiedsrichter nennt die Seite: Weiß oder Schwarz.',
     'claim-move-made': '{color} hat einen Zug auf dem Brett gemacht und noch nicht abgeschlossen: auf ihn bezieht sich die Reklamation (ohne Zug angeben).',
     'claim-not-on-move': '{color} kann jetzt nicht reklamieren: {on_move_color} ist am Zug (9.2, 9.3: es reklamiert, wer am Zug ist).',
     'not-legal': '„{move}“ ist kein regelgemäßer Zug für {color}: {why}.',
     'claim-correct': 'Die Reklamation von {color} ({kind}) ist berechtigt.[ Sie kam, nachdem {made} auf dem Brett ausgeführt war (der Reklamierende ist nicht mehr am Zug: 1.3, 9.4).]',
     'claim-not-correct': 'Die Reklamation von {color} ({kind}) ist nicht berechtigt.[ Sie kam, nachdem {made} auf dem Brett ausgeführt war (der Reklamierende ist nicht mehr am Zug: 1.3, 9.4).]',
     'claim-made': 'Reklamation von {color} ({kind}): die Uhren stehen für den Schiedsrichter.',
-    'resign-no-side': 'Zum Aufgeben fehlt die Seite: white oder black.',
+    'resign-no-side': 'Zum Aufgeben fehlt die Seite: Weiß oder Schwarz.',
     resigned: '{color} gibt auf: {result}.',
     'result-bad': 'Das Ergebnis ist 1-0, 0-1 oder 1/2-1/2.',
     'result-no-reason': 'Zum Ergebnis fehlt ein Grund (Remis vereinbart, Reklamation stattgegeben, ...).',
@@ -213,7 +214,32 @@ const REPLY_WORDS = {
     'illegal-ends-undecided': '{name} regelwidrig: der {count}. regelwidrige Zug von {color} beendet die Partie; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet: {result} oder 1/2-1/2 ({article}).',
     'illegal-press-ends-undecided': 'Regelwidriger Uhrendruck von {color} ({press}): der {count}. regelwidrige Zug von {color} beendet die Partie; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet: {result} oder 1/2-1/2 ({article}).',
     'approve-undecided': 'Noch kein Ergebnis zu bestätigen: der Schiedsrichter entscheidet es ({reason}).',
-    'flag-mate-undecided': 'Noch kein Ergebnis zu bestätigen: das Fallblättchen von {color} ist gefallen; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet.'
+    'flag-mate-undecided': 'Noch kein Ergebnis zu bestätigen: das Fallblättchen von {color} ist gefallen; kann {winner_color} aus {fen} noch mattsetzen? Der Schiedsrichter entscheidet.',
+    'online-elsewhere': 'Eine andere Verbindung ist das Online-Programm.',
+    'online-not-self': 'Das sagt nur das Online-Programm.',
+    'online-watch-first': 'Zuerst watch: die Bitten an das Online-Programm kommen als Ereignisse.',
+    'online-server-only': 'Züge, Angebote, Uhren und Ergebnis einer Online-Partie kommen vom Server.',
+    'online-on': 'Das Online-Programm ist verbunden.',
+    'online-off': 'Online-Spiel aus.',
+    'online-waiting': 'Wartet auf den Online-Eintrag im Tastenmenü.',
+    'online-said': 'Die Nachricht ist dem Spieler gesagt.',
+    'online-begun': 'Online-Partie {id} begonnen: der taktile Spieler spielt {color}.',
+    'online-resumed': 'Online-Partie {id} geht weiter.',
+    'online-game-on': 'Eine Partie läuft ({plies} {plies|Halbzug|Halbzüge}): zuerst beenden.',
+    'online-bad-game': 'Das Gerät kann die Partie des Servers nicht spielen: {value}.',
+    'online-ply-ahead': 'Halbzug {ply} schließt nicht an: die Partie hat {plies} {plies|Halbzug|Halbzüge}.',
+    'online-not-legal': 'Halbzug {ply} des Servers, {move}, ist hier kein regelgemäßer Zug.',
+    'online-in-step': 'Halbzug {ply} ist auch hier {name}.',
+    'online-ply-differs': 'Halbzug {ply} ist hier {name}: zuerst die Partie zurücksetzen.',
+    'online-move': 'Halbzug {ply} des Servers: {name}.',
+    'online-clock': 'Uhren wie beim Server: Weiß {white}, Schwarz {black}.',
+    'online-back': 'Die Partie wie beim Server, nach Halbzug {ply}; {plies} {plies|Halbzug|Halbzüge} zurückgenommen.',
+    'online-not-an-end': '„{status}“ ist kein Ende einer Partie.',
+    'online-result': 'Ergebnis des Servers: {result} ({reason}).',
+    'online-offers': 'Die Angebote beim Server sind vermerkt.',
+    'online-opponent-gone': 'Der Gegner hat die Partie verlassen: Reklamation in {seconds} s.',
+    'online-opponent-back': 'Der Gegner ist zurück.',
+    'want-online-word': '„{word}“ ist kein Wort von online.'
   },
   en: {
     'bad-args': 'Internal error: the reply {code} has other arguments than its table names.',
@@ -226,7 +252,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Unknown command “{command}” (help lists them).',
     usage: 'The command is: {usage}',
     'no-arguments': '{command} takes no arguments.',
-    'want-color': '“{word}”: white or black.',
+    'want-color': '“{word}” is no side: White or Black.',
     'tag-name-too-long': 'The tag name is too long (at most {max} bytes).',
     'tag-value-too-long': 'The tag value is too long (at most {max} bytes).',
     'not-a-move': '“{word}” is not a move.',
@@ -256,6 +282,7 @@ const REPLY_WORDS = {
     watching: 'Following the events.',
     'watching-public': 'Following the public events.',
     auth: 'PIN accepted: {role}.',
+    notation: 'Moves on this connection may use the piece letters {letters} ({lang}) besides the English and German ones.',
     'wrong-pin': 'Wrong PIN.',
     'too-many-clients': 'Too many connections to the device (at most {max}).',
     'arbiters-places': 'Too many connections to the device: the last {places} places are kept for the arbiters.',
@@ -275,14 +302,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Draw offer by {color} with move {move_number}.',
     'no-draw-offer': 'There is no draw offer to accept.',
     'draw-agreed': 'Draw agreed.',
-    'claim-whose': 'Whose claim ({kind})? The arbiter names the side: white or black.',
+    'claim-whose': 'Whose claim ({kind})? The arbiter names the side: White or Black.',
     'claim-move-made': '{color} has made a move on the board and not yet completed it: it is the move the claim intends (claim without a move).',
     'claim-not-on-move': '{color} cannot claim now: {on_move_color} is on move (9.2, 9.3: the player on move claims).',
     'not-legal': '“{move}” is not a legal move for {color}: {why}.',
     'claim-correct': 'The claim by {color} ({kind}) is correct.[ It came after {made} was made on the board (the claimant no longer has the move: 1.3, 9.4).]',
     'claim-not-correct': 'The claim by {color} ({kind}) is not correct.[ It came after {made} was made on the board (the claimant no longer has the move: 1.3, 9.4).]',
     'claim-made': 'Claim by {color} ({kind}): the clocks stand for the arbiter.',
-    'resign-no-side': 'Resigning needs the side: white or black.',
+    'resign-no-side': 'Resigning needs the side: White or Black.',
     resigned: '{color} resigns: {result}.',
     'result-bad': 'The result is 1-0, 0-1 or 1/2-1/2.',
     'result-no-reason': 'The result needs a reason (agreed draw, claim upheld, ...).',
@@ -375,7 +402,32 @@ const REPLY_WORDS = {
     'illegal-ends-undecided': '{name} illegal: {color}’s illegal move number {count} ends the game; can {winner_color} still mate from {fen}? The arbiter decides: {result} or 1/2-1/2 ({article}).',
     'illegal-press-ends-undecided': 'Illegal press by {color} ({press}): {color}’s illegal move number {count} ends the game; can {winner_color} still mate from {fen}? The arbiter decides: {result} or 1/2-1/2 ({article}).',
     'approve-undecided': 'No result to approve yet: the arbiter decides it ({reason}).',
-    'flag-mate-undecided': 'No result to approve yet: {color}’s flag fell; can {winner_color} still mate from {fen}? The arbiter decides.'
+    'flag-mate-undecided': 'No result to approve yet: {color}’s flag fell; can {winner_color} still mate from {fen}? The arbiter decides.',
+    'online-elsewhere': 'Another connection is the online process.',
+    'online-not-self': 'Only the online process says that.',
+    'online-watch-first': 'Watch first: the requests to the online process come as events.',
+    'online-server-only': 'An online game’s moves, offers, clocks and result come from the server.',
+    'online-on': 'The online process is connected.',
+    'online-off': 'Online play off.',
+    'online-waiting': 'Waiting for the button menu’s online entry.',
+    'online-said': 'The news ({news}) said to the player.',
+    'online-begun': 'Online game {id} begun: the tactile player plays {color}.',
+    'online-resumed': 'Online game {id} goes on.',
+    'online-game-on': 'A game is on ({plies} {plies|ply|plies}): finish it first.',
+    'online-bad-game': 'The device cannot play the server’s game: {value}.',
+    'online-ply-ahead': 'Ply {ply} does not follow: the game has {plies} {plies|ply|plies}.',
+    'online-not-legal': 'The server’s ply {ply}, {move}, is not a legal move here.',
+    'online-in-step': 'Ply {ply} is {name} here too.',
+    'online-ply-differs': 'Ply {ply} is {name} here: set the game back first.',
+    'online-move': 'The server’s ply {ply}: {name}.',
+    'online-clock': 'Clocks as the server’s: White {white}, Black {black}.',
+    'online-back': 'The game as the server’s, after ply {ply}; {plies} {plies|ply|plies} taken back.',
+    'online-not-an-end': '“{status}” is no end of a game.',
+    'online-result': 'The server’s result: {result} ({reason}).',
+    'online-offers': 'The offers on the server ({offers}) noted.',
+    'online-opponent-gone': 'The opponent left the game: a claim in {seconds} s.',
+    'online-opponent-back': 'The opponent is back.',
+    'want-online-word': '“{word}” is not a word of online.'
   },
   sv: {
     'bad-args': 'Internt fel: svaret {code} har andra argument än i sin tabell.',
@@ -388,7 +440,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Okänt kommando ”{command}” (help visar alla).',
     usage: 'Kommandot skrivs: {usage}',
     'no-arguments': '{command} tar inga argument.',
-    'want-color': '”{word}”: white eller black.',
+    'want-color': '”{word}” är ingen sida: vit eller svart.',
     'tag-name-too-long': 'Taggens namn är för långt (högst {max} byte).',
     'tag-value-too-long': 'Taggens värde är för långt (högst {max} byte).',
     'not-a-move': '”{word}” är inget drag.',
@@ -418,6 +470,7 @@ const REPLY_WORDS = {
     watching: 'Händelserna följer.',
     'watching-public': 'De offentliga händelserna följer.',
     auth: 'PIN godtagen: {role}.',
+    notation: 'Drag på den här anslutningen får använda pjäsbokstäverna {letters} ({lang}) utöver de engelska och tyska.',
     'wrong-pin': 'Fel PIN.',
     'too-many-clients': 'För många anslutningar till enheten (högst {max}).',
     'arbiters-places': 'För många anslutningar till enheten: de sista {places} platserna är reserverade för domarna.',
@@ -437,14 +490,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Remierbjudande från {color} med drag {move_number}.',
     'no-draw-offer': 'Det finns inget remierbjudande att anta.',
     'draw-agreed': 'Remi överenskommen.',
-    'claim-whose': 'Vems reklamation ({kind})? Domaren anger sidan: white eller black.',
+    'claim-whose': 'Vems reklamation ({kind})? Domaren anger sidan: vit eller svart.',
     'claim-move-made': '{color} har gjort ett drag på brädet men inte avslutat det: det är draget reklamationen gäller (reklamera utan drag).',
     'claim-not-on-move': '{color} kan inte reklamera nu: {on_move_color} är vid draget (9.2, 9.3: den som är vid draget reklamerar).',
     'not-legal': '”{move}” är inget tillåtet drag för {color}: {why}.',
     'claim-correct': 'Reklamationen från {color} ({kind}) är riktig.[ Den kom efter att {made} var utfört på brädet (den som reklamerar är inte längre vid draget: 1.3, 9.4).]',
     'claim-not-correct': 'Reklamationen från {color} ({kind}) är inte riktig.[ Den kom efter att {made} var utfört på brädet (den som reklamerar är inte längre vid draget: 1.3, 9.4).]',
     'claim-made': 'Reklamation från {color} ({kind}): klockorna står för domaren.',
-    'resign-no-side': 'För att ge upp behövs sidan: white eller black.',
+    'resign-no-side': 'För att ge upp behövs sidan: vit eller svart.',
     resigned: '{color} ger upp: {result}.',
     'result-bad': 'Resultatet är 1-0, 0-1 eller 1/2-1/2.',
     'result-no-reason': 'Resultatet behöver ett skäl (överenskommen remi, reklamation godtagen, ...).',
@@ -537,7 +590,32 @@ const REPLY_WORDS = {
     'illegal-ends-undecided': '{name} regelstridigt: {color}s regelstridiga drag nummer {count} avslutar partiet; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör: {result} eller 1/2-1/2 ({article}).',
     'illegal-press-ends-undecided': 'Regelstridigt klocktryck av {color} ({press}): {color}s regelstridiga drag nummer {count} avslutar partiet; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör: {result} eller 1/2-1/2 ({article}).',
     'approve-undecided': 'Inget resultat att godkänna ännu: domaren avgör det ({reason}).',
-    'flag-mate-undecided': 'Inget resultat att godkänna ännu: {color}s flagga föll; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör.'
+    'flag-mate-undecided': 'Inget resultat att godkänna ännu: {color}s flagga föll; kan {winner_color} fortfarande göra matt från {fen}? Domaren avgör.',
+    'online-elsewhere': 'En annan anslutning är onlineprogrammet.',
+    'online-not-self': 'Det säger bara onlineprogrammet.',
+    'online-watch-first': 'Först watch: förfrågningarna till onlineprogrammet kommer som händelser.',
+    'online-server-only': 'Ett onlinepartis drag, anbud, klockor och resultat kommer från servern.',
+    'online-on': 'Onlineprogrammet är anslutet.',
+    'online-off': 'Onlinespel av.',
+    'online-waiting': 'Väntar på knappmenyns onlinepost.',
+    'online-said': 'Nyheten är sagd till spelaren.',
+    'online-begun': 'Onlineparti {id} har börjat: den taktila spelaren spelar {color}.',
+    'online-resumed': 'Onlineparti {id} fortsätter.',
+    'online-game-on': 'Ett parti pågår ({plies} halvdrag): avsluta det först.',
+    'online-bad-game': 'Enheten kan inte spela serverns parti: {value}.',
+    'online-ply-ahead': 'Halvdrag {ply} följer inte: partiet har {plies}.',
+    'online-not-legal': 'Serverns halvdrag {ply}, {move}, är inget tillåtet drag här.',
+    'online-in-step': 'Halvdrag {ply} är {name} här också.',
+    'online-ply-differs': 'Halvdrag {ply} är {name} här: ställ tillbaka partiet först.',
+    'online-move': 'Serverns halvdrag {ply}: {name}.',
+    'online-clock': 'Klockorna som serverns: vit {white}, svart {black}.',
+    'online-back': 'Partiet som serverns, efter halvdrag {ply}; {plies} tagna tillbaka.',
+    'online-not-an-end': '”{status}” är inget slut på ett parti.',
+    'online-result': 'Serverns resultat: {result} ({reason}).',
+    'online-offers': 'Anbuden på servern är noterade.',
+    'online-opponent-gone': 'Motståndaren har lämnat partiet: krav om {seconds} s.',
+    'online-opponent-back': 'Motståndaren är tillbaka.',
+    'want-online-word': '”{word}” är inget ord i online.'
   },
   nl: {
     'bad-args': 'Interne fout: het antwoord {code} heeft andere argumenten dan in zijn tabel.',
@@ -550,7 +628,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Onbekende opdracht “{command}” (help noemt ze allemaal).',
     usage: 'De opdracht luidt: {usage}',
     'no-arguments': '{command} heeft geen argumenten.',
-    'want-color': '“{word}”: white of black.',
+    'want-color': '“{word}” is geen kant: wit of zwart.',
     'tag-name-too-long': 'De naam van de tag is te lang (hoogstens {max} bytes).',
     'tag-value-too-long': 'De waarde van de tag is te lang (hoogstens {max} bytes).',
     'not-a-move': '“{word}” is geen zet.',
@@ -580,6 +658,7 @@ const REPLY_WORDS = {
     watching: 'De gebeurtenissen volgen.',
     'watching-public': 'De openbare gebeurtenissen volgen.',
     auth: 'Pincode aanvaard: {role}.',
+    notation: 'Zetten op deze verbinding mogen de stukletters {letters} ({lang}) gebruiken, naast de Engelse en Duitse.',
     'wrong-pin': 'Verkeerde pincode.',
     'too-many-clients': 'Te veel verbindingen met het apparaat (hoogstens {max}).',
     'arbiters-places': 'Te veel verbindingen met het apparaat: de laatste {places} plaatsen zijn voor de arbiters.',
@@ -599,14 +678,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Remiseaanbod van {color} bij zet {move_number}.',
     'no-draw-offer': 'Er is geen remiseaanbod om aan te nemen.',
     'draw-agreed': 'Remise overeengekomen.',
-    'claim-whose': 'Wiens claim ({kind})? De arbiter noemt de kant: white of black.',
+    'claim-whose': 'Wiens claim ({kind})? De arbiter noemt de kant: wit of zwart.',
     'claim-move-made': '{color} heeft een zet op het bord gedaan en nog niet afgesloten: de claim gaat over die zet (claimen zonder zet).',
     'claim-not-on-move': '{color} kan nu niet claimen: {on_move_color} is aan zet (9.2, 9.3: wie aan zet is, claimt).',
     'not-legal': '“{move}” is geen reglementaire zet voor {color}: {why}.',
     'claim-correct': 'De claim van {color} ({kind}) is terecht.[ Hij kwam nadat {made} op het bord was uitgevoerd (de claimer is niet meer aan zet: 1.3, 9.4).]',
     'claim-not-correct': 'De claim van {color} ({kind}) is niet terecht.[ Hij kwam nadat {made} op het bord was uitgevoerd (de claimer is niet meer aan zet: 1.3, 9.4).]',
     'claim-made': 'Claim van {color} ({kind}): de klokken staan stil voor de arbiter.',
-    'resign-no-side': 'Voor opgeven is de kant nodig: white of black.',
+    'resign-no-side': 'Voor opgeven is de kant nodig: wit of zwart.',
     resigned: '{color} geeft op: {result}.',
     'result-bad': 'De uitslag is 1-0, 0-1 of 1/2-1/2.',
     'result-no-reason': 'De uitslag heeft een reden nodig (remise overeengekomen, claim toegewezen, ...).',
@@ -699,17 +778,47 @@ const REPLY_WORDS = {
     'illegal-ends-undecided': '{name} onreglementair: de {count}e onreglementaire zet van {color} beëindigt de partij; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist: {result} of 1/2-1/2 ({article}).',
     'illegal-press-ends-undecided': 'Onreglementaire klokdruk van {color} ({press}): de {count}e onreglementaire zet van {color} beëindigt de partij; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist: {result} of 1/2-1/2 ({article}).',
     'approve-undecided': 'Nog geen uitslag om te bevestigen: de arbiter beslist ({reason}).',
-    'flag-mate-undecided': 'Nog geen uitslag om te bevestigen: de vlag van {color} is gevallen; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist.'
+    'flag-mate-undecided': 'Nog geen uitslag om te bevestigen: de vlag van {color} is gevallen; kan {winner_color} vanuit {fen} nog mat zetten? De arbiter beslist.',
+    'online-elsewhere': 'Een andere verbinding is het online programma.',
+    'online-not-self': 'Dat zegt alleen het online programma.',
+    'online-watch-first': 'Eerst watch: de verzoeken aan het online programma komen als gebeurtenissen.',
+    'online-server-only': 'Zetten, aanbiedingen, klokken en uitslag van een online partij komen van de server.',
+    'online-on': 'Het online programma is verbonden.',
+    'online-off': 'Online spel uit.',
+    'online-waiting': 'Wacht op het online-item in het knoppenmenu.',
+    'online-said': 'Het bericht is aan de speler gezegd.',
+    'online-begun': 'Online partij {id} begonnen: de tactiele speler speelt {color}.',
+    'online-resumed': 'Online partij {id} gaat verder.',
+    'online-game-on': 'Er loopt een partij ({plies} {plies|halve zet|halve zetten}): eerst afmaken.',
+    'online-bad-game': 'Het apparaat kan de partij van de server niet spelen: {value}.',
+    'online-ply-ahead': 'Halve zet {ply} sluit niet aan: de partij heeft er {plies}.',
+    'online-not-legal': 'Halve zet {ply} van de server, {move}, is hier geen reglementaire zet.',
+    'online-in-step': 'Halve zet {ply} is hier ook {name}.',
+    'online-ply-differs': 'Halve zet {ply} is hier {name}: zet de partij eerst terug.',
+    'online-move': 'Halve zet {ply} van de server: {name}.',
+    'online-clock': 'Klokken zoals die van de server: wit {white}, zwart {black}.',
+    'online-back': 'De partij zoals die van de server, na halve zet {ply}; {plies} teruggenomen.',
+    'online-not-an-end': '“{status}” is geen einde van een partij.',
+    'online-result': 'Uitslag van de server: {result} ({reason}).',
+    'online-offers': 'De aanbiedingen op de server zijn genoteerd.',
+    'online-opponent-gone': 'De tegenstander heeft de partij verlaten: claimen over {seconds} s.',
+    'online-opponent-back': 'De tegenstander is terug.',
+    'want-online-word': '“{word}” is geen woord van online.'
   }
 };
 
 // Arguments whose values are words of the protocol, worded in the page's language (a
-// press's kind under its own name: "move" is also a value of `what`).
-function replyValue(lang, key, value) {
+// press's kind under its own name: "move" is also a value of `what`); and those that hold a
+// move as the daemon writes it (a ply's name, "12. Nf3", or SAN), in the page's piece letters
+// (Appendix C), as the page offers them: never the move as someone typed it (not-legal's).
+const MOVE_ARGS = ['name', 'replaced', 'made', 'device'];
+const MOVE_ARG_OF = { 'relay-taken': 'move', 'hint-said': 'move' };
+function replyValue(lang, key, value, code) {
   const words = REPLY_VALUES[lang] || REPLY_VALUES.en;
   const worded = key === 'color' || /_color$/.test(key) || ['kind', 'mode', 'role', 'what', 'why'].includes(key);
   const prefixed = key === 'press' || key === 'end';
   const name = prefixed ? key + ':' + value : value;
+  if ((MOVE_ARGS.includes(key) || MOVE_ARG_OF[code] === key) && typeof value === 'string') return Board.localSan(value, lang);
   return (worded || prefixed) && typeof value === 'string' && words[name] !== undefined ? words[name] : String(value);
 }
 
@@ -717,12 +826,12 @@ function replyValue(lang, key, value) {
 // it, left out when an argument it names is missing.  null when an argument outside such a
 // part is missing.  One pass: what an argument holds is never read as marks.
 const REPLY_MARKS = /\[([^\]{]*\{[^\]]*)\]|\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g;
-function replyFill(lang, template, args) {
+function replyFill(lang, template, args, code) {
   let missing = false;
   const mark = (key, one, other) => {
     if (!Object.prototype.hasOwnProperty.call(args, key)) return null;
     if (one !== undefined) return Number(args[key]) === 1 ? one : other;
-    return replyValue(lang, key, args[key]);
+    return replyValue(lang, key, args[key], code);
   };
   const text = template.replace(REPLY_MARKS, (m, inside, key, one, other) => {
     if (inside === undefined) {
@@ -744,5 +853,5 @@ function replyFill(lang, template, args) {
 // The reply in the page's language, or null when this page does not know its code.
 function replyText(lang, code, args) {
   const words = (REPLY_WORDS[lang] || {})[code];
-  return words === undefined ? null : replyFill(lang, words, args || {});
+  return words === undefined ? null : replyFill(lang, words, args || {}, code);
 }

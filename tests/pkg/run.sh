@@ -21,9 +21,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-pkgtest.XXXXXX")
 deb=$(ls "$work"/deb/annabella_*.deb | grep -v dbgsym)
 version=$(dpkg-deb -f "$deb" Version)
 
-include="systemd systemd-sysv dbus udev $(deb_depends "$deb")"
-base=$cache/bookworm-$(tree_key "$include")
-tree_once pkgtest "$base" minbase "$include"
+# Besides: curl for the web page's TLS check, and what the package suggests for a clearer
+# German voice (docs/speech.md "Voices"), mbrola from contrib and one German voice from
+# non-free, in the tree's own sources (the machine's stay as they are), so the unit's
+# sandbox is tried with an MBROLA voice.
+include="systemd systemd-sysv dbus udev curl mbrola mbrola-de7 $(deb_depends "$deb")"
+components=main,contrib,non-free
+base=$cache/bookworm-$(tree_key "$include" "$components")
+tree_once pkgtest "$base" minbase "$include" --components="$components"
 
 mkdir -p "$work/payload/out"
 cp "$deb" "$work/payload/annabella.deb"

@@ -47,14 +47,16 @@ trees_need() {
 	[ "$(id -u)" -eq 0 ] || { echo "$name: systemd-nspawn needs root" >&2; exit 1; }
 }
 
-# tree_once NAME DIR VARIANT INCLUDE: an amd64 Debian 12 tree in DIR, made if it is not
-# there (said as NAME, its log DIR/../mmdebstrap.log); exit 1 if it cannot be made.
+# tree_once NAME DIR VARIANT INCLUDE [MMDEBSTRAP OPTION...]: an amd64 Debian 12 tree in DIR,
+# made if it is not there (said as NAME, its log DIR/../mmdebstrap.log); exit 1 if it cannot
+# be made.
 tree_once() {
-	local name=$1 dir=$2 log
-	log=$(dirname "$2")/mmdebstrap.log
+	local name=$1 dir=$2 variant=$3 include=$4 log
+	shift 4
+	log=$(dirname "$dir")/mmdebstrap.log
 	[ -d "$dir" ] && return 0
 	echo "$name: a Debian 12 tree into $dir (once)"
-	tree_make "$dir" "$log" bookworm amd64 "$3" "$4" ||
+	tree_make "$dir" "$log" bookworm amd64 "$variant" "$include" "$@" ||
 		{ echo "$name: mmdebstrap failed (see $log)" >&2; exit 1; }
 }
 

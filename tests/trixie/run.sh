@@ -155,6 +155,8 @@ tree_arch() { # ARCH DEB
 	local arch=$1 deb=$2 include root out
 	out=$work/results-tree-$arch
 	include="systemd systemd-sysv dbus udev $(deb_depends "$deb")"
+	# The amd64 test (tests/pkg/inside.sh) fetches the web page over TLS with curl.
+	[ "$arch" = amd64 ] && include="$include curl"
 	root=$cache/run-$arch-$(tree_key "mmdebstrap 1" "$include")
 	if [ ! -d "$root" ]; then
 		say "the $arch boot tree into $root (once)"

@@ -279,6 +279,19 @@ def keyboard_actions(watcher):
     wait_for(lambda: "Wrong PIN" in driver.find_element(By.ID, "reply").text, 5)
     check("a wrong PIN is said in the page's words", "Wrong PIN." in driver.find_element(By.ID, "reply").text,
           driver.find_element(By.ID, "reply").text)
+    # The fifth wrong PIN starts a wait, and the page says it in seconds (2 s), as it says the
+    # wait of a PIN tried during it (not "a minute").
+    replies = []
+    for _ in range(5):
+        driver.execute_script("document.getElementById('reply').textContent = ''")
+        driver.find_element(By.ID, "act-pause").click()
+        wait_for(lambda: driver.find_element(By.ID, "reply").text, 5)
+        replies.append(driver.find_element(By.ID, "reply").text)
+    check("the wrong PIN that starts a wait says its seconds",
+          any("the next is checked in 2 s" in r for r in replies), str(replies))
+    check("a PIN tried during the wait says the seconds left",
+          "wait 1 s" in replies[-1] or "wait 2 s" in replies[-1], str(replies))
+    time.sleep(2.2)
     pin.clear()
 
 
@@ -544,10 +557,10 @@ def main():
     st, text = http(base + "/api/command", b"pause", {"X-PIN": "4711"})
     check("the arbiter's PIN gives the arbiter's commands", '"ok":true' in text, text)
     end = time.monotonic() + 3
-    while time.monotonic() < end and "paused" not in driver.find_element(By.ID, "clock-white").text:
+    while time.monotonic() < end and "stopped by the arbiter" not in driver.find_element(By.ID, "clock-white").text:
         time.sleep(0.05)
-    check("the clocks on the page show the pause",
-          "paused" in driver.find_element(By.ID, "clock-white").text,
+    check("the clocks on the page show the pause and who made it",
+          "stopped by the arbiter" in driver.find_element(By.ID, "clock-white").text,
           driver.find_element(By.ID, "clock-white").text)
     st, text = http(base + "/api/command", b"resume", {"X-PIN": "4711"})
     check("the arbiter resumes", '"ok":true' in text, text)
