@@ -31,7 +31,7 @@ PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig
 endif
 endif
 BUILD ?= build
-VERSION := 0.9.0
+VERSION := 0.10.0
 # Installation (make install DESTDIR=... PREFIX=...).
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -114,7 +114,7 @@ FUZZ_SECONDS ?= 5
 
 PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
-.PHONY: package pkgtest trixie-check
+.PHONY: package pkgtest trixie-check fresh-check pipewire-check
 .PHONY: valgrind
 .PHONY: codes-doc guides
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench bench-quick demo fuzz clean torture install
@@ -226,42 +226,62 @@ install: all
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- packages
+# Everything above this line builds or installs what the package installs: a change there is
+# a change to the package, which needs a new version (tools/pkg/manifest.sh,
+# tests/check-package.sh).
+#
 # What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
-# or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
+# or trixie): the compiler, the libraries that debian/control's Build-Depends names (
+# tests/check-package.sh holds the two together) and the tools the device uses.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libopus-dev libogg-dev libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev \
 	libmicrohttpd-dev libmosquitto-dev zlib1g-dev libcurl4-openssl-dev libgnutls28-dev
+# What the unit tests and the golden replays need besides (make unit regress: cmocka, the
+# process engine's espeak-ng, the UCI test's Stockfish, the damage scripts' Python); make
+# trixie-check's build tree has them too.
+DEB_UNIT := libcmocka-dev espeak-ng stockfish python3
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
-DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
-	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
-	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs \
-	python3-jsonschema python3-yaml pocketsphinx pocketsphinx-en-us
+# What the tests and benchmarks need, from Debian 12 or 13.
+DEB_PACKAGES := $(DEB_RUNTIME) $(DEB_UNIT) pgn-extract clang $(SAN_RUNTIME) cppcheck \
+	clang-format valgrind time brltty systemd mosquitto mosquitto-clients chromium \
+	chromium-driver python3-selenium openssl curl nodejs python3-jsonschema python3-yaml \
+	pocketsphinx pocketsphinx-en-us
 
-# make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
+# What building the package needs besides DEB_RUNTIME (debhelper stands for debhelper-compat
+# and dh-sequence-* of Build-Depends), and systemd.pc, where the units go (systemd-dev from
+# Debian 13 on).
+DEB_PACKAGE := dpkg-dev debhelper fakeroot lintian
 SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo systemd || echo systemd-dev)
-DEB_PKGTEST := dpkg-dev debhelper fakeroot lintian debootstrap systemd-container $(SYSTEMD_PC_PKG)
+# The package's tests and the fresh machines: Debian trees made with mmdebstrap and booted
+# with systemd-nspawn.
+DEB_TREES := mmdebstrap systemd-container arch-test
 
 # The Debian package (../annabella_VERSION_ARCH.deb), built from a copy of the tree (so the
 # other builds here are left alone) and checked by lintian (tools/pkg/build.sh); and its
 # test: installed into a Debian 12 tree booted with systemd (tests/pkg/run.sh).
 package:
-	@tools/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
+	@tools/deps.sh $(DEB_RUNTIME) $(DEB_PACKAGE) $(SYSTEMD_PC_PKG)
 	@tools/pkg/build.sh ..
 
 pkgtest:
-	@tools/deps.sh $(DEB_RUNTIME) $(DEB_PKGTEST)
+	@tools/deps.sh $(DEB_RUNTIME) $(DEB_PACKAGE) $(SYSTEMD_PC_PKG) $(DEB_TREES)
 	@tests/pkg/run.sh
 
 # Debian 13 (trixie), amd64 and arm64: built, tested, packaged, lintian clean, installed into
-# trees booted with systemd (arm64 under qemu-user-static); tests/trixie/run.sh.  The trees
-# are debootstrapped once and cached in ~/.cache/annabella-trixie.
+# trees booted with systemd (arm64 under Debian 13's qemu-user); tests/trixie/run.sh.  The
+# trees are made once with mmdebstrap and cached in ~/.cache/annabella-trixie.
 trixie-check:
-	@tools/deps.sh debootstrap systemd-container qemu-user-static binfmt-support dpkg-dev
-	@tools/cross/binfmt.sh aarch64
+	@tools/deps.sh $(DEB_TREES)
 	@tests/trixie/run.sh
+
+# make check as a newcomer runs it: in a fresh Debian 12 tree booted with systemd, the
+# repository cloned into a sudo user's home (0700), as that user; tests/fresh/run.sh.
+fresh-check:
+	@tools/deps.sh $(DEB_TREES) git
+	@tests/fresh/run.sh
 
 deps:
 	@tools/deps.sh $(DEB_PACKAGES)
@@ -439,6 +459,18 @@ bench-quick: deps
 demo: deps-runtime
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh $(BUILD)
+
+# The daemon's sound where PipeWire owns it (Raspberry Pi OS with desktop): through PipeWire's
+# ALSA plugin in a Debian 12 tree under systemd-nspawn, since installing pipewire-alsa here
+# would change this machine's ALSA default for everyone; tests/pipewire/run.sh.
+pipewire-check: $(BUILD)/annabellad
+	@tools/deps.sh $(DEB_TREES)
+	@tests/pipewire/run.sh $(BUILD)
+
+# make print-VAR: a variable's value (the package lists, for tests/check-package.sh and
+# tests/trixie/run.sh).
+print-%:
+	@echo $($*)
 
 clean:
 	rm -rf build build-san build-tsan build-fuzz build-gpiod2 build-arm64 build-armhf

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Subcommands of the `annabella` tool.  Each takes the arguments after its name and
- * returns the exit status (0 ok, 1 failure, 2 bad usage or input).  The networked helpers
- * (web, broadcast, relay) are in net/net.h.
+ * returns the exit status (0 ok, 1 failure, 2 bad usage or input), and has its usage, which
+ * it prints on standard error for bad usage and the tool prints on standard output for
+ * `annabella NAME --help`.  The networked helpers (web, broadcast, relay) are in net/net.h.
  */
 #ifndef ANNABELLA_CLI_H
 #define ANNABELLA_CLI_H
+
+#include <stdio.h>
 
 int cli_perft(int argc, char **argv); /* perft FEN DEPTH [--divide] */
 int cli_mate(int argc, char **argv);  /* mate [FEN [white|black]]: who can still checkmate */
@@ -30,5 +33,24 @@ int cli_review(int argc, char **argv);
 /* online [--seek | --accept FRIEND | --challenge FRIEND] [--wait] ... (docs/online.md "Playing
  * online") */
 int cli_online(int argc, char **argv);
+
+void cli_perft_usage(FILE *f);
+void cli_script_usage(FILE *f);
+void cli_scoresheet_usage(FILE *f);
+void cli_control_usage(FILE *f);
+void cli_status_usage(FILE *f);
+void cli_codes_usage(FILE *f);
+void cli_fsck_usage(FILE *f);
+void cli_verify_usage(FILE *f);
+void cli_pin_usage(FILE *f);
+void cli_speech_phonemes_usage(FILE *f);
+void cli_speech_samples_usage(FILE *f);
+void cli_train_usage(FILE *f);
+void cli_review_usage(FILE *f);
+void cli_mate_usage(FILE *f);
+void cli_journal_usage(FILE *f);
+void cli_brf_usage(FILE *f);
+void cli_seal_usage(FILE *f);
+void cli_online_usage(FILE *f);
 
 #endif

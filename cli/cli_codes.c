@@ -39,11 +39,16 @@ static void keys(struct json_writer *w, const char *name, const char *list, bool
 	json_end(w);
 }
 
+void cli_codes_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella codes\n");
+}
+
 int cli_codes(int argc, char **argv)
 {
 	(void)argv;
 	if (argc) {
-		fprintf(stderr, "usage: annabella codes\n");
+		cli_codes_usage(stderr);
 		return 2;
 	}
 	for (int i = 1; i < REPLY_CODE_COUNT; i++) {

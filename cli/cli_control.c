@@ -65,6 +65,16 @@ static void print_raw(const char *reply)
 
 /* ------------------------------------------------------------------ the table */
 
+void cli_control_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella control [--socket PATH] [COMMAND ARGS...]\n");
+}
+
+void cli_status_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella status [--socket PATH] [--config FILE]\n");
+}
+
 /* The commands, for a person: usage, who may give them, what they need of the game. */
 static void print_commands(FILE *f)
 {
@@ -514,11 +524,12 @@ static int run(int argc, char **argv, bool status)
 		i += 2;
 	}
 	if (status && i < argc) {
-		fprintf(stderr, "usage: annabella status [--socket PATH] [--config FILE]\n");
+		cli_status_usage(stderr);
 		return 2;
 	}
+	/* Before the command only: what follows it is the protocol's. */
 	if (!status && i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
-		printf("usage: annabella control [--socket PATH] [COMMAND ARGS...]\n");
+		cli_control_usage(stdout);
 		print_commands(stdout);
 		return 0;
 	}

@@ -34,9 +34,14 @@
 #include "store/store.h"
 #include "referee/referee.h"
 
+void cli_fsck_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella fsck STATE_DIR [--repair] [--use JOURNAL]\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella fsck STATE_DIR [--repair] [--use JOURNAL]\n");
+	cli_fsck_usage(stderr);
 	return 2;
 }
 

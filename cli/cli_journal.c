@@ -48,9 +48,14 @@ struct listing {
 	struct game_params game; /* the journal's first game record */
 };
 
+void cli_journal_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella journal [--json] STATE_DIR|JOURNAL\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella journal [--json] STATE_DIR|JOURNAL\n");
+	cli_journal_usage(stderr);
 	return 2;
 }
 

@@ -19,10 +19,15 @@
 #include "chess/chess.h"
 #include "cli/cli.h"
 
+void cli_mate_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella mate [FEN [white|black]]   (FENs on standard input without "
+		   "one)\n");
+}
+
 static int mate_usage(void)
 {
-	fprintf(stderr, "usage: annabella mate [FEN [white|black]]   (FENs on standard input "
-			"without one)\n");
+	cli_mate_usage(stderr);
 	return 2;
 }
 

@@ -1173,13 +1173,18 @@ static void handle_event(struct online *o, const char *line)
 
 /* ------------------------------------------------------------------ the run */
 
-static int usage(void)
+void cli_online_usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: annabella online [--seek | --accept FRIEND | --challenge FRIEND]\n"
 		"                        [--time-control SECONDS+INCREMENT] [--rated | --casual]\n"
 		"                        [--color white|black|random] [--wait] [--socket PATH]\n"
 		"                        [--config FILE]\n");
+}
+
+static int usage(void)
+{
+	cli_online_usage(stderr);
 	return 2;
 }
 
@@ -1202,9 +1207,7 @@ static int options(struct online *o, int argc, char **argv, struct config *cfg)
 		const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
 
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-			return -1;
-		} else if (!strcmp(opt, "--wait")) {
+		if (!strcmp(opt, "--wait")) {
 			o->wait = true;
 		} else if (!strcmp(opt, "--seek")) {
 			o->cfg.start = ONLINE_START_SEEK;

@@ -14,9 +14,14 @@
 #include "chess/chess.h"
 #include "cli/cli.h"
 
+void cli_perft_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella perft FEN DEPTH [--divide]\n");
+}
+
 static int perft_usage(void)
 {
-	fprintf(stderr, "usage: annabella perft FEN DEPTH [--divide]\n");
+	cli_perft_usage(stderr);
 	return 2;
 }
 

@@ -19,6 +19,12 @@
 #define PIN_DIGITS_DEFAULT 6
 #define PIN_DIGITS_MAX	   16
 
+void cli_pin_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella pin [DIGITS]   (%d to %d digits; default %d)\n",
+		PIN_DIGITS_DEFAULT, PIN_DIGITS_MAX, PIN_DIGITS_DEFAULT);
+}
+
 int cli_pin(int argc, char **argv)
 {
 	char pin[PIN_DIGITS_MAX + 1];
@@ -53,7 +59,6 @@ int cli_pin(int argc, char **argv)
 	printf("%s\n", pin);
 	return 0;
 usage:
-	fprintf(stderr, "usage: annabella pin [DIGITS]   (%d to %d digits; default %d)\n",
-		PIN_DIGITS_DEFAULT, PIN_DIGITS_MAX, PIN_DIGITS_DEFAULT);
+	cli_pin_usage(stderr);
 	return 2;
 }

@@ -134,10 +134,14 @@ static int send_game(struct ctlclient *c, const struct pgn_game *g)
 	return rc;
 }
 
+void cli_review_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: annabella review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn\n");
+	cli_review_usage(stderr);
 	return 2;
 }
 

@@ -22,12 +22,16 @@
 #include "store/scoresheet.h"
 #include "store/state.h"
 
+void cli_scoresheet_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella scoresheet --format pgn|text|brf|unicode [--config FILE]\n"
+		   "       [--page-lines N] [--line-cells N] [--signs after|before-square] "
+		   "STATE_DIR\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: annabella scoresheet --format pgn|text|brf|unicode [--config FILE]\n"
-		"       [--page-lines N] [--line-cells N] [--signs after|before-square] "
-		"STATE_DIR\n");
+	cli_scoresheet_usage(stderr);
 	return 2;
 }
 
@@ -119,6 +123,12 @@ int cli_scoresheet(int argc, char **argv)
 	return 0;
 }
 
+void cli_brf_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella brf [--config FILE] [--page-lines N] [--line-cells N] "
+		   "TEXT-FILE\n");
+}
+
 /*
  * annabella brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE: a text (UTF-8)
  * in braille on the embosser's pages, with the scoresheet's pages and line division (the
@@ -134,12 +144,6 @@ int cli_brf(int argc, char **argv)
 	bool bad = false;
 
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			printf("usage: annabella brf [--config FILE] [--page-lines N] "
-			       "[--line-cells N] "
-			       "TEXT-FILE\n");
-			return 0;
-		}
 		if (!strcmp(argv[i], "--config") && i + 1 < argc)
 			config = argv[++i];
 		else if (!strcmp(argv[i], "--page-lines") && i + 1 < argc)
@@ -152,8 +156,7 @@ int cli_brf(int argc, char **argv)
 			bad = true;
 	}
 	if (bad || !file) {
-		fprintf(stderr, "usage: annabella brf [--config FILE] [--page-lines N] "
-				"[--line-cells N] TEXT-FILE\n");
+		cli_brf_usage(stderr);
 		return 2;
 	}
 	config_defaults(&cfg);

@@ -406,12 +406,17 @@ static uint64_t think_budget(const struct time_control *tc)
 	return ms > MAX_THINK_MS ? MAX_THINK_MS : ms;
 }
 
+void cli_script_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella script GAME.pgn [--player white|black] [--variants SEED] "
+		   "[--chatter] [--time-control TC]\n");
+}
+
 static int usage(const char *msg, const char *arg)
 {
 	if (msg)
 		log_error(LOG_MAIN, "%s%s%s", msg, arg ? " " : "", arg ? arg : "");
-	fprintf(stderr, "usage: annabella script GAME.pgn [--player white|black] [--variants SEED] "
-			"[--chatter] [--time-control TC]\n");
+	cli_script_usage(stderr);
 	return 2;
 }
 

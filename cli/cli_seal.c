@@ -39,6 +39,11 @@ static int training_connected(const char *socket)
 	return rc;
 }
 
+void cli_seal_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella seal [--config FILE] [--socket PATH]\n");
+}
+
 int cli_seal(int argc, char **argv)
 {
 	const char *config_path = DEFAULT_CONFIG, *socket = NULL;
@@ -51,16 +56,12 @@ int cli_seal(int argc, char **argv)
 	int training;
 
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			printf("usage: annabella seal [--config FILE] [--socket PATH]\n");
-			return 0;
-		}
 		if (i + 1 < argc && !strcmp(argv[i], "--config")) {
 			config_path = argv[++i];
 		} else if (i + 1 < argc && !strcmp(argv[i], "--socket")) {
 			socket = argv[++i];
 		} else {
-			fprintf(stderr, "usage: annabella seal [--config FILE] [--socket PATH]\n");
+			cli_seal_usage(stderr);
 			return 2;
 		}
 	}

@@ -42,6 +42,11 @@ static void segment_line(FILE *f, const char *name, const struct utterance *u, i
 			words, ph);
 }
 
+void cli_speech_phonemes_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella speech-phonemes\n");
+}
+
 int cli_speech_phonemes(int argc, char **argv)
 {
 	struct utterance u;
@@ -49,7 +54,7 @@ int cli_speech_phonemes(int argc, char **argv)
 
 	(void)argv;
 	if (argc != 0) {
-		fprintf(stderr, "usage: annabella speech-phonemes\n");
+		cli_speech_phonemes_usage(stderr);
 		return 2;
 	}
 	chess_init();
@@ -62,6 +67,11 @@ int cli_speech_phonemes(int argc, char **argv)
 		for (int s = 0; s < u.count; s++)
 			segment_line(stdout, name, &u, s, false);
 	return 0;
+}
+
+void cli_speech_samples_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella speech-samples [--voice LANG=VOICE]... DIR\n");
 }
 
 int cli_speech_samples(int argc, char **argv)
@@ -95,7 +105,7 @@ int cli_speech_samples(int argc, char **argv)
 		argv += 2;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: annabella speech-samples [--voice LANG=VOICE]... DIR\n");
+		cli_speech_samples_usage(stderr);
 		return 2;
 	}
 	chess_init();

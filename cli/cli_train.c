@@ -477,12 +477,17 @@ static int hint(struct train *t, const char *event, int *status)
 
 /* ------------------------------------------------------------------ the run */
 
+void cli_train_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella train --engine PATH [--side white|black] "
+		   "[--level 0..20 | --elo N]\n"
+		   "                       [--movetime MS] [--hint-movetime MS] [--wait] "
+		   "[--socket PATH] [--config FILE]\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella train --engine PATH [--side white|black] "
-			"[--level 0..20 | --elo N]\n"
-			"                       [--movetime MS] [--hint-movetime MS] [--wait] "
-			"[--socket PATH] [--config FILE]\n");
+	cli_train_usage(stderr);
 	return 2;
 }
 

@@ -70,9 +70,14 @@ struct verify {
 
 static const char *const log_names[2] = {"control.log", "speech.log"};
 
+void cli_verify_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella verify [STATE_DIR|GAME.journal]\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella verify [STATE_DIR|GAME.journal]\n");
+	cli_verify_usage(stderr);
 	return 2;
 }
 

@@ -3,6 +3,7 @@
  * annabella: the command-line tool (perft, board scripts, scoresheet exports, and the
  * control client of docs/control.md "Control interface").
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,59 +17,50 @@
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *usage;
+	void (*usage)(FILE *f);
 	enum log_level log_level;
+	bool own_help; /* reads --help itself (control: only before the command) */
 } commands[] = {
-    {"perft", cli_perft, "perft FEN DEPTH [--divide]", LOG_LEVEL_WARN},
-    {"mate", cli_mate, "mate [FEN [white|black]]   (FENs one a line on standard input without one)",
-     LOG_LEVEL_WARN},
-    {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]",
-     LOG_LEVEL_WARN},
-    {"scoresheet", cli_scoresheet,
-     "scoresheet --format pgn|text|brf|unicode [--config FILE] [--page-lines N] [--line-cells N] "
-     "[--signs after|before-square] STATE_DIR",
-     LOG_LEVEL_WARN},
-    {"control", cli_control, "control [--socket PATH] [COMMAND ARGS...]", LOG_LEVEL_WARN},
-    {"status", cli_status, "status [--socket PATH]", LOG_LEVEL_WARN},
-    {"codes", cli_codes, "codes", LOG_LEVEL_WARN},
-    {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]", LOG_LEVEL_INFO},
-    {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
-    {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
-    {"journal", cli_journal, "journal [--json] STATE_DIR|JOURNAL", LOG_LEVEL_WARN},
-    {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
-    {"brf", cli_brf, "brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE",
-     LOG_LEVEL_WARN},
-    {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
-    {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
-    {"speech-samples", cli_speech_samples, "speech-samples [--voice LANG=VOICE]... DIR",
-     LOG_LEVEL_WARN},
-    {"broadcast", cli_broadcast,
-     "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
-     "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]",
-     LOG_LEVEL_INFO},
-    {"relay", cli_relay,
-     "relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE] [--user U --password-file F]\n"
-     "            [--tls-ca FILE]\n"
-     "  annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE] [auth and TLS as relay]",
-     LOG_LEVEL_INFO},
-    {"train", cli_train,
-     "train --engine PATH [--side white|black] [--level 0..20 | --elo N] [--movetime MS]\n"
-     "            [--hint-movetime MS] [--wait] [--socket PATH] [--config FILE]",
-     LOG_LEVEL_INFO},
-    {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn",
-     LOG_LEVEL_WARN},
-    {"online", cli_online,
-     "online [--seek | --accept FRIEND | --challenge FRIEND] [--time-control S+I]\n"
-     "            [--rated | --casual] [--color white|black|random] [--wait] [--socket PATH]\n"
-     "            [--config FILE]",
-     LOG_LEVEL_INFO},
+    {"perft", cli_perft, cli_perft_usage, LOG_LEVEL_WARN, false},
+    {"mate", cli_mate, cli_mate_usage, LOG_LEVEL_WARN, false},
+    {"script", cli_script, cli_script_usage, LOG_LEVEL_WARN, false},
+    {"scoresheet", cli_scoresheet, cli_scoresheet_usage, LOG_LEVEL_WARN, false},
+    {"control", cli_control, cli_control_usage, LOG_LEVEL_WARN, true},
+    {"status", cli_status, cli_status_usage, LOG_LEVEL_WARN, false},
+    {"codes", cli_codes, cli_codes_usage, LOG_LEVEL_WARN, false},
+    {"web", cli_web, cli_web_usage, LOG_LEVEL_INFO, false},
+    {"fsck", cli_fsck, cli_fsck_usage, LOG_LEVEL_WARN, false},
+    {"verify", cli_verify, cli_verify_usage, LOG_LEVEL_WARN, false},
+    {"journal", cli_journal, cli_journal_usage, LOG_LEVEL_WARN, false},
+    {"pin", cli_pin, cli_pin_usage, LOG_LEVEL_WARN, false},
+    {"brf", cli_brf, cli_brf_usage, LOG_LEVEL_WARN, false},
+    {"seal", cli_seal, cli_seal_usage, LOG_LEVEL_WARN, false},
+    {"speech-phonemes", cli_speech_phonemes, cli_speech_phonemes_usage, LOG_LEVEL_WARN, false},
+    {"speech-samples", cli_speech_samples, cli_speech_samples_usage, LOG_LEVEL_WARN, false},
+    {"broadcast", cli_broadcast, cli_broadcast_usage, LOG_LEVEL_INFO, false},
+    {"relay", cli_relay, cli_relay_usage, LOG_LEVEL_INFO, false},
+    {"train", cli_train, cli_train_usage, LOG_LEVEL_INFO, false},
+    {"review", cli_review, cli_review_usage, LOG_LEVEL_WARN, false},
+    {"online", cli_online, cli_online_usage, LOG_LEVEL_INFO, false},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage:\n");
+	fprintf(f, "usage: annabella COMMAND [ARGS...]   (annabella COMMAND --help: its usage)\n"
+		   "       annabella --version\n"
+		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  annabella %s\n", commands[i].usage);
+		commands[i].usage(f);
+}
+
+/* --help or -h among a command's arguments (up to a "--"), as GNU and Debian tools read
+ * it: the usage on standard output, exit 0, nothing else done. */
+static bool asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
@@ -90,6 +82,10 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
+			if (!commands[i].own_help && asks_help(argc - 2, argv + 2)) {
+				commands[i].usage(stdout);
+				return 0;
+			}
 			snprintf(program, sizeof(program), "annabella %s", commands[i].name);
 			log_init(program, commands[i].log_level);
 			return commands[i].run(argc - 2, argv + 2);

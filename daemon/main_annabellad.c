@@ -41,6 +41,7 @@
 #include "store/recovery.h"
 #include "store/state.h"
 #include "daemon/script.h"
+#include "daemon/svcstatus.h"
 #include "store/store.h"
 #include "daemon/takeover.h"
 #include "referee/referee.h"
@@ -78,6 +79,7 @@ struct daemon {
 	struct takeover *takeover;	 /* a new version installed while it runs */
 	struct power *power;		 /* the Pi's supply and a UPS ([power]) */
 	struct fairplay_watch *fairplay; /* the machine's fair-play state ([fairplay]) */
+	struct svcstatus status;	 /* the service manager's status line, as last sent */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -531,6 +533,36 @@ static void signal_ready(void *user, int fd, short revents, uint64_t now)
 	loop_stop(d->loop, 0);
 }
 
+/* The service manager's status line, sent when what it says changes (a move, a result, a
+ * storage fault ...): asked every round, it compares a few numbers. */
+static uint64_t status_deadline(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	return svcstatus_due(&d->status, referee_game(d->referee), store_saving_error(d->store),
+			     takeover_waiting(d->takeover))
+		   ? now
+		   : UINT64_MAX;
+}
+
+/* "STATUS=" and the line; READY=1 before it at the first. */
+static void send_status(struct daemon *d, bool ready)
+{
+	static const char ready_prefix[] = "READY=1\n";
+	char msg[sizeof(ready_prefix) + 7 + 400];
+	int n = snprintf(msg, sizeof(msg), "%sSTATUS=", ready ? ready_prefix : "");
+
+	svcstatus_format(&d->status, referee_game(d->referee), store_saving_error(d->store),
+			 takeover_waiting(d->takeover), msg + n, sizeof(msg) - (size_t)n);
+	notify_send(msg);
+}
+
+static void status_run(void *user, uint64_t now)
+{
+	(void)now;
+	send_status(user, false);
+}
+
 static void power_changed(void *user, const struct power_status *st, uint64_t now)
 {
 	struct daemon *d = user;
@@ -882,6 +914,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	loop_add_source(d->loop, said_deadline, said_run, d);
 	loop_add_source(d->loop, end_deadline, end_run, d);
 	d->takeover = takeover_open(d->loop, d->referee);
+	if (notify_wanted())
+		loop_add_source(d->loop, status_deadline, status_run, d);
 	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
 			      power_changed, d);
 	d->fairplay = fairplay_watch_open(&d->cfg.fairplay, !strcmp(d->opt.board_spec, "gpiod"),
@@ -999,14 +1033,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	realtime_memory();
-	{
-		const struct game *g = referee_game(d.referee);
-		char ready[160];
-
-		snprintf(ready, sizeof(ready), "READY=1\nSTATUS=game %s, %d moves",
-			 g->open ? g->params.id : "-", g->open ? game_plies(g) : 0);
-		notify_send(ready);
-	}
+	send_status(&d, true);
 	status = loop_run(d.loop);
 	stop(&d);
 	trace_close();

@@ -12,6 +12,13 @@
 
 #include "base/log.h"
 
+bool notify_wanted(void)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+
+	return path && *path;
+}
+
 int notify_send(const char *msg)
 {
 	static bool warned;

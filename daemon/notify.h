@@ -8,8 +8,11 @@
 #ifndef ANNABELLA_NOTIFY_H
 #define ANNABELLA_NOTIFY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+/* Whether there is a service manager to tell ($NOTIFY_SOCKET). */
+bool notify_wanted(void);
 /* Send one message ("READY=1", "STATUS=..."); 0, or -1 (logged once). */
 int notify_send(const char *msg);
 /* The watchdog's keep-alive period in ms ($WATCHDOG_USEC / 2, for this process), or 0. */

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "daemon/notify.h"
 
 #define TAKEOVER_CHECK_MS 2000
 #define DELETED_SUFFIX	  " (deleted)"
@@ -23,9 +22,14 @@ struct takeover {
 	const char *name;    /* its name in its folder (into path) */
 	int watch_fd;	     /* inotify on that folder, or -1: checked every TAKEOVER_CHECK_MS */
 	uint64_t next_ms;    /* the next check, UINT64_MAX: none until the folder changes */
-	bool waiting_said;   /* the new version's wait was logged */
+	bool waiting_said;   /* the new version's wait was logged (it waits from then on) */
 	bool due;	     /* the loop stopped for the new version */
 };
+
+bool takeover_waiting(const struct takeover *t)
+{
+	return t && t->waiting_said;
+}
 
 bool takeover_game_idle(const struct game *g)
 {
@@ -82,7 +86,6 @@ static void takeover_run(void *user, uint64_t now)
 				 "a new version of %s was installed; it takes over once this "
 				 "game's result is approved, or at the next start",
 				 t->path);
-			notify_send("STATUS=a new version waits for the end of the game");
 			t->waiting_said = true;
 		}
 		return;

@@ -26,6 +26,8 @@ struct takeover;
 
 /* NULL in virtual time, or when the program's own path cannot be read (logged). */
 struct takeover *takeover_open(struct loop *loop, const struct referee *referee);
+/* Whether a new version was installed and waits for the game's end (false for NULL). */
+bool takeover_waiting(const struct takeover *t);
 /* The new program's path once the loop stopped for it, else NULL. */
 const char *takeover_program(const struct takeover *t);
 void takeover_free(struct takeover *t);

@@ -368,7 +368,7 @@ static void on_broker_message(void *user, const char *topic, const char *payload
 
 /* ------------------------------------------------------------------ main */
 
-static void usage(FILE *f)
+void cli_broadcast_usage(FILE *f)
 {
 	fprintf(f, "usage: annabella broadcast --mqtt HOST:PORT --board NAME [--socket PATH]\n"
 		   "           [--config FILE] [--user U --password-file F] [--tls-ca FILE]\n"
@@ -386,7 +386,6 @@ int cli_broadcast(int argc, char **argv)
 	    {"password-file", required_argument, NULL, 'p'},
 	    {"tls-ca", required_argument, NULL, 't'},
 	    {"accept-tags", no_argument, NULL, 'a'},
-	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *mqtt = NULL, *board = NULL, *sock = NULL, *config = NULL, *user = NULL,
@@ -431,18 +430,14 @@ int cli_broadcast(int argc, char **argv)
 		case 'a':
 			accept_tags = true;
 			break;
-		case 'h':
-			usage(stdout);
-			free(cfg);
-			return 0;
 		default:
-			usage(stderr);
+			cli_broadcast_usage(stderr);
 			free(cfg);
 			return 2;
 		}
 	}
 	if (optind < argc + 1) {
-		usage(stderr);
+		cli_broadcast_usage(stderr);
 		free(cfg);
 		return 2;
 	}

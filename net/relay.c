@@ -717,7 +717,7 @@ struct relay_options {
 	int delay_s;
 };
 
-static void usage(FILE *f)
+void cli_relay_usage(FILE *f)
 {
 	fprintf(f, "usage: annabella relay --mqtt HOST:PORT --listen ADDR:PORT [--config FILE]\n"
 		   "           [--delay MINUTES] [--arbiter-listen ADDR:PORT]\n"
@@ -727,8 +727,8 @@ static void usage(FILE *f)
 		   "           [--user U --password-file F] [--tls-ca FILE]\n");
 }
 
-/* The options into o, the broker's into mo (the config file's [relay] under them): 0,
- * 1 for --help, 2 on bad usage (said). */
+/* The options into o, the broker's into mo (the config file's [relay] under them): 0, or 2
+ * on bad usage (said). */
 static int parse_options(int argc, char **argv, bool tags, struct relay_options *o,
 			 struct mqtt_options *mo, struct config *cfg)
 {
@@ -743,7 +743,6 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 	    {"arbiter-listen", required_argument, NULL, 'a'},
 	    {"boards", required_argument, NULL, 'b'},
 	    {"round", required_argument, NULL, 'r'},
-	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	char err[400];
@@ -782,17 +781,14 @@ static int parse_options(int argc, char **argv, bool tags, struct relay_options 
 		case 'r':
 			o->round = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
 		default:
-			usage(stderr);
+			cli_relay_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind < argc + 1 ||
 	    (tags && (o->listen || o->delay || o->arbiter_listen || o->boards || o->round))) {
-		usage(stderr);
+		cli_relay_usage(stderr);
 		return 2;
 	}
 	config_defaults(cfg);
@@ -923,7 +919,7 @@ static int relay_tags(int argc, char **argv)
 	if (!cfg || !csv)
 		goto out;
 	if (argc < 1 || argv[0][0] == '-') {
-		usage(stderr);
+		cli_relay_usage(stderr);
 		goto out;
 	}
 	path = argv[0];
@@ -1079,7 +1075,7 @@ int cli_relay(int argc, char **argv)
 		free(cfg);
 		free(r.boards);
 		free(r.round_boards);
-		return rc == 1 ? 0 : 2;
+		return 2;
 	}
 	r.delay_ms = (int64_t)o.delay_s * 1000;
 	r.started_ms = r.broker_since_ms = wall_ms();

@@ -1249,11 +1249,16 @@ static enum MHD_Result route(void *user, const struct httpd_request *req)
 
 /* ------------------------------------------------------------------ entry */
 
+void cli_web_usage(FILE *f)
+{
+	fprintf(f, "usage: annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]\n"
+		   "                     [--tls-cert FILE --tls-key FILE]\n"
+		   "       annabella web certificate DIR\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]\n"
-			"                     [--tls-cert FILE --tls-key FILE]\n"
-			"       annabella web certificate DIR\n");
+	cli_web_usage(stderr);
 	return 2;
 }
 

@@ -53,25 +53,17 @@ start_daemon() { # ERRLOG ARGS...
 	daemon_pid=$spawned
 }
 
-# A game in real time: the moves, then a long wait for the users; the power goes.
-cat >"$work/run1.script" <<'SCRIPT'
-player white
-time-control 600+5
-+300 press opponent-clock
-+300 lift e2
-+200 place e4
-+300 press player-clock
-+300 lift e7
-+200 place e5
-+300 press opponent-clock
-+9000 lift g1
-+200 place f3
-+1500 crash
-SCRIPT
-start_daemon "$work/daemon1.err" --config "$work/annabella.conf" --board "sim:$work/run1.script" \
+# A game in real time on a live script (tests/lib.sh): two plies, the users' commands, a
+# watcher, a third ply when they are done; the power goes.
+live_open "$work/run1.board"
+live "player white" "time-control 600+5" ""
+start_daemon "$work/daemon1.err" --config "$work/annabella.conf" --board "sim:$work/run1.board" \
 	--time real --audio none --state "$work/state"
 wait_socket "$sock" || bad "no socket at $sock"
-sleep 2.2
+live "+300 press opponent-clock" "+300 lift e2" "+200 place e4" "+300 press player-clock" \
+	"+300 lift e7" "+200 place e5" "+300 press opponent-clock"
+two_plies() { as anb-assistant status >/dev/null; grep -q '"plies":2' "$work/out"; }
+wait_for 10 two_plies || bad "the first two plies were not made"
 
 expect "assistant status" "$(as anb-assistant status)" 0 '"plies":2'
 expect "assistant tags" "$(as anb-assistant tags White "Anna Berg")" 0 '"ok":true'
@@ -114,17 +106,21 @@ time.sleep(6)
 PY
 unruly=$!
 track $unruly
+wait_line "$work/watch.out" . 5 # the watcher is in
+live "+300 lift g1" "+200 place f3" "+1500 crash"
 wait $daemon_job 2>/dev/null
 rc1=$?
 stop $watcher $unruly
 [ $rc1 -eq 137 ] && ok || bad "the first run exited $rc1 (want 137, the crash)"
 grep -q '"event":"made".*"san":"Nf3"' "$work/watch.out" && ok ||
 	bad "the watcher did not see Nf3: $(head -c 300 "$work/watch.out")"
-# The script placed f3 at 11100 ms of daemon time; the move is made after the settle time.
+# The move is made after the settle time from f3's placing (the journal has its time).
+live_close
 said=$(awk '/public Springer Gustav eins Felix drei/ { print $1; exit }' "$work/state/speech.log")
-if [ -n "$said" ]; then
+placed=$(awk '$4 == "place" && $5 == "f3" { print $3; exit }' "$work/state/journal")
+if [ -n "$said" ] && [ -n "$placed" ]; then
 	ok
-	echo "control: with the unruly clients, Nf3 was announced $((said - 11100)) ms after its" \
+	echo "control: with the unruly clients, Nf3 was announced $((said - placed)) ms after its" \
 		"peg went in (settle time 150 ms)"
 else
 	bad "the move after the unruly clients was not announced"
@@ -134,16 +130,17 @@ grep -q '^[0-9]* anb-assistant+pin arbiter claim threefold white => ok' "$work/s
 grep -q '^[0-9]* anb-arbiter arbiter pause => ok clocks paused' "$work/state/control.log" &&
 	ok || bad "control.log lacks the arbiter's pause"
 
-# The power comes back: the commands' effects are in the journal.
-cat >"$work/run2.script" <<'SCRIPT'
-player white
-time-control 600+5
-+6000 lift b8
-SCRIPT
-start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.script" \
+# The power comes back: the commands' effects are in the journal.  The board a live script
+# with no action, so the daemon runs until the test stops it (a script's wait ended it
+# before the test was done on a loaded machine).
+live_open "$work/run2.board"
+live "player white" "time-control 600+5" ""
+start_daemon "$work/daemon2.err" --config "$work/annabella.conf" --board "sim:$work/run2.board" \
 	--time real --audio none --state "$work/state"
-wait_socket "$sock" || bad "no socket after the restart"
-sleep 0.5
+# The socket is there a moment before its group may use it (it is given its mode after it
+# is made): until the assistant reaches the daemon.
+reachable() { as anb-assistant status >/dev/null && grep -q '"ok":true' "$work/out"; }
+wait_for 10 reachable || bad "the assistant cannot reach the daemon after the restart: $(cat "$work/out")"
 # The CLI's help and completion are the daemon's command table: --help lists every row of
 # `help`, and on a terminal Tab completes a command and its first argument.
 "$build/annabella" control --socket "$sock" help >"$work/help.json" 2>&1

@@ -187,7 +187,8 @@ stop_daemon
 log="$work/pins/control.log"
 lines=$(grep -c '^[0-9]* anb-gassist assistant auth \*\*\*\* => error wrong PIN' "$log")
 waits=$(grep -c '^[0-9]* anb-gassist assistant auth \*\*\*\* => error [0-9]* PINs\? refused unchecked during a' "$log")
-sum=$(sed -n 's/.* => error \([0-9]*\) PINs\? refused unchecked during a.*/\1/p' "$log" | paste -sd+ | bc)
+sum=$(sed -n 's/.* => error \([0-9]*\) PINs\? refused unchecked during a.*/\1/p' "$log" |
+	awk '{ n += $1 } END { print n + 0 }')
 all_refused=$((refused + 1)) # and the right PIN refused while waiting
 if [ "$lines" -eq "$checked" ] && [ "$waits" -ge 2 ] && [ "$waits" -le 4 ] &&
 	[ "${sum:-0}" -eq "$all_refused" ] &&

@@ -74,32 +74,14 @@ same_pgn() { # WHAT NAME PORT [mosquitto_sub options]: the retained PGN equals t
 }
 
 # ------------------------------------------------------------------ broker and daemon restarts
-# Six plies with pauses between (the broker freezes before the third, dies after it and is
-# started again after the fourth), then a long wait.
-cat >"$work/b1.script" <<'SCRIPT'
-player white
-time-control 600+5
-+300 press opponent-clock
-+300 lift e2
-+200 place e4
-+300 press player-clock
-+300 lift e7
-+200 place e5
-+300 press opponent-clock
-+4000 lift g1
-+200 place f3
-+300 press player-clock
-+3000 lift b8
-+200 place c6
-+300 press opponent-clock
-+8000 lift f1
-+200 place c4
-+300 press player-clock
-+300 lift f8
-+200 place c5
-+300 press opponent-clock
-+600000 lift a2
-SCRIPT
+# Six plies on a live script (tests/lib.sh), so each comes when the test is ready for it:
+# the broker freezes before the third, dies after it and is started again after the fourth,
+# and the retained PGN is read before the fifth.
+live_open "$work/b1.board"
+live "player white" "time-control 600+5" ""
+ply() { # FROM TO PRESS: a move and its clock press
+	live "+300 lift $1" "+200 place $2" "+300 press $3"
+}
 # After the restart: the same game goes on (the clocks come back paused).
 cat >"$work/b1-again.script" <<'SCRIPT'
 player white
@@ -115,10 +97,13 @@ setup r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4
 +600000 lift a2
 SCRIPT
 spawn mosquitto_sub -p "$port" -t 'annabella/b1/#' -v >"$work/b1.sub" 2>/dev/null
-daemon b1 "$work/b1.script"
+daemon b1 "$work/b1.board"
 b1_daemon=$dpid
 broadcast b1 "$work/b1.broadcast.log" --mqtt "127.0.0.1:$port" --accept-tags
 b1_broadcast=$bpid
+live "+300 press opponent-clock"
+ply e2 e4 player-clock
+ply e7 e5 opponent-clock
 wait_plies b1 2 || bad "b1: the game did not start"
 same_pgn "two plies" b1 "$port"
 # The broker freezes: the third ply's PGN is published but never acknowledged.  It dies; the
@@ -126,6 +111,7 @@ same_pgn "two plies" b1 "$port"
 # when it connects, and the client library sends the unacknowledged third-ply PGN again: the
 # broker must keep the whole one (the regression: the stale one, retained until the next move).
 kill -STOP "$broker_pid"
+ply g1 f3 player-clock
 wait_plies b1 3 || bad "b1: no third ply while the broker was frozen"
 sleep 1
 {
@@ -133,21 +119,29 @@ sleep 1
 	wait "$broker_pid"
 } 2>/dev/null
 connects=$(grep -c 'broker .*: connected' "$work/b1.broadcast.log")
+ply b8 c6 opponent-clock
 wait_plies b1 4 || bad "b1: no fourth ply while the broker was down"
 start_broker "$work/broker.conf"
 wait_port "$port" || bad "the broker did not start again"
 reconnected() { [ "$(grep -c 'broker .*: connected' "$work/b1.broadcast.log")" -gt "$connects" ]; }
 wait_for 20 reconnected || bad "the broadcast did not connect to the broker again"
 sleep 1
-# Before the fifth ply (eight seconds after the fourth): the retained PGN is the export.
+# Before the fifth ply: the retained PGN is the export.
 want=$(export_pgn b1)
 got=$(retained "$port" annabella/b1/pgn)
 [ "$(plies <<<"$want")" = 4 ] && [ "$got" = "$want" ] && ok ||
 	bad "after the broker's restart the retained PGN has $(plies <<<"$got") plies, not the daemon's $(plies <<<"$want")"
 same_pgn "after the broker's restart" b1 "$port"
+ply f1 c4 player-clock
+ply f8 c5 opponent-clock
 wait_plies b1 6 || bad "b1: no sixth ply"
+# The daemon stops once Bc5's press is read (its clock reading is in the export), not
+# between the move and its press.
+bc5_pressed() { export_pgn b1 | tr '\n' ' ' | grep -q 'Bc5 {\[%clk'; }
+wait_for 20 bc5_pressed || bad "b1: Bc5's press was not read"
 same_pgn "six plies" b1 "$port"
 stop "$b1_daemon"
+live_close
 sleep 1
 daemon b1 "$work/b1-again.script"
 b1_daemon=$dpid

@@ -53,28 +53,36 @@ time-control 300+0
 +500 crash
 EOF
 ( virtual "$work/ro" "$work/two.script" ) 2>/dev/null
-cat >"$work/rest.script" <<'EOF'
-player white
-time-control 300+0
-+300 control arbiter resume
-+300 lift g1
-+300 place f3
-+300 press player-clock
-+2500 lift b8
-+300 place c6
-+300 press opponent-clock
-EOF
 wav_before=$(stat -c %s "$work/ro/games/game-0001.opus" 2>/dev/null || echo 0)
-# The mount needs root; the daemon runs as the tester, who owns the state directory.
+# The rest of the game on a live script (tests/lib.sh): the arbiter's resume and Nf3 while
+# storage is read-only, then storage back, then Nc6 once the daemon found it back.  The mount
+# needs root; the daemon runs as the tester, who owns the state directory; it gets a socket
+# outside it, so the test sees its moves.
+live_open "$work/rest.board"
+live "player white" "time-control 300+0" ""
 $sudo unshare -m bash -c '
 	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 3
-	runuser -u "$5" -- "$2/annabellad" --control none --board "sim:$3" --time real \
+	runuser -u "$5" -- "$2/annabellad" --control "$6" --board "sim:$3" --time real \
 		--audio none --state "$1" >"$4" 2>&1 &
 	pid=$!
-	sleep 2
+	until [ -e "$7" ]; do sleep 0.1; done
 	touch "$1/x" 2>/dev/null && exit 4
 	mount -o remount,bind,rw "$1"
-	wait $pid' _ "$work/ro" "$build" "$work/rest.script" "$work/ro-run.out" "$(id -un)"
+	wait $pid' _ "$work/ro" "$build" "$work/rest.board" "$work/ro-run.out" "$(id -un)" \
+	"$work/ro.sock" "$work/storage-back" {live_fd}>&- &
+ro_job=$!
+wait_socket "$work/ro.sock" 10 || bad "read-only at start: the daemon made no socket"
+live "+300 control arbiter resume" "+300 lift g1" "+300 place f3" "+300 press player-clock"
+three_plies() {
+	"$build/annabella" control --socket "$work/ro.sock" status 2>/dev/null | grep -q '"plies":3'
+}
+wait_for 15 three_plies || bad "read-only at start: Nf3 was not made"
+touch "$work/storage-back"
+wait_line "$work/ro/speech.log" 'wieder gespeichert' 15 ||
+	bad "read-only at start: the daemon did not find storage back"
+live "+300 lift b8" "+300 place c6" "+300 press opponent-clock"
+live_close
+wait $ro_job
 rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c 'nicht mehr gespeichert' "$work/ro/speech.log")" -eq 1 ] &&
 	grep -q 'wieder gespeichert' "$work/ro/speech.log" &&

@@ -43,7 +43,7 @@ sleep 3
 w1=$(wakeups)
 [ "$w1" = "$w0" ] && ok || bad "idle: the daemon woke $((w1 - w0)) times in 3 s with nothing to do"
 install_new
-if wait_for 4 marker_is_daemon; then
+if wait_for 10 marker_is_daemon; then
 	ok
 	[ "$(cut -d' ' -f2- "$work/marker")" = "${args[*]}" ] && ok ||
 		bad "idle: the new version got other arguments: $(cat "$work/marker")"
@@ -54,32 +54,22 @@ grep -q 'no game is in progress: starting it' "$work/idle.err" && ok ||
 	bad "idle: the log does not say why: $(cat "$work/idle.err")"
 wait "$pid" 2>/dev/null
 
-# A game: two moves, the new version installed, a third move, the arbiter's result, the
-# players' approval.  It takes over after the approval, never before.
-cat >"$work/game.script" <<'SCRIPT'
-player white
-time-control 600+5
-+300 press opponent-clock
-+300 lift e2
-+200 place e4
-+300 press player-clock
-+300 lift e7
-+200 place e5
-+300 press opponent-clock
-+4000 lift g1
-+200 place f3
-+300 press player-clock
-+1500 control arbiter result 1-0 adjudication
-+2500 control assistant approve
-+30000 press info
-SCRIPT
-run game game.script
+# A game on a live script (tests/lib.sh), each step when the test is ready for it: two moves,
+# the new version installed, a third move, the arbiter's result, the players' approval.  It
+# takes over after the approval, never before.
+live_open "$work/game.board"
+live "player white" "time-control 600+5" ""
+run game game.board
+live "+300 press opponent-clock" "+300 lift e2" "+200 place e4" "+300 press player-clock" \
+	"+300 lift e7" "+200 place e5" "+300 press opponent-clock"
 wait_for 5 grep -q 'public Bauer Eva sieben Eva fünf' "$work/game/speech.log" ||
 	bad "game: e5 was not announced"
 install_new
+# The daemon looks for a new version every two seconds: more than one look.
 sleep 2.5
 [ ! -f "$work/marker" ] && kill -0 "$pid" 2>/dev/null && ok ||
 	bad "game: the new version took over in the middle of the game"
+live "+300 lift g1" "+200 place f3" "+300 press player-clock"
 grep -q "$work/bin/annabellad (deleted)" <(readlink "/proc/$pid/exe" 2>/dev/null) && ok ||
 	bad "game: the running program is not the old one: $(readlink "/proc/$pid/exe")"
 grep -q 'takes over once this game.s result is approved' "$work/game.err" && ok ||
@@ -87,13 +77,16 @@ grep -q 'takes over once this game.s result is approved' "$work/game.err" && ok 
 # The game goes on with the old version: f3 is made, its press gives its reading.
 movetext() { tr '\n' ' ' <"$work/game/game.pgn"; }
 nf3_read() { movetext | grep -q '2\. Nf3 {\[%clk'; }
-wait_for 5 nf3_read && ok ||
+wait_for 10 nf3_read && ok ||
 	bad "game: the move after the upgrade is not on the scoresheet: $(cat "$work/game/game.pgn")"
 # The result given (not yet approved): still the old version.
-wait_for 3 grep -q '^\[Result "1-0"\]' "$work/game/game.pgn" || bad "game: no result"
+live "+300 control arbiter result 1-0 adjudication"
+wait_for 5 grep -q '^\[Result "1-0"\]' "$work/game/game.pgn" || bad "game: no result"
+sleep 2.5
 [ ! -f "$work/marker" ] && ok || bad "game: the new version took over before the approval"
+live "+300 control assistant approve"
 # Approved: the new version takes over, in the same process, with the same arguments.
-if wait_for 6 marker_is_daemon; then
+if wait_for 10 marker_is_daemon; then
 	ok
 	[ "$(cut -d' ' -f2- "$work/marker")" = "${args[*]}" ] && ok ||
 		bad "game: the new version got other arguments: $(cat "$work/marker")"
@@ -103,5 +96,6 @@ fi
 archived=$(ls "$work"/game/games/game-0001*.pgn 2>/dev/null | head -1)
 [ -n "$archived" ] && grep -q '2\. Nf3' "$archived" && grep -q '1-0' "$archived" && ok ||
 	bad "game: the archived scoresheet is not whole: $(cat "$archived" 2>/dev/null)"
+live_close
 wait "$pid" 2>/dev/null
 summary

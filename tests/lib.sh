@@ -116,8 +116,13 @@ need_root() { # WHY: give up unless root or sudo
 at_exit() { _lib_hooks+=("$*"); } # COMMAND: run at exit, before the processes are stopped
 
 # ------------------------------------------------------------------ processes
-spawn() { # COMMAND...: in the background, stopped at exit; its PID in $! (redirect the call)
-	"$@" &
+spawn() { # COMMAND...: in the background, stopped at exit; its PID in $! (redirect the call).
+	# Without the test's end of a live script (below), which would keep the script open.
+	if [ -n "$live_fd" ]; then
+		"$@" {live_fd}>&- &
+	else
+		"$@" &
+	fi
 	_lib_pids+=($!)
 }
 
@@ -200,6 +205,32 @@ _lib_port_open() {
 }
 
 wait_port() { wait_for "${2:-5}" _lib_port_open "$1"; } # PORT [SECONDS]: until something listens
+
+# ------------------------------------------------------------------ live board scripts
+# A board script the test writes as it goes (a live script, sim:PIPE, in real time:
+# docs/scripts.md "Board scripts, line logs, time controls"), so the board moves on when the
+# test has read or done what it must there, never after a wait that a loaded machine may
+# outrun.
+#
+#     live_open "$work/board"            the pipe, held open on $live_fd
+#     start the daemon with --board "sim:$work/board" --time real
+#     live "player white" "time-control 600+5" ""     the header, a blank line: it starts
+#     live "+300 lift e2" "+200 place e4"             actions, each when its line arrives
+#     live_close                                      the script ends
+live_fd=""
+live_open() { # FIFO: made and opened read-write (neither the test nor the daemon waits for
+	# the other to open it; the daemon reads what is written).  Processes started with spawn
+	# do not get it; others must be started with {live_fd}>&- so that live_close ends it.
+	mkfifo "$1" || give_up "cannot make the pipe $1"
+	exec {live_fd}<>"$1"
+}
+
+live() { printf '%s\n' "$@" >&"$live_fd"; } # LINE...: written to the live script
+
+live_close() { # the script ends (the daemon ends five seconds later)
+	[ -n "$live_fd" ] && exec {live_fd}>&-
+	live_fd=""
+}
 
 # ------------------------------------------------------------------ throwaway users
 _lib_cannot_make() {

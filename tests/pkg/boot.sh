@@ -4,8 +4,9 @@
 # /pkgtest; a unit of its own runs /pkgtest/SCRIPT once the system is up, which writes
 # "ok NAME" / "FAIL NAME" lines and "done" to PAYLOAD/out/results and powers off.  Prints the
 # results with NAME: before them and a last line "NAME: N passed, N failed"; exit 0 when all
-# passed.  A foreign architecture's tree boots under qemu-user (binfmt_misc), its
-# interpreter inside the tree.
+# passed.  A foreign architecture's tree boots under qemu-user (binfmt_misc).  With
+# BOOT_NETWORK=host the container shares this machine's network (make fresh-check installs
+# packages from Debian's archive).
 set -euo pipefail
 root=$1
 payload=$2
@@ -28,9 +29,17 @@ mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf ../annabella-pkgtest.service \
 	"$root/etc/systemd/system/multi-user.target.wants/annabella-pkgtest.service"
 echo annabella-pkgtest >"$root/etc/hostname"
+# As an installed system has it: localhost and the host's own name resolve (sudo asks for
+# it); a minbase tree has no /etc/hosts.
+[ -e "$root/etc/hosts" ] ||
+	printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+grep -q annabella-pkgtest "$root/etc/hosts" ||
+	printf '127.0.1.1\tannabella-pkgtest\n' >>"$root/etc/hosts"
 
 start=$(date +%s)
-timeout "$timeout" systemd-nspawn --quiet --boot --private-network --register=no --keep-unit \
+network=--private-network
+[ "${BOOT_NETWORK:-}" = host ] && network=--resolv-conf=copy-host
+timeout "$timeout" systemd-nspawn --quiet --boot "$network" --register=no --keep-unit \
 	-D "$root" -M "annabella-$name" --bind="$payload:/pkgtest" \
 	>"$payload/console.log" 2>&1 || true
 echo "$name: the container ran $(($(date +%s) - start)) s"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs in the booted Debian 12 or 13 container (tests/pkg/run.sh, tests/trixie/run.sh):
-# installs the package, starts the service with the sim board, upgrades it in the middle of
-# a game, stalls it for the watchdog, checks the hardening score, purges it and installs it
-# again on a machine without a GPIO chip.  Writes "ok NAME" / "FAIL NAME" lines to
+# installs the package, starts the service with the sim board, reloads it, upgrades it in
+# the middle of a game, stalls it for the watchdog, checks the hardening score, purges it,
+# installs it again on a machine without a GPIO chip, and upgrades from 0.9.0 as a club that
+# edited the shipped configuration would (README.Debian).  Writes "ok NAME" / "FAIL NAME" lines to
 # /pkgtest/out/results, then powers off.
 out=/pkgtest/out
 exec >"$out/log" 2>&1
@@ -31,8 +32,9 @@ inactive() { [ "$(prop ActiveState)" = inactive ]; }
 # in a configuration drop-in.
 mkdir -p /usr/share/annabella-test /etc/systemd/system/annabellad.service.d \
 	/etc/annabella/annabella.conf.d
-cp /pkgtest/game.script /pkgtest/stall.script /pkgtest/upgrade.script /usr/share/annabella-test/
-printf '[game]\nevent = Drop-in Open\n' >/etc/annabella/annabella.conf.d/60-club.conf
+cp /pkgtest/game.script /pkgtest/stall.script /usr/share/annabella-test/
+printf '[game]\nevent = Drop-in Open\n[log]\nlevel = info\n' \
+	>/etc/annabella/annabella.conf.d/60-club.conf
 cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
 [Service]
 ExecStart=
@@ -55,13 +57,29 @@ check udev-rule-i2c sh -c 'grep -h "i2c-dev" /usr/lib/udev/rules.d/60-annabella-
 	/lib/udev/rules.d/60-annabella-gpio.rules 2>/dev/null | grep -q "GROUP=\"i2c\""'
 check conf-d-closed sh -c 'stat -c "%U %G %a" /etc/annabella/annabella.conf.d | grep -qx "root annabella 750"'
 check examples sh -c 'test -f /usr/share/doc/annabella/examples/matrix-pi.conf &&
-	test -f /usr/share/doc/annabella/examples/shift-pi.conf'
+	test -f /usr/share/doc/annabella/examples/shift-pi.conf &&
+	test -f /usr/share/doc/annabella/examples/shift-hat-pi.conf'
 check readme-debian test -f /usr/share/doc/annabella/README.Debian.gz
 check conffile sh -c 'dpkg-query -W -f="\${Conffiles}" annabella | grep -q /etc/annabella/annabella.conf'
 check version sh -c '/usr/bin/annabellad --version | grep -q "^annabellad "'
 check cli-version sh -c 'annabella --version | grep -q "^annabella "'
 check config-group sh -c 'stat -c "%U %G %a" /etc/annabella/annabella.conf | grep -qx "root annabella 640"'
 check man sh -c 'test -f /usr/share/man/man8/annabellad.8.gz && test -f /usr/share/man/man5/annabella.conf.5.gz'
+# The unit's documentation is there under the names it gives.
+docs_there() {
+	for d in $(systemctl show -P Documentation annabellad); do
+		case $d in
+		file:*) test -f "${d#file:}" || return 1 ;;
+		man:*)
+			page=${d#man:}
+			section=${page#*(}
+			section=${section%)}
+			test -f "/usr/share/man/man$section/${page%(*}.$section.gz" || return 1
+			;;
+		esac
+	done
+}
+check unit-documentation-there docs_there
 
 # A container (systemd-nspawn without CAP_IPC_LOCK) refuses mlockall to every service, so
 # the daemon's memory lock is checked only where a plain service may take it.
@@ -81,8 +99,15 @@ unlockable() { [ "$mlock_ok" = yes ] && cat || grep -v 'memory cannot be locked'
 systemctl stop annabellad
 check start systemctl start annabellad
 check active sh -c '[ "$(systemctl show -P ActiveState annabellad)" = active ]'
-check ready-status sh -c 'systemctl show -P StatusText annabellad | grep -q "^game "'
+check ready-status sh -c 'systemctl show -P StatusText annabellad | grep -q "^game-"'
 check runtime-dir sh -c 'stat -c "%U %G %a" /run/annabella | grep -qx "annabella annabella 750"'
+# A reload rereads the safe settings, with the shell's kill: this tree has no procps, whose
+# /bin/kill the unit named.
+check no-procps-here sh -c '! test -e /bin/kill && ! test -e /usr/bin/kill'
+reloaded() { journalctl -u annabellad -o cat | grep -q 'SIGHUP: reloaded'; }
+check reload systemctl reload annabellad
+check reload-reread wait_for 10 reloaded
+check reload-same-pid sh -c '[ "$(systemctl show -P NRestarts annabellad)" = 0 ]'
 # The game ends with the script: the daemon exits 0, its scoresheet written.
 check game-ends wait_for 60 inactive
 check exit-0 sh -c '[ "$(systemctl show -P Result annabellad)" = success ]'
@@ -154,11 +179,17 @@ check shipped-conf-unchanged shipped_unchanged
 
 # An upgrade in the middle of a game: the daemon is neither stopped nor restarted; the game
 # goes on with the old program, and the new one takes over, in the same process, once the
-# result is approved.
-cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
+# result is approved.  The board is a live script (a named pipe the daemon reads as this test
+# writes it), so each step comes when the test is ready for it, however slow the machine:
+# two moves, the upgrade, a third move, the arbiter's result, the players' approval.
+board=/usr/share/annabella-test/upgrade.board
+mkfifo -m 0644 "$board"
+exec 3<>"$board"
+printf 'player white\ntime-control 600+5\n\n' >&3
+cat >/etc/systemd/system/annabellad.service.d/sim.conf <<UNIT
 [Service]
 ExecStart=
-ExecStart=/usr/bin/annabellad --config /etc/annabella/annabella.conf --board sim:/usr/share/annabella-test/upgrade.script --audio wav
+ExecStart=/usr/bin/annabellad --config /etc/annabella/annabella.conf --board sim:$board --audio wav
 Restart=on-failure
 UNIT
 systemctl daemon-reload
@@ -166,21 +197,43 @@ systemctl reset-failed annabellad
 rm -rf /var/lib/annabella/*
 check upgrade-game-start systemctl start annabellad
 pid0=$(prop MainPID)
+printf '%s\n' '+300 press opponent-clock' '+300 lift e2' '+200 place e4' '+300 press player-clock' \
+	'+300 lift e7' '+200 place e5' '+300 press opponent-clock' >&3
 movetext_has() { movetext /var/lib/annabella/game.pgn | grep -q "$1"; }
 check upgrade-game-on wait_for 20 movetext_has '1\. e4 e5'
+# systemctl status shows the game as it goes on.
+status_says() { prop StatusText | grep -q "$1"; }
+check status-follows-game wait_for 10 status_says 'move 2, White to move'
 dpkg -i /pkgtest/annabella-next.deb >/tmp/upgrade.out 2>&1
 cat /tmp/upgrade.out
 check upgrade-installed sh -c 'dpkg-query -W -f="\${Version}" annabella | grep -q "+next1"'
 check upgrade-says-it-waits grep -q 'keeps running' /tmp/upgrade.out
 check upgrade-same-pid sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" = $pid0 ]"
 check upgrade-not-restarted sh -c '[ "$(systemctl show -P NRestarts annabellad)" = 0 ]'
+# The new unit file is the one systemd has (no "changed on disk" warning), without a restart.
+unit_reloaded() {
+	[ "$(prop NeedDaemonReload)" = no ] && systemctl cat annabellad | grep -q "^# .*+next1"
+}
+check upgrade-unit-reloaded unit_reloaded
+check upgrade-status-says-it-waits wait_for 10 status_says 'a new version waits'
 check upgrade-old-program-runs sh -c "readlink /proc/$pid0/exe | grep -q deleted"
+printf '%s\n' '+300 lift g1' '+200 place f3' '+300 press player-clock' >&3
 nf3_read() { tr '\n' ' ' </var/lib/annabella/game.pgn | grep -q '2\. Nf3 {\[%clk'; }
 check upgrade-game-goes-on wait_for 30 nf3_read
 check upgrade-logged-wait sh -c 'journalctl -u annabellad -o cat | grep -q "takes over once this game"'
-new_program_runs() {
-	[ "$(readlink /proc/$pid0/exe)" = /usr/bin/annabellad ] && [ "$(prop ActiveState)" = active ]
-}
+# The result given, not yet approved: still the old program (it looks every two seconds).
+printf '%s\n' '+300 control arbiter result 1-0 adjudication' >&3
+result_given() { grep -q '^\[Result "1-0"\]' /var/lib/annabella/game.pgn; }
+check upgrade-result-given wait_for 20 result_given
+sleep 2.5
+check upgrade-waits-for-approval sh -c "readlink /proc/$pid0/exe | grep -q deleted"
+printf '%s\n' '+300 control assistant approve' >&3
+# The new program, in the same process, reads the live script afresh: its header ends with a
+# blank line, given once it runs.
+taken_over() { [ "$(readlink /proc/$pid0/exe)" = /usr/bin/annabellad ]; }
+wait_for 30 taken_over
+printf '\n' >&3
+new_program_runs() { taken_over && [ "$(prop ActiveState)" = active ]; }
 check upgrade-takes-over-after-approval wait_for 30 new_program_runs
 check upgrade-same-pid-after sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" = $pid0 ]"
 archived_whole() {
@@ -189,6 +242,7 @@ archived_whole() {
 }
 check upgrade-game-archived archived_whole
 systemctl stop annabellad
+exec 3>&-
 
 # The watchdog: a stopped process stops pinging; systemd kills and restarts it.
 cat >/etc/systemd/system/annabellad.service.d/sim.conf <<'UNIT'
@@ -279,5 +333,34 @@ check no-gpio-install-succeeds [ $rc -eq 0 ]
 check no-gpio-says-why grep -q 'no GPIO chip' /tmp/nogpio.out
 check no-gpio-names-error grep -q "cannot open chip 'gpiochip0'" /tmp/nogpio.out
 check no-gpio-enabled sh -c '[ "$(systemctl is-enabled annabellad)" = enabled ]'
+doc_named_there() {
+	doc=$(grep -o '/usr/share/doc/annabella/[^ )]*' /tmp/nogpio.out | head -1)
+	[ -n "$doc" ] && test -f "$doc"
+}
+check no-gpio-names-readme-there doc_named_there
+
+# Coming from 0.9.0 (README.Debian): its README said to edit the shipped annabella.conf.  The
+# club moves its setting into a drop-in, installs the new version (apt, as the README says),
+# takes the package's annabella.conf when dpkg asks, and is never asked again.
+dpkg --purge annabella >/dev/null 2>&1
+rm -rf /etc/annabella /var/lib/annabella/*
+dpkg -i /pkgtest/annabella-0.9.0.deb >/tmp/old.out 2>&1
+check old-installed sh -c 'dpkg-query -W -f="\${Version}" annabella | grep -qx 0.9.0'
+sed -i 's/^event = ?$/event = Old Club Open/' /etc/annabella/annabella.conf
+printf '[game]\nevent = Old Club Open\n' >/etc/annabella/annabella.conf.d/60-club.conf
+new_version=$(dpkg-deb -f /pkgtest/annabella.deb Version)
+echo Y | apt-get install -y /pkgtest/annabella.deb >/tmp/from-old.out 2>&1
+cat /tmp/from-old.out
+check from-0.9.0-upgraded sh -c "dpkg-query -W -f='\${Version}' annabella | grep -qxF '$new_version'"
+check from-0.9.0-not-newest-already sh -c '! grep -q "already the newest version" /tmp/from-old.out'
+check from-0.9.0-asked grep -q "Configuration file '/etc/annabella/annabella.conf'" /tmp/from-old.out
+check from-0.9.0-took-packages-file shipped_unchanged
+annabellad --config /etc/annabella/annabella.conf --board sim:/usr/share/annabella-test/game.script \
+	--time virtual --audio none --control none --state /tmp/from-old-state >/tmp/from-old-run.out 2>&1
+check from-0.9.0-drop-in-read grep -q '^\[Event "Old Club Open"\]' /tmp/from-old-state/game.pgn
+dpkg -i /pkgtest/annabella-next.deb </dev/null >/tmp/after.out 2>&1
+rc=$?
+cat /tmp/after.out
+check from-0.9.0-never-asked-again sh -c "[ $rc -eq 0 ] && ! grep -q 'Configuration file' /tmp/after.out"
 echo done >>"$out/results"
 systemctl poweroff

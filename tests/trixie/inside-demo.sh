@@ -74,7 +74,7 @@ if ! systemctl start annabellad; then
 	exit 0
 fi
 ok start
-check ready-status sh -c 'systemctl show -P StatusText annabellad | grep -q "^game "'
+check ready-status sh -c 'systemctl show -P StatusText annabellad | grep -q "^game-"'
 check game-ends wait_for 900 inactive
 check exit-0 sh -c '[ "$(systemctl show -P Result annabellad)" = success ]'
 journalctl -u annabellad --no-pager | tail -20

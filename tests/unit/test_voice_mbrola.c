@@ -259,7 +259,7 @@ static void test_mbrola_own_rate_clean_end(void **state)
  * clipped, every announcement's end in silence. */
 static void test_mbrola_levels(void **state)
 {
-	char name[16];
+	char name[32];
 	struct tu_wav plain;
 	struct voice *v;
 	int tried = 0;

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Builds the Debian package from a copy of the source tree: OUT/annabella_VERSION_ARCH.deb,
 # then lintian at its default level (errors and warnings fail).  Usage: build.sh OUT
+# [DPKG-BUILDPACKAGE OPTIONS...]
 set -euo pipefail
 out=$(realpath -m "$1")
 shift
 src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-pkg.XXXXXX")
+# ANNABELLA_PKG_WORK: a fixed directory to build in (emptied first), so that the compiler's
+# commands are the same from build to build (make trixie-check's ccache).
+if [ -n "${ANNABELLA_PKG_WORK:-}" ]; then
+	work=$ANNABELLA_PKG_WORK
+	rm -rf "$work"
+	mkdir -p "$work"
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/annabella-pkg.XXXXXX")
+fi
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/annabella" "$out"
 # The files of the tree, without build products (git when there is one, else a copy).
