@@ -13,6 +13,10 @@
 static void answer(struct control_outcome *out, const struct game_reply *reply)
 {
 	out->ok = reply->ok;
+	out->code = reply->code;
+	out->quotes = false;
+	for (int i = 0; i < reply->argc; i++)
+		out->quotes |= !reply->args[i].number;
 	control_reply(&out->reply, reply);
 	snprintf(out->said, sizeof(out->said), "%s", reply->text);
 }

@@ -197,6 +197,8 @@ struct control_outcome {
 	bool ok;
 	struct strbuf reply;		/* the reply line (JSON, no newline) */
 	char said[GAME_REPLY_MAX + 64]; /* what control.log says after ok|error */
+	enum reply_code code;		/* the reply's code */
+	bool quotes;			/* the reply quotes words of the request */
 	enum control_action action;
 	enum game_role role;	     /* CONTROL_ACT_ROLE */
 	char name[CONTROL_NAME_MAX]; /* CONTROL_ACT_ROLE: `auth PIN NAME`'s, or "" */

@@ -157,6 +157,28 @@ static void loggable(const char *line, size_t len, char *out, size_t size)
 		memcpy(out + n, "...", 4);
 }
 
+/*
+ * The request and its reply as control.log shows them: never a PIN.  `auth` is `auth ****`;
+ * a request no row of the table took (a mistyped `Auth` or `atuh`, bytes refused before its
+ * words were read) is its length alone, since what follows its first word may be a PIN; the
+ * reply of either is its code when its words quote the request.  Else the request's first
+ * 200 bytes, escaped.
+ */
+static void shown_request(struct control_outcome *out, const char *line, size_t len, char *shown,
+			  size_t size)
+{
+	if (out->command && !(out->command->flags & CONTROL_SECRET)) {
+		loggable(line, len, shown, size);
+		return;
+	}
+	if (out->command)
+		snprintf(shown, size, "%s ****", out->command->name);
+	else
+		snprintf(shown, size, "(%zu bytes)", len);
+	if (!out->command || out->quotes)
+		snprintf(out->said, sizeof(out->said), "%s", reply_row(out->code)->name);
+}
+
 /* ------------------------------------------------------------------ clients */
 
 static void update_events(struct ctlsock *c, struct client *cl)
@@ -516,11 +538,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			control_reply(&out.reply, &err);
 		}
 	}
-	if (out.command && (out.command->flags & CONTROL_SECRET))
-		/* The PIN itself stays out of the log. */
-		snprintf(shown, sizeof(shown), "%s ****", out.command->name);
-	else
-		loggable(line, len, shown, sizeof(shown));
+	shown_request(&out, line, len, shown, sizeof(shown));
 	audit(c, now, author, role, shown, out.ok, out.said);
 	/* The connection's new state first: sending the reply may drop it. */
 	if (cl && out.action == CONTROL_ACT_WATCH) {

@@ -2,6 +2,9 @@
 # PINs nobody can guess (README "Control interface"): `annabella pin` prints six random digits
 # (or as many as asked, 6 to 16), each digit as likely as the others; a configured PIN of four
 # or five digits starts the daemon with a warning that names the key, one of six does not.
+# control.log never holds what follows an auth-like first word: `auth 471108` with an arrow
+# key's escape bytes, a byte that is not UTF-8 or a NUL, `Auth`, `AUTH`, `atuh` and the PIN
+# alone are refused before they are parsed, and logged by their length and reply code only.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -30,4 +33,45 @@ for pin in 4711 47110 471108; do
 		grep -q 'pin' "$work/$pin.err" && bad "a warning for a PIN of six digits: $(cat "$work/$pin.err")" || ok
 	fi
 done
+
+# ---------------------------------------------------------------- control.log keeps no PIN
+sock="$work/control"
+printf '[control]\nsocket = %s\narbiter-pin = 471108\nassistant-pin = 99999999\n' "$sock" \
+	>"$work/log.conf"
+printf 'player white\n+60000 lift a2\n' >"$work/wait.script"
+spawn "$build/annabellad" --config "$work/log.conf" --board "sim:$work/wait.script" --time real \
+	--audio none --state "$work/log" 2>"$work/log.err"
+daemon=$!
+wait_socket "$sock" || bad "no control socket: $(cat "$work/log.err")"
+python3 - "$sock" >"$work/sent" <<'PY'
+import socket, sys
+sent = [b"auth 471108\x1b[A", b"auth 471108\xff", b"auth 471108\x00", b"Auth 471108",
+        b"AUTH 471108", b"atuh 471108", b"471108"]
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rb")
+for line in sent:
+    s.sendall(line + b"\n")
+    f.readline()
+for line in sent:
+    print(len(line))
+PY
+stop $daemon
+clog="$work/log/control.log"
+if grep -q '4711' "$clog"; then
+	bad "control.log holds the PIN:"
+	grep '4711' "$clog" | indent
+else
+	ok
+fi
+want=(request-control-character request-not-utf8 request-nul unknown-command unknown-command
+	unknown-command unknown-command)
+mapfile -t lengths <"$work/sent"
+for i in "${!want[@]}"; do
+	pat="^[0-9]+ [^ ]+ [a-z]+ \(${lengths[i]} bytes\) => error ${want[i]}\$"
+	[ "$(grep -cE "$pat" "$clog")" -ge 1 ] && ok ||
+		bad "control.log has no line '(${lengths[i]} bytes) => error ${want[i]}'"
+done
+[ "$(grep -c ' bytes) => error ' "$clog")" -eq ${#want[@]} ] && ok ||
+	bad "control.log: not one line a request: $(grep -c ' bytes) => ' "$clog")"
 summary
