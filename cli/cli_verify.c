@@ -30,6 +30,7 @@
 
 #include "base/log.h"
 #include "base/sha256.h"
+#include "base/utf8.h"
 #include "chess/pgn.h"
 #include "cli/cli.h"
 #include "store/device.h"
@@ -193,11 +194,15 @@ static void compare(struct verify *v)
 	for (int i = 0; i < g->params.tag_count; i++) {
 		const struct game_tag *t = &g->params.tags[i];
 		const char *have = pgn_game_tag(pgn, t->name);
+		char want[3 * sizeof(t->value)];
 
-		if (t->value[0] && (!have || strcmp(have, t->value))) {
+		/* As the scoresheet writes it (base/utf8.h): a journal of an earlier version
+		 * may hold what turns the text. */
+		utf8_copy_safe(want, sizeof(want), t->value, strlen(t->value));
+		if (t->value[0] && (!have || strcmp(have, want))) {
 			snprintf(v->differs, sizeof(v->differs),
 				 "tag %s: '%s' in the scoresheet, '%s' in the journal", t->name,
-				 have ? have : "(none)", t->value);
+				 have ? have : "(none)", want);
 			return;
 		}
 	}

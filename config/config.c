@@ -12,6 +12,7 @@
 
 #include "chess/chess.h"
 #include "base/log.h"
+#include "base/utf8.h"
 
 void config_defaults(struct config *cfg)
 {
@@ -873,11 +874,39 @@ static bool may_be_empty(const char *key)
 	return false;
 }
 
+/* Whether value holds a character that breaks the line or turns the text (a tab is
+ * white space). */
+static bool turns_text(const char *value)
+{
+	const unsigned char *p = (const unsigned char *)value;
+	size_t len = strlen(value);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = utf8_decode(p + i, len - i, &cp);
+
+		if (n && cp != '\t' && utf8_effect(cp) != UTF8_PLAIN)
+			return true;
+		i += n ? n : 1;
+	}
+	return false;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *ctx = user;
 	char msg[200];
 
+	/* Values become tags, names and words a person reads: nothing that breaks a line or
+	 * turns the text (base/utf8.h).  Bytes that are no UTF-8 (a file in Latin-1 from
+	 * before) are taken as they were: the scoresheets write them as U+FFFD. */
+	if (turns_text(value)) {
+		snprintf(msg, sizeof(msg),
+			 "%s: a character that breaks the line or turns the text (such as U+202E "
+			 "or U+2028)",
+			 name);
+		return refuse(ctx, msg);
+	}
 	if (!strcmp(section, "board") && !strcmp(name, "squares")) {
 		size_t n = strlen(value);
 

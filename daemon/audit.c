@@ -10,44 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when
- * it is none (a stray byte, an overlong form, a surrogate, beyond U+10FFFF, cut short). */
-static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c, min;
-
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if ((p[0] & 0xe0) == 0xc0) {
-		len = 2;
-		c = p[0] & 0x1f;
-		min = 0x80;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		len = 3;
-		c = p[0] & 0x0f;
-		min = 0x800;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		len = 4;
-		c = p[0] & 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
+#include "base/utf8.h"
 
 /* Characters that are not printable, or that change how the text around them reads: C0
  * and C1 controls, DEL, and the invisible and direction-changing marks (zero-width
@@ -55,11 +18,10 @@ static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
  * and paragraph separators, word joiners, the byte order mark, the interlinear marks). */
 static bool printable(uint32_t c)
 {
-	if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+	if (utf8_effect(c) != UTF8_PLAIN)
 		return false;
-	if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-	    (c >= 0x2060 && c <= 0x206f) || c == 0x061c || c == 0xfeff ||
-	    (c >= 0xfff9 && c <= 0xfffb) || c == 0xad)
+	if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2060 && c <= 0x206f) || c == 0x061c ||
+	    c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) || c == 0xad)
 		return false;
 	return true;
 }

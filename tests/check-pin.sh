@@ -46,7 +46,7 @@ wait_socket "$sock" || bad "no control socket: $(cat "$work/log.err")"
 python3 - "$sock" >"$work/sent" <<'PY'
 import socket, sys
 sent = [b"auth 471108\x1b[A", b"auth 471108\xff", b"auth 471108\x00", b"Auth 471108",
-        b"AUTH 471108", b"atuh 471108", b"471108"]
+        b"AUTH 471108", b"atuh 471108", b"471108", b"auth 471108 \xe2\x80\xae"]
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
 f = s.makefile("rb")
@@ -65,7 +65,7 @@ else
 	ok
 fi
 want=(request-control-character request-not-utf8 request-nul unknown-command unknown-command
-	unknown-command unknown-command)
+	unknown-command unknown-command request-control-character)
 mapfile -t lengths <"$work/sent"
 for i in "${!want[@]}"; do
 	pat="^[0-9]+ [^ ]+ [a-z]+ \(${lengths[i]} bytes\) => error ${want[i]}\$"

@@ -314,6 +314,20 @@ static void test_game_text_limits(void **state)
 	assert_int_equal(strlen(cfg.event), 63);
 	expect_set_ok(&cfg, "game", "round", "123456789012345");
 	expect_set_bad("game", "round", "1234567890123456", "round");
+	/* Nothing that breaks the line or turns the text (base/utf8.h), in any value; a
+	 * name's own marks are taken, a tab is white space. */
+	expect_error_at("[game]\nevent = Club\n\nwhite = Berg \xe2\x80\xae"
+			"annA\n",
+			4, "white: a character that breaks the line or turns the text");
+	expect_error_at("[game]\nevent = A\xe2\x80\xa8"
+			"B\n",
+			2, "event: a character");
+	expect_error_at("[voice]\nvariant = m\xe2\x81\xa6"
+			"1\n",
+			2, "variant: a character");
+	assert_int_equal(load_text("[game]\nwhite = \xc5\x81ukasz\tK\xc3\xbchn\n", &cfg, name,
+				   sizeof(name), NULL, 0),
+			 0);
 }
 
 static void test_detect_keys(void **state)

@@ -243,6 +243,37 @@ static void test_auth_and_watch(void **state)
 	}
 }
 
+/* Text that breaks a line or turns the text around it (U+202E, U+2028 ...) is refused in any
+ * request, a tag's value or a result's reason, as a control character: it never reaches a
+ * scoresheet.  Names with marks of their own (Ł, ü, a Persian name's ZWNJ) are taken. */
+static void test_text_that_turns_refused(void **state)
+{
+	static const char *const marks[] = {
+	    "\xe2\x80\xae", "\xe2\x80\xaa", "\xe2\x81\xa6", "\xe2\x81\xa9",
+	    "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc2\x85",	    "\xc2\x9b",
+	};
+	char line[128];
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+5", NULL);
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		int records = t->nrec;
+
+		snprintf(line, sizeof(line), "tags White Berg%sAnna", marks[i]);
+		assert_false(give(ROLE_ASSISTANT, line));
+		assert_reply("\"code\":\"request-control-character\"");
+		assert_null(out.command);
+		snprintf(line, sizeof(line), "result 1-0 left the hall%s", marks[i]);
+		assert_false(give(ROLE_ARBITER, line));
+		assert_reply("\"code\":\"request-control-character\"");
+		assert_int_equal(t->nrec, records);
+	}
+	assert_true(give(ROLE_ASSISTANT, "tags White \xc5\x81ukasz K\xc3\xbchn"));
+	assert_true(give(ROLE_ASSISTANT, "tags Black \xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c"
+					 "\xd8\xb1\xd8\xb6\xd8\xa7"));
+	assert_true(give(ROLE_ASSISTANT, "tags Event Club\tOpen"));
+}
+
 /* The verdict of a claim and a mismatch kept from the player are the arbiter's. */
 static void test_status_per_audience(void **state)
 {
@@ -391,6 +422,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_roles_from_the_table, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_text_that_turns_refused, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_needs, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_modes, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_help_is_the_table, setup, teardown_control),
