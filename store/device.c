@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/sha256.h"
+
 /* The first line of a small file, only letters and digits kept; false if none. */
 static bool read_word(const char *path, char *out, size_t size)
 {
@@ -51,17 +53,56 @@ static bool cpuinfo_serial(char *out, size_t size)
 	return found;
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
+
+/* n bytes from exactly 2n hex digits; false if hex is not that. */
+static bool hex_bytes(const char *hex, unsigned char *out, size_t n)
+{
+	if (strlen(hex) != 2 * n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return true;
+}
+
+int device_app_specific(const char *machine_id, char out[33])
+{
+	unsigned char machine[16], app[16], mac[SHA256_SIZE];
+
+	if (!hex_bytes(machine_id, machine, sizeof(machine)) ||
+	    !hex_bytes(DEVICE_APP_ID, app, sizeof(app)))
+		return -1;
+	hmac_sha256(machine, sizeof(machine), app, sizeof(app), mac);
+	/* A version 4 UUID of the first half, as systemd makes it. */
+	mac[6] = (unsigned char)((mac[6] & 0x0f) | 0x40);
+	mac[8] = (unsigned char)((mac[8] & 0x3f) | 0x80);
+	sha256_hex(mac, 16, out);
+	return 0;
+}
+
 void device_serial(char *buf, size_t size)
 {
-	char id[64];
+	char id[64], app[33];
 
 	if (read_word("/sys/firmware/devicetree/base/serial-number", buf, size) &&
 	    strspn(buf, "0") != strlen(buf))
 		return;
 	if (cpuinfo_serial(buf, size))
 		return;
-	if (read_word("/etc/machine-id", id, sizeof(id))) {
-		snprintf(buf, size, "machine-id:%s", id);
+	if (read_word("/etc/machine-id", id, sizeof(id)) && device_app_specific(id, app) == 0) {
+		snprintf(buf, size, "machine-app:%s", app);
 		return;
 	}
 	snprintf(buf, size, "unknown");

@@ -9,11 +9,14 @@
 # an edited line (the scoresheet's JournalChain no longer in it), the scoresheet's result,
 # a clock reading, a byte of control.log, a line of speech.log, a flipped byte (damage).
 # A journal of the earlier format (no chain values) is resumed in the middle of a game and
-# continued with chained lines, and verify reads it.
+# continued with chained lines, and verify reads it.  The device is named by annabella's
+# application-specific id of /etc/machine-id (as systemd-id128 makes it), never the machine
+# id itself.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
 begin verify
+need systemd-id128
 sock="$work/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -110,6 +113,23 @@ else
 fi
 journal=$(ls "$work"/state/games/game-0001*.journal)
 name=$(basename "$journal" .journal)
+# The device off a Raspberry Pi: annabella's application-specific id of /etc/machine-id, as
+# systemd makes it, in the journal and the scoresheet; the machine id itself nowhere
+# (machine-id(5)).
+serial=$(sed -n 's/.* journal device serial=\([^ ]*\) .*/\1/p' "$journal" | sort -u)
+if [ -e /sys/firmware/devicetree/base/serial-number ]; then
+	want=$serial # a Pi: its SoC's serial
+else
+	want="machine-app:$(systemd-id128 machine-id --app-specific="$(sed -n \
+		's/^#define DEVICE_APP_ID "\(.*\)"/\1/p' "$tests/../store/device.h")")"
+fi
+if [ -n "$serial" ] && [ "$serial" = "$want" ] && grep -q "^\[DeviceSerial \"$want\"\]" "$pgn" &&
+	! grep -rqF "$(cat /etc/machine-id)" "$work/state"; then
+	ok
+else
+	bad "the device: noted '$serial', want '$want'; the machine id in:" \
+		"$(grep -rlF "$(cat /etc/machine-id)" "$work/state")"
+fi
 "$build/annabella" verify "$journal" >"$work/verify2.out" 2>&1 && ok ||
 	bad "verify of games/$name.journal: $(cat "$work/verify2.out")"
 
