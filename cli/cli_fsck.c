@@ -25,6 +25,7 @@
 #include "base/log.h"
 #include "cli/cli.h"
 #include "store/journal.h"
+#include "store/devkey.h"
 #include "store/recovery.h"
 #include "store/state.h"
 #include "store/store.h"
@@ -228,6 +229,10 @@ int cli_fsck(int argc, char **argv)
 	 * or the service could no longer write its own record. */
 	if (geteuid() == 0 && (dst.st_uid != 0 || dst.st_gid != 0))
 		state_set_owner(dst.st_uid, dst.st_gid);
+	/* The device key, where it may be read (root): a journal mended is keyed as the
+	 * daemon keys it; without it, mended plain (store/devkey.h). */
+	if (devkey_use(dir, false, err, sizeof(err)))
+		err[0] = '\0';
 	if (use) {
 		if (use_journal(dir, use))
 			return 2;

@@ -34,6 +34,7 @@
 #include "chess/pgn.h"
 #include "cli/cli.h"
 #include "store/device.h"
+#include "store/devkey.h"
 #include "store/journal.h"
 #include "store/state.h"
 #include "game/clock.h"
@@ -414,6 +415,9 @@ int cli_verify(int argc, char **argv)
 	if (locate(arg, journal, pgn, logs, sizeof(journal)))
 		return 2;
 	log_set_level(LOG_LEVEL_ERROR);
+	/* The chain's key, beside the state directory (store/devkey.h): only the daemon's user
+	 * and root read it. */
+	devkey_use(logs, false, err, sizeof(err));
 	game_init(&v.g);
 	read_scoresheet(&v, pgn);
 	if (journal_read(journal, false, take, &v, &st, err, sizeof(err)) < 0) {

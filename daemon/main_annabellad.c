@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "daemon/ctlsock.h"
 #include "store/device.h"
+#include "store/devkey.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
@@ -645,6 +646,10 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	if (state_mkdir(d->cfg.state_dir))
 		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
 			  d->cfg.state_dir, strerror(errno));
+	/* The journal's chain keyed with the device key (store/devkey.h), made at the first
+	 * start; without it the game is journaled all the same, with a plain chain. */
+	if (devkey_use(d->cfg.state_dir, true, err, err_size))
+		log_error(LOG_MAIN, "no device key (%s): the journal's chain is not keyed", err);
 	d->cfg.voice.log_write = state_write;
 	d->cfg.voice.log_after_start = true;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);

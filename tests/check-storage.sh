@@ -111,7 +111,7 @@ p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 b[len(b) // 2] ^= 4
 open(p, "wb").write(bytes(b))' "$work/own/journal"
-$sudo chown -R "$user:$group" "$work/own"
+$sudo chown -R "$user:$group" "$work/own" "$work/own-key" # and its device key
 $sudo find "$work/own" -type d -exec chmod 750 {} +
 $sudo find "$work/own" -type f -exec chmod 640 {} +
 $sudo "$build/annabella" fsck "$work/own" --repair >"$work/own-fsck.out"

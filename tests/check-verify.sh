@@ -175,8 +175,9 @@ PY
 edited() { # WHAT EXPECTED-TEXT COMMAND...: on a copy of the state, verify says it, exits 1
 	local what=$1 want=$2
 	shift 2
-	rm -rf "$work/copy"
+	rm -rf "$work/copy" "$work/copy-key"
 	cp -a "$work/state" "$work/copy"
+	cp -a "$work/state-key" "$work/copy-key" # on the device: its key beside it
 	(cd "$work/copy" && "$@") || bad "$what: the edit failed"
 	"$build/annabella" verify "$work/copy/games/$name.journal" >"$work/v.out" 2>&1
 	local rc=$?
