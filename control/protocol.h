@@ -143,6 +143,13 @@ struct control_status_extra {
 		int readings_from_scoresheet, readings_from_presses, reordered;
 		const char *foreign_journal;
 	} record;
+	/* The journal's anchor (README "Security model"): its chain's value after its last
+	 * line written, that line, and the device key's id (NULL: not keyed); chain NULL or
+	 * "": "journal" is null. */
+	struct control_journal_anchor {
+		long line;
+		const char *chain, *key;
+	} journal;
 	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
 	struct control_power_status {
 		bool monitored;

@@ -300,6 +300,9 @@ static void status_extra(void *shell, struct control_status_extra *x)
 		if (!x->record.scoresheet_kept_plies)
 			x->record.scoresheet_kept = NULL;
 		x->record.saving_error = store_saving_error(c->store);
+		x->journal.line = store_journal_line(c->store);
+		x->journal.chain = store_chain(c->store);
+		x->journal.key = journal_key_id()[0] ? journal_key_id() : NULL;
 		x->record.saving_fails = x->record.saving_error != NULL;
 		{
 			const struct recovery *rc = store_recovered(c->store);

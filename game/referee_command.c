@@ -81,8 +81,9 @@ static bool tag_name_ok(const char *name)
 /* Tags the device writes itself from the game. */
 static bool tag_reserved(const char *name)
 {
-	static const char *const reserved[] = {
-	    "Result", "FEN", "SetUp", "TimeControl", "Termination", "DeviceSerial", "JournalChain"};
+	static const char *const reserved[] = {"Result",      "FEN",	     "SetUp",
+					       "TimeControl", "Termination", "DeviceSerial",
+					       "GameId",      "JournalLine", "JournalChain"};
 
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		if (!strcmp(name, reserved[i]))

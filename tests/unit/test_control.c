@@ -274,6 +274,29 @@ static void test_text_that_turns_refused(void **state)
 	assert_true(give(ROLE_ASSISTANT, "tags Event Club\tOpen"));
 }
 
+/* The journal's anchor in every status, the public one too (README "Security model"): the
+ * chain's value after its last line written, the line, the device key's id. */
+static void test_status_journal_anchor(void **state)
+{
+	struct control_status_extra x = {.audience = GAME_AUDIENCE_PUBLIC};
+	struct strbuf b = {0};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+5", NULL);
+	control_reply_status(&b, rt_game(t), &x);
+	assert_non_null(strstr(b.p, "\"journal\":null"));
+	free(b.p);
+	b = (struct strbuf){0};
+	x.journal = (struct control_journal_anchor){
+	    .line = 14, .chain = "96fbc4e0a19ba043dc9af75b7e11b6b9", .key = "ca584516c9f32295"};
+	control_reply_status(&b, rt_game(t), &x);
+	assert_non_null(
+	    strstr(b.p, "\"journal\":{\"line\":14,\"chain\":"
+			"\"96fbc4e0a19ba043dc9af75b7e11b6b9\",\"key\":\"ca584516c9f32295\"}"));
+	assert_null(reply_check_line(b.p));
+	free(b.p);
+}
+
 /* The verdict of a claim and a mismatch kept from the player are the arbiter's. */
 static void test_status_per_audience(void **state)
 {
@@ -423,6 +446,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_roles_from_the_table, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_text_that_turns_refused, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_status_journal_anchor, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_needs, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_modes, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_help_is_the_table, setup, teardown_control),

@@ -95,7 +95,7 @@ static void write_state(void)
 {
 	char path[128], line[JOURNAL_LINE_MAX + 1];
 	struct sheet *sh = sheet_new();
-	char *pgn = sheet_text(sh, rt_game(t), NULL, NULL);
+	char *pgn = sheet_text(sh, rt_game(t), &(struct sheet_anchor){0});
 	FILE *f;
 
 	path_of(path, sizeof(path), "games");
