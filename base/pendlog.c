@@ -14,6 +14,28 @@ static int open_append(const char *path)
 	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 }
 
+/* The digest begun again from what the file holds now (it was just opened). */
+static void digest_file(struct pendlog *l)
+{
+	unsigned char buf[65536];
+	int fd = open(l->path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	sha256_init(&l->digest);
+	l->digested = 0;
+	l->digest_known = fd >= 0;
+	while (fd >= 0 && ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))) {
+		if (n < 0)
+			continue;
+		sha256_update(&l->digest, buf, (size_t)n);
+		l->digested += n;
+	}
+	if (fd >= 0 && n < 0)
+		l->digest_known = false;
+	if (fd >= 0)
+		close(fd);
+}
+
 int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, size_t max,
 		 pendlog_write_fn write)
 {
@@ -35,6 +57,7 @@ int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, siz
 		errno = e;
 		return -1;
 	}
+	digest_file(l);
 	return 0;
 }
 
@@ -50,8 +73,10 @@ static void reopen(struct pendlog *l)
 
 	if (l->fd < 0) {
 		l->fd = open_append(l->path);
-		if (l->fd >= 0)
+		if (l->fd >= 0) {
+			digest_file(l);
 			log_info(l->cat, "%s: opened, with the lines kept meanwhile", l->name);
+		}
 		return;
 	}
 	if (fstat(l->fd, &st) || st.st_nlink > 0)
@@ -68,6 +93,7 @@ static void reopen(struct pendlog *l)
 		return;
 	close(l->fd);
 	l->fd = fd;
+	digest_file(l);
 	log_warn(l->cat, "%s was removed: made again", l->name);
 }
 
@@ -92,6 +118,8 @@ bool pendlog_flush(struct pendlog *l)
 			l->failing = true;
 			return false;
 		}
+		sha256_update(&l->digest, l->pending.p + l->off, (size_t)w);
+		l->digested += w;
 		l->off += (size_t)w;
 	}
 	if (l->failing)
@@ -137,4 +165,17 @@ void pendlog_close(struct pendlog *l)
 	free(l->pending.p);
 	l->pending = (struct strbuf){0};
 	l->off = 0;
+}
+
+int pendlog_digest(const struct pendlog *l, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
+{
+	struct sha256 copy = l->digest;
+	unsigned char d[SHA256_SIZE];
+
+	if (l->fd < 0 || !l->digest_known)
+		return -1;
+	sha256_final(&copy, d);
+	sha256_hex(d, sizeof(d), hex);
+	*bytes = l->digested;
+	return 0;
 }

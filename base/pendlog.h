@@ -5,6 +5,11 @@
  * its directory removed) is kept, in order, and written with the next line or flush once
  * storage works again.  At most `max` bytes are kept; lines beyond that are counted and said
  * once.  Not thread-safe: one owner, or the owner's lock.
+ *
+ * Its digest is of what it wrote, not of what the file holds now: the file as it was when
+ * it was opened, then every byte written to it.  A line edited in the file afterwards,
+ * before or after the digest last noted, makes the file differ from the next digest
+ * (README "Security model": the audit's digests in the journal).
  */
 #ifndef ANNABELLA_PENDLOG_H
 #define ANNABELLA_PENDLOG_H
@@ -14,6 +19,7 @@
 #include <sys/types.h>
 
 #include "base/log.h"
+#include "base/sha256.h"
 #include "base/strbuf.h"
 
 typedef ssize_t (*pendlog_write_fn)(int fd, const void *data, size_t len);
@@ -28,7 +34,10 @@ struct pendlog {
 	struct strbuf pending; /* not yet written, from off on */
 	size_t off;
 	bool failing;
-	unsigned long lost; /* lines beyond max */
+	unsigned long lost;   /* lines beyond max */
+	struct sha256 digest; /* of the file at its opening, then of what was written */
+	off_t digested;	      /* bytes it covers */
+	bool digest_known;    /* the file could be read at its opening */
 };
 
 /* Opens PATH for appending (0640), made if missing; a file that cannot be opened now is
@@ -40,6 +49,9 @@ void pendlog_add(struct pendlog *l, const char *line, size_t len);
 /* Writes what is kept; false while storage fails (or the file cannot be opened). */
 bool pendlog_flush(struct pendlog *l);
 bool pendlog_waiting(const struct pendlog *l);
+/* The digest of the file's first *bytes bytes as written (hex); -1 when it is not known
+ * (the file not opened yet, or not readable when it was). */
+int pendlog_digest(const struct pendlog *l, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 void pendlog_close(struct pendlog *l);
 
 #endif

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/audit.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/timex.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,53 +94,4 @@ int audit_start_line(char *buf, size_t size, uint64_t ms, const char *wallclock,
 {
 	return snprintf(buf, size, "%llu start %s %s %s %d\n", (unsigned long long)ms, wallclock,
 			synced ? "synced" : "unsynced", game && *game ? game : "-", plies);
-}
-
-void audit_anchor_init(struct audit_anchor *a, const char *path)
-{
-	memset(a, 0, sizeof(*a));
-	snprintf(a->path, sizeof(a->path), "%s", path);
-	sha256_init(&a->h);
-}
-
-int audit_anchor_update(struct audit_anchor *a, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
-{
-	unsigned char buf[65536], d[SHA256_SIZE];
-	struct sha256 copy;
-	struct stat st;
-	int fd = open(a->path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size < a->done) {
-		/* Cut or replaced: hashed again from its start next time. */
-		close(fd);
-		sha256_init(&a->h);
-		a->done = 0;
-		return -1;
-	}
-	if (lseek(fd, a->done, SEEK_SET) != a->done) {
-		close(fd);
-		return -1;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		sha256_update(&a->h, buf, (size_t)n);
-		a->done += n;
-	}
-	close(fd);
-	copy = a->h;
-	sha256_final(&copy, d);
-	sha256_hex(d, sizeof(d), hex);
-	*bytes = a->done;
-	return 0;
 }

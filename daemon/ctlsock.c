@@ -125,6 +125,11 @@ void ctlsock_log_line(struct ctlsock *c, const char *line)
 	pendlog_add(&c->clog, line, strlen(line));
 }
 
+int ctlsock_log_digest(const struct ctlsock *c, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
+{
+	return c ? pendlog_digest(&c->clog, bytes, hex) : -1;
+}
+
 /* Lines kept through a storage fault are written when storage works again, without waiting
  * for the next request: tried once a second. */
 static uint64_t log_deadline(void *user, uint64_t now)

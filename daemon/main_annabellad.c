@@ -81,7 +81,6 @@ struct daemon {
 	/* The audit: the start lines written (once a game is open), the logs' anchors. */
 	bool start_logged;
 	char serial[64];
-	struct audit_anchor anchors[2]; /* control.log, speech.log */
 };
 
 static void usage(FILE *f)
@@ -322,17 +321,18 @@ static void script_disk(void *user, int what, uint32_t arg, uint64_t now)
 
 /* ------------------------------------------------------------------ the audit */
 
-/* The logs' digests as they stand, noted in the journal (its chain covers them). */
+/* The logs' digests as written, noted in the journal (its chain covers them). */
 static void note_anchors(struct daemon *d, uint64_t ms)
 {
 	char part[2][200];
 
 	for (int i = 0; i < 2; i++) {
 		char hex[2 * SHA256_SIZE + 1];
-		const char *name = strrchr(d->anchors[i].path, '/') + 1;
+		const char *name = i ? "speech.log" : "control.log";
 		off_t bytes;
 
-		if (audit_anchor_update(&d->anchors[i], &bytes, hex))
+		if (i ? voice_log_digest(d->voice, &bytes, hex)
+		      : ctlsock_log_digest(d->ctl, &bytes, hex))
 			snprintf(part[i], sizeof(part[i]), "%s=-", name);
 		else
 			snprintf(part[i], sizeof(part[i]), "%s=%lld:%s", name, (long long)bytes,
@@ -622,13 +622,6 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		snprintf(d->serial, sizeof(d->serial), "virtual");
 	else
 		device_serial(d->serial, sizeof(d->serial));
-	for (int i = 0; i < 2; i++) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir,
-			 i ? "speech.log" : "control.log");
-		audit_anchor_init(&d->anchors[i], path);
-	}
 	d->sigfd = open_signals();
 	if (d->sigfd < 0) {
 		snprintf(err, err_size, "signals: %s", strerror(errno));

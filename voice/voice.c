@@ -584,6 +584,16 @@ static void speech_log_write(struct voice *v, const struct item *it)
 	pthread_mutex_unlock(&v->log_lock);
 }
 
+int voice_log_digest(struct voice *v, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
+{
+	int rc;
+
+	pthread_mutex_lock(&v->log_lock);
+	rc = pendlog_digest(&v->slog, bytes, hex);
+	pthread_mutex_unlock(&v->log_lock);
+	return rc;
+}
+
 void voice_log_line(struct voice *v, const char *line)
 {
 	pthread_mutex_lock(&v->log_lock);

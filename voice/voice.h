@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/sha256.h"
 #include "voice/pronounce.h"
 #include "voice/utterance.h"
 
@@ -74,6 +75,8 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 /* A line of speech.log that is not an utterance (the audit's start line), written now, or
  * kept with what is said through a storage fault.  From any thread. */
 void voice_log_line(struct voice *v, const char *line);
+/* The digest of speech.log as written (base/pendlog.h): 0, or -1 when it is not known. */
+int voice_log_digest(struct voice *v, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 /* Drain the queue (wait for every queued utterance), stop the thread, close everything. */
 void voice_stop(struct voice *v);
 /* Stop now (SIGTERM in real time): queued utterances dropped, the current one cut off, the

@@ -3,7 +3,7 @@
  * The logs that lose nothing to a storage fault (base/pendlog.h): lines kept while writes
  * fail and written, in order, when they work again; a file that cannot be opened at the
  * start (read-only storage) opened later with what was kept; the limit; a removed directory
- * made again.
+ * made again; the digest of what was written, which an edit of the file does not follow.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -153,6 +153,69 @@ static void test_removed_directory_made_again(void **state)
 	rmdir(dir);
 }
 
+static void file_digest(const char *path, char hex[2 * SHA256_SIZE + 1])
+{
+	unsigned char d[SHA256_SIZE];
+	const char *text = slurp(path);
+
+	assert_non_null(text);
+	sha256(text, strlen(text), d);
+	sha256_hex(d, sizeof(d), hex);
+}
+
+/* The digest is of the file as it was opened and of what was written since: the file's own
+ * while nobody else touches it; an edit of a line already written, or one written since
+ * the digest was last taken, is not in it (the audit finds the edit, README "Security model"). */
+static void test_digest_of_what_was_written(void **state)
+{
+	char dir[] = "/tmp/annabella-pendlog-XXXXXX", path[64], hex[65], want[65];
+	const char *start = "0 start x unsynced game-0001 0\n";
+	const char *pause = "10 root arbiter pause => ok clocks paused\n";
+	struct pendlog l;
+	off_t bytes;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/control.log", dir);
+	f = fopen(path, "w");
+	fputs(start, f);
+	fclose(f);
+	assert_int_equal(pendlog_open(&l, path, LOG_CONTROL, 1 << 20, faulty_write), 0);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31);
+	file_digest(path, want);
+	assert_string_equal(hex, want);
+	for (int i = 0; i < 100; i++)
+		add(&l, pause);
+	/* Kept through a fault: not written, not in the digest; then written, and in it. */
+	fail_writes = 1;
+	add(&l, pause);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31 + 100 * 42);
+	fail_writes = 0;
+	assert_true(pendlog_flush(&l));
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31 + 101 * 42);
+	file_digest(path, want);
+	assert_string_equal(hex, want);
+	/* A line edited in place (the same length, the same file): the digest stays the one of
+	 * what was written. */
+	f = fopen(path, "r+");
+	fseek(f, 31 + 100 * 42 + 21, SEEK_SET);
+	fputs("resume", f);
+	fclose(f);
+	add(&l, pause);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31 + 102 * 42);
+	file_digest(path, want);
+	assert_string_not_equal(hex, want);
+	pendlog_close(&l);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), -1);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +223,7 @@ int main(void)
 	    cmocka_unit_test(test_opened_later),
 	    cmocka_unit_test(test_the_limit),
 	    cmocka_unit_test(test_removed_directory_made_again),
+	    cmocka_unit_test(test_digest_of_what_was_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
