@@ -225,6 +225,19 @@ done
 grep -q '\[White "Berg, Anna"\]' <<<"$round" && grep -q '\[Site "Hall, Room 2"\]' <<<"$round" &&
 	grep -q '\[WhiteElo "2012"\]' <<<"$round" && ok || bad "b1 did not take the tags: $round"
 grep -q 'Should, Not' <<<"$round" && bad "b2 took tags without --accept-tags" || ok
+# The journal's anchors off the device (README "Security model"): b1's game in the relay's
+# round.pgn and its status as the broker retains it are anchors verify finds in b1's journal.
+echo "$round" >"$work/round.pgn"
+retained "$port" annabella/b1/status -v >"$work/b1.status"
+"$build/annabella" verify --anchors "$work/round.pgn" --anchors "$work/b1.status" \
+	"$work/b1.state" >"$work/b1.verify" 2>&1
+if grep -q '^anchors     2 of this game in 2 files given (and some of other games' "$work/b1.verify" &&
+	grep -q '^            2 as published' "$work/b1.verify" &&
+	! grep -q 'NOT whole' "$work/b1.verify"; then
+	ok
+else
+	bad "b1's anchors from round.pgn and the broker: $(cat "$work/b1.verify")"
+fi
 grep -q 'tags' "$work/b2.state/control.log" && bad "b2's broadcast gave a command" || ok
 # Board order: b3 (Board 1), b1 (Board 3), b2 (no Board tag) last, named by its board.
 order=$(grep '^\[White ' <<<"$round" | tr '\n' '|')
