@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static int open_append(const char *path)
@@ -97,10 +98,39 @@ static void reopen(struct pendlog *l)
 	log_warn(l->cat, "%s was removed: made again", l->name);
 }
 
+void pendlog_set_reserve(struct pendlog *l, unsigned long long bytes)
+{
+	l->reserve = bytes;
+}
+
+/* Whether the file system has room for what is kept and the reserve besides; said once when
+ * it has not, and when it has again (a file system that cannot tell has room). */
+static bool room(struct pendlog *l)
+{
+	struct statvfs fs;
+	bool has;
+
+	if (!l->reserve || fstatvfs(l->fd, &fs))
+		return true;
+	has =
+	    (unsigned long long)fs.f_bavail * fs.f_frsize >= l->reserve + (l->pending.len - l->off);
+	if (!has && !l->holding)
+		log_warn(
+		    l->cat,
+		    "%s: stops here: the last %llu MiB of its storage are kept for the game's "
+		    "record; its lines are kept (up to %zu KiB) and written when there is room",
+		    l->name, l->reserve >> 20, l->max >> 10);
+	else if (has && l->holding)
+		log_warn(l->cat, "%s: room again: written on, with the lines kept meanwhile%s",
+			 l->name, l->lost ? " (except the lines over the limit)" : "");
+	l->holding = !has;
+	return has;
+}
+
 bool pendlog_flush(struct pendlog *l)
 {
 	reopen(l);
-	if (l->fd < 0)
+	if (l->fd < 0 || !room(l))
 		return false;
 	while (l->off < l->pending.len) {
 		size_t n = l->pending.len - l->off;
@@ -159,6 +189,9 @@ bool pendlog_waiting(const struct pendlog *l)
 
 void pendlog_close(struct pendlog *l)
 {
+	if (pendlog_waiting(l))
+		log_error(l->cat, "%s: %zu bytes of lines could not be written before the stop",
+			  l->name, l->pending.len - l->off);
 	if (l->fd >= 0)
 		close(l->fd);
 	l->fd = -1;

@@ -6,6 +6,10 @@
  * storage works again.  At most `max` bytes are kept; lines beyond that are counted and said
  * once.  Not thread-safe: one owner, or the owner's lock.
  *
+ * A reserve (pendlog_set_reserve()) keeps the last bytes of the file system for others (the
+ * game's own record): a line that would take them is kept as through a fault, said once,
+ * and written when there is room.
+ *
  * Its digest is of what it wrote, not of what the file holds now: the file as it was when
  * it was opened, then every byte written to it.  A line edited in the file afterwards,
  * before or after the digest last noted, makes the file differ from the next digest
@@ -34,16 +38,20 @@ struct pendlog {
 	struct strbuf pending; /* not yet written, from off on */
 	size_t off;
 	bool failing;
-	unsigned long lost;   /* lines beyond max */
-	struct sha256 digest; /* of the file at its opening, then of what was written */
-	off_t digested;	      /* bytes it covers */
-	bool digest_known;    /* the file could be read at its opening */
+	unsigned long lost;	    /* lines beyond max */
+	unsigned long long reserve; /* bytes of the file system left to others (0: none) */
+	bool holding;		    /* lines kept back for the reserve (said once) */
+	struct sha256 digest;	    /* of the file at its opening, then of what was written */
+	off_t digested;		    /* bytes it covers */
+	bool digest_known;	    /* the file could be read at its opening */
 };
 
 /* Opens PATH for appending (0640), made if missing; a file that cannot be opened now is
  * tried again at each line.  -1 with errno when it could not be opened (kept usable). */
 int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, size_t max,
 		 pendlog_write_fn write);
+/* Leave the last `bytes` of the file system to others. */
+void pendlog_set_reserve(struct pendlog *l, unsigned long long bytes);
 /* LEN bytes (whole lines) appended: kept, then everything kept is written if it can be. */
 void pendlog_add(struct pendlog *l, const char *line, size_t len);
 /* Writes what is kept; false while storage fails (or the file cannot be opened). */

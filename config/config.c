@@ -46,6 +46,7 @@ void config_defaults(struct config *cfg)
 	cfg->sync = true;
 	cfg->keep_audio = 50;
 	cfg->keep_games = -1;
+	cfg->reserve_mb = CONFIG_RESERVE_MB;
 	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
 	snprintf(cfg->control_group, sizeof(cfg->control_group), "annabella");
 	cfg->arbiter_count = 1;
@@ -784,6 +785,14 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				BAD("%s must be a number of games (1..1000000) or all", key);
 			else
 				*keep = (int)v;
+			return 0;
+		}
+		if (!strcmp(key, "reserve")) {
+			long v;
+
+			if (parse_uint(value, 0, 65536, &v))
+				BAD("reserve must be a number of MiB (0..65536)");
+			cfg->reserve_mb = (int)v;
 			return 0;
 		}
 		BAD("unknown key '%s' in [state]", key);

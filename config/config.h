@@ -28,6 +28,9 @@
 /* PINs should have at least this many digits (shorter ones, of four or five, are taken
  * with a warning at start). */
 #define CONFIG_PIN_DIGITS 6
+/* [state] reserve's default: a long game's audio record (about 2.5 MB a game, a long one
+ * several times that), its journal and scoresheets, and the next game's, with room to spare. */
+#define CONFIG_RESERVE_MB 32
 
 /* [power]: the device's power, watched by the daemon (daemon/power.h). */
 enum power_monitor {
@@ -102,6 +105,10 @@ struct config {
 	bool sync;	/* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
 	int keep_audio; /* games whose audio record is kept under games/ (-1: all) */
 	int keep_games; /* games whose PGN and journal are kept (-1: all) */
+	/* MiB of the state directory's storage kept for the game's own record (journal,
+	 * scoresheets, audio record): control.log and speech.log stop before they would take it
+	 * (README "State directory"). */
+	int reserve_mb;
 	/* [control] */
 	char control_socket[108]; /* "" or "none": no control socket */
 	char control_group[32];

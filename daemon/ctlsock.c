@@ -43,6 +43,11 @@
  * games/), the next game's journal and audio record, the start line's log, a display or
  * braille display connecting again. */
 #define FD_RESERVE 8
+/* Reads (the table's rows that only read what anyone may know) are counted per author and
+ * written as one line once the first of them is this old (README "State directory"). */
+#define READS_MS      60000u
+#define READS_AUTHORS 16
+#define READS_KINDS   8
 /* control.log kept through a storage fault: at most this much, tried again this often. */
 #define CONTROL_LOG_PENDING_MAX (1 << 20)
 #define LOG_RETRY_MS		1000u
@@ -70,6 +75,16 @@ struct client {
 	size_t out_sent;
 };
 
+/* An author's reads not yet written to control.log: how many of each row, how many refused,
+ * since when (0: a free place). */
+struct reads {
+	char author[GAME_AUTHOR_MAX];
+	enum game_role role;
+	uint64_t since;
+	const struct control_command *kind[READS_KINDS];
+	unsigned long count[READS_KINDS], refused;
+};
+
 struct ctlsock {
 	struct loop *loop;
 	struct referee *referee;
@@ -95,6 +110,7 @@ struct ctlsock {
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
 	uint64_t log_retry_at; /* control.log's kept lines tried again then (0: not set) */
+	struct reads reads[READS_AUTHORS];
 };
 
 /* ------------------------------------------------------------------ the audit */
@@ -128,6 +144,101 @@ void ctlsock_log_line(struct ctlsock *c, const char *line)
 int ctlsock_log_digest(const struct ctlsock *c, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
 {
 	return c ? pendlog_digest(&c->clog, bytes, hex) : -1;
+}
+
+/* ------------------------------------------------------------------ reads, counted */
+
+/* One line for an author's reads: `MS AUTHOR ROLE (N reads since MS0) => ok status 1520,
+ * moves 3; 2 refused`. */
+static void reads_write(struct ctlsock *c, struct reads *r, uint64_t now)
+{
+	char shown[64], text[400];
+	unsigned long all = 0;
+	size_t at = 0;
+
+	for (int i = 0; i < READS_KINDS && r->kind[i]; i++) {
+		all += r->count[i];
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s %lu", i ? ", " : "",
+				       r->kind[i]->name, r->count[i]);
+		if (at >= sizeof(text))
+			at = sizeof(text) - 1;
+	}
+	if (r->refused)
+		snprintf(text + at, sizeof(text) - at, "; %lu refused", r->refused);
+	snprintf(shown, sizeof(shown), "(%lu reads since %llu)", all,
+		 (unsigned long long)r->since - 1);
+	audit(c, now, r->author, r->role, shown, true, text);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The reads of `author` written (before a request of theirs that is no read); NULL: all. */
+static void reads_flush(struct ctlsock *c, const char *author, uint64_t now)
+{
+	for (int i = 0; i < READS_AUTHORS; i++)
+		if (c->reads[i].since && (!author || !strcmp(c->reads[i].author, author)))
+			reads_write(c, &c->reads[i], now);
+}
+
+/* A read counted for its author; the oldest author's written first when all places are
+ * taken. */
+static void reads_count(struct ctlsock *c, const char *author, enum game_role role,
+			const struct control_command *row, bool ok, uint64_t now)
+{
+	struct reads *r = NULL, *oldest = &c->reads[0];
+	int k;
+
+	for (int i = 0; i < READS_AUTHORS && !r; i++) {
+		struct reads *e = &c->reads[i];
+
+		if (e->since && e->role == role && !strcmp(e->author, author))
+			r = e;
+		else if (!oldest->since || (e->since && e->since < oldest->since))
+			oldest = e;
+	}
+	for (int i = 0; i < READS_AUTHORS && !r; i++)
+		if (!c->reads[i].since)
+			r = &c->reads[i];
+	if (!r) {
+		reads_write(c, oldest, now);
+		r = oldest;
+	}
+	if (!r->since) {
+		snprintf(r->author, sizeof(r->author), "%s", author);
+		r->role = role;
+		r->since = now + 1; /* 0 is a free place */
+	}
+	for (k = 0; k < READS_KINDS - 1 && r->kind[k] && r->kind[k] != row; k++)
+		;
+	r->kind[k] = row;
+	r->count[k]++;
+	r->refused += !ok;
+}
+
+void ctlsock_log_reads(struct ctlsock *c, uint64_t now)
+{
+	if (c)
+		reads_flush(c, NULL, now);
+}
+
+static uint64_t reads_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+	uint64_t at = UINT64_MAX;
+
+	(void)now;
+	for (int i = 0; i < READS_AUTHORS; i++)
+		if (c->reads[i].since && c->reads[i].since - 1 + READS_MS < at)
+			at = c->reads[i].since - 1 + READS_MS;
+	return at;
+}
+
+static void reads_due(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	for (int i = 0; i < READS_AUTHORS; i++)
+		if (c->reads[i].since && c->reads[i].since - 1 + READS_MS <= now)
+			reads_write(c, &c->reads[i], now);
 }
 
 /* Lines kept through a storage fault are written when storage works again, without waiting
@@ -546,8 +657,13 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			control_reply(&out.reply, &err);
 		}
 	}
-	shown_request(&out, line, len, shown, sizeof(shown));
-	audit(c, now, author, role, shown, out.ok, out.said);
+	if (out.command && (out.command->flags & CONTROL_READS)) {
+		reads_count(c, author, role, out.command, out.ok, now);
+	} else {
+		reads_flush(c, author, now);
+		shown_request(&out, line, len, shown, sizeof(shown));
+		audit(c, now, author, role, shown, out.ok, out.said);
+	}
 	/* The connection's new state first: sending the reply may drop it. */
 	if (cl && out.action == CONTROL_ACT_WATCH) {
 		if (!cl->watching)
@@ -985,7 +1101,9 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);
 	snprintf(log_path, sizeof(log_path), "%s/control.log", cfg->state_dir);
 	pendlog_open(&c->clog, log_path, LOG_CONTROL, CONTROL_LOG_PENDING_MAX, state_write);
+	pendlog_set_reserve(&c->clog, (unsigned long long)cfg->reserve_mb << 20);
 	loop_add_source(loop, log_deadline, log_retry, c);
+	loop_add_source(loop, reads_deadline, reads_due, c);
 	if (cfg->control_socket[0] && strcmp(cfg->control_socket, "none") &&
 	    listen_at(c, cfg->control_socket, cfg->control_group) == 0) {
 		loop_add_fd(loop, c->listen_fd, POLLIN, accept_ready, c);
@@ -1019,6 +1137,7 @@ void ctlsock_close(struct ctlsock *c)
 		unlink(c->path);
 	}
 	pin_waits(c, c->loop ? loop_now(c->loop) : 0, true);
+	reads_flush(c, NULL, c->loop ? loop_now(c->loop) : 0);
 	pendlog_flush(&c->clog); /* a last try */
 	pendlog_close(&c->clog);
 	if (c->spare_fd >= 0)

@@ -46,6 +46,9 @@ void ctlsock_script(struct ctlsock *c, const char *role, const char *author, con
 /* A line of control.log that is not a request (the audit's start line): written now, or kept
  * through a storage fault and written when storage works again. */
 void ctlsock_log_line(struct ctlsock *c, const char *line);
+/* The reads counted and not yet written (README "State directory", control.log): written
+ * now, so a digest taken next covers them. */
+void ctlsock_log_reads(struct ctlsock *c, uint64_t now);
 /* The digest of control.log as written (base/pendlog.h): 0, or -1 when it is not known. */
 int ctlsock_log_digest(const struct ctlsock *c, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 /* A line of control.log for what was done without the socket: the arbiter's menu on the

@@ -326,6 +326,7 @@ static void note_anchors(struct daemon *d, uint64_t ms)
 {
 	char part[2][200];
 
+	ctlsock_log_reads(d->ctl, ms);
 	for (int i = 0; i < 2; i++) {
 		char hex[2 * SHA256_SIZE + 1];
 		const char *name = i ? "speech.log" : "control.log";
@@ -644,6 +645,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	if (devkey_use(d->cfg.state_dir, true, err, err_size))
 		log_error(LOG_MAIN, "no device key (%s): the journal's chain is not keyed", err);
 	d->cfg.voice.log_write = state_write;
+	d->cfg.voice.log_reserve = (unsigned long long)d->cfg.reserve_mb << 20;
 	d->cfg.voice.log_after_start = true;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)

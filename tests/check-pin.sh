@@ -5,6 +5,8 @@
 # control.log never holds what follows an auth-like first word: `auth 471108` with an arrow
 # key's escape bytes, a byte that is not UTF-8 or a NUL, `Auth`, `AUTH`, `atuh` and the PIN
 # alone are refused before they are parsed, and logged by their length and reply code only.
+# Reads (status, moves, export, help) are counted per author in one line, written before the
+# author's next request that is no read (README "State directory", control.log).
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +57,9 @@ for line in sent:
     f.readline()
 for line in sent:
     print(len(line))
+for line in [b"status public"] * 300 + [b"moves"] * 200 + [b"export pgn game-9999", b"tags Event X"]:
+    s.sendall(line + b"\n")
+    f.readline()
 PY
 stop $daemon
 clog="$work/log/control.log"
@@ -74,4 +79,11 @@ for i in "${!want[@]}"; do
 done
 [ "$(grep -c ' bytes) => error ' "$clog")" -eq ${#want[@]} ] && ok ||
 	bad "control.log: not one line a request: $(grep -c ' bytes) => ' "$clog")"
+if grep -A1 -E '^[0-9]+ [^ ]+ [a-z]+ \(501 reads since [0-9]+\) => ok status 300, moves 200, export 1; 1 refused$' \
+	"$clog" | grep -q ' tags Event X => ok' && [ "$(grep -c ' status\| moves' "$clog")" = 1 ]; then
+	ok
+else
+	bad "control.log: the reads are not one counted line before the next request:"
+	tail -3 "$clog" | indent
+fi
 summary

@@ -863,6 +863,7 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	/* Storage that cannot be written now (read-only) is no reason not to speak: what is
 	 * said is kept and written to speech.log when it can be. */
 	pendlog_open(&v->slog, path, LOG_VOICE, VOICE_LOG_PENDING_MAX, cfg->log_write);
+	pendlog_set_reserve(&v->slog, cfg->log_reserve);
 	pthread_mutex_init(&v->log_lock, NULL);
 	v->holding = cfg->log_after_start;
 	for (int i = 0; i < QUEUE_SLOTS; i++)

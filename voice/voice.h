@@ -61,6 +61,8 @@ struct voice_config {
 	 * A line that cannot be written is kept in memory, in order, and written with the
 	 * next line once storage works again (at most VOICE_LOG_PENDING_MAX bytes). */
 	ssize_t (*log_write)(int fd, const void *data, size_t len);
+	/* Bytes of its storage speech.log leaves to the game's record (base/pendlog.h). */
+	unsigned long long log_reserve;
 	/* speech.log begins with the start line (voice_log_line()): what is said before it is
 	 * held and written after it (the daemon; at most VOICE_LOG_PENDING_MAX bytes). */
 	bool log_after_start;

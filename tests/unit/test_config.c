@@ -616,6 +616,13 @@ static void test_clock_state_log_keys(void **state)
 	assert_false(cfg.sync);
 	expect_set_ok(&cfg, "state", "sync", "yes");
 	assert_true(cfg.sync);
+	assert_int_equal(cfg.reserve_mb, 32);
+	expect_set_ok(&cfg, "state", "reserve", "0");
+	assert_int_equal(cfg.reserve_mb, 0);
+	expect_set_ok(&cfg, "state", "reserve", "2");
+	assert_int_equal(cfg.reserve_mb, 2);
+	expect_set_bad("state", "reserve", "2M", "reserve");
+	expect_set_bad("state", "reserve", "65537", "reserve");
 	{
 		char dir[300];
 
