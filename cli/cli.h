@@ -16,7 +16,7 @@ int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
 int cli_codes(int argc, char **argv);	   /* codes: the replies' table */
 int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
-int cli_pin(int argc, char **argv);	   /* pin [DIGITS] */
+int cli_pin(int argc, char **argv);	   /* pin [DIGITS] | --set|--clear ROLE ... */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 /* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */

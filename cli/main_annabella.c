@@ -32,7 +32,10 @@ static const struct {
     {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]", LOG_LEVEL_INFO},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
-    {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
+    {"pin", cli_pin,
+     "pin [DIGITS] | --set arbiter|assistant [DIGITS | --stdin] [--file FILE] |\n"
+     "            --clear arbiter|assistant [--file FILE]",
+     LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
     {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,

@@ -177,8 +177,8 @@ struct control_env {
 	/* The training process (README "Training and study"): this connection is it; another
 	 * connection is. */
 	bool engine_self, engine_elsewhere;
-	/* `auth PIN`: the PINs of [control] ("" for none). */
-	const char *arbiter_pin, *assistant_pin;
+	/* `auth PIN`: the PINs of [control] (base/pinhash.h; NULL or not set: none). */
+	struct pin_secret *arbiter_pin, *assistant_pin;
 	void *shell;
 	/* Fills what the daemon knows for `status` (all but `now` and `audience`). */
 	void (*status_extra)(void *shell, struct control_status_extra *x);

@@ -95,7 +95,7 @@ struct ctlsock {
 	struct pendlog clog; /* control.log, its lines kept through storage faults */
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
-	char arbiter_pin[32], assistant_pin[32];
+	struct pin_secret arbiter_pin, assistant_pin;
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
@@ -619,8 +619,8 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	    .role = role,
 	    .author = author,
 	    .connection = cl != NULL,
-	    .arbiter_pin = c->arbiter_pin,
-	    .assistant_pin = c->assistant_pin,
+	    .arbiter_pin = &c->arbiter_pin,
+	    .assistant_pin = &c->assistant_pin,
 	    .shell = c,
 	    .status_extra = status_extra,
 	    .render = render,
@@ -1097,8 +1097,8 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	c->braille_layout = cfg->braille_layout;
 	snprintf(c->state_dir, sizeof(c->state_dir), "%s", cfg->state_dir);
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
-	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
-	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);
+	c->arbiter_pin.hash = cfg->arbiter_pin.hash;
+	c->assistant_pin.hash = cfg->assistant_pin.hash;
 	snprintf(log_path, sizeof(log_path), "%s/control.log", cfg->state_dir);
 	pendlog_open(&c->clog, log_path, LOG_CONTROL, CONTROL_LOG_PENDING_MAX, state_write);
 	pendlog_set_reserve(&c->clog, (unsigned long long)cfg->reserve_mb << 20);

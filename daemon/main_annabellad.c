@@ -214,8 +214,8 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
 	/* The arbiter's menu on the buttons needs the display to show it and the PIN. */
-	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin[0];
-	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
+	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin.hash.set;
+	s->arbiter_pin = (struct pin_secret){.hash = cfg->arbiter_pin.hash};
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
 	s->warning_count = cfg->warning_count;
@@ -769,25 +769,37 @@ static void stop(struct daemon *d)
 }
 
 /* PINs shorter than six digits are accepted (configurations from before) but said: at ten
- * wrong PINs a minute, four digits fall within a day. */
-static void warn_short_pins(const struct config *cfg, const char *path)
+ * wrong PINs a minute, four digits fall within a day.  So is a PIN (or its hash) in a file
+ * more than its owner may read: the control socket's group, the assistants, would read the
+ * arbiter's (README "Security model"). */
+static void warn_pins(const struct config *cfg)
 {
 	static const char *const keys[] = {"arbiter-pin", "assistant-pin"};
-	const char *pins[] = {cfg->arbiter_pin, cfg->assistant_pin};
+	const struct config_pin *pins[] = {&cfg->arbiter_pin, &cfg->assistant_pin};
 
-	for (int i = 0; i < 2; i++)
-		if (pins[i][0] && strlen(pins[i]) < CONFIG_PIN_DIGITS)
+	for (int i = 0; i < 2; i++) {
+		if (pins[i]->digits && pins[i]->digits < CONFIG_PIN_DIGITS)
 			log_warn(LOG_MAIN,
-				 "%s: [control] %s has %zu digits: give it at least %d (`annabella "
+				 "%s: [control] %s has %d digits: give it at least %d (`annabella "
 				 "pin` makes one)",
-				 path ? path : "configuration", keys[i], strlen(pins[i]),
-				 CONFIG_PIN_DIGITS);
+				 pins[i]->file[0] ? pins[i]->file : "configuration", keys[i],
+				 pins[i]->digits, CONFIG_PIN_DIGITS);
+		if (config_pin_exposed(pins[i]))
+			log_warn(
+			    LOG_MAIN,
+			    "%s:%d: [control] %s is in a file its group or others may read "
+			    "(the control socket's group: the assistants): keep the PINs in the "
+			    "PIN file, which only the daemon and the page read (sudo annabella "
+			    "pin --set %.*s)",
+			    pins[i]->file, pins[i]->line, keys[i], (int)strcspn(keys[i], "-"),
+			    keys[i]);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	static struct daemon d = {.sigfd = -1, .end_at = UINT64_MAX};
-	char err[512];
+	char err[512], warn[512];
 	int status;
 
 	log_init("annabellad", LOG_LEVEL_WARN);
@@ -805,7 +817,13 @@ int main(int argc, char **argv)
 		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
-	warn_short_pins(&d.cfg, d.opt.config_path);
+	if (config_load_pins(&d.cfg, warn, sizeof(warn), err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err);
+		return 2;
+	}
+	if (warn[0])
+		log_error(LOG_MAIN, "%s", warn);
+	warn_pins(&d.cfg);
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);

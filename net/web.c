@@ -32,7 +32,9 @@
  *                                      X-Page: the page's own word, passed on with `auth`.
  *
  * PINs: the page checks them itself when its configuration has them (the daemon's file,
- * --config), under one lock, before anything goes to the daemon: wrong PINs are counted
+ * --config, and its PIN file: their salted hashes, base/pinhash.h; the page never holds a
+ * PIN but the one a request brings), under one lock, before anything goes to the daemon:
+ * wrong PINs are counted
  * per client address (an IPv6 address's /64; base/pinguard.h: five free, then growing
  * waits) and in total (at
  * most WEB_PIN_TOTAL a minute from addresses that never gave a right PIN), and only a
@@ -93,7 +95,7 @@ struct web {
 	/* PINs (mu held): the configuration's, when it has them; wrong ones per address; the
 	 * times of the last WEB_PIN_TOTAL wrong ones; addresses that gave a right one; the
 	 * addresses whose PIN the daemon is checking now. */
-	char arbiter_pin[32], assistant_pin[32];
+	struct pin_hash arbiter_pin, assistant_pin; /* the PIN file's (base/pinhash.h) */
 	struct pin_guard pins;
 	uint64_t wrong_at[WEB_PIN_TOTAL];
 	int wrong_next;
@@ -527,9 +529,9 @@ static enum pin_gate pin_gate(struct web *w, const char *addr, const char *pin, 
 		*why = "too many wrong PINs on this page";
 		return GATE_WAIT;
 	}
-	if (w->arbiter_pin[0] || w->assistant_pin[0]) {
-		if ((w->arbiter_pin[0] && pin_guard_equal(pin, w->arbiter_pin)) ||
-		    (w->assistant_pin[0] && pin_guard_equal(pin, w->assistant_pin))) {
+	if (w->arbiter_pin.set || w->assistant_pin.set) {
+		if (pin_hash_check(&w->arbiter_pin, pin) ||
+		    pin_hash_check(&w->assistant_pin, pin)) {
 			trust(w, addr);
 			return GATE_RIGHT;
 		}
@@ -618,6 +620,9 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		const char *why = "";
 
 		pthread_mutex_lock(&w->mu);
+		/* The time once the lock is held: a request that waited for it (the PIN budget
+		 * checks a hash under it) must not count its tries earlier than the last. */
+		now = monotonic_ms();
 		gate = pin_gate(w, key, pin, now, &wait, &why);
 		pthread_mutex_unlock(&w->mu);
 		if (gate == GATE_WAIT) {
@@ -849,7 +854,7 @@ int cli_web(int argc, char **argv)
 	struct web *w;
 	struct httpd *h;
 	pthread_t thread;
-	char err[512];
+	char err[512], warn[512] = "";
 	struct sigaction sa = {.sa_handler = on_signal};
 
 	for (int i = 0; i < argc; i++) {
@@ -863,10 +868,13 @@ int cli_web(int argc, char **argv)
 		*dst = argv[++i];
 	}
 	config_defaults(&cfg);
-	if (config && config_load(&cfg, config, err, sizeof(err))) {
+	if (config && (config_load(&cfg, config, err, sizeof(err)) ||
+		       config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)))) {
 		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
+	if (config && warn[0])
+		log_error(LOG_MAIN, "%s", warn);
 	if (!listen)
 		listen = cfg.web_listen[0] ? cfg.web_listen : NULL;
 	if (!listen)
@@ -887,8 +895,8 @@ int cli_web(int argc, char **argv)
 	if (!w)
 		return 1;
 	snprintf(w->socket, sizeof(w->socket), "%s", socket);
-	snprintf(w->arbiter_pin, sizeof(w->arbiter_pin), "%s", cfg.arbiter_pin);
-	snprintf(w->assistant_pin, sizeof(w->assistant_pin), "%s", cfg.assistant_pin);
+	w->arbiter_pin = cfg.arbiter_pin.hash;
+	w->assistant_pin = cfg.assistant_pin.hash;
 	pin_guard_init(&w->pins);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);

@@ -63,6 +63,21 @@ check cli-version sh -c 'annabella --version | grep -q "^annabella "'
 check config-group sh -c 'stat -c "%U %G %a" /etc/annabella/annabella.conf | grep -qx "root annabella 640"'
 check man sh -c 'test -f /usr/share/man/man8/annabellad.8.gz && test -f /usr/share/man/man5/annabella.conf.5.gz'
 
+# The PINs (README "Security model"): their hashes in the PIN file, root's alone, which the
+# daemon and the page get as credentials; a member of the group annabella (the control
+# socket's: an assistant) reads neither a PIN nor its hash, in the configuration or anywhere
+# the group reaches.  The device key of the journal's chain: the daemon's user's alone.
+pin=$(annabella pin --set arbiter)
+check pin-set sh -c "echo '$pin' | grep -qxE '[0-9]{6}'"
+check pin-file-root-only sh -c 'stat -c "%U %G %a" /etc/annabella/pins | grep -qx "root root 600"'
+useradd -M -N -G annabella pkg-assistant
+check pin-not-for-the-group sh -c "! runuser -u pkg-assistant -- grep -rqsI -e pbkdf2 \
+	/etc/annabella /var/lib/annabella /run/annabella &&
+	! runuser -u pkg-assistant -- grep -rqs -e '$pin' /etc/annabella"
+check pin-not-in-the-config sh -c '! grep -rqs -e pbkdf2 /etc/annabella/annabella.conf \
+	/etc/annabella/annabella.conf.d'
+check credential-unit sh -c 'systemctl show -P LoadCredential annabellad | grep -q "pins:/etc/annabella/pins"'
+
 # The package started it; start again to see READY (Type=notify: start returns at READY).
 systemctl stop annabellad
 check start systemctl start annabellad
@@ -81,6 +96,10 @@ check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annab
 # Nothing to warn about in a game with the shipped configuration.
 check no-warnings sh -c '! journalctl -u annabellad -p warning -o cat | grep annabellad:'
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
+check device-key-own sh -c 'stat -c "%U %a" /var/lib/annabella-key/device-key | grep -qx "annabella 600"'
+check device-key-not-for-the-group sh -c '! runuser -u pkg-assistant -- cat \
+	/var/lib/annabella-key/device-key'
+check verify-keyed sh -c 'annabella verify /var/lib/annabella | grep -q "every keyed line checked"'
 
 # A bad line in a configuration drop-in: exit 2, logged at priority err with the drop-in's
 # own name and line, not retried.
@@ -173,6 +192,15 @@ check web-serves-page wait_for 10 page_up
 status_up() { http_get /api/status | grep -q '"ok":true'; }
 check web-reads-status wait_for 10 status_up
 check web-own-user sh -c '[ "$(ps -o user= -p "$(systemctl show -P MainPID annabella-web)")" != root ]'
+# The arbiter's PIN through the page: the page checks it against the hash of its credential,
+# the daemon against its own; a wrong one is refused.
+http_post() { # PIN BODY: the page's response
+	bash -c "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'POST /api/command HTTP/1.0\r\nX-PIN: %s\r\nContent-Length: %d\r\n\r\n%s' '$1' ${#2} '$2' >&3 && cat <&3"
+}
+pin_right() { http_post "$pin" status | grep -q '"ok":true'; }
+pin_wrong() { http_post 000000 status | grep -q ' 403 '; }
+check web-pin-right pin_right
+check web-pin-wrong pin_wrong
 webscore=$(systemd-analyze security annabella-web --no-pager | sed -n 's/.*Overall exposure level for annabella-web.service: \([0-9.]*\).*/\1/p')
 echo "web-score $webscore" >>"$out/results"
 systemctl stop annabella-web

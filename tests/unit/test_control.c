@@ -20,6 +20,18 @@
 /* A request as `role`; the outcome kept for the test (free with control_outcome_free). */
 static struct control_outcome out;
 
+/* The PINs as the daemon holds them: their salted hashes (base/pinhash.h). */
+static struct pin_secret *pin_of(const char *pin)
+{
+	static const unsigned char salt[PIN_HASH_SALT] = "salt of the test";
+	static struct pin_secret arbiter, assistant;
+	struct pin_secret *s = !strcmp(pin, "4711") ? &arbiter : &assistant;
+
+	if (!s->hash.set)
+		pin_hash_make(&s->hash, pin, salt, PIN_HASH_ITERATIONS);
+	return s;
+}
+
 static bool give(enum game_role role, const char *line)
 {
 	struct control_env env = {.referee = t->r,
@@ -27,8 +39,8 @@ static bool give(enum game_role role, const char *line)
 				  .role = role,
 				  .author = "tester",
 				  .connection = true,
-				  .arbiter_pin = "4711",
-				  .assistant_pin = "1234"};
+				  .arbiter_pin = pin_of("4711"),
+				  .assistant_pin = pin_of("1234")};
 
 	control_outcome_free(&out);
 	control_dispatch(&env, line, strlen(line), &out);
