@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <limits.h>
 #include <stdio.h>
@@ -1090,14 +1091,28 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 
 /* ------------------------------------------------------------------ the PIN file */
 
+/* Whether the file at path holds something besides white space. */
+static bool has_text(const char *path)
+{
+	char text[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	for (ssize_t i = 0; i < n; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			return true;
+	return false;
+}
+
 const char *config_secret_path(const char *name, const char *path, char *buf, size_t size)
 {
 	const char *dir = getenv("CREDENTIALS_DIRECTORY");
-	struct stat st;
 
-	/* An empty one is the unit's stand-in for a file it did not find (SetCredential=). */
-	if (dir && dir[0] && snprintf(buf, size, "%s/%s", dir, name) < (int)size &&
-	    stat(buf, &st) == 0 && st.st_size > 0)
+	/* One of white space alone is the unit's stand-in for a file it did not find
+	 * (SetCredential=). */
+	if (dir && dir[0] && snprintf(buf, size, "%s/%s", dir, name) < (int)size && has_text(buf))
 		return buf;
 	return path;
 }

@@ -172,8 +172,8 @@ int config_load_pins(struct config *cfg, char *warn, size_t warn_size, char *err
  * control socket's, the assistants'). */
 bool config_pin_exposed(const struct config_pin *pin);
 /* The file a service's credential `name` (systemd.exec(5), $CREDENTIALS_DIRECTORY) gives for
- * a secret configured at path: that credential when the service has it and it is not
- * empty, else path. */
+ * a secret configured at path: that credential when the service has it and it holds more
+ * than white space (a unit's stand-in for a file it did not find), else path. */
 const char *config_secret_path(const char *name, const char *path, char *buf, size_t size);
 /* One key; used by config_load and tests.  0, or -1 with a message in err. */
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,

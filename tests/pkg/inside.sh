@@ -76,7 +76,7 @@ check pin-not-for-the-group sh -c "! runuser -u pkg-assistant -- grep -rqsI -e p
 	! runuser -u pkg-assistant -- grep -rqs -e '$pin' /etc/annabella"
 check pin-not-in-the-config sh -c '! grep -rqs -e pbkdf2 /etc/annabella/annabella.conf \
 	/etc/annabella/annabella.conf.d'
-check credential-unit sh -c 'systemctl show -P LoadCredential annabellad | grep -q "pins:/etc/annabella/pins"'
+check credential-unit sh -c 'systemctl cat annabellad | grep -qx "LoadCredential=pins:/etc/annabella/pins"'
 
 # The package started it; start again to see READY (Type=notify: start returns at READY).
 systemctl stop annabellad
@@ -94,6 +94,7 @@ check scoresheet scoresheet_ok
 check conf-drop-in-read grep -q '^\[Event "Drop-in Open"\]' /var/lib/annabella/game.pgn
 check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annabella'
 # Nothing to warn about in a game with the shipped configuration.
+journalctl -u annabellad -p warning -o cat | grep annabellad:
 check no-warnings sh -c '! journalctl -u annabellad -p warning -o cat | grep annabellad:'
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
 check device-key-own sh -c 'stat -c "%U %a" /var/lib/annabella-key/device-key | grep -qx "annabella 600"'

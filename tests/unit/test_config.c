@@ -977,6 +977,14 @@ static void test_pin_file(void **state)
 		assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
 		unsetenv("CREDENTIALS_DIRECTORY");
 		assert_true(pin_hash_check(&cfg.assistant_pin.hash, "555666"));
+		/* The unit's stand-in (white space) where it found no file: the file configured. */
+		write_file(cred, "\n");
+		snprintf(cfg.pin_file, sizeof(cfg.pin_file), "%s/absent", dir);
+		setenv("CREDENTIALS_DIRECTORY", dir, 1);
+		assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
+		unsetenv("CREDENTIALS_DIRECTORY");
+		assert_string_equal(warn, "");
+		assert_true(pin_hash_check(&cfg.assistant_pin.hash, "555666"));
 		unlink(cred);
 	}
 	rmdir(dir);
