@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The PIN budget (README "Control interface", `auth`): wrong PINs counted per key (a Unix user on
- * the control socket; a client address on the web page; the board's buttons, PIN_KEY_BOARD, for the
- * arbiter's menu at the board), across connections.
+ * The PIN budget (docs/control.md "Control interface", `auth`): wrong PINs counted per key (a Unix
+ * user on the control socket; a client address on the web page; the board's buttons, PIN_KEY_BOARD,
+ * for the arbiter's menu at the board), across connections.
  *
  * Five wrong PINs are free.  From the fifth on, each wrong PIN makes the key wait before its
  * next PIN is checked: 2 s, then 4, 8, 16 ... seconds, at most PIN_WAIT_MAX_MS, so that no

@@ -43,6 +43,7 @@ void pin_hash_make(struct pin_hash *h, const char *pin, const unsigned char salt
 		   uint32_t iterations)
 {
 	h->set = true;
+	h->digits = (int)strlen(pin);
 	h->iterations = iterations;
 	memcpy(h->salt, salt, PIN_HASH_SALT);
 	pbkdf2_sha256(pin, strlen(pin), h->salt, sizeof(h->salt), iterations, h->hash,
@@ -71,7 +72,7 @@ int pin_hash_parse(struct pin_hash *h, const char *text)
 {
 	const char *p = text;
 	char *end;
-	unsigned long rounds;
+	unsigned long rounds, digits;
 
 	memset(h, 0, sizeof(*h));
 	if (strncmp(p, PIN_HASH_PREFIX, strlen(PIN_HASH_PREFIX)))
@@ -80,7 +81,10 @@ int pin_hash_parse(struct pin_hash *h, const char *text)
 	if (*p < '1' || *p > '9')
 		return -1;
 	rounds = strtoul(p, &end, 10);
-	if (*end != '$' || rounds > 10000000)
+	if (*end != '$' || rounds > 10000000 || end[1] < '1' || end[1] > '9')
+		return -1;
+	digits = strtoul(end + 1, &end, 10);
+	if (*end != '$' || digits < PIN_DIGITS_MIN || digits > PIN_DIGITS_MAX)
 		return -1;
 	p = hex_bytes(end + 1, h->salt, sizeof(h->salt));
 	if (!p || *p != '$')
@@ -89,6 +93,7 @@ int pin_hash_parse(struct pin_hash *h, const char *text)
 	if (!p || *p)
 		return -1;
 	h->iterations = (uint32_t)rounds;
+	h->digits = (int)digits;
 	h->set = true;
 	return 0;
 }
@@ -99,7 +104,8 @@ void pin_hash_format(const struct pin_hash *h, char *out, size_t size)
 
 	sha256_hex(h->salt, sizeof(h->salt), salt);
 	sha256_hex(h->hash, sizeof(h->hash), hash);
-	snprintf(out, size, PIN_HASH_PREFIX "%u$%s$%s", (unsigned)h->iterations, salt, hash);
+	snprintf(out, size, PIN_HASH_PREFIX "%u$%d$%s$%s", (unsigned)h->iterations, h->digits, salt,
+		 hash);
 }
 
 /* Whether a and b (n bytes) are equal, in a time that does not depend on where they differ. */

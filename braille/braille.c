@@ -386,7 +386,7 @@ static bool put_punctuation(struct cell_out *o, char ch)
 }
 
 /*
- * Letters beyond ASCII, as UEB writes them (README "Braille" lists each): the base letter
+ * Letters beyond ASCII, as UEB writes them (docs/braille.md "Braille" lists each): the base letter
  * after its modifier (UEB 4.2.1; a capital sign goes before the modifier, 4.2.2); a ligature
  * (æ, œ) with the ligature indicator (UEB 4.3); a letter whose UEB sign was not verified
  * spelt as its usual transliteration (ß ss, þ th, ð d, ŋ ng); and, for a mark UEB has no

@@ -35,7 +35,7 @@
  *     asks for "the minimum amount of coding" (introduction), so a capture is written as its
  *     move: "cxd5" = ⠉⠙⠢ (the pawn's file stays), "Nxe5" = ⠎⠑⠢.  A third party quotes 3.4
  *     with capture dots 56, check dots 45, both dots 456 before the square: the sources
- *     disagree, so that form is a setting (enum braille_signs below; README "Braille");
+ *     disagree, so that form is a setting (enum braille_signs below; docs/braille.md "Braille");
  *   - disambiguation as in print ("Nce5" = ⠎⠉⠑⠢, "N1c3" = ⠎⠂⠉⠒): UNVERIFIED (3);
  *   - en passant needs no sign: the BCA's page on algebraic notation
  *     (braillechess.org.uk/resources/algebraic-notation.php): "obvious from the square";
@@ -49,7 +49,7 @@
  *     space: ⠐⠣⠐⠶⠐⠜ (1.4: no dots 345 before a bracket);
  *   - names and other tag text are uncontracted (grade 1) UEB: capital sign dots 6 (dots 6,6
  *     for a word in capitals), numbers with the numeric indicator dots 3456, the en dash as
- *     the UEB dash dots 6, 36, accented letters with their UEB modifier (README "Braille"
+ *     the UEB dash dots 6, 36, accented letters with their UEB modifier (docs/braille.md "Braille"
  *     lists what each character becomes).
  *
  * Layout: the tag lines (White – Black, Event, Date), a blank line, one move pair per line
@@ -76,7 +76,7 @@ typedef uint8_t braille_cell;
 #define BRAILLE_MOVE_MAX 16
 
 /*
- * Where the check and capture signs go (README "Braille": the sources disagree).
+ * Where the check and capture signs go (docs/braille.md "Braille": the sources disagree).
  *   BRAILLE_SIGNS_AFTER (the default): check dots 345 p after the move, mate dots 345 m, no
  *     capture sign: the BCA's published code as it prints it, BCA 2015 1.4, example
  *     "6. e4+." = ⠖ ⠑⠲⠜⠏⠲;
@@ -116,8 +116,12 @@ char braille_to_brf_char(braille_cell cell);
 /* The cell for a BRF character (lower case taken as upper); -1 if none. */
 int braille_from_brf_char(char ch);
 
+/* The header of a scoresheet, as on FIDE's paper scoresheet: the players, the event, its site,
+ * date, round and board, and the device's fair-play state over the game (the PGN tags White,
+ * Black, Event, Site, Date, Round, Board, FairPlay); NULL, "" or "?" leave one out. */
 struct scoresheet_tags {
 	const char *white, *black, *event, *date;
+	const char *site, *round, *board, *fairplay;
 	const char *result; /* "1-0", "0-1", "1/2-1/2", "*" or NULL */
 };
 

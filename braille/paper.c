@@ -24,10 +24,12 @@ char *scoresheet_text(const struct scoresheet_game *game)
 {
 	struct strbuf t = {0};
 	const struct scoresheet_tags *tags = &game->tags;
-	static const char *const labels[] = {"White", "Black", "Event", "Date"};
-	const char *values[] = {tags->white, tags->black, tags->event, tags->date};
+	static const char *const labels[] = {"White", "Black", "Event", "Site",
+					     "Date",  "Round", "Board", "Fair play"};
+	const char *values[] = {tags->white, tags->black, tags->event, tags->site,
+				tags->date,  tags->round, tags->board, tags->fairplay};
 	bool any = false;
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < sizeof(labels) / sizeof(labels[0]); k++) {
 		if (present(values[k])) {
 			/* A name cannot break its line or turn the text (base/utf8.h). */
 			strbuf_printf(&t, "%s: ", labels[k]);

@@ -68,8 +68,58 @@ static void physical_line(struct sheet *s, const braille_cell *cells, size_t n)
 		strbuf_append(&s->cells, (const char *)cells, n);
 }
 
-/* A logical line, wrapped at blank cells to the line width: one block. */
-static void line(struct sheet *s, const braille_cell *cells, size_t n)
+#define HYPHEN	   (BRAILLE_DOT(3) | BRAILLE_DOT(6))
+#define NUMERIC	   (BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6))
+#define CAPITAL	   BRAILLE_DOT(6)
+#define RIGHT_ONLY (BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6))
+
+/* An indicator or prefix that applies to the cell after it: a UEB prefix is a cell of dots
+ * 4, 5 and 6 alone (the capital sign, the letter sign, the first cell of a dash or of an
+ * accent's sign); the numeric indicator applies to the digits after it.  Never the last cell
+ * of a line (UEB 10.13: an indicator is not separated from what it applies to). */
+static bool binds_next(braille_cell c)
+{
+	return c == NUMERIC || (c && !(c & ~RIGHT_ONLY));
+}
+
+/* Where the first physical line of cells[0..n) ends, for n over the width: *take cells
+ * shown, *skip cells dropped after them (the space at the break), *hyphen when a word is
+ * divided and its line ends with a hyphen.
+ *
+ * The rules followed: the line ends at the last space that lets it fit (BANA Braille Formats
+ * 2016, 1.10.1: words are not divided); in text (`words`), also right after a hyphen of a
+ * hyphenated word ("Müller-" / "Lüdenscheidt") or after a dash (UEB 7.2.2: a spaced or
+ * unspaced dash may end a line), with nothing added; a word longer than a whole line is
+ * divided with a hyphen at the line's end (UEB 10.13.1); and no line ends with an indicator
+ * (the capital sign, the numeric indicator, the first cell of the two-cell dash). */
+static void line_break(const braille_cell *cells, size_t n, size_t width, bool words, size_t *take,
+		       size_t *skip, bool *hyphen)
+{
+	*skip = 0;
+	*hyphen = false;
+	for (size_t k = width; k > 0; k--) {
+		if (cells[k] == 0) { /* the space at k: the line is cells[0..k) */
+			*take = k;
+			*skip = 1;
+			return;
+		}
+		if (words && k < n && cells[k - 1] == HYPHEN && cells[k] != 0 && k >= 2 &&
+		    cells[k - 2] != 0) {
+			*take = k; /* after a hyphen, or after a dash (its second cell) */
+			return;
+		}
+	}
+	/* One word longer than the line: divided, a hyphen ending the line (and never right
+	 * after an indicator, nor leaving fewer than two cells before it). */
+	*take = width - 1;
+	while (*take > 2 && binds_next(cells[*take - 1]))
+		(*take)--;
+	*hyphen = true;
+}
+
+/* A logical line, divided to the line width (line_break()): one block.  `words` for text (a
+ * tag's value), whose words may be divided; move pairs break at spaces only. */
+static void wrap(struct sheet *s, const braille_cell *cells, size_t n, bool words)
 {
 	size_t width = (size_t)s->width;
 
@@ -80,23 +130,33 @@ static void line(struct sheet *s, const braille_cell *cells, size_t n)
 	}
 	do {
 		size_t take = n, skip = 0;
-		if (n > width) {
-			take = width;
-			for (size_t k = width; k > 0; k--) {
-				if (cells[k] == 0) {
-					take = k;
-					skip = 1;
-					break;
-				}
-			}
-		}
+		bool hyphen = false;
+
+		if (n > width)
+			line_break(cells, n, width, words, &take, &skip, &hyphen);
 		size_t shown = take;
 		while (shown > 0 && cells[shown - 1] == 0)
 			shown--;
-		physical_line(s, cells, shown);
+		if (hyphen) {
+			braille_cell divided[LINE_MAX_CELLS];
+
+			memcpy(divided, cells, shown);
+			divided[shown] = HYPHEN;
+			physical_line(s, divided, shown + 1);
+		} else {
+			physical_line(s, cells, shown);
+		}
 		cells += take + skip;
 		n -= take + skip;
+		/* The next line does not begin with the space after a break. */
+		while (n > 0 && cells[0] == 0)
+			cells++, n--;
 	} while (n > 0);
+}
+
+static void line(struct sheet *s, const braille_cell *cells, size_t n)
+{
+	wrap(s, cells, n, false);
 }
 
 static void blank_line(struct sheet *s)
@@ -217,7 +277,7 @@ static void text_line(struct sheet *s, const char *text)
 {
 	braille_cell cells[LINE_MAX_CELLS];
 	size_t n = braille_text(text, cells, sizeof(cells));
-	line(s, cells, n);
+	wrap(s, cells, n, true);
 }
 
 static void tag_lines(struct sheet *s, const struct scoresheet_tags *tags)
@@ -241,8 +301,30 @@ static void tag_lines(struct sheet *s, const struct scoresheet_tags *tags)
 		text_line(s, tags->event);
 		any = true;
 	}
-	if (tag_present(tags->date)) {
-		text_line(s, tags->date);
+	if (tag_present(tags->site)) {
+		text_line(s, tags->site);
+		any = true;
+	}
+	/* Date, round and board on one line, as a FIDE scoresheet's head has them. */
+	if (tag_present(tags->date) || tag_present(tags->round) || tag_present(tags->board)) {
+		char when[LINE_MAX_CELLS / 2];
+		size_t len = 0;
+
+		when[0] = '\0';
+		if (tag_present(tags->date))
+			len +=
+			    (size_t)snprintf(when + len, sizeof(when) - len, "%.60s", tags->date);
+		if (tag_present(tags->round) && len < sizeof(when))
+			len += (size_t)snprintf(when + len, sizeof(when) - len, "%sround %.20s",
+						len ? ", " : "", tags->round);
+		if (tag_present(tags->board) && len < sizeof(when))
+			snprintf(when + len, sizeof(when) - len, "%sboard %.20s", len ? ", " : "",
+				 tags->board);
+		text_line(s, when);
+		any = true;
+	}
+	if (tag_present(tags->fairplay)) {
+		text_line(s, tags->fairplay);
 		any = true;
 	}
 	if (any)

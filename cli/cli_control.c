@@ -4,10 +4,10 @@
  * annabella control [--socket PATH]                     requests line by line
  * annabella status [--socket PATH]                      the game for a person to read
  *
- * README "Control interface": exit 0 when the reply is ok, 1 when it is an error, 2 when the socket
- * cannot be reached or the usage is wrong.  `watch` keeps printing events until the daemon closes
- * the connection or the user interrupts.  `--help` lists the commands and line editing
- * completes them from the command table the daemon dispatches through (control/protocol.h).
+ * docs/control.md "Control interface": exit 0 when the reply is ok, 1 when it is an error, 2 when
+ * the socket cannot be reached or the usage is wrong.  `watch` keeps printing events until the
+ * daemon closes the connection or the user interrupts.  `--help` lists the commands and line
+ * editing completes them from the command table the daemon dispatches through (control/protocol.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -76,7 +76,7 @@ static void print_commands(FILE *f)
 		for (int n = 0; n < GAME_NEED_COUNT; n++) {
 			static const char *const needs[GAME_NEED_COUNT] = {
 			    "the game on", "the game not over", "a clock",
-			    "the result not approved", "the result not decided"};
+			    "the result not approved"};
 
 			if (!(c->needs & (1u << n)))
 				continue;
@@ -367,8 +367,8 @@ static void print_status(const char *reply)
 		printf("Draw offer by %s stands\n", sub);
 	if (json_get(reply, "claim", v, sizeof(v)) > 0 && strcmp(v, "null"))
 		printf("Claim: %s\n", v);
-	/* Training (README "Training and study"): in a tournament, that no engine is connected is
-	 * what the arbiter checks. */
+	/* Training (docs/training.md "Training and study"): in a tournament, that no engine is
+	 * connected is what the arbiter checks. */
 	if (json_get(reply, "engine", v, sizeof(v)) > 0 && strcmp(v, "null")) {
 		json_get(v, "state", sub, sizeof(sub));
 		if (!strcmp(sub, "playing")) {

@@ -29,7 +29,7 @@
 #include "store/recovery.h"
 #include "store/state.h"
 #include "store/store.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 static int usage(void)
 {

@@ -30,7 +30,7 @@
 #include "config/config.h"
 
 #define PIN_DIGITS_DEFAULT 6
-#define PIN_DIGITS_MAX	   16
+#define PIN_RANDOM_MAX	   16
 #define PIN_FILE_DEFAULT   "/etc/annabella/pins"
 
 /* digits random digits into pin; -1 (said) without a random source. */
@@ -115,7 +115,7 @@ static int usage(void)
 		"       annabella pin --set arbiter|assistant [DIGITS | --stdin] [--file FILE]\n"
 		"       annabella pin --clear arbiter|assistant [--file FILE]\n"
 		"       (the PIN file: %s by default)\n",
-		PIN_DIGITS_DEFAULT, PIN_DIGITS_MAX, PIN_DIGITS_DEFAULT, PIN_FILE_DEFAULT);
+		PIN_DIGITS_DEFAULT, PIN_RANDOM_MAX, PIN_DIGITS_DEFAULT, PIN_FILE_DEFAULT);
 	return 2;
 }
 
@@ -144,7 +144,7 @@ int cli_pin(int argc, char **argv)
 			char *end;
 
 			digits = strtol(argv[i], &end, 10);
-			if (*end || digits < PIN_DIGITS_DEFAULT || digits > PIN_DIGITS_MAX)
+			if (*end || digits < PIN_DIGITS_DEFAULT || digits > PIN_RANDOM_MAX)
 				return usage();
 		} else {
 			return usage();
@@ -182,9 +182,10 @@ int cli_pin(int argc, char **argv)
 		if (!fgets(pin, sizeof(pin), stdin))
 			pin[0] = '\0';
 		pin[strcspn(pin, "\r\n")] = '\0';
-		if (strlen(pin) < 4 || strlen(pin) > 31 ||
+		if (strlen(pin) < PIN_DIGITS_MIN || strlen(pin) > PIN_DIGITS_MAX ||
 		    strspn(pin, "0123456789") != strlen(pin)) {
-			log_error(LOG_MAIN, "the PIN must be 4 to 31 digits");
+			log_error(LOG_MAIN, "the PIN must be %d to %d digits", PIN_DIGITS_MIN,
+				  PIN_DIGITS_MAX);
 			return 2;
 		}
 		if (strlen(pin) < CONFIG_PIN_DIGITS)

@@ -2,10 +2,10 @@
 /*
  * annabella review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn
  *
- * Study a finished game on the tactile board (README "Training and study"): the game is read here,
- * on its main line (variations, comments and NAGs are passed over), from a PGN file or from the
- * daemon's games/ (`export pgn GAME-ID`), and handed to the daemon move by move (`review load`,
- * `review add`, `review begin`).  The device then guides the set-up of its start position
+ * Study a finished game on the tactile board (docs/training.md "Training and study"): the game is
+ * read here, on its main line (variations, comments and NAGs are passed over), from a PGN file or
+ * from the daemon's games/ (`export pgn GAME-ID`), and handed to the daemon move by move (`review
+ * load`, `review add`, `review begin`).  The device then guides the set-up of its start position
  * and steps through it with the buttons; the review ends from the button menu or with
  * `annabella control review end`.  A PGN that does not parse is refused with its file, line
  * and column, and nothing is sent.

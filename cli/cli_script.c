@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * `annabella script GAME.pgn`: a board script (README "Board scripts, line logs, time controls")
- * that plays the first game of a PGN file on the tactile board the way people do: pieces lifted and
- * placed in varied orders, touches, pieces carried over holes, think times,
- * clock presses, promotion choices with `select`.  The sim backend runs it, so
- * whole games test the daemon end to end.
+ * `annabella script GAME.pgn`: a board script (docs/scripts.md "Board scripts, line logs, time
+ * controls") that plays the first game of a PGN file on the tactile board the way people do: pieces
+ * lifted and placed in varied orders, touches, pieces carried over holes, think times, clock
+ * presses, promotion choices with `select`.  The sim backend runs it, so whole games test the
+ * daemon end to end.
  *
  * The timing keeps every move recognisable: within a move the hand's actions
  * are a few hundred ms apart; a piece set down in passing is lifted again well

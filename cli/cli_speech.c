@@ -17,89 +17,10 @@
 #include "base/log.h"
 #include "chess/chess.h"
 #include "cli/cli.h"
+#include "voice/corpus.h"
 #include "voice/phonemes.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"
-
-static const struct {
-	const char *fen, *uci;
-} corpus_moves[] = {
-    {CHESS_FEN_START, "g1f3"},
-    {CHESS_FEN_START, "e2e4"},
-    {"4k3/8/8/1p6/8/8/8/4KB2 w - - 0 1", "f1b5"},
-    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1"},
-    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1"},
-    {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"},
-    {"3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e7e8q"},
-    {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8"},
-    {"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"},
-    {"4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "b1d2"},
-};
-#define CORPUS_MOVES	 (int)(sizeof(corpus_moves) / sizeof(corpus_moves[0]))
-#define CORPUS_MOVE_SETS 2 /* long form; short form with national numerals */
-static const uint64_t corpus_durations[] = {0, 400, 4200, 59000, 3723000};
-#define CORPUS_DURATIONS (int)(sizeof(corpus_durations) / sizeof(corpus_durations[0]))
-static const int corpus_counts[] = {1, 21, 101, 1001};
-#define CORPUS_COUNTS (int)(sizeof(corpus_counts) / sizeof(corpus_counts[0]))
-#define CORPUS_PER_LANG                                                                            \
-	(PHRASE_ID_COUNT + CORPUS_MOVES * CORPUS_MOVE_SETS + CORPUS_DURATIONS + CORPUS_COUNTS)
-
-/* Item i of the corpus: its name and utterance; -1 past the end. */
-static int corpus_item(int i, char *name, size_t size, struct utterance *u)
-{
-	enum phrase_lang lang = (enum phrase_lang)(i / CORPUS_PER_LANG);
-	int k = i % CORPUS_PER_LANG;
-	struct phrase_options o;
-	struct phrase_args a = {.square = CHESS_SQ(6, 0),
-				.piece = CHESS_KNIGHT,
-				.time_ms = 4200,
-				.white_ms = 3720000,
-				.black_ms = 185000,
-				.count = 101};
-
-	if (i < 0 || lang >= PHRASE_LANG_COUNT)
-		return -1;
-	phrase_options_defaults(&o);
-	o.lang = lang;
-	o.announce_check = true;
-	utterance_clear(u);
-	if (k < PHRASE_ID_COUNT) {
-		snprintf(name, size, "%s-phrase-%02d", phrase_lang_code(lang), k);
-		phrase_add(u, &o, (enum phrase_id)k, &a);
-		return 0;
-	}
-	k -= PHRASE_ID_COUNT;
-	if (k < CORPUS_MOVES * CORPUS_MOVE_SETS) {
-		struct chess_pos pos;
-		struct chess_error err;
-		chess_move m;
-		int set = k / CORPUS_MOVES;
-
-		k %= CORPUS_MOVES;
-		o.short_form = set == 1;
-		o.national_ranks = set == 1;
-		snprintf(name, size, "%s-move-%s-%02d", phrase_lang_code(lang),
-			 set ? "short-national" : "long", k);
-		if (chess_fen_parse(&pos, corpus_moves[k].fen, &err) ||
-		    chess_move_parse_uci(&pos, corpus_moves[k].uci, &m))
-			return -1;
-		phrase_add_move(u, &o, &pos, m);
-		return 0;
-	}
-	k -= CORPUS_MOVES * CORPUS_MOVE_SETS;
-	if (k < CORPUS_DURATIONS) {
-		snprintf(name, size, "%s-time-%llu", phrase_lang_code(lang),
-			 (unsigned long long)corpus_durations[k]);
-		a.time_ms = corpus_durations[k];
-		phrase_add(u, &o, PHRASE_TIME_LEFT, &a);
-		return 0;
-	}
-	k -= CORPUS_DURATIONS;
-	snprintf(name, size, "%s-count-%d", phrase_lang_code(lang), corpus_counts[k]);
-	a.count = corpus_counts[k];
-	phrase_add(u, &o, PHRASE_MOVES_PLAYED, &a);
-	return 0;
-}
 
 /* One line per segment: NAME #N LANG: words -> phonemes. */
 static void segment_line(FILE *f, const char *name, const struct utterance *u, int s, bool html)
@@ -134,7 +55,7 @@ int cli_speech_phonemes(int argc, char **argv)
 		return 1;
 	}
 	printf("# eSpeak NG %s\n", voice_espeak_version());
-	for (int i = 0; corpus_item(i, name, sizeof(name), &u) == 0; i++)
+	for (int i = 0; speech_corpus_item(i, name, sizeof(name), &u) == 0; i++)
 		for (int s = 0; s < u.count; s++)
 			segment_line(stdout, name, &u, s, false);
 	return 0;
@@ -171,7 +92,7 @@ int cli_speech_samples(int argc, char **argv)
 		"<p>Each sample: the text, then each segment with the language of its "
 		"voice and the phonemes eSpeak NG says.</p>\n",
 		voice_espeak_version());
-	for (int i = 0; corpus_item(i, name, sizeof(name), &u) == 0; i++) {
+	for (int i = 0; speech_corpus_item(i, name, sizeof(name), &u) == 0; i++) {
 		fprintf(index,
 			"<h2 id=\"%s\">%s</h2>\n<p>%s</p>\n<audio controls src=\"%s.wav\">"
 			"</audio>\n<ul>\n",
@@ -192,7 +113,7 @@ int cli_speech_samples(int argc, char **argv)
 		log_error(LOG_MAIN, "%s", err);
 		return 1;
 	}
-	for (int i = 0; corpus_item(i, name, sizeof(name), &u) == 0; i++) {
+	for (int i = 0; speech_corpus_item(i, name, sizeof(name), &u) == 0; i++) {
 		snprintf(path, sizeof(path), "%s/%s.wav", argv[0], name);
 		unlink(path);
 		voice_record_to(v, path);

@@ -4,12 +4,12 @@
  *                 [--movetime MS] [--hint-movetime MS] [--wait] [--socket PATH]
  *                 [--config FILE]
  *
- * The training process (README "Training and study"): a client of the control socket, like the web
- * page, that plays one side of a casual game with a UCI engine run as its own child (daemon/uci.h);
- * the daemon never runs one.  On its one connection it follows `watch`, says `engine on`, gives the
- * engine's move as a relayed `move` (the daemon announces it, presses the engine's clock and guides
- * the player square by square to make it on the board) and answers the player's hints (`engine
- * hint`).  A second connection asks `status` and `moves`.
+ * The training process (docs/training.md "Training and study"): a client of the control socket,
+ * like the web page, that plays one side of a casual game with a UCI engine run as its own child
+ * (daemon/uci.h); the daemon never runs one.  On its one connection it follows `watch`, says
+ * `engine on`, gives the engine's move as a relayed `move` (the daemon announces it, presses the
+ * engine's clock and guides the player square by square to make it on the board) and answers the
+ * player's hints (`engine hint`).  A second connection asks `status` and `moves`.
  *
  * An engine that is missing, dies, hangs past its time or answers what is no legal move is
  * said to the player privately (`engine off REASON`); the game stays as it was and train

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * annabella: the command-line tool (perft, board scripts, scoresheet exports, and the
- * control client of README "Control interface").
+ * control client of docs/control.md "Control interface").
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A UCI chess engine as a child process (`annabella train`, README "Training and study"): started
- * with pipes, spoken to by the UCI protocol, never linked.  Every wait has a deadline, so an engine
- * that hangs, dies or answers nonsense is an error the caller reports, never a stuck process. Only
- * the `annabella` tool uses this; the daemon never runs an engine (Art. 11.3).
+ * A UCI chess engine as a child process (`annabella train`, docs/training.md "Training and study"):
+ * started with pipes, spoken to by the UCI protocol, never linked.  Every wait has a deadline, so
+ * an engine that hangs, dies or answers nonsense is an error the caller reports, never a stuck
+ * process. Only the `annabella` tool uses this; the daemon never runs an engine (Art. 11.3).
  */
 #ifndef ANNABELLA_UCI_H
 #define ANNABELLA_UCI_H
@@ -15,7 +15,8 @@
 
 struct uci_engine;
 
-/* What went wrong, for the player to hear (README "Training and study") and the caller's exit. */
+/* What went wrong, for the player to hear (docs/training.md "Training and study") and the caller's
+ * exit. */
 enum uci_failure {
 	UCI_OK = 0,
 	UCI_MISSING,  /* no engine at the path, or it cannot be started */

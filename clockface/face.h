@@ -69,7 +69,7 @@ struct face_view {
 	char power;	  /* FACE_GLYPH_LOW_VOLTAGE, FACE_GLYPH_BATTERY, or 0: no power problem */
 };
 
-/* The arbiter's menu on the board's buttons (game/board_arbiter.h) as the face shows it:
+/* The arbiter's menu on the board's buttons (referee/board_arbiter.h) as the face shows it:
  *	PIN	both times as the clocks stand or run ("   4:53<4:58   ", the mark pointing
  *		at the running clock, '=' while they stand: the clocks may still run while
  *		the PIN is entered, and both players must see them), below "PIN" and a star

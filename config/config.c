@@ -174,7 +174,7 @@ static int set_pin(struct config *cfg, const char *key, const char *value, char 
 			BAD("%s: not a PIN's hash as `annabella pin` writes it", key);
 		return 0;
 	}
-	if (n < 4 || n > 31 || strspn(value, "0123456789") != n)
+	if (n < PIN_DIGITS_MIN || n > PIN_DIGITS_MAX || strspn(value, "0123456789") != n)
 		BAD("%s must be at least 4 digits (at most 31), a hash from `annabella pin`, or "
 		    "empty for none",
 		    key);
@@ -183,7 +183,6 @@ static int set_pin(struct config *cfg, const char *key, const char *value, char 
 	if (getrandom(salt, sizeof(salt), 0) != (ssize_t)sizeof(salt))
 		BAD("%s: no random source for its salt", key);
 	pin_hash_make(&pin->hash, value, salt, PIN_HASH_ITERATIONS);
-	pin->digits = (int)n;
 	return 0;
 }
 
@@ -385,6 +384,11 @@ static int set_speech(struct config *cfg, const char *key, const char *value, ch
 		if (word[0] != ' ')
 			BAD("'%s': write pronounce WORD = PHONEMES", key);
 		word += strspn(word, " ");
+		cfg->pronounce_again = false;
+		for (int i = 0; i < cfg->voice.pronounce.count; i++)
+			if (cfg->voice.pronounce.user[i].lang == (enum phrase_lang)lang &&
+			    !strcmp(cfg->voice.pronounce.user[i].word, word))
+				cfg->pronounce_again = true;
 		if (pronounce_add(&cfg->voice.pronounce, (enum phrase_lang)lang, word, value, err,
 				  err_size))
 			return -1;
@@ -628,8 +632,8 @@ static int set_relay(struct config *cfg, const char *key, const char *value, cha
 	return 0;
 }
 
-/* [training]: the button menu's training entry and `annabella train`'s defaults (README "Training
- * and study"). */
+/* [training]: the button menu's training entry and `annabella train`'s defaults (docs/training.md
+ * "Training and study"). */
 static int set_training(struct config *cfg, const char *key, const char *value, char *err,
 			size_t err_size)
 {
@@ -981,6 +985,9 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (!strcmp(section, "speech") && !strncmp(name, "pronounce", 9)) {
 			struct config_place *at = &ctx->cfg->pronounce_at[ctx->cfg->pronounce_last];
 
+			/* The last given wins; where the one it replaced was given is kept. */
+			ctx->cfg->pronounce_replaced[ctx->cfg->pronounce_last] =
+			    ctx->cfg->pronounce_again ? *at : (struct config_place){0};
 			snprintf(at->file, sizeof(at->file), "%s", ctx->path);
 			at->line = ctx->line;
 		}

@@ -18,7 +18,7 @@
 #include "clockface/writer.h"
 #include "game/clock.h"
 #include "game/record.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "game/rules.h"
 #include "gpio/board.h"
 #include "voice/phrases.h"
@@ -63,8 +63,9 @@ struct config {
 	int player; /* enum chess_color of the tactile player */
 	char time_control[64];
 	enum game_mode mode;
-	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after
-				  the last select press (README "Behaviour the Laws ask for") */
+	uint32_t
+	    promotion_ms;      /* a replicated promotion's choice is final this long after
+				  the last select press (docs/arbiter.md "Behaviour the Laws ask for") */
 	uint32_t menu_hold_ms; /* holding select this long opens the button menu */
 	uint32_t menu_ms;      /* the menu closes after this long unused */
 	char event[64], site[64], round[16], white[64], black[64];
@@ -83,7 +84,11 @@ struct config {
 		char file[200];
 		int line;
 	} pronounce_at[PRONOUNCE_USER_MAX];
-	int pronounce_last; /* the entry the last pronounce key set */
+	/* An override given again for the same word and voice: where the one it replaced was
+	 * given (line 0: none), for the warning at start. */
+	struct config_place pronounce_replaced[PRONOUNCE_USER_MAX];
+	int pronounce_last;   /* the entry the last pronounce key set */
+	bool pronounce_again; /* the last pronounce key replaced an entry */
 	/* [braille] */
 	bool braille_display;
 	char braille_host[64], braille_auth[128];
@@ -108,7 +113,7 @@ struct config {
 	int keep_games; /* games whose PGN and journal are kept (-1: all) */
 	/* MiB of the state directory's storage kept for the game's own record (journal,
 	 * scoresheets, audio record): control.log and speech.log stop before they would take it
-	 * (README "State directory"). */
+	 * (docs/state.md "State directory"). */
 	int reserve_mb;
 	/* [control] */
 	char control_socket[108]; /* "" or "none": no control socket */
@@ -118,30 +123,29 @@ struct config {
 	/* arbiter-pin, assistant-pin: the PIN's salted hash (base/pinhash.h; not set: no PIN
 	 * gives that role), from the PIN file (config_load_pins()) or, as before it, from the
 	 * configuration; then the file and line it came from (the daemon warns when the
-	 * socket's group may read that file), and a PIN's digits when it was given in clear. */
+	 * socket's group may read that file). */
 	struct config_pin {
 		struct pin_hash hash;
 		char file[200];
 		int line;
-		int digits;
 	} arbiter_pin, assistant_pin;
 	/* The PIN file: only the daemon and the page read it (README "Security model"); ""
 	 * none.  A service given the credential `pins` (systemd's LoadCredential=) reads that. */
 	char pin_file[256];
-	/* [training] (README "Training and study"; casual play): the menu's training entry, and
-	 * what `annabella train` takes when its options do not say */
+	/* [training] (docs/training.md "Training and study"; casual play): the menu's training
+	 * entry, and what `annabella train` takes when its options do not say */
 	bool train_menu;
 	char train_engine[256]; /* "" : none configured */
 	int train_level;	/* 0..20, or -1 */
 	int train_elo;		/* 0: none */
 	int train_movetime_ms;
-	/* [web] (annabella web; README "The web page for the assistant and the arbiter") */
+	/* [web] (annabella web; docs/web.md "The web page for the assistant and the arbiter") */
 	char web_listen[80]; /* ADDR:PORT, or "" */
 	/* [log] */
 	int log_level;
 	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
-	 * (README "Live broadcast and the room relay"); the daemon checks them and never opens a
-	 * network socket. */
+	 * (docs/broadcast.md "Live broadcast and the room relay"); the daemon checks them and never
+	 * opens a network socket. */
 	struct config_mqtt {
 		char mqtt[128]; /* HOST:PORT of the broker, "" : not configured */
 		char user[64], password_file[256], tls_ca[256];

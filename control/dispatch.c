@@ -80,7 +80,7 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	struct game_reply reply;
 
 	req->game.role = env->role;
-	/* The training process's move is the engine's (README "Training and study"). */
+	/* The training process's move is the engine's (docs/training.md "Training and study"). */
 	req->game.engine = env->engine_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
 	referee_command(env->referee, &req->game, env->now, &reply);
@@ -167,8 +167,8 @@ void control_h_watch(const struct control_env *env, struct control_request *req,
 	answer_code(out, req->public_view ? REPLY_WATCHING_PUBLIC : REPLY_WATCHING, NULL);
 }
 
-/* A PIN gives the role whose PIN it is (README "Control interface"); a wrong one is refused, and
- * the connection counts it. */
+/* A PIN gives the role whose PIN it is (docs/control.md "Control interface"); a wrong one is
+ * refused, and the connection counts it. */
 void control_h_auth(const struct control_env *env, struct control_request *req,
 		    struct control_outcome *out)
 {
@@ -188,8 +188,8 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 
 /* ------------------------------------------------------------------ training and study */
 
-/* The training process says what it is (README "Training and study"): one connection at a time; it
- * must follow `watch`, where the referee's requests to it arrive. */
+/* The training process says what it is (docs/training.md "Training and study"): one connection at a
+ * time; it must follow `watch`, where the referee's requests to it arrive. */
 void control_h_engine(const struct control_env *env, struct control_request *req,
 		      struct control_outcome *out)
 {

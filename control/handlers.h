@@ -20,7 +20,7 @@ HANDLER(control_h_compare);
 HANDLER(control_h_help);
 HANDLER(control_h_watch);
 HANDLER(control_h_auth);
-HANDLER(control_h_engine); /* training (README "Training and study") */
+HANDLER(control_h_engine); /* training (docs/training.md "Training and study") */
 HANDLER(control_h_review);
 
 #undef HANDLER

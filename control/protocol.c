@@ -303,11 +303,55 @@ static int parse_hms(const char *text, int64_t *ms)
 	return 0;
 }
 
+#define CLOCK_USAGE                                                                                \
+	"clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES] | control TIME_CONTROL | add "        \
+	"white|black H:MM:SS"
+
+/* clock control TC: the time control from now on (6.10.2); its syntax is the game's
+ * (docs/scripts.md "Board scripts, line logs, time controls"), a clock it must have. */
+static int p_clock_control(const struct control_words *ws, struct control_request *req,
+			   struct game_reply *err)
+{
+	struct time_control tc;
+	char detail[96];
+
+	if (ws->n != 3)
+		return usage(ws, CLOCK_USAGE, err);
+	if (time_control_parse(ws->w[2], &tc, detail, sizeof(detail)))
+		return fail(err, REPLY_WANT_TIME_CONTROL,
+			    REPLY_ARGS(REPLY_S("text", ws->w[2]), REPLY_S("detail", detail)));
+	if (tc.count == 0)
+		return fail(err, REPLY_WANT_TIME_CONTROL,
+			    REPLY_ARGS(REPLY_S("text", ws->w[2]),
+				       REPLY_S("detail", "a game with a clock keeps one")));
+	time_control_format(&tc, req->game.text, sizeof(req->game.text));
+	req->game.kind = CMD_CLOCK_CONTROL;
+	return 0;
+}
+
+/* clock add white|black H:MM:SS: the usual two minutes given to one side. */
+static int p_clock_add(const struct control_words *ws, struct control_request *req,
+		       struct game_reply *err)
+{
+	if (ws->n != 4)
+		return usage(ws, CLOCK_USAGE, err);
+	if (color_arg(ws->w[2], &req->game.color, err))
+		return -1;
+	if (parse_hms(ws->w[3], &req->game.white_ms) || req->game.white_ms <= 0)
+		return fail(err, REPLY_WANT_TIMES, REPLY_ARGS(REPLY_S("usage", CLOCK_USAGE)));
+	req->game.kind = CMD_CLOCK_ADD;
+	return 0;
+}
+
 static int p_clock(const struct control_words *ws, struct control_request *req,
 		   struct game_reply *err)
 {
-	static const char usage_text[] = "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]";
+	static const char usage_text[] = CLOCK_USAGE;
 
+	if (ws->n >= 2 && !strcmp(ws->w[1], "control"))
+		return p_clock_control(ws, req, err);
+	if (ws->n >= 2 && !strcmp(ws->w[1], "add"))
+		return p_clock_add(ws, req, err);
 	if ((ws->n != 4 && ws->n != 6) || strcmp(ws->w[1], "set"))
 		return usage(ws, usage_text, err);
 	if (parse_hms(ws->w[2], &req->game.white_ms) || parse_hms(ws->w[3], &req->game.black_ms))
@@ -396,8 +440,8 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	if (want(ws, 1, 2, "export pgn|text|brf|unicode [GAME-ID]", err))
 		return -1;
 	if (ws->n == 3) {
-		/* A finished game kept under games/ (README "State directory"): its id, a file
-		 * name's part. */
+		/* A finished game kept under games/ (docs/state.md "State directory"): its id, a
+		 * file name's part. */
 		const char *id = ws->w[2];
 
 		if (strlen(id) >= sizeof(req->game_id) || id[0] == '.' ||
@@ -416,8 +460,8 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	return bad_word(err, REPLY_WANT_EXPORT_FORMAT, ws->w[1]);
 }
 
-/* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (README "Training and
- * study") */
+/* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (docs/training.md
+ * "Training and study") */
 static int p_engine(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
 {
@@ -483,7 +527,8 @@ static int p_takeback(const struct control_words *ws, struct control_request *re
 	return p_none(ws, req, err);
 }
 
-/* review load [FEN] | add UCI... | begin | next | back | where | end (README "Training and study")
+/* review load [FEN] | add UCI... | begin | next | back | where | end (docs/training.md "Training
+ * and study")
  */
 static int p_review(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
@@ -548,13 +593,13 @@ static const struct control_command table[] = {
     {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_NOT_OVER,
      CONTROL_CHANGES, p_resign, control_h_game},
     {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, MODES,
-     GAME_NEED_UNDECIDED, CONTROL_CHANGES, p_result, control_h_game},
+     GAME_NEED_NOT_CLOSED, CONTROL_CHANGES, p_result, control_h_game},
     {"approve", NULL, "approve", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_approve, control_h_game},
     {"pause", NULL, "pause", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
      CONTROL_CHANGES, p_pause, control_h_game},
     {"resume", NULL, "resume", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
      CONTROL_CHANGES, p_resume, control_h_game},
-    {"clock", NULL, "clock set H:MM:SS H:MM:SS [WHITE_MOVES BLACK_MOVES]", "set", ARB, MODES,
+    {"clock", NULL, CLOCK_USAGE, "set control add", ARB, MODES,
      GAME_NEED_CLOCK | GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_clock, control_h_game},
     {"compare", NULL, "compare MOVETEXT", NULL, ARB, MODES, 0, 0, p_compare, control_h_compare},
     {"rollback", NULL, "rollback PLY", NULL, ARB, MODES, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
@@ -568,7 +613,7 @@ static const struct control_command table[] = {
     {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
-    /* Training and study (README "Training and study"): casual play only. */
+    /* Training and study (docs/training.md "Training and study"): casual play only. */
     {"engine", NULL, "engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE",
      "on off wait hint", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
     {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_hint, control_h_game},

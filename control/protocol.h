@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The control protocol (README "Control interface"): one table of commands, and the JSON of replies
- * and watch events.  Pure.
+ * The control protocol (docs/control.md "Control interface"): one table of commands, and the JSON
+ * of replies and watch events.  Pure.
  *
  * Each command is one row of the table (protocol.c): its name, its usage, who may give it
  * (roles), the modes and the state of the game it needs (game/command.h), its parser and its
@@ -26,7 +26,7 @@
 #include "game/command.h"
 #include "game/compare.h"
 #include "game/game.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 #define CONTROL_LINE_MAX 4096
 /* `auth PIN NAME`: the longest name (with its NUL). */
@@ -90,7 +90,7 @@ int control_command_count(void);
 const struct control_command *control_command_find(const char *line);
 const char *control_role_name(enum game_role role);
 
-/* What `review` does (README "Training and study"). */
+/* What `review` does (docs/training.md "Training and study"). */
 enum control_review_op {
 	CONTROL_REVIEW_LOAD = 0, /* review load [FEN]: `movetext` holds the FEN or "" */
 	CONTROL_REVIEW_ADD,	 /* review add UCI...: `movetext` holds the moves */
@@ -129,7 +129,7 @@ struct control_status_extra {
 	 * the player (audience.h); `status public` is what anyone may see. */
 	enum game_audience audience;
 	const char *lang; /* the interface language ("de", "en", "sv", "nl"), or NULL */
-	/* The record on disk (README "State directory"): what the journal's reading at start
+	/* The record on disk (docs/state.md "State directory"): what the journal's reading at start
 	 * skipped, a longer scoresheet kept aside, and whether saving works now. */
 	struct control_record_status {
 		int skipped, bad, duplicates, refused, first_skipped_line;
@@ -160,8 +160,8 @@ struct control_status_extra {
 		const char *battery_status;
 		int percent; /* -1: unknown */
 	} power;
-	/* Training and study (README "Training and study"): the training process, and a review on
-	 * the board. */
+	/* Training and study (docs/training.md "Training and study"): the training process, and a
+	 * review on the board. */
 	struct referee_engine_info engine;
 	struct referee_review_info review;
 };
@@ -174,8 +174,8 @@ struct control_env {
 	const char *author;
 	bool connection; /* from a connection (a board script has none: no watch) */
 	bool watching;	 /* that connection follows `watch` */
-	/* The training process (README "Training and study"): this connection is it; another
-	 * connection is. */
+	/* The training process (docs/training.md "Training and study"): this connection is it;
+	 * another connection is. */
 	bool engine_self, engine_elsewhere;
 	/* `auth PIN`: the PINs of [control] (base/pinhash.h; NULL or not set: none). */
 	struct pin_secret *arbiter_pin, *assistant_pin;

@@ -198,6 +198,9 @@ static void claim(struct json_writer *w, const struct game *g, enum game_audienc
 	json_string(w, "by", game_color_name(c->color));
 	json_string(w, "kind", game_claim_kind_name(c->kind));
 	uci(w, "move", c->move);
+	/* The move was the claimant's own, made before the claim (1.3, 9.4): the verdict is on
+	 * the position after it. */
+	json_bool(w, "after_move", c->after_move);
 	json_int(w, "ply", c->ply);
 	json_bool(w, "open", c->open);
 	/* Whether it is correct is for the arbiter alone (11.3.1). */
@@ -228,7 +231,8 @@ static void result(struct json_writer *w, const struct game *g)
 	json_end(w);
 }
 
-/* The training process and a review (README "Training and study"): null when there is none. */
+/* The training process and a review (docs/training.md "Training and study"): null when there is
+ * none. */
 static void training(struct json_writer *w, const struct control_status_extra *x)
 {
 	const struct referee_engine_info *e = &x->engine;
@@ -411,6 +415,7 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 			json_null(&w, "clk_ms");
 		}
 		json_bool(&w, "draw_offer", p->flags & GAME_PLY_DRAW_OFFER);
+		json_bool(&w, "after_flag", p->flags & GAME_PLY_AFTER_FLAG);
 		uci(&w, "uci", p->move);
 		json_end(&w);
 	}

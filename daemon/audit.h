@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The audit (README "State directory", control.log): what control.log and speech.log say besides
- * their requests and utterances, so an appeals committee can trust and order them.
+ * The audit (docs/state.md "State directory", control.log): what control.log and speech.log say
+ * besides their requests and utterances, so an appeals committee can trust and order them.
  *
  * - Text from outside (requests, user names, replies that quote them) is escaped before it
  *   reaches control.log: what is not printable UTF-8 (control characters, bytes that are no

@@ -11,7 +11,7 @@
 
 #include "clockface/writer.h"
 #include "daemon/loop.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 struct clockface;
 

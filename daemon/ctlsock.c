@@ -44,7 +44,7 @@
  * braille display connecting again. */
 #define FD_RESERVE 8
 /* Reads (the table's rows that only read what anyone may know) are counted per author and
- * written as one line once the first of them is this old (README "State directory"). */
+ * written as one line once the first of them is this old (docs/state.md "State directory"). */
 #define READS_MS      60000u
 #define READS_AUTHORS 16
 #define READS_KINDS   8
@@ -65,8 +65,8 @@ struct client {
 	enum game_role role;
 	bool watching;
 	bool watch_public; /* `watch public`: public events only */
-	bool engine; /* the training process (README "Training and study"): `engine on` or `engine
-			wait` */
+	bool engine; /* the training process (docs/training.md "Training and study"): `engine on` or
+			`engine wait` */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -106,7 +106,7 @@ struct ctlsock {
 	char words[512];		      /* the last move's words, for a status reply */
 	int spare_fd;		/* /dev/null, given up for a moment to refuse a client at EMFILE */
 	bool timeouts;		/* real time: silent and half-line clients are closed */
-	struct pin_guard pins;	/* wrong PINs per Unix user (README "Control interface") */
+	struct pin_guard pins;	/* wrong PINs per Unix user (docs/control.md "Control interface") */
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
 	uint64_t log_retry_at; /* control.log's kept lines tried again then (0: not set) */
@@ -522,8 +522,9 @@ static void pin_waits(struct ctlsock *c, uint64_t now, bool all)
 		char text[160];
 
 		snprintf(text, sizeof(text),
-			 "%d PINs refused unchecked during a %llu s wait after %d wrong ones",
-			 w.refused, (unsigned long long)(w.length / 1000), w.wrong);
+			 "%d %s refused unchecked during a %llu s wait after %d wrong ones",
+			 w.refused, w.refused == 1 ? "PIN" : "PINs",
+			 (unsigned long long)(w.length / 1000), w.wrong);
 		/* The board's buttons ("board", as its tries are logged) are the player's until
 		 * the arbiter's PIN is right. */
 		if (strcmp(w.key, PIN_KEY_BOARD))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The control socket (README "Control interface"): a Unix stream socket for the assistant, the
- * arbiter, the web page and the broadcast.  The peer's Unix user is the author of its commands;
+ * The control socket (docs/control.md "Control interface"): a Unix stream socket for the assistant,
+ * the arbiter, the web page and the broadcast.  The peer's Unix user is the author of its commands;
  * users named as arbiters have the arbiter's role, others the assistant's (or what `auth PIN`
  * gives).  Every request goes through the command table (control/protocol.h), which returns
  * its reply; it gets one reply line and a line in control.log; commands that change the
@@ -22,7 +22,7 @@
 #include "daemon/loop.h"
 #include "daemon/present.h"
 #include "store/store.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 /* At most this many clients; the last CTLSOCK_ARBITER_SLOTS places only for the users named
  * in [control] arbiters; any other user at most CTLSOCK_PER_USER at once. */
@@ -46,7 +46,7 @@ void ctlsock_script(struct ctlsock *c, const char *role, const char *author, con
 /* A line of control.log that is not a request (the audit's start line): written now, or kept
  * through a storage fault and written when storage works again. */
 void ctlsock_log_line(struct ctlsock *c, const char *line);
-/* The reads counted and not yet written (README "State directory", control.log): written
+/* The reads counted and not yet written (docs/state.md "State directory", control.log): written
  * now, so a digest taken next covers them. */
 void ctlsock_log_reads(struct ctlsock *c, uint64_t now);
 /* The digest of control.log as written (base/pendlog.h): 0, or -1 when it is not known. */
@@ -56,7 +56,8 @@ int ctlsock_log_digest(const struct ctlsock *c, off_t *bytes, char hex[2 * SHA25
  * an event for the arbiters' watch as one refused on the socket. */
 void ctlsock_audit(struct ctlsock *c, uint64_t now, const char *author, enum game_role role,
 		   const char *line, bool ok, const char *text);
-/* The PIN budget (README "Control interface"): the board's PINs go through it too (PIN_KEY_BOARD).
+/* The PIN budget (docs/control.md "Control interface"): the board's PINs go through it too
+ * (PIN_KEY_BOARD).
  */
 struct pin_guard *ctlsock_pins(struct ctlsock *c);
 /* One event line (JSON, without newline) for the watchers its audience reaches: an
@@ -64,8 +65,8 @@ struct pin_guard *ctlsock_pins(struct ctlsock *c);
  * ones. */
 void ctlsock_event(struct ctlsock *c, const char *json, enum game_audience audience);
 bool ctlsock_watched(const struct ctlsock *c);
-/* A request of the referee's to the training process (README "Training and study"): to its
- * connection alone. */
+/* A request of the referee's to the training process (docs/training.md "Training and study"): to
+ * its connection alone. */
 void ctlsock_engine_event(struct ctlsock *c, const char *json);
 
 #endif

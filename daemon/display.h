@@ -12,7 +12,7 @@
 #include "config/config.h"
 #include "daemon/loop.h"
 #include "game/game.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 struct display;
 

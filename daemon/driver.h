@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The board-script driver (README "Board scripts, line logs, time controls"): plays a script's
- * actions on the sim backend's board at their times (pegs, buttons, chatter), gives its `control`
- * lines to the control dispatcher, and carries out its `crash`.  A loop source.
+ * The board-script driver (docs/scripts.md "Board scripts, line logs, time controls"): plays a
+ * script's actions on the sim backend's board at their times (pegs, buttons, chatter), gives its
+ * `control` lines to the control dispatcher, and carries out its `crash`.  A loop source.
  */
 #ifndef ANNABELLA_DRIVER_H
 #define ANNABELLA_DRIVER_H
@@ -48,8 +48,8 @@ void driver_run(void *d, uint64_t now);
 /* Every action has been played and every button released. */
 bool driver_done(const struct driver *d);
 /*
- * A live script: SCRIPT a named pipe (README "Board scripts, line logs, time controls").  Its
- * header is read before the daemon starts, up to the first action or the first blank line; its
+ * A live script: SCRIPT a named pipe (docs/scripts.md "Board scripts, line logs, time controls").
+ * Its header is read before the daemon starts, up to the first action or the first blank line; its
  * actions as they are written, each at the time it arrives plus its wait.  It ends when its writer
  * closes it.  driver_fd() is the pipe
  * (-1 for a file, or once it has ended); driver_read() takes what has arrived, true when the pipe

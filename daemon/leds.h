@@ -8,7 +8,7 @@
 #define ANNABELLA_DAEMON_LEDS_H
 
 #include "daemon/loop.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "gpio/board.h"
 
 struct leds;

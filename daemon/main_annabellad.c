@@ -39,11 +39,11 @@
 #include "daemon/script.h"
 #include "store/store.h"
 #include "daemon/takeover.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "gpio/board.h"
 #include "voice/voice.h"
 
-/* README "annabellad": after a script or log ends, the daemon runs five more seconds. */
+/* docs/commands.md "annabellad": after a script or log ends, the daemon runs five more seconds. */
 #define END_GRACE_MS 5000
 #define EVENTS_MAX   64
 
@@ -343,8 +343,8 @@ static void note_anchors(struct daemon *d, uint64_t ms)
 }
 
 /* A game begins or resumes, or ends.  At the daemon's first, the start line goes to both
- * logs (README "State directory", control.log), before anything of the game is said; every game's
- * journal notes the device, the wall clock and the logs' anchors. */
+ * logs (docs/state.md "State directory", control.log), before anything of the game is said; every
+ * game's journal notes the device, the wall clock and the logs' anchors. */
 static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 {
 	struct daemon *d = user;
@@ -778,12 +778,12 @@ static void warn_pins(const struct config *cfg)
 	const struct config_pin *pins[] = {&cfg->arbiter_pin, &cfg->assistant_pin};
 
 	for (int i = 0; i < 2; i++) {
-		if (pins[i]->digits && pins[i]->digits < CONFIG_PIN_DIGITS)
+		if (pins[i]->hash.set && pins[i]->hash.digits < CONFIG_PIN_DIGITS)
 			log_warn(LOG_MAIN,
 				 "%s: [control] %s has %d digits: give it at least %d (`annabella "
 				 "pin` makes one)",
 				 pins[i]->file[0] ? pins[i]->file : "configuration", keys[i],
-				 pins[i]->digits, CONFIG_PIN_DIGITS);
+				 pins[i]->hash.digits, CONFIG_PIN_DIGITS);
 		if (config_pin_exposed(pins[i]))
 			log_warn(
 			    LOG_MAIN,

@@ -3,8 +3,8 @@
  * The device's power, from sysfs ([power]): the Raspberry Pi's under-voltage flag (the
  * firmware's, through the raspberrypi-hwmon driver: hwmon "rpi_volt", in0_lcrit_alarm) and a
  * UPS or battery HAT's power_supply (type Battery or UPS: status, capacity).  A warning of low
- * power before the game (FIDE's standards for electronic clocks; not among seeds/, not
- * checked): the presenter says a problem
+ * power before the game (FIDE's standards for electronic clocks; that text
+ * was not at hand to check against): the presenter says a problem
  * privately when the game starts and when it changes, the clock display shows it, and
  * status reports it.  Read every two seconds; a file that cannot be read is no problem
  * found.

@@ -95,6 +95,8 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_QUICK_GUIDE_SPEECH] = PHRASE_QUICK_GUIDE_SPEECH,
     [GAME_MSG_CLOCK_GAP_WHITE] = PHRASE_CLOCK_GAP_WHITE,
     [GAME_MSG_CLOCK_GAP_BLACK] = PHRASE_CLOCK_GAP_BLACK,
+    [GAME_MSG_PERIOD_CARRIED_WHITE] = PHRASE_PERIOD_CARRIED_WHITE,
+    [GAME_MSG_PERIOD_CARRIED_BLACK] = PHRASE_PERIOD_CARRIED_BLACK,
     [GAME_MSG_CLOCK_UNCERTAIN] = PHRASE_CLOCK_UNCERTAIN,
     [GAME_MSG_ARBITER_RESUMES] = PHRASE_ARBITER_RESUMES,
     [GAME_MSG_ENGINE_PLAYS_WHITE] = PHRASE_ENGINE_PLAYS_WHITE,
@@ -169,7 +171,7 @@ void presenter_attach_display(struct presenter *p, struct display *d)
 }
 
 /* The phrase options for the game being played: casual play announces check and mate
- * unless told otherwise (README "Behaviour the Laws ask for", tournament mode). */
+ * unless told otherwise (docs/arbiter.md "Behaviour the Laws ask for", tournament mode). */
 static struct phrase_options options(const struct presenter *p)
 {
 	struct phrase_options o = p->cfg.phrases;
@@ -316,9 +318,9 @@ const struct power_status *presenter_power(const struct presenter *p)
 	return &p->power;
 }
 
-/* A review's step (README "Training and study"): "Zug zwölf, Weiß: Springer Gustav eins Felix
- * drei"; back: "Zurück: ..." the move taken back; where are we: the last move shown (or the start),
- * the side to move (or the end), and the game's length. */
+/* A review's step (docs/training.md "Training and study"): "Zug zwölf, Weiß: Springer Gustav eins
+ * Felix drei"; back: "Zurück: ..." the move taken back; where are we: the last move shown (or the
+ * start), the side to move (or the end), and the game's length. */
 static void review_words(struct utterance *u, const struct phrase_options *o,
 			 const struct game_effect *fx)
 {
@@ -530,7 +532,7 @@ static void present_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_ENGINE_ASK: {
 		struct strbuf line = {0};
 
-		/* For the training process alone (README "Training and study"). */
+		/* For the training process alone (docs/training.md "Training and study"). */
 		control_event_engine_ask(&line, fx, g);
 		if (line.p)
 			ctlsock_engine_event(p->ctl, line.p);

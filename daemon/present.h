@@ -21,7 +21,7 @@
 #include "config/config.h"
 #include "daemon/power.h"
 #include "store/store.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "voice/phrases.h"
 #include "voice/voice.h"
 
@@ -60,7 +60,7 @@ void presenter_attach_leds(struct presenter *p, struct leds *l);
  * when it ends: the audit's start lines and anchors (daemon/audit.h). */
 typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);
 void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user);
-/* What the device itself says of its record, privately to the tactile player (README "State
+/* What the device itself says of its record, privately to the tactile player (docs/state.md "State
  * directory"): saving fails, saving works again, the game was not fully recovered. */
 enum present_notice {
 	PRESENT_NOTICE_SAVE_FAILED = 0,

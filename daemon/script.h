@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Board scripts (README "Board scripts, line logs, time controls"): the sim backend's input.  Pure
- * parser.
+ * Board scripts (docs/scripts.md "Board scripts, line logs, time controls"): the sim backend's
+ * input.  Pure parser.
  *
  * Grammar, one item per line; `#` starts a comment, blank lines are ignored:
  *   player white|black          header (before the first action only, at most once each)
@@ -30,9 +30,9 @@
  *                               the state directory, in the middle of a write if it falls
  *                               there (a torn journal record or scoresheet)
  *   [+MS] control ROLE COMMAND...  ROLE: assistant|arbiter; COMMAND as on the control socket
- *                               (README "Control interface"), its words joined by single spaces;
- * given by the author "script", or "script:NAME" for ROLE:NAME (NAME: letters, digits, - and _; two
- * people relaying, say)
+ *                               (docs/control.md "Control interface"), its words joined by single
+ * spaces; given by the author "script", or "script:NAME" for ROLE:NAME (NAME: letters, digits, -
+ * and _; two people relaying, say)
  * `+MS` waits MS milliseconds after the previous action; without it an action happens at the
  * same time as the previous one.  Every error is reported as "NAME:LINE: message".
  */

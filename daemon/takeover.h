@@ -18,7 +18,7 @@
 
 #include "daemon/loop.h"
 #include "game/game.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 struct takeover;
 

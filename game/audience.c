@@ -57,6 +57,7 @@ enum game_audience game_record_audience(const struct game_record *rec)
 	case REC_ROLLBACK:
 	case REC_ILLEGAL:
 	case REC_CLOCK_SET:
+	case REC_CLOCK_CONTROL:
 	case REC_RULING:
 	case REC_TAKEBACK:
 		return GAME_AUDIENCE_PUBLIC;
@@ -90,8 +91,8 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
-	/* Training and study, in the earphone (README "Training and study"): the hint is the
-	 * player's alone. */
+	/* Training and study, in the earphone (docs/training.md "Training and study"): the hint is
+	 * the player's alone. */
 	case GAME_FX_HINT:
 	case GAME_FX_REVIEW:
 	/* The player's request to the training process (the shell gives it to that process

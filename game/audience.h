@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Who may know of each event the referee hands out (README "Control interface", `watch`): the
- * referee decides it once, here, for every record and every effect, and each sink passes on only
- * what its audience may know:
+ * Who may know of each event the referee hands out (docs/control.md "Control interface", `watch`):
+ * the referee decides it once, here, for every record and every effect, and each sink passes on
+ * only what its audience may know:
  *
  *   public   both players, spectators, the web page without a PIN, the broadcast: moves,
  *            presses, announcements on the speaker, draw offers, that a claim was made,

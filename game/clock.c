@@ -290,6 +290,10 @@ static void count_move(struct chess_clock *c, int color, uint64_t now)
 	if (c->period[color] + 1 < c->tc.count)
 		c->period[color]++;
 	/* else the last period repeats */
+	/* After a flag the clock stands at its readings: a move made or completed then adds no
+	 * time (the arbiter sets the clocks if the game goes on, 6.10.2). */
+	if (c->state == CLOCK_FLAGGED)
+		return;
 	reading = (saves ? reading : 0) + (int64_t)current_period(c, color)->base_ms;
 	set_reading(c, color, reading, now);
 }
@@ -428,6 +432,16 @@ void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves)
 {
 	locate_period(c, 0, white_moves);
 	locate_period(c, 1, black_moves);
+}
+
+void clock_set_control(struct chess_clock *c, const struct time_control *tc, uint64_t now)
+{
+	int64_t white = clock_remaining(c, 0, now), black = clock_remaining(c, 1, now);
+
+	c->tc = *tc;
+	clock_set_moves(c, c->moves[0], c->moves[1]);
+	if (c->state != CLOCK_NOT_STARTED && c->state != CLOCK_STOPPED)
+		clock_set(c, white, black, -1, now);
 }
 
 void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now)

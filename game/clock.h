@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The chess clock: time controls (README "Board scripts, line logs, time controls") and clock
- * arithmetic.  Pure: every call takes the daemon time; nothing reads a clock.  All times are
+ * The chess clock: time controls (docs/scripts.md "Board scripts, line logs, time controls") and
+ * clock arithmetic.  Pure: every call takes the daemon time; nothing reads a clock.  All times are
  * integer milliseconds.
  *
  * Time controls
@@ -17,7 +17,8 @@
  * them, the next period's SECONDS are added to that colour's remaining time and the next
  * period's mode applies.  The clock counts completed moves, not presses: the caller says how
  * many moves a press completes (none for a press with no move, Art. 7.5.3) and counts a move
- * completed without a press (by the player's next move, 6.2.1.2) with clock_count_move().  After a
+ * completed without a press (by the player's next move, 6.2.1.2) with clock_count_move(); after a
+ * flag (FLAGGED) a move is counted but adds no time: the readings stand.  After a
  * delay or Bronstein period the time saved in it is not carried over (Art. 6.3.2): the remaining
  * time becomes the next period's SECONDS.  A period without a move count lasts the rest of the
  * game, so it may only be the last.  If the last period has a move count, it repeats: "40/7200"
@@ -164,6 +165,11 @@ void clock_resume(struct chess_clock *c, uint64_t now);
 void clock_set(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int moves, uint64_t now);
 /* Both counters explicitly (the arbiter's clock set). */
 void clock_set_moves(struct chess_clock *c, int white_moves, int black_moves);
+/* The arbiter's correction of the time control (Art. 6.10.2): `tc` (with a clock) from now
+ * on, the readings at now kept, the periods placed from the move counters (no time added:
+ * clock_set() corrects the times).  The turn that runs is charged by the old control up to
+ * now, by the new one from now; a FLAGGED clock becomes PAUSED, as with clock_set(). */
+void clock_set_control(struct chess_clock *c, const struct time_control *tc, uint64_t now);
 /* Time added to a colour's remaining time (a penalty given to the opponent, Art. 7.5.5). */
 void clock_give(struct chess_clock *c, int color, int64_t ms);
 /* What retracted presses gave `color` is taken back (Art. 7.1: the arbiter sets times and
@@ -175,8 +181,8 @@ void clock_take_back(struct chess_clock *c, int color, int moves, int64_t earned
  * clocks stand), a new turn from now.  A FLAGGED clock becomes PAUSED; a clock not started
  * or stopped is left alone. */
 void clock_set_running(struct chess_clock *c, int color, uint64_t now);
-/* A casual game taken back after it ended or a flag fell (README "Training and study"): the clock
- * runs again, `color`'s turn from now.  Only a STOPPED or FLAGGED clock. */
+/* A casual game taken back after it ended or a flag fell (docs/training.md "Training and study"):
+ * the clock runs again, `color`'s turn from now.  Only a STOPPED or FLAGGED clock. */
 void clock_reopen(struct chess_clock *c, int color, uint64_t now);
 /* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
@@ -190,9 +196,9 @@ int64_t clock_delay_left(const struct chess_clock *c, int color, uint64_t now);
 int clock_period_end(const struct chess_clock *c, int color);
 
 /*
- * The `[%clk]` value of a move (README "State directory"): the mover's reading right after the
- * press that completed it, including the increment, the Bronstein credit and the time of a period
- * that press completed.  Read it right after clock_press() returned CLOCK_PRESS_MOVE and
+ * The `[%clk]` value of a move (docs/state.md "State directory"): the mover's reading right after
+ * the press that completed it, including the increment, the Bronstein credit and the time of a
+ * period that press completed.  Read it right after clock_press() returned CLOCK_PRESS_MOVE and
  * format it with clock_format_hms(), which truncates to whole seconds.
  */
 int64_t clock_last_press_remaining(const struct chess_clock *c, int color);

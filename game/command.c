@@ -21,8 +21,6 @@ const char *game_need_name(unsigned need)
 		return "clock";
 	case GAME_NEED_NOT_CLOSED:
 		return "not-closed";
-	case GAME_NEED_UNDECIDED:
-		return "undecided";
 	default:
 		return "?";
 	}
@@ -41,9 +39,7 @@ bool game_command_unmet_reply(const struct game *g, unsigned modes, unsigned nee
 	else if ((needs & GAME_NEED_NOT_CLOSED) && g->result.state == RESULT_APPROVED)
 		game_reply_set(reply, REPLY_GAME_CLOSED,
 			       REPLY_ARGS(REPLY_S("result", g->result.result)));
-	else if (((needs & (GAME_NEED_PLAY | GAME_NEED_NOT_OVER)) ||
-		  ((needs & GAME_NEED_UNDECIDED) && !result_undecided(&g->result))) &&
-		 game_over(g))
+	else if ((needs & (GAME_NEED_PLAY | GAME_NEED_NOT_OVER)) && game_over(g))
 		game_reply_set(reply, REPLY_GAME_OVER,
 			       REPLY_ARGS(REPLY_S("result", g->result.result)));
 	else if ((needs & GAME_NEED_PLAY) && g->result.state == RESULT_FLAG_PENDING)

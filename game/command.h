@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Commands that change the game (README "Control interface"), as the control protocol's command
- * table parses them (control/protocol.h) and the button menu makes them, and what a command needs
- * of the game before it may be given.  The referee carries them out (referee_command()).
+ * Commands that change the game (docs/control.md "Control interface"), as the control protocol's
+ * command table parses them (control/protocol.h) and the button menu makes them, and what a command
+ * needs of the game before it may be given.  The referee carries them out (referee_command()).
  */
 #ifndef ANNABELLA_COMMAND_H
 #define ANNABELLA_COMMAND_H
@@ -18,28 +18,31 @@
 #define GAME_COMMAND_TEXT_MAX 4096
 #define GAME_COMMAND_LINE_MAX 160
 
-/* Who gives a command: the control socket's users (README "Control interface") and the tactile
- * player through the button menu. */
+/* Who gives a command: the control socket's users (docs/control.md "Control interface") and the
+ * tactile player through the button menu. */
 enum game_role { ROLE_ASSISTANT = 0, ROLE_ARBITER, ROLE_PLAYER, ROLE_COUNT };
 
 enum game_command_kind {
-	CMD_TAG = 0,	 /* tags NAME VALUE */
-	CMD_DRAW_OFFER,	 /* draw-offer [white|black] */
-	CMD_CLAIM,	 /* claim threefold|fifty [white|black] [MOVE] */
-	CMD_RESIGN,	 /* resign white|black */
-	CMD_RESULT,	 /* result 1-0|0-1|1/2-1/2 REASON... */
-	CMD_APPROVE,	 /* approve */
-	CMD_PAUSE,	 /* pause */
-	CMD_RESUME,	 /* resume */
-	CMD_MOVE,	 /* move MOVE (relayed) */
-	CMD_ROLLBACK,	 /* rollback PLY */
-	CMD_ILLEGAL,	 /* illegal [white|black] */
-	CMD_CLOCK_SET,	 /* clock set H:MM:SS H:MM:SS [W B] */
-	CMD_ACCEPT_DRAW, /* the button menu: the player accepts the opponent's offer */
-	CMD_RULING,	 /* claim uphold|reject: the arbiter's ruling on the open claim */
-	CMD_HINT,	 /* hint: the engine's suggestion, asked of the training process */
-	CMD_TAKEBACK,	 /* takeback: the last move pair back (casual) */
-	CMD_ENGINE, /* engine on|off|wait|hint: the training process (README "Training and study")
+	CMD_TAG = 0,	   /* tags NAME VALUE */
+	CMD_DRAW_OFFER,	   /* draw-offer [white|black] */
+	CMD_CLAIM,	   /* claim threefold|fifty [white|black] [MOVE] */
+	CMD_RESIGN,	   /* resign white|black */
+	CMD_RESULT,	   /* result 1-0|0-1|1/2-1/2 REASON... */
+	CMD_APPROVE,	   /* approve */
+	CMD_PAUSE,	   /* pause */
+	CMD_RESUME,	   /* resume */
+	CMD_MOVE,	   /* move MOVE (relayed) */
+	CMD_ROLLBACK,	   /* rollback PLY */
+	CMD_ILLEGAL,	   /* illegal [white|black] */
+	CMD_CLOCK_SET,	   /* clock set H:MM:SS H:MM:SS [W B] */
+	CMD_CLOCK_CONTROL, /* clock control TC: the time control from now on (6.10.2) */
+	CMD_CLOCK_ADD,	   /* clock add white|black H:MM:SS: time added to one clock */
+	CMD_ACCEPT_DRAW,   /* the button menu: the player accepts the opponent's offer */
+	CMD_RULING,	   /* claim uphold|reject: the arbiter's ruling on the open claim */
+	CMD_HINT,	   /* hint: the engine's suggestion, asked of the training process */
+	CMD_TAKEBACK,	   /* takeback: the last move pair back (casual) */
+	CMD_ENGINE, /* engine on|off|wait|hint: the training process (docs/training.md "Training and
+		     * study")
 		     */
 	CMD_KIND_COUNT
 };
@@ -81,7 +84,7 @@ struct game_command {
 	 * last). */
 	int move_number;
 	char result[8];
-	char text[RESULT_REASON_MAX]; /* result's reason */
+	char text[RESULT_REASON_MAX]; /* result's reason; clock control's time control */
 	struct game_tag tag;
 	int ply; /* rollback's; a relayed move's (0: not named) */
 	int64_t white_ms, black_ms;
@@ -105,10 +108,8 @@ enum game_need {
 	GAME_NEED_NOT_OVER = 1u << 1,	/* the game has not ended (a fallen flag may wait) */
 	GAME_NEED_CLOCK = 1u << 2,	/* the game has a clock */
 	GAME_NEED_NOT_CLOSED = 1u << 3, /* its result is not approved */
-	/* the game has not ended, or a rule ended it with "*": the arbiter decides (result.h) */
-	GAME_NEED_UNDECIDED = 1u << 4,
 };
-#define GAME_NEED_COUNT 5
+#define GAME_NEED_COUNT 4
 /* The modes a command may be given in: bits of enum game_mode. */
 #define GAME_MODE_BIT(m) (1u << (m))
 #define GAME_MODES_ALL	 (GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL))

@@ -80,7 +80,7 @@ enum game_msg {
 	GAME_MSG_CLOCK_UNCERTAIN,
 	GAME_MSG_ARBITER_RESUMES, /* pause pressed while the clocks stand: the arbiter restarts
 				     them (6.11.3) */
-	/* Training and study (README "Training and study"), casual mode only: */
+	/* Training and study (docs/training.md "Training and study"), casual mode only: */
 	GAME_MSG_ENGINE_PLAYS_WHITE, /* a training process plays White with an engine */
 	GAME_MSG_ENGINE_PLAYS_BLACK,
 	GAME_MSG_ENGINE_OFF,	   /* it stopped: the training is over */
@@ -104,6 +104,10 @@ enum game_msg {
 	GAME_MSG_REVIEW_RETURN,	       /* it is over: set the game's position up again */
 	GAME_MSG_ARBITER_PIN,	       /* the arbiter's menu on the buttons: the PIN is asked for */
 	GAME_MSG_ARBITER_DONE,	       /* it closed: the buttons are the player's again */
+	/* A colour's period with a delay ended: the main time left (white_ms) is carried into
+	 * the next period (6.3.2, docs/arbiter.md). */
+	GAME_MSG_PERIOD_CARRIED_WHITE,
+	GAME_MSG_PERIOD_CARRIED_BLACK,
 	GAME_MSG_COUNT
 };
 

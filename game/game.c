@@ -45,6 +45,12 @@ int game_move_number(const struct game *g, int ply)
 	return g->start.fullmove_number + (ply + g->start.side) / 2;
 }
 
+void game_ply_name(const struct game *g, int ply, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d.%s %s", game_move_number(g, ply),
+		 game_ply_color(g, ply) == CHESS_WHITE ? "" : "..", g->plies[ply].san);
+}
+
 const char *game_stop_name(enum game_stop stop)
 {
 	static const char *const names[] = {NULL, "player", "arbiter", "claim", "restart"};
@@ -216,6 +222,8 @@ static int apply_made(struct game *g, const struct game_record *rec)
 		return -1;
 	p->move = m;
 	p->flags = relayed ? GAME_PLY_RELAYED : 0;
+	if (g->result.state == RESULT_FLAG_PENDING)
+		p->flags |= GAME_PLY_AFTER_FLAG;
 	p->clk_ms = -1;
 	g->touched = 0;
 	if (mover == g->params.player)
@@ -304,8 +312,8 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 	o->open = false;
 }
 
-/* Casual play (README "Training and study"): the last move pair taken back, the clocks as they
- * stood then. */
+/* Casual play (docs/training.md "Training and study"): the last move pair taken back, the clocks as
+ * they stood then. */
 static int apply_takeback(struct game *g, const struct game_record *rec)
 {
 	int keep = rec->u.rollback_ply;
@@ -347,20 +355,53 @@ static int apply_illegal(struct game *g, const struct game_record *rec)
 	return 0;
 }
 
+/* What a restart left uncharged is settled: by the arbiter, or by the next restart, which
+ * finds its own gap or none (a gap belongs to the restart that found it). */
+static void settle_uncharged(struct game *g)
+{
+	g->uncharged_ms = 0;
+	g->uncharged_up_to_ms = 0;
+}
+
 static int apply_clock_set(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
+	/* The counters the arbiter gave settle every move made before them: one still waiting
+	 * for its press is not counted again when the press comes. */
+	if (rec->u.counters_set)
+		for (int i = 0; i < game_plies(g); i++)
+			if (!(g->plies[i].flags & GAME_PLY_COMPLETE))
+				g->plies[i].flags |= GAME_PLY_COUNTED;
 	/* The arbiter set the clocks: a pending flag is his decision now, and the time the
 	 * restart left uncharged is settled. */
 	if (g->result.state == RESULT_FLAG_PENDING)
 		result_reset(&g->result);
-	g->uncharged_ms = 0;
-	g->uncharged_up_to_ms = 0;
+	settle_uncharged(g);
 	g->clock_uncertain = false;
 	g->paused_completed = -1;
 	g->recount_from = game_plies(g);
 	g->ignored_presses[0] = g->ignored_presses[1] = 0;
+	return 0;
+}
+
+/* The arbiter corrects the time control (6.10.2): from now on, the readings and counters as
+ * the record's clock has them; the scoresheet's TimeControl tag follows. */
+static int apply_clock_control(struct game *g, const struct game_record *rec)
+{
+	struct time_control tc, before = g->tc;
+
+	if (!g->has_clock || game_over(g) ||
+	    time_control_parse(rec->u.time_control, &tc, NULL, 0) || tc.count == 0)
+		return -1;
+	g->tc = tc;
+	g->clock.tc = tc;
+	if (adopt_clock(g, rec)) {
+		g->tc = before;
+		g->clock.tc = before;
+		return -1;
+	}
+	snprintf(g->params.time_control, sizeof(g->params.time_control), "%s", rec->u.time_control);
 	return 0;
 }
 
@@ -377,6 +418,7 @@ static int apply_ruling(struct game *g, const struct game_record *rec)
 static void apply_restart(struct game *g, const struct game_record *rec)
 {
 	g->restarts++;
+	settle_uncharged(g);
 	if (!g->has_clock)
 		return;
 	/* The clock ran at least until the journal's last record before the power went, and
@@ -408,8 +450,7 @@ static int apply_checkpoint(struct game *g, const struct game_record *rec)
 		g->clock_uncertain = true;
 		if (g->clock.state == CLOCK_RUNNING)
 			clock_pause(&g->clock, rec->ms);
-		g->uncharged_ms = 0;
-		g->uncharged_up_to_ms = 0;
+		settle_uncharged(g);
 	}
 	return 0;
 }
@@ -567,6 +608,13 @@ static void stop_clock(struct game *g, uint64_t ms)
 
 static int apply_result(struct game *g, const struct game_record *rec)
 {
+	if (rec->u.result.replaces) {
+		if (g->result.state != RESULT_ENDED || result_undecided(&g->result))
+			return -1;
+		result_replace(&g->result, rec->u.result.result, rec->u.result.termination,
+			       rec->u.result.reason);
+		return 0;
+	}
 	if (game_over(g) && !result_undecided(&g->result))
 		return -1;
 	result_end(&g->result, rec->u.result.result, rec->u.result.termination,
@@ -593,16 +641,28 @@ static int apply_offer(struct game *g, const struct game_record *rec)
 static int apply_claim(struct game *g, const struct game_record *rec)
 {
 	chess_move m = rec->u.claim.move;
+	int last = game_plies(g) - 1;
+	bool after_move = false;
 
 	if (game_over(g))
 		return -1;
-	if (m != CHESS_MOVE_NONE && (m = resolve(game_position(g), m)) == CHESS_MOVE_NONE)
+	/* The claimant's own move, made and not yet completed, is the one the verdict assumed;
+	 * any other move is an intended one, legal in the position on the board. */
+	if (m != CHESS_MOVE_NONE && last >= 0 && game_ply_color(g, last) == rec->u.claim.color &&
+	    !(g->plies[last].flags & GAME_PLY_COMPLETE) &&
+	    chess_move_from(g->plies[last].move) == chess_move_from(m) &&
+	    chess_move_to(g->plies[last].move) == chess_move_to(m)) {
+		m = g->plies[last].move;
+		after_move = true;
+	} else if (m != CHESS_MOVE_NONE && (m = resolve(game_position(g), m)) == CHESS_MOVE_NONE) {
 		return -1;
+	}
 	g->claim = (struct game_claim){
 	    .open = true,
 	    .color = rec->u.claim.color,
 	    .kind = rec->u.claim.kind,
 	    .move = m,
+	    .after_move = after_move,
 	    .correct = rec->u.claim.correct,
 	    .ply = game_plies(g),
 	};
@@ -643,10 +703,11 @@ static int apply_resume(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
-	/* The arbiter's resumption after a claim, or of a clock a restart left uncertain: the
-	 * game goes on. */
+	/* The arbiter's resumption after a claim, or of a clock a restart left uncertain or
+	 * with a gap: the game goes on, and what the restart left uncharged is settled. */
 	g->claim.open = false;
 	g->clock_uncertain = false;
+	settle_uncharged(g);
 	g->paused_completed = -1;
 	return 0;
 }
@@ -760,6 +821,9 @@ int game_apply(struct game *g, const struct game_record *rec)
 		break;
 	case REC_CHECKPOINT:
 		rc = apply_checkpoint(g, rec);
+		break;
+	case REC_CLOCK_CONTROL:
+		rc = apply_clock_control(g, rec);
 		break;
 	case REC_TAKEBACK:
 		rc = apply_takeback(g, rec);

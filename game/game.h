@@ -42,6 +42,9 @@ enum {
 	GAME_PLY_DRAW_OFFER = 2, /* a draw was offered with it (8.1.5: "(=)") */
 	GAME_PLY_RELAYED = 4,	 /* relayed by an assistant (D.2.10), not seen on the board */
 	GAME_PLY_COUNTED = 8,	 /* the clock's move counter counted its completion */
+	/* Made after a flag fell, while the arbiter had not ruled on it (6.8: the flag has
+	 * fallen once observed or claimed): kept, marked on the scoresheet. */
+	GAME_PLY_AFTER_FLAG = 16,
 };
 
 /* The board's events since the last move made from them, in order: what a restart needs to
@@ -96,14 +99,18 @@ struct game_open_press {
 };
 
 /* Who stopped the clocks that stand (Art. 6.11): only the arbiter starts them again in a
- * tournament (6.11.3; README "Control interface"). */
+ * tournament (6.11.3; docs/control.md "Control interface"). */
 enum game_stop { STOP_NONE = 0, STOP_PLAYER, STOP_ARBITER, STOP_CLAIM, STOP_RESTART };
 
 struct game_claim {
 	bool open; /* the clocks stand for the arbiter */
 	int color;
 	enum claim_kind kind;
-	chess_move move; /* intended, or CHESS_MOVE_NONE */
+	chess_move move; /* intended, the made move (after_move), or CHESS_MOVE_NONE */
+	/* Made after the claimant's own move was made on the board, before its press: the
+	 * verdict is on the position after that move (1.3: the claimant no longer has the
+	 * move; 9.4), for the arbiter to weigh. */
+	bool after_move;
 	bool correct;
 	int ply; /* plies played when it was made */
 	char author[GAME_AUTHOR_MAX];
@@ -206,6 +213,8 @@ int game_ply_color(const struct game *g, int ply);
 int game_last_ply_of(const struct game *g, int color);
 /* The move number of ply `ply` (0-based): "12" of "12. e4" or "12... e5". */
 int game_move_number(const struct game *g, int ply);
+/* Ply `ply` (0-based) as the scoresheet writes it: "12. Nf3" or "12... Nf6". */
+void game_ply_name(const struct game *g, int ply, char *buf, size_t size);
 /* "player", "arbiter", "claim", "restart"; NULL for STOP_NONE. */
 const char *game_stop_name(enum game_stop stop);
 

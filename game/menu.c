@@ -39,7 +39,8 @@ static void menu_add_help(struct menu *m)
 		m->items[m->count++] = MENU_BRAILLE_SHEET;
 }
 
-/* Casual play's items (README "Training and study"), first: what a player training alone uses most.
+/* Casual play's items (docs/training.md "Training and study"), first: what a player training alone
+ * uses most.
  */
 static void menu_add_training(struct menu *m, const struct game *g)
 {

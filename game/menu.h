@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The button menu (README "The device", README "Behaviour the Laws ask for"): what a tactile player
- * without an assistant would say or sign.  Holding `select` opens it; each `select` press steps to
- * the next item, `repeat` chooses it.  Items are offered as the game allows them (a draw offer
- * while the game is on, approving once there is a result), never by whether they would succeed:
- * whether a claim is correct is the arbiter's to say (11.3.1).  Resigning asks for a second
- * `repeat`. After cancel: the spoken quick guide, and, with a braille display, the braille
+ * The button menu (README "The device", docs/arbiter.md "Behaviour the Laws ask for"): what a
+ * tactile player without an assistant would say or sign.  Holding `select` opens it; each `select`
+ * press steps to the next item, `repeat` chooses it.  Items are offered as the game allows them (a
+ * draw offer while the game is on, approving once there is a result), never by whether they would
+ * succeed: whether a claim is correct is the arbiter's to say (11.3.1).  Resigning asks for a
+ * second `repeat`. After cancel: the spoken quick guide, and, with a braille display, the braille
  * scoresheet on it, where each `repeat` shows the next page and the menu stays open.
- * In casual play (README "Training and study") the training items come first, as they apply: a hint
- * from the connected engine on the player's move, taking back the last move pair, starting a
- * training game (where the club enabled it); during a review the menu offers ending it,
+ * In casual play (docs/training.md "Training and study") the training items come first, as they
+ * apply: a hint from the connected engine on the player's move, taking back the last move pair,
+ * starting a training game (where the club enabled it); during a review the menu offers ending it,
  * cancel and the help items only.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The mismatch flow (D.2.9; README "Behaviour the Laws ask for"): the tactile board and the game
- * disagree.
+ * The mismatch flow (D.2.9; docs/arbiter.md "Behaviour the Laws ask for"): the tactile board and
+ * the game disagree.
  *
  *   NONE ──unexplained on the player's own move, clock running (tournament)──▶ HELD
  *   NONE ──unexplained otherwise────────────────────────────────────────────▶ OPEN

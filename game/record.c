@@ -464,7 +464,7 @@ static void dec_complete(struct game_record *rec, struct reader *r)
 	}
 }
 
-/* pause, resume, clock-set */
+/* pause, resume */
 static void enc_author_clock(const struct game_record *rec, struct writer *w)
 {
 	put_author(w, rec->author);
@@ -474,6 +474,43 @@ static void enc_author_clock(const struct game_record *rec, struct writer *w)
 static void dec_author_clock(struct game_record *rec, struct reader *r)
 {
 	get_author(r, rec->author);
+	get_clock(r, &rec->clock, rec->ms);
+}
+
+/* clock-set AUTHOR CLOCK [counters]: `counters` when the arbiter gave the move counters
+ * (journals before it have no such word). */
+static void enc_clock_set(const struct game_record *rec, struct writer *w)
+{
+	enc_author_clock(rec, w);
+	if (rec->u.counters_set)
+		put_word(w, "counters");
+}
+
+static void dec_clock_set(struct game_record *rec, struct reader *r)
+{
+	char word[16];
+
+	dec_author_clock(rec, r);
+	if (!r->bad && *r->p) {
+		get_word(r, word, sizeof(word));
+		if (strcmp(word, "counters"))
+			r->bad = true;
+		rec->u.counters_set = true;
+	}
+}
+
+/* clock-control AUTHOR TC CLOCK */
+static void enc_clock_control(const struct game_record *rec, struct writer *w)
+{
+	put_author(w, rec->author);
+	put_word(w, rec->u.time_control);
+	put_clock(w, &rec->clock, rec->ms);
+}
+
+static void dec_clock_control(struct game_record *rec, struct reader *r)
+{
+	get_author(r, rec->author);
+	get_word(r, rec->u.time_control, sizeof(rec->u.time_control));
 	get_clock(r, &rec->clock, rec->ms);
 }
 
@@ -525,6 +562,8 @@ static void enc_result(const struct game_record *rec, struct writer *w)
 	put_word(w, result_termination_word(rec->u.result.termination));
 	put_author(w, rec->author);
 	put_string(w, rec->u.result.reason);
+	if (rec->u.result.replaces)
+		put_word(w, "replaces");
 }
 
 static void dec_result(struct game_record *rec, struct reader *r)
@@ -537,6 +576,12 @@ static void dec_result(struct game_record *rec, struct reader *r)
 	t = result_termination_parse(word);
 	get_author(r, rec->author);
 	get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
+	if (!r->bad && *r->p) {
+		get_word(r, word, sizeof(word));
+		if (strcmp(word, "replaces"))
+			r->bad = true;
+		rec->u.result.replaces = true;
+	}
 	if (!result_valid_or_open(rec->u.result.result) || t <= TERMINATION_NONE)
 		r->bad = true;
 	rec->u.result.termination = t < 0 ? TERMINATION_NONE : (enum result_termination)t;
@@ -790,11 +835,13 @@ static const struct record_kind {
     [REC_RELAYED] = {"relayed", SCORESHEET, enc_relayed, dec_relayed},
     [REC_ROLLBACK] = {"rollback", SCORESHEET, enc_rollback, dec_rollback},
     [REC_ILLEGAL] = {"illegal", SCORESHEET | CLOCK, enc_illegal, dec_illegal},
-    [REC_CLOCK_SET] = {"clock-set", CLOCK, enc_author_clock, dec_author_clock},
+    [REC_CLOCK_SET] = {"clock-set", CLOCK, enc_clock_set, dec_clock_set},
     [REC_WITHDRAWN] = {"withdrawn", SCORESHEET, enc_withdrawn, dec_withdrawn},
     [REC_RULING] = {"ruling", CLOCK, enc_ruling, dec_ruling},
     [REC_CHECKPOINT] = {"checkpoint", CLOCK, enc_checkpoint, dec_checkpoint},
     [REC_TAKEBACK] = {"takeback", SCORESHEET | CLOCK, enc_takeback, dec_takeback},
+    [REC_CLOCK_CONTROL] = {"clock-control", SCORESHEET | CLOCK, enc_clock_control,
+			   dec_clock_control},
 };
 
 const char *game_record_name(enum game_record_type type)

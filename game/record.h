@@ -56,7 +56,7 @@
  *						last readings known, the journal's clock lost
  *	takeback AUTHOR PLY CLOCK		casual play: the game taken back to ply PLY
  *						(the last move pair), the clocks as they
- *						stood then (README "Training and study")
+ *						stood then (docs/training.md "Training and study")
  *
  * CLOCK is the clock's own text (clock_encode()).  AUTHOR is who gave the command: a Unix
  * user of the control socket (with "+pin" when a PIN gave the role), "script", or
@@ -96,7 +96,8 @@ struct game_params {
 	int player; /* enum chess_color of the tactile player */
 	enum game_mode mode;
 	enum rules_edition edition;
-	char time_control[64]; /* "-" for none (README "Board scripts, line logs, time controls") */
+	char time_control[64]; /* "-" for none (docs/scripts.md "Board scripts, line logs, time
+				  controls") */
 	char fen[CHESS_FEN_MAX];
 	int tag_count;
 	struct game_tag tags[GAME_MAX_TAGS]; /* PGN tags (Event, Site, Date, Round, White,
@@ -133,6 +134,7 @@ enum game_record_type {
 	REC_RULING,
 	REC_CHECKPOINT,
 	REC_TAKEBACK,
+	REC_CLOCK_CONTROL, /* the arbiter's time control from the next move on (6.10.2) */
 	REC_TYPE_COUNT
 };
 
@@ -155,6 +157,10 @@ struct game_record {
 	char author[GAME_AUTHOR_MAX];
 	union {
 		struct game_params game;
+		/* clock-set: the arbiter gave the move counters, which settle every move made
+		 * before them (a move waiting for its press is not counted again). */
+		bool counters_set;
+		char time_control[64]; /* clock-control: the control in the TimeControl syntax */
 		struct {
 			int square;
 			chess_piece piece; /* lift: the game's piece touched, or 0 */
@@ -196,6 +202,7 @@ struct game_record {
 			char result[8];
 			enum result_termination termination;
 			char reason[RESULT_REASON_MAX];
+			bool replaces; /* the arbiter's, in place of a result not approved */
 		} result;
 		struct {
 			int plies;

@@ -2,7 +2,7 @@
 /*
  * The replies' table and their wording (replies.h).  Each row: the code's name, whether it
  * is a success, its arguments and its English wording.  The names are a contract
- * (README, "Reply codes"): a row may be added, never renamed; web/codes.js words every
+ * (docs/control.md "Reply codes"): a row may be added, never renamed; web/codes.js words every
  * one in de, en, sv and nl (tests/check-codes.sh).
  */
 #include "game/replies.h"
@@ -149,10 +149,14 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 				 "9.3: the player on move claims)"},
     [REPLY_NOT_LEGAL] = {"not-legal", ERR, "move color why detail",
 			 "'{move}' is not a legal move for {color}: {detail}"},
-    [REPLY_CLAIM_CORRECT] = {"claim-correct", OK, "kind color",
-			     "{kind} claim by {color} is correct"},
-    [REPLY_CLAIM_NOT_CORRECT] = {"claim-not-correct", OK, "kind color",
-				 "{kind} claim by {color} is not correct"},
+    /* made: the claimant's own move, made and not completed, that the verdict assumed. */
+    [REPLY_CLAIM_CORRECT] = {"claim-correct", OK, "kind color [made]",
+			     "{kind} claim by {color} is correct[, made after {made} was made on "
+			     "the board (the claimant no longer has the move: 1.3, 9.4)]"},
+    [REPLY_CLAIM_NOT_CORRECT] = {"claim-not-correct", OK, "kind color [made]",
+				 "{kind} claim by {color} is not correct[, made after {made} was "
+				 "made on the board (the claimant no longer has the move: 1.3, "
+				 "9.4)]"},
     [REPLY_CLAIM_MADE] = {"claim-made", OK, "kind color",
 			  "{kind} claim by {color}: the clocks stand for the arbiter"},
     [REPLY_RESIGN_NO_SIDE] = {"resign-no-side", ERR, "", "resign needs the side: white or black"},
@@ -161,6 +165,8 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_RESULT_NO_REASON] = {"result-no-reason", ERR, "result",
 				"result needs a reason (agreed draw, claim upheld, ...)"},
     [REPLY_RESULT_SET] = {"result-set", OK, "result reason", "{result}, {reason}"},
+    [REPLY_RESULT_REPLACED] = {"result-replaced", OK, "result reason before",
+			       "{result}, {reason} (in place of {before}, not approved)"},
     [REPLY_RESULT_APPROVED_ALREADY] = {"result-approved-already", ERR, "result",
 				       "the result {result} is approved already"},
     [REPLY_NO_RESULT_YET] = {"no-result-yet", ERR, "", "no result to approve: the game is on"},
@@ -260,6 +266,19 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 				 "the setting does not fit the clock"},
     [REPLY_CLOCKS_SET] = {"clocks-set", OK, "white black white_ms black_ms",
 			  "clocks set: White {white}, Black {black}"},
+    /* clock control TC (6.10.2): detail says what is wrong, in English. */
+    [REPLY_WANT_TIME_CONTROL] = {"want-time-control", ERR, "text detail",
+				 "'{text}' is no time control for this game: {detail}"},
+    /* delay_periods: periods with a delay or Bronstein time that another period follows, at
+     * whose end the main time left is carried over (docs/arbiter.md "The clock and the
+     * rulings, for the arbiter"). */
+    [REPLY_TIME_CONTROL_SET] = {"time-control-set", OK, "time_control [delay_periods]",
+				"time control {time_control} from now on; the times and move "
+				"counters stand (clock set corrects them)[; at the end of "
+				"{delay_periods} {delay_periods|period|periods} with a delay the "
+				"main time left is carried into the next (6.3.2)]"},
+    [REPLY_CLOCK_ADDED] = {"clock-added", OK, "color time time_ms white black",
+			   "{time} added to {color}'s clock: White {white}, Black {black}"},
     [REPLY_NO_CLAIM] = {"no-claim", ERR, "", "no claim to rule on"},
     [REPLY_CLAIM_UPHELD] = {"claim-upheld", OK, "result", "claim upheld: {result}"},
     [REPLY_CLAIM_REJECTED] =
@@ -269,7 +288,7 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 	 "claim rejected: +{penalty} to {color} ({article})[, "
 	 "{claimant_color}'s time cut from {cut_from} to {cut_to}]; the clocks "
 	 "run"},
-    /* Training and study (README "Training and study"). */
+    /* Training and study (docs/training.md "Training and study"). */
     [REPLY_WANT_GAME_ID] = {"want-game-id", ERR, "word", "'{word}' is not a game id"},
     [REPLY_NO_SUCH_GAME] = {"no-such-game", ERR, "game", "no game {game} under games/"},
     [REPLY_GAME_UNREADABLE] = {"game-unreadable", ERR, "game",
@@ -342,7 +361,7 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_REVIEW_AT_START] = {"review-at-start", ERR, "", "the review is at its start"},
     [REPLY_REVIEW_AT] = {"review-at", OK, "ply plies", "at ply {ply} of {plies}"},
 /* A rule's result left to the arbiter: whether the other side can still checkmate by
- * any series of legal moves is not proven either way (README, "Who can still
+ * any series of legal moves is not proven either way (docs/arbiter.md "Who can still
  * checkmate"); the position is `fen`, `result` the win in question. */
 #define MATE_QUESTION                                                                              \
 	"can {winner_color} still mate from {fen}? the arbiter decides: result {result} or "       \

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The replies to requests (README, "Reply codes"): every reply the referee, the command table and
- * its handlers give is a code from one table (replies.c) with its arguments, and its English text
- * is that code's wording built from those arguments.  A reply's `text` or `error` and its `code`
- * and `args` therefore cannot say different things, and a program or a page words the code in its
- * own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
+ * The replies to requests (docs/control.md "Reply codes"): every reply the referee, the command
+ * table and its handlers give is a code from one table (replies.c) with its arguments, and its
+ * English text is that code's wording built from those arguments.  A reply's `text` or `error` and
+ * its `code` and `args` therefore cannot say different things, and a program or a page words the
+ * code in its own language from the same arguments (web/codes.js: de, en, sv, nl).  Pure.
  *
  * A wording is plain text with three marks:
  *   {key}             the argument's value;
@@ -113,6 +113,7 @@ enum reply_code {
 	REPLY_RESULT_BAD,
 	REPLY_RESULT_NO_REASON,
 	REPLY_RESULT_SET,
+	REPLY_RESULT_REPLACED,
 	REPLY_RESULT_APPROVED_ALREADY,
 	REPLY_NO_RESULT_YET,
 	REPLY_NO_RESULT_TO_APPROVE,
@@ -150,11 +151,14 @@ enum reply_code {
 	REPLY_ILLEGAL_PRESS_RULED,
 	REPLY_CLOCK_NOT_APPLIED,
 	REPLY_CLOCKS_SET,
+	REPLY_WANT_TIME_CONTROL,
+	REPLY_TIME_CONTROL_SET,
+	REPLY_CLOCK_ADDED,
 	REPLY_NO_CLAIM,
 	REPLY_CLAIM_UPHELD,
 	REPLY_CLAIM_REJECTED,
-	/* Training and study (README "Training and study"): the training process, takeback and
-	   review. */
+	/* Training and study (docs/training.md "Training and study"): the training process,
+	   takeback and review. */
 	REPLY_WANT_GAME_ID,
 	REPLY_NO_SUCH_GAME,
 	REPLY_GAME_UNREADABLE,
@@ -218,6 +222,18 @@ struct reply_value {
 
 #define REPLY_ARGS_MAX 20
 #define REPLY_POOL_MAX 512
+
+/* A reply's arguments put together one by one (in its row's order), for a reply whose
+ * optional arguments depend on the case: `args.v` is a REPLY_ARGS list. */
+struct reply_list {
+	struct reply_value v[REPLY_ARGS_MAX + 1]; /* ends with {0} */
+	int n;
+};
+static inline void reply_add(struct reply_list *l, struct reply_value v)
+{
+	if (l->n < REPLY_ARGS_MAX)
+		l->v[l->n++] = v;
+}
 
 /* A reply: its code, its arguments as given, and its English text. */
 struct game_reply {

@@ -25,6 +25,9 @@ void result_flag(struct result_flow *r, int color, const char *result)
 	r->state = RESULT_FLAG_PENDING;
 	r->flag_color = color;
 	snprintf(r->flag_result, sizeof(r->flag_result), "%s", result);
+	/* Why the result waits, for status: a "*" is the arbiter's to decide. */
+	snprintf(r->reason, sizeof(r->reason), "%s's flag fell%s", color ? "black" : "white",
+		 strcmp(result, "*") ? "" : ": the arbiter decides");
 }
 
 bool result_undecided(const struct result_flow *r)
@@ -39,6 +42,16 @@ void result_end(struct result_flow *r, const char *result, enum result_terminati
 	if (result_over(r) && !result_undecided(r))
 		return;
 	r->state = RESULT_ENDED;
+	snprintf(r->result, sizeof(r->result), "%s", result);
+	r->termination = term;
+	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+}
+
+void result_replace(struct result_flow *r, const char *result, enum result_termination term,
+		    const char *reason)
+{
+	if (r->state != RESULT_ENDED)
+		return;
 	snprintf(r->result, sizeof(r->result), "%s", result);
 	r->termination = term;
 	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");

@@ -56,6 +56,9 @@ void result_flag(struct result_flow *r, int color, const char *result);
 /* The game ends (ON or FLAG_PENDING, or undecided). */
 void result_end(struct result_flow *r, const char *result, enum result_termination term,
 		const char *reason);
+/* The arbiter's result in place of one the players have not approved (8.7): ENDED only. */
+void result_replace(struct result_flow *r, const char *result, enum result_termination term,
+		    const char *reason);
 /* The players approve: ENDED -> APPROVED; FLAG_PENDING ends with the flag's result.  Nothing
  * while undecided (a flag's "*" too: the period's moves were made, 6.4, or whether the
  * opponent can still mate is not proven). */

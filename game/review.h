@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A finished game studied move by move on the tactile board (README "Training and study",
+ * A finished game studied move by move on the tactile board (docs/training.md "Training and study",
  * `review`): its start position and moves, and how far it is shown.  Pure data; the referee
  * (referee_train.c) guides the board to the position shown and announces each step.
  *

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Every edition-dependent number and rule, one row each, with the article it comes from in
- * that edition's text: 2023 (shared/seeds/001, Dutch), 2018 (seeds/000, Swedish), 2005
- * (seeds/004, German).  The kinds of game are indexed standard, rapid, blitz.
+ * that edition's text: 2023 (FIDE Laws of Chess, effective 1 January 2023), 2018 (effective
+ * 1 January 2018), 2005 (effective 1 July 2005), each read in its translation.  The kinds of game
+ * are indexed standard, rapid, blitz.
  */
 #include "game/rules.h"
 
@@ -41,7 +42,7 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.pause_article = "6.11.3",
 		.resignation_draw_without_mate = true,	 /* 5.1.2 */
 		.automatic_fivefold_seventy_five = true, /* 9.6 */
-		.delay_carries_saved_time = false,	 /* 6.3.2 */
+		.delay_carries_saved_time = true,	 /* 6.3.2 */
 	    },
 	[RULES_2018] =
 	    {
@@ -71,7 +72,7 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.pause_article = "6.11.3",
 		.resignation_draw_without_mate = false,
 		.automatic_fivefold_seventy_five = true, /* 9.6 */
-		.delay_carries_saved_time = false,	 /* 6.3.2 */
+		.delay_carries_saved_time = true,	 /* 6.3.2 */
 	    },
 	[RULES_2005] =
 	    {
@@ -107,7 +108,7 @@ static const struct rules editions[RULES_EDITION_COUNT] =
 		.pause_article = "6.13 c",
 		.resignation_draw_without_mate = false,
 		.automatic_fivefold_seventy_five = false,
-		.delay_carries_saved_time = false, /* 6.2 b */
+		.delay_carries_saved_time = true, /* 6.2 b */
 	    },
 };
 

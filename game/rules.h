@@ -67,9 +67,14 @@ struct rules {
 	/* Art. 9.6: fivefold repetition and the 75-move rule end the game by themselves (not in
 	 * the 2005 text). */
 	bool automatic_fivefold_seventy_five;
-	/* Art. 6.3.2 (2005: 6.2 b): time saved in a period is carried over to the next except
-	 * in delay mode; all three texts say so (false: not carried over after a delay or
-	 * Bronstein period). */
+	/* Art. 6.3.2 (2005: 6.2 b): "the time saved by a player during one period is added to
+	 * his time available for the next period, except in the 'time delay' mode", followed by
+	 * what delay mode is: the main time does not change, however much of the delay is used.
+	 * Read with that definition, what delay mode does not save is the unused delay (the
+	 * 2023 glossary calls it the non-accumulating time setting); the main time left at a
+	 * period's end is carried over as in any other mode.  True in every edition (the three
+	 * texts say the same); false would drop it (docs/arbiter.md "The clock and the rulings,
+	 * for the arbiter" says why not). */
 	bool delay_carries_saved_time;
 };
 

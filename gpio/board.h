@@ -125,8 +125,8 @@ struct board_event {
 struct board;
 
 /*
- * Line logs (README "Board scripts, line logs, time controls"), written by record_path and read by
- * "replay:LOG":
+ * Line logs (docs/scripts.md "Board scripts, line logs, time controls"), written by record_path and
+ * read by "replay:LOG":
  *
  *   # format: annabella line log 1
  *   # board: sim:game.script            (the spec it was recorded from)
@@ -154,8 +154,9 @@ struct board;
 
 /*
  * Open a board: spec is "gpiod", "sim[:NAME]" or "replay:LOG".  record_path, if not NULL,
- * receives every raw line edge (README "Board scripts, line logs, time controls").  now_ms is the
- * daemon time at start. Returns NULL with a message in err (naming file and line for a bad log).
+ * receives every raw line edge (docs/scripts.md "Board scripts, line logs, time controls").  now_ms
+ * is the daemon time at start. Returns NULL with a message in err (naming file and line for a bad
+ * log).
  */
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Line log reader (format in gpio/board.h; README "Board scripts, line logs, time controls"). Reads
- * one line at a time into a fixed buffer: no allocation.  Internal to gpio/.
+ * Line log reader (format in gpio/board.h; docs/scripts.md "Board scripts, line logs, time
+ * controls"). Reads one line at a time into a fixed buffer: no allocation.  Internal to gpio/.
  */
 #ifndef ANNABELLA_GPIO_LINELOG_H
 #define ANNABELLA_GPIO_LINELOG_H

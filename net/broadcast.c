@@ -3,15 +3,15 @@
  * annabella broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]
  *                     [--user U --password-file F] [--tls-ca FILE] [--accept-tags]
  *
- * README "Live broadcast and the room relay": the game of one board, live, to an MQTT broker.  A
- * client of the control socket (`watch public` on one connection, `status public` and `export pgn`
- * on another: what anyone may know, whatever the role of this process's user) and of the broker:
- * retained annabella/NAME/pgn (the whole PGN) and annabella/NAME/status (the status reply),
- * annabella/NAME/event for each event, retained annabella/NAME/link (whether the broadcast is
- * connected, the broker's last will saying when it is not, and whether it reaches its daemon), all
- * QoS 1.  A daemon quiet for 5 s is asked for its status (a frozen one says nothing); a lost broker
- * or daemon is retried with back-off; after either comes back the PGN and status are published
- * again, so the retained PGN is whole.  The game never waits for us: the daemon drops a
+ * docs/broadcast.md "Live broadcast and the room relay": the game of one board, live, to an MQTT
+ * broker.  A client of the control socket (`watch public` on one connection, `status public` and
+ * `export pgn` on another: what anyone may know, whatever the role of this process's user) and of
+ * the broker: retained annabella/NAME/pgn (the whole PGN) and annabella/NAME/status (the status
+ * reply), annabella/NAME/event for each event, retained annabella/NAME/link (whether the broadcast
+ * is connected, the broker's last will saying when it is not, and whether it reaches its daemon),
+ * all QoS 1.  A daemon quiet for 5 s is asked for its status (a frozen one says nothing); a lost
+ * broker or daemon is retried with back-off; after either comes back the PGN and status are
+ * published again, so the retained PGN is whole.  The game never waits for us: the daemon drops a
  * watcher that does not read.
  *
  * Nothing here changes a game unless the club says so: only with --accept-tags (or

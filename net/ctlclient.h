@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A client of the daemon's control socket (README "Control interface"), for the processes outside
- * the daemon: the CLI, the web page and the broadcast.  One request line, one reply line; after
- * `watch` the connection only brings events.  Nothing here blocks longer than the timeout given.
+ * A client of the daemon's control socket (docs/control.md "Control interface"), for the processes
+ * outside the daemon: the CLI, the web page and the broadcast.  One request line, one reply line;
+ * after `watch` the connection only brings events.  Nothing here blocks longer than the timeout
+ * given.
  */
 #ifndef ANNABELLA_CTLCLIENT_H
 #define ANNABELLA_CTLCLIENT_H

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The HTTP side of `annabella web` and `annabella relay` (README "The web page for the assistant
- * and the arbiter"; README "Live broadcast and the room relay"), on libmicrohttpd: a listening
- * socket on ADDR:PORT, one thread per connection (a server-sent event stream may wait in its
- * reader), and a handler that sees each request once with its whole body. Nothing here parses HTTP.
+ * The HTTP side of `annabella web` and `annabella relay` (docs/web.md "The web page for the
+ * assistant and the arbiter"; docs/broadcast.md "Live broadcast and the room relay"), on
+ * libmicrohttpd: a listening socket on ADDR:PORT, one thread per connection (a server-sent event
+ * stream may wait in its reader), and a handler that sees each request once with its whole body.
+ * Nothing here parses HTTP.
  */
 #ifndef ANNABELLA_HTTPD_H
 #define ANNABELLA_HTTPD_H

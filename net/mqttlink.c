@@ -43,8 +43,8 @@ struct mqttlink {
 static int read_password(const char *configured, char *out, size_t size, char *err, size_t errsize)
 {
 	char buf[PATH_MAX];
-	/* The unit's credential, which only this service reads (README "Live broadcast and the
-	 * room relay"), else the file configured. */
+	/* The unit's credential, which only this service reads (docs/broadcast.md "Live
+	 * broadcast and the room relay"), else the file configured. */
 	const char *path = config_secret_path("mqtt-password", configured, buf, sizeof(buf));
 	FILE *f = fopen(path, "r");
 	struct stat st;

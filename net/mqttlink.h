@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The broker side of `annabella broadcast` and `annabella relay` (README "Live broadcast and the
- * room relay"): one MQTT connection on libmosquitto, driven from the caller's poll() loop (no
- * thread), with a username/password and TLS when configured.  A lost or refused connection is
+ * The broker side of `annabella broadcast` and `annabella relay` (docs/broadcast.md "Live broadcast
+ * and the room relay"): one MQTT connection on libmosquitto, driven from the caller's poll() loop
+ * (no thread), with a username/password and TLS when configured.  A lost or refused connection is
  * retried with back-off (0.5 s doubling to 10 s); subscriptions are renewed on each connect and the
  * caller hears of each connect, so it can publish its retained state again.
  */

@@ -5,10 +5,10 @@
  *                 [--user U --password-file F] [--tls-ca FILE]
  * annabella relay tags ROUND.csv --mqtt HOST:PORT [--config FILE] [auth, TLS]
  *
- * README "Live broadcast and the room relay": the room.  The relay subscribes to every board's
- * retained pgn and status and serves, read-only, GET /round.pgn (every board's game in board order,
- * in the shape a tournament broadcast polls), GET /api/boards (JSON) and a page (web/relay.*).
- * Anything but GET and HEAD gets 405: nothing here reaches a game.
+ * docs/broadcast.md "Live broadcast and the room relay": the room.  The relay subscribes to every
+ * board's retained pgn and status and serves, read-only, GET /round.pgn (every board's game in
+ * board order, in the shape a tournament broadcast polls), GET /api/boards (JSON) and a page
+ * (web/relay.*). Anything but GET and HEAD gets 405: nothing here reaches a game.
  *
  * With --boards (or the round's tags CSV, --round) only the boards named there are the
  * room: anything else published under annabella/ is ignored and logged once per name, so

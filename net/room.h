@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The room of a live broadcast (README "Live broadcast and the room relay"), the pure part: board
- * names as MQTT topics have them, the tags a broadcast may pass on to its daemon, the round's tags
- * CSV, a board's PGN put into the round's shape (the seven-tag roster with Board, then the other
- * tags, then the movetext as the daemon wrote it) and the order of the boards.  No I/O.
+ * The room of a live broadcast (docs/broadcast.md "Live broadcast and the room relay"), the pure
+ * part: board names as MQTT topics have them, the tags a broadcast may pass on to its daemon, the
+ * round's tags CSV, a board's PGN put into the round's shape (the seven-tag roster with Board, then
+ * the other tags, then the movetext as the daemon wrote it) and the order of the boards.  No I/O.
  */
 #ifndef ANNABELLA_ROOM_H
 #define ANNABELLA_ROOM_H

@@ -2,7 +2,7 @@
 /*
  * annabella web --listen ADDR:PORT [--socket PATH] [--config FILE]
  *
- * README "The web page for the assistant and the arbiter".
+ * docs/web.md "The web page for the assistant and the arbiter".
  *
  * The assistant's and the arbiter's page, served on libmicrohttpd by a process of its own:
  * a client of the daemon's control socket like the CLI, so the daemon never opens a
@@ -588,7 +588,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 {
 	const char *pin = httpd_header(req, "X-PIN");
 	/* The page's own word (X-Page): the person at a phone, told apart from the others with
-	 * the same PIN (a relay's author: `auth PIN NAME`, README "Control interface"). */
+	 * the same PIN (a relay's author: `auth PIN NAME`, docs/control.md "Control interface"). */
 	const char *page = httpd_header(req, "X-Page");
 	char line[4097], err[256], key[64], *reply = NULL;
 	struct ctlclient *c;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The game journal (README "State directory"): append-only, one record per line, each line
+ * The game journal (docs/state.md "State directory"): append-only, one record per line, each line
  * checked by a CRC-32 of what follows it, and chained to the line before it:
  *
  *	CRC32HEX SP CHAIN SP RECORD LF        RECORD = MS SP TYPE [SP ARGS]

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Recovery (README "State directory"): what survives of the game when the daemon starts.  The state
- * directory holds the record twice: the journal (every record, each line checked; its game
+ * Recovery (docs/state.md "State directory"): what survives of the game when the daemon starts. The
+ * state directory holds the record twice: the journal (every record, each line checked; its game
  * record copied in game.record) and the scoresheet game.pgn (every move with its [%clk]
  * reading, rewritten after each).  Recovery replays the journal into the referee and puts
  * back from game.pgn what the journal lost, so the longest consistent game of both copies
@@ -33,7 +33,7 @@
 #include <stddef.h>
 
 #include "store/journal.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 struct recovery {
 	struct journal_stats stats; /* what reading the journal found */

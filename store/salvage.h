@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A scoresheet read as far as it can be (recovery; README "State directory"): game.pgn as the store
- * writes it, perhaps damaged (a flipped byte, cut short).  A PGN reader refuses a whole file for
- * one bad byte; this one keeps every ply it can place: its move's text and its [%clk] reading.
- * Plies are placed by their move numbers ("12." White's, "12..." Black's), so one bad token
- * costs that ply only; a token that cannot be placed (after a damaged move number, until the
+ * A scoresheet read as far as it can be (recovery; docs/state.md "State directory"): game.pgn as
+ * the store writes it, perhaps damaged (a flipped byte, cut short).  A PGN reader refuses a whole
+ * file for one bad byte; this one keeps every ply it can place: its move's text and its [%clk]
+ * reading. Plies are placed by their move numbers ("12." White's, "12..." Black's), so one bad
+ * token costs that ply only; a token that cannot be placed (after a damaged move number, until the
  * next good one) is left out rather than guessed.  The moves are text: whether each is
  * legal is for the caller to see against the game.
  */

@@ -29,6 +29,10 @@ char *scoresheet_render(const struct pgn_game *g, const char *format,
 	sheet.tags.black = pgn_game_tag(g, "Black");
 	sheet.tags.event = pgn_game_tag(g, "Event");
 	sheet.tags.date = pgn_game_tag(g, "Date");
+	sheet.tags.site = pgn_game_tag(g, "Site");
+	sheet.tags.round = pgn_game_tag(g, "Round");
+	sheet.tags.board = pgn_game_tag(g, "Board");
+	sheet.tags.fairplay = pgn_game_tag(g, "FairPlay");
 	sheet.tags.result = g->result;
 	if (!strcmp(format, "text"))
 		out = scoresheet_text(&sheet);

@@ -68,8 +68,9 @@ static void notes_after(const struct game *g, int ply, char *buf, size_t size)
 		snprintf(buf + n, size - n, "%s%s", n ? " " : "", g->result.reason);
 }
 
-/* A ply's comment: its [%clk] reading (README "State directory": truncated to whole seconds), the
- * draw offer made with it (8.1.5), and the notes after it. */
+/* A ply's comment: its [%clk] reading (docs/state.md "State directory": truncated to whole
+ * seconds), the draw offer made with it (8.1.5), whether it was made after a flag fell that
+ * the arbiter had not ruled on, and the notes after it. */
 static const char *ply_comment(const struct game_ply *p, const char *notes, char *buf, size_t size)
 {
 	char hms[32];
@@ -82,6 +83,9 @@ static const char *ply_comment(const struct game_ply *p, const char *notes, char
 	}
 	if (p->flags & GAME_PLY_DRAW_OFFER)
 		n += snprintf(buf + n, size - (size_t)n, "%s(=)", n ? " " : "");
+	if (p->flags & GAME_PLY_AFTER_FLAG)
+		n +=
+		    snprintf(buf + n, size - (size_t)n, "%smade after the flag fell", n ? " " : "");
 	if (notes[0] && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "%s%s", n ? " " : "", notes);
 	return buf[0] ? buf : NULL;

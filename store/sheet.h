@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The scoresheet as the store writes it (game.pgn and its copy under games/; README "State
+ * The scoresheet as the store writes it (game.pgn and its copy under games/; docs/state.md "State
  * directory"): kept up to date from the game move by move, so a long game costs no more per move
  * than a short one.  Each ply carries its [%clk] reading, its draw offer "(=)" and the notes after
  * it (moves withdrawn, retracted or ruled illegal, and why the game ended).

@@ -40,9 +40,9 @@ int state_fault_parse(const char *word);
 /* Whether a write of len bytes may go ahead: len itself, fewer (a short write), or -1 with
  * errno set. */
 ssize_t state_fault_allow(size_t len);
-/* `+MS disk slow MS` (README "Board scripts, line logs, time controls"): from now on each sync of
- * the state directory takes ms longer, as on an SD card (0: as fast as the storage is).  For tests
- * and benchmarks. */
+/* `+MS disk slow MS` (docs/scripts.md "Board scripts, line logs, time controls"): from now on each
+ * sync of the state directory takes ms longer, as on an SD card (0: as fast as the storage is). For
+ * tests and benchmarks. */
 void state_set_sync_delay(uint32_t ms);
 uint32_t state_sync_delay(void);
 /* Whether the delay is slept (real time), or taken in daemon time by the caller (virtual

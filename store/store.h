@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The game's files in the state directory (README "State directory"): the journal the referee's
- * records go to (one per game; a finished game's is kept under games/), game.pgn rewritten from the
- * game after every change (sheet.h), its copy and the public audio record under games/.
- * What survives at start is recovery's to decide (recovery.h); the store writes, keeps
- * what could not be written, and tries again.
+ * The game's files in the state directory (docs/state.md "State directory"): the journal the
+ * referee's records go to (one per game; a finished game's is kept under games/), game.pgn
+ * rewritten from the game after every change (sheet.h), its copy and the public audio record under
+ * games/. What survives at start is recovery's to decide (recovery.h); the store writes, keeps what
+ * could not be written, and tries again.
  */
 #ifndef ANNABELLA_STORE_H
 #define ANNABELLA_STORE_H
@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "chess/pgn.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "voice/voice.h"
 
 struct store_config {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The first performance goal of README "Tests and measures", through the whole daemon: from the
+# The first performance goal of tests/README.md "Tests and measures", through the whole daemon: from the
 # last sensor edge of a move to its first audio sample handed to the sound sink, minus the
 # settle time, p50/p99 over a real-time game (sim backend, ALSA's null PCM), for the daemon as
 # built (eSpeak NG's library in the voice thread) and for the same daemon spawning espeak-ng per

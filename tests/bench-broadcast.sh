@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A club room at once (README "Live broadcast and the room relay"): BOARDS daemons (default 50),
+# A club room at once (docs/broadcast.md "Live broadcast and the room relay"): BOARDS daemons (default 50),
 # each in real time with its own board script (a master game with clock presses, no sound), its
 # own `annabella broadcast`, all into one mosquitto and one `annabella relay`.  Measured: the
 # time from a clock press (the daemon's timing trace, `button`) to the relay holding the game

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Storage as slow as an SD card (`disk slow MS`, README "Board scripts, line logs, time
+# Storage as slow as an SD card (`disk slow MS`, docs/scripts.md "Board scripts, line logs, time
 # controls"): a master game's first plies played in real time through the whole daemon (sim
 # backend, ALSA's null PCM, the journal and scoresheets synced), once with syncs as fast as this
 # machine's storage and once with each sync DISK_SLOW_MS longer (default "20 100").  For each:

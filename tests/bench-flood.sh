@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A flood against a small card (issue 27, 7; README "State directory", control.log): a master
+# A flood against a small card (docs/state.md "State directory", control.log): a master
 # game's first FLOOD_PLIES plies (default 40) played in real time through the whole daemon
 # (sim backend, no sound card, the audio record kept), its state directory on an 8 MiB file
 # system (tmpfs), [state] reserve = 2 MiB, while FLOOD_CLIENTS connections (default 4) send

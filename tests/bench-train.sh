@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # From the player's clock press to the first audio sample of the engine's announced reply,
-# `annabella train` with Stockfish at --movetime 100 (README "Training and study"):
+# `annabella train` with Stockfish at --movetime 100 (docs/training.md "Training and study"):
 # tests/train/benchtrain.py (its work directory and clean-up from tests/checklib.py).
 set -u
 build=$(cd "${1:-build}" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web page (README "The web page for the assistant and the arbiter"): its size with
+# The web page (docs/web.md "The web page for the assistant and the arbiter"): its size with
 # everything it loads, and its first contentful paint in headless Chromium over 15 fresh loads
 # (p50, max), with a game of 60 plies being played.  Prints "bench NAME VALUE UNIT" lines.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The control socket through the annabella CLI (README "Control interface"), with real Unix
+# The control socket through the annabella CLI (docs/control.md "Control interface"), with real Unix
 # users: an assistant and an arbiter in the socket's group, and a third user outside it who is
 # refused at connect.  A daemon plays a sim game in real time while the users give commands;
 # then it is killed as by a power cut, restarted, and the commands' effects are still there.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input to annabellad (README "annabellad"): unknown options, malformed configs, scripts and
+# Bad input to annabellad (docs/commands.md "annabellad"): unknown options, malformed configs, scripts and
 # line logs exit with status 2 and a message naming the file and line; the shipped configuration
 # files load.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A socket nobody can block and PINs nobody can guess (README "Control interface"), with real
+# A socket nobody can block and PINs nobody can guess (docs/control.md "Control interface"), with real
 # Unix users made for the test: an assistant who tries wrong PINs over many connections (counted
 # for the user: five free, then growing waits, never more than ten in a minute, the tries during
 # a wait refused unchecked even when right, and one control.log line per wait for them), while
@@ -186,8 +186,8 @@ stop_daemon
 # count, nothing else.
 log="$work/pins/control.log"
 lines=$(grep -c '^[0-9]* anb-gassist assistant auth \*\*\*\* => error wrong PIN' "$log")
-waits=$(grep -c '^[0-9]* anb-gassist assistant auth \*\*\*\* => error [0-9]* PINs refused unchecked during a' "$log")
-sum=$(sed -n 's/.* => error \([0-9]*\) PINs refused unchecked during a.*/\1/p' "$log" | paste -sd+ | bc)
+waits=$(grep -c '^[0-9]* anb-gassist assistant auth \*\*\*\* => error [0-9]* PINs\? refused unchecked during a' "$log")
+sum=$(sed -n 's/.* => error \([0-9]*\) PINs\? refused unchecked during a.*/\1/p' "$log" | paste -sd+ | bc)
 all_refused=$((refused + 1)) # and the right PIN refused while waiting
 if [ "$lines" -eq "$checked" ] && [ "$waits" -ge 2 ] && [ "$waits" -le 4 ] &&
 	[ "${sum:-0}" -eq "$all_refused" ] &&

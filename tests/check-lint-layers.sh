@@ -32,7 +32,10 @@ probe control voice/phrases.h 1
 probe gpio chess/chess.h 1
 probe braille game/game.h 1
 probe game chess/chess.h 0
-probe control game/referee.h 0
+probe control referee/referee.h 0
+probe game referee/referee.h 1
+probe referee game/game.h 0
+probe referee control/protocol.h 1
 probe voice chess/chess.h 0
 probe daemon voice/voice.h 0
 probe daemon cli/cli.h 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live broadcast through a real broker (README "Live broadcast and the room relay"): Debian's
+# Live broadcast through a real broker (docs/broadcast.md "Live broadcast and the room relay"): Debian's
 # mosquitto started here on free ports with its own configuration, real daemons playing sim
 # games in real time, real `annabella broadcast` and `annabella relay` processes, checked with
 # mosquitto_sub and curl.  The retained PGN equals the daemon's export, and is whole again after
@@ -22,7 +22,7 @@ wait_port "$port" || bad "the broker did not start: $(cat "$work/broker.conf.log
 
 # The broadcasts, the relay and the test's own requests all run as the tester, where a club
 # gives each service its user: the tester is an arbiter (as root is by default), so the
-# socket's places per user (README "Control interface") do not refuse the harness.
+# socket's places per user (docs/control.md "Control interface") do not refuse the harness.
 printf '[voice]\nrecord = no\n[control]\narbiters = root %s\n' "$(id -un)" >"$work/annabella.conf"
 daemon() { # NAME SCRIPT: a daemon in real time with its own state and socket; pid in $dpid
 	spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$2" --time real \

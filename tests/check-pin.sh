@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PINs nobody can guess or read (README "Control interface", "Security model"): `annabella pin`
+# PINs nobody can guess or read (docs/control.md "Control interface", README "Security model"): `annabella pin`
 # prints six random digits (or as many as asked, 6 to 16), each digit as likely as the
 # others; a configured PIN of four or five digits starts the daemon with a warning that names
 # the key, one of six does not; a PIN in a file its group may read is said with its file and
@@ -9,7 +9,7 @@
 # key's escape bytes, a byte that is not UTF-8 or a NUL, `Auth`, `AUTH`, `atuh` and the PIN
 # alone are refused before they are parsed, and logged by their length and reply code only.
 # Reads (status, moves, export, help) are counted per author in one line, written before the
-# author's next request that is no read (README "State directory", control.log).
+# author's next request that is no read (docs/state.md "State directory", control.log).
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -55,7 +55,7 @@ grep -q "warn: $work/471108.conf:2: \[control\] arbiter-pin is in a file its gro
 echo 471108 | "$build/annabella" pin --set arbiter --stdin --file "$work/pins.file" >"$work/set.out" 2>&1
 if [ "$(stat -c %a "$work/pins.file")" = 600 ] && ! grep -q '471108' "$work/pins.file" &&
 	! grep -q "$(cat "$work/assistant.pin")" "$work/pins.file" &&
-	[ "$(grep -cE '^(arbiter|assistant)-pin = pbkdf2-sha256\$10000\$[0-9a-f]{32}\$[0-9a-f]{64}$' \
+	[ "$(grep -cE '^(arbiter|assistant)-pin = pbkdf2-sha256\$10000\$[0-9]+\$[0-9a-f]{32}\$[0-9a-f]{64}$' \
 		"$work/pins.file")" = 2 ] && ! grep -q 471108 "$work/set.out"; then
 	ok
 else

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Who hears what (README "Control interface", `watch`; issue 18): a real daemon plays a game in
+# Who hears what (docs/control.md "Control interface", `watch`): a real daemon plays a game in
 # real time with a promotion, private times and repeats, a mismatch with its guidance, a board
 # kept from the player, claims and a ruling, refused PINs, the arbiter's clock setting, pause
 # and result; every sink is a real client: the watches of an assistant and an arbiter (throwaway

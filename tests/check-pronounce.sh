@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # [speech] pronounce is tried at start: an override whose phonemes eSpeak NG does not read
 # whole is refused (exit 2, the file and line named, nothing started); one far shorter than
-# the word it replaces is a warning with its file and line; a good one says nothing.
+# the word it replaces is a warning with its file and line, as are an override given twice
+# for one word and voice and one for a voice that never says the word; a good one says
+# nothing.
 set -u
 build=${1:-build}
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +38,17 @@ run short '[speech]\npronounce Springer = S\n'
 if [ "$rc" -eq 0 ] && grep -q "short.conf:2: pronounce Springer = S sounds .* far shorter" "$work/short.err" &&
 	grep -q "Sprache Deutsch" "$work/short.state/speech.log"; then ok; else
 	failed_with "a short override was not warned about, or the game did not run (rc $rc)" "$work/short.err"
+fi
+
+# Two overrides of one word for one voice: the last is said, both lines named.
+run twice '[speech]\npronounce fünf = f'"'"'ynf\n# again\npronounce fünf = f'"'"'Ynf\n'
+if grep -q "twice.conf:4: pronounce fünf given again for the German voice: it replaces the one of .*twice.conf:2" "$work/twice.err"; then ok; else
+	failed_with "an override given twice was taken silently (rc $rc)" "$work/twice.err"
+fi
+# A word only another voice says: Gustav is only ever said by the German voice.
+run other '[speech]\npronounce-en Gustav = g'"'"'Ustaf\n'
+if [ "$rc" -eq 0 ] && grep -q "other.conf:2: pronounce-en Gustav: the English voice never says 'Gustav' (the German voice does: pronounce-de)" "$work/other.err"; then ok; else
+	failed_with "an override for a voice that never says the word was taken silently (rc $rc)" "$work/other.err"
 fi
 
 # Good overrides: no warning, the game runs.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Damaged journals (README "State directory"): a long game is played, then its journal is
+# Damaged journals (docs/state.md "State directory"): a long game is played, then its journal is
 # damaged (one flipped byte at a random offset, or cut at a random offset) and the daemon
 # restarted on it, RECOVERY_TRIALS times each (default 50; `make torture` runs 200).  Every
 # restart must start; the scoresheet on disk must never lose a move it held (game.pgn, or the

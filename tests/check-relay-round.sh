@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The room is the round's boards only (README "Live broadcast and the room relay"), on a real
+# The room is the round's boards only (docs/broadcast.md "Live broadcast and the room relay"), on a real
 # mosquitto set up as the README shows a club opening its broker to the room
 # (configs/mosquitto/: a password per board and for the relay, the ACL): two real daemons with
 # real broadcasts log in as their boards; a third board's user publishes under its own name but

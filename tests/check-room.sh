@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The room (`annabella relay`, README "Live broadcast and the room relay") as a broadcast's
+# The room (`annabella relay`, docs/broadcast.md "Live broadcast and the room relay") as a broadcast's
 # software and a spectator meet it: Debian's mosquitto on a free port, boards published to it as
 # a board's broadcast does (retained pgn, status and link, with mosquitto_pub), and a real relay
 # with a public delay and an undelayed arbiter's address.  With curl: round.pgn's ETag and 304

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Golden scoresheets of complete games played through the daemon: the paper notation of
-# Appendix C and the braille scoresheet (BRF and Unicode) from `annabella scoresheet`, and the
-# PGN export read back by pgn-extract.  REGRESS_UPDATE=1 rewrites the expectations.
+# Appendix C and the braille scoresheet (BRF and Unicode) from `annabella scoresheet`, their
+# headers with the event, site and round, and the PGN export read back by pgn-extract.  REGRESS_UPDATE=1 rewrites the expectations.
 set -u
 build=${1:-build}
 . "$(dirname "$0")/lib.sh"
@@ -10,8 +10,10 @@ begin scoresheet
 for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasiere; do
 	"$build/annabella" script "$dir/games/$game.pgn" --player white --variants 3 \
 		--time-control - >"$work/$game.script"
-	printf '[game]\nevent = %s\nwhite = %s\nblack = %s\n' \
+	printf '[game]\nevent = %s\nsite = %s\nround = %s\nwhite = %s\nblack = %s\n' \
 		"$(sed -n 's/^\[Event "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
+		"$(sed -n 's/^\[Site "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
+		"$(sed -n 's/^\[Round "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
 		"$(sed -n 's/^\[White "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
 		"$(sed -n 's/^\[Black "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" >"$work/$game.conf"
 	"$build/annabellad" --control none --config "$work/$game.conf" --board "sim:$work/$game.script" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signals and outputs that misbehave (README "State directory"): the daemon runs a real-time
+# Signals and outputs that misbehave (docs/state.md "State directory"): the daemon runs a real-time
 # game whose public audio goes through ALSA's file plugin into a FIFO nobody reads (the voice
 # blocks once the pipe is full); SIGHUP reloads the configuration's safe parts and says what it
 # did not; SIGTERM stops it with the journal whole although its audio output blocks.  A second

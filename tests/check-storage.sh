@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The state directory as storage and people leave it (issue 19, points 5 to 7), with real
+# The state directory as storage and people leave it, with real
 # mounts and owners:
 #  - read-only at start: the state directory bind-mounted read-only (a card the kernel
 #    remounted read-only); the daemon starts in real time, resumes the game in memory, says

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training and study (README "Training and study") with the real Debian Stockfish: a whole
+# Training and study (docs/training.md "Training and study") with the real Debian Stockfish: a whole
 # game against level 0 played on a live board script, a hint, a takeback, an engine killed
 # and one answering nonsense, tournament mode refusing it all, reviews of a game from games/
 # and of a PGN file.  The test itself is tests/train/traintest.py.

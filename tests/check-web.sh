@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The assistant's web page (README "The web page for the assistant and the arbiter") in a real
+# The assistant's web page (docs/web.md "The web page for the assistant and the arbiter") in a real
 # browser: a real daemon plays a sim game in real time, `annabella web` serves the page, and
 # headless Chromium (driven by chromedriver through Python's selenium) reads and uses it.
 # axe-core, from the npm registry, checks the page's accessibility.  The test itself is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web page's PINs (README "The web page for the assistant and the arbiter") with curl
+# The web page's PINs (docs/web.md "The web page for the assistant and the arbiter") with curl
 # against a real daemon and a real `annabella web`: forty wrong PINs sent at once from one
 # address are counted one by one (five refused as wrong, the others told to wait: none gets
 # through by a race); the arbiter's PIN from another address is taken while that address waits;

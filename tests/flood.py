@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A flood of reads on the control socket, as anonymous visitors of the page make them (README
+"""A flood of reads on the control socket, as anonymous visitors of the page make them (docs/web.md
 "The web page for the assistant and the arbiter": status, moves, export and help need no PIN):
 CLIENTS connections (default 4, under the socket's six per user), each sending the four reads
 in turn, as fast as the daemon answers, for SECONDS.  Prints the requests answered.

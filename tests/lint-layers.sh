@@ -2,12 +2,13 @@
 # The layers of the README's "Layout", as includes: a file in a folder may include only the
 # folders its layer stands on.  Prints every include that breaks a layer as FILE:LINE and
 # exits 1.
-#   base <- all; chess -> base; game -> chess, base; gpio -> base; clockface -> base;
-#   voice, braille -> chess, base; control -> game, chess, base;
-#   config -> gpio, clockface, voice, braille, game, chess, base;
-#   store -> voice, braille, game, chess, base;
-#   daemon -> store, config, control, gpio, clockface, voice, braille, game, chess, base;
-#   net -> config, control, game, chess, base;  cli -> every folder but daemon.
+#   base <- all; chess -> base; game -> chess, base; referee -> game, chess, base;
+#   gpio -> base; clockface -> base; voice, braille -> chess, base;
+#   control -> referee, game, chess, base;
+#   config -> gpio, clockface, voice, braille, referee, game, chess, base;
+#   store -> voice, braille, referee, game, chess, base;
+#   daemon -> store, config, control, gpio, clockface, voice, braille, referee, game, chess, base;
+#   net -> config, control, referee, game, chess, base;  cli -> every folder but daemon.
 # An include is checked for the file it reaches, however it is written: "game/game.h",
 # <game/game.h> (the build's -I. finds our folders for both), "../game/game.h" or
 # "game/../daemon/loop.h" (resolved from the including file's folder first, as the compiler
@@ -23,18 +24,19 @@ declare -A allowed=(
 	[base]="base"
 	[chess]="chess base"
 	[game]="game chess base"
+	[referee]="referee game chess base"
 	[gpio]="gpio base"
 	[clockface]="clockface base"
 	[voice]="voice chess base"
 	[braille]="braille chess base"
-	[control]="control game chess base"
-	[config]="config gpio clockface voice braille game chess base"
-	[store]="store voice braille game chess base"
-	[daemon]="daemon store config control gpio clockface voice braille game chess base"
-	[net]="net config control game chess base"
-	[cli]="cli net store config control gpio clockface voice braille game chess base"
+	[control]="control referee game chess base"
+	[config]="config gpio clockface voice braille referee game chess base"
+	[store]="store voice braille referee game chess base"
+	[daemon]="daemon store config control gpio clockface voice braille referee game chess base"
+	[net]="net config control referee game chess base"
+	[cli]="cli net store config control gpio clockface voice braille referee game chess base"
 )
-folders="base chess game control gpio clockface voice braille config store daemon net cli"
+folders="base chess game referee control gpio clockface voice braille config store daemon net cli"
 if [ "${1:-}" = --folders ]; then
 	echo "$folders"
 	exit 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The recovery torture test (issue 19): a power cut at a random action of a real game, then
+"""The recovery torture test: a power cut at a random action of a real game, then
 one kind of damage to the state directory, then a restart that plays the rest of the game.
 
     torture.py BUILD TRIALS [SEED] [KIND...]
@@ -259,7 +259,7 @@ def main():
                 # The arbiter resumes the clocks the restart left standing, when the record is
                 # whole in one of its copies.  When both copies were damaged the board may show
                 # moves the device no longer knows, and the arbiter must sort that out first
-                # (README "Behaviour the Laws ask for"): the clocks stay stopped and presses
+                # (docs/arbiter.md "Behaviour the Laws ask for"): the clocks stay stopped and presses
                 # give no reading.
                 if not kind.startswith("both"):
                     with open(s2) as f:

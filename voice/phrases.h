@@ -127,7 +127,11 @@ enum phrase_id {
 	PHRASE_BRAILLE_PAGE,	    /* the display shows page {count} of the braille sheet */
 	PHRASE_CLOCK_GAP_WHITE, /* after a restart: "up to {time} of White's time not counted" */
 	PHRASE_CLOCK_GAP_BLACK,
-	PHRASE_CLOCK_UNCERTAIN,	   /* the clocks could not be recovered exactly */
+	PHRASE_CLOCK_UNCERTAIN, /* the clocks could not be recovered exactly */
+	/* a period with a delay ended: "{time} of White's main time carried into the next
+	 * period" */
+	PHRASE_PERIOD_CARRIED_WHITE,
+	PHRASE_PERIOD_CARRIED_BLACK,
 	PHRASE_ARBITER_RESUMES,	   /* pause while the clocks stand (tournament): the arbiter starts
 				      them */
 	PHRASE_POWER_UNDERVOLTAGE, /* the Pi's supply is too weak ([power]) */
@@ -135,8 +139,8 @@ enum phrase_id {
 	PHRASE_POWER_BATTERY_LOW,  /* on a battery that is nearly empty */
 	PHRASE_POWER_PERCENT,	   /* "{count} Prozent": the battery's charge */
 	PHRASE_POWER_OK,	   /* the power is fine again */
-	PHRASE_ENGINE_PLAYS_WHITE, /* training (README "Training and study"): the computer plays
-				      White */
+	PHRASE_ENGINE_PLAYS_WHITE, /* training (docs/training.md "Training and study"): the computer
+				      plays White */
 	PHRASE_ENGINE_PLAYS_BLACK,
 	PHRASE_ENGINE_OFF,     /* the training process stopped */
 	PHRASE_ENGINE_MISSING, /* its engine could not be started */

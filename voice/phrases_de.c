@@ -99,6 +99,9 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
 	"Bis zu {time} Bedenkzeit von Schwarz vor dem Neustart nicht gezählt",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Uhren nicht genau wiederhergestellt: sie stehen auf den letzten bekannten Zeiten",
+    [PHRASE_PERIOD_CARRIED_WHITE] = "Neue Zeitperiode für Weiß: {time} Restzeit bleiben erhalten",
+    [PHRASE_PERIOD_CARRIED_BLACK] =
+	"Neue Zeitperiode für Schwarz: {time} Restzeit bleiben erhalten",
     [PHRASE_ARBITER_RESUMES] = "Uhren stehen, der Schiedsrichter startet sie",
     [PHRASE_ENGINE_PLAYS_WHITE] = "Training: der Computer spielt Weiß",
     [PHRASE_ENGINE_PLAYS_BLACK] = "Training: der Computer spielt Schwarz",

@@ -98,6 +98,8 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
 	"Up to {time} of Black's thinking time before the restart were not counted",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"The clocks could not be recovered exactly: they stand at the last times known",
+    [PHRASE_PERIOD_CARRIED_WHITE] = "New time period for White: {time} of main time carried over",
+    [PHRASE_PERIOD_CARRIED_BLACK] = "New time period for Black: {time} of main time carried over",
     [PHRASE_ARBITER_RESUMES] = "The clocks stand, the arbiter starts them",
     [PHRASE_ENGINE_PLAYS_WHITE] = "Training: the computer plays White",
     [PHRASE_ENGINE_PLAYS_BLACK] = "Training: the computer plays Black",

@@ -96,6 +96,10 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] = "Tot {time} bedenktijd van zwart voor de herstart is niet geteld",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"De klokken konden niet precies worden hersteld: ze staan op de laatst bekende tijden",
+    [PHRASE_PERIOD_CARRIED_WHITE] =
+	"Nieuwe tijdsperiode voor wit: {time} bedenktijd blijft behouden",
+    [PHRASE_PERIOD_CARRIED_BLACK] =
+	"Nieuwe tijdsperiode voor zwart: {time} bedenktijd blijft behouden",
     [PHRASE_ARBITER_RESUMES] = "De klokken staan stil, de arbiter start ze",
     [PHRASE_ENGINE_PLAYS_WHITE] = "Training: de computer speelt wit",
     [PHRASE_ENGINE_PLAYS_BLACK] = "Training: de computer speelt zwart",

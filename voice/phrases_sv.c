@@ -96,6 +96,8 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_CLOCK_GAP_BLACK] = "Upp till {time} av svarts betänketid före omstarten räknades inte",
     [PHRASE_CLOCK_UNCERTAIN] =
 	"Klockorna kunde inte återställas exakt: de står på de senast kända tiderna",
+    [PHRASE_PERIOD_CARRIED_WHITE] = "Ny tidsperiod för vit: {time} av betänketiden förs över",
+    [PHRASE_PERIOD_CARRIED_BLACK] = "Ny tidsperiod för svart: {time} av betänketiden förs över",
     [PHRASE_ARBITER_RESUMES] = "Klockorna står, domaren startar dem",
     [PHRASE_ENGINE_PLAYS_WHITE] = "Träning: datorn spelar vit",
     [PHRASE_ENGINE_PLAYS_BLACK] = "Träning: datorn spelar svart",

@@ -1,4 +1,4 @@
-// annabella web: the live page for the assistant and the arbiter (README "The web page for the
+// annabella web: the live page for the assistant and the arbiter (docs/web.md "The web page for the
 // assistant and the arbiter"). Everything comes from this server: /api/status, /api/moves,
 // /api/commands, /api/legal, /api/events (server-sent events) and POST /api/command.  No
 // library, nothing from the internet.  Every word is in the page's language (the daemon's, or

@@ -14,7 +14,7 @@
 #include "base/timeutil.h"
 #include "daemon/present.h"
 #include "store/store.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 
 #define PLIES  300
 #define ROUNDS 20

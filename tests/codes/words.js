@@ -1,11 +1,11 @@
 // The page's words for the daemon's reply codes (web/codes.js) against the replies' table
-// (`annabella codes`, game/replies.c) and the README: every code with a wording has its
+// (`annabella codes`, game/replies.c) and docs/control.md: every code with a wording has its
 // words in de, en, sv and nl; no words for a code the table does not have; every argument
 // a translation names is one of its code's, an optional one only inside an optional part;
 // every translation worded with its arguments leaves no mark; the words of the protocol
 // (colours, claim kinds, modes, roles, what did not fit, why a move is not legal, a press's
-// kind) in every language; every code in the README's table.  Usage: node words.js
-// CODES.jsonl CODES.js README.md.  Prints "codes: N passed, M failed".
+// kind) in every language; every code in its table.  Usage: node words.js
+// CODES.jsonl CODES.js docs/control.md.  Prints "codes: N passed, M failed".
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -34,10 +34,10 @@ function check(what, ok) {
 
 const worded = rows.filter((r) => r.wording !== null);
 check('the table has codes', worded.length > 50);
-// The README's section lists every code of the table.
-const section = readmeText.slice(readmeText.indexOf('### Reply codes'));
-check('the README has a section "Reply codes"', readmeText.includes('### Reply codes'));
-for (const r of rows) check(`README lists ${r.code}`, section.includes('`' + r.code + '`'));
+// The documentation's section lists every code of the table.
+const section = readmeText.slice(readmeText.search(/^#+ Reply codes/m));
+check('the documentation has a section "Reply codes"', /^#+ Reply codes/m.test(readmeText));
+for (const r of rows) check(`the documentation lists ${r.code}`, section.includes('`' + r.code + '`'));
 
 for (const lang of LANGS) {
   const words = ctx.REPLY_WORDS[lang] || {};

@@ -15,7 +15,7 @@
 
 #include "control/json.h"
 #include "control/protocol.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "tests/unit/reply_check.h"
 
 static struct pin_secret arbiter, assistant;

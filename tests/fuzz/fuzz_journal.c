@@ -18,7 +18,7 @@
 #include "config/config.h"
 #include "daemon/present.h"
 #include "store/store.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "voice/voice.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

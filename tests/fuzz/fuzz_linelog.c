@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * libFuzzer target: line logs (README "Board scripts, line logs, time controls").  The parser on
- * its own, then a valid log replayed through the board code (debounce) in virtual time.
+ * libFuzzer target: line logs (docs/scripts.md "Board scripts, line logs, time controls").  The
+ * parser on its own, then a valid log replayed through the board code (debounce) in virtual time.
  */
 #include <stddef.h>
 #include <stdint.h>

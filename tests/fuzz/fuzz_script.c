@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: the board script parser (README "Board scripts, line logs, time controls"). */
+/* libFuzzer target: the board script parser (docs/scripts.md "Board scripts, line logs, time
+ * controls"). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

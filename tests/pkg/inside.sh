@@ -178,7 +178,7 @@ check watchdog-restarts wait_for 30 restarted
 check watchdog-new-pid sh -c "[ \"\$(systemctl show -P MainPID annabellad)\" != $pid1 ]"
 journalctl -u annabellad --no-pager | tail -20
 
-# The web page (README "The web page for the assistant and the arbiter"): installed, off by
+# The web page (docs/web.md "The web page for the assistant and the arbiter"): installed, off by
 # default; enabled with [web] listen, it serves the page and the game's status from the daemon's
 # control socket as its own user.
 check web-not-enabled sh -c '[ "$(systemctl is-enabled annabella-web)" = disabled ]'

@@ -16,7 +16,7 @@
 #include "chess/chess.h"
 #include "control/json.h"
 #include "control/protocol.h"
-#include "game/referee.h"
+#include "referee/referee.h"
 #include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
 
@@ -433,6 +433,28 @@ static inline int rt_replay(const struct rt *t, int from, int to, struct referee
 			return -1;
 	}
 	return 0;
+}
+
+/* A power cut and a restart: the kept records read into a fresh referee with the same sink,
+ * which starts at now with the board as it was, and takes the place of t->r (its records and
+ * effects go on into t). */
+static inline void rt_restart(struct rt *t)
+{
+	struct game_sink sink = {
+	    .user = t, .record = rt_record, .effect = rt_effect, .new_game = rt_new_game};
+	struct game_event ready = {.kind = GAME_EV_BOARD_READY, .ms = t->now};
+	struct referee *fresh = referee_new(&t->set, &sink);
+	int n = t->nrec;
+
+	if (!fresh || rt_replay(t, 0, n, fresh)) {
+		fprintf(stderr, "rt_restart: the records do not replay\n");
+		abort();
+	}
+	ready.sensed = referee_expected_occupancy(t->r);
+	referee_free(t->r);
+	t->r = fresh;
+	referee_start(t->r, t->now);
+	referee_handle(t->r, &ready);
 }
 
 /* The index of the last game record, where the current game's journal begins. */

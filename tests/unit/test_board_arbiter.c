@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The arbiter at the board (game/board_arbiter.h), driven button by button: the chord, the
- * PIN entered on the buttons and its count of wrong ones in the PIN budget (README "Control
- * interface", base/pinguard.h: at most ten a minute, the same budget as the control socket's), the
- * PIN never in a record or an effect, the menu, the clock editor, the flag ruling, and the player
- * alone never getting in.
+ * The arbiter at the board (referee/board_arbiter.h), driven button by button: the chord, the
+ * PIN entered on the buttons and its count of wrong ones in the PIN budget (docs/control.md
+ * "Control interface", base/pinguard.h: at most ten a minute, the same budget as the control
+ * socket's), the PIN never in a record or an effect, the menu, the clock editor, the flag ruling,
+ * and the player alone never getting in.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -202,7 +202,7 @@ static void test_wrong_pins_counted(void **state)
 	while (t->now < end) {
 		size_t before = t->log_len;
 
-		enter_pin("1357");
+		enter_pin("135791");
 		if (strstr(t->log + before, " AUDIT board player auth **** => error wrong PIN"))
 			checked++;
 		if (menu_state() == BOARD_ARBITER_CLOSED)
@@ -249,22 +249,17 @@ static void test_the_budget_is_shared(void **state)
 	assert_pin_nowhere();
 }
 
-/* The player alone: any presses but the PIN never open the menu, and the clock buttons do
- * nothing while the prompt is open (no press, no reading). */
+/* The player alone: any presses but the PIN never open the menu. */
 static void test_player_alone_never_gets_in(void **state)
 {
 	static const enum game_button buttons[] = {
 	    GAME_BUTTON_SELECT, GAME_BUTTON_REPEAT,	  GAME_BUTTON_INFO,
 	    GAME_BUTTON_SELECT, GAME_BUTTON_PLAYER_CLOCK, GAME_BUTTON_OPPONENT_CLOCK,
 	    GAME_BUTTON_SELECT, GAME_BUTTON_REPEAT};
-	int presses;
 
 	(void)state;
 	open_game("300+0");
 	start_clocks();
-	presses = 0;
-	for (int i = 0; i < t->nrec; i++)
-		presses += !strcmp(t->types[i], "press");
 	chord(2100);
 	for (int k = 0; k < 200; k++) {
 		rt_press(t, buttons[k % 8]);
@@ -272,10 +267,58 @@ static void test_player_alone_never_gets_in(void **state)
 		if (menu_state() == BOARD_ARBITER_CLOSED)
 			chord(2100);
 	}
-	for (int i = 0; i < t->nrec; i++)
-		presses -= !strcmp(t->types[i], "press");
-	assert_int_equal(presses, 0);
 	assert_null(last_record("clock-set"));
+}
+
+/* The tactile player holds the chord on the opponent's time and leaves the prompt open: the
+ * opponent's press counts as in play (6.2.1), the prompt stays open, and the opponent's flag
+ * is not run down by it. */
+static void test_opponent_press_counts_in_the_prompt(void **state)
+{
+	(void)state;
+	open_game("300+0");
+	start_clocks(); /* 1. e4 pressed: Black's clock runs */
+	rt_move(t, "e7", "e5");
+	chord(2100);
+	assert_int_equal(menu_state(), BOARD_ARBITER_PIN);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_WHITE);
+	assert_true(rt_game(t)->plies[1].flags & GAME_PLY_COMPLETE);
+	assert_int_equal(menu_state(), BOARD_ARBITER_PIN);
+	/* The player's own press counts too: the prompt is no pause. */
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_BLACK);
+	assert_true(rt_game(t)->plies[2].flags & GAME_PLY_COMPLETE);
+	/* The PIN still opens the menu, which stops the clocks. */
+	enter_pin(PIN);
+	assert_int_equal(menu_state(), BOARD_ARBITER_MENU);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	assert_replays();
+}
+
+/* Only whole PINs count: the player pressing info once a second in the prompt for three
+ * minutes (a PIN of no digits each time), or a PIN cut short, is never a wrong PIN, and the
+ * arbiter's right PIN is checked at once afterwards. */
+static void test_stray_presses_are_no_wrong_pins(void **state)
+{
+	(void)state;
+	open_game("300+0");
+	chord(2100);
+	for (int k = 0; k < 180; k++) {
+		rt_press(t, GAME_BUTTON_INFO);
+		rt_wait(t, 1000);
+		if (menu_state() == BOARD_ARBITER_CLOSED)
+			chord(2100);
+	}
+	enter_pin("12345");   /* one digit short */
+	enter_pin("1234567"); /* one too many */
+	assert_int_equal(view().failures, 0);
+	assert_int_equal(view().wait_s, 0);
+	assert_not_logged(" AUDIT board player auth ****");
+	enter_pin(PIN);
+	assert_int_equal(menu_state(), BOARD_ARBITER_MENU);
 }
 
 /* The editor: times and move counters, field by field, a held button repeating; a clock
@@ -386,6 +429,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_wrong_pins_counted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_the_budget_is_shared, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_player_alone_never_gets_in, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_opponent_press_counts_in_the_prompt, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_stray_presses_are_no_wrong_pins, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_set_clocks_and_resume, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling_draw_only, setup, teardown),

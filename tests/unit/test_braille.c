@@ -355,9 +355,9 @@ static void test_pages_keep_move_pairs(void **state)
 	struct braille_layout bottom = {8, 5, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
 	char *text = braille_scoresheet(&g, BRAILLE_BRF, &bottom);
 	assert_non_null(text);
-	assert_string_equal(text, ",SCHACHG\r\n"
-				  "EMEINSCH\r\n"
-				  "AFT\r\n"
+	assert_string_equal(text, ",SCHACH-\r\n"
+				  "GEMEINS-\r\n"
+				  "CHAFT\r\n"
 				  "\r\n"
 				  "      #A\r\n"
 				  "\f1 E4 E5\r\n"
@@ -377,9 +377,9 @@ static void test_pages_keep_move_pairs(void **state)
 	text = braille_scoresheet(&g, BRAILLE_BRF, &top);
 	assert_non_null(text);
 	assert_string_equal(text, "      #A\r\n"
-				  ",SCHACHG\r\n"
-				  "EMEINSCH\r\n"
-				  "AFT\r\n"
+				  ",SCHACH-\r\n"
+				  "GEMEINS-\r\n"
+				  "CHAFT\r\n"
 				  "\r\n"
 				  "\f      #B\r\n"
 				  "1 E4 E5\r\n"
@@ -395,9 +395,9 @@ static void test_pages_keep_move_pairs(void **state)
 	struct braille_layout none = {8, 4, BRAILLE_PAGE_NUMBER_NONE, BRAILLE_SIGNS_AFTER};
 	text = braille_scoresheet(&g, BRAILLE_BRF, &none);
 	assert_non_null(text);
-	assert_string_equal(text, ",SCHACHG\r\n"
-				  "EMEINSCH\r\n"
-				  "AFT\r\n"
+	assert_string_equal(text, ",SCHACH-\r\n"
+				  "GEMEINS-\r\n"
+				  "CHAFT\r\n"
 				  "\r\n"
 				  "\f1 E4 E5\r\n"
 				  "2 LC4\r\n"
@@ -438,14 +438,15 @@ static void test_line_width_brf(void **state)
 	}
 	free(text);
 
-	/* A word longer than the line is cut; move pairs wrap between the moves. */
+	/* A word longer than the line is divided with a hyphen (UEB 10.13.1); move pairs wrap
+	 * between the moves. */
 	struct braille_layout narrow = {8, 0, BRAILLE_PAGE_NUMBER_BOTTOM, BRAILLE_SIGNS_AFTER};
 	g.tags.event = "Schachgemeinschaft";
 	text = braille_scoresheet(&g, BRAILLE_BRF, &narrow);
 	assert_non_null(text);
-	assert_string_equal(text, ",SCHACHG\r\n"
-				  "EMEINSCH\r\n"
-				  "AFT\r\n"
+	assert_string_equal(text, ",SCHACH-\r\n"
+				  "GEMEINS-\r\n"
+				  "CHAFT\r\n"
 				  "\r\n"
 				  "1 E4 E5\r\n"
 				  "2 LC4\r\n"
@@ -454,6 +455,100 @@ static void test_line_width_brf(void **state)
 				  "SF6\r\n"
 				  "4 QF7>M\r\n");
 	free(text);
+}
+
+/* Line division, at every width from 12 to 40 cells, of long hyphenated names with capitals
+ * and accents: every line fits; no line ends with an indicator (the capital sign, the
+ * numeric indicator, a prefix, the first cell of the dash: UEB 10.13); a line breaks at a
+ * space, after a hyphen or after the dash where it can (BANA Braille Formats 1.10.1: words
+ * are not divided), and a word is divided, with a hyphen, only when it is longer than a
+ * whole line; read back with the divisions taken out, the lines are the text. */
+#define HYPHEN_CELL (BRAILLE_DOT(3) | BRAILLE_DOT(6))
+static bool binds_next_cell(braille_cell c)
+{
+	return c == (BRAILLE_DOT(3) | BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6)) ||
+	       (c && !(c & ~(BRAILLE_DOT(4) | BRAILLE_DOT(5) | BRAILLE_DOT(6))));
+}
+
+static void check_division(const char *text, int width)
+{
+	braille_cell want[512], got[64];
+	size_t n = braille_text(text, want, sizeof(want)), at = 0;
+	struct scoresheet_game g = {0};
+	struct braille_layout layout = {width, 0, BRAILLE_PAGE_NUMBER_NONE, BRAILLE_SIGNS_AFTER};
+	char *out, *line, *end;
+
+	g.tags.event = text;
+	out = braille_scoresheet(&g, BRAILLE_BRF, &layout);
+	assert_non_null(out);
+	for (line = out; (end = strstr(line, "\r\n")) && end > line; line = end + 2) {
+		size_t len = (size_t)(end - line);
+		bool inserted;
+
+		if (len > (size_t)width)
+			fail_msg("width %d: line of %zu cells for '%s'", width, len, text);
+		for (size_t k = 0; k < len; k++)
+			got[k] = (braille_cell)braille_from_brf_char(line[k]);
+		if (binds_next_cell(got[len - 1]))
+			fail_msg("width %d: a line of '%s' ends with an indicator: %.*s", width,
+				 text, (int)len, line);
+		/* A hyphen the text does not have there divides a word. */
+		inserted = got[len - 1] == HYPHEN_CELL &&
+			   (at + len > n || want[at + len - 1] != HYPHEN_CELL);
+		if (memcmp(got, want + at, len - inserted))
+			fail_msg("width %d: '%.*s' is not the text of '%s' at %zu", width, (int)len,
+				 line, text, at);
+		if (inserted) {
+			/* The divided word (up to the next space or hyphen) would not have fitted
+			 * on a line of its own. */
+			size_t start = at, stop = at + len - 1;
+
+			while (start > 0 && want[start - 1] && want[start - 1] != HYPHEN_CELL)
+				start--;
+			while (stop < n && want[stop] && want[stop] != HYPHEN_CELL)
+				stop++;
+			if (stop - start + 1 <= (size_t)width)
+				fail_msg("width %d: '%.*s' divides a word of '%s' that fits a line",
+					 width, (int)len, line, text);
+		}
+		at += len - inserted;
+		while (at < n && want[at] == 0)
+			at++;
+	}
+	assert_int_equal(at, n);
+	free(out);
+}
+
+static void test_line_division(void **state)
+{
+	static const char *const texts[] = {
+	    "Müller-Lüdenscheidt \xe2\x80\x93 Björk-Sigurðardóttir",
+	    "Anna-Katharina Schwarzkopf-Lindenberg \xe2\x80\x93 Élodie Château-Renaud",
+	    "Schachgemeinschaft Lüdenscheidt-Oberhausen 1923",
+	    "Internationale Meisterschaft der Blinden und Sehbehinderten 2026",
+	    "Ólafur Þórðarson-Kristjánsdóttirsdóttir",
+	};
+
+	(void)state;
+	for (int width = 12; width <= 40; width++)
+		for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++)
+			check_division(texts[k], width);
+}
+
+/* The case the division was made for: at 40 cells the line breaks after "Müller-", not
+ * after the capital sign of "Lüdenscheidt". */
+static void test_divides_after_the_hyphen(void **state)
+{
+	struct scoresheet_game g = {0};
+	struct braille_layout layout = {40, 0, BRAILLE_PAGE_NUMBER_NONE, BRAILLE_SIGNS_AFTER};
+	char *out;
+
+	(void)state;
+	g.tags.event = "Bezirksmeisterschaft Anna Müller-Lüdenscheidt";
+	out = braille_scoresheet(&g, BRAILLE_BRF, &layout);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "-\r\n,L"));
+	free(out);
 }
 
 /* A set-up game with castling both ways, a promotion, a draw offer and a draw. */
@@ -629,7 +724,7 @@ static void test_code_examples(void **state)
 	free(text);
 }
 
-/* The two readings of the check and capture signs (README "Braille"): after the move as
+/* The two readings of the check and capture signs (docs/braille.md "Braille"): after the move as
  * BCA 2015 1.4 prints it (the default), or before the square as 3.4 is quoted. */
 static void test_signs(void **state)
 {
@@ -704,6 +799,8 @@ int main(void)
 	    cmocka_unit_test(test_game_unicode),
 	    cmocka_unit_test(test_game_brf),
 	    cmocka_unit_test(test_line_width_brf),
+	    cmocka_unit_test(test_line_division),
+	    cmocka_unit_test(test_divides_after_the_hyphen),
 	    cmocka_unit_test(test_pages_keep_move_pairs),
 	    cmocka_unit_test(test_endgame_braille),
 	    cmocka_unit_test(test_paper),

@@ -808,14 +808,14 @@ static void test_rules_and_control_keys(void **state)
 	}
 	/* A PIN is kept as its salted hash; a hash is taken as written (base/pinhash.h). */
 	assert_true(cfg.arbiter_pin.hash.set);
-	assert_int_equal(cfg.arbiter_pin.digits, 4);
+	assert_int_equal(cfg.arbiter_pin.hash.digits, 4);
 	assert_true(pin_hash_check(&cfg.arbiter_pin.hash, "4711"));
 	assert_false(pin_hash_check(&cfg.arbiter_pin.hash, "4712"));
 	expect_set_ok(&cfg, "control", "assistant-pin",
-		      "pbkdf2-sha256$10000$000102030405060708090a0b0c0d0e0f$"
+		      "pbkdf2-sha256$10000$6$000102030405060708090a0b0c0d0e0f$"
 		      "5e41e9b9fdb185f60144baf44b2442186b383cdba035ca3e7cc31432dae26447");
 	assert_true(pin_hash_check(&cfg.assistant_pin.hash, "471108"));
-	assert_int_equal(cfg.assistant_pin.digits, 0);
+	assert_int_equal(cfg.assistant_pin.hash.digits, 6);
 	expect_set_bad("control", "assistant-pin", "pbkdf2-sha256$10000$0001", "not a PIN's hash");
 	expect_set_ok(&cfg, "control", "assistant-pin", "");
 	assert_false(cfg.assistant_pin.hash.set);
@@ -939,7 +939,7 @@ static void test_pin_file(void **state)
 	assert_true(pin_hash_check(&cfg.arbiter_pin.hash, "4711"));
 	write_file(
 	    path,
-	    "# the PINs\n\narbiter-pin = pbkdf2-sha256$10000$000102030405060708090a0b0c0d0e0f$"
+	    "# the PINs\n\narbiter-pin = pbkdf2-sha256$10000$6$000102030405060708090a0b0c0d0e0f$"
 	    "5e41e9b9fdb185f60144baf44b2442186b383cdba035ca3e7cc31432dae26447\n");
 	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);

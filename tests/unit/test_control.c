@@ -104,7 +104,7 @@ static const char *example(const struct control_command *c)
 }
 
 /* Every row's request reaches its row, and a role the row does not name is refused with
- * nothing changed; the arbiter-only rows are the ones README "Control interface" names. */
+ * nothing changed; the arbiter-only rows are the ones docs/control.md "Control interface" names. */
 static void test_roles_from_the_table(void **state)
 {
 	static const char *const arbiter_only[] = {"claim uphold|reject",
@@ -317,8 +317,9 @@ static void test_status_per_audience(void **state)
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	assert_true(give(ROLE_ASSISTANT, "claim fifty"));
 	assert_true(give(ROLE_ARBITER, "status"));
-	assert_reply("\"claim\":{\"by\":\"white\",\"kind\":\"fifty\",\"move\":null,\"ply\":0,"
-		     "\"open\":true,\"correct\":false}");
+	assert_reply(
+	    "\"claim\":{\"by\":\"white\",\"kind\":\"fifty\",\"move\":null,\"after_move\":false,"
+	    "\"ply\":0,\"open\":true,\"correct\":false}");
 	assert_true(give(ROLE_ASSISTANT, "status"));
 	assert_non_null(strstr(out.reply.p, "\"claim\":{"));
 	assert_null(strstr(out.reply.p, "correct"));

@@ -543,7 +543,7 @@ static void test_stuck_source_recovers(void **state)
 }
 
 /* A late source never makes a capture: the victim touched and put back, then the capturing
- * piece lifted, is not a capture (case 8 of issue 10 stays as it was). */
+ * piece lifted, is not a capture (an earlier detection case, kept as it was). */
 static void test_late_source_capture_refused(void **state)
 {
 	struct detect_result r;

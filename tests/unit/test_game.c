@@ -248,7 +248,7 @@ static void test_can_checkmate(void **state)
 	    {"4kq2/8/8/8/8/8/8/4K3 w - - 0 1", N, P},	   /* K v K+Q */
 	    {"4k1b1/8/8/8/8/8/8/4KN2 w - - 0 1", P, P},	   /* a knight blocks for the bishop */
 	    {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", P, N},	   /* K+P v K: it promotes */
-	    /* Issue 17: a lone minor piece cannot mate K+Q, nor a lone bishop K+R (the flag of
+	    /* A lone minor piece cannot mate K+Q, nor a lone bishop K+R (the flag of
 	     * the side with the queen or rook is a draw, 6.9). */
 	    {"4kq2/8/8/8/8/8/8/4KN2 w - - 0 1", N, P},	/* K+N v K+Q */
 	    {"4kq2/8/8/8/8/8/8/4KB2 w - - 0 1", N, P},	/* K+B v K+Q */

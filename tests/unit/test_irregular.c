@@ -177,7 +177,7 @@ static void test_rollback_and_set_up(void **state)
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
-	/* Issue 17, point 7: on an empty game the message was "rollback takes 0..-1". */
+	/* On an empty game the message was "rollback takes 0..-1". */
 	rt_control(t, ROLE_ARBITER, "rollback 99");
 	assert_logged(" REPLY error the game has no moves yet: there is nothing to roll back\n");
 	rt_control(t, ROLE_ARBITER, "rollback 0");
@@ -640,7 +640,7 @@ static struct referee *power_cut(struct said *said)
 	return fresh;
 }
 
-/* Issue 17.3: a power cut 20 s into a turn gives the player at most a checkpoint's 5 s
+/* A power cut 20 s into a turn gives the player at most a checkpoint's 5 s
  * back, and the arbiter and the player are told; the clocks stand. */
 static void test_power_cut_in_a_turn_loses_at_most_a_checkpoint(void **state)
 {
@@ -687,6 +687,40 @@ static void test_restart_reports_uncharged_time(void **state)
 	assert_int_equal(g->uncharged_color, CHESS_WHITE);
 	/* The arbiter's clock set settles it. */
 	referee_free(fresh);
+}
+
+/* A gap belongs to the restart that found it: the arbiter's resumption settles it, and a
+ * second restart while the clocks stand (here for the player's call) finds none and says
+ * none. */
+static void test_gap_belongs_to_its_restart(void **state)
+{
+	const struct game *g;
+	size_t mark;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 20000 - 180);
+	rt_restart(t);
+	g = rt_game(t);
+	assert_int_equal(g->uncharged_up_to_ms, GAME_CHECKPOINT_MS);
+	assert_logged(" SAY private clock-gap-white\n");
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "resume"), 0);
+	g = rt_game(t);
+	assert_int_equal(g->clock.state, CLOCK_RUNNING);
+	assert_int_equal(g->uncharged_ms, 0);
+	assert_int_equal(g->uncharged_up_to_ms, 0);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_wait(t, 3000);
+	rt_press(t, GAME_BUTTON_PAUSE); /* the player calls the arbiter: the clocks stand */
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_PAUSED);
+	mark = t->log_len;
+	rt_restart(t);
+	g = rt_game(t);
+	assert_int_equal(g->uncharged_ms, 0);
+	assert_int_equal(g->uncharged_up_to_ms, 0);
+	assert_null(strstr(t->log + mark, "clock-gap"));
 }
 
 /* Two restarts at the same time with the same plies are two records, not one line twice
@@ -748,6 +782,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_promotion_withdrawn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_events_in_order_after_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_reports_uncharged_time, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gap_belongs_to_its_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_power_cut_in_a_turn_loses_at_most_a_checkpoint,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_records_differ, setup, teardown),

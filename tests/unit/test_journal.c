@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The game journal (README "State directory"): records written and read back, the CRC of each
- * line, bad lines skipped with the good records after them kept, duplicates skipped, a
- * torn tail cut off and nothing else, over-long records refused, and a refused record
- * skipped with its line.  The chain: each line's value covers the lines before it, an
- * edited or removed line breaks it where it happened, a journal of the earlier format
- * (no chain) is read and continued, and a journal written again whole is the same bytes.
+ * The game journal (docs/state.md "State directory"): records written and read back, the CRC of
+ * each line, bad lines skipped with the good records after them kept, duplicates skipped, a torn
+ * tail cut off and nothing else, over-long records refused, and a refused record skipped with its
+ * line.  The chain: each line's value covers the lines before it, an edited or removed line breaks
+ * it where it happened, a journal of the earlier format (no chain) is read and continued, and a
+ * journal written again whole is the same bytes.
  * The keyed chain: the key note after the first line, every line after it keyed with the
  * device key (HMAC-SHA256), checked with the key, not checked without it or with another,
  * an edit made again without the key found; a start without the key notes that the chain

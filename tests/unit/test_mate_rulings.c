@@ -48,7 +48,7 @@ static const char *white_flags_in(const char *fen)
 	return rt_game(t)->result.flag_result;
 }
 
-/* Regression (issue 17): the lone knight cannot mate K+Q, so White's flag is a draw. */
+/* Regression: the lone knight cannot mate K+Q, so White's flag is a draw. */
 static void test_flag_queen_against_lone_knight_is_a_draw(void **state)
 {
 	(void)state;
@@ -148,19 +148,27 @@ static void test_illegal_undecided_goes_to_the_arbiter(void **state)
 		      "illegal move number 2 (7.5.5); whether White can still mate is the "
 		      "arbiter's decision)\n");
 	/* Through the command table: the game is over for a resignation, not for the
-	 * arbiter's result (needs: undecided). */
+	 * arbiter's result. */
 	assert_int_not_equal(rt_control(t, ROLE_ARBITER, "resign white"), 0);
 	assert_logged("REPLY error the game is over: *\n");
 	assert_int_equal(
 	    rt_control(t, ROLE_ARBITER, "result 1-0 rules infraction: 7.5.5, White can mate"), 0);
 	assert_string_equal(rt_game(t)->result.result, "1-0");
 	assert_int_equal(rt_game(t)->result.termination, TERMINATION_RULES_INFRACTION);
-	/* Decided: a second result is refused. */
-	assert_int_not_equal(rt_control(t, ROLE_ARBITER, "result 0-1 adjudication"), 0);
-	assert_logged("REPLY error the game is over: 1-0\n");
+	/* Decided, not approved: the arbiter's second result replaces the first (8.7), both
+	 * journaled; once approved, a result is refused. */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "result 1/2-1/2 adjudication"), 0);
+	assert_logged("REPLY ok 1/2-1/2, adjudication (in place of 1-0, not approved)\n");
+	assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
+	assert_int_equal(rt_game(t)->result.termination, TERMINATION_ADJUDICATION);
+	assert_non_null(strstr(last_record("result"), " replaces"));
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "result 1-0 rules infraction: 7.5.5"), 0);
 	assert_string_equal(rt_game(t)->result.result, "1-0");
 	rt_command(t, &approve);
 	assert_int_equal(rt_game(t)->result.state, RESULT_APPROVED);
+	assert_int_not_equal(rt_control(t, ROLE_ARBITER, "result 0-1 adjudication"), 0);
+	assert_logged("REPLY error the result is approved: the game is closed");
+	assert_string_equal(rt_game(t)->result.result, "1-0");
 	assert_replays();
 }
 

@@ -203,7 +203,7 @@ static void test_square(void **state)
 static void test_square_should(void **state)
 {
 	(void)state;
-	/* Guidance names the piece that belongs on the square (issue 12), in German. */
+	/* Guidance names the piece that belongs on the square, in German. */
 	static const char *const expected[PHRASE_LANG_COUNT][3] = {
 	    {"Eva vier sollte leer sein", "Eva vier sollte besetzt sein",
 	     "Eva vier sollte besetzt sein: Springer"},

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Recovery on its own (store/recovery.h, issue 19): a game with a clock is played through
+ * Recovery on its own (store/recovery.h): a game with a clock is played through
  * the referee, its journal, game.record and game.pgn written as the store writes them, then
  * damaged as the issue found it, and recovered into a fresh referee:
  *  - readings dropped: a journal cut short keeps game.pgn's readings, a flipped `complete`
@@ -12,8 +12,8 @@
  *  - a foreign journal with the same id is set aside, the game of game.pgn resumes;
  *  - storage that cannot be written: the mending waits and is done later;
  *  - a damaged game.pgn is read as far as it can be (salvage.h);
- *  - a casual game's takeback (README "Training and study") is replayed: the moves after it, not
- * the ones it took back, with the readings and the clock's moves as played.
+ *  - a casual game's takeback (docs/training.md "Training and study") is replayed: the moves after
+ * it, not the ones it took back, with the readings and the clock's moves as played.
  */
 #include <errno.h>
 #include <setjmp.h>

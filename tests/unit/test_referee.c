@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee driven event by event (README "Behaviour the Laws ask for"; README "Control
- * interface"): what it records and what it asks to be said, and that its records read back into the
- * same game.
+ * The referee driven event by event (docs/arbiter.md "Behaviour the Laws ask for"; docs/control.md
+ * "Control interface"): what it records and what it asks to be said, and that its records read back
+ * into the same game.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -402,7 +402,76 @@ static void test_claim_with_intended_move(void **state)
 	assert_replays();
 }
 
-/* Issue 17, point 6: a claim carries the claimant's side.  The tactile player's claim (from
+/* A move made after a flag fell, while the result waits for the arbiter (6.8): kept, marked
+ * as made after the flag, and the flagged clock stays at zero: the move that completes the
+ * period adds no time (it gave 59 s before). */
+static void test_move_after_the_flag(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "1/10:60", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's clock runs: 10 s for one move */
+	rt_wait(t, 11000);
+	g = rt_game(t);
+	assert_int_equal(g->result.state, RESULT_FLAG_PENDING);
+	assert_int_equal(g->clock.flagged, CHESS_WHITE);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "e7", "e5");
+	rt_move(t, "g1", "f3"); /* completes 1. e4 (6.2.1.2): the period's one move */
+	g = rt_game(t);
+	assert_int_equal(game_plies(g), 3);
+	assert_true(g->plies[0].flags & GAME_PLY_AFTER_FLAG);
+	assert_true(g->plies[2].flags & GAME_PLY_AFTER_FLAG);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, t->now), 0);
+	assert_int_equal(g->clock.state, CLOCK_FLAGGED);
+	assert_replays();
+}
+
+/* A claim after the claimant's own move is on the board (made, not yet pressed): the verdict
+ * is on the position after that move, and the arbiter hears that the claimant no longer had
+ * the move (1.3, 9.4); the claim record journals the move, and status says so. */
+static void test_claim_after_the_move_made(void **state)
+{
+	static const char *const moves[][2] = {{"g1", "f3"}, {"g8", "f6"}, {"f3", "g1"},
+					       {"f6", "g8"}, {"g1", "f3"}, {"g8", "f6"},
+					       {"f3", "g1"}, {"f6", "g8"}};
+	struct control_env env = {.role = ROLE_ARBITER, .author = "arb", .connection = true};
+	struct control_outcome out;
+	char st[8192];
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "5400+30", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	for (size_t i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		rt_move(t, moves[i][0], moves[i][1]);
+		rt_press(t, i % 2 ? GAME_BUTTON_OPPONENT_CLOCK : GAME_BUTTON_PLAYER_CLOCK);
+	}
+	/* 5. Nf3 made, not pressed: the position after it stands for the third time. */
+	rt_move(t, "g1", "f3");
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim threefold white"), 0);
+	assert_logged(" REPLY ok threefold claim by white is correct, made after 5. Nf3 was made "
+		      "on the board (the claimant no longer has the move: 1.3, 9.4)");
+	assert_non_null(strstr(last_record("claim"), " white threefold g1f3 yes"));
+	assert_true(rt_game(t)->claim.after_move);
+	env.referee = t->r;
+	env.now = t->now;
+	control_dispatch(&env, "status", 6, &out);
+	snprintf(st, sizeof(st), "%s", out.reply.p);
+	control_outcome_free(&out);
+	assert_non_null(strstr(st, "\"after_move\":true"));
+	assert_replays();
+	/* A claim of the side on move with no move made assumes none. */
+	rt_control(t, ROLE_ARBITER, "claim reject");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "claim threefold black"), 0);
+	assert_logged(" REPLY ok threefold claim by black is correct\n");
+	assert_false(rt_game(t)->claim.after_move);
+	assert_replays();
+}
+
+/* A claim carries the claimant's side.  The tactile player's claim (from
  * the assistant or the menu) when the opponent is on move is refused with the reason; it
  * was charged to the opponent, and the rejected claim's penalty then went to the tactile
  * player.  A rejected claim's penalty goes to the claimant's opponent. */
@@ -699,6 +768,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_claim_threefold, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_with_intended_move, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_charged_to_claimant, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_claim_after_the_move_made, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_move_after_the_flag, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_with_move_made_before_press, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_resign, setup, teardown),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A relayed move that names its ply (README, Control interface: `move`; D.2.10, D.2.8): two people
- * relaying the same ply at once never replace each other's move; the one who relayed a move may
- * still correct it before the opponent's press; `move MOVE` without a ply is as it always
+ * A relayed move that names its ply (docs/control.md "Control interface", `move`; D.2.10, D.2.8):
+ * two people relaying the same ply at once never replace each other's move; the one who relayed a
+ * move may still correct it before the opponent's press; `move MOVE` without a ply is as it always
  * was.  Through the command table, as the control socket gives them, with each reply's
  * text checked against its code (reply_check.h).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The codes and arguments of the clock's rulings (README, "Reply codes"): `resume` after a
+ * The codes and arguments of the clock's rulings (docs/control.md "Reply codes"): `resume` after a
  * press while the clocks stood, `approve` of a flag the arbiter decides, `illegal` on a move
  * and on a press (the penalty, the article, the clocks and what was taken back), the 2005
  * edition's refusals, and a rejected claim with and without the 2005 cut.  Each reply is
@@ -291,6 +291,176 @@ static void test_2005_refusals(void **state)
 			    "(7.4 b, B6)");
 }
 
+/* 2005 B6 (rapid) and C3 (blitz): after the tactile player's illegal move, the opponent's
+ * reply reaches the device only as a press (the board is wrong, so it cannot be relayed);
+ * that press closes the window for `illegal` as a reply on the tactile board does. */
+static void test_2005_opponent_press_closes_the_window(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		open_game(RULES_2005, k ? "300+0" : "900+0");
+		rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+		rt_move(t, "e2", "e5"); /* a board no legal move explains */
+		rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+		assert_true(rt_game(t)->open_press[W].open);
+		/* Black replies on their own board and presses: the move stands. */
+		rt_wait(t, 3 * SEC);
+		rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+		assert_int_equal(give(CMD_ILLEGAL, ROLE_ARBITER, W), REPLY_ILLEGAL_PRESS_TOO_LATE);
+		assert_string_equal(arg_s("color"), "white");
+		assert_string_equal(arg_s("other_color"), "black");
+		assert_string_equal(arg_s("article"), k ? "C3" : "7.4 b, B6");
+		assert_int_equal(rt_game(t)->illegal_count[W], 0);
+		rt_close(t);
+		memset(t, 0, sizeof(*t));
+	}
+	/* Before Black's press it is ruled. */
+	open_game(RULES_2005, "900+0");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e5");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(give(CMD_ILLEGAL, ROLE_ARBITER, W), REPLY_ILLEGAL_PRESS_RULED);
+}
+
+/* 6.10.2: a game started as 5400+0 instead of 40/5400+30:1800+30 gets its increments from
+ * the arbiter's `clock control` on: journaled, replayed, the TimeControl tag follows; the
+ * readings stand (clock set corrects them). */
+static void test_clock_control(void **state)
+{
+	const struct game *g;
+	int64_t white;
+
+	(void)state;
+	open_game(RULES_2023, "5400+0");
+	first_moves(); /* 1. e4 e5, Black pressed: White's clock runs */
+	assert_int_equal(rt_control(t, ROLE_ASSISTANT, "clock control 40/5400+30:1800+30"), -1);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock control 40/5400+30:1800"), 0);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock control 40/5400+30:1800+30"), 0);
+	assert_logged(" REPLY ok time control 40/5400+30:1800+30 from now on; the times and move "
+		      "counters stand (clock set corrects them)\n");
+	g = rt_game(t);
+	assert_string_equal(g->params.time_control, "40/5400+30:1800+30");
+	assert_int_equal(g->tc.periods[0].extra_ms, 30 * SEC);
+	assert_non_null(strstr(last_record("clock-control"), " 40/5400+30:1800+30 "));
+	rt_wait(t, 5 * SEC);
+	rt_move(t, "g1", "f3");
+	white = clock_remaining(&g->clock, W, t->now);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(clock_remaining(&rt_game(t)->clock, W, t->now), white + 30 * SEC);
+	assert_replays();
+	/* Bad controls are refused, naming what is wrong. */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock control 40/5400x"), -1);
+	assert_logged(" REPLY error '40/5400x' is no time control for this game: column ");
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock control -"), -1);
+	assert_logged("a game with a clock keeps one");
+}
+
+/* The arbiter's move counters settle the moves before them: a move waiting for its press
+ * when they were set is not counted again by that press (3/20:2/30:60 gave the next
+ * period's time one move early). */
+static void test_counters_settle_the_waiting_move(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	open_game(RULES_2023, "3/20:2/30:60");
+	first_moves();
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "b8", "c6");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "f1", "c4"); /* White's third move, waiting for its press */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "pause"), 0);
+	/* The arbiter counts it: White 3 moves, Black 2; the times as they should be. */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock set 0:00:45 0:00:15 3 2"), 0);
+	assert_non_null(strstr(last_record("clock-set"), " counters"));
+	g = rt_game(t);
+	assert_int_equal(g->clock.moves[W], 3);
+	assert_int_equal(g->clock.period[W], 1);
+	/* The clocks run for Black, whose move it is; White's press never came. */
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "resume"), 0);
+	rt_move(t, "d7", "d6");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "d2", "d3"); /* completes 3. Bc4 (6.2.1.2): already counted */
+	g = rt_game(t);
+	assert_true(g->plies[4].flags & GAME_PLY_COMPLETE);
+	assert_int_equal(g->clock.moves[W], 3);
+	assert_int_equal(g->clock.moves_in_period[W], 0);
+	assert_int_equal(g->clock.period[W], 1);
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK); /* completes 4. d3: the first of period 2 */
+	g = rt_game(t);
+	assert_int_equal(g->clock.moves[W], 4);
+	assert_int_equal(g->clock.moves_in_period[W], 1);
+	assert_int_equal(g->clock.period[W], 1);
+	assert_replays();
+}
+
+/* clock add: the usual two minutes to one side in one command. */
+static void test_clock_add(void **state)
+{
+	int64_t white, black;
+
+	(void)state;
+	open_game(RULES_2023, "900+0");
+	first_moves();
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "pause"), 0);
+	white = clock_remaining(&rt_game(t)->clock, W, t->now);
+	black = clock_remaining(&rt_game(t)->clock, B, t->now);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock add black 0:02:00"), 0);
+	assert_logged(" REPLY ok 0:02:00 added to black's clock: White ");
+	assert_int_equal(clock_remaining(&rt_game(t)->clock, W, t->now), white);
+	assert_int_equal(clock_remaining(&rt_game(t)->clock, B, t->now), black + 120 * SEC);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock add blue 0:02:00"), -1);
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock add white 0:00:00"), -1);
+	assert_replays();
+}
+
+/* 6.3.2 in delay mode: the main time left at a period's end is carried into the next (only
+ * the unused delay is not saved), and the player hears how much; the arbiter is told when
+ * such a control is set. */
+static void test_delay_period_carries_main_time(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	open_game(RULES_2023, "2/20d5:60d5");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 8 * SEC); /* 5 s delay, then 3 s of main time */
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "e7", "e5");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 2 * SEC);
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK); /* White's period ends with 17 s left */
+	g = rt_game(t);
+	assert_int_equal(g->clock.period[W], 1);
+	assert_true(clock_remaining(&g->clock, W, t->now) > 76 * SEC);
+	assert_logged(" SAY private period-carried-white\n");
+	assert_int_equal(rt_control(t, ROLE_ARBITER, "clock control 2/20d5:60d5"), 0);
+	assert_logged("; at the end of 1 period with a delay the main time left is carried into "
+		      "the next (6.3.2)\n");
+	assert_replays();
+}
+
+/* A no-show is a forfeit, not a loss on the clock, though its reason names the default time
+ * (6.7.1); a flag waiting for the arbiter has its reason in status. */
+static void test_absent_and_flag_reasons(void **state)
+{
+	(void)state;
+	open_game(RULES_2023, "900+0");
+	assert_int_equal(
+	    rt_control(t, ROLE_ARBITER, "result 1-0 absent (6.7.1, default time 0:15)"), 0);
+	assert_int_equal(rt_game(t)->result.termination, TERMINATION_ABANDONED);
+	rt_close(t);
+	memset(t, 0, sizeof(*t));
+	open_game(RULES_2023, "10+0");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 11 * SEC);
+	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
+	assert_string_equal(rt_game(t)->result.reason, "white's flag fell");
+}
+
 /* 9.5.3, and 9.5 b with the claimant's time cut. */
 static void test_claim_rejected(void **state)
 {
@@ -335,6 +505,13 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_illegal_press, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_2005_blitz, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_2005_refusals, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_2005_opponent_press_closes_the_window, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_control, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_counters_settle_the_waiting_move, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_add, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_absent_and_flag_reasons, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_delay_period_carries_main_time, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim_rejected, setup, teardown),
 	};
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Time-control syntax (README "Board scripts, line logs, time controls"): parsing, formatting,
- * errors with columns. */
+/* Time-control syntax (docs/scripts.md "Board scripts, line logs, time controls"): parsing,
+ * formatting, errors with columns. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Tournament mode, proven (Art. 11.3.1, 12.6): the list of every utterance with its condition
- * (utterances.h) covers every message of the game, and the README's table for arbiters is that
+ * (utterances.h) covers every message of the game, and docs/arbiter.md's table for arbiters is that
  * list, row by row.  That each utterance of a real tournament game is in the list, on its
  * channel, is checked by test_property and test_irregular through the same list.
  */
@@ -17,12 +17,12 @@
 
 #include "tests/unit/referee_testutil.h"
 
-#define README_MAX (256 * 1024)
+#define DOC_MAX (256 * 1024)
 
-static char *readme(void)
+static char *arbiter_doc(void)
 {
-	static char text[README_MAX];
-	FILE *f = fopen("README.md", "rb");
+	static char text[DOC_MAX];
+	FILE *f = fopen("docs/arbiter.md", "rb");
 	size_t n;
 
 	assert_non_null(f);
@@ -58,11 +58,11 @@ static void test_every_message_is_listed(void **state)
 	}
 }
 
-/* The README's table, between its markers, is the list's tournament rows in order, and its
+/* docs/arbiter.md's table, between its markers, is the list's tournament rows in order, and its
  * "Casual mode only" line names the rest. */
-static void test_readme_table_is_the_list(void **state)
+static void test_doc_table_is_the_list(void **state)
 {
-	char *text = readme(), *begin, *end, *line;
+	char *text = arbiter_doc(), *begin, *end, *line;
 	char want[512];
 	size_t row = 0;
 
@@ -86,8 +86,8 @@ static void test_readme_table_is_the_list(void **state)
 		assert_non_null(nl);
 		*nl = '\0';
 		if (strcmp(line, want))
-			fail_msg("README row %zu is\n%s\nbut the list says\n%s", row + 1, line,
-				 want);
+			fail_msg("docs/arbiter.md row %zu is\n%s\nbut the list says\n%s", row + 1,
+				 line, want);
 		line = nl + 1;
 		row++;
 	}
@@ -99,7 +99,7 @@ static void test_readme_table_is_the_list(void **state)
 			continue;
 		snprintf(want, sizeof(want), "`%s`", utterances[i].name);
 		if (!strstr(line, want))
-			fail_msg("README's casual-only line does not name %s", want);
+			fail_msg("docs/arbiter.md's casual-only line does not name %s", want);
 	}
 }
 
@@ -119,7 +119,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_message_is_listed),
-	    cmocka_unit_test(test_readme_table_is_the_list),
+	    cmocka_unit_test(test_doc_table_is_the_list),
 	    cmocka_unit_test(test_check_finds_faults),
 	};
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Training and study (README "Training and study") in the referee, through the command table as the
- * control socket gives it: the training process's engine (its move pressed and guided square by
- * square, the hint it is asked for, its failures said), taking back the last move pair
+ * Training and study (docs/training.md "Training and study") in the referee, through the command
+ * table as the control socket gives it: the training process's engine (its move pressed and guided
+ * square by square, the hint it is asked for, its failures said), taking back the last move pair
  * with the clocks as they stood, the button menu's training items, and the review of a
  * game on the tactile board.  Tournament mode refuses all of it.
  */

@@ -192,7 +192,7 @@ static ssize_t failing_write(int fd, const void *data, size_t len)
 }
 
 /* Lines said while speech.log cannot be written are kept and written, in order and with
- * the times they were said, once it can (README "State directory": nothing said is lost). */
+ * the times they were said, once it can (docs/state.md "State directory": nothing said is lost). */
 static void test_log_kept_while_storage_fails(void **state)
 {
 	(void)state;

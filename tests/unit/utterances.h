@@ -39,6 +39,10 @@ static const struct tournament_utterance utterances[] = {
      "after resumed-after-restart: up to how much of White's running time the power cut "
      "gave back (not counted; the arbiter decides)"},
     {"clock-gap-black", "private", true, "the same for Black's running time"},
+    {"period-carried-white", "private", true,
+     "White completed a period with a delay: the main time left is carried into the next "
+     "(6.3.2), said with the time"},
+    {"period-carried-black", "private", true, "the same for Black"},
     {"clock-uncertain", "private", true,
      "after resumed-after-restart: the clocks' records were lost; they stand at the last "
      "readings known until the arbiter resumes or sets them"},

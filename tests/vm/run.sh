@@ -294,7 +294,7 @@ run_wiring() {
 		ok "line log header (board gpiod, wiring $wiring)" || bad "line log header: $(grep '^#' "$work/vm.lines" | tr '\n' ' ')"
 
 	# Expected edges from the script: LINE KIND WAIT_MS (the wait before the edge). Scanned wirings
-	# log the holes as virtual lines 1000 + square (README "Board scripts, line logs, time
+	# log the holes as virtual lines 1000 + square (docs/scripts.md "Board scripts, line logs, time
 	# controls").
 	awk -v hole="$([[ $wiring == direct ]] && echo 0 || echo 1000)" '
 		function sq(s) { return hole + (substr(s, 2, 1) - 1) * 8 + index("abcdefgh", substr(s, 1, 1)) - 1 }
@@ -397,7 +397,7 @@ run_wiring() {
 		bad "replay of the line log failed: $(cat "$work/replay.out")"
 	fi
 
-	# No busy loop (README "Tests and measures"): direct wiring has edge events, so an idle daemon
+	# No busy loop (tests/README.md "Tests and measures"): direct wiring has edge events, so an idle daemon
 	# sleeps; a scanned wiring costs its scans (each a sleep per settle) and nothing else.
 	case $wiring in
 	# (each settle a sleep, and the harness's answer may preempt it)

@@ -112,7 +112,13 @@ setup 4k1n1/1P6/8/8/8/8/8/4K1N1 w - - 0 1
 +3000 press info
 +1000 hold info 2500
 +100 hold repeat 2400
-+2600 press info
++2600 press repeat
++150 press repeat
++150 press repeat
++150 press repeat
++150 press repeat
++150 press repeat
++150 press info
 +150 press select
 +150 press select
 +150 press select
@@ -147,7 +153,7 @@ setup 4k1n1/1P6/8/8/8/8/8/4K1N1 w - - 0 1
 +1000 press pause
 """
 
-# The audience of each event type, as README "Control interface" gives it (not read from the
+# The audience of each event type, as docs/control.md "Control interface" gives it (not read from the
 # daemon).  A type not listed here fails the test: a new event must be classified on purpose.
 PUBLIC_TYPES = {
     "game", "lift", "place", "promotion", "made", "press", "complete", "pause", "resume",
@@ -155,7 +161,7 @@ PUBLIC_TYPES = {
     "tag", "relayed", "withdrawn", "rollback", "illegal", "clock-set", "ruling", "claimed",
     "checkpoint", "takeback",
 }
-# What the referee asks of the training process (README "Training and study"): for its connection alone, never
+# What the referee asks of the training process (docs/training.md "Training and study"): for its connection alone, never
 # an event of any watch, the page or the broadcast.
 ENGINE_ONLY_TYPES = {"hint-request", "train-request"}
 PLAYER_TYPES = {"select"}

@@ -3,7 +3,7 @@
  * The referee's board side (referee.h): what the sensors show becomes moves, touches, the
  * promotion and mismatch flows, and the game's end by the rules of Art. 5 and 9.6.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -63,15 +63,20 @@ static void check_outcome(struct referee *r, uint64_t now)
 static void complete_now(struct referee *r, int ply, int64_t clk, bool count, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_COMPLETE, now);
+	struct chess_clock before = r->g.clock;
 
 	rec.u.complete.ply = ply + 1;
 	rec.u.complete.clk_ms = clk;
+	/* A move the arbiter's counters already settled is not counted again. */
+	if (r->g.plies[ply].flags & GAME_PLY_COUNTED)
+		count = false;
 	if (count && r->g.has_clock) {
 		rec.u.complete.counted = true;
 		rec.clock = r->g.clock;
 		clock_count_move(&rec.clock, game_ply_color(&r->g, ply), now);
 	}
-	ref_emit(r, &rec);
+	if (!ref_emit(r, &rec) && rec.u.complete.counted)
+		ref_say_period_change(r, &before, now);
 }
 
 /* Art. 6.2.1.2: a move is also completed when its mover makes their next move, and the clock
@@ -453,7 +458,7 @@ static void handle_detect(struct referee *r, const struct detect_result *res, ui
 		break;
 	case DETECT_TOUCH:
 		/* The touch is in the lift's record.  A lift after a replicated promotion makes
-		 * its choice final (README "Behaviour the Laws ask for"). */
+		 * its choice final (docs/arbiter.md "Behaviour the Laws ask for"). */
 		if (promotion_is_pending(&g->promotion) && pos->side != g->params.player)
 			ref_promotion_final(r, now);
 		break;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's commands (README "Control interface"), from the control interface and the button
- * menu.  Who may give a command and what it needs of the game (the game on, a clock) are checked
- * before it comes here, by the command table (control/protocol.h) or the menu; here, what only the
- * game can tell: a command that does not fit the position or the flows changes nothing and
+ * The referee's commands (docs/control.md "Control interface"), from the control interface and the
+ * button menu.  Who may give a command and what it needs of the game (the game on, a clock) are
+ * checked before it comes here, by the command table (control/protocol.h) or the menu; here, what
+ * only the game can tell: a command that does not fit the position or the flows changes nothing and
  * gets an error reply.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -160,8 +160,9 @@ static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, u
 	ref_answer(r, cmd, now, REPLY_DRAW_AGREED, NULL);
 }
 
-/* The claimant (README "Control interface", `claim`): the side the command names; for an assistant
- * and the button menu, the tactile player when it names none; the arbiter names it.  -1: none. */
+/* The claimant (docs/control.md "Control interface", `claim`): the side the command names; for an
+ * assistant and the button menu, the tactile player when it names none; the arbiter names it.  -1:
+ * none. */
 static int claimant_of(const struct game *g, const struct game_command *cmd)
 {
 	if (cmd->color >= 0)
@@ -184,6 +185,8 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	int claimant = claimant_of(g, cmd), on_move;
 	bool made, correct;
 	chess_move m = CHESS_MOVE_NONE;
+	struct reply_list args = {0};
+	char made_name[48];
 
 	if (claimant < 0) {
 		ref_answer(r, cmd, now, REPLY_CLAIM_WHOSE,
@@ -225,7 +228,9 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 					       : chess_game_can_claim_fifty(&g->chess);
 	rec.u.claim.color = claimant;
 	rec.u.claim.kind = cmd->claim;
-	rec.u.claim.move = m;
+	/* A claim after the claimant's move was made journals that move: the verdict is on
+	 * the position after it (the arbiter hears so). */
+	rec.u.claim.move = made ? g->plies[game_plies(g) - 1].move : m;
 	rec.u.claim.correct = correct;
 	if (ref_emit(r, &rec)) {
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "claim")));
@@ -251,13 +256,19 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	} else if (cmd->role == ROLE_PLAYER) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
 	}
-	/* Whether it is correct is for the arbiter alone (11.3.1). */
-	ref_answer(r, cmd, now,
-		   cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL ? REPLY_CLAIM_MADE
-		   : correct						      ? REPLY_CLAIM_CORRECT
-			     : REPLY_CLAIM_NOT_CORRECT,
-		   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim)),
-			      REPLY_S("color", color_word(claimant))));
+	/* Whether it is correct is for the arbiter alone (11.3.1), with the move it assumed
+	 * when the claimant had made one. */
+	reply_add(&args, REPLY_S("kind", game_claim_kind_name(cmd->claim)));
+	reply_add(&args, REPLY_S("color", color_word(claimant)));
+	if (cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL) {
+		ref_answer(r, cmd, now, REPLY_CLAIM_MADE, args.v);
+		return;
+	}
+	if (made) {
+		game_ply_name(g, game_plies(g) - 1, made_name, sizeof(made_name));
+		reply_add(&args, REPLY_S("made", made_name));
+	}
+	ref_answer(r, cmd, now, correct ? REPLY_CLAIM_CORRECT : REPLY_CLAIM_NOT_CORRECT, args.v);
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -325,11 +336,20 @@ static enum result_termination termination_of(const char *reason)
 		const char *word;
 		enum result_termination t;
 	} words[] = {
-	    {"time", TERMINATION_TIME_FORFEIT},	       {"flag", TERMINATION_TIME_FORFEIT},
-	    {"illegal", TERMINATION_RULES_INFRACTION}, {"infraction", TERMINATION_RULES_INFRACTION},
-	    {"device", TERMINATION_RULES_INFRACTION},  {"phone", TERMINATION_RULES_INFRACTION},
-	    {"adjudicat", TERMINATION_ADJUDICATION},   {"abandon", TERMINATION_ABANDONED},
-	    {"absent", TERMINATION_ABANDONED},	       {"no show", TERMINATION_ABANDONED},
+	    /* A player who did not come (6.7.1) forfeits; that is no loss on the clock, though
+	     * the reason may name the default time: these words come first. */
+	    {"absent", TERMINATION_ABANDONED},
+	    {"no show", TERMINATION_ABANDONED},
+	    {"no-show", TERMINATION_ABANDONED},
+	    {"did not appear", TERMINATION_ABANDONED},
+	    {"abandon", TERMINATION_ABANDONED},
+	    {"time", TERMINATION_TIME_FORFEIT},
+	    {"flag", TERMINATION_TIME_FORFEIT},
+	    {"illegal", TERMINATION_RULES_INFRACTION},
+	    {"infraction", TERMINATION_RULES_INFRACTION},
+	    {"device", TERMINATION_RULES_INFRACTION},
+	    {"phone", TERMINATION_RULES_INFRACTION},
+	    {"adjudicat", TERMINATION_ADJUDICATION},
 	};
 	char lower[RESULT_REASON_MAX];
 	size_t i;
@@ -360,6 +380,28 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 	if (!cmd->text[0]) {
 		ref_answer(r, cmd, now, REPLY_RESULT_NO_REASON,
 			   REPLY_ARGS(REPLY_S("result", cmd->result)));
+		return;
+	}
+	if (game_over(&r->g) && !result_undecided(&r->g.result)) {
+		/* A result the players have not approved: the arbiter's decision replaces it
+		 * (8.7), both journaled. */
+		struct game_record rec = ref_command_record(REC_RESULT, cmd, now);
+		char before[8];
+
+		snprintf(before, sizeof(before), "%s", r->g.result.result);
+		snprintf(rec.u.result.result, sizeof(rec.u.result.result), "%s", cmd->result);
+		rec.u.result.termination = termination_of(cmd->text);
+		snprintf(rec.u.result.reason, sizeof(rec.u.result.reason), "%s", cmd->text);
+		rec.u.result.replaces = true;
+		if (ref_emit(r, &rec)) {
+			ref_answer(r, cmd, now, REPLY_NOT_APPLIED,
+				   REPLY_ARGS(REPLY_S("what", "ruling")));
+			return;
+		}
+		say_result(r, cmd->result, now);
+		ref_answer(r, cmd, now, REPLY_RESULT_REPLACED,
+			   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text),
+				      REPLY_S("before", before)));
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
@@ -466,8 +508,8 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 
 /* ------------------------------------------------------------------ dispatch */
 
-/* While a review has the board (README "Training and study") the game stands: only what changes
- * nothing on the board may be given. */
+/* While a review has the board (docs/training.md "Training and study") the game stands: only what
+ * changes nothing on the board may be given. */
 static bool allowed_in_review(enum game_command_kind kind)
 {
 	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE;
@@ -520,6 +562,12 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_CLOCK_SET:
 		ref_cmd_clock_set(r, cmd, now);
+		break;
+	case CMD_CLOCK_CONTROL:
+		ref_cmd_clock_control(r, cmd, now);
+		break;
+	case CMD_CLOCK_ADD:
+		ref_cmd_clock_add(r, cmd, now);
 		break;
 	case CMD_RULING:
 		ref_cmd_ruling(r, cmd, now);

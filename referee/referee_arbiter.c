@@ -6,7 +6,7 @@
  * settings (6.10.2, 7.1), and the ruling on a draw claim (9.5).  The numbers and rules that
  * differ between editions of the Laws come from rules.h.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,13 +14,6 @@
 static const char *color_word(int color)
 {
 	return game_color_name(color);
-}
-
-/* "12. Nf3" or "12... Nf6" for ply `ply`. */
-static void ply_name(const struct game *g, int ply, char *buf, size_t size)
-{
-	snprintf(buf, size, "%d.%s %s", game_move_number(g, ply),
-		 game_ply_color(g, ply) == CHESS_WHITE ? "" : "..", g->plies[ply].san);
 }
 
 /* ------------------------------------------------------------------ the relayed move */
@@ -97,7 +90,7 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	if (target <= plies) {
 		/* A ply in the game: the same move once more, or a correction of the last one
 		 * before the opponent's press. */
-		ply_name(g, target - 1, name, sizeof(name));
+		game_ply_name(g, target - 1, name, sizeof(name));
 		if (m == g->plies[target - 1].move) {
 			ref_answer(r, cmd, now, REPLY_RELAY_IN_GAME,
 				   REPLY_ARGS(PLY_ARGS(target, name)));
@@ -140,15 +133,16 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		char replaced[40];
 
 		snprintf(replaced, sizeof(replaced), "%s", name);
-		ply_name(g, target - 1, name, sizeof(name));
+		game_ply_name(g, target - 1, name, sizeof(name));
 		ref_answer(r, cmd, now, REPLY_RELAYED_CORRECTION,
 			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("replaced", replaced)));
 	} else {
-		ply_name(g, target - 1, name, sizeof(name));
+		game_ply_name(g, target - 1, name, sizeof(name));
 		ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
 	}
-	/* The training engine's move (README "Training and study"): it presses its own clock at
-	 * once, and the player is guided square by square to make the move on the board. */
+	/* The training engine's move (docs/training.md "Training and study"): it presses its own
+	 * clock at once, and the player is guided square by square to make the move on the board.
+	 */
 	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING) {
 		ref_press(r, !player, now);
 		ref_relay_guide_begin(r, now);
@@ -174,7 +168,7 @@ void ref_cmd_rollback(struct referee *r, const struct game_command *cmd, uint64_
 		return;
 	}
 	if (cmd->ply > 0)
-		ply_name(g, cmd->ply - 1, name, sizeof(name));
+		game_ply_name(g, cmd->ply - 1, name, sizeof(name));
 	rec.u.rollback_ply = cmd->ply;
 	if (ref_emit(r, &rec)) {
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "rollback")));
@@ -245,19 +239,25 @@ static bool illegal_target(const struct game *g, int color, struct illegal_targe
 	for (int i = game_plies(g) - 1; i >= 0; i--)
 		if (game_ply_color(g, i) == color && (g->plies[i].flags & GAME_PLY_COMPLETE)) {
 			t->ply = i;
-			ply_name(g, i, t->name, sizeof(t->name));
+			game_ply_name(g, i, t->name, sizeof(t->name));
 			return true;
 		}
 	return false;
 }
 
-/* Whether the offender's opponent has made a move since (2005 B6, C3: too late then). */
+/* Whether the offender's opponent has made a move since (2005 B6, C3: too late then): on the
+ * tactile board, or known only by their press (while the tactile board is wrong their reply
+ * cannot reach it, nor be relayed; the press that completed it is the move made). */
 static bool opponent_moved_since(const struct game *g, int color, const struct illegal_target *t)
 {
+	const struct game_open_press *o = &g->open_press[!color];
+
 	for (int i = t->press ? t->ply : t->ply + 1; i < game_plies(g); i++)
 		if (game_ply_color(g, i) != color)
 			return true;
-	return false;
+	if (!o->open)
+		return false;
+	return t->press ? o->ms > g->open_press[color].ms : o->plies > t->ply;
 }
 
 /* Art. 7.1 (2005: 6.14): the arbiter sets the clocks after an irregularity.  The device keeps
@@ -356,18 +356,6 @@ static void illegal_ends_game(struct referee *r, const struct game_command *cmd,
 			   REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
 				      REPLY_S("color", color_word(color)), REPLY_N("count", count),
 				      REPLY_S("result", result), REPLY_S("article", article)));
-}
-
-/* A reply's arguments put together one by one (in its row's order). */
-struct reply_list {
-	struct reply_value v[REPLY_ARGS_MAX + 1]; /* ends with {0} */
-	int n;
-};
-
-static void reply_add(struct reply_list *l, struct reply_value v)
-{
-	if (l->n < REPLY_ARGS_MAX)
-		l->v[l->n++] = v;
 }
 
 /* The reply to a ruling that does not end the game: the target, the penalty and its
@@ -524,6 +512,7 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 	clock_set(&rec.clock, cmd->white_ms, cmd->black_ms, -1, now);
 	if (cmd->white_moves >= 0)
 		clock_set_moves(&rec.clock, cmd->white_moves, cmd->black_moves);
+	rec.u.counters_set = cmd->white_moves >= 0;
 	/* The clock that runs is the side to move's (after a retraction it may not be). */
 	clock_set_running(&rec.clock, game_position(g)->side, now);
 	if (ref_emit(r, &rec)) {
@@ -537,6 +526,77 @@ void ref_cmd_clock_set(struct referee *r, const struct game_command *cmd, uint64
 		   REPLY_ARGS(REPLY_S("white", w), REPLY_S("black", b),
 			      REPLY_N("white_ms", cmd->white_ms),
 			      REPLY_N("black_ms", cmd->black_ms)));
+}
+
+/* Periods with a delay or Bronstein time that another period follows: at their end the main
+ * time left is carried into the next (docs/arbiter.md "The clock and the rulings, for the
+ * arbiter"), which the arbiter is told when such a control is set. */
+static int delay_periods(const struct time_control *tc)
+{
+	int n = 0;
+
+	for (int i = 0; i < tc->count; i++)
+		n += (tc->periods[i].mode == TC_DELAY || tc->periods[i].mode == TC_BRONSTEIN) &&
+		     tc->periods[i].moves > 0;
+	return n;
+}
+
+/* Art. 6.10.2: a time control set wrongly is corrected from now on: periods, increment,
+ * delay; the readings and counters stand (`clock set` corrects the time already used), the
+ * periods are placed from the counters. */
+void ref_cmd_clock_control(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = ref_command_record(REC_CLOCK_CONTROL, cmd, now);
+	struct time_control tc;
+	struct reply_list args = {0};
+
+	if (time_control_parse(cmd->text, &tc, NULL, 0) || tc.count == 0) {
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
+		return;
+	}
+	time_control_format(&tc, rec.u.time_control, sizeof(rec.u.time_control));
+	rec.clock = g->clock;
+	clock_set_control(&rec.clock, &tc, now);
+	if (ref_emit(r, &rec)) {
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
+		return;
+	}
+	ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now);
+	reply_add(&args, REPLY_S("time_control", rec.u.time_control));
+	if (delay_periods(&tc))
+		reply_add(&args, REPLY_N("delay_periods", delay_periods(&tc)));
+	ref_answer(r, cmd, now, REPLY_TIME_CONTROL_SET, args.v);
+}
+
+/* The time the arbiter adds to one clock (the usual two minutes, 7.5.5, 9.5, 12.9): the other
+ * reading stands. */
+void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct game_record rec = ref_command_record(REC_CLOCK_SET, cmd, now);
+	char time[16], w[16], b[16];
+
+	/* A fallen flag is the arbiter's ruling first (result, or clock set and resume). */
+	if (g->result.state == RESULT_FLAG_PENDING) {
+		ref_answer(r, cmd, now, REPLY_FLAG_PENDING,
+			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color))));
+		return;
+	}
+	rec.clock = g->clock;
+	clock_give(&rec.clock, cmd->color, cmd->white_ms);
+	if (ref_emit(r, &rec)) {
+		ref_answer(r, cmd, now, REPLY_CLOCK_NOT_APPLIED, NULL);
+		return;
+	}
+	ref_say(r, GAME_PRIVATE, GAME_MSG_CLOCKS_SET, now);
+	clock_text(cmd->white_ms, time, sizeof(time));
+	clock_text(clock_remaining(&g->clock, CHESS_WHITE, now), w, sizeof(w));
+	clock_text(clock_remaining(&g->clock, CHESS_BLACK, now), b, sizeof(b));
+	ref_answer(r, cmd, now, REPLY_CLOCK_ADDED,
+		   REPLY_ARGS(REPLY_S("color", color_word(cmd->color)), REPLY_S("time", time),
+			      REPLY_N("time_ms", cmd->white_ms), REPLY_S("white", w),
+			      REPLY_S("black", b)));
 }
 
 /* Art. 9.5: the arbiter upholds a claim (the game is drawn) or rejects it (the opponent

@@ -4,7 +4,7 @@
  * flag (6.4, 6.9), the private warnings and `info` (D.2.6.1).  Every change of the clock is
  * worked out on a copy and goes into the game as a record carrying the clock after it.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +27,28 @@ static void complete(struct referee *r, int ply, int64_t clk, uint64_t now)
 	rec.u.complete.ply = ply + 1;
 	rec.u.complete.clk_ms = clk;
 	ref_emit(r, &rec);
+}
+
+void ref_say_period_change(struct referee *r, const struct chess_clock *before, uint64_t now)
+{
+	const struct game *g = &r->g;
+	const struct chess_clock *after = &g->clock;
+	int color = g->params.player;
+	const struct tc_period *ended = &before->tc.periods[before->period[color]];
+	struct game_effect fx = {.kind = GAME_FX_SAY, .ms = now, .channel = GAME_PRIVATE};
+	int64_t carried;
+
+	if (!g->has_clock || after->moves[color] <= before->moves[color] ||
+	    after->moves_in_period[color] != 0 || ended->moves == 0 ||
+	    (ended->mode != TC_DELAY && ended->mode != TC_BRONSTEIN))
+		return;
+	carried = clock_remaining(after, color, now) -
+		  (int64_t)after->tc.periods[after->period[color]].base_ms;
+	fx.msg =
+	    color == CHESS_WHITE ? GAME_MSG_PERIOD_CARRIED_WHITE : GAME_MSG_PERIOD_CARRIED_BLACK;
+	fx.has_clock = true;
+	fx.white_ms = carried > 0 ? carried : 0;
+	ref_effect(r, &fx);
 }
 
 /* How a fallen flag is said: [clock] flag-announce, by default as the edition's rules for the
@@ -168,7 +190,7 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	enum clock_state before;
 	enum clock_press_result rc;
 	enum press_kind kind;
-	struct chess_clock c;
+	struct chess_clock c, c0;
 	bool doubt = false;
 	int ply;
 
@@ -243,7 +265,10 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	else
 		kind = PRESS_MOVE;
 	c = g->clock;
-	clock_press_moves(&c, color, color != player || ply >= 0 ? 1 : 0, now);
+	/* A move the arbiter's counters settled (clock set with counters while it waited for
+	 * this press) is not counted again. */
+	clock_press_moves(
+	    &c, color, ply >= 0 ? !(g->plies[ply].flags & GAME_PLY_COUNTED) : color != player, now);
 	if (kind == PRESS_ILLEGAL) {
 		/* A move is completed by the press, even an illegal one; the board no legal
 		 * move explains opens the arbiter's flow now, whether or not its mismatch time
@@ -272,7 +297,9 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	/* The press that settled a game-ending move also stops the clocks. */
 	if (game_over(g))
 		clock_stop(&c, now);
+	c0 = g->clock;
 	press_record(r, color, PRESS_MOVE, &c, now);
+	ref_say_period_change(r, &c0, now);
 	if (ply >= 0)
 		complete(r, ply, c.last_press_ms[color], now);
 	for (int i = 0; i < r->set.warning_count; i++)

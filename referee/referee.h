@@ -16,7 +16,7 @@
 
 #include "base/pinhash.h"
 #include "chess/detect.h"
-#include "game/board_arbiter.h"
+#include "referee/board_arbiter.h"
 #include "game/command.h"
 #include "game/effect.h"
 #include "game/game.h"
@@ -45,8 +45,9 @@ struct referee_settings {
 	struct game_params next; /* every new game: player, mode, edition, clock, start, tags */
 	enum flag_announce flag_announce;
 	struct detect_config detect;
-	uint32_t promotion_ms; /* a replicated promotion's choice is final this long after the
-				  last select press (README "Behaviour the Laws ask for") */
+	uint32_t
+	    promotion_ms; /* a replicated promotion's choice is final this long after the
+			     last select press (docs/arbiter.md "Behaviour the Laws ask for") */
 	int warning_count;
 	uint32_t warnings_s[REFEREE_MAX_WARNINGS]; /* private warnings at these times left */
 	uint32_t hold_ms;			   /* holding select this long opens the menu */
@@ -102,10 +103,11 @@ int referee_replay(struct referee *r, const struct game_record *rec);
  * none or it had ended. */
 void referee_start(struct referee *r, uint64_t now);
 void referee_handle(struct referee *r, const struct game_event *ev);
-/* A command (README "Control interface") at time `now`, given by cmd->role as cmd->author: carried
- * out, or refused because it does not fit the game, and the reply into *reply.  Who may give it and
- * what it needs of the game are the command table's to check first (control/protocol.h);
- * the referee checks what only the game can tell (a legal move, a claim to rule on). */
+/* A command (docs/control.md "Control interface") at time `now`, given by cmd->role as cmd->author:
+ * carried out, or refused because it does not fit the game, and the reply into *reply.  Who may
+ * give it and what it needs of the game are the command table's to check first
+ * (control/protocol.h); the referee checks what only the game can tell (a legal move, a claim to
+ * rule on). */
 void referee_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		     struct game_reply *reply);
 /* The scoresheet effect for what the last command changed, if anything.  The caller gives it
@@ -127,8 +129,8 @@ uint64_t referee_expected_occupancy(const struct referee *r);
 /* The mismatch flow's view of the board: squares that differ from the game now. */
 uint64_t referee_board_differences(const struct referee *r);
 struct pin_guard;
-/* The PIN budget the PINs entered on the buttons go through (README "Control interface": the
- * control socket's, under the key PIN_KEY_BOARD); without one the arbiter's menu on the buttons
+/* The PIN budget the PINs entered on the buttons go through (docs/control.md "Control interface":
+ * the control socket's, under the key PIN_KEY_BOARD); without one the arbiter's menu on the buttons
  * stays shut. */
 void referee_attach_pins(struct referee *r, struct pin_guard *pins);
 /* The arbiter's menu on the buttons as the clock display shows it (state CLOSED: shut). */
@@ -137,10 +139,10 @@ void referee_arbiter_view(const struct referee *r, uint64_t now, struct board_ar
 /* ------------------------------------------------------------------ training and study */
 
 /*
- * Training (README "Training and study"): a training process, a client of the control socket, plays
- * one side with a UCI engine; the daemon never runs one.  What it says of itself comes as
- * CMD_ENGINE commands (on, off, wait, a hint's answer); what the referee asks of it goes out as
- * GAME_FX_ENGINE_ASK, which the shell gives to that process's connection alone.  None of it
+ * Training (docs/training.md "Training and study"): a training process, a client of the control
+ * socket, plays one side with a UCI engine; the daemon never runs one.  What it says of itself
+ * comes as CMD_ENGINE commands (on, off, wait, a hint's answer); what the referee asks of it goes
+ * out as GAME_FX_ENGINE_ASK, which the shell gives to that process's connection alone.  None of it
  * is journaled: the training process's connection is no part of the game.
  */
 enum referee_engine_state {
@@ -160,9 +162,9 @@ void referee_engine_info(const struct referee *r, struct referee_engine_info *ou
 void referee_engine_gone(struct referee *r, uint64_t now);
 
 /*
- * Review (README "Training and study", game/review.h): a finished game loaded move by move, then
- * stepped through with the buttons (player-clock: next, opponent-clock: back, select: where are we)
- * or these calls.  Each fills *reply.
+ * Review (docs/training.md "Training and study", game/review.h): a finished game loaded move by
+ * move, then stepped through with the buttons (player-clock: next, opponent-clock: back, select:
+ * where are we) or these calls.  Each fills *reply.
  */
 enum referee_review_step {
 	REFEREE_REVIEW_NEXT = 0,

@@ -4,7 +4,7 @@
  * the same commands as the control interface's, given with the role of the player, each
  * item checked against what it needs of the game (menu_item_needs()) when chosen.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 

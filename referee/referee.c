@@ -5,7 +5,7 @@
  * the game's end) is in referee_board.c, presses and time in referee_clock.c, commands in
  * referee_command.c and the button menu in referee_menu.c.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,10 +4,10 @@
  * chord, the PIN and its count of wrong ones, the menu and the clock editor.  Its choices
  * are commands given as the arbiter (referee_command.c), each with its line for
  * control.log; a PIN tried is in control.log as "auth ****".  The PINs go through the PIN
- * budget of the control socket (README "Control interface", base/pinguard.h), under the key
- * PIN_KEY_BOARD.
+ * budget of the control socket (docs/control.md "Control interface", base/pinguard.h), under the
+ * key PIN_KEY_BOARD.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -244,10 +244,10 @@ static void set_clocks(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ the PIN */
 
-/* The PIN entered is checked, through the PIN budget (README "Control interface"): five wrong ones
- * are free, then each makes the next wait (2 s, doubling), so at most ten are checked in a minute;
- * a PIN tried in a wait is not checked at all (the right one neither: the wait tells nothing). The
- * digits are forgotten at once; control.log has "auth ****". */
+/* The PIN entered is checked, through the PIN budget (docs/control.md "Control interface"): five
+ * wrong ones are free, then each makes the next wait (2 s, doubling), so at most ten are checked in
+ * a minute; a PIN tried in a wait is not checked at all (the right one neither: the wait tells
+ * nothing). The digits are forgotten at once; control.log has "auth ****". */
 static void check_pin(struct referee *r, uint64_t now)
 {
 	struct board_arbiter *a = &r->arb;
@@ -255,6 +255,13 @@ static void check_pin(struct referee *r, uint64_t now)
 	bool right;
 
 	a->entered[a->n_entered] = '\0';
+	/* Only a whole PIN is checked: a stray info (or a PIN cut short) is no wrong PIN, so a
+	 * player pressing info in the prompt never pushes the arbiter's next check back. */
+	if (a->n_entered != r->set.arbiter_pin.hash.digits) {
+		a->n_entered = a->digit = 0;
+		memset(a->entered, 0, sizeof(a->entered));
+		return;
+	}
 	right = pin_secret_check(&r->set.arbiter_pin, a->entered);
 	a->n_entered = a->digit = 0;
 	memset(a->entered, 0, sizeof(a->entered));
@@ -348,6 +355,12 @@ bool ref_arbiter_button(struct referee *r, enum game_button b, bool down, uint64
 	if (a->state == BOARD_ARBITER_CLOSED)
 		/* The chord's second button says nothing: it is the chord, not a request. */
 		return down && other_down && (b == GAME_BUTTON_INFO || b == GAME_BUTTON_REPEAT);
+	/* Until the PIN is right the buttons are the player's and the clocks run: a clock press
+	 * counts as in play (the opponent may press while the player holds the prompt open, on
+	 * the opponent's time or their own, 6.2.1), and the prompt stays open. */
+	if (a->state == BOARD_ARBITER_PIN &&
+	    (b == GAME_BUTTON_PLAYER_CLOCK || b == GAME_BUTTON_OPPONENT_CLOCK))
+		return false;
 	if (down) {
 		a->last_ms = now;
 		menu_button(r, b, now);

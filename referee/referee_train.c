@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The referee's side of training and study (README "Training and study"), casual play only: the
- * training process that plays one side with an engine (what it says of itself, the hint it is asked
- * for, its move guided square by square on the board), taking back the last move pair, and
- * the review of a finished game on the tactile board.  A tournament game never reaches any
- * of it: the command table refuses these commands outside casual mode, the menu does not
- * offer them, and each is checked here again.
+ * The referee's side of training and study (docs/training.md "Training and study"), casual play
+ * only: the training process that plays one side with an engine (what it says of itself, the hint
+ * it is asked for, its move guided square by square on the board), taking back the last move pair,
+ * and the review of a finished game on the tactile board.  A tournament game never reaches any of
+ * it: the command table refuses these commands outside casual mode, the menu does not offer them,
+ * and each is checked here again.
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>

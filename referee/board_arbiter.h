@@ -10,7 +10,7 @@
  *
  *   CLOSED ──info and repeat held together CHORD_MS──▶ PIN
  *   PIN ──the right PIN──▶ MENU (the clocks stop, as the arbiter stops them to intervene)
- *   PIN ──a wrong PIN──▶ PIN (counted by the control socket's PIN budget, README "Control
+ *   PIN ──a wrong PIN──▶ PIN (counted by the control socket's PIN budget, docs/control.md "Control
  *interface", base/pinguard.h: five free, then a wait that doubles from 2 s, so at most ten a
  *minute) MENU ──set clocks──▶ EDIT ──a clock button: set──▶ MENU;  EDIT ──pause──▶ MENU MENU
  *──start the clocks, a result, close──▶ CLOSED;  any ──pause, or unused──▶ CLOSED

@@ -5,7 +5,7 @@
  * a draw, or, where chess_pos_mate() can prove neither, "*": the arbiter decides, with the
  * position and the question in the reply and in status (never a loss the Laws make a draw).
  */
-#include "game/referee_int.h"
+#include "referee/referee_int.h"
 
 const char *ref_mate_result(const struct referee *r, int winner)
 {
