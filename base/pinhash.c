@@ -50,24 +50,6 @@ void pin_hash_make(struct pin_hash *h, const char *pin, const unsigned char salt
 		      sizeof(h->hash));
 }
 
-/* n bytes from exactly 2n lower-case hex digits at text, which end there; the text after
- * them, or NULL. */
-static const char *hex_bytes(const char *text, unsigned char *out, size_t n)
-{
-	for (size_t i = 0; i < 2 * n; i++) {
-		char c = text[i];
-		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-
-		if (v < 0)
-			return NULL;
-		if (i % 2)
-			out[i / 2] = (unsigned char)(out[i / 2] << 4 | v);
-		else
-			out[i / 2] = (unsigned char)v;
-	}
-	return text + 2 * n;
-}
-
 int pin_hash_parse(struct pin_hash *h, const char *text)
 {
 	const char *p = text;
@@ -86,11 +68,11 @@ int pin_hash_parse(struct pin_hash *h, const char *text)
 	digits = strtoul(end + 1, &end, 10);
 	if (*end != '$' || digits < PIN_DIGITS_MIN || digits > PIN_DIGITS_MAX)
 		return -1;
-	p = hex_bytes(end + 1, h->salt, sizeof(h->salt));
-	if (!p || *p != '$')
+	p = end + 1;
+	if (!sha256_unhex(p, h->salt, sizeof(h->salt)) || p[2 * sizeof(h->salt)] != '$')
 		return -1;
-	p = hex_bytes(p + 1, h->hash, sizeof(h->hash));
-	if (!p || *p)
+	p += 2 * sizeof(h->salt) + 1;
+	if (!sha256_unhex(p, h->hash, sizeof(h->hash)) || p[2 * sizeof(h->hash)])
 		return -1;
 	h->iterations = (uint32_t)rounds;
 	h->digits = (int)digits;

@@ -142,6 +142,19 @@ void sha256_hex(const unsigned char *bytes, size_t len, char *out)
 	out[2 * len] = '\0';
 }
 
+bool sha256_unhex(const char *hex, unsigned char *out, size_t len)
+{
+	for (size_t i = 0; i < 2 * len; i++) {
+		char c = hex[i];
+		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (v < 0)
+			return false;
+		out[i / 2] = (unsigned char)(i % 2 ? out[i / 2] << 4 | v : v);
+	}
+	return true;
+}
+
 void hmac_sha256_init(struct hmac_sha256 *h, const void *key, size_t key_len)
 {
 	unsigned char block[64] = {0}, pad[64];

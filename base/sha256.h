@@ -9,6 +9,7 @@
 #ifndef ANNABELLA_SHA256_H
 #define ANNABELLA_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,9 @@ void sha256_final(struct sha256 *s, unsigned char digest[SHA256_SIZE]);
 void sha256(const void *data, size_t len, unsigned char digest[SHA256_SIZE]);
 /* Bytes as lower-case hex into out (2 * len + 1 bytes). */
 void sha256_hex(const unsigned char *bytes, size_t len, char *out);
+/* The other way: len bytes from the 2 * len lower-case hex digits at hex (what follows them
+ * is not looked at); false when they are no such digits (out partly written). */
+bool sha256_unhex(const char *hex, unsigned char *out, size_t len);
 
 /* HMAC-SHA256: a key's two hash states, made once; a copy of them for each message. */
 struct hmac_sha256 {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "store/device.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,36 +54,18 @@ static bool cpuinfo_serial(char *out, size_t size)
 	return found;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-		return (c | 0x20) - 'a' + 10;
-	return -1;
-}
-
-/* n bytes from exactly 2n hex digits; false if hex is not that. */
-static bool hex_bytes(const char *hex, unsigned char *out, size_t n)
-{
-	if (strlen(hex) != 2 * n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return false;
-		out[i] = (unsigned char)(hi << 4 | lo);
-	}
-	return true;
-}
-
 int device_app_specific(const char *machine_id, char out[33])
 {
 	unsigned char machine[16], app[16], mac[SHA256_SIZE];
+	char lower[2 * sizeof(machine) + 1];
+	size_t n = strlen(machine_id);
 
-	if (!hex_bytes(machine_id, machine, sizeof(machine)) ||
-	    !hex_bytes(DEVICE_APP_ID, app, sizeof(app)))
+	/* machine-id(5) writes it in lower case; one in upper case is the same id. */
+	for (size_t i = 0; i < n && i < sizeof(lower) - 1; i++)
+		lower[i] = (char)tolower((unsigned char)machine_id[i]);
+	lower[n < sizeof(lower) - 1 ? n : sizeof(lower) - 1] = '\0';
+	if (n != 2 * sizeof(machine) || !sha256_unhex(lower, machine, sizeof(machine)) ||
+	    !sha256_unhex(DEVICE_APP_ID, app, sizeof(app)))
 		return -1;
 	hmac_sha256(machine, sizeof(machine), app, sizeof(app), mac);
 	/* A version 4 UUID of the first half, as systemd makes it. */

@@ -22,15 +22,6 @@ int devkey_path(const char *dir, char *out, size_t size)
 	return snprintf(out, size, "%.*s-key/%s", (int)n, dir, DEVKEY_FILE) < (int)size ? 0 : -1;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* A new key at path: its directory made (0700), the file written whole (0600, synced) or
  * not at all. */
 static int make_key(const char *path, char *err, size_t err_size)
@@ -95,14 +86,8 @@ int devkey_load(const char *path, bool make, unsigned char key[DEVKEY_BYTES], ch
 	}
 	n = read(fd, hex, sizeof(hex) - 1);
 	close(fd);
-	for (int i = 0; n >= 2 * DEVKEY_BYTES && i < DEVKEY_BYTES; i++) {
-		int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			n = -1;
-		else
-			key[i] = (unsigned char)(hi << 4 | lo);
-	}
+	if (n >= 2 * DEVKEY_BYTES && !sha256_unhex(hex, key, DEVKEY_BYTES))
+		n = -1;
 	explicit_bzero(hex, sizeof(hex));
 	if (n < 2 * DEVKEY_BYTES) {
 		snprintf(err, err_size, "%s: not a device key (64 hex digits)", path);

@@ -132,26 +132,10 @@ void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX
 	sha256_hex(c->v, sizeof(c->v), out);
 }
 
-static int hex_digit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
 /* A chain value written as hex (lower case, exactly JOURNAL_CHAIN_HEX - 1 digits). */
 static bool chain_parse(const char *hex, struct journal_chain *c)
 {
-	for (int i = 0; i < JOURNAL_CHAIN_BYTES; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return false;
-		c->v[i] = (unsigned char)(hi << 4 | lo);
-	}
-	return true;
+	return sha256_unhex(hex, c->v, JOURNAL_CHAIN_BYTES);
 }
 
 /* The chained form of a line made by journal_format ("CRC32HEX RECORD\n", len bytes), the
@@ -584,14 +568,12 @@ static int parse_line(char *line, size_t len, int lineno, struct journal_record 
 		      struct journal_chain *stored, const char **record, size_t *record_len)
 {
 	char *body, *end, *type_end;
+	unsigned char crc_bytes[4];
 	unsigned long crc;
 	size_t tlen;
 
-	if (len < 11 || line[8] != ' ')
+	if (len < 11 || line[8] != ' ' || !sha256_unhex(line, crc_bytes, sizeof(crc_bytes)))
 		return -1;
-	for (int i = 0; i < 8; i++)
-		if (hex_digit(line[i]) < 0)
-			return -1;
 	crc = strtoul(line, NULL, 16);
 	body = line + 9;
 	if (journal_crc32(body, len - 9) != (uint32_t)crc)

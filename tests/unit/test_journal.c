@@ -811,7 +811,7 @@ static void test_earlier_format_read_and_continued(void **state)
 }
 
 /* journal_chain_text gives the bytes that appending the same lines to an empty journal
- * gives. */
+ * gives, plain and keyed (with its key note). */
 static void test_chain_text_as_appended(void **state)
 {
 	struct fixture *f = *state;
@@ -823,36 +823,25 @@ static void test_chain_text_as_appended(void **state)
 	assert_true(journal_format(lines[0], sizeof(lines[0]), 0, "game", "%s", "g") > 0);
 	assert_true(journal_format(lines[1], sizeof(lines[1]), 7, "lift", "%s", "e2 P") > 0);
 	assert_true(journal_format(lines[2], sizeof(lines[2]), 9, "place", "%s", "e4") > 0);
-	j = journal_open(f->path, false, err, sizeof(err));
-	assert_non_null(j);
-	for (int i = 0; i < 3; i++) {
-		ptrs[i] = lines[i];
-		assert_int_equal(journal_append_line(j, lines[i], strlen(lines[i])), 0);
+	for (int keyed = 0; keyed < 2; keyed++) {
+		journal_use_key(keyed ? test_key : NULL, sizeof(test_key));
+		unlink(f->path);
+		j = journal_open(f->path, false, err, sizeof(err));
+		assert_non_null(j);
+		for (int i = 0; i < 3; i++) {
+			ptrs[i] = lines[i];
+			assert_int_equal(journal_append_line(j, lines[i], strlen(lines[i])), 0);
+		}
+		journal_close(j);
+		file = slurp(f->path, &len);
+		text = journal_chain_text(ptrs, 3, &tlen);
+		assert_non_null(text);
+		assert_int_equal(tlen, len);
+		assert_memory_equal(text, file, len);
+		assert_true(!strstr(text, " 7 journal key id=") == !keyed);
+		free(text);
+		free(file);
 	}
-	journal_close(j);
-	file = slurp(f->path, &len);
-	text = journal_chain_text(ptrs, 3, &tlen);
-	assert_non_null(text);
-	assert_int_equal(tlen, len);
-	assert_memory_equal(text, file, len);
-	free(text);
-	free(file);
-	/* Keyed, with its key note. */
-	unlink(f->path);
-	journal_use_key(test_key, sizeof(test_key));
-	j = journal_open(f->path, false, err, sizeof(err));
-	assert_non_null(j);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(journal_append_line(j, lines[i], strlen(lines[i])), 0);
-	journal_close(j);
-	file = slurp(f->path, &len);
-	text = journal_chain_text(ptrs, 3, &tlen);
-	assert_non_null(text);
-	assert_int_equal(tlen, len);
-	assert_memory_equal(text, file, len);
-	assert_non_null(strstr(text, " 7 journal key id="));
-	free(text);
-	free(file);
 	journal_use_key(NULL, 0);
 }
 

@@ -146,13 +146,29 @@ static void test_hmac_rfc4231(void **state)
 	}
 }
 
+/* Hex both ways: lower case only, exactly as many digits as bytes asked for. */
+static void test_hex_both_ways(void **state)
+{
+	unsigned char bytes[4] = {0x00, 0x9f, 0xa0, 0xff}, back[4];
+	char hex[9];
+
+	(void)state;
+	sha256_hex(bytes, sizeof(bytes), hex);
+	assert_string_equal(hex, "009fa0ff");
+	assert_true(sha256_unhex(hex, back, sizeof(back)));
+	assert_memory_equal(back, bytes, sizeof(bytes));
+	assert_true(sha256_unhex("009fa0ffzz", back, sizeof(back))); /* what follows: not read */
+	assert_false(sha256_unhex("009FA0FF", back, sizeof(back)));
+	assert_false(sha256_unhex("009fa0f", back, sizeof(back)));
+	assert_false(sha256_unhex("0x9fa0ff", back, sizeof(back)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_nist_examples),
-	    cmocka_unit_test(test_million_a_in_pieces),
-	    cmocka_unit_test(test_padding_edges),
-	    cmocka_unit_test(test_hmac_rfc4231),
+	    cmocka_unit_test(test_nist_examples), cmocka_unit_test(test_million_a_in_pieces),
+	    cmocka_unit_test(test_padding_edges), cmocka_unit_test(test_hmac_rfc4231),
+	    cmocka_unit_test(test_hex_both_ways),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
