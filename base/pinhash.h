@@ -6,11 +6,12 @@
  *	pbkdf2-sha256$ITERATIONS$DIGITS$SALT$HASH   (SALT and HASH in lower-case hex)
  *
  * so a file of PINs shows none of them.  DIGITS, the PIN's length, lets the board's PIN
- * prompt check only a whole PIN (a stray button press is no wrong PIN).  It keeps a PIN out of
- *sight, not out of reach: six digits are a million tries, which a PC makes against one hash within
- *hours; the file stays readable by the daemon and the page alone.  The web page checks a PIN
- *against the hash each time; the daemon (pin_secret) keeps, once a PIN was right, a digest of it
- *with the salt, so its later checks take microseconds and never hold up the game.  Pure.
+ * prompt check only a whole PIN (a stray button press is no wrong PIN).  It keeps a PIN out
+ * of sight, not out of reach: six digits are a million tries, which a PC makes against one
+ * hash within hours; the file stays readable by the daemon and the page alone.  The web
+ * page checks a PIN against the hash each time; the daemon (pin_secret) keeps, once a PIN
+ * was right, a digest of it with the salt, so its later checks take microseconds and never
+ * hold up the game.  Pure.
  */
 #ifndef ANNABELLA_PINHASH_H
 #define ANNABELLA_PINHASH_H
