@@ -353,7 +353,9 @@ same_pgn "over TLS with the password" b2 "$tport" --cafile "$work/ca.crt" -u boa
 grep -q 'refused the connection: .*not authori[sz]ed' "$work/b2.wrong.log" && ok ||
 	bad "the wrong password was not reported: $(cat "$work/b2.wrong.log")"
 kill -0 "$wrong" 2>/dev/null && ok || bad "the refused broadcast gave up"
-awk -v n="$before" 'NR > n && $4 != "watch" && $4 != "status" && $4 != "export"' \
+# (reads are counted in a line of their own: docs/state.md "State directory", control.log)
+awk -v n="$before" 'NR > n && $4 != "watch" && $4 != "status" && $4 != "export" &&
+	$0 !~ / \([0-9]+ reads since [0-9]+\) => ok /' \
 	"$work/b2.state/control.log" | grep -q . && bad "the broadcasts gave commands: $(tail -3 "$work/b2.state/control.log")" || ok
 mosquitto_sub -p "$tport" -h localhost -t 'annabella/+/pgn' -C 1 -W 2 >/dev/null 2>&1 &&
 	bad "the TLS listener let a client in without CA and password" || ok
