@@ -49,7 +49,7 @@ else
 Q := @
 endif
 
-LAYERS := base chess game referee control gpio clockface voice braille config store daemon net cli
+LAYERS := base chess game referee host control gpio clockface voice braille config store daemon net cli
 PKGS := libgpiod espeak-ng alsa inih
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -75,9 +75,10 @@ CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIO
 	-DANNABELLA_VERSION='"$(VERSION)"'
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 # The networked helpers (annabella web, broadcast, relay: "The web page for the assistant and
-# the arbiter" and "Live broadcast and the room relay" in the README) are linked into the
+# the arbiter" and "Live broadcast and the room relay" in the README) and online play
+# (`annabella online`, docs/online.md "Playing online": Debian's libcurl) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
-NET_PKGS := libmicrohttpd libmosquitto zlib
+NET_PKGS := libmicrohttpd libmosquitto zlib libcurl gnutls
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
@@ -109,7 +110,7 @@ PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 
 .PHONY: package pkgtest trixie-check
 .PHONY: valgrind
-.PHONY: codes-doc
+.PHONY: codes-doc guides
 .PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
@@ -201,6 +202,9 @@ install: all
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \
 		install -m 0644 configs/relay.conf $(DESTDIR)$(sysconfdir)/annabella/relay.conf
+	# The web page's certificate, made on this machine (never into a package: each device
+	# has its own key).
+	[ -n "$(DESTDIR)" ] || $(BINDIR)/annabella web certificate $(sysconfdir)/annabella
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -209,13 +213,14 @@ install: all
 # or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
 	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev zlib1g-dev
+	libmosquitto-dev zlib1g-dev libcurl4-openssl-dev libgnutls28-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
-	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs
+	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs \
+	python3-jsonschema python3-yaml
 
 # make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
 SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
@@ -250,7 +255,8 @@ deps:
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
 CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
-	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data
+	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data \
+	libcurl4-openssl-dev libgnutls28-dev
 deps-cross:
 	@tools/deps.sh $(DEB_CROSS)
 	@tools/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
@@ -295,6 +301,12 @@ regress-update: $(PROGRAMS)
 # to game/replies.c (tests/check-codes.sh fails while it differs).
 codes-doc: $(BUILD)/annabella
 	@$(BUILD)/annabella codes | python3 tools/gen-codes-doc.py docs/control.md
+
+# The printable one-page guides to the clock (docs/guide/clock.LANG.txt) in braille for an
+# embosser, made again after a change of a guide's text (tests/check-scoresheet.sh fails while
+# one differs).
+guides: $(BUILD)/annabella
+	@for t in docs/guide/clock.*.txt; do $(BUILD)/annabella brf "$$t" >"$${t%.txt}.brf"; done
 
 # The listening kit: one WAV per phrase and language, and an index page to review them.
 SPEECH_SAMPLES ?= $(BUILD)/speech-samples

@@ -187,6 +187,11 @@ char *braille_scoresheet(const struct scoresheet_game *game, enum braille_format
 			 const struct braille_layout *layout);
 char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_format format,
 			     const struct braille_layout *layout);
+/* Text (UTF-8: paragraphs of lines, a blank line between them) in braille on the same pages
+ * and with the same line division as the scoresheet's header, each paragraph from a new line
+ * with a blank line after it: a guide, a manual. */
+char *braille_text_pages(const char *text, enum braille_format format,
+			 const struct braille_layout *layout);
 
 /*
  * The paper scoresheet of Appendix C (export "text"): German letters K D T L S through

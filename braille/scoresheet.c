@@ -380,28 +380,90 @@ static bool move_cells(const struct scoresheet_san *sheet, int i, enum braille_s
 	return true;
 }
 
-char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_format format,
-			     const struct braille_layout *layout)
+/* The sheet's layout from `layout` (NULL: the defaults) for `format`. */
+static void sheet_layout(struct sheet *s, enum braille_format format,
+			 const struct braille_layout *layout)
 {
-	struct sheet s = {0};
 	struct braille_layout defaults;
 
 	if (!layout) {
 		braille_layout_defaults(&defaults);
 		layout = &defaults;
 	}
-	s.format = format;
-	s.width = layout->cells_per_line > 0 ? layout->cells_per_line : BRAILLE_LINE_CELLS_DEFAULT;
-	if (s.width > LINE_MAX_CELLS)
-		s.width = LINE_MAX_CELLS;
-	if (s.width < 8)
-		s.width = 8;
-	s.lines_per_page = format == BRAILLE_BRF ? layout->lines_per_page : 0;
-	if (s.lines_per_page > 0 && s.lines_per_page < BRAILLE_PAGE_LINES_MIN)
-		s.lines_per_page = BRAILLE_PAGE_LINES_MIN;
-	s.page_number = layout->page_number;
-	s.signs = layout->signs;
+	s->format = format;
+	s->width = layout->cells_per_line > 0 ? layout->cells_per_line : BRAILLE_LINE_CELLS_DEFAULT;
+	if (s->width > LINE_MAX_CELLS)
+		s->width = LINE_MAX_CELLS;
+	if (s->width < 8)
+		s->width = 8;
+	s->lines_per_page = format == BRAILLE_BRF ? layout->lines_per_page : 0;
+	if (s->lines_per_page > 0 && s->lines_per_page < BRAILLE_PAGE_LINES_MIN)
+		s->lines_per_page = BRAILLE_PAGE_LINES_MIN;
+	s->page_number = layout->page_number;
+	s->signs = layout->signs;
+}
 
+/* The lines gathered written out: BRF on pages, or as they are; NULL (errno) on failure. */
+static char *sheet_finish(struct sheet *s)
+{
+	if (s->failed || s->cells.failed) {
+		free(s->lines);
+		free(s->cells.p);
+		free(s->text.p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (s->lines_per_page > 0)
+		write_paged(s);
+	else
+		write_unpaged(s);
+	free(s->lines);
+	free(s->cells.p);
+	return strbuf_finish(&s->text);
+}
+
+char *braille_text_pages(const char *text, enum braille_format format,
+			 const struct braille_layout *layout)
+{
+	struct sheet s = {0};
+	char paragraph[LINE_MAX_CELLS];
+	size_t len = 0;
+
+	sheet_layout(&s, format, layout);
+	/* A paragraph's lines are one line of braille, divided to the braille line; a blank
+	 * line stays one. */
+	for (;;) {
+		size_t n = strcspn(text, "\n");
+
+		if (n && len + n + 2 < sizeof(paragraph)) {
+			if (len)
+				paragraph[len++] = ' ';
+			memcpy(paragraph + len, text, n);
+			len += n;
+		} else if (!n && len) {
+			paragraph[len] = '\0';
+			text_line(&s, paragraph);
+			len = 0;
+		}
+		if (!n && *text == '\n')
+			blank_line(&s);
+		if (!text[n])
+			break;
+		text += n + 1;
+	}
+	if (len) {
+		paragraph[len] = '\0';
+		text_line(&s, paragraph);
+	}
+	return sheet_finish(&s);
+}
+
+char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_format format,
+			     const struct braille_layout *layout)
+{
+	struct sheet s = {0};
+
+	sheet_layout(&s, format, layout);
 	tag_lines(&s, &sheet->tags);
 	int number = sheet->first_number > 0 ? sheet->first_number : 1;
 	int color = sheet->first_color == CHESS_BLACK ? 1 : 0;
@@ -429,20 +491,7 @@ char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_fo
 	size_t rn = result_cells(sheet->tags.result, result);
 	if (rn)
 		line(&s, result, rn);
-	if (s.failed || s.cells.failed) {
-		free(s.lines);
-		free(s.cells.p);
-		free(s.text.p);
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (s.lines_per_page > 0)
-		write_paged(&s);
-	else
-		write_unpaged(&s);
-	free(s.lines);
-	free(s.cells.p);
-	return strbuf_finish(&s.text);
+	return sheet_finish(&s);
 invalid:
 	free(s.lines);
 	free(s.cells.p);

@@ -17,11 +17,16 @@ int cli_codes(int argc, char **argv);	   /* codes: the replies' table */
 int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
 int cli_pin(int argc, char **argv);	   /* pin [DIGITS] | --set|--clear ROLE ... */
+int cli_brf(int argc, char **argv);	   /* brf [--page-lines N] [--line-cells N] FILE */
+int cli_seal(int argc, char **argv);	   /* seal [--config FILE] [--socket PATH] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 /* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */
 int cli_train(int argc, char **argv);
 /* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
 int cli_review(int argc, char **argv);
+/* online [--seek | --accept FRIEND | --challenge FRIEND] [--wait] ... (docs/online.md "Playing
+ * online") */
+int cli_online(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
  * options after it override them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,70 @@ int cli_scoresheet(int argc, char **argv)
 	pgn_game_free(&game);
 	if (!out) {
 		log_error(LOG_MAIN, "cannot render the %s scoresheet: %s", format, strerror(errno));
+		return 1;
+	}
+	fputs(out, stdout);
+	free(out);
+	return 0;
+}
+
+/*
+ * annabella brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE: a text (UTF-8)
+ * in braille on the embosser's pages, with the scoresheet's pages and line division (the
+ * printable guides, docs/guide/); exit 2 for bad usage, 1 for a file that cannot be read.
+ */
+int cli_brf(int argc, char **argv)
+{
+	const char *keys[] = {"page-lines", "line-cells"};
+	const char *values[2] = {NULL, NULL}, *file = NULL, *config = NULL;
+	static struct config cfg;
+	char msg[300], *text, *out;
+	size_t len;
+	bool bad = false;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help")) {
+			printf("usage: annabella brf [--config FILE] [--page-lines N] "
+			       "[--line-cells N] "
+			       "TEXT-FILE\n");
+			return 0;
+		}
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			config = argv[++i];
+		else if (!strcmp(argv[i], "--page-lines") && i + 1 < argc)
+			values[0] = argv[++i];
+		else if (!strcmp(argv[i], "--line-cells") && i + 1 < argc)
+			values[1] = argv[++i];
+		else if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		else
+			bad = true;
+	}
+	if (bad || !file) {
+		fprintf(stderr, "usage: annabella brf [--config FILE] [--page-lines N] "
+				"[--line-cells N] TEXT-FILE\n");
+		return 2;
+	}
+	config_defaults(&cfg);
+	if (config && config_load(&cfg, config, msg, sizeof(msg))) {
+		log_error(LOG_MAIN, "%s", msg);
+		return 2;
+	}
+	for (int k = 0; k < 2; k++)
+		if (values[k] &&
+		    config_set(&cfg, "braille", keys[k], values[k], msg, sizeof(msg))) {
+			log_error(LOG_MAIN, "--%s: %s", keys[k], msg);
+			return 2;
+		}
+	text = state_read_file(file, &len);
+	if (!text) {
+		log_error(LOG_MAIN, "%s: %s", file, strerror(errno));
+		return 1;
+	}
+	out = braille_text_pages(text, BRAILLE_BRF, &cfg.braille_layout);
+	free(text);
+	if (!out) {
+		log_error(LOG_MAIN, "%s: cannot put it in braille: %s", file, strerror(errno));
 		return 1;
 	}
 	fputs(out, stdout);

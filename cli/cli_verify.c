@@ -239,6 +239,19 @@ static void compare(struct verify *v)
 			 "result %s in the scoresheet, %s in the journal", pgn->result, result);
 		return;
 	}
+	if (g->fairplay.measured) {
+		char want[FAIRPLAY_SUMMARY_MAX];
+		const char *have = pgn_game_tag(pgn, "FairPlay");
+
+		fairplay_summary(&g->fairplay.first, g->fairplay.breach, g->fairplay.breach_move,
+				 g->fairplay.breach_what, &g->fairplay.policy, want, sizeof(want));
+		if (!have || strcmp(have, want)) {
+			snprintf(v->differs, sizeof(v->differs),
+				 "tag FairPlay: '%s' in the scoresheet, '%s' from the journal",
+				 have ? have : "(none)", want);
+			return;
+		}
+	}
 	for (int i = 0; i < g->params.tag_count; i++) {
 		const struct game_tag *t = &g->params.tags[i];
 		const char *have = pgn_game_tag(pgn, t->name);
@@ -273,6 +286,27 @@ static void keep_chain(struct verify *v, int line, const char *chain)
 		v->chains_cap = cap;
 	}
 	snprintf(v->chains[line - 1], sizeof(v->chains[0]), "%s", chain);
+}
+
+/* The device's fair-play state over the game, from the journal's records (docs/fairplay.md
+ * "Fair play"). */
+static void fairplay_report(const struct game *g)
+{
+	const struct game_fairplay *f = &g->fairplay;
+	char summary[FAIRPLAY_SUMMARY_MAX];
+
+	if (!f->measured) {
+		printf(
+		    "fair play   not measured (not a tournament game, or a journal of an earlier "
+		    "version)\n");
+		return;
+	}
+	fairplay_summary(&f->first, f->breach, f->breach_move, f->breach_what, &f->policy, summary,
+			 sizeof(summary));
+	printf("fair play   %s\n", summary);
+	printf("%-11s %d %s during the game%s\n", "", f->changes,
+	       f->changes == 1 ? "change" : "changes",
+	       f->breach_now ? "; the last state measured breaks the policy" : "");
 }
 
 static int take(void *user, const struct journal_record *rec, char *why, size_t why_size)
@@ -799,6 +833,7 @@ int cli_verify(int argc, char **argv)
 		if (!check_log(&v, i, path, !archived))
 			whole = false;
 	}
+	fairplay_report(&v.g);
 	printf("chain       %s\n", st.chain);
 	if (v.have_pgn)
 		pgn_game_free(&v.pgn);

@@ -31,11 +31,15 @@ static const struct {
     {"codes", cli_codes, "codes", LOG_LEVEL_WARN},
     {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]", LOG_LEVEL_INFO},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
-    {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
+    {"verify", cli_verify, "verify [--key FILE] [--anchors FILE]... [STATE_DIR|GAME.journal]",
+     LOG_LEVEL_WARN},
     {"pin", cli_pin,
      "pin [DIGITS] | --set arbiter|assistant [DIGITS | --stdin] [--file FILE] |\n"
      "            --clear arbiter|assistant [--file FILE]",
      LOG_LEVEL_WARN},
+    {"brf", cli_brf, "brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE",
+     LOG_LEVEL_WARN},
+    {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
     {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,
@@ -53,6 +57,11 @@ static const struct {
      LOG_LEVEL_INFO},
     {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn",
      LOG_LEVEL_WARN},
+    {"online", cli_online,
+     "online [--seek | --accept FRIEND | --challenge FRIEND] [--time-control S+I]\n"
+     "            [--rated | --casual] [--color white|black|random] [--wait] [--socket PATH]\n"
+     "            [--config FILE]",
+     LOG_LEVEL_INFO},
 };
 
 static void usage(FILE *f)

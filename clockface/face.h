@@ -11,7 +11,8 @@
  *	col 0     the side's mark: FACE_GLYPH_MOVE while its clock runs, FACE_GLYPH_PAUSE while
  *	          the clocks stand on its turn, FACE_GLYPH_FLAG once its flag fell
  *	cols 1-7  before the clock starts (or without one) the side's name (the interface
- *	          language's, upper case, at most 7 letters); then its initial, a space and,
+ *	          language's, upper case, at most 7 letters); then its initial, a '+' while it
+ *	          has passed a time control the other side has not yet passed (else a space),
  *	          right-aligned, the moves it has made, "12/40" when its period ends with a
  *	          move count (the count at which it ends), or, while its delay runs (delay
  *	          mode), FACE_GLYPH_DELAY and the whole seconds of delay left
@@ -84,7 +85,8 @@ enum face_menu_item {
 	FACE_ITEM_RESUME = 0,
 	FACE_ITEM_SET_CLOCKS,
 	FACE_ITEM_RESULT,
-	FACE_ITEM_CLOSE
+	FACE_ITEM_CLOSE,
+	FACE_ITEM_SEAL, /* the fair-play verdict: `result` "ok" or "breach" */
 };
 struct face_menu {
 	enum face_menu_screen screen;

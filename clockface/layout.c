@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the clock display shows: both times, the side to move, a flag, the clocks standing. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,10 +40,20 @@ void face_format_time(int64_t ms, bool tenths, char *buf, size_t size)
 		snprintf(buf, size, "%lld:%02lld", s / 60, s % 60);
 }
 
-/* Cols 1-7 once the clock runs: the initial, then the delay left or the moves made. */
+/* The moves at which a side's next time control is: its period's end, or none left. */
+static int next_control(const struct face_view *v, int side)
+{
+	return v->control[side] > 0 ? v->control[side] : INT_MAX;
+}
+
+/* Cols 1-7 once the clock runs: the initial, then the delay left or the moves made.  A side
+ * that has passed a time control the other has not yet passed has a '+' after its initial
+ * (FIDE's standards for electronic clocks: a sign shows which player passed the time control
+ * first). */
 static void label(const struct face_view *v, const char *name, int side, char *out, size_t size)
 {
 	char field[16];
+	bool first = next_control(v, side) > next_control(v, !side);
 
 	if (v->delay_ms >= 0 && v->running == side && v->flagged < 0)
 		snprintf(field, sizeof(field), "%c%d", FACE_GLYPH_DELAY,
@@ -51,7 +62,7 @@ static void label(const struct face_view *v, const char *name, int side, char *o
 		snprintf(field, sizeof(field), "%d/%d", v->moves[side], v->control[side]);
 	else
 		snprintf(field, sizeof(field), "%d", v->moves[side] % 100000);
-	snprintf(out, size, "%c %5.5s", name[0], field);
+	snprintf(out, size, "%c%c%5.5s", name[0], first ? '+' : ' ', field);
 }
 
 void face_layout(const struct face_view *v, const char *const names[2], bool tenths,
@@ -196,13 +207,14 @@ uint64_t face_next_change_ms(const struct face_view *v, bool tenths)
 /* ------------------------------------------------------------------ the arbiter's menu */
 
 static const struct menu_words {
-	const char *lang, *title, *resume, *set, *result, *close, *wait, *moves;
+	const char *lang, *title, *resume, *set, *result, *close, *wait, *moves, *seal;
 } menu_words[] = {
     {"de", "SCHIEDSRICHTER", "UHREN STARTEN", "UHREN STELLEN", "ERGEBNIS", "SCHLIESSEN", "WARTEN",
-     "Z"},
-    {"sv", "DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D"},
-    {"nl", "ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z"},
-    {"en", "ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M"},
+     "Z", "SIEGEL"},
+    {"sv", "DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D",
+     "SIGILL"},
+    {"nl", "ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z", "ZEGEL"},
+    {"en", "ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M", "SEAL"},
 };
 
 static const struct menu_words *words_of(const char *lang)
@@ -269,13 +281,17 @@ void face_layout_menu(const struct face_menu *m, const char *lang, const struct 
 		const char *label = m->item == FACE_ITEM_RESUME	      ? w->resume
 				    : m->item == FACE_ITEM_SET_CLOCKS ? w->set
 				    : m->item == FACE_ITEM_RESULT     ? w->result
+				    : m->item == FACE_ITEM_SEAL	      ? w->seal
 								      : w->close;
 		char place[24];
 
 		snprintf(place, sizeof(place), "%d/%d", m->at + 1, m->count);
 		snprintf(out->row[0], FACE_COLS + 1, "%-*.*s%.6s", FACE_COLS - (int)strlen(place),
 			 FACE_COLS - (int)strlen(place) - 1, w->title, place);
-		if (m->item == FACE_ITEM_RESULT && m->result)
+		if (m->item == FACE_ITEM_SEAL && m->result)
+			snprintf(out->row[1], FACE_COLS + 1, "> %s %s", label,
+				 strcmp(m->result, "ok") ? "BREACH" : "OK");
+		else if (m->item == FACE_ITEM_RESULT && m->result)
 			snprintf(out->row[1], FACE_COLS + 1, "> %s %s", label,
 				 strcmp(m->result, "1/2-1/2") ? m->result : "1/2");
 		else

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config/config.h"
+#include "base/sha256.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +46,8 @@ void config_defaults(struct config *cfg)
 	board_config_defaults(&cfg->board);
 	face_config_defaults(&cfg->display);
 	power_config_defaults(&cfg->power);
+	fairplay_config_defaults(&cfg->fairplay);
+	online_config_defaults(&cfg->online);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
@@ -57,7 +60,7 @@ void config_defaults(struct config *cfg)
 	cfg->log_level = LOG_LEVEL_WARN;
 }
 
-static int parse_bool(const char *value, bool *out)
+int config_parse_bool(const char *value, bool *out)
 {
 	if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "on") ||
 	    !strcmp(value, "1")) {
@@ -218,12 +221,28 @@ static int set_control(struct config *cfg, const char *key, const char *value, c
 static int set_web(struct config *cfg, const char *key, const char *value, char *err,
 		   size_t err_size)
 {
-	if (strcmp(key, "listen"))
+	char *dst = !strcmp(key, "listen")	  ? cfg->web_listen
+		    : !strcmp(key, "hosts")	  ? cfg->web_hosts
+		    : !strcmp(key, "certificate") ? cfg->web_certificate
+		    : !strcmp(key, "key")	  ? cfg->web_key
+						  : NULL;
+	size_t size = dst == cfg->web_listen	    ? sizeof(cfg->web_listen)
+		      : dst == cfg->web_hosts	    ? sizeof(cfg->web_hosts)
+		      : dst == cfg->web_certificate ? sizeof(cfg->web_certificate)
+						    : sizeof(cfg->web_key);
+
+	if (!dst)
 		BAD("unknown key '%s' in [web]", key);
-	if (value[0] && !strchr(value, ':'))
+	if (dst == cfg->web_listen && value[0] && !strchr(value, ':'))
 		BAD("listen must be ADDR:PORT (like 127.0.0.1:8080 or [::]:8080), not '%s'", value);
-	if (copy_string(cfg->web_listen, sizeof(cfg->web_listen), value))
-		BAD("listen too long");
+	if (dst == cfg->web_hosts &&
+	    value[strspn(value, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-, ")])
+		BAD("hosts: host names (letters, digits, '.', '-'), separated by spaces");
+	if (dst != cfg->web_listen && dst != cfg->web_hosts && value[0] && value[0] != '/')
+		BAD("%s must be an absolute path, not '%s'", key, value);
+	if (copy_string(dst, size, value))
+		BAD("%s too long", key);
 	return 0;
 }
 
@@ -414,7 +433,7 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 	long v;
 
 	if (!strcmp(key, "display")) {
-		if (parse_bool(value, &cfg->braille_display))
+		if (config_parse_bool(value, &cfg->braille_display))
 			BAD("display must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "host")) {
 		if (copy_string(cfg->braille_host, sizeof(cfg->braille_host), value))
@@ -482,7 +501,7 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 		cfg->phrases.lang = (enum phrase_lang)lang;
 	} else if (!strcmp(key, "short-form") || !strcmp(key, "national-ranks") ||
 		   !strcmp(key, "announce-check") || !strcmp(key, "record")) {
-		if (parse_bool(value, &b))
+		if (config_parse_bool(value, &b))
 			BAD("%s must be yes or no, not '%s'", key, value);
 		if (!strcmp(key, "short-form"))
 			cfg->phrases.short_form = b;
@@ -572,7 +591,7 @@ static int set_broadcast(struct config *cfg, const char *key, const char *value,
 			BAD("board too long (at most %zu characters)",
 			    sizeof(cfg->broadcast_board) - 1);
 	} else if (!strcmp(key, "accept-tags")) {
-		if (parse_bool(value, &b))
+		if (config_parse_bool(value, &b))
 			BAD("accept-tags must be yes or no");
 		cfg->broadcast_accept_tags = b;
 	} else {
@@ -640,7 +659,7 @@ static int set_training(struct config *cfg, const char *key, const char *value, 
 	long v;
 
 	if (!strcmp(key, "menu")) {
-		if (parse_bool(value, &cfg->train_menu))
+		if (config_parse_bool(value, &cfg->train_menu))
 			BAD("menu must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "engine")) {
 		if (value[0] != '/')
@@ -768,6 +787,10 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 	}
 	if (!strcmp(section, "power"))
 		return power_config_set(&cfg->power, key, value, err, err_size);
+	if (!strcmp(section, "fairplay"))
+		return fairplay_config_set(&cfg->fairplay, key, value, err, err_size);
+	if (!strcmp(section, "online"))
+		return online_config_set(&cfg->online, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))
@@ -807,7 +830,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			return 0;
 		}
 		if (!strcmp(key, "sync")) {
-			if (parse_bool(value, &b))
+			if (config_parse_bool(value, &b))
 				BAD("sync must be yes or no");
 			cfg->sync = b;
 			return 0;
@@ -912,7 +935,8 @@ static bool may_be_empty(const char *key)
 	static const char *const keys[] = {
 	    "arbiter-pin", "assistant-pin", "variant",	"public-variant", "private-variant",
 	    "host",	   "auth",	    "warnings", "event",	  "site",
-	    "round",	   "white",	    "black",	"arbiters",	  "tty"};
+	    "round",	   "white",	    "black",	"arbiters",	  "tty",
+	    "club",	   "utmp"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))
@@ -1059,22 +1083,51 @@ static int dropin_order(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* The bytes of a file read into the configuration's digest (config.h). */
+static void digest_file(struct sha256 *h, const char *path)
+{
+	unsigned char buf[4096];
+	FILE *f = fopen(path, "rbe");
+	size_t n;
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(h, buf, n);
+	fclose(f);
+}
+
+static void digest_done(struct config *cfg, struct sha256 *h)
+{
+	unsigned char digest[SHA256_SIZE];
+	char hex[2 * SHA256_SIZE + 1];
+
+	sha256_final(h, digest);
+	sha256_hex(digest, SHA256_SIZE, hex);
+	snprintf(cfg->digest, sizeof(cfg->digest), "%.16s", hex);
+}
+
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size)
 {
 	char dir[PATH_MAX], file[PATH_MAX];
 	struct dirent **names;
+	struct sha256 h;
 	int n, rc = 0;
 
+	sha256_init(&h);
 	if (load_file(cfg, path, err, err_size))
 		return -1;
+	digest_file(&h, path);
 	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
 		snprintf(err, err_size, "%s.d: path too long", path);
 		return -1;
 	}
 	n = scandir(dir, &names, dropin_filter, dropin_order);
 	if (n < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT) {
+			digest_done(cfg, &h);
 			return 0;
+		}
 		snprintf(err, err_size, "%s: cannot read the drop-in directory: %s", dir,
 			 strerror(errno));
 		return -1;
@@ -1088,11 +1141,14 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 				rc = -1;
 			} else if (load_file(cfg, file, err, err_size)) {
 				rc = -1;
+			} else {
+				digest_file(&h, file);
 			}
 		}
 		free(names[i]);
 	}
 	free(names);
+	digest_done(cfg, &h);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/online.h"
 #include "game/review.h"
 
 #include <stdio.h>
@@ -186,6 +187,47 @@ static void flows(struct json_writer *w, const struct game *g, const struct cont
 	json_end(w);
 }
 
+/* The device's fair-play state over the game (game/fairplay.h), for the arbiter alone: the
+ * verdict item by item on the last state measured, whether it broke the policy, and the
+ * scoresheet's summary. */
+static void fairplay(struct json_writer *w, const struct game *g, enum game_audience audience)
+{
+	const struct game_fairplay *f = &g->fairplay;
+	struct fairplay_item items[FAIRPLAY_ITEM_COUNT];
+	char text[FAIRPLAY_POLICY_MAX > FAIRPLAY_SUMMARY_MAX ? FAIRPLAY_POLICY_MAX
+							     : FAIRPLAY_SUMMARY_MAX];
+
+	if (!f->measured || !game_audience_reaches(GAME_AUDIENCE_ARBITER, audience)) {
+		json_null(w, "fairplay");
+		return;
+	}
+	json_object(w, "fairplay");
+	json_bool(w, "ok", fairplay_judge(&f->policy, &f->last, items));
+	json_bool(w, "breach", f->breach);
+	if (f->breach) {
+		json_int(w, "breach_move", f->breach_move);
+		json_string(w, "breach_what", f->breach_what);
+	}
+	json_int(w, "changes", f->changes);
+	if (!fairplay_policy_format(&f->policy, text, sizeof(text)))
+		json_string(w, "policy", text);
+	json_array(w, "items");
+	for (int i = 0; i < FAIRPLAY_ITEM_COUNT; i++) {
+		json_object(w, NULL);
+		json_string(w, "item", fairplay_item_name((enum fairplay_item_kind)i));
+		json_bool(w, "ok", items[i].ok);
+		json_string(w, "what", items[i].what);
+		if (!items[i].ok)
+			json_string(w, "fix", items[i].fix);
+		json_end(w);
+	}
+	json_end(w);
+	fairplay_summary(&f->first, f->breach, f->breach_move, f->breach_what, &f->policy, text,
+			 sizeof(text));
+	json_string(w, "summary", text);
+	json_end(w);
+}
+
 static void claim(struct json_writer *w, const struct game *g, enum game_audience audience)
 {
 	const struct game_claim *c = &g->claim;
@@ -259,6 +301,26 @@ static void training(struct json_writer *w, const struct control_status_extra *x
 	json_int(w, "at", v->at);
 	json_int(w, "plies", v->plies);
 	squares(w, "differ_now", v->differ);
+	json_end(w);
+}
+
+/* The online process (docs/online.md "Playing online"): null when there is none.  What the server
+ * knows of the player (the token) never comes here. */
+static void online(struct json_writer *w, const struct control_status_extra *x)
+{
+	const struct referee_online_info *o = &x->online;
+	char offers[64];
+
+	if (o->state == REFEREE_ONLINE_NONE) {
+		json_null(w, "online");
+		return;
+	}
+	json_object(w, "online");
+	json_string(w, "state", o->state == REFEREE_ONLINE_WAITING ? "waiting" : "connected");
+	game_online_offers_format(o->offers, offers, sizeof(offers));
+	json_string(w, "offers", offers);
+	json_bool(w, "opponent_gone", o->opponent_gone);
+	json_bool(w, "claimable", o->claimable);
 	json_end(w);
 }
 
@@ -380,9 +442,11 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 		json_null(&w, "draw_offer");
 	json_int(&w, "draw_offers", g->offers);
 	claim(&w, g, x->audience);
+	fairplay(&w, g, x->audience);
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
 	training(&w, x);
+	online(&w, x);
 	json_object(&w, "tags");
 	for (int i = 0; i < g->params.tag_count; i++)
 		json_string(&w, g->params.tags[i].name, g->params.tags[i].value);
@@ -508,7 +572,7 @@ void control_reply_help(struct strbuf *out)
 				json_string(&w, NULL, control_role_name((enum game_role)r));
 		json_end(&w);
 		json_array(&w, "modes");
-		for (int m = GAME_TOURNAMENT; m <= GAME_CASUAL; m++)
+		for (int m = GAME_TOURNAMENT; m < GAME_MODE_COUNT; m++)
 			if (c->modes & GAME_MODE_BIT(m))
 				json_string(&w, NULL, game_mode_name((enum game_mode)m));
 		json_end(&w);
@@ -566,6 +630,17 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 		json_string(&w, "result", rec->u.result.result);
 		json_string(&w, "termination", result_termination_pgn(rec->u.result.termination));
 		json_string(&w, "reason", rec->u.result.reason);
+		break;
+	case REC_FAIRPLAY:
+		json_bool(&w, "breach", rec->u.fairplay.breach);
+		if (rec->u.fairplay.breach)
+			json_string(&w, "what", rec->u.fairplay.what);
+		json_string(&w, "state", rec->u.fairplay.state);
+		json_string(&w, "policy", rec->u.fairplay.policy);
+		if (g)
+			json_int(&w, "move",
+				 game_plies(g) ? game_move_number(g, game_plies(g) - 1)
+					       : g->start.fullmove_number);
 		break;
 	case REC_MISMATCH:
 	case REC_HELD:
@@ -665,6 +740,21 @@ void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
 		chess_fen_format(game_position(g), fen, sizeof(fen));
 		json_string(&w, "fen", fen);
 	}
+	json_end(&w);
+}
+
+void control_event_online_ask(struct strbuf *out, const struct game_effect *fx)
+{
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event", "online-request");
+	json_int(&w, "ms", (int64_t)fx->ms);
+	json_string(&w, "audience", game_audience_name(fx->audience));
+	json_string(&w, "request", game_online_request_name(fx->online_request));
+	json_int(&w, "ply", fx->ply);
+	json_string(&w, "side", game_color_name(fx->color));
 	json_end(&w);
 }
 

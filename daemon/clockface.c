@@ -63,6 +63,7 @@ static void menu_at(const struct board_arbiter_view *av, uint64_t now, struct fa
 	m->item = av->item == BOARD_ITEM_RESUME	      ? FACE_ITEM_RESUME
 		  : av->item == BOARD_ITEM_SET_CLOCKS ? FACE_ITEM_SET_CLOCKS
 		  : av->item == BOARD_ITEM_RESULT     ? FACE_ITEM_RESULT
+		  : av->item == BOARD_ITEM_SEAL	      ? FACE_ITEM_SEAL
 						      : FACE_ITEM_CLOSE;
 	m->result = av->result;
 	m->at = av->at;

@@ -32,6 +32,7 @@
 #include "daemon/driver.h"
 #include "daemon/loop.h"
 #include "daemon/notify.h"
+#include "daemon/fairplay.h"
 #include "daemon/power.h"
 #include "daemon/present.h"
 #include "store/recovery.h"
@@ -71,8 +72,9 @@ struct daemon {
 	struct display *display;
 	struct clockface *clockface;
 	struct leds *leds;
-	struct takeover *takeover; /* a new version installed while it runs */
-	struct power *power;	   /* the Pi's supply and a UPS ([power]) */
+	struct takeover *takeover;	 /* a new version installed while it runs */
+	struct power *power;		 /* the Pi's supply and a UPS ([power]) */
+	struct fairplay_watch *fairplay; /* the machine's fair-play state ([fairplay]) */
 	int sigfd;
 	bool signalled;			     /* stopping on SIGINT or SIGTERM */
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
@@ -218,6 +220,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->arbiter_pin = (struct pin_secret){.hash = cfg->arbiter_pin.hash};
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
+	s->online_menu = cfg->online.menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	s->flag_announce = cfg->flag_announce;
@@ -522,6 +525,22 @@ static void power_changed(void *user, const struct power_status *st, uint64_t no
 	presenter_set_power(d->presenter, st, now);
 }
 
+/* A tournament game on and not over: the machine's fair-play state is watched for it. */
+static bool fairplay_active(void *user)
+{
+	struct daemon *d = user;
+	const struct game *g = referee_game(d->referee);
+
+	return g->open && g->params.mode == GAME_TOURNAMENT && !game_over(g);
+}
+
+static void fairplay_changed(void *user, const struct fairplay_state *s, uint64_t now)
+{
+	struct daemon *d = user;
+
+	referee_fairplay(d->referee, &d->cfg.fairplay.policy, s, now);
+}
+
 static void voice_idle(void *user)
 {
 	struct daemon *d = user;
@@ -724,6 +743,9 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	d->takeover = takeover_open(d->loop, d->referee);
 	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
 			      power_changed, d);
+	d->fairplay = fairplay_watch_open(&d->cfg.fairplay, !strcmp(d->opt.board_spec, "gpiod"),
+					  d->cfg.train_engine, ANNABELLA_VERSION, d->cfg.digest,
+					  d->loop, fairplay_active, fairplay_changed, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);
 	if (board_fd(d->board) >= 0)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
@@ -758,6 +780,7 @@ static void stop(struct daemon *d)
 	else if (d->voice)
 		voice_stop(d->voice);
 	power_free(d->power);
+	fairplay_watch_free(d->fairplay);
 	referee_free(d->referee);
 	presenter_free(d->presenter);
 	store_free(d->store);

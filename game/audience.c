@@ -68,6 +68,9 @@ enum game_audience game_record_audience(const struct game_record *rec)
 	/* The claim record holds whether the claim is correct (11.3.1); that a claim was made
 	 * goes out as its own public effect (GAME_FX_CLAIM). */
 	case REC_CLAIM:
+	/* The device's fair-play state: the arbiter's, never the players' channels (an
+	 * opponent learns of a breach from the arbiter). */
+	case REC_FAIRPLAY:
 	/* A board kept from the player during their own move: pointing it out would be
 	 * advice (11.3.1). */
 	case REC_HELD:
@@ -98,6 +101,8 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	/* The player's request to the training process (the shell gives it to that process
 	 * alone). */
 	case GAME_FX_ENGINE_ASK:
+	/* The same to the online process (docs/online.md "Playing online"). */
+	case GAME_FX_ONLINE_ASK:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_SCORESHEET:
 	case GAME_FX_GAME_START:

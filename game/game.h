@@ -116,6 +116,19 @@ struct game_claim {
 	char author[GAME_AUTHOR_MAX];
 };
 
+/* The device's fair-play state over the game (fairplay.h): as first measured, as now, and
+ * whether it ever broke the policy. */
+struct game_fairplay {
+	bool measured;
+	struct fairplay_policy policy;
+	struct fairplay_state first, last;
+	int changes;	 /* records after the first */
+	bool breach_now; /* the last state breaks the policy */
+	bool breach;	 /* some state did */
+	int breach_move; /* the move number when it first did (0: before the first move) */
+	char breach_what[FAIRPLAY_ITEM_MAX];
+};
+
 struct game {
 	bool open; /* a game record has been applied */
 	struct game_params params;
@@ -180,6 +193,7 @@ struct game {
 	/* The clock could not be known after a restart (its records lost): it stands at the
 	 * last readings known for each side until the arbiter resumes or sets it. */
 	bool clock_uncertain;
+	struct game_fairplay fairplay;
 	uint64_t last_clock_ms; /* time of the last record that carried the clock */
 	uint64_t last_record_ms;
 	struct game_ply plies[GAME_MAX_PLIES];

@@ -10,7 +10,9 @@
  * In casual play (docs/training.md "Training and study") the training items come first, as they
  * apply: a hint from the connected engine on the player's move, taking back the last move pair,
  * starting a training game (where the club enabled it); during a review the menu offers ending it,
- * cancel and the help items only.
+ * cancel and the help items only.  In an online game (docs/online.md "Playing online") the
+ * items are what the server allows, each asked of it: abort, a draw offered, accepted or
+ * declined, a takeback asked, accepted or declined, a claim when the opponent left, resigning.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
  *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
@@ -41,6 +43,15 @@ enum menu_item {
 	MENU_TAKEBACK,	 /* the last move pair back */
 	MENU_TRAIN,	 /* a training game against the engine */
 	MENU_END_REVIEW, /* during a review: end it */
+	/* Online play (docs/online.md "Playing online"); each asks the server through the online
+	 * process (MENU_OFFER_DRAW, MENU_ACCEPT_DRAW, MENU_RESIGN and MENU_TAKEBACK too): */
+	MENU_ONLINE,	       /* casual play: start an online game */
+	MENU_ABORT,	       /* abort the game, before both sides have moved */
+	MENU_DECLINE_DRAW,     /* decline the opponent's draw offer */
+	MENU_ACCEPT_TAKEBACK,  /* the opponent asks to take back a move */
+	MENU_DECLINE_TAKEBACK, /* ... */
+	MENU_CLAIM_VICTORY,    /* the opponent stayed away: claim the win */
+	MENU_CLAIM_DRAW_GONE,  /* or a draw */
 	MENU_ITEM_COUNT
 };
 
@@ -54,10 +65,13 @@ struct menu {
 	uint64_t last_ms;
 	bool braille_sheet; /* offer MENU_BRAILLE_SHEET: a braille display is configured */
 	/* What the referee knows besides the game (set before menu_open()): */
-	bool engine_playing; /* a training process plays the opponent: offer MENU_HINT */
-	bool train_entry;    /* the club enabled MENU_TRAIN and no engine plays */
-	bool in_review;	     /* a review is on: MENU_END_REVIEW */
-	int sheet_page;	     /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
+	bool engine_playing;	/* a training process plays the opponent: offer MENU_HINT */
+	bool train_entry;	/* the club enabled MENU_TRAIN and no engine plays */
+	bool in_review;		/* a review is on: MENU_END_REVIEW */
+	bool online_entry;	/* the club enabled MENU_ONLINE */
+	unsigned online_offers; /* online play: the offers standing on the server (online.h) */
+	bool online_claimable;	/* online play: the opponent stayed away long enough */
+	int sheet_page;		/* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
 };
 
 /* Open at the first item the game allows for the tactile player. */

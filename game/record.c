@@ -321,7 +321,7 @@ static void dec_game(struct game_record *rec, struct reader *r)
 	get_word(r, p->id, sizeof(p->id));
 	p->player = get_color(r);
 	get_word(r, p->time_control, sizeof(p->time_control));
-	p->mode = (enum game_mode)get_enum(r, mode_name_int, 2);
+	p->mode = (enum game_mode)get_enum(r, mode_name_int, GAME_MODE_COUNT);
 	p->edition = (enum rules_edition)get_enum(r, edition_name_int, RULES_EDITION_COUNT);
 	get_string(r, p->fen, sizeof(p->fen));
 	while (!r->bad && *r->p) {
@@ -497,6 +497,32 @@ static void dec_clock_set(struct game_record *rec, struct reader *r)
 			r->bad = true;
 		rec->u.counters_set = true;
 	}
+}
+
+/* fairplay yes|no "POLICY" "STATE" "WHAT" */
+static void enc_fairplay(const struct game_record *rec, struct writer *w)
+{
+	put_word(w, rec->u.fairplay.breach ? "yes" : "no");
+	put_string(w, rec->u.fairplay.policy);
+	put_string(w, rec->u.fairplay.state);
+	put_string(w, rec->u.fairplay.what);
+}
+
+static void dec_fairplay(struct game_record *rec, struct reader *r)
+{
+	char word[8];
+	struct fairplay_policy p;
+	struct fairplay_state s;
+
+	get_word(r, word, sizeof(word));
+	rec->u.fairplay.breach = !strcmp(word, "yes");
+	get_string(r, rec->u.fairplay.policy, sizeof(rec->u.fairplay.policy));
+	get_string(r, rec->u.fairplay.state, sizeof(rec->u.fairplay.state));
+	get_string(r, rec->u.fairplay.what, sizeof(rec->u.fairplay.what));
+	if ((strcmp(word, "yes") && strcmp(word, "no")) ||
+	    fairplay_policy_parse(rec->u.fairplay.policy, &p) ||
+	    fairplay_parse(rec->u.fairplay.state, &s))
+		r->bad = true;
 }
 
 /* clock-control AUTHOR TC CLOCK */
@@ -842,6 +868,7 @@ static const struct record_kind {
     [REC_TAKEBACK] = {"takeback", SCORESHEET | CLOCK, enc_takeback, dec_takeback},
     [REC_CLOCK_CONTROL] = {"clock-control", SCORESHEET | CLOCK, enc_clock_control,
 			   dec_clock_control},
+    [REC_FAIRPLAY] = {"fairplay", SCORESHEET, enc_fairplay, dec_fairplay},
 };
 
 const char *game_record_name(enum game_record_type type)
@@ -923,7 +950,9 @@ const char *game_claim_kind_name(enum claim_kind kind)
 
 const char *game_mode_name(enum game_mode mode)
 {
-	return mode == GAME_CASUAL ? "casual" : "tournament";
+	static const char *const names[GAME_MODE_COUNT] = {"tournament", "casual", "online"};
+
+	return (unsigned)mode < GAME_MODE_COUNT ? names[mode] : "tournament";
 }
 
 const char *game_params_tag(const struct game_params *p, const char *name)

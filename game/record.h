@@ -72,6 +72,7 @@
 #include "chess/chess.h"
 #include "game/audience.h"
 #include "game/clock.h"
+#include "game/fairplay.h"
 #include "game/result.h"
 #include "game/rules.h"
 
@@ -83,7 +84,9 @@
 /* Longest record text (TYPE ARGS). */
 #define GAME_RECORD_MAX 4000
 
-enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL };
+/* Online play (docs/online.md "Playing online") is a mode of its own, begun by the online process.
+ */
+enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL, GAME_ONLINE, GAME_MODE_COUNT };
 
 struct game_tag {
 	char name[GAME_TAG_NAME_MAX];
@@ -135,6 +138,7 @@ enum game_record_type {
 	REC_CHECKPOINT,
 	REC_TAKEBACK,
 	REC_CLOCK_CONTROL, /* the arbiter's time control from the next move on (6.10.2) */
+	REC_FAIRPLAY,	   /* the device's fair-play state, measured (game/fairplay.h) */
 	REC_TYPE_COUNT
 };
 
@@ -161,6 +165,14 @@ struct game_record {
 		 * before them (a move waiting for its press is not counted again). */
 		bool counters_set;
 		char time_control[64]; /* clock-control: the control in the TimeControl syntax */
+		/* fairplay: the state measured, the policy it was judged by, whether it broke
+		 * it, and what broke it first (fairplay_judge()). */
+		struct {
+			bool breach;
+			char policy[FAIRPLAY_POLICY_MAX];
+			char state[FAIRPLAY_TEXT_MAX];
+			char what[FAIRPLAY_ITEM_MAX];
+		} fairplay;
 		struct {
 			int square;
 			chess_piece piece; /* lift: the game's piece touched, or 0 */
@@ -253,7 +265,7 @@ const char *game_color_name(int color); /* "white", "black" */
 int game_color_parse(const char *text); /* -1 if neither */
 const char *game_press_kind_name(enum press_kind kind);
 const char *game_claim_kind_name(enum claim_kind kind); /* "threefold", "fifty" */
-const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual" */
+const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual", "online" */
 
 /* Tags of a game's parameters. */
 const char *game_params_tag(const struct game_params *p, const char *name);

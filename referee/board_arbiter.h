@@ -52,6 +52,7 @@ enum board_arbiter_item {
 	BOARD_ITEM_SET_CLOCKS,
 	BOARD_ITEM_RESULT, /* a result: the flag's, or one a rule left to the arbiter */
 	BOARD_ITEM_CLOSE,
+	BOARD_ITEM_SEAL, /* the fair-play verdict, to read (docs/fairplay.md "Fair play") */
 };
 
 /* The editor's fields. */

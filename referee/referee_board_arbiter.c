@@ -115,6 +115,9 @@ static void build_menu(struct referee *r)
 		add_item(a, BOARD_ITEM_RESULT, "1/2-1/2");
 		add_item(a, BOARD_ITEM_RESULT, "0-1");
 	}
+	/* The fair-play verdict, to read: the device met the policy all game, or not. */
+	if (g->fairplay.measured)
+		add_item(a, BOARD_ITEM_SEAL, g->fairplay.breach ? "breach" : "ok");
 	if (g->has_clock && !game_over(g))
 		add_item(a, BOARD_ITEM_SET_CLOCKS, NULL);
 	if (g->has_clock && !game_over(g) && res->state == RESULT_ON &&
@@ -191,6 +194,8 @@ static void choose(struct referee *r, uint64_t now)
 		return;
 	case BOARD_ITEM_CLOSE:
 		close_menu(r, now);
+		return;
+	case BOARD_ITEM_SEAL: /* read on the display; nothing to do */
 		return;
 	}
 }

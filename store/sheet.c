@@ -131,6 +131,15 @@ static int sync_pgn(struct sheet *s, const struct game *g)
 	}
 	if (g->has_clock)
 		pgn_game_set_tag(pgn, "TimeControl", g->params.time_control);
+	/* The device's fair-play state over the game so far (docs/fairplay.md "Fair play"). */
+	if (g->fairplay.measured) {
+		char summary[FAIRPLAY_SUMMARY_MAX];
+
+		fairplay_summary(&g->fairplay.first, g->fairplay.breach, g->fairplay.breach_move,
+				 g->fairplay.breach_what, &g->fairplay.policy, summary,
+				 sizeof(summary));
+		pgn_game_set_tag(pgn, "FairPlay", summary);
+	}
 	if (game_over(g)) {
 		pgn_game_set_result(pgn, g->result.result);
 		pgn_game_set_tag(pgn, "Termination", result_termination_pgn(g->result.termination));

@@ -71,4 +71,21 @@ for wrong in "--page-lines 3" "--line-cells 400" "--signs inside"; do
 		ok
 	fi
 done
+# The printable guides in braille (make guides): as the tool makes them from their text now,
+# every line at most 40 cells, every page at most 25 lines.
+for text in "$dir"/../docs/guide/clock.*.txt; do
+	brf=${text%.txt}.brf
+	"$build/annabella" brf "$text" >"$work/guide.brf"
+	if cmp -s "$work/guide.brf" "$brf" &&
+		python3 -c '
+import sys
+pages = open(sys.argv[1], newline="").read().split("\f")
+lines = [l for p in pages for l in p.split("\r\n")]
+sys.exit(0 if all(len(l) <= 40 for l in lines) and all(p.count("\r\n") <= 25 for p in pages) else 1)
+' "$brf"; then
+		ok
+	else
+		bad "$(basename "$brf") is not the braille of its text, or not on 25 lines of 40 cells (make guides)"
+	fi
+done
 summary

@@ -3,6 +3,7 @@
 # folders its layer stands on.  Prints every include that breaks a layer as FILE:LINE and
 # exits 1.
 #   base <- all; chess -> base; game -> chess, base; referee -> game, chess, base;
+#   host -> game, chess, base (the machine measured: daemon and cli only);
 #   gpio -> base; clockface -> base; voice, braille -> chess, base;
 #   control -> referee, game, chess, base;
 #   config -> gpio, clockface, voice, braille, referee, game, chess, base;
@@ -25,6 +26,7 @@ declare -A allowed=(
 	[chess]="chess base"
 	[game]="game chess base"
 	[referee]="referee game chess base"
+	[host]="host game chess base"
 	[gpio]="gpio base"
 	[clockface]="clockface base"
 	[voice]="voice chess base"
@@ -32,11 +34,11 @@ declare -A allowed=(
 	[control]="control referee game chess base"
 	[config]="config gpio clockface voice braille referee game chess base"
 	[store]="store voice braille referee game chess base"
-	[daemon]="daemon store config control gpio clockface voice braille referee game chess base"
+	[daemon]="daemon store config control gpio clockface voice braille host referee game chess base"
 	[net]="net config control referee game chess base"
-	[cli]="cli net store config control gpio clockface voice braille referee game chess base"
+	[cli]="cli net store config control gpio clockface voice braille host referee game chess base"
 )
-folders="base chess game referee control gpio clockface voice braille config store daemon net cli"
+folders="base chess game referee host control gpio clockface voice braille config store daemon net cli"
 if [ "${1:-}" = --folders ]; then
 	echo "$folders"
 	exit 0

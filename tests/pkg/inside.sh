@@ -185,8 +185,13 @@ check web-not-enabled sh -c '[ "$(systemctl is-enabled annabella-web)" = disable
 check web-not-running sh -c '[ "$(systemctl show -P ActiveState annabella-web)" = inactive ]'
 printf '[web]\nlisten = 127.0.0.1:8080\n' >/etc/annabella/annabella.conf.d/70-web.conf
 systemctl start annabella-web
+# Over TLS, with the certificate made at install (the key root's alone), which curl trusts
+# alone; annabella status shows its fingerprint.
+check web-key-root-only sh -c '[ "$(stat -c %a:%U /etc/annabella/web.key)" = 600:root ]'
+check web-status-fingerprint sh -c 'annabella status | grep -q "^Web page: certificate SHA-256 "'
 http_get() { # PATH: the response of the page's server
-	bash -c "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET $1 HTTP/1.0\r\n\r\n' >&3 && cat <&3"
+	curl -s --cacert /etc/annabella/web.crt --resolve localhost:8080:127.0.0.1 \
+		"https://localhost:8080$1"
 }
 page_up() { http_get / | grep -q 'annabella'; }
 check web-serves-page wait_for 10 page_up

@@ -11,7 +11,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 cache=${ANNABELLA_NSPAWN_CACHE:-$HOME/.cache/annabella-nspawn}
 # What the package depends on, so dpkg -i needs no network in the container.
 # The tree's name follows its package list, so a longer list makes a new tree.
-include=systemd,systemd-sysv,dbus,udev,libgpiod2,libespeak-ng1,espeak-ng-data,libasound2,libinih1,libbrlapi0.8,libreadline8,libmicrohttpd12,libmosquitto1
+include=systemd,systemd-sysv,dbus,udev,libgpiod2,libespeak-ng1,espeak-ng-data,libasound2,libinih1,libbrlapi0.8,libreadline8,libmicrohttpd12,libmosquitto1,libcurl4,libgnutls30,curl
 base=$cache/bookworm-$(printf '%s' "$include" | cksum | cut -d' ' -f1)
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 

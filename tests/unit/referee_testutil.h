@@ -16,6 +16,7 @@
 #include "chess/chess.h"
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/online.h"
 #include "referee/referee.h"
 #include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
@@ -70,12 +71,13 @@ static inline void rt_audience_fault(struct rt *t, const char *what, enum game_a
 
 /* What the tests expect of a record's audience, said independently of audience.c: the
  * claim record holds its verdict and a held mismatch is kept from the player (11.3.1), the
- * promotion choice in progress is the player's; the rest is public. */
+ * device's fair-play state is the arbiter's, the promotion choice in progress is the
+ * player's; the rest is public. */
 static inline void rt_check_record_audience(struct rt *t, const struct game_record *rec)
 {
 	enum game_audience want = GAME_AUDIENCE_PUBLIC;
 
-	if (rec->type == REC_CLAIM || rec->type == REC_HELD)
+	if (rec->type == REC_CLAIM || rec->type == REC_HELD || rec->type == REC_FAIRPLAY)
 		want = GAME_AUDIENCE_ARBITER;
 	else if (rec->type == REC_SELECT)
 		want = GAME_AUDIENCE_PLAYER;
@@ -104,6 +106,7 @@ static inline enum game_audience rt_expected_effect_audience(enum game_effect_ki
 	case GAME_FX_HINT:
 	case GAME_FX_REVIEW:
 	case GAME_FX_ENGINE_ASK:
+	case GAME_FX_ONLINE_ASK:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
@@ -188,7 +191,7 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
 	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
 	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
-	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT"};
+	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT", "ONLINE_ASK"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -240,6 +243,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_ENGINE_ASK:
 		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
 			game_color_name(fx->color), fx->ply);
+		break;
+	case GAME_FX_ONLINE_ASK:
+		rt_logf(t, " %s ply %d", game_online_request_name(fx->online_request), fx->ply);
 		break;
 	case GAME_FX_REVIEW:
 		chess_move_to_uci(fx->move, uci, sizeof(uci));

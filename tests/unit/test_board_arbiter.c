@@ -418,6 +418,91 @@ static void test_flag_ruling_draw_only(void **state)
 	assert_int_not_equal(view().item, BOARD_ITEM_RESULT);
 }
 
+/* FIDE's standards for electronic clocks: the arbiter corrects the time and the move counter
+ * within 60 seconds.  At the board, the usual correction (two minutes to Black, the clocks
+ * started again) from the chord to the clocks running, each button counted at 0.4 s (a
+ * person's pace; this harness presses faster): docs/fide-equipment.md gives the count. */
+static int presses;
+
+static void step(enum game_button b)
+{
+	rt_press(t, b);
+	presses++;
+}
+
+static void test_correction_within_a_minute(void **state)
+{
+	int64_t black;
+
+	(void)state;
+	open_game("300+0");
+	start_clocks();
+	rt_wait(t, 3000);
+	presses = 0;
+	chord(2100); /* 2 s held */
+	for (const char *d = PIN; *d; d++) {
+		for (int k = 0; k < *d - '0'; k++)
+			step(GAME_BUTTON_SELECT);
+		step(GAME_BUTTON_REPEAT);
+	}
+	step(GAME_BUTTON_INFO);
+	assert_int_equal(view().item, BOARD_ITEM_SET_CLOCKS);
+	step(GAME_BUTTON_REPEAT); /* the editor, at White's hours */
+	black = view().ms[1];	  /* Black's time when the PIN stopped the clocks, whole seconds */
+	for (int k = 0; k < 5; k++)
+		step(GAME_BUTTON_SELECT); /* to Black's minutes */
+	step(GAME_BUTTON_REPEAT);
+	step(GAME_BUTTON_REPEAT);	/* +2 minutes */
+	step(GAME_BUTTON_PLAYER_CLOCK); /* set */
+	step(GAME_BUTTON_SELECT);	/* start the clocks */
+	step(GAME_BUTTON_REPEAT);
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_RUNNING);
+	/* Two minutes more than when the clocks stopped (Black's clock runs again since the
+	 * last press). */
+	assert_true(clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now) <= black + 120000);
+	assert_true(clock_remaining(&rt_game(t)->clock, CHESS_BLACK, t->now) > black + 119000);
+	/* The PIN 917263 takes 34 presses of its own; the correction 12 more. */
+	assert_int_equal(presses, 46);
+	assert_true(2000 + presses * 400 < 60000);
+	printf("correction at the board: %d presses, %.1f s at 0.4 s a press (the chord 2 s)\n",
+	       presses, (2000 + presses * 400) / 1000.0);
+}
+
+/* The fair-play verdict is an item of the menu, to read: "ok" while the device met the
+ * policy, "breach" once it did not. */
+static void test_seal_item(void **state)
+{
+	struct fairplay_policy policy;
+	struct fairplay_state sealed = {.files = 0};
+	bool seen = false;
+
+	(void)state;
+	open_game("300+0");
+	fairplay_policy_defaults(&policy);
+	referee_fairplay(t->r, &policy, &sealed, t->now);
+	chord(2100);
+	enter_pin(PIN);
+	for (int k = 0; k < view().count; k++, rt_press(t, GAME_BUTTON_SELECT))
+		if (view().item == BOARD_ITEM_SEAL) {
+			assert_string_equal(view().result, "ok");
+			seen = true;
+		}
+	assert_true(seen);
+	rt_press(t, GAME_BUTTON_PAUSE);
+	sealed.n_ifaces = 1;
+	snprintf(sealed.ifaces[0].name, sizeof(sealed.ifaces[0].name), "eth0");
+	referee_fairplay(t->r, &policy, &sealed, t->now);
+	chord(2100);
+	enter_pin(PIN);
+	seen = false;
+	for (int k = 0; k < view().count; k++, rt_press(t, GAME_BUTTON_SELECT))
+		if (view().item == BOARD_ITEM_SEAL) {
+			assert_string_equal(view().result, "breach");
+			seen = true;
+		}
+	assert_true(seen);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +520,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_set_clocks_and_resume, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_flag_ruling_draw_only, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_seal_item, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_correction_within_a_minute, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

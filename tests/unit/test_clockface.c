@@ -295,7 +295,8 @@ static void test_ssd1306_32(void **state)
 
 /* Once the clock runs: the initial, then the moves made, or "made/control" in a period
  * that ends with a move count; while the delay runs (delay mode), the hourglass and its
- * whole seconds left; the time as before. */
+ * whole seconds left; the time as before; a '+' after the initial of the side that passed a
+ * time control first. */
 static void test_layout_moves_period_delay(void **state)
 {
 	struct face_view v = {.has_clock = true,
@@ -312,21 +313,30 @@ static void test_layout_moves_period_delay(void **state)
 	face_layout(&v, names_en, true, &t);
 	assert_string_equal(t.row[0], "\x02W 12/40 1:30:00");
 	assert_string_equal(t.row[1], " B 12/40 1:28:00");
-	/* The second period, without a move count. */
+	/* The second period, without a move count: White passed the time control first, and
+	 * the '+' after its initial says so until Black passes it too. */
 	v.moves[0] = 41;
 	v.control[0] = 0;
 	face_layout(&v, names_en, true, &t);
-	assert_string_equal(t.row[0], "\x02W    41 1:30:00");
+	assert_string_equal(t.row[0], "\x02W+   41 1:30:00");
+	assert_string_equal(t.row[1], " B 12/40 1:28:00");
 	/* Delay mode: 4.2 s of White's delay left shows as 5, rounded up (the main time stands). */
 	v.delay_ms = 4200;
 	face_layout(&v, names_en, true, &t);
-	assert_string_equal(t.row[0], "\x02W    \x06"
+	assert_string_equal(t.row[0], "\x02W+   \x06"
 				      "5 1:30:00");
 	assert_string_equal(t.row[1], " B 12/40 1:28:00");
 	v.delay_ms = 0; /* spent: the main time runs */
 	face_layout(&v, names_en, true, &t);
-	assert_string_equal(t.row[0], "\x02W    \x06"
+	assert_string_equal(t.row[0], "\x02W+   \x06"
 				      "0 1:30:00");
+	/* Both past it: no sign. */
+	v.moves[1] = 40;
+	v.control[1] = 0;
+	v.delay_ms = -1;
+	face_layout(&v, names_en, true, &t);
+	assert_string_equal(t.row[0], "\x02W    41 1:30:00");
+	assert_string_equal(t.row[1], " B    40 1:28:00");
 	/* Before the start: the names, as before. */
 	v.started = false;
 	v.delay_ms = -1;
@@ -621,6 +631,13 @@ static void test_menu_layout(void **state)
 	m.item = FACE_ITEM_SET_CLOCKS;
 	face_layout_menu(&m, "sv", NULL, true, &t);
 	assert_string_equal(t.row[1], "> STALL KLOCKAN ");
+	m.item = FACE_ITEM_SEAL;
+	m.result = "ok";
+	face_layout_menu(&m, "en", NULL, true, &t);
+	assert_string_equal(t.row[1], "> SEAL OK       ");
+	m.result = "breach";
+	face_layout_menu(&m, "de", NULL, true, &t);
+	assert_string_equal(t.row[1], "> SIEGEL BREACH ");
 	m = (struct face_menu){
 	    .screen = FACE_MENU_EDIT, .ms = {3779000, 297000}, .moves = {23, 22}, .field = 1};
 	face_layout_menu(&m, "de", NULL, true, &t);

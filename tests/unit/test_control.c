@@ -92,6 +92,7 @@ static const char *example(const struct control_command *c)
 	    {"hint", "hint"},
 	    {"takeback", "takeback"},
 	    {"review", "review where"},
+	    {"online", "online on"},
 	};
 	char key[64];
 
@@ -213,13 +214,14 @@ static void test_help_is_the_table(void **state)
 			 c->name, c->usage, c->roles == CONTROL_ARBITER ? "arbiter" : "any");
 		assert_reply(want);
 	}
-	assert_reply("\"usage\":\"pause\",\"role\":\"arbiter\",\"roles\":[\"arbiter\"],"
-		     "\"modes\":[\"tournament\",\"casual\"],\"needs\":[\"not-over\",\"clock\"]");
-	assert_reply("\"sub\":[\"uphold\",\"reject\"]");
 	assert_reply(
-	    "\"name\":\"auth\",\"usage\":\"auth PIN [NAME]\",\"role\":\"any\",\"roles\":["
-	    "\"assistant\",\"arbiter\"],\"modes\":[\"tournament\",\"casual\"],\"needs\":[],"
-	    "\"sub\":[],\"args\":[],\"changes\":false,\"reads\":false,\"session\":true");
+	    "\"usage\":\"pause\",\"role\":\"arbiter\",\"roles\":[\"arbiter\"],"
+	    "\"modes\":[\"tournament\",\"casual\",\"online\"],\"needs\":[\"not-over\",\"clock\"]");
+	assert_reply("\"sub\":[\"uphold\",\"reject\"]");
+	assert_reply("\"name\":\"auth\",\"usage\":\"auth PIN [NAME]\",\"role\":\"any\",\"roles\":["
+		     "\"assistant\",\"arbiter\"],\"modes\":[\"tournament\",\"casual\",\"online\"],"
+		     "\"needs\":[],"
+		     "\"sub\":[],\"args\":[],\"changes\":false,\"reads\":false,\"session\":true");
 }
 
 static void test_auth_and_watch(void **state)
@@ -363,10 +365,11 @@ static void test_record_audiences(void **state)
 	for (int type = 0; type < REC_TYPE_COUNT; type++) {
 		struct game_record rec = {.type = (enum game_record_type)type};
 		enum game_audience a = game_record_audience(&rec);
-		enum game_audience want = type == REC_CLAIM || type == REC_HELD
-					      ? GAME_AUDIENCE_ARBITER
-					  : type == REC_SELECT ? GAME_AUDIENCE_PLAYER
-							       : GAME_AUDIENCE_PUBLIC;
+		enum game_audience want =
+		    type == REC_CLAIM || type == REC_HELD || type == REC_FAIRPLAY
+			? GAME_AUDIENCE_ARBITER
+		    : type == REC_SELECT ? GAME_AUDIENCE_PLAYER
+					 : GAME_AUDIENCE_PUBLIC;
 
 		if (a != want)
 			fail_msg("%s: %s, expected %s", game_record_name(rec.type),

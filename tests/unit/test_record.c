@@ -129,6 +129,8 @@ static void test_every_type(void **state)
 	r.u.result.termination = TERMINATION_TIME_FORFEIT;
 	snprintf(r.u.result.reason, sizeof(r.u.result.reason), "Black's flag fell");
 	round_trip(&r, "1-0 time-forfeit alice+pin \"Black's flag fell\"");
+	r.u.result.replaces = true;
+	round_trip(&r, "1-0 time-forfeit alice+pin \"Black's flag fell\" replaces");
 	r = record(REC_RESTART);
 	r.u.restart.plies = 40;
 	round_trip(&r, "40");
@@ -172,6 +174,22 @@ static void test_every_type(void **state)
 	r = record(REC_CLOCK_SET);
 	r.clock = a_clock();
 	round_trip(&r, NULL);
+	r.u.counters_set = true;
+	round_trip(&r, NULL);
+	r = record(REC_CLOCK_CONTROL);
+	r.clock = a_clock();
+	snprintf(r.u.time_control, sizeof(r.u.time_control), "40/5400+30:1800+30");
+	round_trip(&r, NULL);
+	r = record(REC_FAIRPLAY);
+	r.u.fairplay.breach = true;
+	snprintf(r.u.fairplay.policy, sizeof(r.u.fairplay.policy), "club:eth0 idle local verify");
+	snprintf(r.u.fairplay.state, sizeof(r.u.fairplay.state),
+		 "eth0=192.0.2.5/24 wlan0+w=;wlan=unblocked;stockfish;;no;alice@tty1;;0;;0.10.0;"
+		 "0123456789abcdef");
+	snprintf(r.u.fairplay.what, sizeof(r.u.fairplay.what), "wlan unblocked");
+	round_trip(&r, "yes \"club:eth0 idle local verify\" \"eth0=192.0.2.5/24 wlan0+w=;"
+		       "wlan=unblocked;stockfish;;no;alice@tty1;;0;;0.10.0;0123456789abcdef\" "
+		       "\"wlan unblocked\"");
 	r = record(REC_RELAYED);
 	r.u.relayed.ply = 1;
 	r.u.relayed.move = chess_move_make(12, 28, CHESS_MOVE_NORMAL, CHESS_NO_PIECE);

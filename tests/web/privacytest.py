@@ -165,7 +165,7 @@ PUBLIC_TYPES = {
 # an event of any watch, the page or the broadcast.
 ENGINE_ONLY_TYPES = {"hint-request", "train-request"}
 PLAYER_TYPES = {"select"}
-ARBITER_TYPES = {"claim", "held", "pin-refused"}
+ARBITER_TYPES = {"claim", "held", "pin-refused", "fairplay"}
 # What the game above must produce at least, so the test proves each of them.
 MUST_SEE = {
     ("say", "public"), ("say", "player"), ("made", "public"), ("relayed", "public"),
