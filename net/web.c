@@ -41,10 +41,10 @@
  * 503 "busy", and so is the daemon's refusal of a connection: never "wrong PIN".
  *
  * PINs: net/pingate.h (each address's own budget; the arbiter's PIN never held back by
- * others' guesses), against the salted hashes of the PIN file (base/pinhash.h): the page holds
- * no PIN but the one a request brings.  Only a right PIN is passed on with `auth`, so the
- * daemon never counts the page's user as guessing.  Without the PINs in its configuration the page passes each
- * PIN on, one at a time per address.
+ * others' guesses), against the salted hashes of the PIN file (base/pinhash.h): the page
+ * holds no PIN but the one a request brings.  Only a right PIN is passed on with `auth`,
+ * so the daemon never counts the page's user as guessing.  Without the PINs in its
+ * configuration the page passes each PIN on, one at a time per address.
  */
 #include <errno.h>
 #include <pthread.h>
