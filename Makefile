@@ -50,7 +50,7 @@ Q := @
 endif
 
 LAYERS := base chess game referee host control gpio clockface voice braille config store daemon net cli
-PKGS := libgpiod espeak-ng alsa inih
+PKGS := libgpiod espeak-ng alsa inih opus ogg
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wcast-qual -Wcast-align -Wundef -Wvla -Wimplicit-fallthrough -Wformat=2
@@ -212,15 +212,15 @@ install: all
 # What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
 # or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
-	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev zlib1g-dev libcurl4-openssl-dev libgnutls28-dev
+	libopus-dev libogg-dev libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev \
+	libmicrohttpd-dev libmosquitto-dev zlib1g-dev libcurl4-openssl-dev libgnutls28-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
 	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs \
-	python3-jsonschema python3-yaml
+	python3-jsonschema python3-yaml pocketsphinx pocketsphinx-en-us
 
 # make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
 SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
@@ -254,9 +254,9 @@ deps:
 # tools/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
-CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
-	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data \
-	libcurl4-openssl-dev libgnutls28-dev
+CROSS_LIBS := libgpiod-dev libespeak-ng-dev libopus-dev libogg-dev libasound2-dev libinih-dev \
+	libbrlapi-dev libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev \
+	espeak-ng-data libcurl4-openssl-dev libgnutls28-dev
 deps-cross:
 	@tools/deps.sh $(DEB_CROSS)
 	@tools/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
@@ -309,9 +309,12 @@ guides: $(BUILD)/annabella
 	@for t in docs/guide/clock.*.txt; do $(BUILD)/annabella brf "$$t" >"$${t%.txt}.brf"; done
 
 # The listening kit: one WAV per phrase and language, and an index page to review them.
+# SPEECH_VOICES="de=mb-de7": said by those voices ([voice] voice-de), to hear them first.
 SPEECH_SAMPLES ?= $(BUILD)/speech-samples
+SPEECH_VOICES ?=
 speech-samples: $(BUILD)/annabella
-	@$(BUILD)/annabella speech-samples $(SPEECH_SAMPLES)
+	@$(BUILD)/annabella speech-samples $(foreach v,$(SPEECH_VOICES),--voice $(v)) \
+		$(SPEECH_SAMPLES)
 
 san: deps
 	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -41,7 +41,8 @@ static const struct {
      LOG_LEVEL_WARN},
     {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
-    {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
+    {"speech-samples", cli_speech_samples, "speech-samples [--voice LANG=VOICE]... DIR",
+     LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,
      "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
      "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]",

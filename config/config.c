@@ -51,6 +51,7 @@ void config_defaults(struct config *cfg)
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
+	cfg->keep_audio_mb = 100;
 	cfg->keep_games = -1;
 	cfg->reserve_mb = CONFIG_RESERVE_MB;
 	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
@@ -522,6 +523,18 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 			cfg->voice.sink = VOICE_SINK_NONE;
 		else
 			BAD("audio must be alsa, wav or none, not '%s'", value);
+	} else if (!strncmp(key, "voice-", 6)) {
+		int lang = phrase_lang_parse(key + 6);
+
+		if (lang < 0)
+			BAD("'%s': voice-LANG takes de, en, sv or nl", key);
+		if (strlen(value) >= sizeof(cfg->voice.voice_name[0]) ||
+		    strspn(value,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+			strlen(value))
+			BAD("%s must be an eSpeak NG voice name (e.g. mb-de6, de), or empty", key);
+		copy_string(cfg->voice.voice_name[lang], sizeof(cfg->voice.voice_name[lang]),
+			    value);
 	} else if (!strcmp(key, "engine")) {
 		if (!strcmp(value, "library"))
 			cfg->voice.engine = VOICE_ENGINE_LIBRARY;
@@ -847,6 +860,14 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				*keep = (int)v;
 			return 0;
 		}
+		if (!strcmp(key, "keep-audio-mb")) {
+			long v;
+
+			if (parse_uint(value, 0, 1000000, &v))
+				BAD("keep-audio-mb must be 0..1000000 (megabytes; 0: no bound)");
+			cfg->keep_audio_mb = (int)v;
+			return 0;
+		}
 		if (!strcmp(key, "reserve")) {
 			long v;
 
@@ -932,11 +953,28 @@ static int refuse(struct load_ctx *ctx, const char *msg)
  * mistake, named with its line rather than taken as a path "" or a number 0. */
 static bool may_be_empty(const char *key)
 {
-	static const char *const keys[] = {
-	    "arbiter-pin", "assistant-pin", "variant",	"public-variant", "private-variant",
-	    "host",	   "auth",	    "warnings", "event",	  "site",
-	    "round",	   "white",	    "black",	"arbiters",	  "tty",
-	    "club",	   "utmp"};
+	static const char *const keys[] = {"arbiter-pin",
+					   "assistant-pin",
+					   "variant",
+					   "public-variant",
+					   "private-variant",
+					   "voice-de",
+					   "voice-en",
+					   "voice-sv",
+					   "voice-nl",
+					   "host",
+					   "auth",
+					   "warnings",
+					   "event",
+					   "site",
+					   "round",
+					   "white",
+					   "black",
+					   "arbiters",
+					   "tty",
+					   "club",
+					   "utmp",
+					   "dpkg-info"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))

@@ -139,9 +139,10 @@ struct config {
 	struct board_config board;
 	/* [state] */
 	char state_dir[256];
-	bool sync;	/* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
-	int keep_audio; /* games whose audio record is kept under games/ (-1: all) */
-	int keep_games; /* games whose PGN and journal are kept (-1: all) */
+	bool sync;	   /* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
+	int keep_audio;	   /* games whose audio record is kept under games/ (-1: all) */
+	int keep_audio_mb; /* their size together at most (0: no bound) */
+	int keep_games;	   /* games whose PGN and journal are kept (-1: all) */
 	/* MiB of the state directory's storage kept for the game's own record (journal,
 	 * scoresheets, audio record): control.log and speech.log stop before they would take it
 	 * (docs/state.md "State directory"). */

@@ -205,6 +205,7 @@ enum phrase_id {
 	PHRASE_MENU_DECLINE_TAKEBACK,
 	PHRASE_MENU_CLAIM_VICTORY,
 	PHRASE_MENU_CLAIM_DRAW_GONE,
+	PHRASE_VOICE_FALLBACK, /* the chosen voice cannot speak: eSpeak NG's own speaks */
 	PHRASE_ID_COUNT
 };
 

@@ -169,4 +169,6 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_DECLINE_TAKEBACK] = "Zurücknahme ablehnen",
     [PHRASE_MENU_CLAIM_VICTORY] = "Sieg beanspruchen",
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Remis beanspruchen",
+    [PHRASE_VOICE_FALLBACK] =
+	"Die gewählte Stimme ist nicht verfügbar, es spricht die eingebaute Stimme",
 };

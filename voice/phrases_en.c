@@ -166,4 +166,6 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_DECLINE_TAKEBACK] = "Decline the takeback",
     [PHRASE_MENU_CLAIM_VICTORY] = "Claim the win",
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Claim a draw",
+    [PHRASE_VOICE_FALLBACK] =
+	"The chosen voice is not available; the built-in voice speaks instead",
 };

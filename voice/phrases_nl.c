@@ -167,4 +167,5 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_DECLINE_TAKEBACK] = "Terugnemen afwijzen",
     [PHRASE_MENU_CLAIM_VICTORY] = "Winst claimen",
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Remise claimen",
+    [PHRASE_VOICE_FALLBACK] = "De gekozen stem is niet beschikbaar, de ingebouwde stem spreekt",
 };

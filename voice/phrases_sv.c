@@ -164,4 +164,6 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_DECLINE_TAKEBACK] = "Avböj återtagningen",
     [PHRASE_MENU_CLAIM_VICTORY] = "Kräv vinst",
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Kräv remi",
+    [PHRASE_VOICE_FALLBACK] =
+	"Den valda rösten är inte tillgänglig, den inbyggda rösten talar i stället",
 };
