@@ -239,11 +239,12 @@ check web-reads-status wait_for 10 status_up
 check web-own-user sh -c '[ "$(ps -o user= -p "$(systemctl show -P MainPID annabella-web)")" != root ]'
 # The arbiter's PIN through the page: the page checks it against the hash of its credential,
 # the daemon against its own; a wrong one is refused.
-http_post() { # PIN BODY: the page's response
-	bash -c "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'POST /api/command HTTP/1.0\r\nX-PIN: %s\r\nContent-Length: %d\r\n\r\n%s' '$1' ${#2} '$2' >&3 && cat <&3"
+http_post() { # PIN BODY: the page's response, its status code last
+	curl -s --cacert /etc/annabella/web.crt --resolve localhost:8080:127.0.0.1 \
+		-H "X-PIN: $1" --data-binary "$2" -w ' %{http_code}' https://localhost:8080/api/command
 }
-pin_right() { http_post "$pin" status | grep -q '"ok":true'; }
-pin_wrong() { http_post 000000 status | grep -q ' 403 '; }
+pin_right() { http_post "$pin" status | grep -q '"ok":true.* 200$'; }
+pin_wrong() { http_post 000000 status | grep -q ' 403$'; }
 check web-pin-right pin_right
 check web-pin-wrong pin_wrong
 webscore=$(systemd-analyze security annabella-web --no-pager | sed -n 's/.*Overall exposure level for annabella-web.service: \([0-9.]*\).*/\1/p')
