@@ -99,6 +99,9 @@ BRLTEST := $(BUILD)/tests/brltest
 # Who can still checkmate (chess/mate.c) against an independent retrograde analysis
 # (tests/mate/, tests/check-mate.sh).
 MATEPROOF := $(BUILD)/tests/mateproof
+# ... and on the public classified sets, real games' positions included (tests/check-mate.sh,
+# tests/bench-mate.sh).
+MATESET := $(BUILD)/tests/mateset
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -167,6 +170,11 @@ $(MATEPROOF): tests/mate/mateproof.c tests/mate/retro.c $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateproof.c tests/mate/retro.c $(LIB) $(LDLIBS)
+
+$(MATESET): tests/mate/mateset.c tests/mate/retro.c $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateset.c tests/mate/retro.c $(LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -276,11 +284,11 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(MAKE) --no-print-directory unit regress checks
 
-tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
+tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF) $(MATESET)
 
 # Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
 # pgn-extract, whole-game replays through the daemon.
-checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
+checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF) $(MATESET)
 	@tests/run-checks.sh $(BUILD)
 
 brltest: $(BRLTEST)
@@ -367,15 +375,16 @@ vmtest: $(BUILD)/annabellad
 # flipped bytes and 200 cuts of a long game's journal, and the recovery torture test with
 # TORTURE_TRIALS (100) trials of each kind of damage (tests/check-crash.sh,
 # tests/check-recovery.sh and tests/check-torture.sh run smaller in make check); who can
-# still checkmate, proven for every material of five men (tests/check-mate.sh runs up to
-# four men and one of five).
+# still checkmate, proven for every material of five men and the public sets' "never"
+# answers enumerated up to 300,000 positions each (tests/check-mate.sh runs up to four men
+# and one of five, and 20,000).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/valgrind.sh $(BUILD)
 
 TORTURE_TRIALS ?= 100
-torture: all $(MATEPROOF)
+torture: all $(MATEPROOF) $(MATESET)
 	@MATE_FULL=1 tests/check-mate.sh $(BUILD)
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)

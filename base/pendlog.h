@@ -3,17 +3,26 @@
  * An append-only log file (speech.log, control.log) that loses nothing to a storage fault:
  * a line that cannot be written now (read-only or full storage, the file not yet openable,
  * its directory removed) is kept, in order, and written with the next line or flush once
- * storage works again.  At most `max` bytes are kept; lines beyond that are counted and said
- * once.  Not thread-safe: one owner, or the owner's lock.
+ * storage works again.  At most `max` bytes are kept; lines beyond that are counted, said
+ * once, and noted in the file where they were (`MS dropped N lines ...`, MS the first's
+ * time: each line begins with its time).
+ *
+ * The file is the one at its path: before each write the log looks whether its file is
+ * still there (not removed, no other file or directory in its place: the storage unmounted
+ * and mounted again).  If not, it opens the path again (making its directory): a file made
+ * again begins with the start line (pendlog_start()), and what was written into a file the
+ * log had made again goes on into the one that takes its place (storage put back with its
+ * contents: the lines written while it was out are not lost with the empty directory they
+ * went to).  Not thread-safe: one owner, or the owner's lock.
  *
  * A reserve (pendlog_set_reserve()) keeps the last bytes of the file system for others (the
  * game's own record): a line that would take them is kept as through a fault, said once,
  * and written when there is room.
  *
  * Its digest is of what it wrote, not of what the file holds now: the file as it was when
- * it was opened, then every byte written to it.  A line edited in the file afterwards,
- * before or after the digest last noted, makes the file differ from the next digest
- * (README "Security model": the audit's digests in the journal).
+ * it was opened (again), then every byte written to it.  A line edited in the file
+ * afterwards, before or after the digest last noted, makes the file differ from the next
+ * digest (README "Security model": the audit's digests in the journal).
  */
 #ifndef ANNABELLA_PENDLOG_H
 #define ANNABELLA_PENDLOG_H
@@ -38,7 +47,18 @@ struct pendlog {
 	struct strbuf pending; /* not yet written, from off on */
 	size_t off;
 	bool failing;
-	unsigned long lost;	    /* lines beyond max */
+	/* Lines beyond max: how many, their bytes, the first's and the last's time. */
+	unsigned long lost;
+	size_t lost_bytes;
+	char lost_first[24], lost_last[24];
+	char start[256]; /* the start line, "" until pendlog_start() */
+	/* The file it wrote is gone: the next one opened is made again or put back. */
+	bool gone;
+	/* The file open now was made again here, and what went into it after its start
+	 * line: carried into a file that takes its place. */
+	bool made_again;
+	struct strbuf carried;
+	size_t carry_skip; /* bytes at the start of pending not to carry (its start line) */
 	unsigned long long reserve; /* bytes of the file system left to others (0: none) */
 	bool holding;		    /* lines kept back for the reserve (said once) */
 	struct sha256 digest;	    /* of the file at its opening, then of what was written */
@@ -54,6 +74,9 @@ int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, siz
 void pendlog_set_reserve(struct pendlog *l, unsigned long long bytes);
 /* LEN bytes (whole lines) appended: kept, then everything kept is written if it can be. */
 void pendlog_add(struct pendlog *l, const char *line, size_t len);
+/* The start line (the audit's: docs/state.md "State directory", control.log): appended as
+ * pendlog_add() does, and remembered as the first line of a file made again. */
+void pendlog_start(struct pendlog *l, const char *line, size_t len);
 /* Writes what is kept; false while storage fails (or the file cannot be opened). */
 bool pendlog_flush(struct pendlog *l);
 bool pendlog_waiting(const struct pendlog *l);

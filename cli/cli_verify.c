@@ -470,23 +470,9 @@ static int locate(const char *arg, char *journal, char *pgn, char *logs, size_t 
 		}
 		printf("no game in progress; the last finished game:\n");
 	} else {
-		char *slash;
-
 		snprintf(journal, size, "%s", arg);
-		snprintf(logs, size, "%s", arg);
-		slash = strrchr(logs, '/');
-		if (slash)
-			*slash = '\0';
-		else
-			snprintf(logs, size, ".");
 		/* A finished game's journal under games/: the logs are in the directory above. */
-		slash = strrchr(logs, '/');
-		if (!strcmp(slash ? slash + 1 : logs, "games")) {
-			if (slash)
-				*slash = '\0';
-			else
-				snprintf(logs, size, ".");
-		}
+		devkey_state_dir(journal, logs, size);
 	}
 	snprintf(pgn, size, "%s", journal);
 	if (strlen(pgn) > 8 && !strcmp(pgn + strlen(pgn) - 8, ".journal"))

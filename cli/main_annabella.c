@@ -20,6 +20,8 @@ static const struct {
 	enum log_level log_level;
 } commands[] = {
     {"perft", cli_perft, "perft FEN DEPTH [--divide]", LOG_LEVEL_WARN},
+    {"mate", cli_mate, "mate [FEN [white|black]]   (FENs one a line on standard input without one)",
+     LOG_LEVEL_WARN},
     {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]",
      LOG_LEVEL_WARN},
     {"scoresheet", cli_scoresheet,
@@ -33,6 +35,7 @@ static const struct {
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
     {"verify", cli_verify, "verify [--key FILE] [--anchors FILE]... [STATE_DIR|GAME.journal]",
      LOG_LEVEL_WARN},
+    {"journal", cli_journal, "journal [--json] STATE_DIR|JOURNAL", LOG_LEVEL_WARN},
     {"pin", cli_pin,
      "pin [DIGITS] | --set arbiter|assistant [DIGITS | --stdin] [--file FILE] |\n"
      "            --clear arbiter|assistant [--file FILE]",

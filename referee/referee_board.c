@@ -51,11 +51,16 @@ static void check_outcome(struct referee *r, uint64_t now)
 		return;
 	/* Mate and stalemate end the game for everyone to hear (Art. 5.1.1, 5.2.1).  In a
 	 * tournament a dead position is told to the tactile player alone, and a fivefold or
-	 * 75-move draw goes to the arbiter (status), not the players (trap 1). */
+	 * 75-move draw goes to the arbiter (status), not the players (trap 1).  A dead position
+	 * is said with its result: a draw (5.2.2; 2005 5.2 b) is not what every player knows it
+	 * to mean. */
 	if (r->g.params.mode != GAME_TOURNAMENT || o == CHESS_CHECKMATE || o == CHESS_STALEMATE)
 		ref_say(r, GAME_PUBLIC, ends[o].msg, now);
 	else if (o == CHESS_DEAD_POSITION)
 		ref_say(r, GAME_PRIVATE, ends[o].msg, now);
+	if (o == CHESS_DEAD_POSITION)
+		ref_say(r, r->g.params.mode != GAME_TOURNAMENT ? GAME_PUBLIC : GAME_PRIVATE,
+			GAME_MSG_RESULT_DRAW, now);
 	ref_end_game(r, o == CHESS_CHECKMATE ? result_win(mover) : "1/2-1/2", TERMINATION_NORMAL,
 		     ends[o].reason, "device", now);
 }

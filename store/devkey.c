@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -12,14 +13,38 @@
 #include "base/sha256.h"
 #include "store/journal.h"
 
+void devkey_state_dir(const char *journal, char *out, size_t size)
+{
+	char *slash, *real;
+
+	snprintf(out, size, "%s", journal);
+	slash = strrchr(out, '/');
+	if (slash)
+		slash[slash == out] = '\0'; /* "/journal": "/" */
+	else
+		snprintf(out, size, ".");
+	real = realpath(out, NULL);
+	slash = real ? strrchr(real, '/') : NULL;
+	if (slash && !strcmp(slash + 1, "games")) {
+		slash[slash == real] = '\0';
+		snprintf(out, size, "%s", real);
+	}
+	free(real);
+}
+
 int devkey_path(const char *dir, char *out, size_t size)
 {
-	size_t n = strlen(dir);
+	char *real = realpath(dir, NULL); /* "." or "games/..": the directory's own name */
+	const char *d = real ? real : dir;
+	size_t n = strlen(d);
+	int rc;
 
 	/* "/var/lib/annabella/" is the directory "/var/lib/annabella". */
-	while (n > 1 && dir[n - 1] == '/')
+	while (n > 1 && d[n - 1] == '/')
 		n--;
-	return snprintf(out, size, "%.*s-key/%s", (int)n, dir, DEVKEY_FILE) < (int)size ? 0 : -1;
+	rc = snprintf(out, size, "%.*s-key/%s", (int)n, d, DEVKEY_FILE) < (int)size ? 0 : -1;
+	free(real);
+	return rc;
 }
 
 /* A new key at path: its directory made (0700), the file written whole (0600, synced) or

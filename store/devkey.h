@@ -19,6 +19,9 @@
 #define DEVKEY_BYTES 32
 #define DEVKEY_FILE  "device-key"
 
+/* The state directory a journal file belongs to, into out: its directory, or the one above
+ * for a finished game's journal under games/ ("." for a bare file name). */
+void devkey_state_dir(const char *journal, char *out, size_t size);
 /* The key's path for the state directory dir into out; -1 when it does not fit. */
 int devkey_path(const char *dir, char *out, size_t size);
 /* The key at path into key; with make, a missing one is made first.  0, or -1 with why in

@@ -170,6 +170,12 @@ static int sync_pgn(struct sheet *s, const struct game *g)
 	return 0;
 }
 
+bool sheet_anchor_tag(const char *name)
+{
+	return !strcmp(name, "DeviceSerial") || !strcmp(name, "GameId") ||
+	       !strcmp(name, "JournalLine") || !strcmp(name, "JournalChain");
+}
+
 char *sheet_text(struct sheet *sh, const struct game *g, const struct sheet_anchor *anchor)
 {
 	if (sync_pgn(sh, g))

@@ -22,6 +22,9 @@ struct sheet_anchor {
 	const char *serial, *chain;
 	long line;
 };
+/* Whether a tag is one of the anchor's: the journal's as it stood when the scoresheet was
+ * written, not the game's. */
+bool sheet_anchor_tag(const char *name);
 /* The scoresheet brought up to the game, as PGN text (malloc'd), or NULL (out of memory).
  * Every one carries the anchor as it stands (`[DeviceSerial]`, `[GameId]`, `[JournalLine]`,
  * `[JournalChain]`), for `annabella verify` and whoever keeps a copy off the device (the

@@ -233,6 +233,37 @@ else
 	bad "verify off the device: exit $rc: $(cat "$work/off.out")"
 fi
 
+# `annabella journal` reads the keyed chain as verify does: on the device, with the key beside
+# the state directory, every line checked and none breaking (from games/ too); a move edited:
+# off the device nothing can break (the keyed lines counted as not checked), with the key the
+# chain breaks at it.
+"$build/annabella" journal "$work/state/$j" >"$work/list.out" 2>&1
+(cd "$work/state/games" && "$build/annabella" journal "$name.journal") >"$work/list2.out" 2>&1
+if ! grep -q 'chain breaks' "$work/list.out" "$work/list2.out" &&
+	! grep -q 'not checked' "$work/list.out" "$work/list2.out" &&
+	grep -q ' records, 0 bad' "$work/list2.out"; then
+	ok
+else
+	bad "annabella journal on the device: $(cat "$work/list.out" "$work/list2.out")"
+fi
+(cd "$work/copy" && python3 "$work/journal.py" "$j" edit)
+"$build/annabella" journal "$work/copy/$j" >"$work/list.out" 2>&1
+if ! grep -q 'chain breaks' "$work/list.out" &&
+	grep -q 'keyed lines not checked: no device key here' "$work/list.out"; then
+	ok
+else
+	bad "annabella journal off the device, a move edited: $(cat "$work/list.out")"
+fi
+cp -a "$work/state-key" "$work/copy-key"
+"$build/annabella" journal "$work/copy/$j" >"$work/list.out" 2>&1
+if [ "$(grep -c '(chain breaks here)$' "$work/list.out")" = 1 ] &&
+	! grep -q 'not checked' "$work/list.out"; then
+	ok
+else
+	bad "annabella journal with the key, a move edited: $(cat "$work/list.out")"
+fi
+rm -rf "$work/copy-key"
+
 # A game in progress (real time, e4 e5, then the player thinks), each of two ways:
 #  - live: a line of control.log written after the last digest is edited in place while the
 #    daemon runs; its next digest (at the stop) is of what it wrote: verify finds the edit;
