@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/fileplace.h"
@@ -14,6 +15,28 @@
 static int open_append(const char *path)
 {
 	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+}
+
+/* The digest begun again from what the file holds now (it was just opened). */
+static void digest_file(struct pendlog *l)
+{
+	unsigned char buf[65536];
+	int fd = open(l->path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	sha256_init(&l->digest);
+	l->digested = 0;
+	l->digest_known = fd >= 0;
+	while (fd >= 0 && ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))) {
+		if (n < 0)
+			continue;
+		sha256_update(&l->digest, buf, (size_t)n);
+		l->digested += n;
+	}
+	if (fd >= 0 && n < 0)
+		l->digest_known = false;
+	if (fd >= 0)
+		close(fd);
 }
 
 int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, size_t max,
@@ -37,6 +60,7 @@ int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, siz
 		errno = e;
 		return -1;
 	}
+	digest_file(l);
 	return 0;
 }
 
@@ -87,6 +111,7 @@ static void reopen(struct pendlog *l)
 	if (fd < 0)
 		return;
 	l->fd = fd;
+	digest_file(l);
 	if (!l->gone) {
 		log_info(l->cat, "%s: opened, with the lines kept meanwhile", l->name);
 		return;
@@ -124,10 +149,39 @@ static void line_time(const char *line, size_t len, char *out, size_t size)
 	out[n] = '\0';
 }
 
+void pendlog_set_reserve(struct pendlog *l, unsigned long long bytes)
+{
+	l->reserve = bytes;
+}
+
+/* Whether the file system has room for what is kept and the reserve besides; said once when
+ * it has not, and when it has again (a file system that cannot tell has room). */
+static bool room(struct pendlog *l)
+{
+	struct statvfs fs;
+	bool has;
+
+	if (!l->reserve || fstatvfs(l->fd, &fs))
+		return true;
+	has =
+	    (unsigned long long)fs.f_bavail * fs.f_frsize >= l->reserve + (l->pending.len - l->off);
+	if (!has && !l->holding)
+		log_warn(
+		    l->cat,
+		    "%s: stops here: the last %llu MiB of its storage are kept for the game's "
+		    "record; its lines are kept (up to %zu KiB) and written when there is room",
+		    l->name, l->reserve >> 20, l->max >> 10);
+	else if (has && l->holding)
+		log_warn(l->cat, "%s: room again: written on, with the lines kept meanwhile",
+			 l->name);
+	l->holding = !has;
+	return has;
+}
+
 bool pendlog_flush(struct pendlog *l)
 {
 	reopen(l);
-	if (l->fd < 0)
+	if (l->fd < 0 || !room(l))
 		return false;
 	for (;;) {
 		while (l->off < l->pending.len) {
@@ -148,6 +202,8 @@ bool pendlog_flush(struct pendlog *l)
 				return false;
 			}
 			carry(l, l->pending.p + l->off, (size_t)w);
+			sha256_update(&l->digest, l->pending.p + l->off, (size_t)w);
+			l->digested += w;
 			l->off += (size_t)w;
 		}
 		l->pending.len = l->off = 0;
@@ -218,6 +274,9 @@ bool pendlog_waiting(const struct pendlog *l)
 
 void pendlog_close(struct pendlog *l)
 {
+	if (pendlog_waiting(l))
+		log_error(l->cat, "%s: %zu bytes of lines could not be written before the stop",
+			  l->name, l->pending.len - l->off);
 	if (l->fd >= 0)
 		close(l->fd);
 	l->fd = -1;
@@ -226,4 +285,17 @@ void pendlog_close(struct pendlog *l)
 	l->off = 0;
 	free(l->carried.p);
 	l->carried = (struct strbuf){0};
+}
+
+int pendlog_digest(const struct pendlog *l, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
+{
+	struct sha256 copy = l->digest;
+	unsigned char d[SHA256_SIZE];
+
+	if (l->fd < 0 || !l->digest_known)
+		return -1;
+	sha256_final(&copy, d);
+	sha256_hex(d, sizeof(d), hex);
+	*bytes = l->digested;
+	return 0;
 }

@@ -14,6 +14,15 @@
  * log had made again goes on into the one that takes its place (storage put back with its
  * contents: the lines written while it was out are not lost with the empty directory they
  * went to).  Not thread-safe: one owner, or the owner's lock.
+ *
+ * A reserve (pendlog_set_reserve()) keeps the last bytes of the file system for others (the
+ * game's own record): a line that would take them is kept as through a fault, said once,
+ * and written when there is room.
+ *
+ * Its digest is of what it wrote, not of what the file holds now: the file as it was when
+ * it was opened (again), then every byte written to it.  A line edited in the file
+ * afterwards, before or after the digest last noted, makes the file differ from the next
+ * digest (README "Security model": the audit's digests in the journal).
  */
 #ifndef ANNABELLA_PENDLOG_H
 #define ANNABELLA_PENDLOG_H
@@ -23,6 +32,7 @@
 #include <sys/types.h>
 
 #include "base/log.h"
+#include "base/sha256.h"
 #include "base/strbuf.h"
 
 typedef ssize_t (*pendlog_write_fn)(int fd, const void *data, size_t len);
@@ -49,12 +59,19 @@ struct pendlog {
 	bool made_again;
 	struct strbuf carried;
 	size_t carry_skip; /* bytes at the start of pending not to carry (its start line) */
+	unsigned long long reserve; /* bytes of the file system left to others (0: none) */
+	bool holding;		    /* lines kept back for the reserve (said once) */
+	struct sha256 digest;	    /* of the file at its opening, then of what was written */
+	off_t digested;		    /* bytes it covers */
+	bool digest_known;	    /* the file could be read at its opening */
 };
 
 /* Opens PATH for appending (0640), made if missing; a file that cannot be opened now is
  * tried again at each line.  -1 with errno when it could not be opened (kept usable). */
 int pendlog_open(struct pendlog *l, const char *path, enum log_category cat, size_t max,
 		 pendlog_write_fn write);
+/* Leave the last `bytes` of the file system to others. */
+void pendlog_set_reserve(struct pendlog *l, unsigned long long bytes);
 /* LEN bytes (whole lines) appended: kept, then everything kept is written if it can be. */
 void pendlog_add(struct pendlog *l, const char *line, size_t len);
 /* The start line (the audit's: docs/state.md "State directory", control.log): appended as
@@ -63,6 +80,9 @@ void pendlog_start(struct pendlog *l, const char *line, size_t len);
 /* Writes what is kept; false while storage fails (or the file cannot be opened). */
 bool pendlog_flush(struct pendlog *l);
 bool pendlog_waiting(const struct pendlog *l);
+/* The digest of the file's first *bytes bytes as written (hex); -1 when it is not known
+ * (the file not opened yet, or not readable when it was). */
+int pendlog_digest(const struct pendlog *l, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 void pendlog_close(struct pendlog *l);
 
 #endif

@@ -141,3 +141,61 @@ void sha256_hex(const unsigned char *bytes, size_t len, char *out)
 	}
 	out[2 * len] = '\0';
 }
+
+bool sha256_unhex(const char *hex, unsigned char *out, size_t len)
+{
+	for (size_t i = 0; i < 2 * len; i++) {
+		char c = hex[i];
+		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (v < 0)
+			return false;
+		out[i / 2] = (unsigned char)(i % 2 ? out[i / 2] << 4 | v : v);
+	}
+	return true;
+}
+
+void hmac_sha256_init(struct hmac_sha256 *h, const void *key, size_t key_len)
+{
+	unsigned char block[64] = {0}, pad[64];
+
+	/* A key longer than a block is its digest (RFC 2104, 2). */
+	if (key_len > sizeof(block))
+		sha256(key, key_len, block);
+	else
+		memcpy(block, key, key_len);
+	for (int i = 0; i < 64; i++)
+		pad[i] = block[i] ^ 0x36;
+	sha256_init(&h->inner);
+	sha256_update(&h->inner, pad, sizeof(pad));
+	for (int i = 0; i < 64; i++)
+		pad[i] = block[i] ^ 0x5c;
+	sha256_init(&h->outer);
+	sha256_update(&h->outer, pad, sizeof(pad));
+	explicit_bzero(block, sizeof(block));
+	explicit_bzero(pad, sizeof(pad));
+}
+
+void hmac_sha256_update(struct hmac_sha256 *h, const void *data, size_t len)
+{
+	sha256_update(&h->inner, data, len);
+}
+
+void hmac_sha256_final(struct hmac_sha256 *h, unsigned char mac[SHA256_SIZE])
+{
+	unsigned char inner[SHA256_SIZE];
+
+	sha256_final(&h->inner, inner);
+	sha256_update(&h->outer, inner, sizeof(inner));
+	sha256_final(&h->outer, mac);
+}
+
+void hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
+		 unsigned char mac[SHA256_SIZE])
+{
+	struct hmac_sha256 h;
+
+	hmac_sha256_init(&h, key, key_len);
+	hmac_sha256_update(&h, data, len);
+	hmac_sha256_final(&h, mac);
+}

@@ -5,6 +5,7 @@
  */
 #include "braille/braille.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +31,10 @@ char *scoresheet_text(const struct scoresheet_game *game)
 	bool any = false;
 	for (size_t k = 0; k < sizeof(labels) / sizeof(labels[0]); k++) {
 		if (present(values[k])) {
-			strbuf_printf(&t, "%s: %s\n", labels[k], values[k]);
+			/* A name cannot break its line or turn the text (base/utf8.h). */
+			strbuf_printf(&t, "%s: ", labels[k]);
+			utf8_append_safe(&t, values[k], strlen(values[k]), false);
+			strbuf_append(&t, "\n", 1);
 			any = true;
 		}
 	}

@@ -10,6 +10,7 @@
  */
 #include "chess/pgn.h"
 #include "base/strbuf.h"
+#include "base/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -232,11 +233,17 @@ static void sb_tag(struct sbuf *b, const char *name, const char *value)
 	sb_str(b, "[");
 	sb_str(b, name);
 	sb_str(b, " \"");
-	for (const char *v = value; *v; v++) {
-		if (*v == '\\' || *v == '"')
+	/* A tag pair is one line, read in its order: what breaks a line or turns the text
+	 * cannot stay (base/utf8.h). */
+	for (const char *v = value; *v;) {
+		size_t n = strcspn(v, "\\\"");
+
+		utf8_append_safe(&b->text, v, n, false);
+		v += n;
+		if (*v) {
 			sb_mem(b, "\\", 1);
-		/* A tag pair is one line: control characters cannot stay. */
-		sb_mem(b, (unsigned char)*v < 0x20 ? " " : v, 1);
+			sb_mem(b, v++, 1);
+		}
 	}
 	sb_str(b, "\"]\n");
 }
@@ -266,7 +273,7 @@ static void sb_word(struct sbuf *b, const char *w, size_t n)
  * that look for clock commands line by line find them; the choice depends on the normalised
  * text alone, so a second export is the same as the first.  A word too long for a line is
  * cut into pieces: the line limit wins over the word. */
-static void sb_comment(struct sbuf *b, const char *text)
+static void sb_comment_safe(struct sbuf *b, const char *text)
 {
 	char norm[WORD_MAX + 3], piece[WORD_MAX + 3];
 	size_t len = 0, total = 0;
@@ -312,6 +319,22 @@ static void sb_comment(struct sbuf *b, const char *text)
 		return;
 	piece[len++] = '}';
 	sb_word(b, piece, len);
+}
+
+/* What breaks a line or turns the text in a comment cannot stay either (base/utf8.h). */
+static void sb_comment(struct sbuf *b, const char *text)
+{
+	struct strbuf safe = {0};
+
+	if (utf8_unsafe_at(text, strlen(text), false) == strlen(text)) {
+		sb_comment_safe(b, text);
+		return;
+	}
+	utf8_append_safe(&safe, text, strlen(text), false);
+	if (safe.p)
+		sb_comment_safe(b, safe.p);
+	b->text.failed |= safe.failed;
+	free(safe.p);
 }
 
 /* A move number's digits into buf (at least 11 bytes); returns their count. */

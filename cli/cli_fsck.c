@@ -28,6 +28,7 @@
 #include "base/log.h"
 #include "cli/cli.h"
 #include "store/journal.h"
+#include "store/devkey.h"
 #include "store/lock.h"
 #include "store/recovery.h"
 #include "store/state.h"
@@ -253,6 +254,10 @@ int cli_fsck(int argc, char **argv)
 			  dir, (long)holder);
 		return 2;
 	}
+	/* The device key, where it may be read (root): a journal mended is keyed as the
+	 * daemon keys it; without it, mended plain (store/devkey.h). */
+	if (devkey_use(dir, false, err, sizeof(err)))
+		err[0] = '\0';
 	if (use) {
 		if (use_journal(dir, use)) {
 			close(lock);

@@ -11,15 +11,18 @@
  *
  * Without --json: one line per record (`LINE MS TYPE ARGS`) and the lines skipped.  With
  * --json one object: `journal` (the path), `lines`, `torn_tail`, `chain` (its final value),
- * `chained`, `chain_breaks`, `bad`, `duplicates`, `skipped` (the line numbers of the lines
- * that are no record read: bad, duplicated or torn), `records` (each with `line`, `ms`,
- * `type`, `args`, `chain_ok`, `clock` (whether it carries the clock), and what the game's
+ * `chained`, `chain_breaks`, `unchecked` (keyed lines whose value could not be checked: no
+ * device key here), `bad`, `duplicates`, `skipped` (the line numbers of the lines that are no
+ * record read: bad, duplicated or torn), `records` (each with `line`, `ms`, `type`, `args`,
+ * `chain_checked`, `chain_ok`, `clock` (whether it carries the clock), and what the game's
  * decoder reads from it: `ply`, `uci`, `san` (made, relayed), `clk_ms` (complete), `color`
  * and `kind` (press), `id`, `player`, `time_control`, `fen` (game), `plies` and `run`
  * (restart), `recovered` (checkpoint), `result` (result, flag); `decoded` false when it
  * cannot), and for a state directory `game_record` (game.record's game, or null) and
  * `scoresheet` (null without game.pgn, else `plies`, each `san` ("" unreadable) and `clk_ms`
- * (-1: none or unreadable), `damaged`, `finished` and `result`).  Nothing is changed.
+ * (-1: none or unreadable), `damaged`, `finished` and `result`).  It checks the keyed chain
+ * with the device key of the journal's state directory where it may read it
+ * (store/devkey.h).  Nothing is changed.
  * Exit 0, or 2 when there is nothing to read.
  */
 #include <errno.h>
@@ -35,6 +38,7 @@
 #include "cli/cli.h"
 #include "control/json.h"
 #include "game/record.h"
+#include "store/devkey.h"
 #include "store/journal.h"
 #include "store/salvage.h"
 #include "store/state.h"
@@ -130,7 +134,7 @@ static int list_record(void *user, const struct journal_record *jr, char *why, s
 	if (!l->json) {
 		printf("%d %llu %s%s%s%s\n", jr->line, (unsigned long long)jr->ms, jr->type,
 		       jr->args[0] ? " " : "", jr->args,
-		       jr->chained && !jr->chain_ok ? "  (chain breaks here)" : "");
+		       jr->chain_checked && !jr->chain_ok ? "  (chain breaks here)" : "");
 		return 0;
 	}
 	json_object(l->w, NULL);
@@ -138,6 +142,7 @@ static int list_record(void *user, const struct journal_record *jr, char *why, s
 	json_int(l->w, "ms", (int64_t)jr->ms);
 	json_string(l->w, "type", jr->type);
 	json_string(l->w, "args", jr->args);
+	json_bool(l->w, "chain_checked", jr->chain_checked);
 	json_bool(l->w, "chain_ok", jr->chain_ok);
 	if (!note) {
 		json_bool(l->w, "decoded", decoded);
@@ -248,6 +253,14 @@ int cli_journal(int argc, char **argv)
 	} else {
 		snprintf(journal, sizeof(journal), "%s", arg);
 	}
+	/* The device key where it may be read (root, the daemon's user): the keyed chain's
+	 * values checked too. */
+	if (dir[0])
+		snprintf(path, sizeof(path), "%s", dir);
+	else
+		devkey_state_dir(journal, path, sizeof(path));
+	if (devkey_use(path, false, err, sizeof(err)))
+		err[0] = '\0';
 	lines = count_lines(journal);
 	l.taken_size = lines + 2;
 	l.taken = calloc(l.taken_size, 1);
@@ -278,6 +291,8 @@ int cli_journal(int argc, char **argv)
 		printf("%d records, %d bad, %d duplicated%s; chain %s\n", st.taken, st.bad,
 		       st.duplicates, st.torn_tail ? ", a torn last line" : "",
 		       st.chain[0] ? st.chain : "-");
+		if (st.unchecked)
+			printf("%d keyed lines not checked: no device key here\n", st.unchecked);
 		free(l.taken);
 		return 0;
 	}
@@ -287,6 +302,7 @@ int cli_journal(int argc, char **argv)
 	json_string(&w, "chain", st.chain);
 	json_int(&w, "chained", st.chained);
 	json_int(&w, "chain_breaks", st.chain_breaks);
+	json_int(&w, "unchecked", st.unchecked);
 	json_int(&w, "bad", st.bad);
 	json_int(&w, "duplicates", st.duplicates);
 	json_array(&w, "skipped");

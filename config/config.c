@@ -4,15 +4,19 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "chess/chess.h"
 #include "base/log.h"
+#include "base/utf8.h"
 
 void config_defaults(struct config *cfg)
 {
@@ -49,6 +53,7 @@ void config_defaults(struct config *cfg)
 	cfg->keep_audio = 50;
 	cfg->keep_audio_mb = 100;
 	cfg->keep_games = -1;
+	cfg->reserve_mb = CONFIG_RESERVE_MB;
 	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
 	snprintf(cfg->control_group, sizeof(cfg->control_group), "annabella");
 	cfg->arbiter_count = 1;
@@ -155,6 +160,36 @@ static int parse_names(struct config *cfg, const char *value)
 	return 0;
 }
 
+/* A PIN in clear (its digits, hashed now with a random salt), its hash, or empty for none. */
+static int set_pin(struct config *cfg, const char *key, const char *value, char *err,
+		   size_t err_size)
+{
+	struct config_pin *pin = key[1] == 'r' ? &cfg->arbiter_pin : &cfg->assistant_pin;
+	const struct config_pin *other =
+	    pin == &cfg->arbiter_pin ? &cfg->assistant_pin : &cfg->arbiter_pin;
+	unsigned char salt[PIN_HASH_SALT];
+	size_t n = strlen(value);
+
+	memset(pin, 0, sizeof(*pin));
+	if (!n)
+		return 0;
+	if (!strncmp(value, PIN_HASH_PREFIX, strlen(PIN_HASH_PREFIX))) {
+		if (pin_hash_parse(&pin->hash, value))
+			BAD("%s: not a PIN's hash as `annabella pin` writes it", key);
+		return 0;
+	}
+	if (n < PIN_DIGITS_MIN || n > PIN_DIGITS_MAX || strspn(value, "0123456789") != n)
+		BAD("%s must be at least 4 digits (at most 31), a hash from `annabella pin`, or "
+		    "empty for none",
+		    key);
+	if (pin_hash_check(&other->hash, value))
+		BAD("arbiter-pin and assistant-pin must differ");
+	if (getrandom(salt, sizeof(salt), 0) != (ssize_t)sizeof(salt))
+		BAD("%s: no random source for its salt", key);
+	pin_hash_make(&pin->hash, value, salt, PIN_HASH_ITERATIONS);
+	return 0;
+}
+
 static int set_control(struct config *cfg, const char *key, const char *value, char *err,
 		       size_t err_size)
 {
@@ -171,17 +206,16 @@ static int set_control(struct config *cfg, const char *key, const char *value, c
 		if (parse_names(cfg, value))
 			BAD("arbiters must be up to %d user names", CONFIG_MAX_ARBITERS);
 	} else if (!strcmp(key, "arbiter-pin") || !strcmp(key, "assistant-pin")) {
-		char *dst = key[1] == 'r' ? cfg->arbiter_pin : cfg->assistant_pin;
-
-		if (value[0] && (strlen(value) < 4 || strspn(value, "0123456789") != strlen(value)))
-			BAD("%s must be at least 4 digits, or empty for none", key);
-		if (copy_string(dst, sizeof(cfg->arbiter_pin), value))
-			BAD("%s too long", key);
+		if (set_pin(cfg, key, value, err, err_size))
+			return -1;
+	} else if (!strcmp(key, "pin-file")) {
+		if (value[0] && value[0] != '/')
+			BAD("pin-file must be an absolute path, or empty for none");
+		if (copy_string(cfg->pin_file, sizeof(cfg->pin_file), value))
+			BAD("pin-file too long");
 	} else {
 		BAD("unknown key '%s' in [control]", key);
 	}
-	if (cfg->arbiter_pin[0] && !strcmp(cfg->arbiter_pin, cfg->assistant_pin))
-		BAD("arbiter-pin and assistant-pin must differ");
 	return 0;
 }
 
@@ -846,6 +880,14 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			cfg->keep_audio_mb = (int)v;
 			return 0;
 		}
+		if (!strcmp(key, "reserve")) {
+			long v;
+
+			if (parse_uint(value, 0, 65536, &v))
+				BAD("reserve must be a number of MiB (0..65536)");
+			cfg->reserve_mb = (int)v;
+			return 0;
+		}
 		BAD("unknown key '%s' in [state]", key);
 	}
 	if (!strcmp(section, "log")) {
@@ -952,11 +994,39 @@ static bool may_be_empty(const char *key)
 	return false;
 }
 
+/* Whether value holds a character that breaks the line or turns the text (a tab is
+ * white space). */
+static bool turns_text(const char *value)
+{
+	const unsigned char *p = (const unsigned char *)value;
+	size_t len = strlen(value);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = utf8_decode(p + i, len - i, &cp);
+
+		if (n && cp != '\t' && utf8_effect(cp) != UTF8_PLAIN)
+			return true;
+		i += n ? n : 1;
+	}
+	return false;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *ctx = user;
 	char msg[200];
 
+	/* Values become tags, names and words a person reads: nothing that breaks a line or
+	 * turns the text (base/utf8.h).  Bytes that are no UTF-8 (a file in Latin-1 from
+	 * before) are taken as they were: the scoresheets write them as U+FFFD. */
+	if (turns_text(value)) {
+		snprintf(msg, sizeof(msg),
+			 "%s: a character that breaks the line or turns the text (such as U+202E "
+			 "or U+2028)",
+			 name);
+		return refuse(ctx, msg);
+	}
 	if (!strcmp(section, "board") && !strcmp(name, "squares")) {
 		size_t n = strlen(value);
 
@@ -979,6 +1049,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		return refuse(ctx, msg);
 	}
 	if (config_set(ctx->cfg, section, name, value, msg, sizeof(msg)) == 0) {
+		if (!strcmp(section, "control") && strstr(name, "-pin")) {
+			struct config_pin *pin =
+			    name[1] == 'r' ? &ctx->cfg->arbiter_pin : &ctx->cfg->assistant_pin;
+
+			snprintf(pin->file, sizeof(pin->file), "%s", ctx->path);
+			pin->line = ctx->line;
+		}
 		if (!strcmp(section, "speech") && !strncmp(name, "pronounce", 9)) {
 			struct config_place *at = &ctx->cfg->pronounce_at[ctx->cfg->pronounce_last];
 
@@ -1123,4 +1200,106 @@ int config_load(struct config *cfg, const char *path, char *err, size_t err_size
 	free(names);
 	digest_done(cfg, &h);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ the PIN file */
+
+/* Whether the file at path holds something besides white space. */
+static bool has_text(const char *path)
+{
+	char text[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	for (ssize_t i = 0; i < n; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			return true;
+	return false;
+}
+
+const char *config_secret_path(const char *name, const char *path, char *buf, size_t size)
+{
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+
+	/* One of white space alone is the unit's stand-in for a file it did not find
+	 * (SetCredential=). */
+	if (dir && dir[0] && snprintf(buf, size, "%s/%s", dir, name) < (int)size && has_text(buf))
+		return buf;
+	return path;
+}
+
+bool config_pin_exposed(const struct config_pin *pin)
+{
+	struct stat st;
+
+	return pin->hash.set && pin->file[0] && stat(pin->file, &st) == 0 &&
+	       (st.st_mode & (S_IRGRP | S_IROTH));
+}
+
+int config_load_pins(struct config *cfg, char *warn, size_t warn_size, char *err, size_t err_size)
+{
+	char buf[PATH_MAX], line[512];
+	const char *path = config_secret_path("pins", cfg->pin_file, buf, sizeof(buf));
+	struct config pins;
+	FILE *f;
+	int n = 0;
+
+	warn[0] = '\0';
+	if (!path[0])
+		return 0;
+	f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			snprintf(warn, warn_size, "%s: cannot read: %s; no PIN gives a role", path,
+				 strerror(errno));
+		return 0;
+	}
+	/* Its own PINs: each it names replaces the configuration's. */
+	pins.arbiter_pin = cfg->arbiter_pin;
+	pins.assistant_pin = cfg->assistant_pin;
+	while (fgets(line, sizeof(line), f)) {
+		char *key = line, *eq, *value, *end;
+		char msg[200];
+
+		n++;
+		line[strcspn(line, "\r\n")] = '\0';
+		key += strspn(key, " \t");
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			snprintf(err, err_size, "%s:%d: KEY = VALUE expected", path, n);
+			fclose(f);
+			return -1;
+		}
+		value = eq + 1 + strspn(eq + 1, " \t");
+		for (end = eq; end > key && (end[-1] == ' ' || end[-1] == '\t'); end--)
+			;
+		*end = '\0';
+		for (end = value + strlen(value);
+		     end > value && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
+		if ((strcmp(key, "arbiter-pin") && strcmp(key, "assistant-pin")) ||
+		    set_pin(&pins, key, value, msg, sizeof(msg))) {
+			snprintf(err, err_size, "%s:%d: %s", path, n,
+				 strcmp(key, "arbiter-pin") && strcmp(key, "assistant-pin")
+				     ? "only arbiter-pin and assistant-pin belong in the PIN file"
+				     : msg);
+			fclose(f);
+			return -1;
+		}
+		{
+			struct config_pin *pin =
+			    key[1] == 'r' ? &pins.arbiter_pin : &pins.assistant_pin;
+
+			snprintf(pin->file, sizeof(pin->file), "%s", path);
+			pin->line = n;
+		}
+	}
+	fclose(f);
+	cfg->arbiter_pin = pins.arbiter_pin;
+	cfg->assistant_pin = pins.assistant_pin;
+	return 0;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/pinhash.h"
 #include "braille/panel.h"
 #include "config/fairplay_config.h"
 #include "chess/detect.h"
@@ -31,6 +32,9 @@
 /* PINs should have at least this many digits (shorter ones, of four or five, are taken
  * with a warning at start). */
 #define CONFIG_PIN_DIGITS 6
+/* [state] reserve's default: a long game's audio record (about 2.5 MB a game, a long one
+ * several times that), its journal and scoresheets, and the next game's, with room to spare. */
+#define CONFIG_RESERVE_MB 32
 
 /* [power]: the device's power, watched by the daemon (daemon/power.h). */
 enum power_monitor {
@@ -142,12 +146,27 @@ struct config {
 	int keep_audio;	   /* games whose audio record is kept under games/ (-1: all) */
 	int keep_audio_mb; /* their size together at most (0: no bound) */
 	int keep_games;	   /* games whose PGN and journal are kept (-1: all) */
+	/* MiB of the state directory's storage kept for the game's own record (journal,
+	 * scoresheets, audio record): control.log and speech.log stop before they would take it
+	 * (docs/state.md "State directory"). */
+	int reserve_mb;
 	/* [control] */
 	char control_socket[108]; /* "" or "none": no control socket */
 	char control_group[32];
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
-	char arbiter_pin[32], assistant_pin[32]; /* "" : no PIN gives that role */
+	/* arbiter-pin, assistant-pin: the PIN's salted hash (base/pinhash.h; not set: no PIN
+	 * gives that role), from the PIN file (config_load_pins()) or, as before it, from the
+	 * configuration; then the file and line it came from (the daemon warns when the
+	 * socket's group may read that file). */
+	struct config_pin {
+		struct pin_hash hash;
+		char file[200];
+		int line;
+	} arbiter_pin, assistant_pin;
+	/* The PIN file: only the daemon and the page read it (README "Security model"); ""
+	 * none.  A service given the credential `pins` (systemd's LoadCredential=) reads that. */
+	char pin_file[256];
 	/* [training] (docs/training.md "Training and study"; casual play): the menu's training
 	 * entry, and what `annabella train` takes when its options do not say */
 	bool train_menu;
@@ -188,6 +207,18 @@ int config_parse_bool(const char *value, bool *out);
  * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
  * "FILE:LINE: message" in err, FILE being the file that holds the line. */
 int config_load(struct config *cfg, const char *path, char *err, size_t err_size);
+/* The PINs of the PIN file (pin-file, or the service's credential `pins`) over those of the
+ * configuration: lines `arbiter-pin = HASH` and `assistant-pin = HASH` (or a PIN, or empty
+ * for none), `#` comments.  A missing file gives none; one that cannot be read is said in
+ * *warn (its PINs not taken).  0, or -1 with "FILE:LINE: message" in err. */
+int config_load_pins(struct config *cfg, char *warn, size_t warn_size, char *err, size_t err_size);
+/* Whether the file a PIN came from may be read by more than its owner (its group: the
+ * control socket's, the assistants'). */
+bool config_pin_exposed(const struct config_pin *pin);
+/* The file a service's credential `name` (systemd.exec(5), $CREDENTIALS_DIRECTORY) gives for
+ * a secret configured at path: that credential when the service has it and it holds more
+ * than white space (a unit's stand-in for a file it did not find), else path. */
+const char *config_secret_path(const char *name, const char *path, char *buf, size_t size);
 /* One key; used by config_load and tests.  0, or -1 with a message in err. */
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,
 	       char *err, size_t err_size);

@@ -13,6 +13,10 @@
 static void answer(struct control_outcome *out, const struct game_reply *reply)
 {
 	out->ok = reply->ok;
+	out->code = reply->code;
+	out->quotes = false;
+	for (int i = 0; i < reply->argc; i++)
+		out->quotes |= !reply->args[i].number;
 	control_reply(&out->reply, reply);
 	snprintf(out->said, sizeof(out->said), "%s", reply->text);
 }
@@ -173,12 +177,9 @@ void control_h_watch(const struct control_env *env, struct control_request *req,
 void control_h_auth(const struct control_env *env, struct control_request *req,
 		    struct control_outcome *out)
 {
-	const char *arbiter = env->arbiter_pin ? env->arbiter_pin : "";
-	const char *assistant = env->assistant_pin ? env->assistant_pin : "";
-
-	if (arbiter[0] && !strcmp(req->pin, arbiter))
+	if (env->arbiter_pin && pin_secret_check(env->arbiter_pin, req->pin))
 		out->role = ROLE_ARBITER;
-	else if (assistant[0] && !strcmp(req->pin, assistant))
+	else if (env->assistant_pin && pin_secret_check(env->assistant_pin, req->pin))
 		out->role = ROLE_ASSISTANT;
 	else {
 		out->action = CONTROL_ACT_PIN_REFUSED;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
+
 #define MAX_WORDS CONTROL_MAX_WORDS
 
 static int fail(struct game_reply *err, enum reply_code code, const struct reply_value *args)
@@ -862,36 +864,19 @@ static const struct control_command *lookup(const char *name, const char *arg)
 	return NULL;
 }
 
-/* Well-formed UTF-8 without control characters (a tab is a space): REPLY_NONE, or what
- * is wrong. */
-static enum reply_code bad_text(const unsigned char *s, size_t len)
+/* Well-formed UTF-8 without control characters (a tab is a space; the characters that break
+ * a line or turn the text around it count as such, base/utf8.h): REPLY_NONE, or what is
+ * wrong. */
+static enum reply_code bad_text(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len;) {
-		unsigned char c = s[i];
-		size_t n;
-		uint32_t cp;
+	size_t at = utf8_unsafe_at(s, len, true);
+	uint32_t cp;
 
-		if (c < 0x80) {
-			if ((c < 0x20 && c != '\t') || c == 0x7f)
-				return REPLY_REQUEST_CONTROL_CHARACTER;
-			i++;
-			continue;
-		}
-		n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-		if (!n || c > 0xf4 || i + n > len)
-			return REPLY_REQUEST_NOT_UTF8;
-		cp = c & (0x7f >> n);
-		for (size_t k = 1; k < n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return REPLY_REQUEST_NOT_UTF8;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return REPLY_REQUEST_NOT_UTF8;
-		i += n;
-	}
-	return REPLY_NONE;
+	if (at == len)
+		return REPLY_NONE;
+	return utf8_decode((const unsigned char *)s + at, len - at, &cp)
+		   ? REPLY_REQUEST_CONTROL_CHARACTER
+		   : REPLY_REQUEST_NOT_UTF8;
 }
 
 static int split(const char *line, struct control_words *ws, struct game_reply *err)
@@ -966,7 +951,7 @@ int control_parse(const char *line, size_t len, struct control_request *req, str
 		len--;
 	if (memchr(line, '\0', len))
 		return fail(err, REPLY_REQUEST_NUL, NULL);
-	why = bad_text((const unsigned char *)line, len);
+	why = bad_text(line, len);
 	if (why != REPLY_NONE)
 		return fail(err, why, NULL);
 	memcpy(text, line, len);

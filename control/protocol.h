@@ -147,6 +147,13 @@ struct control_status_extra {
 		int moves_lost, readings_missing;
 		bool from_scoresheet;
 	} record;
+	/* The journal's anchor (README "Security model"): its chain's value after its last
+	 * line written, that line, and the device key's id (NULL: not keyed); chain NULL or
+	 * "": "journal" is null. */
+	struct control_journal_anchor {
+		long line;
+		const char *chain, *key;
+	} journal;
 	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
 	struct control_power_status {
 		bool monitored;
@@ -184,8 +191,8 @@ struct control_env {
 	/* The online process (docs/online.md "Playing online"): this connection is it; another is.
 	 */
 	bool online_self, online_elsewhere;
-	/* `auth PIN`: the PINs of [control] ("" for none). */
-	const char *arbiter_pin, *assistant_pin;
+	/* `auth PIN`: the PINs of [control] (base/pinhash.h; NULL or not set: none). */
+	struct pin_secret *arbiter_pin, *assistant_pin;
 	void *shell;
 	/* Fills what the daemon knows for `status` (all but `now` and `audience`). */
 	void (*status_extra)(void *shell, struct control_status_extra *x);
@@ -214,6 +221,8 @@ struct control_outcome {
 	bool ok;
 	struct strbuf reply;		/* the reply line (JSON, no newline) */
 	char said[GAME_REPLY_MAX + 64]; /* what control.log says after ok|error */
+	enum reply_code code;		/* the reply's code */
+	bool quotes;			/* the reply quotes words of the request */
 	enum control_action action;
 	enum game_role role;	     /* CONTROL_ACT_ROLE */
 	char name[CONTROL_NAME_MAX]; /* CONTROL_ACT_ROLE: `auth PIN NAME`'s, or "" */

@@ -397,6 +397,15 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);
+	if (x->journal.chain && x->journal.chain[0]) {
+		json_object(&w, "journal");
+		json_int(&w, "line", x->journal.line);
+		json_string(&w, "chain", x->journal.chain);
+		json_string(&w, "key", x->journal.key);
+		json_end(&w);
+	} else {
+		json_null(&w, "journal");
+	}
 	if (x->power.monitored) {
 		json_object(&w, "power");
 		json_string(&w, "state", x->power.state);

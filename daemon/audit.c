@@ -1,53 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "daemon/audit.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/timex.h>
 #include <time.h>
 #include <unistd.h>
 
-/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when
- * it is none (a stray byte, an overlong form, a surrogate, beyond U+10FFFF, cut short). */
-static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c, min;
-
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if ((p[0] & 0xe0) == 0xc0) {
-		len = 2;
-		c = p[0] & 0x1f;
-		min = 0x80;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		len = 3;
-		c = p[0] & 0x0f;
-		min = 0x800;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		len = 4;
-		c = p[0] & 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
+#include "base/utf8.h"
 
 /* Characters that are not printable, or that change how the text around them reads: C0
  * and C1 controls, DEL, and the invisible and direction-changing marks (zero-width
@@ -55,11 +15,10 @@ static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
  * and paragraph separators, word joiners, the byte order mark, the interlinear marks). */
 static bool printable(uint32_t c)
 {
-	if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+	if (utf8_effect(c) != UTF8_PLAIN)
 		return false;
-	if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-	    (c >= 0x2060 && c <= 0x206f) || c == 0x061c || c == 0xfeff ||
-	    (c >= 0xfff9 && c <= 0xfffb) || c == 0xad)
+	if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2060 && c <= 0x206f) || c == 0x061c ||
+	    c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) || c == 0xad)
 		return false;
 	return true;
 }
@@ -135,53 +94,4 @@ int audit_start_line(char *buf, size_t size, uint64_t ms, const char *wallclock,
 {
 	return snprintf(buf, size, "%llu start %s %s %s %d\n", (unsigned long long)ms, wallclock,
 			synced ? "synced" : "unsynced", game && *game ? game : "-", plies);
-}
-
-void audit_anchor_init(struct audit_anchor *a, const char *path)
-{
-	memset(a, 0, sizeof(*a));
-	snprintf(a->path, sizeof(a->path), "%s", path);
-	sha256_init(&a->h);
-}
-
-int audit_anchor_update(struct audit_anchor *a, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
-{
-	unsigned char buf[65536], d[SHA256_SIZE];
-	struct sha256 copy;
-	struct stat st;
-	int fd = open(a->path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size < a->done) {
-		/* Cut or replaced: hashed again from its start next time. */
-		close(fd);
-		sha256_init(&a->h);
-		a->done = 0;
-		return -1;
-	}
-	if (lseek(fd, a->done, SEEK_SET) != a->done) {
-		close(fd);
-		return -1;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		sha256_update(&a->h, buf, (size_t)n);
-		a->done += n;
-	}
-	close(fd);
-	copy = a->h;
-	sha256_final(&copy, d);
-	sha256_hex(d, sizeof(d), hex);
-	*bytes = a->done;
-	return 0;
 }

@@ -12,8 +12,9 @@
  *   both logs: WALLCLOCK is UTC (2026-11-26T08:30:00Z), `synced` only when the system
  *   clock is known to be right (the kernel's NTP state, as timedatectl reads it, or
  *   systemd-timesyncd's flag file when the sandbox hides the kernel's).
- * - Anchors: the SHA-256 of each log as it stands, noted in the game's journal (whose chain
- *   then covers them), so `annabella verify` can tell that the logs were not edited since.
+ * - Anchors: the SHA-256 of each log as the daemon wrote it (base/pendlog.h), noted in the
+ *   game's journal (whose chain then covers them), so `annabella verify` can tell that the
+ *   logs were not edited since they were written.
  */
 #ifndef ANNABELLA_AUDIT_H
 #define ANNABELLA_AUDIT_H
@@ -21,9 +22,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
-
-#include "base/sha256.h"
 
 /* len bytes of in, escaped, into out (NUL-terminated, cut to fit at an escape's edge); the
  * length written. */
@@ -36,17 +34,5 @@ void audit_wallclock(char *buf, size_t size);
 /* The start line, with its newline; its length as snprintf. */
 int audit_start_line(char *buf, size_t size, uint64_t ms, const char *wallclock, bool synced,
 		     const char *game, int plies);
-
-/* A log's digest as it grows: each update hashes what was appended since the last. */
-struct audit_anchor {
-	char path[4096];
-	struct sha256 h;
-	off_t done; /* bytes hashed */
-};
-void audit_anchor_init(struct audit_anchor *a, const char *path);
-/* The digest of the file's first *bytes bytes (all it holds now) as hex into hex; 0, or -1
- * when the file cannot be read or is shorter than what was hashed (it was cut or
- * replaced: the anchor starts again from its beginning next time). */
-int audit_anchor_update(struct audit_anchor *a, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 
 #endif

@@ -43,6 +43,11 @@
  * games/), the next game's journal and audio record, the start line's log, a display or
  * braille display connecting again. */
 #define FD_RESERVE 8
+/* Reads (the table's rows that only read what anyone may know) are counted per author and
+ * written as one line once the first of them is this old (docs/state.md "State directory"). */
+#define READS_MS      60000u
+#define READS_AUTHORS 16
+#define READS_KINDS   8
 /* control.log kept through a storage fault: at most this much, tried again this often. */
 #define CONTROL_LOG_PENDING_MAX (1 << 20)
 #define LOG_RETRY_MS		1000u
@@ -74,6 +79,16 @@ struct client {
 	size_t out_sent;
 };
 
+/* An author's reads not yet written to control.log: how many of each row, how many refused,
+ * since when (0: a free place). */
+struct reads {
+	char author[GAME_AUTHOR_MAX];
+	enum game_role role;
+	uint64_t since;
+	const struct control_command *kind[READS_KINDS];
+	unsigned long count[READS_KINDS], refused;
+};
+
 struct ctlsock {
 	struct loop *loop;
 	struct referee *referee;
@@ -84,7 +99,7 @@ struct ctlsock {
 	struct pendlog clog; /* control.log, its lines kept through storage faults */
 	int arbiter_count;
 	char arbiters[CONFIG_MAX_ARBITERS][32];
-	char arbiter_pin[32], assistant_pin[32];
+	struct pin_secret arbiter_pin, assistant_pin;
 	struct client clients[CTLSOCK_MAX_CLIENTS];
 	unsigned next_gen;
 	int watchers;
@@ -100,6 +115,7 @@ struct ctlsock {
 	uint64_t refusals_said; /* the last refused client logged, and those since not */
 	int refusals_quiet;
 	uint64_t log_retry_at; /* control.log's kept lines tried again then (0: not set) */
+	struct reads reads[READS_AUTHORS];
 };
 
 /* ------------------------------------------------------------------ the audit */
@@ -128,6 +144,106 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 void ctlsock_log_line(struct ctlsock *c, const char *line)
 {
 	pendlog_start(&c->clog, line, strlen(line));
+}
+
+int ctlsock_log_digest(const struct ctlsock *c, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
+{
+	return c ? pendlog_digest(&c->clog, bytes, hex) : -1;
+}
+
+/* ------------------------------------------------------------------ reads, counted */
+
+/* One line for an author's reads: `MS AUTHOR ROLE (N reads since MS0) => ok status 1520,
+ * moves 3; 2 refused`. */
+static void reads_write(struct ctlsock *c, struct reads *r, uint64_t now)
+{
+	char shown[64], text[400];
+	unsigned long all = 0;
+	size_t at = 0;
+
+	for (int i = 0; i < READS_KINDS && r->kind[i]; i++) {
+		all += r->count[i];
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s %lu", i ? ", " : "",
+				       r->kind[i]->name, r->count[i]);
+		if (at >= sizeof(text))
+			at = sizeof(text) - 1;
+	}
+	if (r->refused)
+		snprintf(text + at, sizeof(text) - at, "; %lu refused", r->refused);
+	snprintf(shown, sizeof(shown), "(%lu reads since %llu)", all,
+		 (unsigned long long)r->since - 1);
+	audit(c, now, r->author, r->role, shown, true, text);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The reads of `author` written (before a request of theirs that is no read); NULL: all. */
+static void reads_flush(struct ctlsock *c, const char *author, uint64_t now)
+{
+	for (int i = 0; i < READS_AUTHORS; i++)
+		if (c->reads[i].since && (!author || !strcmp(c->reads[i].author, author)))
+			reads_write(c, &c->reads[i], now);
+}
+
+/* A read counted for its author; the oldest author's written first when all places are
+ * taken. */
+static void reads_count(struct ctlsock *c, const char *author, enum game_role role,
+			const struct control_command *row, bool ok, uint64_t now)
+{
+	struct reads *r = NULL, *oldest = &c->reads[0];
+	int k;
+
+	for (int i = 0; i < READS_AUTHORS && !r; i++) {
+		struct reads *e = &c->reads[i];
+
+		if (e->since && e->role == role && !strcmp(e->author, author))
+			r = e;
+		else if (!oldest->since || (e->since && e->since < oldest->since))
+			oldest = e;
+	}
+	for (int i = 0; i < READS_AUTHORS && !r; i++)
+		if (!c->reads[i].since)
+			r = &c->reads[i];
+	if (!r) {
+		reads_write(c, oldest, now);
+		r = oldest;
+	}
+	if (!r->since) {
+		snprintf(r->author, sizeof(r->author), "%s", author);
+		r->role = role;
+		r->since = now + 1; /* 0 is a free place */
+	}
+	for (k = 0; k < READS_KINDS - 1 && r->kind[k] && r->kind[k] != row; k++)
+		;
+	r->kind[k] = row;
+	r->count[k]++;
+	r->refused += !ok;
+}
+
+void ctlsock_log_reads(struct ctlsock *c, uint64_t now)
+{
+	if (c)
+		reads_flush(c, NULL, now);
+}
+
+static uint64_t reads_deadline(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+	uint64_t at = UINT64_MAX;
+
+	(void)now;
+	for (int i = 0; i < READS_AUTHORS; i++)
+		if (c->reads[i].since && c->reads[i].since - 1 + READS_MS < at)
+			at = c->reads[i].since - 1 + READS_MS;
+	return at;
+}
+
+static void reads_due(void *user, uint64_t now)
+{
+	struct ctlsock *c = user;
+
+	for (int i = 0; i < READS_AUTHORS; i++)
+		if (c->reads[i].since && c->reads[i].since - 1 + READS_MS <= now)
+			reads_write(c, &c->reads[i], now);
 }
 
 /* Lines kept through a storage fault are written when storage works again, without waiting
@@ -160,6 +276,28 @@ static void loggable(const char *line, size_t len, char *out, size_t size)
 
 	if (len > 200)
 		memcpy(out + n, "...", 4);
+}
+
+/*
+ * The request and its reply as control.log shows them: never a PIN.  `auth` is `auth ****`;
+ * a request no row of the table took (a mistyped `Auth` or `atuh`, bytes refused before its
+ * words were read) is its length alone, since what follows its first word may be a PIN; the
+ * reply of either is its code when its words quote the request.  Else the request's first
+ * 200 bytes, escaped.
+ */
+static void shown_request(struct control_outcome *out, const char *line, size_t len, char *shown,
+			  size_t size)
+{
+	if (out->command && !(out->command->flags & CONTROL_SECRET)) {
+		loggable(line, len, shown, size);
+		return;
+	}
+	if (out->command)
+		snprintf(shown, size, "%s ****", out->command->name);
+	else
+		snprintf(shown, size, "(%zu bytes)", len);
+	if (!out->command || out->quotes)
+		snprintf(out->said, sizeof(out->said), "%s", reply_row(out->code)->name);
 }
 
 /* ------------------------------------------------------------------ clients */
@@ -289,6 +427,9 @@ static void status_extra(void *shell, struct control_status_extra *x)
 		if (!x->record.scoresheet_kept_plies)
 			x->record.scoresheet_kept = NULL;
 		x->record.saving_error = store_saving_error(c->store);
+		x->journal.line = store_journal_line(c->store);
+		x->journal.chain = store_chain(c->store);
+		x->journal.key = journal_key_id()[0] ? journal_key_id() : NULL;
 		x->record.saving_fails = x->record.saving_error != NULL;
 		{
 			const struct recovery *rc = store_recovered(c->store);
@@ -494,8 +635,8 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	    .role = role,
 	    .author = author,
 	    .connection = cl != NULL,
-	    .arbiter_pin = c->arbiter_pin,
-	    .assistant_pin = c->assistant_pin,
+	    .arbiter_pin = &c->arbiter_pin,
+	    .assistant_pin = &c->assistant_pin,
 	    .shell = c,
 	    .status_extra = status_extra,
 	    .render = render,
@@ -537,12 +678,13 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			control_reply(&out.reply, &err);
 		}
 	}
-	if (out.command && (out.command->flags & CONTROL_SECRET))
-		/* The PIN itself stays out of the log. */
-		snprintf(shown, sizeof(shown), "%s ****", out.command->name);
-	else
-		loggable(line, len, shown, sizeof(shown));
-	audit(c, now, author, role, shown, out.ok, out.said);
+	if (out.command && (out.command->flags & CONTROL_READS)) {
+		reads_count(c, author, role, out.command, out.ok, now);
+	} else {
+		reads_flush(c, author, now);
+		shown_request(&out, line, len, shown, sizeof(shown));
+		audit(c, now, author, role, shown, out.ok, out.said);
+	}
 	/* The connection's new state first: sending the reply may drop it. */
 	if (cl && out.action == CONTROL_ACT_WATCH) {
 		if (!cl->watching)
@@ -993,11 +1135,13 @@ struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop)
 	c->braille_layout = cfg->braille_layout;
 	snprintf(c->state_dir, sizeof(c->state_dir), "%s", cfg->state_dir);
 	memcpy(c->arbiters, cfg->arbiters, sizeof(c->arbiters));
-	snprintf(c->arbiter_pin, sizeof(c->arbiter_pin), "%s", cfg->arbiter_pin);
-	snprintf(c->assistant_pin, sizeof(c->assistant_pin), "%s", cfg->assistant_pin);
+	c->arbiter_pin.hash = cfg->arbiter_pin.hash;
+	c->assistant_pin.hash = cfg->assistant_pin.hash;
 	snprintf(log_path, sizeof(log_path), "%s/control.log", cfg->state_dir);
 	pendlog_open(&c->clog, log_path, LOG_CONTROL, CONTROL_LOG_PENDING_MAX, state_write);
+	pendlog_set_reserve(&c->clog, (unsigned long long)cfg->reserve_mb << 20);
 	loop_add_source(loop, log_deadline, log_retry, c);
+	loop_add_source(loop, reads_deadline, reads_due, c);
 	if (cfg->control_socket[0] && strcmp(cfg->control_socket, "none") &&
 	    listen_at(c, cfg->control_socket, cfg->control_group) == 0) {
 		loop_add_fd(loop, c->listen_fd, POLLIN, accept_ready, c);
@@ -1031,6 +1175,7 @@ void ctlsock_close(struct ctlsock *c)
 		unlink(c->path);
 	}
 	pin_waits(c, c->loop ? loop_now(c->loop) : 0, true);
+	reads_flush(c, NULL, c->loop ? loop_now(c->loop) : 0);
 	pendlog_flush(&c->clog); /* a last try */
 	pendlog_close(&c->clog);
 	if (c->spare_fd >= 0)

@@ -15,7 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
+#include "base/sha256.h"
 #include "config/config.h"
 #include "daemon/loop.h"
 #include "daemon/present.h"
@@ -44,6 +46,11 @@ void ctlsock_script(struct ctlsock *c, const char *role, const char *author, con
 /* The audit's start line of control.log: written now, or kept through a storage fault and
  * written when storage works again; a control.log made again begins with it. */
 void ctlsock_log_line(struct ctlsock *c, const char *line);
+/* The reads counted and not yet written (docs/state.md "State directory", control.log): written
+ * now, so a digest taken next covers them. */
+void ctlsock_log_reads(struct ctlsock *c, uint64_t now);
+/* The digest of control.log as written (base/pendlog.h): 0, or -1 when it is not known. */
+int ctlsock_log_digest(const struct ctlsock *c, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 /* A line of control.log for what was done without the socket: the arbiter's menu on the
  * board's buttons (its commands, and the PINs tried: "auth ****"); a PIN refused there is
  * an event for the arbiters' watch as one refused on the socket. */

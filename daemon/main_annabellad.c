@@ -30,6 +30,7 @@
 #include "config/config.h"
 #include "daemon/ctlsock.h"
 #include "store/device.h"
+#include "store/devkey.h"
 #include "store/lock.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
@@ -95,7 +96,6 @@ struct daemon {
 	/* The audit: the start lines written (once a game is open), the logs' anchors. */
 	bool start_logged;
 	char serial[64];
-	struct audit_anchor anchors[2]; /* control.log, speech.log */
 };
 
 static void usage(FILE *f)
@@ -229,8 +229,8 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->hold_ms = cfg->menu_hold_ms;
 	s->menu_ms = cfg->menu_ms;
 	/* The arbiter's menu on the buttons needs the display to show it and the PIN. */
-	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin[0];
-	snprintf(s->arbiter_pin, sizeof(s->arbiter_pin), "%s", cfg->arbiter_pin);
+	s->board_arbiter = cfg->display.type != FACE_NONE && cfg->arbiter_pin.hash.set;
+	s->arbiter_pin = (struct pin_secret){.hash = cfg->arbiter_pin.hash};
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
 	s->online_menu = cfg->online.menu;
@@ -337,17 +337,19 @@ static void script_disk(void *user, int what, uint32_t arg, uint64_t now)
 
 /* ------------------------------------------------------------------ the audit */
 
-/* The logs' digests as they stand, noted in the journal (its chain covers them). */
+/* The logs' digests as written, noted in the journal (its chain covers them). */
 static void note_anchors(struct daemon *d, uint64_t ms)
 {
 	char part[2][200];
 
+	ctlsock_log_reads(d->ctl, ms);
 	for (int i = 0; i < 2; i++) {
 		char hex[2 * SHA256_SIZE + 1];
-		const char *name = strrchr(d->anchors[i].path, '/') + 1;
+		const char *name = i ? "speech.log" : "control.log";
 		off_t bytes;
 
-		if (audit_anchor_update(&d->anchors[i], &bytes, hex))
+		if (i ? voice_log_digest(d->voice, &bytes, hex)
+		      : ctlsock_log_digest(d->ctl, &bytes, hex))
 			snprintf(part[i], sizeof(part[i]), "%s=-", name);
 		else
 			snprintf(part[i], sizeof(part[i]), "%s=%lld:%s", name, (long long)bytes,
@@ -782,13 +784,6 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		snprintf(d->serial, sizeof(d->serial), "virtual");
 	else
 		device_serial(d->serial, sizeof(d->serial));
-	for (int i = 0; i < 2; i++) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/%s", d->cfg.state_dir,
-			 i ? "speech.log" : "control.log");
-		audit_anchor_init(&d->anchors[i], path);
-	}
 	d->sigfd = open_signals();
 	if (d->sigfd < 0) {
 		snprintf(err, err_size, "signals: %s", strerror(errno));
@@ -821,7 +816,12 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	if (lock < 0)
 		log_warn(LOG_MAIN, "%s/lock: %s; locked once it can be written", d->cfg.state_dir,
 			 strerror(errno));
+	/* The journal's chain keyed with the device key (store/devkey.h), made at the first
+	 * start; without it the game is journaled all the same, with a plain chain. */
+	if (devkey_use(d->cfg.state_dir, true, err, err_size))
+		log_error(LOG_MAIN, "no device key (%s): the journal's chain is not keyed", err);
 	d->cfg.voice.log_write = state_write;
+	d->cfg.voice.log_reserve = (unsigned long long)d->cfg.reserve_mb << 20;
 	d->cfg.voice.log_after_start = true;
 	d->cfg.voice.notice_lang = d->cfg.phrases.lang;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
@@ -969,25 +969,37 @@ static void stop(struct daemon *d)
 }
 
 /* PINs shorter than six digits are accepted (configurations from before) but said: at ten
- * wrong PINs a minute, four digits fall within a day. */
-static void warn_short_pins(const struct config *cfg, const char *path)
+ * wrong PINs a minute, four digits fall within a day.  So is a PIN (or its hash) in a file
+ * more than its owner may read: the control socket's group, the assistants, would read the
+ * arbiter's (README "Security model"). */
+static void warn_pins(const struct config *cfg)
 {
 	static const char *const keys[] = {"arbiter-pin", "assistant-pin"};
-	const char *pins[] = {cfg->arbiter_pin, cfg->assistant_pin};
+	const struct config_pin *pins[] = {&cfg->arbiter_pin, &cfg->assistant_pin};
 
-	for (int i = 0; i < 2; i++)
-		if (pins[i][0] && strlen(pins[i]) < CONFIG_PIN_DIGITS)
+	for (int i = 0; i < 2; i++) {
+		if (pins[i]->hash.set && pins[i]->hash.digits < CONFIG_PIN_DIGITS)
 			log_warn(LOG_MAIN,
-				 "%s: [control] %s has %zu digits: give it at least %d (`annabella "
+				 "%s: [control] %s has %d digits: give it at least %d (`annabella "
 				 "pin` makes one)",
-				 path ? path : "configuration", keys[i], strlen(pins[i]),
-				 CONFIG_PIN_DIGITS);
+				 pins[i]->file[0] ? pins[i]->file : "configuration", keys[i],
+				 pins[i]->hash.digits, CONFIG_PIN_DIGITS);
+		if (config_pin_exposed(pins[i]))
+			log_warn(
+			    LOG_MAIN,
+			    "%s:%d: [control] %s is in a file its group or others may read "
+			    "(the control socket's group: the assistants): keep the PINs in the "
+			    "PIN file, which only the daemon and the page read (sudo annabella "
+			    "pin --set %.*s)",
+			    pins[i]->file, pins[i]->line, keys[i], (int)strcspn(keys[i], "-"),
+			    keys[i]);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	static struct daemon d = {.sigfd = -1, .end_at = UINT64_MAX};
-	char err[512];
+	char err[512], warn[512];
 	int status;
 
 	log_init("annabellad", LOG_LEVEL_WARN);
@@ -1005,7 +1017,13 @@ int main(int argc, char **argv)
 		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
-	warn_short_pins(&d.cfg, d.opt.config_path);
+	if (config_load_pins(&d.cfg, warn, sizeof(warn), err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err);
+		return 2;
+	}
+	if (warn[0])
+		log_error(LOG_MAIN, "%s", warn);
+	warn_pins(&d.cfg);
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);

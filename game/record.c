@@ -967,6 +967,18 @@ const char *game_params_tag(const struct game_params *p, const char *name)
 	return NULL;
 }
 
+bool game_tag_derived(const char *name)
+{
+	static const char *const derived[] = {"Result",	     "FEN",	    "SetUp",
+					      "TimeControl", "Termination", "DeviceSerial",
+					      "GameId",	     "JournalLine", "JournalChain"};
+
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++)
+		if (!strcmp(name, derived[i]))
+			return true;
+	return false;
+}
+
 int game_params_set_tag(struct game_params *p, const char *name, const char *value)
 {
 	struct game_tag *t = NULL;

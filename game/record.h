@@ -276,5 +276,8 @@ const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual", "onl
 const char *game_params_tag(const struct game_params *p, const char *name);
 /* Set or replace a tag; -1 if there is no room or the text does not fit. */
 int game_params_set_tag(struct game_params *p, const char *name, const char *value);
+/* Whether the scoresheet's tag NAME is one the device writes itself (the result, the start
+ * position, the time control, the journal's anchor), never a game's own. */
+bool game_tag_derived(const char *name);
 
 #endif

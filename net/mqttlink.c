@@ -2,6 +2,7 @@
 #include "net/mqttlink.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +40,12 @@ struct mqttlink {
 
 /* ------------------------------------------------------------------ options */
 
-static int read_password(const char *path, char *out, size_t size, char *err, size_t errsize)
+static int read_password(const char *configured, char *out, size_t size, char *err, size_t errsize)
 {
+	char buf[PATH_MAX];
+	/* The unit's credential, which only this service reads (docs/broadcast.md "Live
+	 * broadcast and the room relay"), else the file configured. */
+	const char *path = config_secret_path("mqtt-password", configured, buf, sizeof(buf));
 	FILE *f = fopen(path, "r");
 	struct stat st;
 	size_t n;
@@ -49,8 +54,11 @@ static int read_password(const char *path, char *out, size_t size, char *err, si
 		snprintf(err, errsize, "%s: cannot read the password: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0004))
-		log_warn(LOG_NET, "%s: the password file is readable by everyone", path);
+	if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0044))
+		log_warn(LOG_NET,
+			 "%s: the password file is readable by its group or everyone (the control "
+			 "socket's group: the assistants): keep it 0600, as the unit's credential",
+			 path);
 	if (!fgets(out, (int)size, f)) {
 		fclose(f);
 		snprintf(err, errsize, "%s:1: no password in it", path);

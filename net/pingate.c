@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-void pin_gate_init(struct pin_gate *g, const char *arbiter_pin, const char *assistant_pin)
+void pin_gate_init(struct pin_gate *g, const struct pin_hash *arbiter_pin,
+		   const struct pin_hash *assistant_pin)
 {
 	memset(g, 0, sizeof(*g));
 	pin_guard_init(&g->guard);
-	snprintf(g->pins[PIN_GATE_ARBITER], sizeof(g->pins[0]), "%s", arbiter_pin);
-	snprintf(g->pins[PIN_GATE_ASSISTANT], sizeof(g->pins[0]), "%s", assistant_pin);
+	g->pins[PIN_GATE_ARBITER] = *arbiter_pin;
+	g->pins[PIN_GATE_ASSISTANT] = *assistant_pin;
 }
 
 static bool trusted(const struct pin_gate *g, enum pin_gate_role role, const char *key)
@@ -66,7 +67,7 @@ static enum pin_gate_verdict wait(enum pin_gate_why why, uint64_t ms, struct pin
 
 static bool is(const struct pin_gate *g, enum pin_gate_role role, const char *pin)
 {
-	return g->pins[role][0] && pin_guard_equal(pin, g->pins[role]);
+	return pin_hash_check(&g->pins[role], pin);
 }
 
 /* No PINs configured: the daemon checks them, one at a time per address. */
@@ -112,7 +113,7 @@ enum pin_gate_verdict pin_gate_check(struct pin_gate *g, const char *key, const 
 	out->wait = pin_guard_ask(&g->guard, key, now, &out->first_refusal);
 	if (out->wait)
 		return wait(PIN_GATE_ADDRESS, out->wait, out);
-	if (!g->pins[PIN_GATE_ARBITER][0] && !g->pins[PIN_GATE_ASSISTANT][0])
+	if (!g->pins[PIN_GATE_ARBITER].set && !g->pins[PIN_GATE_ASSISTANT].set)
 		return pass_on(g, key, out);
 	/* The arbiter's PIN: this address's own budget, nothing else. */
 	if (is(g, PIN_GATE_ARBITER, pin)) {

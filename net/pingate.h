@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "base/pinguard.h"
+#include "base/pinhash.h"
 
 #define PIN_GATE_TOTAL	 30    /* wrong PINs a minute from new addresses ... */
 #define PIN_GATE_WINDOW	 60000 /* ... in this many ms */
@@ -60,7 +61,7 @@ struct pin_gate_outcome {
 };
 
 struct pin_gate {
-	char pins[PIN_GATE_ROLES][32]; /* the configuration's ("": none) */
+	struct pin_hash pins[PIN_GATE_ROLES]; /* the configuration's hashes (not set: none) */
 	struct pin_guard guard;
 	uint64_t wrong_at[PIN_GATE_TOTAL]; /* the last wrong PINs in the total, a ring */
 	int wrong_next;
@@ -72,7 +73,8 @@ struct pin_gate {
 	char asking[PIN_GATE_ASKING][PIN_KEY_MAX];
 };
 
-void pin_gate_init(struct pin_gate *g, const char *arbiter_pin, const char *assistant_pin);
+void pin_gate_init(struct pin_gate *g, const struct pin_hash *arbiter_pin,
+		   const struct pin_hash *assistant_pin);
 /* The PIN from the address key (pin_guard_address_key()) at now: checked, counted, or not. */
 enum pin_gate_verdict pin_gate_check(struct pin_gate *g, const char *key, const char *pin,
 				     uint64_t now, struct pin_gate_outcome *out);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
+
 bool room_board_name_ok(const char *name)
 {
 	size_t n = strlen(name);
@@ -121,6 +123,13 @@ static int csv_record(struct csv_reader *r, char fields[][ROOM_TAG_VALUE_MAX], c
 		while (len && (fields[n][len - 1] == ' ' || fields[n][len - 1] == '\t'))
 			len--;
 		fields[n][len] = '\0';
+		if (utf8_unsafe_at(fields[n], len, true) != len) {
+			snprintf(err, err_size,
+				 "%d: field %d: a character that breaks the line or turns the text "
+				 "(such as U+202E or U+2028), or bytes that are no UTF-8",
+				 r->line, n + 1);
+			return -2;
+		}
 		{
 			size_t lead = strspn(fields[n], " \t");
 
@@ -344,7 +353,9 @@ int room_game_parse(const char *pgn, struct room_game *g)
 		if (room_game_tag(g, name) || g->tag_count == ROOM_GAME_TAGS_MAX)
 			continue;
 		memcpy(g->tags[g->tag_count].name, name, sizeof(name));
-		memcpy(g->tags[g->tag_count].value, value, sizeof(value));
+		/* Whatever a publisher sent: nothing that breaks the line or turns the text
+		 * reaches round.pgn or the room's page (base/utf8.h). */
+		utf8_copy_safe(g->tags[g->tag_count].value, sizeof(value), value, strlen(value));
 		g->tag_count++;
 	}
 	if (!g->tag_count)
@@ -406,7 +417,7 @@ void room_game_write(const struct room_game *g, const char *board_name, struct s
 		len--;
 	strbuf_append(out, "\n", 1);
 	if (len) {
-		strbuf_append(out, m, len);
+		utf8_append_safe(out, m, len, true);
 	} else {
 		const char *r = room_game_tag(g, "Result");
 

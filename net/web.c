@@ -44,9 +44,10 @@
  * 503 "busy", and so is the daemon's refusal of a connection: never "wrong PIN".
  *
  * PINs: net/pingate.h (each address's own budget; the arbiter's PIN never held back by
- * others' guesses).  Only a right PIN is passed on with `auth`, so the daemon never counts
- * the page's user as guessing.  Without the PINs in its configuration the page passes each
- * PIN on, one at a time per address.
+ * others' guesses), against the salted hashes of the PIN file (base/pinhash.h): the page
+ * holds no PIN but the one a request brings.  Only a right PIN is passed on with `auth`,
+ * so the daemon never counts the page's user as guessing.  Without the PINs in its
+ * configuration the page passes each PIN on, one at a time per address.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -1302,7 +1303,7 @@ int cli_web(int argc, char **argv)
 	struct httpd_options ho = {.same_origin = true};
 	struct tls_files tls = {0};
 	pthread_t thread;
-	char err[512];
+	char err[512], warn[512] = "";
 	struct sigaction sa = {.sa_handler = on_signal};
 	int rc = 1;
 
@@ -1321,10 +1322,15 @@ int cli_web(int argc, char **argv)
 		*dst = argv[++i];
 	}
 	config_defaults(&cfg);
-	if (config && config_load(&cfg, config, err, sizeof(err))) {
+	/* The PINs' hashes from the PIN file, which the unit gives the page as a credential
+	 * (README "Security model"): the page holds no PIN but the one a request brings. */
+	if (config && (config_load(&cfg, config, err, sizeof(err)) ||
+		       config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)))) {
 		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
+	if (config && warn[0])
+		log_error(LOG_MAIN, "%s", warn);
 	if (!listen)
 		listen = cfg.web_listen[0] ? cfg.web_listen : NULL;
 	if (!listen)
@@ -1360,7 +1366,7 @@ int cli_web(int argc, char **argv)
 		return 1;
 	}
 	snprintf(w->socket, sizeof(w->socket), "%s", socket);
-	pin_gate_init(&w->gate, cfg.arbiter_pin, cfg.assistant_pin);
+	pin_gate_init(&w->gate, &cfg.arbiter_pin.hash, &cfg.assistant_pin.hash);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->jobs_cv, NULL);
 	sigaction(SIGINT, &sa, NULL);

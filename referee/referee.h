@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/pinhash.h"
 #include "chess/detect.h"
 #include "referee/board_arbiter.h"
 #include "game/command.h"
@@ -55,10 +56,10 @@ struct referee_settings {
 	bool train_menu;      /* casual play: the menu offers a training game ([training] menu) */
 	bool online_menu;     /* casual play: the menu offers an online game ([online] menu) */
 	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
-	 * display to show it, an arbiter PIN (digits) to open it and a PIN budget
-	 * (referee_attach_pins()). */
+	 * display to show it, an arbiter PIN (its hash, base/pinhash.h) to open it and a PIN
+	 * budget (referee_attach_pins()). */
 	bool board_arbiter;
-	char arbiter_pin[BOARD_ARBITER_PIN_MAX];
+	struct pin_secret arbiter_pin;
 };
 void referee_settings_defaults(struct referee_settings *s);
 

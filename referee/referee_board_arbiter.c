@@ -19,7 +19,7 @@
 
 static bool enabled(const struct referee *r)
 {
-	return r->set.board_arbiter && r->set.arbiter_pin[0] && r->pins;
+	return r->set.board_arbiter && r->set.arbiter_pin.hash.set && r->pins;
 }
 
 void referee_attach_pins(struct referee *r, struct pin_guard *pins)
@@ -262,12 +262,12 @@ static void check_pin(struct referee *r, uint64_t now)
 	a->entered[a->n_entered] = '\0';
 	/* Only a whole PIN is checked: a stray info (or a PIN cut short) is no wrong PIN, so a
 	 * player pressing info in the prompt never pushes the arbiter's next check back. */
-	if ((size_t)a->n_entered != strlen(r->set.arbiter_pin)) {
+	if (a->n_entered != r->set.arbiter_pin.hash.digits) {
 		a->n_entered = a->digit = 0;
 		memset(a->entered, 0, sizeof(a->entered));
 		return;
 	}
-	right = pin_guard_equal(a->entered, r->set.arbiter_pin);
+	right = pin_secret_check(&r->set.arbiter_pin, a->entered);
 	a->n_entered = a->digit = 0;
 	memset(a->entered, 0, sizeof(a->entered));
 	wait = pin_guard_ask(r->pins, PIN_KEY_BOARD, now, NULL);

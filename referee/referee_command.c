@@ -78,18 +78,6 @@ static bool tag_name_ok(const char *name)
 	return true;
 }
 
-/* Tags the device writes itself from the game. */
-static bool tag_reserved(const char *name)
-{
-	static const char *const reserved[] = {
-	    "Result", "FEN", "SetUp", "TimeControl", "Termination", "DeviceSerial", "JournalChain"};
-
-	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-		if (!strcmp(name, reserved[i]))
-			return true;
-	return false;
-}
-
 static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game_record rec = ref_command_record(REC_TAG, cmd, now);
@@ -99,7 +87,7 @@ static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t 
 			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;
 	}
-	if (tag_reserved(cmd->tag.name)) {
+	if (game_tag_derived(cmd->tag.name)) {
 		ref_answer(r, cmd, now, REPLY_TAG_RESERVED,
 			   REPLY_ARGS(REPLY_S("tag", cmd->tag.name)));
 		return;

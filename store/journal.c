@@ -25,6 +25,10 @@ struct journal {
 	off_t synced; /* what a power cut leaves: the size at open or at the last sync */
 	struct journal_chain chain; /* the state after the last line in the file */
 	bool has_lines;
+	bool noted;	/* this open wrote its key note (journal_append_line()) */
+	bool keyed;	/* the chain is keyed from here on: that note names the device key */
+	bool was_keyed; /* the file's chain was keyed where it ended when it was opened */
+	long lines;	/* lines in the file (a torn one counted once its newline is written) */
 	/* The bytes of a cut-short line left in the file (torn): the chain moves on by them
 	 * once the newline that ends them is written, as a reader will. */
 	char torn_text[JOURNAL_LINE_MAX + CHAINED_EXTRA];
@@ -34,6 +38,13 @@ struct journal {
 
 /* The journal open now, for journal_power_loss() (one at a time: the store's). */
 static struct journal *open_journal;
+
+/* The device key (journal_use_key()): its HMAC states, and its id as key notes name it. */
+static struct {
+	bool set;
+	struct hmac_sha256 hmac;
+	char id[JOURNAL_KEY_ID_HEX];
+} device_key;
 
 uint32_t journal_crc32(const void *data, size_t len)
 {
@@ -77,37 +88,59 @@ void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
 	memcpy(c->v, d, sizeof(c->v));
 }
 
+/* The keyed step: the first 16 bytes of HMAC-SHA256(key, state, record). */
+static void chain_next_keyed(struct journal_chain *c, const char *record, size_t len)
+{
+	unsigned char d[SHA256_SIZE];
+	struct hmac_sha256 h = device_key.hmac;
+
+	hmac_sha256_update(&h, c->v, sizeof(c->v));
+	hmac_sha256_update(&h, record, len);
+	hmac_sha256_final(&h, d);
+	memcpy(c->v, d, sizeof(c->v));
+}
+
+static void chain_step(struct journal_chain *c, bool keyed, const char *record, size_t len)
+{
+	if (keyed)
+		chain_next_keyed(c, record, len);
+	else
+		journal_chain_next(c, record, len);
+}
+
+void journal_use_key(const unsigned char *key, size_t len)
+{
+	unsigned char id[SHA256_SIZE];
+
+	memset(&device_key, 0, sizeof(device_key));
+	if (!key)
+		return;
+	hmac_sha256_init(&device_key.hmac, key, len);
+	hmac_sha256(key, len, JOURNAL_KEY_ID_LABEL, strlen(JOURNAL_KEY_ID_LABEL), id);
+	sha256_hex(id, (JOURNAL_KEY_ID_HEX - 1) / 2, device_key.id);
+	device_key.set = true;
+}
+
+const char *journal_key_id(void)
+{
+	return device_key.set ? device_key.id : "";
+}
+
 void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
 {
 	sha256_hex(c->v, sizeof(c->v), out);
 }
 
-static int hex_digit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
 /* A chain value written as hex (lower case, exactly JOURNAL_CHAIN_HEX - 1 digits). */
 static bool chain_parse(const char *hex, struct journal_chain *c)
 {
-	for (int i = 0; i < JOURNAL_CHAIN_BYTES; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return false;
-		c->v[i] = (unsigned char)(hi << 4 | lo);
-	}
-	return true;
+	return sha256_unhex(hex, c->v, JOURNAL_CHAIN_BYTES);
 }
 
 /* The chained form of a line made by journal_format ("CRC32HEX RECORD\n", len bytes), the
  * chain moved on by its record: into out (at least JOURNAL_LINE_MAX + CHAINED_EXTRA + 1
  * bytes); its length, or -1 if line is no such line. */
-static int chain_line(struct journal_chain *c, const char *line, size_t len, char *out)
+static int chain_line(struct journal_chain *c, bool keyed, const char *line, size_t len, char *out)
 {
 	const char *record = line + 9;
 	size_t rlen;
@@ -117,7 +150,7 @@ static int chain_line(struct journal_chain *c, const char *line, size_t len, cha
 	    len + CHAINED_EXTRA > JOURNAL_LINE_MAX + 1)
 		return -1;
 	rlen = len - 10;
-	journal_chain_next(c, record, rlen);
+	chain_step(c, keyed, record, rlen);
 	journal_chain_hex(c, hex);
 	memcpy(out + 9, hex, JOURNAL_CHAIN_HEX - 1);
 	out[9 + JOURNAL_CHAIN_HEX - 1] = ' ';
@@ -129,23 +162,60 @@ static int chain_line(struct journal_chain *c, const char *line, size_t len, cha
 	return (int)(10 + CHAINED_EXTRA + rlen);
 }
 
+/* Whether a line of journal_format is a key note (JOURNAL_KEY_NOTE). */
+static bool is_key_note(const char *line, size_t len)
+{
+	const char *sp = len > 9 ? memchr(line + 9, ' ', len - 9) : NULL;
+	size_t tl = strlen(JOURNAL_NOTE_TYPE), kl = strlen(JOURNAL_KEY_NOTE);
+
+	return sp && (size_t)(line + len - sp) > tl + kl + 1 &&
+	       !memcmp(sp + 1, JOURNAL_NOTE_TYPE " " JOURNAL_KEY_NOTE, tl + 1 + kl);
+}
+
+/* The key note that goes before a journal's first keyed line (JOURNAL_KEY_NOTE), at the
+ * time of the line it precedes (a line of journal_format): into note; its length, or -1. */
+static int key_note(char *note, size_t size, const char *before)
+{
+	uint64_t ms = strtoull(before + 9, NULL, 10);
+
+	return journal_format(note, size, ms, JOURNAL_NOTE_TYPE, JOURNAL_KEY_NOTE "%s",
+			      device_key.set ? device_key.id : "-");
+}
+
 char *journal_chain_text(char *const *lines, size_t n, size_t *len)
 {
 	struct journal_chain c;
+	char note[JOURNAL_LINE_MAX + 1];
 	char *text;
-	size_t total = 0, at = 0;
+	size_t total = 0, at = 0, written = 0;
+	bool keyed = false;
 
 	journal_chain_start(&c);
 	for (size_t i = 0; i < n; i++)
 		total += strlen(lines[i]) + CHAINED_EXTRA;
-	text = malloc(total + 1);
+	text = malloc(total + sizeof(note) + CHAINED_EXTRA + 1);
 	if (!text)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		char out[JOURNAL_LINE_MAX + CHAINED_EXTRA + 1];
 		size_t l = strlen(lines[i]);
-		int m = chain_line(&c, lines[i], l, out);
+		int m;
 
+		/* The key notes of the lines written again are left out: theirs was another
+		 * chain.  With a key, this one's note goes before the second line: the first
+		 * is the game record, chained plain (game.record is its copy), and the keyed
+		 * lines after it cover it. */
+		if (is_key_note(lines[i], l))
+			continue;
+		if (written++ == 1 && device_key.set) {
+			m = key_note(note, sizeof(note), lines[i]);
+			if (m > 0 && (m = chain_line(&c, true, note, (size_t)m, out)) > 0) {
+				keyed = true;
+				memcpy(text + at, out, (size_t)m);
+				at += (size_t)m;
+			}
+		}
+		m = chain_line(&c, keyed, lines[i], l, out);
 		/* Not a line of journal_format (never, from the store): kept as it is. */
 		if (m < 0) {
 			memcpy(text + at, lines[i], l);
@@ -163,6 +233,11 @@ char *journal_chain_text(char *const *lines, size_t n, size_t *len)
 const char *journal_chain_value(const struct journal *j)
 {
 	return j && j->has_lines ? j->chain_hex : "";
+}
+
+long journal_lines(const struct journal *j)
+{
+	return j ? j->lines : 0;
 }
 
 /* ------------------------------------------------------------------ writing */
@@ -197,6 +272,40 @@ static bool last_line_chain(int fd, off_t size, struct journal_chain *out)
 
 static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn, void *user,
 		struct journal_stats *st, char *err, size_t err_size);
+
+/* The lines of the file at path (its newlines; 0 when it cannot be read), and whether a key
+ * note of them names a key: the chain is keyed at its end unless a later note ends it. */
+static long scan_lines(const char *path, bool *keyed)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long lines = 0;
+
+	*keyed = false;
+	if (!f)
+		return 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct journal_record rec;
+		struct journal_chain stored;
+		const char *record;
+		size_t record_len;
+
+		if (line[n - 1] != '\n')
+			break;
+		lines++;
+		line[--n] = '\0';
+		if ((size_t)n <= JOURNAL_LINE_MAX &&
+		    !parse_line(line, (size_t)n, 0, &rec, &stored, &record, &record_len) &&
+		    !strcmp(rec.type, JOURNAL_NOTE_TYPE) &&
+		    !strncmp(rec.args, JOURNAL_KEY_NOTE, strlen(JOURNAL_KEY_NOTE)))
+			*keyed = rec.args[strlen(JOURNAL_KEY_NOTE)] != '-';
+	}
+	free(line);
+	fclose(f);
+	return lines;
+}
 
 struct journal *journal_open(const char *path, bool sync, char *err, size_t err_size)
 {
@@ -233,6 +342,7 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 			snprintf(j->chain_hex, sizeof(j->chain_hex), "%s", st.chain);
 		}
 	}
+	j->lines = scan_lines(path, &j->was_keyed);
 	open_journal = j;
 	return j;
 }
@@ -328,7 +438,8 @@ int journal_append(struct journal *j, uint64_t ms, const char *type, const char 
 	return 0;
 }
 
-int journal_append_line(struct journal *j, const char *line, size_t len)
+/* One line of journal_format appended, chained in the journal's mode. */
+static int append_one(struct journal *j, const char *line, size_t len)
 {
 	char out[JOURNAL_LINE_MAX + CHAINED_EXTRA + 1];
 	struct journal_chain next = j->chain;
@@ -340,13 +451,15 @@ int journal_append_line(struct journal *j, const char *line, size_t len)
 		if (state_write(j->fd, "\n", 1) != 1)
 			return -1;
 		j->torn = false;
-		/* The reader sees a bad line there; the chain moves on by its bytes as well. */
+		/* The reader sees a bad line there; the chain moves on by its bytes as well
+		 * (plain: a bad line is no keyed one). */
 		journal_chain_next(&j->chain, j->torn_text, j->torn_len);
 		j->has_lines = true;
+		j->lines++;
 		journal_chain_hex(&j->chain, j->chain_hex);
 		next = j->chain;
 	}
-	n = chain_line(&next, line, len, out);
+	n = chain_line(&next, j->keyed, line, len, out);
 	if (n < 0) {
 		errno = EINVAL;
 		return -1;
@@ -369,9 +482,36 @@ int journal_append_line(struct journal *j, const char *line, size_t len)
 	}
 	j->chain = next;
 	j->has_lines = true;
+	j->lines++;
 	journal_chain_hex(&j->chain, j->chain_hex);
 	j->dirty = true;
 	return 0;
+}
+
+int journal_append_line(struct journal *j, const char *line, size_t len)
+{
+	/* Key notes are the journal's own: one another copy of the record carried is left out
+	 * (its chain is not this one's). */
+	if (is_key_note(line, len))
+		return 0;
+	/* The chain keyed from here on, or (without the key) no longer keyed: said by a note,
+	 * before this open's first line after the file's first. */
+	if (!j->noted && j->has_lines && (device_key.set || j->was_keyed)) {
+		char note[JOURNAL_LINE_MAX + 1];
+		int n = key_note(note, sizeof(note), line);
+
+		if (n < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		j->keyed = device_key.set;
+		if (append_one(j, note, (size_t)n)) {
+			j->keyed = false;
+			return -1;
+		}
+		j->noted = true;
+	}
+	return append_one(j, line, len);
 }
 
 int journal_sync(struct journal *j)
@@ -420,14 +560,12 @@ static int parse_line(char *line, size_t len, int lineno, struct journal_record 
 		      struct journal_chain *stored, const char **record, size_t *record_len)
 {
 	char *body, *end, *type_end;
+	unsigned char crc_bytes[4];
 	unsigned long crc;
 	size_t tlen;
 
-	if (len < 11 || line[8] != ' ')
+	if (len < 11 || line[8] != ' ' || !sha256_unhex(line, crc_bytes, sizeof(crc_bytes)))
 		return -1;
-	for (int i = 0; i < 8; i++)
-		if (hex_digit(line[i]) < 0)
-			return -1;
 	crc = strtoul(line, NULL, 16);
 	body = line + 9;
 	if (journal_crc32(body, len - 9) != (uint32_t)crc)
@@ -528,6 +666,9 @@ static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn,
 	struct seen seen = {0};
 	struct journal_chain state;
 	bool prev_good = true; /* the line before was read whole and is no duplicate */
+	/* The chain as the last key note set it: plain, keyed with the key given, or keyed
+	 * with a key not given (its values cannot be checked here). */
+	enum { CHAIN_PLAIN, CHAIN_KEYED, CHAIN_OTHER } mode = CHAIN_PLAIN;
 
 	memset(st, 0, sizeof(*st));
 	journal_chain_start(&state);
@@ -552,6 +693,7 @@ static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn,
 				log_warn(LOG_GAME, "%s:%d: torn last line dropped", path, lineno);
 			break;
 		}
+		st->lines++;
 		good_end = ftell(f);
 		line[--len] = '\0';
 		if (len > JOURNAL_LINE_MAX || memchr(line, '\0', len) ||
@@ -563,10 +705,31 @@ static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn,
 				log_warn(LOG_GAME, "%s:%d: bad record skipped", path, lineno);
 			continue;
 		}
+		/* A key note sets how the chain goes on from its own line (journal.h). */
+		if (!strcmp(rec.type, JOURNAL_NOTE_TYPE) &&
+		    !strncmp(rec.args, JOURNAL_KEY_NOTE, strlen(JOURNAL_KEY_NOTE))) {
+			const char *id = rec.args + strlen(JOURNAL_KEY_NOTE);
+
+			snprintf(st->key_id, sizeof(st->key_id), "%.*s", (int)strcspn(id, " "), id);
+			mode = !strcmp(st->key_id, "-")				      ? CHAIN_PLAIN
+			       : device_key.set && !strcmp(st->key_id, device_key.id) ? CHAIN_KEYED
+										      : CHAIN_OTHER;
+			if (mode != CHAIN_PLAIN && !st->first_keyed)
+				st->first_keyed = lineno;
+			if (mode == CHAIN_PLAIN && st->first_keyed)
+				st->unkeyed_from = lineno;
+			st->other_key |= mode == CHAIN_OTHER;
+		}
+		rec.keyed = mode != CHAIN_PLAIN;
+		rec.chain_checked = rec.chained && mode != CHAIN_OTHER;
 		expected = state;
-		journal_chain_next(&expected, record, record_len);
-		rec.chain_ok = rec.chained && !memcmp(stored.v, expected.v, sizeof(stored.v));
+		chain_step(&expected, mode == CHAIN_KEYED, record, record_len);
+		rec.chain_ok = rec.chain_checked && !memcmp(stored.v, expected.v, sizeof(stored.v));
 		state = rec.chained ? stored : expected;
+		if (rec.chained && rec.keyed) {
+			st->keyed++;
+			st->unchecked += !rec.chain_checked;
+		}
 		journal_chain_hex(&state, rec.chain);
 		if (rec.chained)
 			st->chained++;
@@ -584,7 +747,7 @@ static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn,
 					 path, lineno);
 			continue;
 		}
-		if (rec.chained && !rec.chain_ok && prev_good) {
+		if (rec.chain_checked && !rec.chain_ok && prev_good) {
 			st->chain_breaks++;
 			if (!st->first_chain_break)
 				st->first_chain_break = lineno;

@@ -25,6 +25,17 @@
  * Lines of the type JOURNAL_NOTE_TYPE are the record's own notes (the device, the audit's
  * anchors, a recovery), not the game's: the daemon writes them, `annabella verify` reads
  * them, the game never applies them.
+ *
+ * The chain is keyed with the device key (journal_use_key(); store/devkey.h) from a key note,
+ * `journal key id=ID`, on: from that line on CHAIN is the first 16 bytes of HMAC-SHA256(key,
+ * previous CHAIN's 16 bytes, RECORD) (RFC 2104), so only the key's holder can make the chain
+ * again after an edit.  ID (16 hex digits) names the key without giving it away.  The writer
+ * puts the note before the first line it appends after the file's first (the game record, so
+ * game.record's copy of it stays the first line), each time it opens the journal; a writer
+ * without the key notes `id=-` instead on a journal that had lines, and the chain goes on
+ * plain.  A bad line moves the chain on plain, by its raw bytes.  A reader without the key
+ * (or with another) cannot check the keyed values: it takes them as they are and counts them
+ * (journal_stats.unchecked).
  */
 #ifndef ANNABELLA_JOURNAL_H
 #define ANNABELLA_JOURNAL_H
@@ -39,6 +50,10 @@
 #define JOURNAL_CHAIN_BYTES 16
 #define JOURNAL_CHAIN_HEX   (2 * JOURNAL_CHAIN_BYTES + 1)
 #define JOURNAL_NOTE_TYPE   "journal"
+/* A key note's words before the key's id, and the id: 16 hex digits, with its NUL. */
+#define JOURNAL_KEY_NOTE     "key id="
+#define JOURNAL_KEY_ID_HEX   17
+#define JOURNAL_KEY_ID_LABEL "annabella journal key id"
 
 struct journal;
 
@@ -53,6 +68,13 @@ void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
 void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX]);
 /* The chain's value after the last line written (its hex); "" before the first. */
 const char *journal_chain_value(const struct journal *j);
+/* The lines in the journal's file after the last one written. */
+long journal_lines(const struct journal *j);
+/* The device key the chain is keyed with from now on, for every journal this process
+ * writes and reads (NULL: none; the writer's chain goes on plain). */
+void journal_use_key(const unsigned char *key, size_t len);
+/* Its id as key notes give it (hex), or "" without a key. */
+const char *journal_key_id(void);
 /*
  * Lines as journal_format makes them (each with its newline), chained from the start as
  * journal_append_line would write them into an empty journal: one malloc'd text (its length
@@ -91,9 +113,11 @@ struct journal_record {
 	int line;
 	uint64_t ms;
 	char type[24];
-	const char *args; /* the rest of the body, "" if none */
-	bool chained;	  /* the line carries its chain value (else: the earlier format) */
-	bool chain_ok;	  /* chained, and the value is what the lines before it give */
+	const char *args;   /* the rest of the body, "" if none */
+	bool chained;	    /* the line carries its chain value (else: the earlier format) */
+	bool keyed;	    /* a line of the keyed chain (after a key note naming a key) */
+	bool chain_checked; /* chained, and its value can be checked here (no key: not) */
+	bool chain_ok;	    /* checked, and the value is what the lines before it give */
 	char chain[JOURNAL_CHAIN_HEX]; /* the chain's state after this line */
 };
 
@@ -103,6 +127,7 @@ typedef int (*journal_record_fn)(void *user, const struct journal_record *rec, c
 
 /* What a reading found besides the records taken. */
 struct journal_stats {
+	int lines;	   /* whole lines read */
 	int taken;	   /* records fn took */
 	int bad;	   /* lines that are no record (CRC, format, length), skipped */
 	int duplicates;	   /* lines identical to an earlier one, skipped */
@@ -111,8 +136,14 @@ struct journal_stats {
 	bool torn_tail;	   /* the file ended in a partial line */
 	int chained;	   /* lines with their chain value */
 	int unchained;	   /* good lines of the earlier format, without one */
-	int chain_breaks;  /* good chained lines whose value the lines before them do not give */
-	int first_chain_break;	       /* the line of the first, 0 if none */
+	int chain_breaks;  /* good checked lines whose value the lines before them do not give */
+	int keyed;	   /* good chained lines of the keyed chain */
+	int unchecked;	   /* of them, those whose value could not be checked (no key, another) */
+	int first_keyed;   /* the line of the first key note naming a key, 0 if none */
+	int unkeyed_from;  /* the line of a note after it that ends the keyed chain, 0 if none */
+	bool other_key;	   /* a key note named another key than the one given */
+	char key_id[JOURNAL_KEY_ID_HEX]; /* the key the last key note names ("-": none) */
+	int first_chain_break;		 /* the line of the first, 0 if none */
 	char chain[JOURNAL_CHAIN_HEX]; /* the chain's state after the last whole line; "" if none */
 };
 

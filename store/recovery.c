@@ -575,8 +575,8 @@ static bool archived_copy(struct replay *rp)
 }
 
 /* Whether an archived scoresheet is an earlier state of game.pgn's game (sv): unfinished,
- * the same tags (but its result), its moves the first of game.pgn's; how many plies it holds
- * (-1: it is not). */
+ * the same tags (but its result and the journal's anchor), its moves the first of
+ * game.pgn's; how many plies it holds (-1: it is not). */
 static int earlier_state(const struct salvage *sv, const struct salvage *a)
 {
 	if (a->finished || a->count > sv->count)
@@ -584,7 +584,8 @@ static int earlier_state(const struct salvage *sv, const struct salvage *a)
 	for (int i = 0; i < a->tag_count; i++) {
 		const char *v = salvage_tag(sv, a->tags[i].name);
 
-		if (strcmp(a->tags[i].name, "Result") && (!v || strcmp(v, a->tags[i].value)))
+		if (strcmp(a->tags[i].name, "Result") && !sheet_anchor_tag(a->tags[i].name) &&
+		    (!v || strcmp(v, a->tags[i].value)))
 			return -1;
 	}
 	for (int i = 0; i < a->count; i++)
@@ -640,18 +641,6 @@ static void archived_id(struct replay *rp, const struct salvage *sv, const struc
 		snprintf(id, size, "%s", best);
 }
 
-/* Tags the store derives from the game, not the game's own (docs/state.md "State directory"). */
-static bool derived_tag(const char *name)
-{
-	static const char *const derived[] = {
-	    "Result", "SetUp", "FEN", "TimeControl", "Termination", "DeviceSerial", "JournalChain"};
-
-	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++)
-		if (!strcmp(name, derived[i]))
-			return true;
-	return false;
-}
-
 /*
  * The game from game.pgn alone, when neither the journal nor game.record holds its game
  * record: its start position, time control and tags, the rest (the player's colour, the
@@ -694,7 +683,7 @@ static void game_from_scoresheet(struct replay *rp)
 	snprintf(rec.u.game.time_control, sizeof(rec.u.game.time_control), "%s", tc ? tc : "-");
 	rec.u.game.tag_count = 0;
 	for (int i = 0; i < sv.tag_count; i++)
-		if (!derived_tag(sv.tags[i].name) &&
+		if (!game_tag_derived(sv.tags[i].name) &&
 		    game_params_set_tag(&rec.u.game, sv.tags[i].name, sv.tags[i].value))
 			log_warn(LOG_GAME, "game.pgn: tag %s left out (no room)", sv.tags[i].name);
 	archived_id(rp, &sv, &start, rec.u.game.id, sizeof(rec.u.game.id));
@@ -1070,7 +1059,7 @@ static bool sheet_text_differs(struct replay *rp, const struct salvage *sv)
 {
 	const struct game *g = referee_game(rp->r);
 	struct sheet *sh = sheet_new();
-	char *text = sh ? sheet_text(sh, g, NULL, NULL) : NULL;
+	char *text = sh ? sheet_text(sh, g, &(struct sheet_anchor){0}) : NULL;
 	const struct pgn_game *pgn = sheet_pgn(sh);
 	bool differs = !text || !pgn;
 
@@ -1078,8 +1067,7 @@ static bool sheet_text_differs(struct replay *rp, const struct salvage *sv)
 		const char *name = sv->tags[i].name, *v = sv->tags[i].value;
 		const char *want = pgn_game_tag(pgn, name);
 
-		if (!strcmp(name, "DeviceSerial") || !strcmp(name, "JournalChain") ||
-		    (!strcmp(name, "Result") && !strcmp(v, "*")))
+		if (sheet_anchor_tag(name) || (!strcmp(name, "Result") && !strcmp(v, "*")))
 			continue;
 		differs = !want || strcmp(want, v);
 	}

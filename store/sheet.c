@@ -170,17 +170,27 @@ static int sync_pgn(struct sheet *s, const struct game *g)
 	return 0;
 }
 
-char *sheet_text(struct sheet *sh, const struct game *g, const char *serial, const char *chain)
+bool sheet_anchor_tag(const char *name)
+{
+	return !strcmp(name, "DeviceSerial") || !strcmp(name, "GameId") ||
+	       !strcmp(name, "JournalLine") || !strcmp(name, "JournalChain");
+}
+
+char *sheet_text(struct sheet *sh, const struct game *g, const struct sheet_anchor *anchor)
 {
 	if (sync_pgn(sh, g))
 		return NULL;
-	if (game_over(g)) {
-		/* Which device recorded the game, and the journal's chain as it stands when this
-		 * scoresheet is written: `annabella verify` finds it in the journal. */
-		if (serial && serial[0])
-			pgn_game_set_tag(&sh->pgn, "DeviceSerial", serial);
-		if (chain && chain[0])
-			pgn_game_set_tag(&sh->pgn, "JournalChain", chain);
+	/* Which device records the game, and the journal's chain as it stands when this
+	 * scoresheet is written: `annabella verify` finds it at that line of the journal. */
+	if (anchor->serial && anchor->serial[0])
+		pgn_game_set_tag(&sh->pgn, "DeviceSerial", anchor->serial);
+	if (anchor->chain && anchor->chain[0]) {
+		char line[24];
+
+		snprintf(line, sizeof(line), "%ld", anchor->line);
+		pgn_game_set_tag(&sh->pgn, "GameId", g->params.id);
+		pgn_game_set_tag(&sh->pgn, "JournalLine", line);
+		pgn_game_set_tag(&sh->pgn, "JournalChain", anchor->chain);
 	}
 	return pgn_format(&sh->pgn);
 }

@@ -16,10 +16,20 @@ struct sheet;
 /* NULL if out of memory. */
 struct sheet *sheet_new(void);
 void sheet_free(struct sheet *sh);
+/* The journal's anchor a scoresheet carries (README "Security model"): the device that
+ * records the game, and the journal's chain value after its line `line` ("" or NULL: none). */
+struct sheet_anchor {
+	const char *serial, *chain;
+	long line;
+};
+/* Whether a tag is one of the anchor's: the journal's as it stood when the scoresheet was
+ * written, not the game's. */
+bool sheet_anchor_tag(const char *name);
 /* The scoresheet brought up to the game, as PGN text (malloc'd), or NULL (out of memory).
- * A finished game's carries the device's serial and the journal's chain value as it stands
- * (`[DeviceSerial]`, `[JournalChain]`; "" or NULL: none), for `annabella verify`. */
-char *sheet_text(struct sheet *sh, const struct game *g, const char *serial, const char *chain);
+ * Every one carries the anchor as it stands (`[DeviceSerial]`, `[GameId]`, `[JournalLine]`,
+ * `[JournalChain]`), for `annabella verify` and whoever keeps a copy off the device (the
+ * broadcast's and the relay's round.pgn, the page's download). */
+char *sheet_text(struct sheet *sh, const struct game *g, const struct sheet_anchor *anchor);
 /* The scoresheet as last made (after sheet_text()), or NULL. */
 const struct pgn_game *sheet_pgn(const struct sheet *sh);
 

@@ -626,6 +626,11 @@ const char *store_chain(const struct store *s)
 	return s->journal ? journal_chain_value(s->journal) : "";
 }
 
+long store_journal_line(const struct store *s)
+{
+	return s->journal ? journal_lines(s->journal) : 0;
+}
+
 /* Saving works again once every line is written, its sync done, and no scoresheet waits. */
 static void check_works(struct store *s)
 {
@@ -820,7 +825,10 @@ static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
 		s->pgn_due = true;
 		return -1;
 	}
-	text = sheet_text(s->sheet, g, s->serial, store_chain(s));
+	text = sheet_text(s->sheet, g,
+			  &(struct sheet_anchor){.serial = s->serial,
+						 .chain = store_chain(s),
+						 .line = store_journal_line(s)});
 	if (!text) {
 		log_error(LOG_GAME, "cannot make the scoresheet (out of memory)");
 		return -1;

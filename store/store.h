@@ -107,8 +107,10 @@ void store_close(struct store *s, const struct game *g);
  * anchors), chained with the game's records; nothing without a game.  TEXT is `WORD ...`. */
 void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* The journal's chain value as it stands (hex), "" without a journal. */
+/* The journal's chain value as it stands (hex), "" without a journal, and the line it
+ * stands after (0 without a journal). */
 const char *store_chain(const struct store *s);
+long store_journal_line(const struct store *s);
 /* The scoresheet as last written (after store_scoresheet()). */
 const struct pgn_game *store_pgn(const struct store *s);
 

@@ -58,10 +58,31 @@ expect 2 "socket.conf:2: socket must be an absolute path or none" --config "$wor
 printf '[control]\narbiter-pin = 12\n' >"$work/pin.conf"
 expect 2 "pin.conf:2: arbiter-pin must be at least 4 digits" --config "$work/pin.conf" \
 	--board "sim:$work/square.script"
+printf '[game]\nevent = Open\nwhite = Berg \342\200\256annA\n' >"$work/turn.conf"
+expect 2 "turn.conf:3: white: a character that breaks the line or turns the text" \
+	--config "$work/turn.conf" --board "sim:$work/square.script"
 expect 2 "missing.conf" --config "$work/missing.conf"
 expect 2 "missing.script" --board "sim:$work/missing.script"
 expect 2 "unknown option" --frobnicate
 expect 2 "--time" --time sideways
+
+# A tag that would turn the text or break its line, given by a board script's control line
+# (the socket's own code): refused, and game.pgn never holds it.
+printf 'player white\n+500 control assistant tags White Berg \342\200\256annA\n+500 control assistant tags Black Kühn\342\200\250[Result "0-1"]\n+500 control assistant tags Event Open\n+500 lift e2\n' \
+	>"$work/tags.script"
+"$build/annabellad" --control none --board "sim:$work/tags.script" --time virtual --audio none \
+	--state "$work/tags" >"$work/tags.out" 2>&1
+if [ "$(grep -c '^[0-9]* script assistant ([0-9]* bytes) => error request-control-character$' \
+	"$work/tags/control.log")" = 2 ] &&
+	grep -q '^\[Event "Open"\]' "$work/tags/game.pgn" &&
+	! grep -qP '\x{202e}|\x{2028}' "$work/tags/game.pgn" &&
+	grep -q '^\[White "?"\]' "$work/tags/game.pgn"; then
+	ok
+else
+	bad "tags that turn the text: control.log and game.pgn:"
+	indent <"$work/tags/control.log"
+	show "$work/tags/game.pgn" 9
+fi
 
 # The shipped configuration files load and play a game on the simulated board.
 dir=$(cd "$tests/.." && pwd)

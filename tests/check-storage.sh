@@ -9,6 +9,9 @@
 #  - six plain restarts leave a record fsck calls whole;
 #  - a journal of another game with the same id: set aside, the game of game.pgn resumes,
 #    and `annabella fsck --use` makes the other the current game (the arbiter's choice);
+#  - a flood of reads (as anonymous visitors of the page make them) on a card nearly full
+#    (a small tmpfs with 256 KiB free): the reads are counted, not logged one by one, the
+#    logs stop before the storage's reserve (said once), and every move is saved.
 #  - the state directory on a file system of its own (tmpfs) unmounted in the middle of a
 #    real-time game and an empty one mounted in its place, and unmounted and put back as it
 #    was when it went (a card pulled and put back): the daemon notices at the next record
@@ -159,7 +162,7 @@ p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 b[len(b) // 2] ^= 4
 open(p, "wb").write(bytes(b))' "$work/own/journal"
-$sudo chown -R "$user:$group" "$work/own"
+$sudo chown -R "$user:$group" "$work/own" "$work/own-key" # and its device key
 $sudo find "$work/own" -type d -exec chmod 750 {} +
 $sudo find "$work/own" -type f -exec chmod 640 {} +
 $sudo "$build/annabella" fsck "$work/own" --repair >"$work/own-fsck.out"
@@ -220,6 +223,49 @@ if [ $rc -eq 1 ] && [ "$(sans "$work/ours/game.pgn")" = " d4 d5 * " ] &&
 	ok
 else
 	bad "fsck --use: exit $rc, game.pgn $(sans "$work/ours/game.pgn"): $(cat "$work/use.out")"
+fi
+# ---------------------------------------------------------------- a flood on a full card
+cat >"$work/flood.script" <<'EOF'
+player white
++800 lift e2
++300 place e4
++800 lift e7
++300 place e5
++800 lift g1
++300 place f3
++800 lift b8
++300 place c6
++800 lift f1
++300 place c4
++800 lift g8
++300 place f6
++3000 lift a2
+EOF
+printf '[control]\nsocket = %s\narbiters = root\n[voice]\nrecord = no\n' "$work/fs/flood.sock" \
+	>"$work/flood.conf"
+mkdir -p "$work/fs"
+$sudo unshare -m bash -c '
+	mount -t tmpfs -o size=8m,mode=0777 tmpfs "$1" || exit 3
+	avail=$(df --output=avail -B1 "$1" | tail -1)
+	fallocate -l $((avail - 262144)) "$1/filler" || exit 4
+	runuser -u "$5" -- "$2/annabellad" --config "$3" --board "sim:$4" --time real \
+		--audio none --state "$1/state" >"$6/flood.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do [ -S "$1/flood.sock" ] && break; sleep 0.1; done
+	runuser -u "$5" -- python3 "$7/flood.py" "$1/flood.sock" 4 >"$6/flood.count"
+	wait $pid
+	cp -a "$1/state" "$6/flood-state"' _ "$work/fs" "$build" "$work/flood.conf" \
+	"$work/flood.script" "$(id -un)" "$work" "$tests"
+rc=$?
+moves=$(sans "$work/flood-state/game.pgn" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$moves" = " e4 e5 Nf3 Nc6 Bc4 Nf6 * " ] &&
+	! grep -q 'cannot save the game' "$work/flood.out" &&
+	[ "$(grep -c 'control.log: stops here' "$work/flood.out")" = 1 ] &&
+	[ "$(cat "$work/flood.count")" -gt 1000 ]; then
+	ok
+else
+	bad "a flood of $(cat "$work/flood.count" 2>/dev/null) reads on a full card: exit $rc; game.pgn:$moves"
+	show "$work/flood.out" 8
 fi
 
 # ---------------------------------------------------------------- storage mounted again

@@ -8,12 +8,22 @@
 # a record changed (its CRC made right), a line taken out, the whole chain forged again from
 # an edited line (the scoresheet's JournalChain no longer in it), the scoresheet's result,
 # a clock reading, a byte of control.log, a line of speech.log, a flipped byte (damage).
+# The chain is keyed with the device key (beside the state directory, only the daemon's user
+# reads it): forged again with it (by root), the scoresheet's anchor shows it; without it,
+# the keyed lines break; off the device (no key) verify says it could not check them (exit
+# 3).  In a game in progress, a line of control.log edited in place while the daemon runs is
+# found (its digests are of what it wrote); a line forged after the last digest is reported
+# as not covered; the last move cut out of the journal and game.pgn is found cut by the
+# anchors saved as the broker and the page had them (status, PGN).
 # A journal of the earlier format (no chain values) is resumed in the middle of a game and
-# continued with chained lines, and verify reads it.
+# continued with chained lines, and verify reads it.  The device is named by annabella's
+# application-specific id of /etc/machine-id (as systemd-id128 makes it), never the machine
+# id itself.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
 begin verify
+need systemd-id128
 sock="$work/control"
 cat >"$work/annabella.conf" <<CONF
 [control]
@@ -110,12 +120,29 @@ else
 fi
 journal=$(ls "$work"/state/games/game-0001*.journal)
 name=$(basename "$journal" .journal)
+# The device off a Raspberry Pi: annabella's application-specific id of /etc/machine-id, as
+# systemd makes it, in the journal and the scoresheet; the machine id itself nowhere
+# (machine-id(5)).
+serial=$(sed -n 's/.* journal device serial=\([^ ]*\) .*/\1/p' "$journal" | sort -u)
+if [ -e /sys/firmware/devicetree/base/serial-number ]; then
+	want=$serial # a Pi: its SoC's serial
+else
+	want="machine-app:$(systemd-id128 machine-id --app-specific="$(sed -n \
+		's/^#define DEVICE_APP_ID "\(.*\)"/\1/p' "$tests/../store/device.h")")"
+fi
+if [ -n "$serial" ] && [ "$serial" = "$want" ] && grep -q "^\[DeviceSerial \"$want\"\]" "$pgn" &&
+	! grep -rqF "$(cat /etc/machine-id)" "$work/state"; then
+	ok
+else
+	bad "the device: noted '$serial', want '$want'; the machine id in:" \
+		"$(grep -rlF "$(cat /etc/machine-id)" "$work/state")"
+fi
 "$build/annabella" verify "$journal" >"$work/verify2.out" 2>&1 && ok ||
 	bad "verify of games/$name.journal: $(cat "$work/verify2.out")"
 
 # Edits, each on a copy.  journal.py: the journal's lines, rewritten.
 cat >"$work/journal.py" <<'PY'
-import hashlib, sys, zlib
+import hashlib, hmac, sys, zlib
 path, what = sys.argv[1], sys.argv[2]
 lines = open(path, "rb").read().split(b"\n")[:-1]
 def parts(l):
@@ -132,14 +159,20 @@ if what == "edit":          # a move changed, its CRC made right, its chain valu
     lines[i] = line(chain, record.replace(b"g1f3 Nf3", b"b1c3 Nc3"))
 elif what == "remove":      # a touch taken out
     del lines[find(b" lift ")]
-elif what == "forge":       # the same edit, and every chain value after it made again
+elif what in ("forge", "forge-keyed"):  # the same edit, every chain value after it made
+    # again: plain SHA-256 (by someone without the device key), or keyed with it (root, who
+    # reads it: HMAC-SHA256, as store/journal.h keys the lines after the key note)
+    key = bytes.fromhex(open(sys.argv[3]).read().strip()) if what == "forge-keyed" else None
     i = find(b" made 3 ")
     state = bytes.fromhex(parts(lines[i - 1])[0].decode())
     for k in range(i, len(lines)):
         chain, record = parts(lines[k])
         if k == i:
             record = record.replace(b"g1f3 Nf3", b"b1c3 Nc3")
-        state = hashlib.sha256(state + record).digest()[:16]
+        if key:
+            state = hmac.new(key, state + record, hashlib.sha256).digest()[:16]
+        else:
+            state = hashlib.sha256(state + record).digest()[:16]
         lines[k] = line(state.hex().encode(), record)
 elif what == "flip":        # damage: one byte of a line in the middle
     i = len(lines) // 2
@@ -155,8 +188,9 @@ PY
 edited() { # WHAT EXPECTED-TEXT COMMAND...: on a copy of the state, verify says it, exits 1
 	local what=$1 want=$2
 	shift 2
-	rm -rf "$work/copy"
+	rm -rf "$work/copy" "$work/copy-key"
 	cp -a "$work/state" "$work/copy"
+	cp -a "$work/state-key" "$work/copy-key" # on the device: its key beside it
 	(cd "$work/copy" && "$@") || bad "$what: the edit failed"
 	"$build/annabella" verify "$work/copy/games/$name.journal" >"$work/v.out" 2>&1
 	local rc=$?
@@ -171,8 +205,10 @@ j="games/$name.journal"
 p="games/$name.pgn"
 edited "a move changed" "EDITED: the chain breaks at 1 lines" python3 "$work/journal.py" "$j" edit
 edited "a touch taken out" "EDITED: the chain breaks" python3 "$work/journal.py" "$j" remove
-edited "the chain forged again" "is NOT a value of this journal's chain" \
+edited "the chain forged again without the key" "EDITED: the chain breaks" \
 	python3 "$work/journal.py" "$j" forge
+edited "the chain forged again with the key" "one that the scoresheet published" \
+	python3 "$work/journal.py" "$j" forge-keyed "$work/copy-key/device-key"
 edited "a flipped byte" "DAMAGED: 1 lines unreadable" python3 "$work/journal.py" "$j" flip
 edited "the result" "DIFFERS from the journal: result 0-1" \
 	sed -i 's/\[Result "1-0"\]/[Result "0-1"]/;s/ 1-0$/ 0-1/' "$p"
@@ -182,6 +218,121 @@ edited "a clock reading" "DIFFERS from the journal: ply 1: clock reading" \
 edited "control.log" "control.log EDITED" sed -i '1{s/^9/8/;t;s/^./9/}' control.log
 edited "speech.log" "speech.log  EDITED" sed -i '3d' speech.log
 edited "speech.log cut" "speech.log  cut short" truncate -s 10 speech.log
+
+# Off the device: a copy without the device key.  Nothing is found wrong, but the keyed lines
+# are not checked, and it says so (exit 3); given the key (--key), all is checked again.
+rm -rf "$work/copy" "$work/copy-key"
+cp -a "$work/state" "$work/copy"
+"$build/annabella" verify "$work/copy" >"$work/off.out" 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -q 'lines NOT checked here' "$work/off.out" &&
+	grep -q '^whole and unedited as far as it could check; NOT checked:$' "$work/off.out" &&
+	"$build/annabella" verify --key "$work/state-key/device-key" "$work/copy" >/dev/null; then
+	ok
+else
+	bad "verify off the device: exit $rc: $(cat "$work/off.out")"
+fi
+
+# `annabella journal` reads the keyed chain as verify does: on the device, with the key beside
+# the state directory, every line checked and none breaking (from games/ too); a move edited:
+# off the device nothing can break (the keyed lines counted as not checked), with the key the
+# chain breaks at it.
+"$build/annabella" journal "$work/state/$j" >"$work/list.out" 2>&1
+(cd "$work/state/games" && "$build/annabella" journal "$name.journal") >"$work/list2.out" 2>&1
+if ! grep -q 'chain breaks' "$work/list.out" "$work/list2.out" &&
+	! grep -q 'not checked' "$work/list.out" "$work/list2.out" &&
+	grep -q ' records, 0 bad' "$work/list2.out"; then
+	ok
+else
+	bad "annabella journal on the device: $(cat "$work/list.out" "$work/list2.out")"
+fi
+(cd "$work/copy" && python3 "$work/journal.py" "$j" edit)
+"$build/annabella" journal "$work/copy/$j" >"$work/list.out" 2>&1
+if ! grep -q 'chain breaks' "$work/list.out" &&
+	grep -q 'keyed lines not checked: no device key here' "$work/list.out"; then
+	ok
+else
+	bad "annabella journal off the device, a move edited: $(cat "$work/list.out")"
+fi
+cp -a "$work/state-key" "$work/copy-key"
+"$build/annabella" journal "$work/copy/$j" >"$work/list.out" 2>&1
+if [ "$(grep -c '(chain breaks here)$' "$work/list.out")" = 1 ] &&
+	! grep -q 'not checked' "$work/list.out"; then
+	ok
+else
+	bad "annabella journal with the key, a move edited: $(cat "$work/list.out")"
+fi
+rm -rf "$work/copy-key"
+
+# A game in progress (real time, e4 e5, then the player thinks), each of two ways:
+#  - live: a line of control.log written after the last digest is edited in place while the
+#    daemon runs; its next digest (at the stop) is of what it wrote: verify finds the edit;
+#  - cut: the broker's status and the page's PGN are saved as anchors (what the broadcast
+#    publishes with every move), the daemon stops, a request line is forged into control.log
+#    after its last digest (not covered: not whole and unedited), and the journal's last move
+#    is cut out with game.pgn's (consistent again): the saved anchors show the journal cut.
+printf 'player white\n+300 lift e2\n+200 place e4\n+600 lift e7\n+200 place e5\n+60000 lift a2\n' \
+	>"$work/live.script"
+for run in live cut; do
+	spawn "$build/annabellad" --config "$work/annabella.conf" --board "sim:$work/live.script" \
+		--time real --audio none --state "$work/$run" 2>"$work/$run.err"
+	pid=$!
+	wait_line "$work/$run/speech.log" 'Bauer Eva sieben Eva fünf' || bad "$run: no e5"
+	sleep 0.3
+	ctl tags Event "Club Open" >/dev/null || bad "$run: tags refused"
+	if [ $run = live ]; then
+		python3 - "$work/live/control.log" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path, "rb").read()
+at = text.index(b"Club Open")
+with open(path, "r+b") as f:  # the same file, the same length: edited in place
+    f.seek(at)
+    f.write(b"Club Shut")
+PY
+		ctl tags Round 3 >/dev/null
+	else
+		ctl status public >"$work/cut.status.json"
+		ctl export pgn | python3 -c 'import json, sys; print(json.load(sys.stdin)["text"])' \
+			>"$work/cut.anchors.pgn"
+	fi
+	stop $pid
+done
+"$build/annabella" verify "$work/live" >"$work/live.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^control.log EDITED' "$work/live.out"; then ok; else
+	bad "control.log edited during the game: exit $rc: $(cat "$work/live.out")"
+fi
+"$build/annabella" verify "$work/cut" >"$work/cut0.out" 2>&1
+[ $? -eq 0 ] && ok || bad "the game in progress before the edits: $(cat "$work/cut0.out")"
+echo "900 root arbiter result 0-1 the player left => ok 0-1, the player left" >>"$work/cut/control.log"
+"$build/annabella" verify "$work/cut" >"$work/cut1.out" 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -q 'NOT COVERED: its last 71 bytes' "$work/cut1.out" &&
+	! grep -q '^whole and unedited$' "$work/cut1.out"; then
+	ok
+else
+	bad "a line forged after the last digest: exit $rc: $(cat "$work/cut1.out")"
+fi
+python3 - "$work/cut/journal" "$work/cut/game.pgn" <<'PY'
+import sys
+journal, pgn = sys.argv[1], sys.argv[2]
+lines = open(journal, "rb").read().split(b"\n")[:-1]
+cut = next(i for i, l in enumerate(lines) if b" lift e7" in l)
+open(journal, "wb").write(b"\n".join(lines[:cut]) + b"\n")
+text = open(pgn).read().replace(" 1... e5", "").replace(" e5 *", " *")
+open(pgn, "w").write(text)
+PY
+for anchors in cut.status.json cut.anchors.pgn; do
+	"$build/annabella" verify --anchors "$work/$anchors" "$work/cut" >"$work/cut2.out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "CUT: the journal ends at line [0-9]*, before line [0-9]* that $anchors" \
+		"$work/cut2.out"; then
+		ok
+	else
+		bad "the last move cut out, anchors $anchors: exit $rc: $(cat "$work/cut2.out")"
+	fi
+done
 
 # The earlier format in the middle of a game (an upgrade between two starts): resumed,
 # continued with chained lines, read by verify.

@@ -890,6 +890,16 @@ static void speech_log_write(struct voice *v, const struct item *it)
 	pthread_mutex_unlock(&v->log_lock);
 }
 
+int voice_log_digest(struct voice *v, off_t *bytes, char hex[2 * SHA256_SIZE + 1])
+{
+	int rc;
+
+	pthread_mutex_lock(&v->log_lock);
+	rc = pendlog_digest(&v->slog, bytes, hex);
+	pthread_mutex_unlock(&v->log_lock);
+	return rc;
+}
+
 void voice_log_line(struct voice *v, const char *line)
 {
 	pthread_mutex_lock(&v->log_lock);
@@ -1359,6 +1369,7 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	/* Storage that cannot be written now (read-only) is no reason not to speak: what is
 	 * said is kept and written to speech.log when it can be. */
 	pendlog_open(&v->slog, path, LOG_VOICE, VOICE_LOG_PENDING_MAX, cfg->log_write);
+	pendlog_set_reserve(&v->slog, cfg->log_reserve);
 	pthread_mutex_init(&v->log_lock, NULL);
 	v->holding = cfg->log_after_start;
 	for (int i = 0; i < QUEUE_SLOTS; i++)

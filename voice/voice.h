@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/sha256.h"
 #include "voice/pronounce.h"
 #include "voice/utterance.h"
 
@@ -84,6 +85,8 @@ struct voice_config {
 	 * A line that cannot be written is kept in memory, in order, and written with the
 	 * next line once storage works again (at most VOICE_LOG_PENDING_MAX bytes). */
 	ssize_t (*log_write)(int fd, const void *data, size_t len);
+	/* Bytes of its storage speech.log leaves to the game's record (base/pendlog.h). */
+	unsigned long long log_reserve;
 	/* speech.log begins with the start line (voice_log_line()): what is said before it is
 	 * held and written after it (the daemon; at most VOICE_LOG_PENDING_MAX bytes). */
 	bool log_after_start;
@@ -99,6 +102,8 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
  * storage fault; a speech.log made again (its directory removed) begins with it.  From any
  * thread. */
 void voice_log_line(struct voice *v, const char *line);
+/* The digest of speech.log as written (base/pendlog.h): 0, or -1 when it is not known. */
+int voice_log_digest(struct voice *v, off_t *bytes, char hex[2 * SHA256_SIZE + 1]);
 /* Drain the queue (wait for every queued utterance), stop the thread, close everything. */
 void voice_stop(struct voice *v);
 /* Stop now (SIGTERM in real time): queued utterances dropped, the current one cut off, the

@@ -95,6 +95,21 @@ echo "memory lock here: $mlock_ok"
 # The daemon's warning that it could not lock its memory, where nothing may.
 unlockable() { [ "$mlock_ok" = yes ] && cat || grep -v 'memory cannot be locked'; }
 
+# The PINs (README "Security model"): their hashes in the PIN file, root's alone, which the
+# daemon and the page get as credentials; a member of the group annabella (the control
+# socket's: an assistant) reads neither a PIN nor its hash, in the configuration or anywhere
+# the group reaches.  The device key of the journal's chain: the daemon's user's alone.
+pin=$(annabella pin --set arbiter)
+check pin-set sh -c "echo '$pin' | grep -qxE '[0-9]{6}'"
+check pin-file-root-only sh -c 'stat -c "%U %G %a" /etc/annabella/pins | grep -qx "root root 600"'
+useradd -M -N -G annabella pkg-assistant
+check pin-not-for-the-group sh -c "! runuser -u pkg-assistant -- grep -rqsI -e pbkdf2 \
+	/etc/annabella /var/lib/annabella /run/annabella &&
+	! runuser -u pkg-assistant -- grep -rqs -e '$pin' /etc/annabella"
+check pin-not-in-the-config sh -c '! grep -rqs -e pbkdf2 /etc/annabella/annabella.conf \
+	/etc/annabella/annabella.conf.d'
+check credential-unit sh -c 'systemctl cat annabellad | grep -qx "LoadCredential=pins:/etc/annabella/pins"'
+
 # The package started it; start again to see READY (Type=notify: start returns at READY).
 systemctl stop annabellad
 check start systemctl start annabellad
@@ -121,6 +136,10 @@ check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annab
 no_warnings() { ! journalctl -u annabellad -p warning -o cat | unlockable | grep annabellad:; }
 check no-warnings no_warnings
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
+check device-key-own sh -c 'stat -c "%U %a" /var/lib/annabella-key/device-key | grep -qx "annabella 600"'
+check device-key-not-for-the-group sh -c '! runuser -u pkg-assistant -- cat \
+	/var/lib/annabella-key/device-key'
+check verify-keyed sh -c 'annabella verify /var/lib/annabella | grep -q "every keyed line checked"'
 
 # An MBROLA voice (docs/speech.md "Voices"), where the tree has one: with [voice] voice-de = mb-de7
 # and an English interface in a drop-in, the daemon under the unit's sandbox starts mbrola
@@ -304,6 +323,16 @@ check web-serves-page wait_for 10 page_up
 status_up() { http_get /api/status | grep -q '"ok":true'; }
 check web-reads-status wait_for 10 status_up
 check web-own-user sh -c '[ "$(ps -o user= -p "$(systemctl show -P MainPID annabella-web)")" != root ]'
+# The arbiter's PIN through the page: the page checks it against the hash of its credential,
+# the daemon against its own; a wrong one is refused.
+http_post() { # PIN BODY: the page's response, its status code last
+	curl -s --cacert /etc/annabella/web.crt --resolve localhost:8080:127.0.0.1 \
+		-H "X-PIN: $1" --data-binary "$2" -w ' %{http_code}' https://localhost:8080/api/command
+}
+pin_right() { http_post "$pin" status | grep -q '"ok":true.* 200$'; }
+pin_wrong() { http_post 000000 status | grep -q ' 403$'; }
+check web-pin-right pin_right
+check web-pin-wrong pin_wrong
 webscore=$(systemd-analyze security annabella-web --no-pager | sed -n 's/.*Overall exposure level for annabella-web.service: \([0-9.]*\).*/\1/p')
 echo "web-score $webscore" >>"$out/results"
 systemctl stop annabella-web

@@ -103,69 +103,12 @@ static void test_wallclock_form(void **state)
 	assert_int_equal(wall[19], 'Z');
 }
 
-static void file_digest(const char *path, char hex[2 * SHA256_SIZE + 1])
-{
-	FILE *f = fopen(path, "rb");
-	static char buf[65536];
-	size_t n, total = 0;
-	unsigned char d[SHA256_SIZE];
-
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf), f);
-	total += n;
-	fclose(f);
-	sha256(buf, total, d);
-	sha256_hex(d, sizeof(d), hex);
-}
-
-static void test_anchor_follows_the_file(void **state)
-{
-	char dir[] = "/tmp/annabella-audit-XXXXXX", path[64], hex[65], want[65];
-	struct audit_anchor a;
-	struct pendlog log;
-	off_t bytes;
-	const char *start = "0 start x unsynced game-0001 0\n";
-	const char *pause = "10 root arbiter pause => ok clocks paused\n";
-
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/control.log", dir);
-	audit_anchor_init(&a, path);
-	assert_int_equal(audit_anchor_update(&a, &bytes, hex), -1); /* not there yet */
-	assert_int_equal(pendlog_open(&log, path, LOG_CONTROL, 1 << 20, NULL), 0);
-	pendlog_add(&log, start, strlen(start));
-	assert_int_equal(audit_anchor_update(&a, &bytes, hex), 0);
-	assert_int_equal(bytes, 31);
-	file_digest(path, want);
-	assert_string_equal(hex, want);
-	for (int i = 0; i < 100; i++)
-		pendlog_add(&log, pause, strlen(pause));
-	assert_false(pendlog_waiting(&log));
-	pendlog_close(&log);
-	assert_int_equal(audit_anchor_update(&a, &bytes, hex), 0);
-	assert_int_equal(bytes, 31 + 100 * 42);
-	file_digest(path, want);
-	assert_string_equal(hex, want);
-	/* Cut short: refused, and hashed from the start again next time. */
-	assert_int_equal(truncate(path, 20), 0);
-	assert_int_equal(audit_anchor_update(&a, &bytes, hex), -1);
-	assert_int_equal(audit_anchor_update(&a, &bytes, hex), 0);
-	assert_int_equal(bytes, 20);
-	file_digest(path, want);
-	assert_string_equal(hex, want);
-	unlink(path);
-	rmdir(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_printable_utf8_kept),
-	    cmocka_unit_test(test_what_is_escaped),
-	    cmocka_unit_test(test_cut_at_an_escape_edge),
-	    cmocka_unit_test(test_start_line),
+	    cmocka_unit_test(test_printable_utf8_kept),	  cmocka_unit_test(test_what_is_escaped),
+	    cmocka_unit_test(test_cut_at_an_escape_edge), cmocka_unit_test(test_start_line),
 	    cmocka_unit_test(test_wallclock_form),
-	    cmocka_unit_test(test_anchor_follows_the_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,14 @@
 /* Six digits that no clock reading or time of these games contains. */
 #define PIN "917263"
 
+/* The arbiter's PIN as the daemon gives it: its salted hash (base/pinhash.h). */
+static void set_pin(struct referee_settings *set)
+{
+	static const unsigned char salt[PIN_HASH_SALT] = "salt of the test";
+
+	pin_hash_make(&set->arbiter_pin.hash, PIN, salt, PIN_HASH_ITERATIONS);
+}
+
 /* The PIN budget, as the daemon attaches the control socket's. */
 static struct pin_guard pins;
 
@@ -35,7 +43,7 @@ static void open_game(const char *tc)
 {
 	referee_settings_defaults(&t->set);
 	t->set.board_arbiter = true;
-	snprintf(t->set.arbiter_pin, sizeof(t->set.arbiter_pin), "%s", PIN);
+	set_pin(&t->set);
 	rt_open(t, CHESS_WHITE, tc, NULL);
 	attach_pins();
 }
@@ -154,7 +162,7 @@ static void test_no_menu_without_a_budget(void **state)
 	(void)state;
 	referee_settings_defaults(&t->set);
 	t->set.board_arbiter = true;
-	snprintf(t->set.arbiter_pin, sizeof(t->set.arbiter_pin), "%s", PIN);
+	set_pin(&t->set);
 	rt_open(t, CHESS_WHITE, "300+0", NULL);
 	chord(2500);
 	assert_int_equal(menu_state(), BOARD_ARBITER_CLOSED);
@@ -398,7 +406,7 @@ static void test_flag_ruling_draw_only(void **state)
 	(void)state;
 	referee_settings_defaults(&t->set);
 	t->set.board_arbiter = true;
-	snprintf(t->set.arbiter_pin, sizeof(t->set.arbiter_pin), "%s", PIN);
+	set_pin(&t->set);
 	rt_open(t, CHESS_WHITE, "10+0", "1n2k3/8/8/8/8/8/8/3QK3 w - - 0 1");
 	attach_pins();
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);

@@ -638,6 +638,38 @@ static void test_paper(void **state)
 	free(text);
 }
 
+/* A name that would break its line or turn the text after it (U+202E, U+2028, an isolate;
+ * a journal of an earlier version could hold one): the paper notation writes a space or a
+ * visible U+FFFD, braille the full cell (what a reader of either sees is there). */
+static void test_text_that_turns(void **state)
+{
+	static const char *const marks[] = {"\xe2\x80\xae", "\xe2\x80\xa8", "\xe2\x81\xa6"};
+	chess_move moves[8];
+	struct scoresheet_game g;
+	char *text;
+
+	(void)state;
+	short_game_sheet(&g, moves);
+	g.tags.white = "Anna \xe2\x80\xae"
+		       "tdimhcS";
+	g.tags.black = "Bella\xe2\x80\xa8Meyer";
+	g.tags.event = "Club\xe2\x81\xa6 Open";
+	text = scoresheet_text(&g);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "White: Anna \xef\xbf\xbdtdimhcS\nBlack: Bella Meyer\n"
+				     "Event: Club\xef\xbf\xbd Open\n"));
+	free(text);
+	for (int f = 0; f < 2; f++) {
+		text = braille_scoresheet(&g, f ? BRAILLE_BRF : BRAILLE_UNICODE, NULL);
+		assert_non_null(text);
+		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+			assert_null(strstr(text, marks[i]));
+		if (!f)
+			assert_non_null(strstr(text, "⠠⠁⠝⠝⠁⠀⠿⠞⠙"));
+		free(text);
+	}
+}
+
 static void test_black_first(void **state)
 {
 	(void)state;
@@ -773,6 +805,7 @@ int main(void)
 	    cmocka_unit_test(test_endgame_braille),
 	    cmocka_unit_test(test_paper),
 	    cmocka_unit_test(test_black_first),
+	    cmocka_unit_test(test_text_that_turns),
 	    cmocka_unit_test(test_invalid),
 	    cmocka_unit_test(test_code_examples),
 	    cmocka_unit_test(test_signs),

@@ -328,6 +328,20 @@ static void test_game_text_limits(void **state)
 	assert_int_equal(strlen(cfg.event), 63);
 	expect_set_ok(&cfg, "game", "round", "123456789012345");
 	expect_set_bad("game", "round", "1234567890123456", "round");
+	/* Nothing that breaks the line or turns the text (base/utf8.h), in any value; a
+	 * name's own marks are taken, a tab is white space. */
+	expect_error_at("[game]\nevent = Club\n\nwhite = Berg \xe2\x80\xae"
+			"annA\n",
+			4, "white: a character that breaks the line or turns the text");
+	expect_error_at("[game]\nevent = A\xe2\x80\xa8"
+			"B\n",
+			2, "event: a character");
+	expect_error_at("[voice]\nvariant = m\xe2\x81\xa6"
+			"1\n",
+			2, "variant: a character");
+	assert_int_equal(load_text("[game]\nwhite = \xc5\x81ukasz\tK\xc3\xbchn\n", &cfg, name,
+				   sizeof(name), NULL, 0),
+			 0);
 }
 
 static void test_detect_keys(void **state)
@@ -616,6 +630,13 @@ static void test_clock_state_log_keys(void **state)
 	assert_false(cfg.sync);
 	expect_set_ok(&cfg, "state", "sync", "yes");
 	assert_true(cfg.sync);
+	assert_int_equal(cfg.reserve_mb, 32);
+	expect_set_ok(&cfg, "state", "reserve", "0");
+	assert_int_equal(cfg.reserve_mb, 0);
+	expect_set_ok(&cfg, "state", "reserve", "2");
+	assert_int_equal(cfg.reserve_mb, 2);
+	expect_set_bad("state", "reserve", "2M", "reserve");
+	expect_set_bad("state", "reserve", "65537", "reserve");
 	{
 		char dir[300];
 
@@ -799,6 +820,21 @@ static void test_rules_and_control_keys(void **state)
 		    config_set(&c2, "control", "assistant-pin", "4711", err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "must differ"));
 	}
+	/* A PIN is kept as its salted hash; a hash is taken as written (base/pinhash.h). */
+	assert_true(cfg.arbiter_pin.hash.set);
+	assert_int_equal(cfg.arbiter_pin.hash.digits, 4);
+	assert_true(pin_hash_check(&cfg.arbiter_pin.hash, "4711"));
+	assert_false(pin_hash_check(&cfg.arbiter_pin.hash, "4712"));
+	expect_set_ok(&cfg, "control", "assistant-pin",
+		      "pbkdf2-sha256$10000$6$000102030405060708090a0b0c0d0e0f$"
+		      "5e41e9b9fdb185f60144baf44b2442186b383cdba035ca3e7cc31432dae26447");
+	assert_true(pin_hash_check(&cfg.assistant_pin.hash, "471108"));
+	assert_int_equal(cfg.assistant_pin.hash.digits, 6);
+	expect_set_bad("control", "assistant-pin", "pbkdf2-sha256$10000$0001", "not a PIN's hash");
+	expect_set_ok(&cfg, "control", "assistant-pin", "");
+	assert_false(cfg.assistant_pin.hash.set);
+	expect_set_ok(&cfg, "control", "pin-file", "/etc/annabella/pins");
+	expect_set_bad("control", "pin-file", "pins", "absolute path");
 	expect_set_ok(&cfg, "game", "menu-hold-ms", "1500");
 	assert_int_equal(cfg.menu_hold_ms, 1500);
 	expect_set_bad("game", "menu-hold-ms", "100", "menu-hold-ms must be 300..10000");
@@ -896,6 +932,78 @@ static void test_load_dropins(void **state)
 	rmdir(base);
 }
 
+/* The PIN file: its PINs (hashes, or digits) over the configuration's, each it names; a
+ * missing one gives none, one that cannot be read is said and not taken; an error names its
+ * line; the service's credential `pins` is read instead of it (systemd's LoadCredential=);
+ * a PIN in a file its group or others may read is told apart. */
+static void test_pin_file(void **state)
+{
+	char dir[] = "/tmp/annabella-pins-XXXXXX", path[64], err[300], warn[300];
+	struct config cfg;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pins", dir);
+	config_defaults(&cfg);
+	expect_set_ok(&cfg, "control", "arbiter-pin", "4711");
+	expect_set_ok(&cfg, "control", "assistant-pin", "1234");
+	snprintf(cfg.pin_file, sizeof(cfg.pin_file), "%s", path);
+	assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_string_equal(warn, "");
+	assert_true(pin_hash_check(&cfg.arbiter_pin.hash, "4711"));
+	write_file(
+	    path,
+	    "# the PINs\n\narbiter-pin = pbkdf2-sha256$10000$6$000102030405060708090a0b0c0d0e0f$"
+	    "5e41e9b9fdb185f60144baf44b2442186b383cdba035ca3e7cc31432dae26447\n");
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_true(pin_hash_check(&cfg.arbiter_pin.hash, "471108"));
+	assert_false(pin_hash_check(&cfg.arbiter_pin.hash, "4711"));
+	assert_true(pin_hash_check(&cfg.assistant_pin.hash, "1234")); /* not named: kept */
+	assert_string_equal(cfg.arbiter_pin.file, path);
+	assert_int_equal(cfg.arbiter_pin.line, 3);
+	assert_false(config_pin_exposed(&cfg.arbiter_pin));
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_true(config_pin_exposed(&cfg.arbiter_pin));
+	/* Errors name the line. */
+	write_file(path, "arbiter-pin = 4711\nassistant-pin = 4711\n");
+	assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/pins:2: arbiter-pin and assistant-pin must differ"));
+	write_file(path, "socket = /tmp/x\n");
+	assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/pins:1: only arbiter-pin and assistant-pin"));
+	/* Unreadable (a user who is not the daemon's): said, no PIN of it taken. */
+	if (geteuid() != 0) {
+		assert_int_equal(chmod(path, 0), 0);
+		assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
+		assert_non_null(strstr(warn, "cannot read"));
+	}
+	/* The service's credential instead of the file. */
+	write_file(path, "socket = /tmp/x\n");
+	{
+		char cred[80];
+
+		snprintf(cred, sizeof(cred), "%s/pins", dir);
+		rename(path, cred);
+		snprintf(cfg.pin_file, sizeof(cfg.pin_file), "/nonexistent/pins");
+		write_file(cred, "assistant-pin = 555666\n");
+		setenv("CREDENTIALS_DIRECTORY", dir, 1);
+		assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
+		unsetenv("CREDENTIALS_DIRECTORY");
+		assert_true(pin_hash_check(&cfg.assistant_pin.hash, "555666"));
+		/* The unit's stand-in (white space) where it found no file: the file configured. */
+		write_file(cred, "\n");
+		snprintf(cfg.pin_file, sizeof(cfg.pin_file), "%s/absent", dir);
+		setenv("CREDENTIALS_DIRECTORY", dir, 1);
+		assert_int_equal(config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)), 0);
+		unsetenv("CREDENTIALS_DIRECTORY");
+		assert_string_equal(warn, "");
+		assert_true(pin_hash_check(&cfg.assistant_pin.hash, "555666"));
+		unlink(cred);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -919,6 +1027,7 @@ int main(void)
 	    cmocka_unit_test(test_broadcast_and_relay),
 	    cmocka_unit_test(test_display_section),
 	    cmocka_unit_test(test_load_dropins),
+	    cmocka_unit_test(test_pin_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,18 @@
 /* A request as `role`; the outcome kept for the test (free with control_outcome_free). */
 static struct control_outcome out;
 
+/* The PINs as the daemon holds them: their salted hashes (base/pinhash.h). */
+static struct pin_secret *pin_of(const char *pin)
+{
+	static const unsigned char salt[PIN_HASH_SALT] = "salt of the test";
+	static struct pin_secret arbiter, assistant;
+	struct pin_secret *s = !strcmp(pin, "4711") ? &arbiter : &assistant;
+
+	if (!s->hash.set)
+		pin_hash_make(&s->hash, pin, salt, PIN_HASH_ITERATIONS);
+	return s;
+}
+
 static bool give(enum game_role role, const char *line)
 {
 	struct control_env env = {.referee = t->r,
@@ -27,8 +39,8 @@ static bool give(enum game_role role, const char *line)
 				  .role = role,
 				  .author = "tester",
 				  .connection = true,
-				  .arbiter_pin = "4711",
-				  .assistant_pin = "1234"};
+				  .arbiter_pin = pin_of("4711"),
+				  .assistant_pin = pin_of("1234")};
 
 	control_outcome_free(&out);
 	control_dispatch(&env, line, strlen(line), &out);
@@ -246,6 +258,60 @@ static void test_auth_and_watch(void **state)
 	}
 }
 
+/* Text that breaks a line or turns the text around it (U+202E, U+2028 ...) is refused in any
+ * request, a tag's value or a result's reason, as a control character: it never reaches a
+ * scoresheet.  Names with marks of their own (Ł, ü, a Persian name's ZWNJ) are taken. */
+static void test_text_that_turns_refused(void **state)
+{
+	static const char *const marks[] = {
+	    "\xe2\x80\xae", "\xe2\x80\xaa", "\xe2\x81\xa6", "\xe2\x81\xa9",
+	    "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc2\x85",	    "\xc2\x9b",
+	};
+	char line[128];
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+5", NULL);
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		int records = t->nrec;
+
+		snprintf(line, sizeof(line), "tags White Berg%sAnna", marks[i]);
+		assert_false(give(ROLE_ASSISTANT, line));
+		assert_reply("\"code\":\"request-control-character\"");
+		assert_null(out.command);
+		snprintf(line, sizeof(line), "result 1-0 left the hall%s", marks[i]);
+		assert_false(give(ROLE_ARBITER, line));
+		assert_reply("\"code\":\"request-control-character\"");
+		assert_int_equal(t->nrec, records);
+	}
+	assert_true(give(ROLE_ASSISTANT, "tags White \xc5\x81ukasz K\xc3\xbchn"));
+	assert_true(give(ROLE_ASSISTANT, "tags Black \xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c"
+					 "\xd8\xb1\xd8\xb6\xd8\xa7"));
+	assert_true(give(ROLE_ASSISTANT, "tags Event Club\tOpen"));
+}
+
+/* The journal's anchor in every status, the public one too (README "Security model"): the
+ * chain's value after its last line written, the line, the device key's id. */
+static void test_status_journal_anchor(void **state)
+{
+	struct control_status_extra x = {.audience = GAME_AUDIENCE_PUBLIC};
+	struct strbuf b = {0};
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+5", NULL);
+	control_reply_status(&b, rt_game(t), &x);
+	assert_non_null(strstr(b.p, "\"journal\":null"));
+	free(b.p);
+	b = (struct strbuf){0};
+	x.journal = (struct control_journal_anchor){
+	    .line = 14, .chain = "96fbc4e0a19ba043dc9af75b7e11b6b9", .key = "ca584516c9f32295"};
+	control_reply_status(&b, rt_game(t), &x);
+	assert_non_null(
+	    strstr(b.p, "\"journal\":{\"line\":14,\"chain\":"
+			"\"96fbc4e0a19ba043dc9af75b7e11b6b9\",\"key\":\"ca584516c9f32295\"}"));
+	assert_null(reply_check_line(b.p));
+	free(b.p);
+}
+
 /* A move in the piece letters of the connection's language: `notation nl` reads the Dutch P
  * as a knight; in another language (the interface language's, here German) P is no piece. */
 static bool give_in(const char *notation, const char *line)
@@ -454,6 +520,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_roles_from_the_table, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_text_that_turns_refused, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_status_journal_anchor, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_needs, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_notation, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_status_on_move, setup, teardown_control),

@@ -6,6 +6,10 @@
  * line.  The chain: each line's value covers the lines before it, an edited or removed line breaks
  * it where it happened, a journal of the earlier format (no chain) is read and continued, and a
  * journal written again whole is the same bytes.
+ * The keyed chain: the key note after the first line, every line after it keyed with the
+ * device key (HMAC-SHA256), checked with the key, not checked without it or with another,
+ * an edit made again without the key found; a start without the key notes that the chain
+ * is no longer keyed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +28,10 @@
 #include "base/sha256.h"
 
 #define MAX_RECORDS 16
+
+/* Device keys (store/devkey.h) for the keyed chain. */
+static const unsigned char test_key[32] = "0123456789abcdef0123456789abcdef";
+static const unsigned char other_key[32] = "fedcba9876543210fedcba9876543210";
 
 struct collected {
 	int count;
@@ -803,7 +811,7 @@ static void test_earlier_format_read_and_continued(void **state)
 }
 
 /* journal_chain_text gives the bytes that appending the same lines to an empty journal
- * gives. */
+ * gives, plain and keyed (with its key note). */
 static void test_chain_text_as_appended(void **state)
 {
 	struct fixture *f = *state;
@@ -815,20 +823,133 @@ static void test_chain_text_as_appended(void **state)
 	assert_true(journal_format(lines[0], sizeof(lines[0]), 0, "game", "%s", "g") > 0);
 	assert_true(journal_format(lines[1], sizeof(lines[1]), 7, "lift", "%s", "e2 P") > 0);
 	assert_true(journal_format(lines[2], sizeof(lines[2]), 9, "place", "%s", "e4") > 0);
+	for (int keyed = 0; keyed < 2; keyed++) {
+		journal_use_key(keyed ? test_key : NULL, sizeof(test_key));
+		unlink(f->path);
+		j = journal_open(f->path, false, err, sizeof(err));
+		assert_non_null(j);
+		for (int i = 0; i < 3; i++) {
+			ptrs[i] = lines[i];
+			assert_int_equal(journal_append_line(j, lines[i], strlen(lines[i])), 0);
+		}
+		journal_close(j);
+		file = slurp(f->path, &len);
+		text = journal_chain_text(ptrs, 3, &tlen);
+		assert_non_null(text);
+		assert_int_equal(tlen, len);
+		assert_memory_equal(text, file, len);
+		assert_true(!strstr(text, " 7 journal key id=") == !keyed);
+		free(text);
+		free(file);
+	}
+	journal_use_key(NULL, 0);
+}
+
+/* The first 16 bytes of HMAC-SHA256(key, state, record), as store/journal.h keys a line. */
+static void keyed_next(struct journal_chain *c, const unsigned char *key, const char *record)
+{
+	struct hmac_sha256 h;
+	unsigned char mac[SHA256_SIZE];
+
+	hmac_sha256_init(&h, key, 32);
+	hmac_sha256_update(&h, c->v, sizeof(c->v));
+	hmac_sha256_update(&h, record, strlen(record));
+	hmac_sha256_final(&h, mac);
+	memcpy(c->v, mac, sizeof(c->v));
+}
+
+static void test_keyed_chain(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_chain c;
+	struct journal_stats st;
+	struct chained got = {0};
+	struct collected recs = {0};
+	char hex[JOURNAL_CHAIN_HEX], err[200], note[64];
+	struct journal *j;
+
+	journal_use_key(test_key, sizeof(test_key));
+	write_three(f->path);
+	/* The key note comes second, at the time of the line after it. */
+	assert_int_equal(journal_read(f->path, false, collect, &recs, &st, err, sizeof(err)), 4);
+	snprintf(note, sizeof(note), "key id=%s", journal_key_id());
+	assert_int_equal(strlen(journal_key_id()), 16);
+	assert_string_equal(recs.type[1], "journal");
+	assert_string_equal(recs.args[1], note);
+	assert_int_equal(recs.ms[1], 1234);
+	/* The values: the first line plain, the rest keyed. */
+	journal_chain_start(&c);
+	journal_chain_next(&c, "0 game game-0001 white", 22);
+	snprintf(note, sizeof(note), "1234 journal key id=%s", journal_key_id());
+	keyed_next(&c, test_key, note);
+	keyed_next(&c, test_key, "1234 made 1 e2e4 e4");
+	keyed_next(&c, test_key, "18446744073709551615 end");
+	journal_chain_hex(&c, hex);
+	assert_int_equal(journal_read(f->path, false, collect_chain, &got, &st, err, sizeof(err)),
+			 4);
+	assert_string_equal(st.chain, hex);
+	assert_int_equal(st.keyed, 3);
+	assert_int_equal(st.unchecked, 0);
+	assert_int_equal(st.first_keyed, 2);
+	assert_int_equal(st.chain_breaks, 0);
+	assert_string_equal(st.key_id, journal_key_id());
+	for (int i = 0; i < 4; i++)
+		assert_true(got.ok[i]);
+	/* Without the key, or with another: read, the keyed values not checked. */
+	journal_use_key(NULL, 0);
+	assert_int_equal(journal_read(f->path, false, NULL, NULL, &st, err, sizeof(err)), 4);
+	assert_int_equal(st.unchecked, 3);
+	assert_int_equal(st.chain_breaks, 0);
+	assert_string_equal(st.chain, hex);
+	journal_use_key(other_key, sizeof(other_key));
+	assert_int_equal(journal_read(f->path, false, NULL, NULL, &st, err, sizeof(err)), 4);
+	assert_int_equal(st.unchecked, 3);
+	assert_true(st.other_key);
+	/* An edit made again plain (without the key) breaks the keyed chain where it was. */
+	journal_use_key(test_key, sizeof(test_key));
+	edit_line(f->path, 3, "1234 made 1 d2d4 d4");
+	assert_int_equal(journal_read(f->path, false, NULL, NULL, &st, err, sizeof(err)), 4);
+	assert_int_equal(st.chain_breaks, 1);
+	assert_int_equal(st.first_chain_break, 3);
+	/* Key notes from elsewhere (another journal's lines written again) are left out. */
+	unlink(f->path);
 	j = journal_open(f->path, false, err, sizeof(err));
 	assert_non_null(j);
-	for (int i = 0; i < 3; i++) {
-		ptrs[i] = lines[i];
-		assert_int_equal(journal_append_line(j, lines[i], strlen(lines[i])), 0);
-	}
+	assert_int_equal(journal_append(j, 0, "game", "%s", "g"), 0);
+	assert_int_equal(journal_append(j, 1, "journal", "key id=%s", "0000000000000000"), 0);
+	assert_int_equal(journal_append(j, 2, "lift", "%s", "e2 P"), 0);
+	assert_int_equal(journal_lines(j), 3); /* the game, its own key note, the lift */
 	journal_close(j);
-	file = slurp(f->path, &len);
-	text = journal_chain_text(ptrs, 3, &tlen);
-	assert_non_null(text);
-	assert_int_equal(tlen, len);
-	assert_memory_equal(text, file, len);
-	free(text);
-	free(file);
+	assert_int_equal(journal_read(f->path, false, NULL, NULL, &st, err, sizeof(err)), 3);
+	assert_int_equal(st.chain_breaks, 0);
+	assert_int_equal(st.unchecked, 0);
+	journal_use_key(NULL, 0);
+}
+
+/* A start without the key after keyed ones: it notes that the chain goes on plain, so the
+ * reader does not take its lines for edits (and says from where they are not keyed). */
+static void test_keyless_start_after_keyed(void **state)
+{
+	struct fixture *f = *state;
+	struct journal_stats st;
+	struct collected recs = {0};
+	char err[200];
+	struct journal *j;
+
+	journal_use_key(test_key, sizeof(test_key));
+	write_three(f->path);
+	journal_use_key(NULL, 0);
+	j = journal_open(f->path, false, err, sizeof(err));
+	assert_non_null(j);
+	assert_int_equal(journal_append(j, 5, "restart", "%d", 1), 0);
+	journal_close(j);
+	journal_use_key(test_key, sizeof(test_key));
+	assert_int_equal(journal_read(f->path, false, collect, &recs, &st, err, sizeof(err)), 6);
+	assert_string_equal(recs.args[4], "key id=-");
+	assert_int_equal(st.chain_breaks, 0);
+	assert_int_equal(st.unkeyed_from, 5);
+	assert_string_equal(st.key_id, "-");
+	journal_use_key(NULL, 0);
 }
 
 int main(void)
@@ -860,6 +981,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_earlier_format_read_and_continued, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_chain_text_as_appended, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_keyed_chain, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_keyless_start_after_keyed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

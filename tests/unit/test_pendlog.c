@@ -4,7 +4,8 @@
  * fail and written, in order, when they work again; a file that cannot be opened at the
  * start (read-only storage) opened later with what was kept; the limit, and the note of the
  * lines dropped beyond it; a removed directory made again, its file beginning with the start
- * line; storage put back with what was written while it was out.
+ * line; storage put back with what was written while it was out; the digest of what was
+ * written, which an edit of the file does not follow.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -160,13 +161,78 @@ static void test_removed_directory_made_again(void **state)
 	rmdir(dir);
 }
 
+static void file_digest(const char *path, char hex[2 * SHA256_SIZE + 1])
+{
+	unsigned char d[SHA256_SIZE];
+	const char *text = slurp(path);
+
+	assert_non_null(text);
+	sha256(text, strlen(text), d);
+	sha256_hex(d, sizeof(d), hex);
+}
+
+/* The digest is of the file as it was opened and of what was written since: the file's own
+ * while nobody else touches it; an edit of a line already written, or one written since
+ * the digest was last taken, is not in it (the audit finds the edit, README "Security model"). */
+static void test_digest_of_what_was_written(void **state)
+{
+	char dir[] = "/tmp/annabella-pendlog-XXXXXX", path[64], hex[65], want[65];
+	const char *start = "0 start x unsynced game-0001 0\n";
+	const char *pause = "10 root arbiter pause => ok clocks paused\n";
+	struct pendlog l;
+	off_t bytes;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/control.log", dir);
+	f = fopen(path, "w");
+	fputs(start, f);
+	fclose(f);
+	assert_int_equal(pendlog_open(&l, path, LOG_CONTROL, 1 << 20, faulty_write), 0);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31);
+	file_digest(path, want);
+	assert_string_equal(hex, want);
+	for (int i = 0; i < 100; i++)
+		add(&l, pause);
+	/* Kept through a fault: not written, not in the digest; then written, and in it. */
+	fail_writes = 1;
+	add(&l, pause);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31 + 100 * 42);
+	fail_writes = 0;
+	assert_true(pendlog_flush(&l));
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31 + 101 * 42);
+	file_digest(path, want);
+	assert_string_equal(hex, want);
+	/* A line edited in place (the same length, the same file): the digest stays the one of
+	 * what was written. */
+	f = fopen(path, "r+");
+	fseek(f, 31 + 100 * 42 + 21, SEEK_SET);
+	fputs("resume", f);
+	fclose(f);
+	add(&l, pause);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 31 + 102 * 42);
+	file_digest(path, want);
+	assert_string_not_equal(hex, want);
+	pendlog_close(&l);
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), -1);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The storage pulled (its directory gone from the path: here moved away, as a file system
  * unmounted) and put back as it was: what was written meanwhile, into the file made again,
  * goes on into the one put back, after what it held. */
 static void test_put_back_gets_what_was_written_meanwhile(void **state)
 {
 	char dir[] = "/tmp/annabella-pendlog-XXXXXX", path[96], sub[80], card[80], under[80];
+	char hex[65], want[65];
 	struct pendlog l;
+	off_t bytes;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -188,6 +254,11 @@ static void test_put_back_gets_what_was_written_meanwhile(void **state)
 	assert_string_equal(slurp(path), "0 start\n1 a\n2 b\n3 c\n4 d\n");
 	add(&l, "5 e\n");
 	assert_string_equal(slurp(path), "0 start\n1 a\n2 b\n3 c\n4 d\n5 e\n");
+	/* The digest is of the file put back, not of the one made meanwhile. */
+	assert_int_equal(pendlog_digest(&l, &bytes, hex), 0);
+	assert_int_equal(bytes, 28);
+	file_digest(path, want);
+	assert_string_equal(hex, want);
 	pendlog_close(&l);
 	unlink(path);
 	rmdir(sub);
@@ -204,6 +275,7 @@ int main(void)
 	    cmocka_unit_test(test_opened_later),
 	    cmocka_unit_test(test_the_limit),
 	    cmocka_unit_test(test_removed_directory_made_again),
+	    cmocka_unit_test(test_digest_of_what_was_written),
 	    cmocka_unit_test(test_put_back_gets_what_was_written_meanwhile),
 	};
 

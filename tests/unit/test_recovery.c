@@ -98,7 +98,7 @@ static void write_state(void)
 {
 	char path[128], line[JOURNAL_LINE_MAX + 1];
 	struct sheet *sh = sheet_new();
-	char *pgn = sheet_text(sh, rt_game(t), NULL, NULL);
+	char *pgn = sheet_text(sh, rt_game(t), &(struct sheet_anchor){0});
 	FILE *f;
 
 	path_of(path, sizeof(path), "games");
@@ -586,7 +586,7 @@ static void test_scoresheet_the_only_copy(void **state)
 		char *pgn;
 
 		start.chess.count = 0;
-		pgn = sheet_text(sh, &start, NULL, NULL);
+		pgn = sheet_text(sh, &start, &(struct sheet_anchor){0});
 		snprintf(copy, sizeof(copy), "%s/games/%s.pgn", dir, rt_game(t)->params.id);
 		assert_int_equal(state_write_atomic(copy, pgn, strlen(pgn), false), 0);
 		free(pgn);

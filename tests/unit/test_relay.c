@@ -224,15 +224,18 @@ static void test_relayer_kept_across_restart(void **state)
 /* `auth PIN NAME` names the person at a connection (the web page's phones). */
 static void test_auth_name(void **state)
 {
+	static const unsigned char salt[PIN_HASH_SALT] = "salt of the test";
+	struct pin_secret assistant = {0};
 	struct control_env env;
 
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
+	pin_hash_make(&assistant.hash, "1234", salt, PIN_HASH_ITERATIONS);
 	env = (struct control_env){.referee = t->r,
 				   .role = ROLE_ASSISTANT,
 				   .author = "web",
 				   .connection = true,
-				   .assistant_pin = "1234"};
+				   .assistant_pin = &assistant};
 	control_outcome_free(&out);
 	control_dispatch(&env, "auth 1234 p7k2x9", 16, &out);
 	assert_true(out.ok);

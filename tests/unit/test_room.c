@@ -80,6 +80,11 @@ static void test_csv_errors_name_the_line(void **state)
 	parse_bad("name,White\npi/1,a\n", "2: 'pi/1' is no board name");
 	parse_bad("name,White\npi,a\n\npi,b\n", "4: board 'pi' again (first on line 2)");
 	parse_bad("name,White\npi,a\"b\n", "2: a quote inside an unquoted field");
+	parse_bad("name,White\npi,Berg\xe2\x80\xae"
+		  "annA\n",
+		  "2: field 2: a character that breaks");
+	parse_bad("name,White\npi,Berg\xe2\x80\xa8x\n", "2: field 2: a character that breaks");
+	parse_bad("name,White\npi,K\xfchn\n", "2: field 2: a character that breaks");
 }
 
 /* A field holds at most 127 bytes (a PGN tag's value as the daemon keeps it): docs/broadcast.md
@@ -179,6 +184,39 @@ static void test_pgn_normalised(void **state)
 	assert_int_equal(room_game_parse("1. e4 *", g), -1);
 	assert_int_equal(room_game_parse("[White \"x\n", g), -1);
 	assert_int_equal(room_movetext_plies("1. O-O-O O-O 2. exd8=Q+ {x} *"), 3);
+	free(g);
+}
+
+/* A game as a publisher on the broker sent it, with what breaks a line or turns the text in
+ * its tags and comments: round.pgn gets a space or U+FFFD there, never the raw character. */
+static void test_pgn_text_that_turns(void **state)
+{
+	static const char pgn[] = "[White \"Berg \xe2\x80\xae"
+				  "annA\"]\n"
+				  "[Black \"K\xe2\x80\xa8"
+				  "[Result \\\"0-1\\\"]\"]\n"
+				  "[Result \"*\"]\n"
+				  "\n"
+				  "1. e4 {left \xe2\x81\xa7"
+				  "x} 1... e5\n2. Nf3 *\n";
+	struct room_game *g = calloc(1, sizeof(*g));
+	struct strbuf b = {0};
+	char *out;
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(room_game_parse(pgn, g), 0);
+	assert_string_equal(room_game_tag(g, "White"), "Berg \xef\xbf\xbd"
+						       "annA");
+	room_game_write(g, "pi-01", &b);
+	out = strbuf_finish(&b);
+	assert_null(strstr(out, "\xe2\x80\xae"));
+	assert_null(strstr(out, "\xe2\x80\xa8"));
+	assert_null(strstr(out, "\xe2\x81\xa7"));
+	assert_non_null(strstr(out, "[Black \"K [Result \\\"0-1\\\"]\"]\n"));
+	assert_non_null(strstr(out, "\n1. e4 {left \xef\xbf\xbd"
+				    "x} 1... e5\n2. Nf3 *\n"));
+	free(out);
 	free(g);
 }
 
@@ -298,6 +336,7 @@ int main(void)
 	    cmocka_unit_test(test_pgn_normalised),
 	    cmocka_unit_test(test_board_order),
 	    cmocka_unit_test(test_untagged_board_named),
+	    cmocka_unit_test(test_pgn_text_that_turns),
 	    cmocka_unit_test(test_movetext_moves),
 	    cmocka_unit_test(test_history_for_a_delayed_view),
 	};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* SHA-256 against the examples of FIPS 180-4 (NIST's "SHA256.pdf", "SHA2_Additional.pdf"). */
+/* SHA-256 against the examples of FIPS 180-4 (NIST's "SHA256.pdf", "SHA2_Additional.pdf"),
+ * HMAC-SHA256 against the test cases of RFC 4231. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,12 +93,82 @@ static void test_padding_edges(void **state)
 	}
 }
 
+static void hmac_hex(const void *key, size_t key_len, const char *data, size_t len,
+		     char out[2 * SHA256_SIZE + 1])
+{
+	unsigned char mac[SHA256_SIZE];
+
+	hmac_sha256(key, key_len, data, len, mac);
+	sha256_hex(mac, sizeof(mac), out);
+}
+
+/* RFC 4231, 4.2 to 4.8 (test case 5 truncates, not a case of ours): keys shorter than a
+ * block, of a block's size and longer (hashed first), data across block edges. */
+static void test_hmac_rfc4231(void **state)
+{
+	static const char long_data[] =
+	    "This is a test using a larger than block-size key and a larger than block-size "
+	    "data. The key needs to be hashed before being used by the HMAC algorithm.";
+	unsigned char k0b[20], kaa[131], ddd[50];
+	char hex[2 * SHA256_SIZE + 1];
+	struct hmac_sha256 base, h;
+	unsigned char mac[SHA256_SIZE];
+
+	(void)state;
+	memset(k0b, 0x0b, sizeof(k0b));
+	memset(kaa, 0xaa, sizeof(kaa));
+	memset(ddd, 0xdd, sizeof(ddd));
+	hmac_hex(k0b, 20, "Hi There", 8, hex);
+	assert_string_equal(hex,
+			    "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+	hmac_hex("Jefe", 4, "what do ya want for nothing?", 28, hex);
+	assert_string_equal(hex,
+			    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	hmac_hex(kaa, 20, (const char *)ddd, sizeof(ddd), hex);
+	assert_string_equal(hex,
+			    "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe");
+	hmac_hex(kaa, 131, "Test Using Larger Than Block-Size Key - Hash Key First", 54, hex);
+	assert_string_equal(hex,
+			    "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+	hmac_hex(kaa, 131, long_data, strlen(long_data), hex);
+	assert_string_equal(hex,
+			    "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+	/* The key's states made once and copied for each message, fed in pieces. */
+	hmac_sha256_init(&base, "Jefe", 4);
+	for (int i = 0; i < 2; i++) {
+		h = base;
+		hmac_sha256_update(&h, "what do ya ", 11);
+		hmac_sha256_update(&h, "want for nothing?", 17);
+		hmac_sha256_final(&h, mac);
+		sha256_hex(mac, sizeof(mac), hex);
+		assert_string_equal(
+		    hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	}
+}
+
+/* Hex both ways: lower case only, exactly as many digits as bytes asked for. */
+static void test_hex_both_ways(void **state)
+{
+	unsigned char bytes[4] = {0x00, 0x9f, 0xa0, 0xff}, back[4];
+	char hex[9];
+
+	(void)state;
+	sha256_hex(bytes, sizeof(bytes), hex);
+	assert_string_equal(hex, "009fa0ff");
+	assert_true(sha256_unhex(hex, back, sizeof(back)));
+	assert_memory_equal(back, bytes, sizeof(bytes));
+	assert_true(sha256_unhex("009fa0ffzz", back, sizeof(back))); /* what follows: not read */
+	assert_false(sha256_unhex("009FA0FF", back, sizeof(back)));
+	assert_false(sha256_unhex("009fa0f", back, sizeof(back)));
+	assert_false(sha256_unhex("0x9fa0ff", back, sizeof(back)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_nist_examples),
-	    cmocka_unit_test(test_million_a_in_pieces),
-	    cmocka_unit_test(test_padding_edges),
+	    cmocka_unit_test(test_nist_examples), cmocka_unit_test(test_million_a_in_pieces),
+	    cmocka_unit_test(test_padding_edges), cmocka_unit_test(test_hmac_rfc4231),
+	    cmocka_unit_test(test_hex_both_ways),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
