@@ -25,5 +25,7 @@ int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
 int cli_train(int argc, char **argv);
 /* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
 int cli_review(int argc, char **argv);
+/* games [--socket PATH] [--config FILE] [N] */
+int cli_games(int argc, char **argv);
 
 #endif

@@ -51,8 +51,9 @@ static const struct {
      "train --engine PATH [--side white|black] [--level 0..20 | --elo N] [--movetime MS]\n"
      "            [--hint-movetime MS] [--wait] [--socket PATH] [--config FILE]",
      LOG_LEVEL_INFO},
-    {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn",
+    {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|NUMBER|FILE.pgn",
      LOG_LEVEL_WARN},
+    {"games", cli_games, "games [--socket PATH] [--config FILE] [N]", LOG_LEVEL_WARN},
 };
 
 static void usage(FILE *f)

@@ -44,6 +44,7 @@ enum game_command_kind {
 	CMD_ENGINE, /* engine on|off|wait|hint: the training process (docs/training.md "Training and
 		     * study")
 		     */
+	CMD_LAST_MOVES, /* last-moves [N]: the last N moves of both sides, said privately */
 	CMD_KIND_COUNT
 };
 

@@ -83,6 +83,17 @@ static const char *const msg_names[GAME_MSG_COUNT] = {
     [GAME_MSG_REVIEW_RETURN] = "review-return",
     [GAME_MSG_ARBITER_PIN] = "arbiter-pin",
     [GAME_MSG_ARBITER_DONE] = "arbiter-done",
+    [GAME_MSG_REVIEW_SETUP_FIRST] = "review-setup-first",
+    [GAME_MSG_REVIEW_END_OF_VARIATION] = "review-end-of-variation",
+    [GAME_MSG_REVIEW_NO_VARIATION] = "review-no-variation",
+    [GAME_MSG_REVIEW_ALOUD] = "review-aloud",
+    [GAME_MSG_REVIEW_QUIET] = "review-quiet",
+    [GAME_MSG_MENU_REVIEW_GOTO] = "menu-review-goto",
+    [GAME_MSG_MENU_REVIEW_LEAVE] = "menu-review-leave",
+    [GAME_MSG_MENU_REVIEW_ALOUD] = "menu-review-aloud",
+    [GAME_MSG_MENU_REVIEW_QUIET] = "menu-review-quiet",
+    [GAME_MSG_MENU_GAMES] = "menu-games",
+    [GAME_MSG_MENU_LAST_MOVES] = "menu-last-moves",
 };
 
 const char *game_msg_name(enum game_msg msg)

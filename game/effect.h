@@ -108,6 +108,18 @@ enum game_msg {
 	 * the next period (6.3.2, docs/arbiter.md). */
 	GAME_MSG_PERIOD_CARRIED_WHITE,
 	GAME_MSG_PERIOD_CARRIED_BLACK,
+	/* A review (docs/training.md "Going over a game"): */
+	GAME_MSG_REVIEW_SETUP_FIRST,	  /* a step before the start position is on the board */
+	GAME_MSG_REVIEW_END_OF_VARIATION, /* at a variation's end: nothing after */
+	GAME_MSG_REVIEW_NO_VARIATION,	  /* no variation branches here, none to leave */
+	GAME_MSG_REVIEW_ALOUD,		  /* the review is said on the speaker too */
+	GAME_MSG_REVIEW_QUIET,		  /* in the earphone only */
+	GAME_MSG_MENU_REVIEW_GOTO,	  /* the menu's items in a review */
+	GAME_MSG_MENU_REVIEW_LEAVE,
+	GAME_MSG_MENU_REVIEW_ALOUD,
+	GAME_MSG_MENU_REVIEW_QUIET,
+	GAME_MSG_MENU_GAMES,	  /* the menu's item in casual play: the finished games */
+	GAME_MSG_MENU_LAST_MOVES, /* the menu's item: the last moves of both sides */
 	GAME_MSG_COUNT
 };
 
@@ -131,6 +143,9 @@ enum game_effect_kind {
 	GAME_FX_REVIEW,	      /* a review's step `review`: `move` from `before`, ply `ply` of
 				 `total` (private) */
 	GAME_FX_AUDIT,	      /* a line of control.log for what the arbiter did at the board */
+	GAME_FX_GAMES,	      /* the last `total` finished games kept, said (private) */
+	GAME_FX_LAST_MOVES,   /* the game's `total` plies from ply `ply` (0-based), said
+				 (private) */
 	GAME_FX_KIND_COUNT
 };
 
@@ -140,11 +155,18 @@ enum game_engine_request {
 	GAME_ENGINE_PLAY,     /* play `color` (the button menu's training entry) */
 };
 
-/* What a review says (GAME_FX_REVIEW). */
+/* What a review says (GAME_FX_REVIEW): the move `move` made from `before` (NONE: at the
+ * start) with its number, `ply` plies shown of the `total` of the line shown. */
 enum game_review_say {
-	GAME_REVIEW_NEXT = 0, /* the move `move` made from `before`, ply `ply` (0-based) */
-	GAME_REVIEW_BACK,     /* that move taken back */
-	GAME_REVIEW_WHERE,    /* where we are: `ply` plies shown of `total`; the last `move` */
+	GAME_REVIEW_NEXT = 0, /* the move made */
+	GAME_REVIEW_BACK,     /* the move taken back */
+	GAME_REVIEW_WHERE,    /* where we are: the last move shown, who is to move, the length */
+	GAME_REVIEW_GOTO,     /* gone straight to the position after the move */
+	GAME_REVIEW_ENTER,    /* into a variation: its first move made */
+	GAME_REVIEW_LEAVE,    /* out of a variation: where we are on the line it left */
+	GAME_REVIEW_COMMENT,  /* the last move shown again, with its comment */
+	GAME_REVIEW_CHOOSE_BEGIN, /* a move to go to is chosen: how, and `move_number` */
+	GAME_REVIEW_CHOOSE,	  /* the move chosen now: `move_number` (0: the start) */
 };
 
 /* "game-start", "mismatch", ...: for logs, tests and watchers. */
@@ -165,6 +187,8 @@ struct game_effect {
 	chess_move move;
 	int ply;
 	bool correction; /* MOVE: it replaces the move announced before (D.2.8) */
+	bool relayed;	 /* MOVE: relayed to the device (an assistant's, the engine's), not made
+			    on the board */
 	/* PIECE */
 	enum chess_piece_type piece;
 	/* GUIDE */
@@ -190,7 +214,15 @@ struct game_effect {
 	/* REVIEW */
 	enum game_review_say review;
 	int total;
-	int move_number_at; /* REVIEW: the move number of `ply` ("12" of "12. Nf3") */
+	int move_number_at; /* REVIEW: the move number of `move` ("12" of "12. Nf3") */
+	int line;	    /* REVIEW: the line shown: 0 the game's, else a variation */
+	int variations;	    /* REVIEW: the variations that branch here (other next moves) */
+	/* REVIEW: the comment on `move` (before the first move: the game's or the variation's
+	 * opening comment), valid while the effect is handed out, or NULL; said in full, or
+	 * only that there is one ([training] review-comments = request) */
+	const char *comment;
+	bool comment_said;
+	struct chess_pos shown; /* REVIEW: the position the board is to show */
 	/* FAULT; AUDIT: the reply's text */
 	char text[GAME_REPLY_MAX];
 	/* AUDIT: what was done at the board (the arbiter's menu), for control.log: the command

@@ -9,8 +9,10 @@
  * scoresheet on it, where each `repeat` shows the next page and the menu stays open.
  * In casual play (docs/training.md "Training and study") the training items come first, as they
  * apply: a hint from the connected engine on the player's move, taking back the last move pair,
- * starting a training game (where the club enabled it); during a review the menu offers ending it,
- * cancel and the help items only.
+ * starting a training game (where the club enabled it); after the help items the last finished
+ * games; during a review the menu offers ending it,
+ * going to a move, leaving the variation shown, saying the review on the speaker too (or no
+ * longer), cancel and the help items.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
  *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
@@ -37,10 +39,16 @@ enum menu_item {
 	MENU_QUICK_GUIDE,   /* the spoken quick guide: the buttons, the menu, what is said when */
 	MENU_BRAILLE_SHEET, /* the braille scoresheet on the display; each repeat: the next page */
 	/* Casual play (offered first, before the items above): */
-	MENU_HINT,	 /* the engine's suggestion */
-	MENU_TAKEBACK,	 /* the last move pair back */
-	MENU_TRAIN,	 /* a training game against the engine */
-	MENU_END_REVIEW, /* during a review: end it */
+	MENU_HINT,	   /* the engine's suggestion */
+	MENU_TAKEBACK,	   /* the last move pair back */
+	MENU_TRAIN,	   /* a training game against the engine */
+	MENU_END_REVIEW,   /* during a review: end it */
+	MENU_REVIEW_GOTO,  /* go to a move, chosen with the buttons */
+	MENU_REVIEW_LEAVE, /* out of the variation shown */
+	MENU_REVIEW_ALOUD, /* the review on the speaker too */
+	MENU_REVIEW_QUIET, /* the review in the earphone only */
+	MENU_GAMES,	   /* casual play, after the help: the last finished games, for a review */
+	MENU_LAST_MOVES,   /* after the help, once a move is made: the last moves of both sides */
 	MENU_ITEM_COUNT
 };
 
@@ -54,10 +62,12 @@ struct menu {
 	uint64_t last_ms;
 	bool braille_sheet; /* offer MENU_BRAILLE_SHEET: a braille display is configured */
 	/* What the referee knows besides the game (set before menu_open()): */
-	bool engine_playing; /* a training process plays the opponent: offer MENU_HINT */
-	bool train_entry;    /* the club enabled MENU_TRAIN and no engine plays */
-	bool in_review;	     /* a review is on: MENU_END_REVIEW */
-	int sheet_page;	     /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
+	bool engine_playing;   /* a training process plays the opponent: offer MENU_HINT */
+	bool train_entry;      /* the club enabled MENU_TRAIN and no engine plays */
+	bool in_review;	       /* a review is on: MENU_END_REVIEW */
+	bool review_variation; /* it shows a variation: MENU_REVIEW_LEAVE */
+	bool review_aloud;     /* it is said on the speaker too: MENU_REVIEW_QUIET */
+	int sheet_page;	       /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
 };
 
 /* Open at the first item the game allows for the tactile player. */

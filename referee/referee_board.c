@@ -141,6 +141,7 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	fx.move = m;
 	fx.ply = ply;
 	fx.correction = correction;
+	fx.relayed = relayed_by != NULL;
 	ref_effect(r, &fx);
 	if (ref_emit(r, &rec))
 		return -1;
@@ -671,9 +672,9 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 	if (!r->board_ready || sq < 0 || sq > 63)
 		return;
 	if (review_active(&r->review)) {
-		/* The sensed board is followed; the review guides it (referee_train.c). */
+		/* The sensed board is followed; the review guides it (referee_review.c). */
 		detect_square(&r->det, sq, occupied, now, &res);
-		ref_train_square(r, sq, occupied, before, now);
+		ref_review_square(r, sq, occupied, before, now);
 		return;
 	}
 	kind = detect_square(&r->det, sq, occupied, now, &res);
@@ -684,7 +685,7 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 			r->cleared = true;
 		/* The engine's last move (a mate) is still made on the board, guided. */
 		if (r->relay_guide)
-			ref_train_square(r, sq, occupied, before, now);
+			ref_train_square(r, sq, before, now);
 		return;
 	}
 	if (r->det.sensed != before) {
@@ -699,7 +700,7 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 	if (g->mismatch.state == MISMATCH_SETUP)
 		setup_square(r, sq, before, now);
 	else if (r->relay_guide)
-		ref_train_square(r, sq, occupied, before, now);
+		ref_train_square(r, sq, before, now);
 	/* Without a clock, a held mismatch opens when the opponent's reply reaches the board. */
 	if (g->mismatch.state == MISMATCH_HELD && !g->has_clock && opponent_moved(r))
 		ref_mismatch_open_held(r, now);

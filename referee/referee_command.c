@@ -409,6 +409,34 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 		   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text)));
 }
 
+/* The last moves of both sides said to the player; the reply names them ("16. Nf3 Nc6 17. e4"). */
+static void cmd_last_moves(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	const struct game *g = &r->g;
+	int plies = ref_last_moves(r, cmd->ply > 0 ? cmd->ply : REFEREE_LAST_MOVES, now);
+	int first = game_plies(g) - plies;
+	char moves[GAME_REPLY_MAX] = "";
+	size_t n = 0;
+
+	if (!plies) {
+		ref_answer(r, cmd, now, REPLY_NO_MOVE_YET, NULL);
+		return;
+	}
+	for (int i = first; i < first + plies && n < sizeof(moves); i++) {
+		bool white = game_ply_color(g, i) == CHESS_WHITE;
+
+		if (white || i == first)
+			n += (size_t)snprintf(moves + n, sizeof(moves) - n, "%s%d%s ", n ? " " : "",
+					      game_move_number(g, i), white ? "." : "...");
+		else
+			n += (size_t)snprintf(moves + n, sizeof(moves) - n, " ");
+		n += (size_t)snprintf(moves + n, n < sizeof(moves) ? sizeof(moves) - n : 0, "%s",
+				      g->plies[i].san);
+	}
+	ref_answer(r, cmd, now, REPLY_LAST_MOVES_SAID,
+		   REPLY_ARGS(REPLY_N("count", plies), REPLY_S("moves", moves)));
+}
+
 static void cmd_approve(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
@@ -579,6 +607,9 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_ENGINE:
 		ref_cmd_engine(r, cmd, now);
+		break;
+	case CMD_LAST_MOVES:
+		cmd_last_moves(r, cmd, now);
 		break;
 	case CMD_KIND_COUNT:
 		break;

@@ -24,7 +24,11 @@ struct referee {
 	bool select_down;
 	uint64_t select_down_ms;
 	bool select_hold_used; /* this hold opened the menu */
-	bool cleared;	       /* the board was emptied since the game ended */
+	/* repeat held since repeat_down_ms, and nothing else pressed: the last moves at
+	 * hold_ms (the menu's hold) */
+	bool repeat_held;
+	uint64_t repeat_down_ms;
+	bool cleared; /* the board was emptied since the game ended */
 	struct menu menu;
 	struct board_arbiter arb; /* the arbiter's menu on the buttons */
 	/* The PIN budget its PINs go through (docs/control.md "Control interface", key
@@ -62,6 +66,10 @@ void ref_say(struct referee *r, enum game_channel ch, enum game_msg msg, uint64_
 /* referee.c */
 /* A fault of the referee's own (a record that did not fit): a reply to no request. */
 void ref_fault(struct referee *r, uint64_t ms, const char *what);
+/* The last `moves` moves of both sides said privately (repeat held, the menu, `last-moves`):
+ * the plies said (0: no move yet). */
+#define REFEREE_LAST_MOVES 5
+int ref_last_moves(struct referee *r, int moves, uint64_t now);
 
 /* referee_board.c */
 /* A move made: from the board, or relayed by an assistant (relayed_by: the author). */
@@ -127,6 +135,16 @@ void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64
 void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t now);
 
 /* referee_train.c */
+bool ref_casual(const struct referee *r);
+/* Not in casual play: the game's mode named, or that there is no game. */
+void ref_not_casual(const struct referee *r, struct game_reply *reply);
+/* The square to put right first of those in `wrong`: a peg to take away before one to put in
+ * (a move's from-square before its to-square), each from a1 on; -1 if none. */
+int ref_first_wrong(uint64_t wrong, uint64_t target);
+/* The square `sq` of `pos` named to the player on `ch`: what belongs there, or that it is
+ * right. */
+void ref_guide_square(struct referee *r, const struct chess_pos *pos, int sq, bool confirmed,
+		      enum game_channel ch, uint64_t now);
 void ref_cmd_hint(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t now);
@@ -134,11 +152,20 @@ void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t 
 void ref_train_request(struct referee *r, uint64_t now);
 /* The engine's relayed move: guide its squares one by one. */
 void ref_relay_guide_begin(struct referee *r, uint64_t now);
-/* A square changed: the board's guidance of a review or of the engine's move, if one is on.
- * True when the square was the review's (nothing else is to be done with it). */
-bool ref_train_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now);
+/* A square changed: the board's guidance of the engine's move, if it is on. */
+void ref_train_square(struct referee *r, int sq, uint64_t before, uint64_t now);
+
+/* referee_review.c */
+/* A square changed during a review: guided; true when a review is on (it took the square). */
+bool ref_review_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now);
 /* A button during a review: true when the review took it. */
 bool ref_review_button(struct referee *r, enum game_button b, uint64_t now);
+/* The menu's "go to a move": the buttons choose the move. */
+void ref_review_choose(struct referee *r, uint64_t now);
+/* The review is over: the board is the game's again. */
+void ref_review_finish(struct referee *r, uint64_t now);
+void ref_review_tick(struct referee *r, uint64_t now);
+uint64_t ref_review_deadline(const struct referee *r);
 /* Set-up guidance, said with `msg` (GAME_MSG_SETUP, GAME_MSG_TAKEBACK). */
 void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
 /* referee_mate.c */

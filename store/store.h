@@ -88,6 +88,8 @@ void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The journal's chain value as it stands (hex), "" without a journal. */
 const char *store_chain(const struct store *s);
+/* The state directory. */
+const char *store_dir(const struct store *s);
 /* The scoresheet as last written (after store_scoresheet()). */
 const struct pgn_game *store_pgn(const struct store *s);
 

@@ -81,7 +81,8 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"Die Tasten. Eigene Uhr: nach dem eigenen Zug drücken. Gegneruhr: drückt der Gegner. Info: "
 	"beide Zeiten und die gespielten Züge. Wiederholen: der letzte Zug, noch einmal gedrückt "
-	"langsamer. Auswahl: bei einer Umwandlung die Figur, wenn das Brett nicht stimmt das "
+	"langsamer, gehalten die letzten fünf Züge beider Seiten. Auswahl: bei einer Umwandlung "
+	"die Figur, wenn das Brett nicht stimmt das "
 	"nächste Feld. Pause: hält die Uhren an, um den Schiedsrichter zu rufen.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"Das Menü. Auswahl lange halten öffnet es. Auswahl geht zum nächsten Eintrag, Wiederholen "
@@ -120,7 +121,8 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "Nachspielen beenden",
     [PHRASE_REVIEW_SETUP] = "Nachspielen: Ausgangsstellung aufbauen",
     [PHRASE_REVIEW_READY] =
-	"Stellung stimmt. Eigene Uhr: nächster Zug, Gegneruhr: zurück, Auswahl: wo wir sind",
+	"Stellung stimmt. Eigene Uhr: nächster Zug, Gegneruhr: zurück, Auswahl: wo wir sind, "
+	"Info: Varianten, Wiederholen: der Zug mit Kommentar",
     [PHRASE_REVIEW_START_OF_GAME] = "Anfang der Partie",
     [PHRASE_REVIEW_END_OF_GAME] = "Ende der Partie",
     [PHRASE_REVIEW_ENDED] = "Nachspielen beendet",
@@ -132,4 +134,31 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Weiß am Zug",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Schwarz am Zug",
     [PHRASE_REVIEW_LENGTH] = "Züge insgesamt: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Zuerst die Stellung aufbauen",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "Ende der Variante",
+    [PHRASE_REVIEW_NO_VARIATION] = "Hier gibt es keine Variante",
+    [PHRASE_REVIEW_ALOUD] = "Nachspielen auch über Lautsprecher",
+    [PHRASE_REVIEW_QUIET] = "Nachspielen nur im Ohrhörer",
+    [PHRASE_MENU_REVIEW_GOTO] = "Zu einem Zug gehen",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Variante verlassen",
+    [PHRASE_MENU_REVIEW_ALOUD] = "Auch über Lautsprecher",
+    [PHRASE_MENU_REVIEW_QUIET] = "Nur im Ohrhörer",
+    [PHRASE_REVIEW_VARIATION] = "Variante:",
+    [PHRASE_REVIEW_LEFT] = "Variante verlassen.",
+    [PHRASE_REVIEW_VARIATIONS] = "Varianten hier: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Kommentar:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "Mit Kommentar: Wiederholen drücken",
+    [PHRASE_REVIEW_GOTO_PROMPT] =
+	"Gehe zu Zug {count}. Eigene Uhr: zehn vor, Gegneruhr: zehn zurück, Auswahl: einen vor, "
+	"Info: einen zurück, Wiederholen: hingehen",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Zug {count}",
+    [PHRASE_MENU_GAMES] = "Beendete Partien",
+    [PHRASE_GAMES_NONE] = "Keine beendeten Partien",
+    [PHRASE_GAMES_ITEM] = "Partie {count}:",
+    [PHRASE_GAMES_AGAINST] = "gegen",
+    [PHRASE_GAMES_NO_RESULT] = "ohne Ergebnis",
+    [PHRASE_WHITE] = "Weiß:",
+    [PHRASE_BLACK] = "Schwarz:",
+    [PHRASE_MENU_LAST_MOVES] = "Letzte Züge",
+    [PHRASE_LAST_MOVES] = "Letzte Züge:",
 };

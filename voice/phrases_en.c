@@ -79,7 +79,8 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"The buttons. Your clock: press it after your move. Opponent clock: your opponent presses "
 	"it. Info: both times and the moves played. Repeat: the last move, slower when pressed "
-	"again. Select: the piece for a promotion, and the next square when the board does not "
+	"again, held: the last five moves of both sides. Select: the piece for a promotion, and "
+	"the next square when the board does not "
 	"match. Pause: stops the clocks to call the arbiter.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"The menu. Hold select to open it. Select goes to the next item, repeat chooses it. It "
@@ -118,7 +119,8 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "End the review",
     [PHRASE_REVIEW_SETUP] = "Review: set up the starting position",
     [PHRASE_REVIEW_READY] =
-	"The board is right. Your clock: next move, opponent clock: back, select: where we are",
+	"The board is right. Your clock: next move, opponent clock: back, select: where we are, "
+	"info: variations, repeat: the move with its comment",
     [PHRASE_REVIEW_START_OF_GAME] = "Start of the game",
     [PHRASE_REVIEW_END_OF_GAME] = "End of the game",
     [PHRASE_REVIEW_ENDED] = "Review ended",
@@ -130,4 +132,30 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "White to move",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Black to move",
     [PHRASE_REVIEW_LENGTH] = "Moves in all: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Set the board up first",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "End of the variation",
+    [PHRASE_REVIEW_NO_VARIATION] = "No variation here",
+    [PHRASE_REVIEW_ALOUD] = "Review on the speaker too",
+    [PHRASE_REVIEW_QUIET] = "Review in the earphone only",
+    [PHRASE_MENU_REVIEW_GOTO] = "Go to a move",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Leave the variation",
+    [PHRASE_MENU_REVIEW_ALOUD] = "On the speaker too",
+    [PHRASE_MENU_REVIEW_QUIET] = "In the earphone only",
+    [PHRASE_REVIEW_VARIATION] = "Variation:",
+    [PHRASE_REVIEW_LEFT] = "Variation left.",
+    [PHRASE_REVIEW_VARIATIONS] = "Variations here: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Comment:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "With a comment: press repeat",
+    [PHRASE_REVIEW_GOTO_PROMPT] = "Go to move {count}. Your clock: ten on, opponent clock: ten "
+				  "back, select: one on, info: one back, repeat: go there",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Move {count}",
+    [PHRASE_MENU_GAMES] = "Finished games",
+    [PHRASE_GAMES_NONE] = "No finished games",
+    [PHRASE_GAMES_ITEM] = "Game {count}:",
+    [PHRASE_GAMES_AGAINST] = "against",
+    [PHRASE_GAMES_NO_RESULT] = "no result",
+    [PHRASE_WHITE] = "White:",
+    [PHRASE_BLACK] = "Black:",
+    [PHRASE_MENU_LAST_MOVES] = "Last moves",
+    [PHRASE_LAST_MOVES] = "The last moves:",
 };

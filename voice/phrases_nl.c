@@ -79,7 +79,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"De knoppen. Eigen klok: indrukken na je zet. Klok van de tegenstander: die drukt de "
 	"tegenstander in. Info: beide tijden en de gespeelde zetten. Herhalen: de laatste zet, nog "
-	"eens ingedrukt langzamer. Kiezen: het stuk bij promotie, en het volgende veld als het "
+	"eens ingedrukt langzamer, ingedrukt gehouden de laatste vijf zetten van beide kanten. "
+	"Kiezen: het stuk bij promotie, en het volgende veld als het "
 	"bord niet klopt. Pauze: zet de klokken stil om de arbiter te roepen.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"Het menu. Houd kiezen ingedrukt om het te openen. Kiezen gaat naar het volgende "
@@ -118,7 +119,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "Naspelen beëindigen",
     [PHRASE_REVIEW_SETUP] = "Naspelen: stel de beginstelling op",
     [PHRASE_REVIEW_READY] = ("Het bord klopt. Eigen klok: volgende zet, klok van de tegenstander: "
-			     "terug, kiezen: waar we zijn"),
+			     "terug, kiezen: waar we zijn, info: varianten, herhalen: de zet met "
+			     "commentaar"),
     [PHRASE_REVIEW_START_OF_GAME] = "Begin van de partij",
     [PHRASE_REVIEW_END_OF_GAME] = "Einde van de partij",
     [PHRASE_REVIEW_ENDED] = "Naspelen beëindigd",
@@ -130,4 +132,31 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Wit aan zet",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Zwart aan zet",
     [PHRASE_REVIEW_LENGTH] = "Zetten in totaal: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Stel eerst de stelling op",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "Einde van de variant",
+    [PHRASE_REVIEW_NO_VARIATION] = "Hier is geen variant",
+    [PHRASE_REVIEW_ALOUD] = "Naspelen ook via de luidspreker",
+    [PHRASE_REVIEW_QUIET] = "Naspelen alleen in de oortelefoon",
+    [PHRASE_MENU_REVIEW_GOTO] = "Naar een zet gaan",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Variant verlaten",
+    [PHRASE_MENU_REVIEW_ALOUD] = "Ook via de luidspreker",
+    [PHRASE_MENU_REVIEW_QUIET] = "Alleen in de oortelefoon",
+    [PHRASE_REVIEW_VARIATION] = "Variant:",
+    [PHRASE_REVIEW_LEFT] = "Variant verlaten.",
+    [PHRASE_REVIEW_VARIATIONS] = "Varianten hier: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Commentaar:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "Met commentaar: druk op herhalen",
+    [PHRASE_REVIEW_GOTO_PROMPT] =
+	"Ga naar zet {count}. Eigen klok: tien verder, klok van de tegenstander: tien terug, "
+	"kiezen: één verder, info: één terug, herhalen: ga erheen",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Zet {count}",
+    [PHRASE_MENU_GAMES] = "Afgelopen partijen",
+    [PHRASE_GAMES_NONE] = "Geen afgelopen partijen",
+    [PHRASE_GAMES_ITEM] = "Partij {count}:",
+    [PHRASE_GAMES_AGAINST] = "tegen",
+    [PHRASE_GAMES_NO_RESULT] = "zonder uitslag",
+    [PHRASE_WHITE] = "Wit:",
+    [PHRASE_BLACK] = "Zwart:",
+    [PHRASE_MENU_LAST_MOVES] = "Laatste zetten",
+    [PHRASE_LAST_MOVES] = "De laatste zetten:",
 };

@@ -402,10 +402,45 @@ def review_of_a_file(dev):
     dev.follow_guidance(mark, done_text="The board is right")
     mark = dev.mark()
     dev.control("review", "next")
+    ev = dev.said(mark, "Move one, White: Bauer Eva zwei Eva vier. Variations here: one")
+    check("a step where a variation branches says so", ev is not None,
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    check("a move's comment said after it", dev.said(mark, "Comment: the king's pawn") is not None)
+    mark = dev.mark()
+    r = dev.control("review", "enter")
+    ev = dev.said(mark, "Variation: Move one, Black: Bauer Cesar sieben Cesar fünf")
+    check("into the variation: its first move", r.get("ok") and ev is not None, str(r))
+    mark = dev.mark()
+    dev.control("review", "next")
+    dev.control("review", "next")
+    check("on along the variation, with its comment", dev.said(mark, "Comment: Sicilian") is not None)
+    mark = dev.mark()
+    r = dev.control("review", "leave")
+    check("out of it: where it branched", r.get("ok") and dev.said(mark, "Variation left.") is not None,
+          str(r))
+    mark = dev.mark()
     dev.control("review", "next")
     ev = dev.said(mark, "Move one, Black: Bauer Eva sieben Eva fünf")
-    check("the main line's move, not the variation's", ev is not None)
+    check("the main line's move after the variation", ev is not None)
+    r = dev.control("review", "goto", "3.")
+    check("straight to move 3", r.get("ok") and dev.said(mark, "Comment: Ruy Lopez") is not None,
+          str(r))
     dev.control("review", "end")
+    # The finished games by number: annabella games lists them, annabella review takes one.
+    r = subprocess.run([ANNABELLA, "games", "--socket", dev.sock], capture_output=True, text=True,
+                       timeout=30)
+    check("annabella games lists the finished game with its number",
+          r.returncode == 0 and re.search(r"^ +1  .* - .*  [0-9]+ plies  game-0001", r.stdout, re.M),
+          r.stdout + r.stderr)
+    r = subprocess.run([ANNABELLA, "review", "--socket", dev.sock, "77"], capture_output=True,
+                       text=True, timeout=30)
+    check("an unknown game: the daemon refuses it, exit 1",
+          r.returncode == 1 and "no game" in r.stderr.lower(), f"{r.returncode}: {r.stderr}")
+    r = subprocess.run([ANNABELLA, "review", "--socket", dev.sock, checklib.work],
+                       capture_output=True, text=True, timeout=30)
+    check("a directory: said so, exit 2",
+          r.returncode == 2 and "a directory, not a PGN file" in r.stderr,
+          f"{r.returncode}: {r.stderr}")
     bad = os.path.join(checklib.work, "bad.pgn")
     with open(bad, "w") as f:
         f.write('[Event "Broken"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Ke3 *\n')

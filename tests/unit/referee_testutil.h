@@ -95,16 +95,18 @@ static inline enum game_audience rt_expected_effect_audience(enum game_effect_ki
 	switch (kind) {
 	case GAME_FX_SAY:
 	case GAME_FX_MOVE:
+	case GAME_FX_GUIDE:  /* a review's, said aloud */
+	case GAME_FX_REVIEW: /* the same */
 		return ch == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
 	case GAME_FX_REPEAT:
 	case GAME_FX_PIECE:
-	case GAME_FX_GUIDE:
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
 	case GAME_FX_HINT:
-	case GAME_FX_REVIEW:
 	case GAME_FX_ENGINE_ASK:
+	case GAME_FX_GAMES:
+	case GAME_FX_LAST_MOVES:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
@@ -163,6 +165,10 @@ static inline const char *rt_utterance(const struct game_effect *fx)
 		return "hint";
 	case GAME_FX_REVIEW:
 		return "review";
+	case GAME_FX_GAMES:
+		return "games";
+	case GAME_FX_LAST_MOVES:
+		return "last-moves";
 	default:
 		return NULL;
 	}
@@ -187,9 +193,9 @@ static inline void rt_check_tournament(struct rt *t, const struct game_effect *f
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
-	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
-	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
-	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT"};
+	    "SAY",	  "MOVE",	"REPEAT",   "PIECE", "GUIDE",	  "TIMES",	  "WARNING",
+	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",	  "BRAILLE_PAGE", "HINT",
+	    "ENGINE_ASK", "REVIEW",	"AUDIT",    "GAMES", "LAST_MOVES"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -211,8 +217,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		break;
 	case GAME_FX_GUIDE:
 		chess_square_format(fx->square, sq);
-		rt_logf(t, " %s %s %c%s", sq, fx->occupied ? "occupied" : "empty",
-			" PNBRQK"[fx->piece % 7], fx -> confirmed ? " confirmed" : "");
+		rt_logf(t, " %s %s %c%s%s", sq, fx->occupied ? "occupied" : "empty",
+			" PNBRQK"[fx->piece % 7], fx -> confirmed ? " confirmed" : "",
+			fx->channel == GAME_PUBLIC ? " aloud" : "");
 		break;
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
@@ -234,6 +241,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_BRAILLE_PAGE:
 		rt_logf(t, " page %d", fx->page);
 		break;
+	case GAME_FX_LAST_MOVES:
+		rt_logf(t, " plies %d from %d", fx->total, fx->ply);
+		break;
 	case GAME_FX_HINT:
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
 		rt_logf(t, " %s", uci);
@@ -242,14 +252,26 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
 			game_color_name(fx->color), fx->ply);
 		break;
-	case GAME_FX_REVIEW:
+	case GAME_FX_REVIEW: {
+		static const char *const says[] = {"next",    "back",	      "where",
+						   "goto",    "enter",	      "leave",
+						   "comment", "choose-begin", "choose"};
+
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
-		rt_logf(t, " %s %s ply %d of %d",
-			fx->review == GAME_REVIEW_NEXT	 ? "next"
-			: fx->review == GAME_REVIEW_BACK ? "back"
-							 : "where",
+		rt_logf(t, " %s %s at %d of %d", says[fx->review % 9],
 			fx->move == CHESS_MOVE_NONE ? "-" : uci, fx->ply, fx->total);
+		if (fx->channel == GAME_PUBLIC)
+			rt_logf(t, " aloud");
+		if (fx->line)
+			rt_logf(t, " line %d", fx->line);
+		if (fx->variations)
+			rt_logf(t, " variations %d", fx->variations);
+		if (fx->comment)
+			rt_logf(t, " comment%s '%s'", fx->comment_said ? "" : "-cue", fx->comment);
+		if (fx->review >= GAME_REVIEW_CHOOSE_BEGIN)
+			rt_logf(t, " move %d", fx->move_number);
 		break;
+	}
 	default:
 		break;
 	}

@@ -80,6 +80,8 @@ static const char *example(const struct control_command *c)
 	    {"hint", "hint"},
 	    {"takeback", "takeback"},
 	    {"review", "review where"},
+	    {"games", "games 3"},
+	    {"last-moves", "last-moves"},
 	};
 	char key[64];
 

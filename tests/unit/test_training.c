@@ -463,7 +463,7 @@ static void test_review_steps_and_guides(void **state)
 	t->log_len = 0;
 	t->log[0] = '\0';
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	assert_logged(" REVIEW next e2e4 ply 0 of 6\n");
+	assert_logged(" REVIEW next e2e4 at 1 of 6\n");
 	assert_logged(" GUIDE e2 empty  \n");
 	/* The clock did not start: the game stands. */
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_NOT_STARTED);
@@ -473,12 +473,12 @@ static void test_review_steps_and_guides(void **state)
 	rt_place(t, "e4");
 	assert_logged(" GUIDE e4 occupied P confirmed\n");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	assert_logged(" REVIEW next e7e5 ply 1 of 6\n");
+	assert_logged(" REVIEW next e7e5 at 2 of 6\n");
 	rt_move(t, "e7", "e5");
 	rt_press(t, GAME_BUTTON_SELECT);
-	assert_logged(" REVIEW where e7e5 ply 2 of 6\n");
+	assert_logged(" REVIEW where e7e5 at 2 of 6\n");
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	assert_logged(" REVIEW back e7e5 ply 1 of 6\n");
+	assert_logged(" REVIEW back e7e5 at 1 of 6\n");
 	assert_logged(" GUIDE e5 empty  \n");
 	rt_move(t, "e5", "e7");
 	/* No move of the game was read from those pegs, none journaled. */
@@ -492,7 +492,7 @@ static void test_review_steps_and_guides(void **state)
 	assert_int_equal(as_engine("review next"), -1);
 	assert_logged("SAY private review-end-of-game\n");
 	assert_int_equal(as_engine("review where"), 0);
-	assert_logged(" REVIEW where a7a6 ply 6 of 6\n");
+	assert_logged(" REVIEW where a7a6 at 6 of 6\n");
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(as_engine("review back"), 0);
 	assert_int_equal(as_engine("review back"), -1);
