@@ -50,7 +50,7 @@ Q := @
 endif
 
 LAYERS := base chess game referee host control gpio clockface voice braille config store daemon net cli
-PKGS := libgpiod espeak-ng alsa inih
+PKGS := libgpiod espeak-ng alsa inih opus ogg
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wcast-qual -Wcast-align -Wundef -Wvla -Wimplicit-fallthrough -Wformat=2
@@ -75,9 +75,10 @@ CPPFLAGS += -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -DANNABELLA_GPIOD_V2=$(GPIO
 	-DANNABELLA_VERSION='"$(VERSION)"'
 CFLAGS += -std=c17 $(OPT) $(WARN) -pthread $(EXTRA_CFLAGS)
 # The networked helpers (annabella web, broadcast, relay: "The web page for the assistant and
-# the arbiter" and "Live broadcast and the room relay" in the README) are linked into the
+# the arbiter" and "Live broadcast and the room relay" in the README) and online play
+# (`annabella online`, docs/online.md "Playing online": Debian's libcurl) are linked into the
 # `annabella` tool only: the daemon never opens a network socket.
-NET_PKGS := libmicrohttpd libmosquitto zlib
+NET_PKGS := libmicrohttpd libmosquitto zlib libcurl gnutls
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 NET_LIBS := $(shell $(PKG_CONFIG) --libs $(NET_PKGS) 2>/dev/null)
@@ -98,6 +99,9 @@ BRLTEST := $(BUILD)/tests/brltest
 # Who can still checkmate (chess/mate.c) against an independent retrograde analysis
 # (tests/mate/, tests/check-mate.sh).
 MATEPROOF := $(BUILD)/tests/mateproof
+# ... and on the public classified sets, real games' positions included (tests/check-mate.sh,
+# tests/bench-mate.sh).
+MATESET := $(BUILD)/tests/mateset
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -167,6 +171,11 @@ $(MATEPROOF): tests/mate/mateproof.c tests/mate/retro.c $(LIB)
 	@$(if $(Q),echo "  CC LD   $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateproof.c tests/mate/retro.c $(LIB) $(LDLIBS)
 
+$(MATESET): tests/mate/mateset.c tests/mate/retro.c $(LIB)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateset.c tests/mate/retro.c $(LIB) $(LDLIBS)
+
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
@@ -201,6 +210,9 @@ install: all
 		install -m 0640 configs/annabella.conf $(DESTDIR)$(sysconfdir)/annabella/annabella.conf
 	[ -e $(DESTDIR)$(sysconfdir)/annabella/relay.conf ] || \
 		install -m 0644 configs/relay.conf $(DESTDIR)$(sysconfdir)/annabella/relay.conf
+	# The web page's certificate, made on this machine (never into a package: each device
+	# has its own key).
+	[ -n "$(DESTDIR)" ] || $(BINDIR)/annabella web certificate $(sysconfdir)/annabella
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -208,14 +220,15 @@ install: all
 # What building and running the daemon and the demo need (also on Raspberry Pi OS bookworm
 # or trixie), and what the tests and benchmarks need besides, from Debian 12 or 13.
 DEB_RUNTIME := build-essential pkg-config libgpiod-dev gpiod libespeak-ng-dev espeak-ng-data \
-	libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev libmicrohttpd-dev \
-	libmosquitto-dev zlib1g-dev
+	libopus-dev libogg-dev libasound2-dev alsa-utils libinih-dev libbrlapi-dev libreadline-dev \
+	libmicrohttpd-dev libmosquitto-dev zlib1g-dev libcurl4-openssl-dev libgnutls28-dev
 # The sanitizer runtime's package is named per release (Debian 12: clang 14's).
 SAN_RUNTIME := $(shell . /etc/os-release 2>/dev/null; \
 	[ "$$VERSION_CODENAME" = bookworm ] && echo libclang-rt-14-dev || echo libclang-rt-dev)
 DEB_PACKAGES := $(DEB_RUNTIME) libcmocka-dev espeak-ng stockfish pgn-extract clang \
 	$(SAN_RUNTIME) sox cppcheck clang-format valgrind python3 time brltty systemd \
-	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs
+	mosquitto mosquitto-clients chromium chromium-driver python3-selenium openssl curl nodejs \
+	python3-jsonschema python3-yaml pocketsphinx pocketsphinx-en-us
 
 # make package and make pkgtest (systemd.pc, where the units go: systemd-dev from Debian 13 on).
 SYSTEMD_PC_PKG := $(shell . /etc/os-release 2>/dev/null; \
@@ -249,8 +262,9 @@ deps:
 # tools/cross/sysroot.sh), the binfmt_misc entries that let the tests run ARM programs.
 DEB_CROSS := gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf binutils-aarch64-linux-gnu \
 	binutils-arm-linux-gnueabihf qemu-user-static binfmt-support dpkg-dev pkg-config
-CROSS_LIBS := libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev \
-	libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev espeak-ng-data
+CROSS_LIBS := libgpiod-dev libespeak-ng-dev libopus-dev libogg-dev libasound2-dev libinih-dev \
+	libbrlapi-dev libreadline-dev libcmocka-dev libmicrohttpd-dev libmosquitto-dev zlib1g-dev \
+	espeak-ng-data libcurl4-openssl-dev libgnutls28-dev
 deps-cross:
 	@tools/deps.sh $(DEB_CROSS)
 	@tools/cross/sysroot.sh arm64 $(CROSS_CACHE)/arm64 $(CROSS_LIBS)
@@ -270,11 +284,11 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(MAKE) --no-print-directory unit regress checks
 
-tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
+tests: $(TEST_BIN) $(PROGRAMS) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF) $(MATESET)
 
 # Script checks (tests/check-*.sh BUILD): differential tests against Stockfish and
 # pgn-extract, whole-game replays through the daemon.
-checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF)
+checks: $(PROGRAMS) $(TEST_BIN) $(BENCH_BIN) $(BRLTEST) $(MATEPROOF) $(MATESET)
 	@tests/run-checks.sh $(BUILD)
 
 brltest: $(BRLTEST)
@@ -303,9 +317,12 @@ guides: $(BUILD)/annabella
 	@for t in docs/guide/clock.*.txt; do $(BUILD)/annabella brf "$$t" >"$${t%.txt}.brf"; done
 
 # The listening kit: one WAV per phrase and language, and an index page to review them.
+# SPEECH_VOICES="de=mb-de7": said by those voices ([voice] voice-de), to hear them first.
 SPEECH_SAMPLES ?= $(BUILD)/speech-samples
+SPEECH_VOICES ?=
 speech-samples: $(BUILD)/annabella
-	@$(BUILD)/annabella speech-samples $(SPEECH_SAMPLES)
+	@$(BUILD)/annabella speech-samples $(foreach v,$(SPEECH_VOICES),--voice $(v)) \
+		$(SPEECH_SAMPLES)
 
 san: deps
 	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
@@ -358,15 +375,16 @@ vmtest: $(BUILD)/annabellad
 # flipped bytes and 200 cuts of a long game's journal, and the recovery torture test with
 # TORTURE_TRIALS (100) trials of each kind of damage (tests/check-crash.sh,
 # tests/check-recovery.sh and tests/check-torture.sh run smaller in make check); who can
-# still checkmate, proven for every material of five men (tests/check-mate.sh runs up to
-# four men and one of five).
+# still checkmate, proven for every material of five men and the public sets' "never"
+# answers enumerated up to 300,000 positions each (tests/check-mate.sh runs up to four men
+# and one of five, and 20,000).
 # The unit tests and the golden replays under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/valgrind.sh $(BUILD)
 
 TORTURE_TRIALS ?= 100
-torture: all $(MATEPROOF)
+torture: all $(MATEPROOF) $(MATESET)
 	@MATE_FULL=1 tests/check-mate.sh $(BUILD)
 	@CRASH_ALL=1 CRASH_FAST=1 tests/check-crash.sh $(BUILD)
 	@RECOVERY_TRIALS=200 tests/check-recovery.sh $(BUILD)

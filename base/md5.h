@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * MD5 (RFC 1321), for one purpose only: a Debian package's own checksums of its files
- * (/var/lib/dpkg/info/PACKAGE.md5sums), which the fair-play check compares the installed
- * files against.  Not a security measure of its own: the package's checksums are MD5.
+ * (its md5sums, as dpkg-query --control-show gives them), which the fair-play check compares the
+ * installed files against.  Not a security measure of its own: the package's checksums are MD5.
  */
 #ifndef ANNABELLA_MD5_H
 #define ANNABELLA_MD5_H

@@ -36,31 +36,62 @@ static struct pin_key *find(struct pin_guard *g, const char *key)
 	return NULL;
 }
 
-/* The key's slot, made when it has none: a free slot, else the one that has been quiet the
- * longest and waits for nothing and owes the audit nothing, else the one whose wait ends
- * first. */
+/* Whether a slot may be given to another key: its count forgotten (or none), no wait running
+ * and nothing owed to the audit.  A key with wrong PINs counted keeps its slot: were it
+ * pushed out, its next PINs would start from five free ones again. */
+static bool evictable(const struct pin_key *k, uint64_t now)
+{
+	return now >= k->wait_until && !k->refused &&
+	       (!k->wrong || now - k->last_wrong >= PIN_FORGET_MS);
+}
+
+/* When k's slot may be given to another key (its wait over, its count forgotten). */
+static uint64_t evictable_at(const struct pin_key *k)
+{
+	uint64_t forgotten = k->last_wrong + PIN_FORGET_MS;
+
+	return k->wait_until > forgotten ? k->wait_until : forgotten;
+}
+
+/* The key's slot, made when it has none: a free slot, else the one quiet the longest of
+ * those that may be given away; NULL when there is none (every slot counts wrong PINs). */
 static struct pin_key *slot(struct pin_guard *g, const char *key, uint64_t now)
 {
 	struct pin_key *k = find(g, key), *pick = NULL;
 
 	if (k)
 		return k;
-	for (int i = 0; i < PIN_KEYS && !pick; i++)
-		if (!g->keys[i].key[0])
-			pick = &g->keys[i];
-	for (int i = 0; i < PIN_KEYS && !pick; i++) {
+	for (int i = 0; i < PIN_KEYS; i++) {
 		struct pin_key *c = &g->keys[i];
 
-		if (now >= c->wait_until && !c->refused &&
-		    (!pick || c->last_seen < pick->last_seen))
+		if (!c->key[0]) {
+			pick = c;
+			break;
+		}
+		if (evictable(c, now) && (!pick || c->last_seen < pick->last_seen))
 			pick = c;
 	}
-	for (int i = 0; i < PIN_KEYS && !pick; i++)
-		if (!pick || g->keys[i].wait_until < pick->wait_until)
-			pick = &g->keys[i];
+	if (!pick)
+		return NULL;
 	memset(pick, 0, sizeof(*pick));
 	snprintf(pick->key, sizeof(pick->key), "%s", key);
 	return pick;
+}
+
+uint64_t pin_guard_room(const struct pin_guard *g, const char *key, uint64_t now)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (int i = 0; i < PIN_KEYS; i++) {
+		const struct pin_key *k = &g->keys[i];
+
+		if (!k->key[0] || !strncmp(k->key, key, PIN_KEY_MAX - 1) || evictable(k, now))
+			return 0;
+		if (evictable_at(k) < first)
+			first = evictable_at(k);
+	}
+	/* A slot that owes the audit is free once its wait has been reported (at its end). */
+	return first > now ? first - now : 1;
 }
 
 uint64_t pin_guard_ask(struct pin_guard *g, const char *key, uint64_t now, bool *first_refusal)
@@ -70,7 +101,7 @@ uint64_t pin_guard_ask(struct pin_guard *g, const char *key, uint64_t now, bool 
 	if (first_refusal)
 		*first_refusal = false;
 	if (!k)
-		return 0;
+		return pin_guard_room(g, key, now);
 	k->last_seen = now;
 	forget_if_old(k, now);
 	if (now >= k->wait_until)
@@ -87,6 +118,8 @@ uint64_t pin_guard_wrong(struct pin_guard *g, const char *key, uint64_t now)
 	uint64_t wait;
 	int over;
 
+	if (!k)
+		return 0; /* no room: pin_guard_ask() refused it */
 	forget_if_old(k, now);
 	k->wrong++;
 	k->last_wrong = k->last_seen = now;

@@ -58,14 +58,22 @@ void pin_guard_init(struct pin_guard *g);
  * differ. */
 bool pin_guard_equal(const char *given, const char *pin);
 /* May a PIN from key be checked now?  0: yes; else the ms still to wait, and the try is
- * counted as refused (*first_refusal: it is this wait's first). */
+ * counted as refused (*first_refusal: it is this wait's first).  A key without a slot while
+ * every slot counts wrong PINs waits, uncounted, as pin_guard_room() says. */
 uint64_t pin_guard_ask(struct pin_guard *g, const char *key, uint64_t now, bool *first_refusal);
-/* The PIN key gave was wrong: counted.  The wait it starts (0: none yet). */
+/* The PIN key gave was wrong: counted.  The wait it starts (0: none yet).  Called after
+ * pin_guard_ask() said 0, without letting go of the guard in between (else a key that found
+ * no room is not counted). */
 uint64_t pin_guard_wrong(struct pin_guard *g, const char *key, uint64_t now);
 /* The key a network client's PINs are counted under (the web page): an IPv4 address as it
  * is, an IPv6 address's /64 (one host may have a whole /64 to itself) as "PREFIX::/64", an
  * IPv4 address written as IPv6 as the IPv4 address. */
 void pin_guard_address_key(const char *addr, char *key, size_t size);
+/* Whether key has a slot or may have one now: 0; else the ms until a slot may be given to
+ * it.  A slot goes to a new key only when its own key has no wrong PIN counted (none, or
+ * forgotten), no wait running and nothing owed to the audit; of those, to the one quiet the
+ * longest.  So a table full of guessing keys keeps every count, and new keys wait. */
+uint64_t pin_guard_room(const struct pin_guard *g, const char *key, uint64_t now);
 /* The wrong PINs counted for key now (0 when unknown or forgotten). */
 int pin_guard_count(const struct pin_guard *g, const char *key, uint64_t now);
 /* The ms key still waits before its next PIN is checked (0: none), without counting a

@@ -178,28 +178,36 @@ int chess_move_capture_square(const struct chess_pos *pos, chess_move m);
 uint64_t chess_perft(struct chess_pos *pos, int depth);
 
 /* Whether `color` could still checkmate "by any possible series of legal moves" (Art.
- * 5.2.2, 6.9, 7.5.5, 2023 5.1.2): a helpmate question, answered by chess/mate.c exactly for
- * positions of at most five men without pawns; otherwise proven one way or the other where
- * a rule or a bounded search can, else unknown. */
+ * 5.2.2, 6.9, 7.5.5, 2023 5.1.2): a helpmate question, answered by chess/mate.c: exactly
+ * for positions of at most five men without pawns; otherwise "possible" with the helpmate
+ * found by a guided search, "never" where a rule, a static analysis of the squares each man
+ * can still reach or a search of every line proves it, else unknown. */
 enum chess_mate {
 	CHESS_MATE_NEVER = 0, /* no series of legal moves ends in that colour's checkmate */
 	CHESS_MATE_POSSIBLE,  /* some series does */
 	CHESS_MATE_UNKNOWN,   /* neither could be proven: the arbiter decides */
 };
-/* What the answer cost (for tests and measurements). */
+#define CHESS_MATE_LINE_MAX 128
+/* The answer's grounds and what it cost. */
 struct chess_mate_info {
-	long nodes; /* positions looked at */
-	int depth;  /* the deepest ply of a forced line followed (five men or fewer) */
+	bool answer_only;   /* in: no line for a five-man answer (the five-man proof asks many) */
+	long nodes;	    /* positions looked at */
+	int depth;	    /* the deepest ply of a forced line followed (five men or fewer) */
+	const char *reason; /* why: "helpmate", or what proves never, or why unknown */
+	int line_len;	    /* possible: the helpmate, from the position, in line[] (0 where the
+			     * side has mated already, or for a five-man answer without a line) */
+	chess_move line[CHESS_MATE_LINE_MAX];
 };
-/* info may be NULL. */
+/* info may be NULL; otherwise answer_only is read, the rest written. */
 enum chess_mate chess_pos_mate(const struct chess_pos *pos, enum chess_color color,
 			       struct chess_mate_info *info);
 /* "never", "possible", "unknown" */
 const char *chess_mate_name(enum chess_mate m);
 /* chess_pos_mate() is not NEVER. */
 bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color);
-/* Dead position (Art. 5.2.2): neither side can mate, as far as it is proven (five men or
- * fewer without pawns: exactly; otherwise by the rules alone, without a search). */
+/* Dead position (Art. 5.2.2): neither side can mate, as far as the quick means prove it
+ * (five men or fewer without pawns: exactly; otherwise the rules, the static analysis and
+ * forced moves, without the searches: it is asked after every move). */
 bool chess_pos_is_dead(const struct chess_pos *pos);
 
 /* ---------------------------------------------------------------- FEN */

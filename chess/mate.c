@@ -22,22 +22,22 @@
  * torture).  Castling rights only add moves (rights forbid nothing), and step 2 does not
  * count castling, so the answer stays exact with them.
  *
- * Other positions (six men or more, or pawns): "never" only where a rule proves it for any
- * number of men (a bare king; bishops all on one square colour against nothing that could
- * stand on the other colour), "possible" only when a search finds a series of legal moves
- * that ends in mate or in a position of at most five men without pawns that can; otherwise
- * "unknown", and the caller leaves the decision to the arbiter.
+ * Other positions (six men or more, or pawns) are answered as the CHA-Solver algorithm
+ * does (M. Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022), in our own
+ * way: "never" where a rule on the material, the static analysis of the squares each man can
+ * still reach (mate_reach.c: locked pawns, square colours, kings walled in), a search of
+ * every line a few choices deep or the enumeration of every reachable position proves it;
+ * "possible" with the line of a helpmate found by a guided search (mate_search.c); otherwise
+ * "unknown", and the caller leaves the decision to the arbiter.  Every "possible" carries
+ * its line, which the tests replay; a "possible" of five men comes from the exact answer,
+ * its line from the same searches.
  */
-#include "chess/bitboard.h"
+#include "chess/mate_int.h"
 
-#define LIGHT_SQUARES 0x55AA55AA55AA55AAULL
+#define LIGHT_SQUARES MATE_LIGHT_SQUARES
 
 /* The forced positions of step 3 are a few plies deep; the test shows the deepest. */
 #define EXACT_MAX_DEPTH 24
-/* The search for a series in larger positions: a helpmate of so many plies, then the
- * simplification; the positions each may look at. */
-#define SEARCH_HELPMATE_PLIES 4
-#define SEARCH_MAX_NODES      100000
 
 /* ------------------------------------------------------------------ material */
 
@@ -56,11 +56,6 @@ static void side_material(const struct chess_pos *pos, enum chess_color c, struc
 	m->queens = chess_bb_count(mine & pos->by_type[CHESS_QUEEN]);
 	m->bishops[0] = chess_bb_count(b & ~LIGHT_SQUARES);
 	m->bishops[1] = chess_bb_count(b & LIGHT_SQUARES);
-}
-
-static int pieces(const struct side_material *m)
-{
-	return m->pawns + m->knights + m->rooks + m->queens + m->bishops[0] + m->bishops[1];
 }
 
 /*
@@ -273,8 +268,8 @@ static bool exact_search(struct exact *x, const struct chess_pos *pos, int depth
 	return false;
 }
 
-static enum chess_mate exact(const struct chess_pos *pos, enum chess_color color,
-			     struct chess_mate_info *info)
+enum chess_mate mate_exact(const struct chess_pos *pos, enum chess_color color,
+			   struct chess_mate_info *info)
 {
 	struct exact x = {.color = color};
 	bool can;
@@ -292,7 +287,7 @@ static enum chess_mate exact(const struct chess_pos *pos, enum chess_color color
 	return x.cut ? CHESS_MATE_UNKNOWN : CHESS_MATE_NEVER;
 }
 
-static bool small(const struct chess_pos *pos)
+bool mate_small(const struct chess_pos *pos)
 {
 	return chess_bb_count(chess_pos_occupancy(pos)) <= 5 && !pos->by_type[CHESS_PAWN];
 }
@@ -303,217 +298,172 @@ static bool small(const struct chess_pos *pos)
  * colour attack only that colour, and a king in check on it has flights of the other
  * colour that only the opponent's own knights, rooks, queens, bishops of that colour or
  * pawns could take (the mating king cannot cover them all: it may not stand next to it). */
-static bool never_by_rule(const struct chess_pos *pos, enum chess_color color)
+bool mate_never_by_rule(const struct chess_pos *pos, enum chess_color color)
 {
-	struct side_material me, them;
+	uint64_t mine = pos->by_color[color], theirs = pos->by_color[color ^ 1];
+	uint64_t b = mine & pos->by_type[CHESS_BISHOP];
+	uint64_t others = pos->by_type[CHESS_PAWN] | pos->by_type[CHESS_KNIGHT] |
+			  pos->by_type[CHESS_ROOK] | pos->by_type[CHESS_QUEEN];
 
-	side_material(pos, color, &me);
-	side_material(pos, (enum chess_color)(color ^ 1), &them);
-	if (pieces(&me) == 0)
+	if (!(mine & ~pos->by_type[CHESS_KING]))
 		return true;
-	if (me.pawns || me.knights || me.rooks || me.queens || (me.bishops[0] && me.bishops[1]))
+	if ((mine & others) || ((b & LIGHT_SQUARES) && (b & ~LIGHT_SQUARES)))
 		return false;
-	return !them.pawns && !them.knights && !them.rooks && !them.queens &&
-	       !them.bishops[me.bishops[0] ? 1 : 0];
+	/* Bishops all on one colour: nothing of the opponent's on the other could block. */
+	return !(theirs & others) && !(theirs & pos->by_type[CHESS_BISHOP] &
+				       ((b & LIGHT_SQUARES) ? ~LIGHT_SQUARES : LIGHT_SQUARES));
 }
 
-struct search {
-	enum chess_color color;
-	long nodes, budget;
-	struct chess_mate_info *info;
+/* ------------------------------------------------------------------ the answer */
+
+/*
+ * The steps, for a position of more than five men or with pawns: a rule on the material;
+ * the static analysis (mate_reach.c), which proves "never" or names the squares where a
+ * mate may be; a first helpmate search; the refutation of every line a few choices deep and
+ * the closure of every reachable position (both prove "never"); more helpmate searches.  A
+ * lone knight or bishop mates only against the other side's blockers: its patterns come
+ * first.  Each search may look at so many positions: a Raspberry Pi answers almost every
+ * question of a real game within milliseconds and any within a fraction of a second, and
+ * the answer never depends on the time taken.  For five men without pawns the exact answer
+ * comes first and the searches only find its line.
+ */
+static const struct attempt {
+	int target; /* which of mate_targets(), best first */
+	int l_pawn, l_capture, regress;
+	long nodes;
+} first = {0, 1, 4, 1, 3000}, more[] = {
+				  {0, 2, 2, 2, 20000},
+				  {1, 1, 4, 1, 20000},
 };
+#define PATTERNS      8
+#define PATTERN_NODES 10000
+#define SMALL_SCALE   10 /* the searches' share for a five-man line */
+#define REFUTE_BRANCH 3	 /* choices the refutation follows besides forced moves */
+#define REFUTE_NODES  2000
 
-static bool spent(const struct search *s)
+static enum chess_mate answer(enum chess_mate m, const char *reason, struct chess_mate_info *info)
 {
-	return s->nodes > s->budget;
+	info->reason = reason;
+	return m;
 }
 
-/* A position reached on the way: decided when it is small (exact), or the colour's mate;
- * 1 possible, 0 never (or another dead end), -1 go on. */
-static int reached(struct search *s, const struct chess_pos *pos)
+static bool try_plan(const struct chess_pos *pos, enum chess_color color,
+		     const struct mate_plan *plan, long nodes, struct chess_mate_info *info)
 {
-	struct chess_move_list list;
-
-	s->nodes++;
-	if (small(pos)) {
-		enum chess_mate m = exact(pos, s->color, s->info);
-
-		return m == CHESS_MATE_POSSIBLE ? 1 : m == CHESS_MATE_NEVER ? 0 : -1;
-	}
-	if (chess_pos_legal_moves(pos, &list) == 0)
-		return pos->side != s->color && in_check(pos) ? 1 : 0;
-	return -1;
+	return mate_helpmate(pos, color, plan, nodes, info->line, &info->line_len, &info->nodes);
 }
 
-/* A helpmate in at most `plies` plies, the last the colour's check.  For short series: a king
- * already hemmed in by its own men. */
-static bool helpmate(struct search *s, const struct chess_pos *pos, int plies)
+static bool try_attempt(const struct chess_pos *pos, enum chess_color color,
+			const struct attempt *t, const int *targets, int n_targets, long scale,
+			struct chess_mate_info *info)
 {
-	struct chess_move_list list;
+	struct mate_plan plan = {
+	    .king_near = 2,
+	    .king_square = -1,
+	    .l_pawn = t->l_pawn,
+	    .l_capture = t->l_capture,
+	    .regress = t->regress,
+	};
 
-	if (plies == 0 || spent(s) || (plies == 1 && pos->side != s->color))
+	if (t->target >= n_targets)
 		return false;
-	chess_pos_legal_moves(pos, &list);
-	for (int i = 0; i < list.count && !spent(s); i++) {
-		struct chess_pos next = *pos;
-		struct chess_undo undo;
-		int r;
+	plan.target = targets[t->target];
+	return try_plan(pos, color, &plan, t->nodes * scale, info);
+}
 
-		chess_pos_make(&next, list.moves[i], &undo);
-		if (plies <= 2 && next.side != s->color && !chess_pos_in_check(&next))
-			continue; /* the colour's last move must give check */
-		r = reached(s, &next);
-		if (r == 1)
+static bool try_patterns(const struct chess_pos *pos, enum chess_color color,
+			 const struct mate_reach *a, uint64_t squares, long scale,
+			 struct chess_mate_info *info)
+{
+	struct mate_plan plans[PATTERNS];
+	int n = mate_patterns(pos, color, a, squares, plans, PATTERNS);
+
+	for (int i = 0; i < n; i++)
+		if (try_plan(pos, color, &plans[i], PATTERN_NODES * scale, info))
 			return true;
-		if (r == -1 && helpmate(s, &next, plies - 1))
-			return true;
-	}
 	return false;
 }
 
-/* ---- simplification: a series of captures down to the colour's mating force */
-
-/* The colour's men that stay (the force it mates with): its strongest piece, or two minor
- * pieces; none while it has pawns alone (one of them is promoted first).  Every other man
- * but the kings is to be captured: the opponent's by the colour, the colour's by the
- * opponent. */
-static uint64_t keepers(const struct chess_pos *pos, enum chess_color c)
+/* Whether the colour's men but its king are one knight, or bishops of one square colour. */
+static bool lone_minor(const struct chess_pos *pos, enum chess_color color)
 {
-	uint64_t mine = pos->by_color[c];
-	uint64_t q = mine & pos->by_type[CHESS_QUEEN], r = mine & pos->by_type[CHESS_ROOK];
-	uint64_t n = mine & pos->by_type[CHESS_KNIGHT], b = mine & pos->by_type[CHESS_BISHOP];
+	uint64_t mine = pos->by_color[color] & ~pos->by_type[CHESS_KING];
+	uint64_t b = mine & pos->by_type[CHESS_BISHOP], n = mine & pos->by_type[CHESS_KNIGHT];
 
-	if (q)
-		return q & -q;
-	if (r)
-		return r & -r;
-	if (n && b)
-		return (n & -n) | (b & -b);
-	if (chess_bb_count(n) >= 2) {
-		uint64_t rest = n & (n - 1);
-
-		return (n & -n) | (rest & -rest);
-	}
-	if ((b & LIGHT_SQUARES) && (b & ~LIGHT_SQUARES))
-		return ((b & LIGHT_SQUARES) & -(b & LIGHT_SQUARES)) |
-		       ((b & ~LIGHT_SQUARES) & -(b & ~LIGHT_SQUARES));
-	return 0;
-}
-
-/* Whether the move is a step of the simplification: a capture of a man to be captured (by
- * the right side), or, while the colour has no mating force, a move of one of its pawns
- * (forward, so the steps cannot go round in circles; at the end a queen). */
-static bool step_done(const struct chess_pos *pos, chess_move m, enum chess_color c, uint64_t keep)
-{
-	int sq = chess_move_capture_square(pos, m);
-
-	if (sq != CHESS_NO_SQUARE)
-		return !(BB(sq) & keep) &&
-		       (pos->side == c) == (CHESS_PIECE_COLOR(pos->board[sq]) != c);
-	/* Without a mating force, a pawn of the colour's going forward (to a queen). */
-	return !keep && pos->side == c &&
-	       CHESS_PIECE_TYPE(pos->board[chess_move_from(m)]) == CHESS_PAWN &&
-	       (chess_move_kind(m) != CHESS_MOVE_PROMOTION ||
-		chess_move_promotion(m) == CHESS_QUEEN);
-}
-
-/* A move that undoes the plan: the colour's mating force captured. */
-static bool spoils(const struct chess_pos *pos, chess_move m, uint64_t keep)
-{
-	int sq = chess_move_capture_square(pos, m);
-
-	return sq != CHESS_NO_SQUARE && (BB(sq) & keep);
-}
-
-/* Whether the colour's move leaves its mating force where the opponent may take it. */
-static bool hangs(const struct chess_pos *next, enum chess_color c, uint64_t keep)
-{
-	uint64_t occ = chess_pos_occupancy(next);
-
-	while (keep) {
-		int sq = chess_bb_pop(&keep);
-
-		if (chess_bb_attackers(next, sq, occ, (enum chess_color)(c ^ 1)))
-			return true;
-	}
-	return false;
-}
-
-static bool simplify(struct search *s, const struct chess_pos *pos, int steps);
-
-/* Series of up to `plies` plies that end in a step, each followed by the rest of the
- * simplification; true once one leads to a mate or a small position that can. */
-static bool step(struct search *s, const struct chess_pos *pos, uint64_t keep, int plies, int steps)
-{
-	struct chess_move_list list;
-
-	if (plies == 0 || spent(s))
+	if (mine & ~(b | n))
 		return false;
-	chess_pos_legal_moves(pos, &list);
-	/* Steps first, then the moves that lead to one. */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < list.count && !spent(s); i++) {
-			chess_move m = list.moves[i];
-			struct chess_pos next = *pos;
-			struct chess_undo undo;
-			uint64_t k = keep;
-			bool done = step_done(pos, m, s->color, keep);
-			int r;
-
-			if (done != (pass == 0) || spoils(pos, m, keep))
-				continue;
-			if (BB(chess_move_from(m)) & keep)
-				k = (keep & ~BB(chess_move_from(m))) | BB(chess_move_to(m));
-			chess_pos_make(&next, m, &undo);
-			if (pos->side == s->color && hangs(&next, s->color, k))
-				continue;
-			r = reached(s, &next);
-			if (r >= 0) {
-				if (r == 1)
-					return true;
-				continue;
-			}
-			if (done ? simplify(s, &next, steps + 1)
-				 : pass == 1 && step(s, &next, k, plies - 1, steps))
-				return true;
-		}
-	return false;
-}
-
-/* From pos, the captures down to the colour's mating force (and small positions, which are
- * answered exactly), one step after another, trying another step where one leads nowhere. */
-static bool simplify(struct search *s, const struct chess_pos *pos, int steps)
-{
-	if (steps > 64)
-		return false;
-	for (int plies = 1; plies <= 3 && !spent(s); plies++)
-		if (step(s, pos, keepers(pos, s->color), plies, steps))
-			return true;
-	return false;
+	return b ? !n && (!(b & LIGHT_SQUARES) || !(b & ~LIGHT_SQUARES)) : chess_bb_count(n) == 1;
 }
 
 enum chess_mate chess_pos_mate(const struct chess_pos *pos, enum chess_color color,
 			       struct chess_mate_info *info)
 {
-	struct search s = {.color = color, .budget = SEARCH_MAX_NODES, .info = info};
-	bool found = false;
+	struct chess_mate_info local = {.answer_only = true};
+	struct mate_reach a;
+	uint64_t squares;
+	int targets[2], n_targets;
+	bool small, lone;
+	long scale;
 
 	chess_init();
-	if (info)
-		*info = (struct chess_mate_info){0};
-	if (small(pos))
-		return exact(pos, color, info);
-	if (never_by_rule(pos, color))
-		return CHESS_MATE_NEVER;
-	for (int plies = 1; plies <= SEARCH_HELPMATE_PLIES && !found && !spent(&s); plies++)
-		found = helpmate(&s, pos, plies);
-	if (!found) {
-		s.budget = s.nodes + SEARCH_MAX_NODES;
-		found = simplify(&s, pos, 0);
+	if (!info)
+		info = &local;
+	info->nodes = 0;
+	info->depth = 0;
+	info->line_len = 0;
+	info->reason = "";
+	small = mate_small(pos);
+	if (small) {
+		enum chess_mate m = mate_exact(pos, color, info);
+
+		if (m == CHESS_MATE_NEVER)
+			return answer(m,
+				      "no mate in any position of this material and square colours "
+				      "that this one leads to (exact for five men without pawns)",
+				      info);
+		if (m == CHESS_MATE_UNKNOWN)
+			return answer(m, "a forced line longer than the exact analysis follows",
+				      info);
+		if (info->answer_only)
+			return answer(m, "the exact analysis of five men", info);
+	} else if (mate_never_by_rule(pos, color)) {
+		return answer(CHESS_MATE_NEVER,
+			      (pos->by_color[color] & ~pos->by_type[CHESS_KING])
+				  ? "bishops of one square colour, nothing to block on the other"
+				  : "a bare king",
+			      info);
 	}
-	if (info)
-		info->nodes += s.nodes;
-	return found ? CHESS_MATE_POSSIBLE : CHESS_MATE_UNKNOWN;
+	mate_reach_run(&a, pos);
+	squares = mate_reach_mating_squares(&a, color);
+	if (!squares)
+		return answer(CHESS_MATE_NEVER,
+			      "no square where its men could ever mate (locked pawns, square "
+			      "colours, the squares each man can still reach)",
+			      info);
+	n_targets = mate_targets(pos, color, squares, targets, 2);
+	lone = lone_minor(pos, color);
+	scale = small ? SMALL_SCALE : 1;
+	if (lone && try_patterns(pos, color, &a, squares, scale, info))
+		return answer(CHESS_MATE_POSSIBLE, "helpmate", info);
+	if (try_attempt(pos, color, &first, targets, n_targets, scale, info))
+		return answer(CHESS_MATE_POSSIBLE, "helpmate", info);
+	if (!small && mate_refute(pos, color, REFUTE_BRANCH, REFUTE_NODES, &info->nodes))
+		return answer(CHESS_MATE_NEVER,
+			      "every line leads to a position where it can never mate", info);
+	if (!small && mate_closure(pos, color, &info->nodes))
+		return answer(CHESS_MATE_NEVER,
+			      "every position it can reach was looked at: none is its mate", info);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		if (try_attempt(pos, color, &more[i], targets, n_targets, scale, info))
+			return answer(CHESS_MATE_POSSIBLE, "helpmate", info);
+	/* Other material may mate against blockers too (its other men locked in). */
+	if (!lone && try_patterns(pos, color, &a, squares, scale, info))
+		return answer(CHESS_MATE_POSSIBLE, "helpmate", info);
+	if (small)
+		return answer(CHESS_MATE_POSSIBLE,
+			      "possible by the exact analysis of five men; no line found", info);
+	return answer(CHESS_MATE_UNKNOWN,
+		      "neither a helpmate nor a proof within the search's bounds", info);
 }
 
 bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color)
@@ -521,16 +471,37 @@ bool chess_pos_can_checkmate(const struct chess_pos *pos, enum chess_color color
 	return chess_pos_mate(pos, color, NULL) != CHESS_MATE_NEVER;
 }
 
+/*
+ * Dead (5.2.2): neither colour can mate, proven by the quick means alone, as it is asked
+ * after every move: the exact answer of five men; else the rules and one static analysis
+ * for both colours, and where the side to move has a single legal move, the forced moves
+ * that follow (mate_refute() without choices).  No helpmate search: a position not proven
+ * dead here goes on, and the arbiter's questions (a flag, an illegal move, a resignation)
+ * get the full answer of chess_pos_mate().
+ */
 bool chess_pos_is_dead(const struct chess_pos *pos)
 {
-	/* Only what is proven: the exact answer, or the rules (no search after every move). */
+	struct mate_reach a;
+	struct chess_move_list list;
+	bool never[2];
+
+	chess_init();
+	if (mate_small(pos))
+		return mate_exact(pos, CHESS_WHITE, NULL) == CHESS_MATE_NEVER &&
+		       mate_exact(pos, CHESS_BLACK, NULL) == CHESS_MATE_NEVER;
+	never[0] = mate_never_by_rule(pos, CHESS_WHITE);
+	never[1] = mate_never_by_rule(pos, CHESS_BLACK);
+	if (!never[0] || !never[1]) {
+		mate_reach_run(&a, pos);
+		for (int c = 0; c < 2; c++)
+			never[c] = never[c] || !mate_reach_mating_squares(&a, (enum chess_color)c);
+	}
 	for (int c = 0; c < 2; c++) {
-		if (small(pos)) {
-			if (exact(pos, (enum chess_color)c, NULL) != CHESS_MATE_NEVER)
-				return false;
-		} else if (!never_by_rule(pos, (enum chess_color)c)) {
+		long nodes = 0;
+
+		if (!never[c] && (chess_pos_legal_moves(pos, &list) != 1 ||
+				  !mate_refute(pos, (enum chess_color)c, 0, 64, &nodes)))
 			return false;
-		}
 	}
 	return true;
 }

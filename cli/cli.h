@@ -8,6 +8,7 @@
 #define ANNABELLA_CLI_H
 
 int cli_perft(int argc, char **argv); /* perft FEN DEPTH [--divide] */
+int cli_mate(int argc, char **argv);  /* mate [FEN [white|black]]: who can still checkmate */
 int cli_script(int argc,
 	       char **argv); /* script GAME.pgn [--player C] [--variants SEED] [--chatter] */
 int cli_scoresheet(int argc, char **argv); /* scoresheet --format pgn|text|brf|unicode STATE_DIR */
@@ -27,5 +28,8 @@ int cli_train(int argc, char **argv);
 int cli_review(int argc, char **argv);
 /* games [--socket PATH] [--config FILE] [N] */
 int cli_games(int argc, char **argv);
+/* online [--seek | --accept FRIEND | --challenge FRIEND] [--wait] ... (docs/online.md "Playing
+ * online") */
+int cli_online(int argc, char **argv);
 
 #endif

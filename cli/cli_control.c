@@ -24,8 +24,10 @@
 #include "control/json.h"
 #include "control/protocol.h"
 #include "cli/cli.h"
+#include "config/config.h"
 #include "net/ctlclient.h"
 #include "host/probe.h"
+#include "net/tlscert.h"
 
 #define REPLY_TIMEOUT_MS 15000
 
@@ -83,9 +85,19 @@ static void print_commands(FILE *f)
 			fprintf(f, "%s%s", first ? "; needs " : ", ", needs[n]);
 			first = false;
 		}
-		if (c->modes != GAME_MODES_ALL)
-			fprintf(f, "; %s mode only",
-				c->modes & GAME_MODE_BIT(GAME_CASUAL) ? "casual" : "tournament");
+		if (c->modes != GAME_MODES_ALL) {
+			bool any = false;
+
+			fprintf(f, "; ");
+			for (int m = 0; m < GAME_MODE_COUNT; m++) {
+				if (!(c->modes & GAME_MODE_BIT(m)))
+					continue;
+				fprintf(f, "%s%s", any ? " and " : "",
+					game_mode_name((enum game_mode)m));
+				any = true;
+			}
+			fprintf(f, " mode only");
+		}
 		fprintf(f, "\n");
 	}
 }
@@ -399,6 +411,19 @@ static void print_status(const char *reply)
 	} else {
 		printf("Engine: none connected\n");
 	}
+	/* Online play (docs/online.md "Playing online"): the online process, and what the server
+	 * shows. */
+	if (json_get(reply, "online", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+		json_get(v, "state", sub, sizeof(sub));
+		printf("Online: %s", !strcmp(sub, "waiting")
+					 ? "annabella online waits for the button menu"
+					 : "annabella online is connected");
+		if (json_get(v, "offers", sub, sizeof(sub)) > 0 && sub[0])
+			printf("; offers on the server: %s", sub);
+		if (json_get(v, "opponent_gone", sub, sizeof(sub)) > 0 && !strcmp(sub, "true"))
+			printf("; the opponent left");
+		printf("\n");
+	}
 	if (json_get(reply, "review", v, sizeof(v)) > 0 && strcmp(v, "null")) {
 		char at[16], plies[16];
 
@@ -437,11 +462,37 @@ static void print_status(const char *reply)
 	network_print();
 }
 
+/*
+ * The web page's certificate, whose fingerprint the arbiter compares once with what the
+ * browser shows (docs/web.md "The web page for the assistant and the arbiter"): from the
+ * configuration's [web] certificate, else the one made at install; a page that is on without
+ * TLS is said to be.
+ */
+static void print_web(const char *config)
+{
+	struct config *cfg = calloc(1, sizeof(*cfg));
+	char err[512], fp[TLS_FINGERPRINT_MAX], path[300];
+
+	if (!cfg)
+		return;
+	config_defaults(cfg);
+	if (config_load(cfg, config, err, sizeof(err)))
+		config_defaults(cfg); /* unreadable here: what the package makes */
+	snprintf(path, sizeof(path), "%s",
+		 cfg->web_certificate[0] ? cfg->web_certificate : TLS_CERT_DIR "/" TLS_CERT_FILE);
+	if (!tls_cert_fingerprint(path, fp, sizeof(fp), err, sizeof(err)))
+		printf("Web page: certificate SHA-256 %s (%s)\n", fp, path);
+	else if (cfg->web_listen[0])
+		printf("Web page: on %s without TLS: PINs cross the network in clear\n",
+		       cfg->web_listen);
+	free(cfg);
+}
+
 /* ------------------------------------------------------------------ entry points */
 
 static int run(int argc, char **argv, bool status)
 {
-	const char *path = CTLCLIENT_DEFAULT_SOCKET;
+	const char *path = CTLCLIENT_DEFAULT_SOCKET, *config = CONFIG_DEFAULT_PATH;
 	char request[CONTROL_LINE_MAX + 1] = "";
 	size_t len = 0;
 	struct ctlclient *c;
@@ -455,8 +506,12 @@ static int run(int argc, char **argv, bool status)
 		path = argv[0] + 9;
 		i = 1;
 	}
+	if (status && i + 2 == argc && !strcmp(argv[i], "--config")) {
+		config = argv[i + 1];
+		i += 2;
+	}
 	if (status && i < argc) {
-		fprintf(stderr, "usage: annabella status [--socket PATH]\n");
+		fprintf(stderr, "usage: annabella status [--socket PATH] [--config FILE]\n");
 		return 2;
 	}
 	if (!status && i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
@@ -480,9 +535,10 @@ static int run(int argc, char **argv, bool status)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (status)
+	if (status) {
 		rc = one(c, "status", print_status);
-	else if (len)
+		print_web(config);
+	} else if (len)
 		rc = one(c, request, print_raw);
 	else if (isatty(0))
 		rc = interactive_tty(&c, path);

@@ -4,9 +4,12 @@
  * language's settings, durations and numbers, as the daemon would say them.
  *   annabella speech-phonemes     one line per segment: NAME #N LANG: words -> phonemes
  *                                 (tests/speech/phonemes.golden; eSpeak NG 1.51)
- *   annabella speech-samples DIR  DIR/NAME.wav for each, and DIR/index.html with audio
+ *   annabella speech-samples [--voice LANG=VOICE]... DIR
+ *                                 DIR/NAME.wav for each, and DIR/index.html with audio
  *                                 elements, each segment marked with its language and
- *                                 phonemes, for a native speaker to review
+ *                                 phonemes, for a native speaker to review; with --voice,
+ *                                 said by that eSpeak NG voice (de=mb-de6: the MBROLA
+ *                                 voice, as [voice] voice-de), to hear it before choosing
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,8 +72,30 @@ int cli_speech_samples(int argc, char **argv)
 	char name[64], path[600], err[256];
 	FILE *index;
 
+	struct voice_stats st;
+
+	voice_config_defaults(&cfg);
+	while (argc >= 2 && !strcmp(argv[0], "--voice")) {
+		const char *eq = strchr(argv[1], '=');
+		char code[3] = "";
+		int lang;
+
+		if (eq && eq - argv[1] == 2)
+			memcpy(code, argv[1], 2);
+		lang = phrase_lang_parse(code);
+		if (lang < 0 || strlen(eq + 1) >= sizeof(cfg.voice_name[0])) {
+			fprintf(stderr,
+				"annabella speech-samples: --voice %s: give LANG=VOICE, "
+				"LANG de, en, sv or nl (de=mb-de6)\n",
+				argv[1]);
+			return 2;
+		}
+		snprintf(cfg.voice_name[lang], sizeof(cfg.voice_name[lang]), "%s", eq + 1);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: annabella speech-samples DIR\n");
+		fprintf(stderr, "usage: annabella speech-samples [--voice LANG=VOICE]... DIR\n");
 		return 2;
 	}
 	chess_init();
@@ -106,11 +131,16 @@ int cli_speech_samples(int argc, char **argv)
 		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 1;
 	}
-	voice_config_defaults(&cfg);
 	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", argv[0]);
 	v = voice_start(&cfg, err, sizeof(err));
 	if (!v) {
 		log_error(LOG_MAIN, "%s", err);
+		return 1;
+	}
+	voice_get_stats(v, &st);
+	if (st.fell_back) {
+		/* The voice's warning said which and why: samples of another voice mislead. */
+		voice_stop(v);
 		return 1;
 	}
 	for (int i = 0; speech_corpus_item(i, name, sizeof(name), &u) == 0; i++) {

@@ -20,6 +20,8 @@ static const struct {
 	enum log_level log_level;
 } commands[] = {
     {"perft", cli_perft, "perft FEN DEPTH [--divide]", LOG_LEVEL_WARN},
+    {"mate", cli_mate, "mate [FEN [white|black]]   (FENs one a line on standard input without one)",
+     LOG_LEVEL_WARN},
     {"script", cli_script, "script GAME.pgn [--player white|black] [--variants SEED] [--chatter]",
      LOG_LEVEL_WARN},
     {"scoresheet", cli_scoresheet,
@@ -37,7 +39,8 @@ static const struct {
      LOG_LEVEL_WARN},
     {"seal", cli_seal, "seal [--config FILE] [--socket PATH]", LOG_LEVEL_WARN},
     {"speech-phonemes", cli_speech_phonemes, "speech-phonemes", LOG_LEVEL_WARN},
-    {"speech-samples", cli_speech_samples, "speech-samples DIR", LOG_LEVEL_WARN},
+    {"speech-samples", cli_speech_samples, "speech-samples [--voice LANG=VOICE]... DIR",
+     LOG_LEVEL_WARN},
     {"broadcast", cli_broadcast,
      "broadcast --mqtt HOST:PORT --board NAME [--socket PATH] [--config FILE]\n"
      "            [--user U --password-file F] [--tls-ca FILE] [--accept-tags]",
@@ -54,6 +57,11 @@ static const struct {
     {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|NUMBER|FILE.pgn",
      LOG_LEVEL_WARN},
     {"games", cli_games, "games [--socket PATH] [--config FILE] [N]", LOG_LEVEL_WARN},
+    {"online", cli_online,
+     "online [--seek | --accept FRIEND | --challenge FRIEND] [--time-control S+I]\n"
+     "            [--rated | --casual] [--color white|black|random] [--wait] [--socket PATH]\n"
+     "            [--config FILE]",
+     LOG_LEVEL_INFO},
 };
 
 static void usage(FILE *f)

@@ -115,9 +115,11 @@ void config_defaults(struct config *cfg)
 	power_config_defaults(&cfg->power);
 	fairplay_config_defaults(&cfg->fairplay);
 	haptic_config_defaults(&cfg->haptic);
+	online_config_defaults(&cfg->online);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
 	cfg->keep_audio = 50;
+	cfg->keep_audio_mb = 100;
 	cfg->keep_games = -1;
 	snprintf(cfg->control_socket, sizeof(cfg->control_socket), "/run/annabella/control");
 	snprintf(cfg->control_group, sizeof(cfg->control_group), "annabella");
@@ -126,7 +128,7 @@ void config_defaults(struct config *cfg)
 	cfg->log_level = LOG_LEVEL_WARN;
 }
 
-static int parse_bool(const char *value, bool *out)
+int config_parse_bool(const char *value, bool *out)
 {
 	if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "on") ||
 	    !strcmp(value, "1")) {
@@ -258,12 +260,28 @@ static int set_control(struct config *cfg, const char *key, const char *value, c
 static int set_web(struct config *cfg, const char *key, const char *value, char *err,
 		   size_t err_size)
 {
-	if (strcmp(key, "listen"))
+	char *dst = !strcmp(key, "listen")	  ? cfg->web_listen
+		    : !strcmp(key, "hosts")	  ? cfg->web_hosts
+		    : !strcmp(key, "certificate") ? cfg->web_certificate
+		    : !strcmp(key, "key")	  ? cfg->web_key
+						  : NULL;
+	size_t size = dst == cfg->web_listen	    ? sizeof(cfg->web_listen)
+		      : dst == cfg->web_hosts	    ? sizeof(cfg->web_hosts)
+		      : dst == cfg->web_certificate ? sizeof(cfg->web_certificate)
+						    : sizeof(cfg->web_key);
+
+	if (!dst)
 		BAD("unknown key '%s' in [web]", key);
-	if (value[0] && !strchr(value, ':'))
+	if (dst == cfg->web_listen && value[0] && !strchr(value, ':'))
 		BAD("listen must be ADDR:PORT (like 127.0.0.1:8080 or [::]:8080), not '%s'", value);
-	if (copy_string(cfg->web_listen, sizeof(cfg->web_listen), value))
-		BAD("listen too long");
+	if (dst == cfg->web_hosts &&
+	    value[strspn(value, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-, ")])
+		BAD("hosts: host names (letters, digits, '.', '-'), separated by spaces");
+	if (dst != cfg->web_listen && dst != cfg->web_hosts && value[0] && value[0] != '/')
+		BAD("%s must be an absolute path, not '%s'", key, value);
+	if (copy_string(dst, size, value))
+		BAD("%s too long", key);
 	return 0;
 }
 
@@ -297,7 +315,7 @@ static int set_game(struct config *cfg, const char *key, const char *value, char
 	} else if (!strcmp(key, "rules")) {
 		return set_edition(cfg, key, value, err, err_size);
 	} else if (!strcmp(key, "deafblind")) {
-		if (parse_bool(value, &cfg->deafblind))
+		if (config_parse_bool(value, &cfg->deafblind))
 			BAD("deafblind must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "promotion-ms")) {
 		if (parse_uint(value, 500, 60000, &v))
@@ -457,10 +475,10 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 	long v;
 
 	if (!strcmp(key, "display")) {
-		if (parse_bool(value, &cfg->braille_display))
+		if (config_parse_bool(value, &cfg->braille_display))
 			BAD("display must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "messages")) {
-		if (parse_bool(value, &cfg->braille_messages))
+		if (config_parse_bool(value, &cfg->braille_messages))
 			BAD("messages must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "host")) {
 		if (copy_string(cfg->braille_host, sizeof(cfg->braille_host), value))
@@ -528,7 +546,7 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 		cfg->phrases.lang = (enum phrase_lang)lang;
 	} else if (!strcmp(key, "short-form") || !strcmp(key, "national-ranks") ||
 		   !strcmp(key, "announce-check") || !strcmp(key, "record")) {
-		if (parse_bool(value, &b))
+		if (config_parse_bool(value, &b))
 			BAD("%s must be yes or no, not '%s'", key, value);
 		if (!strcmp(key, "short-form"))
 			cfg->phrases.short_form = b;
@@ -549,6 +567,18 @@ static int set_voice(struct config *cfg, const char *key, const char *value, cha
 			cfg->voice.sink = VOICE_SINK_NONE;
 		else
 			BAD("audio must be alsa, wav or none, not '%s'", value);
+	} else if (!strncmp(key, "voice-", 6)) {
+		int lang = phrase_lang_parse(key + 6);
+
+		if (lang < 0)
+			BAD("'%s': voice-LANG takes de, en, sv or nl", key);
+		if (strlen(value) >= sizeof(cfg->voice.voice_name[0]) ||
+		    strspn(value,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+			strlen(value))
+			BAD("%s must be an eSpeak NG voice name (e.g. mb-de6, de), or empty", key);
+		copy_string(cfg->voice.voice_name[lang], sizeof(cfg->voice.voice_name[lang]),
+			    value);
 	} else if (!strcmp(key, "engine")) {
 		if (!strcmp(value, "library"))
 			cfg->voice.engine = VOICE_ENGINE_LIBRARY;
@@ -618,7 +648,7 @@ static int set_broadcast(struct config *cfg, const char *key, const char *value,
 			BAD("board too long (at most %zu characters)",
 			    sizeof(cfg->broadcast_board) - 1);
 	} else if (!strcmp(key, "accept-tags")) {
-		if (parse_bool(value, &b))
+		if (config_parse_bool(value, &b))
 			BAD("accept-tags must be yes or no");
 		cfg->broadcast_accept_tags = b;
 	} else {
@@ -686,7 +716,7 @@ static int set_training(struct config *cfg, const char *key, const char *value, 
 	long v;
 
 	if (!strcmp(key, "menu")) {
-		if (parse_bool(value, &cfg->train_menu))
+		if (config_parse_bool(value, &cfg->train_menu))
 			BAD("menu must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "engine")) {
 		if (value[0] != '/')
@@ -706,7 +736,7 @@ static int set_training(struct config *cfg, const char *key, const char *value, 
 			BAD("movetime-ms must be 10..600000");
 		cfg->train_movetime_ms = (int)v;
 	} else if (!strcmp(key, "review-aloud")) {
-		if (parse_bool(value, &cfg->review_aloud))
+		if (config_parse_bool(value, &cfg->review_aloud))
 			BAD("review-aloud must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "review-comments")) {
 		if (strcmp(value, "always") && strcmp(value, "request"))
@@ -852,6 +882,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return set_haptic(cfg, key, value, err, err_size);
 	if (!strcmp(section, "fairplay"))
 		return fairplay_config_set(&cfg->fairplay, key, value, err, err_size);
+	if (!strcmp(section, "online"))
+		return online_config_set(&cfg->online, key, value, err, err_size);
 	if (!strcmp(section, "clock")) {
 		if (!strcmp(key, "warnings")) {
 			if (parse_warnings(cfg, value))
@@ -891,7 +923,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			return 0;
 		}
 		if (!strcmp(key, "sync")) {
-			if (parse_bool(value, &b))
+			if (config_parse_bool(value, &b))
 				BAD("sync must be yes or no");
 			cfg->sync = b;
 			return 0;
@@ -906,6 +938,14 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				BAD("%s must be a number of games (1..1000000) or all", key);
 			else
 				*keep = (int)v;
+			return 0;
+		}
+		if (!strcmp(key, "keep-audio-mb")) {
+			long v;
+
+			if (parse_uint(value, 0, 1000000, &v))
+				BAD("keep-audio-mb must be 0..1000000 (megabytes; 0: no bound)");
+			cfg->keep_audio_mb = (int)v;
 			return 0;
 		}
 		BAD("unknown key '%s' in [state]", key);
@@ -985,11 +1025,28 @@ static int refuse(struct load_ctx *ctx, const char *msg)
  * mistake, named with its line rather than taken as a path "" or a number 0. */
 static bool may_be_empty(const char *key)
 {
-	static const char *const keys[] = {
-	    "arbiter-pin", "assistant-pin", "variant",	"public-variant", "private-variant",
-	    "host",	   "auth",	    "warnings", "event",	  "site",
-	    "round",	   "white",	    "black",	"arbiters",	  "tty",
-	    "club",	   "utmp"};
+	static const char *const keys[] = {"arbiter-pin",
+					   "assistant-pin",
+					   "variant",
+					   "public-variant",
+					   "private-variant",
+					   "voice-de",
+					   "voice-en",
+					   "voice-sv",
+					   "voice-nl",
+					   "host",
+					   "auth",
+					   "warnings",
+					   "event",
+					   "site",
+					   "round",
+					   "white",
+					   "black",
+					   "arbiters",
+					   "tty",
+					   "club",
+					   "utmp",
+					   "dpkg-info"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))

@@ -24,6 +24,8 @@
 #include "voice/phrases.h"
 #include "voice/voice.h"
 
+/* The package's configuration (the units pass it; `annabella status` reads it). */
+#define CONFIG_DEFAULT_PATH "/etc/annabella/annabella.conf"
 #define CONFIG_MAX_WARNINGS 8
 #define CONFIG_MAX_ARBITERS 8
 /* PINs should have at least this many digits (shorter ones, of four or five, are taken
@@ -75,6 +77,26 @@ struct haptic_config {
 const char *haptic_event_name(enum haptic_event e); /* "move", "warning", "flag", "arbiter" */
 /* A pattern's text ("150 100 150 100 800"): 0, or -1 with a message in err. */
 int haptic_pattern_parse(const char *text, struct haptic_pattern *out, char *err, size_t size);
+/* [online] (docs/online.md "Playing online"): what `annabella online` plays with; the daemon reads
+ * only `menu` (the button menu's entry) and never opens a network socket. */
+enum online_start { ONLINE_START_SEEK = 0, ONLINE_START_ACCEPT, ONLINE_START_CHALLENGE };
+struct online_config {
+	char server[256];      /* the server's base URL (https://lichess.org) */
+	char token_file[256];  /* the personal API token's file ("": none given) */
+	char ca_file[256];     /* a CA to trust besides the system's ("": none) */
+	char time_control[64]; /* a seek's or challenge's: SECONDS+INCREMENT */
+	bool rated;
+	bool menu;		 /* the button menu offers an online game (casual play) */
+	enum online_start start; /* what the menu's entry and `--wait` do */
+	char friend_name[32];	 /* the friend whose challenge is accepted, or challenged */
+	int color;		 /* the colour asked for: enum chess_color, or -1 (random) */
+};
+void online_config_defaults(struct online_config *cfg);
+/* One [online] key.  0, or -1 with a message in err. */
+int online_config_set(struct online_config *cfg, const char *key, const char *value, char *err,
+		      size_t err_size);
+/* Whether NAME is a lichess user name (2 to 30 letters, digits, - and _). */
+bool online_user_name_ok(const char *name);
 
 /* What `info` says of the clocks ([clock] info): the time left, the time used, or both. */
 enum present_info { PRESENT_INFO_LEFT = 0, PRESENT_INFO_USED, PRESENT_INFO_BOTH };
@@ -131,6 +153,8 @@ struct config {
 	/* The configuration in force, as its files were read: 16 hex digits of their SHA-256
 	 * (the fair-play state's `config`). */
 	char digest[17];
+	/* [online] */
+	struct online_config online;
 	/* [clock] */
 	int warning_count;
 	uint32_t warnings_s[CONFIG_MAX_WARNINGS]; /* private warnings at these remaining times */
@@ -140,9 +164,10 @@ struct config {
 	struct board_config board;
 	/* [state] */
 	char state_dir[256];
-	bool sync;	/* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
-	int keep_audio; /* games whose audio record is kept under games/ (-1: all) */
-	int keep_games; /* games whose PGN and journal are kept (-1: all) */
+	bool sync;	   /* fsync journal and scoresheet (off only for benchmarks on tmpfs) */
+	int keep_audio;	   /* games whose audio record is kept under games/ (-1: all) */
+	int keep_audio_mb; /* their size together at most (0: no bound) */
+	int keep_games;	   /* games whose PGN and journal are kept (-1: all) */
 	/* [control] */
 	char control_socket[108]; /* "" or "none": no control socket */
 	char control_group[32];
@@ -159,7 +184,10 @@ struct config {
 	bool review_aloud;		 /* a review said on the speaker too */
 	bool review_comments_on_request; /* a move's comment said on request only */
 	/* [web] (annabella web; docs/web.md "The web page for the assistant and the arbiter") */
-	char web_listen[80]; /* ADDR:PORT, or "" */
+	char web_listen[80];	   /* ADDR:PORT, or "" */
+	char web_hosts[512];	   /* host names besides the addresses (space-separated) */
+	char web_certificate[256]; /* TLS: the certificate (PEM), or "" for plain HTTP */
+	char web_key[256];	   /* and its key */
 	/* [log] */
 	int log_level;
 	/* [broadcast] and [relay]: read by `annabella broadcast` and `annabella relay` only
@@ -182,6 +210,8 @@ void config_defaults(struct config *cfg);
 /* Minutes as written in a setting or an option ("15", "0.5"), 0 to 1440, in whole seconds;
  * -1 if it is no such number. */
 int config_minutes(const char *value);
+/* yes/true/on/1 or no/false/off/0: 0, or -1 for another word. */
+int config_parse_bool(const char *value, bool *out);
 /* Read an INI file over the current values, then every FILE.d/NAME.conf (not hidden) in
  * byte order of NAME: a later setting wins.  A missing FILE.d is no error.  0, or -1 with
  * "FILE:LINE: message" in err, FILE being the file that holds the line. */

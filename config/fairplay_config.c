@@ -16,7 +16,6 @@ void fairplay_config_defaults(struct fairplay_config *cfg)
 	snprintf(cfg->sysfs, sizeof(cfg->sysfs), "/sys");
 	snprintf(cfg->proc, sizeof(cfg->proc), "/proc");
 	snprintf(cfg->utmp, sizeof(cfg->utmp), "/run/utmp");
-	snprintf(cfg->dpkg_info, sizeof(cfg->dpkg_info), "/var/lib/dpkg/info");
 	snprintf(cfg->root, sizeof(cfg->root), "/");
 	snprintf(cfg->engine_dirs, sizeof(cfg->engine_dirs),
 		 "/usr/games:/usr/local/games:/usr/bin:/usr/local/bin");

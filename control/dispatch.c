@@ -78,6 +78,8 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	req->game.role = env->role;
 	/* The training process's move is the engine's (docs/training.md "Training and study"). */
 	req->game.engine = env->engine_self;
+	/* The online process's commands are the server's (docs/online.md "Playing online"). */
+	req->game.online = env->online_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
 	referee_command(env->referee, &req->game, env->now, &reply);
 	answer(out, &reply);
@@ -93,6 +95,7 @@ void control_h_status(const struct control_env *env, struct control_request *req
 	x.now = env->now;
 	referee_engine_info(env->referee, &x.engine);
 	referee_review_info(env->referee, &x.review);
+	referee_online_info(env->referee, env->now, &x.online);
 	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
 		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
 						 : GAME_AUDIENCE_PLAYER;
@@ -237,4 +240,36 @@ void control_h_review(const struct control_env *env, struct control_request *req
 	c.text = req->movetext[0] ? req->movetext : NULL;
 	referee_review(env->referee, &c, env->now, &reply);
 	answer(out, &reply);
+}
+
+/* ------------------------------------------------------------------ online play */
+
+/* The online process says what it is and what the server's game does (docs/online.md
+ * "Playing online"): one connection at a time, following `watch`, where the player's requests to it
+ * arrive; what it says of the server's game only it may say. */
+void control_h_online(const struct control_env *env, struct control_request *req,
+		      struct control_outcome *out)
+{
+	enum game_online_op op = req->game.online_op;
+	bool session = op == ONLINE_OP_ON || op == ONLINE_OP_WAIT || op == ONLINE_OP_OFF;
+
+	if (env->online_elsewhere && !env->online_self) {
+		answer_code(out, REPLY_ONLINE_ELSEWHERE, NULL);
+		return;
+	}
+	if (!session && !env->online_self) {
+		answer_code(out, REPLY_ONLINE_NOT_SELF, NULL);
+		return;
+	}
+	if ((op == ONLINE_OP_ON || op == ONLINE_OP_WAIT) && env->connection && !env->watching) {
+		answer_code(out, REPLY_ONLINE_WATCH_FIRST, NULL);
+		return;
+	}
+	control_h_game(env, req, out);
+	if (!out->ok)
+		return;
+	if (op == ONLINE_OP_ON || op == ONLINE_OP_WAIT)
+		out->action = CONTROL_ACT_ONLINE;
+	else if (op == ONLINE_OP_OFF)
+		out->action = CONTROL_ACT_ONLINE_OFF;
 }

@@ -7,6 +7,7 @@
 
 #include "control/handlers.h"
 #include "game/review.h"
+#include "game/online.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -564,6 +565,172 @@ static int review_goto(const char *word, struct referee_review_cmd *c, struct ga
 /* review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin |
  * next | back | where | end | goto MOVE | enter [N] | leave | comment | aloud on|off
  * (docs/training.md "Going over a game") */
+/* A number of milliseconds, or of plies and seconds: 0..max. */
+static int number_arg(const char *word, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(word, &end, 10);
+	if (errno || *end || end == word || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* white|black, or - for neither (the server's clock not running). */
+static int running_arg(const char *word, int *color)
+{
+	*color = !strcmp(word, "-") ? -1 : game_color_parse(word);
+	return *color < 0 && strcmp(word, "-") ? -1 : 0;
+}
+
+/* `online begin`'s tags: NAME "VALUE" pairs, the value in double quotes (\" and \\
+ * escaped); FEN gives the start position. */
+static int online_tags(const char *p, struct game_command *g, struct game_reply *err)
+{
+	for (;;) {
+		struct game_tag t = {{0}, {0}};
+		size_t n = 0;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return 0;
+		n = strcspn(p, " \t");
+		if (n >= sizeof(t.name) || p[n] == '\0')
+			return bad_word(err, REPLY_WANT_ONLINE_WORD, p);
+		memcpy(t.name, p, n);
+		p += n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '"')
+			return bad_word(err, REPLY_WANT_ONLINE_WORD, t.name);
+		for (n = 0; *p && *p != '"'; p++) {
+			if (*p == '\\' && p[1])
+				p++;
+			if (n + 1 >= sizeof(t.value))
+				return fail(err, REPLY_TAG_VALUE_TOO_LONG,
+					    REPLY_ARGS(REPLY_N("max", sizeof(t.value) - 1)));
+			t.value[n++] = *p;
+		}
+		if (*p++ != '"')
+			return bad_word(err, REPLY_WANT_ONLINE_WORD, t.name);
+		if (!strcmp(t.name, "FEN")) {
+			copy(g->text, sizeof(g->text), t.value);
+			continue;
+		}
+		if (g->tag_count == GAME_MAX_TAGS - 1) /* one left for the game's id */
+			return fail(err, REPLY_TAG_VALUE_TOO_LONG,
+				    REPLY_ARGS(REPLY_N("max", sizeof(t.value) - 1)));
+		g->tags[g->tag_count++] = t;
+	}
+}
+
+/* online on | off | wait | begin COLOR TC ID [NAME "VALUE"]... | move PLY UCI [W_MS B_MS RUN]
+ * | clock W_MS B_MS RUN | back PLIES sync|refused|takeback | result STATUS [WINNER] | say NEWS
+ * | offers [OFFER...] | gone SECONDS|back (docs/online.md "Playing online") */
+static int p_online(const struct control_words *ws, struct control_request *req,
+		    struct game_reply *err)
+{
+	static const struct {
+		const char *word;
+		enum game_online_op op;
+		int min, max; /* arguments after the word */
+	} ops[] = {
+	    {"on", ONLINE_OP_ON, 0, 0},	    {"off", ONLINE_OP_OFF, 0, 0},
+	    {"wait", ONLINE_OP_WAIT, 0, 0}, {"begin", ONLINE_OP_BEGIN, 3, MAX_WORDS},
+	    {"move", ONLINE_OP_MOVE, 2, 5}, {"clock", ONLINE_OP_CLOCK, 3, 3},
+	    {"back", ONLINE_OP_BACK, 2, 2}, {"result", ONLINE_OP_RESULT, 1, 2},
+	    {"say", ONLINE_OP_SAY, 1, 1},   {"offers", ONLINE_OP_OFFERS, 0, 4},
+	    {"gone", ONLINE_OP_GONE, 1, 1},
+	};
+	struct game_command *g = &req->game;
+	const char *op = ws->n > 1 ? ws->w[1] : "";
+	int args = ws->n - 2, at = -1;
+	long long v, w;
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(op, ops[i].word))
+			at = (int)i;
+	if (at < 0 || args < ops[at].min || args > ops[at].max ||
+	    (ops[at].op == ONLINE_OP_MOVE && args != 2 && args != 5))
+		return usage(ws, req->command->usage, err);
+	g->kind = CMD_ONLINE;
+	g->online_op = ops[at].op;
+	g->white_ms = g->black_ms = -1;
+	switch (g->online_op) {
+	case ONLINE_OP_BEGIN:
+		if (color_arg(ws->w[2], &g->color, err))
+			return -1;
+		copy(g->time_control, sizeof(g->time_control), ws->w[3]);
+		if (strlen(ws->w[4]) >= sizeof(g->online_id))
+			return bad_word(err, REPLY_WANT_GAME_ID, ws->w[4]);
+		copy(g->online_id, sizeof(g->online_id), ws->w[4]);
+		return ws->n > 5 ? online_tags(ws->rest[5], g, err) : 0;
+	case ONLINE_OP_MOVE:
+		if (number_arg(ws->w[2], GAME_MAX_PLIES, &v))
+			return bad_word(err, REPLY_WANT_PLY, ws->w[2]);
+		g->ply = (int)v;
+		copy(g->move, sizeof(g->move), ws->w[3]);
+		if (args == 2)
+			return 0;
+		if (number_arg(ws->w[4], TC_MAX_SECONDS * 1000LL * 4, &v) ||
+		    number_arg(ws->w[5], TC_MAX_SECONDS * 1000LL * 4, &w) ||
+		    running_arg(ws->w[6], &g->color))
+			return usage(ws, req->command->usage, err);
+		g->white_ms = v;
+		g->black_ms = w;
+		return 0;
+	case ONLINE_OP_CLOCK:
+		if (number_arg(ws->w[2], TC_MAX_SECONDS * 1000LL * 4, &v) ||
+		    number_arg(ws->w[3], TC_MAX_SECONDS * 1000LL * 4, &w) ||
+		    running_arg(ws->w[4], &g->color))
+			return usage(ws, req->command->usage, err);
+		g->white_ms = v;
+		g->black_ms = w;
+		return 0;
+	case ONLINE_OP_BACK:
+		if (number_arg(ws->w[2], GAME_MAX_PLIES, &v))
+			return bad_word(err, REPLY_WANT_PLY, ws->w[2]);
+		g->ply = (int)v;
+		g->online_news = game_online_back_parse(ws->w[3]);
+		return g->online_news < 0 ? bad_word(err, REPLY_WANT_ONLINE_WORD, ws->w[3]) : 0;
+	case ONLINE_OP_RESULT:
+		if (strlen(ws->w[2]) >= sizeof(g->text))
+			return bad_word(err, REPLY_WANT_ONLINE_WORD, ws->w[2]);
+		copy(g->text, sizeof(g->text), ws->w[2]);
+		return args == 2 ? color_arg(ws->w[3], &g->color, err) : 0;
+	case ONLINE_OP_SAY:
+		g->online_news = game_online_news_parse(ws->w[2]);
+		return g->online_news < 0 ? bad_word(err, REPLY_WANT_ONLINE_WORD, ws->w[2]) : 0;
+	case ONLINE_OP_OFFERS:
+		for (int i = 2; i < ws->n; i++) {
+			unsigned bit = game_online_offer_parse(ws->w[i]);
+
+			if (!bit)
+				return bad_word(err, REPLY_WANT_ONLINE_WORD, ws->w[i]);
+			g->online_news |= (int)bit;
+		}
+		return 0;
+	case ONLINE_OP_GONE:
+		if (!strcmp(ws->w[2], "back")) {
+			g->ply = -1;
+			return 0;
+		}
+		if (number_arg(ws->w[2], 3600, &v))
+			return bad_word(err, REPLY_WANT_ONLINE_WORD, ws->w[2]);
+		g->ply = (int)v;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* review load [FEN] | add UCI... | begin | next | back | where | end (docs/training.md "Training
+ * and study")
+ */
 static int p_review(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
 {
@@ -668,6 +835,7 @@ static int p_games(const struct control_words *ws, struct control_request *req,
 #define ARB    CONTROL_ARBITER
 #define MODES  GAME_MODES_ALL
 #define CASUAL GAME_MODE_BIT(GAME_CASUAL)
+#define ONLINE (GAME_MODE_BIT(GAME_CASUAL) | GAME_MODE_BIT(GAME_ONLINE))
 
 /* Each row: name, sub, usage, words (the first argument's, for completion), roles, modes,
  * needs, flags, parser, handler (protocol.h).  Rows of the same name: one with a `sub` first
@@ -721,12 +889,21 @@ static const struct control_command table[] = {
      "next | back | where | goto MOVE | enter [N] | leave | comment | aloud on|off | end",
      "load add variation annotate begin next back where goto enter leave comment aloud end", ANY,
      CASUAL, 0, 0, p_review, control_h_review},
+    /* Online play (docs/online.md "Playing online"): the online process, in casual and online play.
+     */
+    {"online", NULL,
+     "online on | off | wait | begin COLOR TC ID [TAGS] | move PLY UCI [W_MS B_MS RUN] | clock "
+     "W_MS B_MS RUN | back PLIES WHY | result STATUS [WINNER] | say NEWS | offers [OFFER...] | "
+     "gone SECONDS|back",
+     "on off wait begin move clock back result say offers gone", ANY, ONLINE, 0, CONTROL_SESSION,
+     p_online, control_h_online},
 };
 
 #undef ANY
 #undef ARB
 #undef MODES
 #undef CASUAL
+#undef ONLINE
 
 #define TABLE_SIZE ((int)(sizeof(table) / sizeof(table[0])))
 

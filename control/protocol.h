@@ -152,6 +152,9 @@ struct control_status_extra {
 	 * review on the board. */
 	struct referee_engine_info engine;
 	struct referee_review_info review;
+	/* Online play (docs/online.md "Playing online"): the online process and the server's
+	 * offers. */
+	struct referee_online_info online;
 };
 
 /* Who gives a request, when, and what the shell adds that the pure layer cannot know. */
@@ -165,6 +168,9 @@ struct control_env {
 	/* The training process (docs/training.md "Training and study"): this connection is it;
 	 * another connection is. */
 	bool engine_self, engine_elsewhere;
+	/* The online process (docs/online.md "Playing online"): this connection is it; another is.
+	 */
+	bool online_self, online_elsewhere;
 	/* `auth PIN`: the PINs of [control] ("" for none). */
 	const char *arbiter_pin, *assistant_pin;
 	void *shell;
@@ -188,6 +194,8 @@ enum control_action {
 	CONTROL_ACT_PIN_REFUSED, /* a wrong PIN: an event for the arbiters, counted */
 	CONTROL_ACT_ENGINE,	 /* the connection is the training process from now on */
 	CONTROL_ACT_ENGINE_OFF,	 /* it is no longer */
+	CONTROL_ACT_ONLINE,	 /* the connection is the online process from now on */
+	CONTROL_ACT_ONLINE_OFF,	 /* it is no longer */
 };
 
 struct control_outcome {
@@ -261,6 +269,10 @@ bool control_event_effect(struct strbuf *out, const struct game_effect *fx);
  * "ms":..,"side":"black","ply":N}. */
 void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
 			      const struct game *g);
+/* What the player asks of the server (GAME_FX_ONLINE_ASK), for the online process's
+ * connection alone: {"event":"online-request","ms":..,"request":"resign","ply":N,
+ * "side":"white"} (docs/online.md "Playing online"). */
+void control_event_online_ask(struct strbuf *out, const struct game_effect *fx);
 /* A wrong PIN ({"event":"pin-refused","audience":"arbiter","author":...}). */
 void control_event_pin_refused(struct strbuf *out, uint64_t ms, const char *author);
 /* The audience of a refused PIN: decided here, once. */

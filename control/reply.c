@@ -4,6 +4,7 @@
  */
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/online.h"
 #include "game/review.h"
 
 #include <stdio.h>
@@ -305,6 +306,26 @@ static void training(struct json_writer *w, const struct control_status_extra *x
 	json_end(w);
 }
 
+/* The online process (docs/online.md "Playing online"): null when there is none.  What the server
+ * knows of the player (the token) never comes here. */
+static void online(struct json_writer *w, const struct control_status_extra *x)
+{
+	const struct referee_online_info *o = &x->online;
+	char offers[64];
+
+	if (o->state == REFEREE_ONLINE_NONE) {
+		json_null(w, "online");
+		return;
+	}
+	json_object(w, "online");
+	json_string(w, "state", o->state == REFEREE_ONLINE_WAITING ? "waiting" : "connected");
+	game_online_offers_format(o->offers, offers, sizeof(offers));
+	json_string(w, "offers", offers);
+	json_bool(w, "opponent_gone", o->opponent_gone);
+	json_bool(w, "claimable", o->claimable);
+	json_end(w);
+}
+
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *x)
 {
@@ -418,6 +439,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
 	training(&w, x);
+	online(&w, x);
 	json_object(&w, "tags");
 	for (int i = 0; i < g->params.tag_count; i++)
 		json_string(&w, g->params.tags[i].name, g->params.tags[i].value);
@@ -571,7 +593,7 @@ void control_reply_help(struct strbuf *out)
 				json_string(&w, NULL, control_role_name((enum game_role)r));
 		json_end(&w);
 		json_array(&w, "modes");
-		for (int m = GAME_TOURNAMENT; m <= GAME_CASUAL; m++)
+		for (int m = GAME_TOURNAMENT; m < GAME_MODE_COUNT; m++)
 			if (c->modes & GAME_MODE_BIT(m))
 				json_string(&w, NULL, game_mode_name((enum game_mode)m));
 		json_end(&w);
@@ -739,6 +761,21 @@ void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
 		chess_fen_format(game_position(g), fen, sizeof(fen));
 		json_string(&w, "fen", fen);
 	}
+	json_end(&w);
+}
+
+void control_event_online_ask(struct strbuf *out, const struct game_effect *fx)
+{
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_string(&w, "event", "online-request");
+	json_int(&w, "ms", (int64_t)fx->ms);
+	json_string(&w, "audience", game_audience_name(fx->audience));
+	json_string(&w, "request", game_online_request_name(fx->online_request));
+	json_int(&w, "ply", fx->ply);
+	json_string(&w, "side", game_color_name(fx->color));
 	json_end(&w);
 }
 

@@ -63,6 +63,8 @@ struct client {
 	bool watch_public; /* `watch public`: public events only */
 	bool engine; /* the training process (docs/training.md "Training and study"): `engine on` or
 			`engine wait` */
+	bool online; /* the online process (docs/online.md "Playing online"): `online on` or `online
+			wait` */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -86,6 +88,7 @@ struct ctlsock {
 	unsigned next_gen;
 	int watchers;
 	bool script_engine; /* a board script's `control` lines said `engine on` */
+	bool script_online; /* ... `online on` */
 	bool closing;	    /* ctlsock_close(): the game is no longer told of clients */
 	struct braille_layout braille_layout; /* export brf's pages ([braille]) */
 	char state_dir[256];		      /* export of a game kept under games/ */
@@ -186,6 +189,12 @@ static void drop(struct ctlsock *c, struct client *cl, const char *why)
 		cl->engine = false;
 		if (!c->closing && c->referee)
 			referee_engine_gone(c->referee, loop_now(c->loop));
+	}
+	if (cl->online) {
+		/* The online process went without `online off`: the player hears of it. */
+		cl->online = false;
+		if (!c->closing && c->referee)
+			referee_online_gone(c->referee, loop_now(c->loop));
 	}
 	free(cl->out.p);
 	memset(&cl->out, 0, sizeof(cl->out));
@@ -510,9 +519,13 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	env.watching = cl && cl->watching;
 	env.engine_self = cl ? cl->engine : c->script_engine;
 	env.engine_elsewhere = cl && c->script_engine;
+	env.online_self = cl ? cl->online : c->script_online;
+	env.online_elsewhere = cl && c->script_online;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
-		if (c->clients[i].fd >= 0 && c->clients[i].engine && &c->clients[i] != cl)
-			env.engine_elsewhere = true;
+		if (c->clients[i].fd >= 0 && &c->clients[i] != cl) {
+			env.engine_elsewhere |= c->clients[i].engine;
+			env.online_elsewhere |= c->clients[i].online;
+		}
 	/* The line's first words (it need not end in a NUL) pick its row. */
 	snprintf(head, sizeof(head), "%.*s", (int)(len < sizeof(head) - 1 ? len : sizeof(head) - 1),
 		 line);
@@ -560,6 +573,12 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 		else
 			c->script_engine = out.action == CONTROL_ACT_ENGINE;
 	}
+	if (out.action == CONTROL_ACT_ONLINE || out.action == CONTROL_ACT_ONLINE_OFF) {
+		if (cl)
+			cl->online = out.action == CONTROL_ACT_ONLINE;
+		else
+			c->script_online = out.action == CONTROL_ACT_ONLINE;
+	}
 	answer(c, cl, &out.reply);
 	control_outcome_free(&out);
 	/* The scoresheet's files after the reply has gone. */
@@ -588,6 +607,15 @@ void ctlsock_engine_event(struct ctlsock *c, const char *json)
 		return;
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
 		if (c->clients[i].fd >= 0 && c->clients[i].engine)
+			send_line(c, &c->clients[i], json, strlen(json));
+}
+
+void ctlsock_online_event(struct ctlsock *c, const char *json)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++)
+		if (c->clients[i].fd >= 0 && c->clients[i].online)
 			send_line(c, &c->clients[i], json, strlen(json));
 }
 

@@ -61,5 +61,7 @@ bool ctlsock_watched(const struct ctlsock *c);
 /* A request of the referee's to the training process (docs/training.md "Training and study"): to
  * its connection alone. */
 void ctlsock_engine_event(struct ctlsock *c, const char *json);
+/* The same for the online process's connection (docs/online.md "Playing online"). */
+void ctlsock_online_event(struct ctlsock *c, const char *json);
 
 #endif

@@ -224,6 +224,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->train_menu = cfg->train_menu;
 	s->review_aloud = cfg->review_aloud;
 	s->review_comments_on_request = cfg->review_comments_on_request;
+	s->online_menu = cfg->online.menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
 	s->flag_announce = cfg->flag_announce;
@@ -496,7 +497,8 @@ static void reload(struct daemon *d)
 		 "variant, detection and menu times, clock warnings and flag announcement; not "
 		 "reloaded (restart "
 		 "for them): the board, the state directory, the control socket, the audio "
-		 "devices, the language and the game settings");
+		 "devices, the language, the voices of the languages (voice-de ...) and the "
+		 "game settings");
 }
 
 static void signal_ready(void *user, int fd, short revents, uint64_t now)
@@ -616,6 +618,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .virtual_time = d->opt.virtual_time,
 	    .threaded = !d->opt.virtual_time,
 	    .keep_audio = d->cfg.keep_audio,
+	    .keep_audio_bytes = (uint64_t)d->cfg.keep_audio_mb * 1000000u,
 	    .keep_games = d->cfg.keep_games,
 	};
 	struct presenter_config pc = {
@@ -670,6 +673,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 			  d->cfg.state_dir, strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->cfg.voice.log_after_start = true;
+	d->cfg.voice.notice_lang = d->cfg.phrases.lang;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
 	if (!d->voice)
 		return -1;

@@ -136,6 +136,42 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_MENU_REVIEW_QUIET] = PHRASE_MENU_REVIEW_QUIET,
     [GAME_MSG_MENU_GAMES] = PHRASE_MENU_GAMES,
     [GAME_MSG_MENU_LAST_MOVES] = PHRASE_MENU_LAST_MOVES,
+    [GAME_MSG_ONLINE_CONNECTION_LOST] = PHRASE_ONLINE_CONNECTION_LOST,
+    [GAME_MSG_ONLINE_CONNECTED] = PHRASE_ONLINE_CONNECTED,
+    [GAME_MSG_ONLINE_TOKEN_INVALID] = PHRASE_ONLINE_TOKEN_INVALID,
+    [GAME_MSG_ONLINE_RATE_LIMITED] = PHRASE_ONLINE_RATE_LIMITED,
+    [GAME_MSG_ONLINE_SERVER_DOWN] = PHRASE_ONLINE_SERVER_DOWN,
+    [GAME_MSG_ONLINE_SEEKING] = PHRASE_ONLINE_SEEKING,
+    [GAME_MSG_ONLINE_NO_OPPONENT] = PHRASE_ONLINE_NO_OPPONENT,
+    [GAME_MSG_ONLINE_CHALLENGE_SENT] = PHRASE_ONLINE_CHALLENGE_SENT,
+    [GAME_MSG_ONLINE_CHALLENGE_DECLINED] = PHRASE_ONLINE_CHALLENGE_DECLINED,
+    [GAME_MSG_ONLINE_CHALLENGE_WAITING] = PHRASE_ONLINE_CHALLENGE_WAITING,
+    [GAME_MSG_ONLINE_CHALLENGE_HERE] = PHRASE_ONLINE_CHALLENGE_HERE,
+    [GAME_MSG_ONLINE_CHALLENGE_UNPLAYABLE] = PHRASE_ONLINE_CHALLENGE_UNPLAYABLE,
+    [GAME_MSG_ONLINE_TIME_CONTROL] = PHRASE_ONLINE_TIME_CONTROL,
+    [GAME_MSG_ONLINE_REFUSED] = PHRASE_ONLINE_REFUSED,
+    [GAME_MSG_ONLINE_TAKEBACK_DECLINED] = PHRASE_ONLINE_TAKEBACK_DECLINED,
+    [GAME_MSG_ONLINE_DRAW_DECLINED] = PHRASE_ONLINE_DRAW_DECLINED,
+    [GAME_MSG_ONLINE_PLAYS_WHITE] = PHRASE_ONLINE_PLAYS_WHITE,
+    [GAME_MSG_ONLINE_PLAYS_BLACK] = PHRASE_ONLINE_PLAYS_BLACK,
+    [GAME_MSG_ONLINE_SETUP] = PHRASE_ONLINE_SETUP,
+    [GAME_MSG_ONLINE_MOVE_REFUSED] = PHRASE_ONLINE_MOVE_REFUSED,
+    [GAME_MSG_ONLINE_TAKEBACK_ASKED] = PHRASE_ONLINE_TAKEBACK_ASKED,
+    [GAME_MSG_ONLINE_TAKEBACK_SENT] = PHRASE_ONLINE_TAKEBACK_SENT,
+    [GAME_MSG_ONLINE_OPPONENT_GONE] = PHRASE_ONLINE_OPPONENT_GONE,
+    [GAME_MSG_ONLINE_OPPONENT_BACK] = PHRASE_ONLINE_OPPONENT_BACK,
+    [GAME_MSG_ONLINE_CLAIM_POSSIBLE] = PHRASE_ONLINE_CLAIM_POSSIBLE,
+    [GAME_MSG_ONLINE_ABORTED] = PHRASE_ONLINE_ABORTED,
+    [GAME_MSG_ONLINE_NOT_READY] = PHRASE_ONLINE_NOT_READY,
+    [GAME_MSG_ONLINE_REQUESTED] = PHRASE_ONLINE_REQUESTED,
+    [GAME_MSG_ONLINE_GONE] = PHRASE_ONLINE_GONE,
+    [GAME_MSG_MENU_ONLINE] = PHRASE_MENU_ONLINE,
+    [GAME_MSG_MENU_ABORT] = PHRASE_MENU_ABORT,
+    [GAME_MSG_MENU_DECLINE_DRAW] = PHRASE_MENU_DECLINE_DRAW,
+    [GAME_MSG_MENU_ACCEPT_TAKEBACK] = PHRASE_MENU_ACCEPT_TAKEBACK,
+    [GAME_MSG_MENU_DECLINE_TAKEBACK] = PHRASE_MENU_DECLINE_TAKEBACK,
+    [GAME_MSG_MENU_CLAIM_VICTORY] = PHRASE_MENU_CLAIM_VICTORY,
+    [GAME_MSG_MENU_CLAIM_DRAW_GONE] = PHRASE_MENU_CLAIM_DRAW_GONE,
 };
 
 /* The quick guide is information: a move's announcement cuts it short (voice.h). */
@@ -189,14 +225,14 @@ void presenter_attach_display(struct presenter *p, struct display *d)
 	p->display = d;
 }
 
-/* The phrase options for the game being played: casual play announces check and mate
- * unless told otherwise (docs/arbiter.md "Behaviour the Laws ask for", tournament mode). */
+/* The phrase options for the game being played: casual and online play announce check and
+ * mate unless told otherwise (docs/arbiter.md "Behaviour the Laws ask for", tournament mode). */
 static struct phrase_options options(const struct presenter *p)
 {
 	struct phrase_options o = p->cfg.phrases;
 	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
 
-	if (g && g->open && g->params.mode == GAME_CASUAL && !p->cfg.announce_check_set)
+	if (g && g->open && g->params.mode != GAME_TOURNAMENT && !p->cfg.announce_check_set)
 		o.announce_check = true;
 	return o;
 }
@@ -830,6 +866,16 @@ static void present_effect(void *user, const struct game_effect *fx)
 		control_event_engine_ask(&line, fx, g);
 		if (line.p)
 			ctlsock_engine_event(p->ctl, line.p);
+		free(line.p);
+		break;
+	}
+	case GAME_FX_ONLINE_ASK: {
+		struct strbuf line = {0};
+
+		/* For the online process alone (docs/online.md "Playing online"). */
+		control_event_online_ask(&line, fx);
+		if (line.p)
+			ctlsock_online_event(p->ctl, line.p);
 		free(line.p);
 		break;
 	}

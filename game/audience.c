@@ -109,6 +109,8 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	/* The player's request to the training process (the shell gives it to that process
 	 * alone). */
 	case GAME_FX_ENGINE_ASK:
+	/* The same to the online process (docs/online.md "Playing online"). */
+	case GAME_FX_ONLINE_ASK:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_SCORESHEET:
 	case GAME_FX_GAME_START:

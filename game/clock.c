@@ -515,6 +515,45 @@ void clock_reopen(struct chess_clock *c, int color, uint64_t now)
 	start_turn(c, color, now);
 }
 
+void clock_follow(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int running,
+		  uint64_t now)
+{
+	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED || c->state == CLOCK_FLAGGED)
+		end_turn(c, c->running, now);
+	c->remaining_ms[0] = white_ms;
+	c->remaining_ms[1] = black_ms;
+	c->flagged = -1;
+	if (running == 0 || running == 1) {
+		start_turn(c, running, now);
+	} else if (c->state != CLOCK_STOPPED) {
+		c->state = CLOCK_NOT_STARTED;
+		c->turn_used_ms[0] = c->turn_used_ms[1] = 0;
+	}
+}
+
+void clock_press_follow(struct chess_clock *c, int color, uint64_t now)
+{
+	int64_t reading;
+
+	if (c->tc.count == 0 || (color != 0 && color != 1))
+		return;
+	reading = clock_remaining(c, color, now);
+	if (reading < 0)
+		reading = 0;
+	if (c->state == CLOCK_RUNNING && c->running == color) {
+		const struct tc_period *p = current_period(c, color);
+
+		if (p->mode == TC_FISCHER)
+			reading += (int64_t)p->extra_ms;
+		end_turn(c, color, now);
+		c->remaining_ms[color] = reading;
+		start_turn(c, !color, now);
+	}
+	c->moves[color]++;
+	c->moves_in_period[color]++;
+	c->last_press_ms[color] = reading;
+}
+
 void clock_stop(struct chess_clock *c, uint64_t now)
 {
 	if (c->state == CLOCK_RUNNING || c->state == CLOCK_PAUSED) {

@@ -184,6 +184,17 @@ void clock_set_running(struct chess_clock *c, int color, uint64_t now);
 /* A casual game taken back after it ended or a flag fell (docs/training.md "Training and study"):
  * the clock runs again, `color`'s turn from now.  Only a STOPPED or FLAGGED clock. */
 void clock_reopen(struct chess_clock *c, int color, uint64_t now);
+/* Online play (docs/online.md "Playing online"): the server's clock is the clock.  The readings
+ * become white_ms and black_ms at now and `running`'s clock runs from now; with running -1 it has
+ * not started (the server's starts after both sides' first moves; a stopped clock stays
+ * stopped).  No flag ever falls here: the server decides. */
+void clock_follow(struct chess_clock *c, int64_t white_ms, int64_t black_ms, int running,
+		  uint64_t now);
+/* Online play: `color` completes a move (its press, or the server's move): counted, the
+ * period's increment added, the opponent's clock running, never a flag; a clock not started
+ * (the server's starts after both first moves) only counts the move.  Its reading after it:
+ * clock_last_press_remaining(). */
+void clock_press_follow(struct chess_clock *c, int color, uint64_t now);
 /* Stop for good (game over); the readings freeze at now. */
 void clock_stop(struct chess_clock *c, uint64_t now);
 

@@ -45,6 +45,7 @@ enum game_command_kind {
 		     * study")
 		     */
 	CMD_LAST_MOVES, /* last-moves [N]: the last N moves of both sides, said privately */
+	CMD_ONLINE,	/* online ...: the online process (docs/online.md "Playing online") */
 	CMD_KIND_COUNT
 };
 
@@ -54,6 +55,26 @@ enum game_engine_op {
 	ENGINE_OP_OFF,	  /* it stops, for `engine_end` */
 	ENGINE_OP_WAIT,	  /* it waits for the button menu's request to play */
 	ENGINE_OP_HINT,	  /* the engine's suggestion `move` for ply `ply` */
+};
+
+/* What the online process says (CMD_ONLINE, docs/online.md "Playing online"): of itself, and of the
+ * game on the server, whose position, clock and result win. */
+enum game_online_op {
+	ONLINE_OP_ON = 0, /* it is the online process */
+	ONLINE_OP_OFF,	  /* it is no longer */
+	ONLINE_OP_WAIT,	  /* it waits for the button menu's entry */
+	ONLINE_OP_BEGIN,  /* a game began on the server: `color`, `time_control`, `online_id`,
+			     `text` the FEN ("" for the initial position), `tags` */
+	ONLINE_OP_MOVE,	  /* the server's ply `ply` is `move` (UCI); with the clocks after it
+			     when `white_ms` >= 0 (`color` the side whose clock runs, -1 none) */
+	ONLINE_OP_CLOCK,  /* the server's clocks: `white_ms`, `black_ms`, `color` running */
+	ONLINE_OP_BACK,	  /* the server's game has `ply` plies: the rest taken back, for
+			     `online_news` (enum game_online_back) */
+	ONLINE_OP_RESULT, /* the server ended the game: `text` its status, `color` the winner */
+	ONLINE_OP_SAY,	  /* news for the player: `online_news` (enum game_online_news) */
+	ONLINE_OP_OFFERS, /* the offers standing on the server: `online_news` bits (game/online.h)
+			   */
+	ONLINE_OP_GONE,	  /* the opponent left (`ply`: seconds until a claim, -1: back) */
 };
 
 /* Why the training process stops (engine off REASON). */
@@ -94,6 +115,14 @@ struct game_command {
 	bool engine;
 	enum game_engine_op engine_op;
 	enum game_engine_end engine_end;
+	/* Given on the online process's connection (docs/online.md "Playing online"). */
+	bool online;
+	enum game_online_op online_op;
+	int online_news;
+	char online_id[GAME_ID_MAX];
+	char time_control[64];
+	int tag_count; /* ONLINE_OP_BEGIN: the game's tags */
+	struct game_tag tags[GAME_MAX_TAGS];
 	char line[GAME_COMMAND_LINE_MAX]; /* made at the board: the command as a line */
 };
 
@@ -113,7 +142,8 @@ enum game_need {
 #define GAME_NEED_COUNT 4
 /* The modes a command may be given in: bits of enum game_mode. */
 #define GAME_MODE_BIT(m) (1u << (m))
-#define GAME_MODES_ALL	 (GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL))
+#define GAME_MODES_ALL                                                                             \
+	(GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL) | GAME_MODE_BIT(GAME_ONLINE))
 
 struct game;
 

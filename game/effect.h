@@ -104,6 +104,43 @@ enum game_msg {
 	GAME_MSG_REVIEW_RETURN,	       /* it is over: set the game's position up again */
 	GAME_MSG_ARBITER_PIN,	       /* the arbiter's menu on the buttons: the PIN is asked for */
 	GAME_MSG_ARBITER_DONE,	       /* it closed: the buttons are the player's again */
+	/* Online play (docs/online.md "Playing online"): */
+	GAME_MSG_ONLINE_CONNECTION_LOST,
+	GAME_MSG_ONLINE_CONNECTED,
+	GAME_MSG_ONLINE_TOKEN_INVALID,
+	GAME_MSG_ONLINE_RATE_LIMITED,
+	GAME_MSG_ONLINE_SERVER_DOWN,
+	GAME_MSG_ONLINE_SEEKING,
+	GAME_MSG_ONLINE_NO_OPPONENT,
+	GAME_MSG_ONLINE_CHALLENGE_SENT,
+	GAME_MSG_ONLINE_CHALLENGE_DECLINED,
+	GAME_MSG_ONLINE_CHALLENGE_WAITING,
+	GAME_MSG_ONLINE_CHALLENGE_HERE,
+	GAME_MSG_ONLINE_CHALLENGE_UNPLAYABLE,
+	GAME_MSG_ONLINE_TIME_CONTROL,
+	GAME_MSG_ONLINE_REFUSED,
+	GAME_MSG_ONLINE_TAKEBACK_DECLINED,
+	GAME_MSG_ONLINE_DRAW_DECLINED,
+	GAME_MSG_ONLINE_PLAYS_WHITE,
+	GAME_MSG_ONLINE_PLAYS_BLACK,
+	GAME_MSG_ONLINE_SETUP,
+	GAME_MSG_ONLINE_MOVE_REFUSED,
+	GAME_MSG_ONLINE_TAKEBACK_ASKED,
+	GAME_MSG_ONLINE_TAKEBACK_SENT,
+	GAME_MSG_ONLINE_OPPONENT_GONE,
+	GAME_MSG_ONLINE_OPPONENT_BACK,
+	GAME_MSG_ONLINE_CLAIM_POSSIBLE,
+	GAME_MSG_ONLINE_ABORTED,
+	GAME_MSG_ONLINE_NOT_READY,
+	GAME_MSG_ONLINE_REQUESTED,
+	GAME_MSG_ONLINE_GONE,
+	GAME_MSG_MENU_ONLINE,
+	GAME_MSG_MENU_ABORT,
+	GAME_MSG_MENU_DECLINE_DRAW,
+	GAME_MSG_MENU_ACCEPT_TAKEBACK,
+	GAME_MSG_MENU_DECLINE_TAKEBACK,
+	GAME_MSG_MENU_CLAIM_VICTORY,
+	GAME_MSG_MENU_CLAIM_DRAW_GONE,
 	/* A colour's period with a delay ended: the main time left (white_ms) is carried into
 	 * the next period (6.3.2, docs/arbiter.md). */
 	GAME_MSG_PERIOD_CARRIED_WHITE,
@@ -146,6 +183,7 @@ enum game_effect_kind {
 	GAME_FX_GAMES,	      /* the last `total` finished games kept, said (private) */
 	GAME_FX_LAST_MOVES,   /* the game's `total` plies from ply `ply` (0-based), said
 				 (private) */
+	GAME_FX_ONLINE_ASK,   /* ask the online process: `online_request` (for it alone) */
 	GAME_FX_KIND_COUNT
 };
 
@@ -211,6 +249,8 @@ struct game_effect {
 	int claim;
 	/* ENGINE_ASK */
 	enum game_engine_request request;
+	/* ONLINE_ASK: enum game_online_request (online.h); `color` the player, `ply` the plies */
+	int online_request;
 	/* REVIEW */
 	enum game_review_say review;
 	int total;

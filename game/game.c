@@ -96,7 +96,8 @@ static void note_moves(struct game *g, int from, int to, const char *prefix)
  * waited on them end, and the tactile board must be set up again. */
 static void retract(struct game *g, int keep, const char *why, uint64_t ms)
 {
-	note_moves(g, keep, game_plies(g), why);
+	if (keep < game_plies(g))
+		note_moves(g, keep, game_plies(g), why);
 	chess_game_truncate(&g->chess, keep);
 	for (int c = 0; c < 2; c++) {
 		struct completion_fifo *f = &g->completion.uncompleted[c];
@@ -313,18 +314,24 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 }
 
 /* Casual play (docs/training.md "Training and study"): the last move pair taken back, the clocks as
- * they stood then. */
+ * they stood then.  Online play (docs/online.md "Playing online"): the game set back to the
+ * server's plies (a takeback, a refused move), or, with none taken back, its position to be
+ * set up. */
 static int apply_takeback(struct game *g, const struct game_record *rec)
 {
 	int keep = rec->u.rollback_ply;
+	int last = g->params.mode == GAME_ONLINE ? game_plies(g) : game_plies(g) - 1;
 
-	if (g->params.mode != GAME_CASUAL || keep < 0 || keep >= game_plies(g) ||
+	if (g->params.mode == GAME_TOURNAMENT || keep < 0 || keep > last ||
 	    g->result.state == RESULT_APPROVED ||
 	    (g->has_clock && clock_adopt(&g->clock, &rec->clock)))
 		return -1;
 	if (g->has_clock)
 		g->last_clock_ms = rec->ms;
-	retract(g, keep, "taken back", rec->ms);
+	/* Online, the moves left are those the server's game does not have (a takeback both
+	 * agreed to, a move it refused). */
+	retract(g, keep, g->params.mode == GAME_ONLINE ? "not in the server's game" : "taken back",
+		rec->ms);
 	if (game_over(g))
 		result_reset(&g->result);
 	return 0;

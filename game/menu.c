@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "game/command.h"
+#include "game/online.h"
 
 unsigned menu_item_needs(enum menu_item item)
 {
@@ -20,6 +21,14 @@ unsigned menu_item_needs(enum menu_item item)
 		return GAME_NEED_NOT_CLOSED;
 	case MENU_TRAIN:
 		return GAME_NEED_NOT_OVER;
+	case MENU_ABORT:
+	case MENU_DECLINE_DRAW:
+	case MENU_ACCEPT_TAKEBACK:
+	case MENU_DECLINE_TAKEBACK:
+	case MENU_CLAIM_VICTORY:
+	case MENU_CLAIM_DRAW_GONE:
+		return GAME_NEED_PLAY;
+	case MENU_ONLINE:
 	case MENU_APPROVE:
 	case MENU_CANCEL:
 	case MENU_QUICK_GUIDE:
@@ -72,6 +81,45 @@ static void menu_add_training(struct menu *m, const struct game *g)
 		m->items[m->count++] = MENU_TRAIN;
 }
 
+/* Online play's items (docs/online.md "Playing online"): what the server allows now. */
+static void menu_add_online(struct menu *m, const struct game *g)
+{
+	int player = g->params.player;
+	unsigned offers = m->online_offers;
+	char why[80];
+
+	if (game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why)))
+		return;
+	/* What the opponent asks first: it waits for an answer. */
+	if (offers & ONLINE_OFFER_DRAW(!player)) {
+		m->items[m->count++] = MENU_ACCEPT_DRAW;
+		m->items[m->count++] = MENU_DECLINE_DRAW;
+	}
+	if (offers & ONLINE_OFFER_TAKEBACK(!player)) {
+		m->items[m->count++] = MENU_ACCEPT_TAKEBACK;
+		m->items[m->count++] = MENU_DECLINE_TAKEBACK;
+	}
+	if (m->online_claimable) {
+		m->items[m->count++] = MENU_CLAIM_VICTORY;
+		m->items[m->count++] = MENU_CLAIM_DRAW_GONE;
+	}
+	if (game_plies(g) < 2)
+		m->items[m->count++] = MENU_ABORT;
+	if (!(offers & (ONLINE_OFFER_DRAW(player) | ONLINE_OFFER_DRAW(!player))))
+		m->items[m->count++] = MENU_OFFER_DRAW;
+	if (!(offers & (ONLINE_OFFER_TAKEBACK(player) | ONLINE_OFFER_TAKEBACK(!player))) &&
+	    game_last_ply_of(g, player) >= 0)
+		m->items[m->count++] = MENU_TAKEBACK;
+	m->items[m->count++] = MENU_RESIGN;
+}
+
+/* Whether a game is on (moves made or the clock started, no result yet). */
+static bool game_on(const struct game *g)
+{
+	return !game_over(g) &&
+	       (game_plies(g) > 0 || (g->has_clock && g->clock.state != CLOCK_NOT_STARTED));
+}
+
 void menu_open(struct menu *m, const struct game *g, uint64_t now)
 {
 	int player = g->params.player;
@@ -95,7 +143,23 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 		m->last_ms = now;
 		return;
 	}
+	if (g->params.mode == GAME_ONLINE) {
+		menu_add_online(m, g);
+		/* After an online game, the next one. */
+		if (m->online_entry && game_over(g) && !result_undecided(&g->result))
+			m->items[m->count++] = MENU_ONLINE;
+		m->items[m->count++] = MENU_CANCEL;
+		menu_add_help(m, g);
+		m->at = 0;
+		m->sheet_page = 0;
+		m->state = MENU_OPEN;
+		m->last_ms = now;
+		return;
+	}
 	menu_add_training(m, g);
+	if (m->online_entry && g->params.mode == GAME_CASUAL && !game_on(g) &&
+	    !result_undecided(&g->result))
+		m->items[m->count++] = MENU_ONLINE;
 	if (!game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why))) {
 		m->items[m->count++] = MENU_OFFER_DRAW;
 		if (g->offer_color >= 0 && g->offer_color != player)
@@ -154,6 +218,13 @@ enum game_msg menu_item_msg(enum menu_item item)
 	    [MENU_REVIEW_QUIET] = GAME_MSG_MENU_REVIEW_QUIET,
 	    [MENU_GAMES] = GAME_MSG_MENU_GAMES,
 	    [MENU_LAST_MOVES] = GAME_MSG_MENU_LAST_MOVES,
+	    [MENU_ONLINE] = GAME_MSG_MENU_ONLINE,
+	    [MENU_ABORT] = GAME_MSG_MENU_ABORT,
+	    [MENU_DECLINE_DRAW] = GAME_MSG_MENU_DECLINE_DRAW,
+	    [MENU_ACCEPT_TAKEBACK] = GAME_MSG_MENU_ACCEPT_TAKEBACK,
+	    [MENU_DECLINE_TAKEBACK] = GAME_MSG_MENU_DECLINE_TAKEBACK,
+	    [MENU_CLAIM_VICTORY] = GAME_MSG_MENU_CLAIM_VICTORY,
+	    [MENU_CLAIM_DRAW_GONE] = GAME_MSG_MENU_CLAIM_DRAW_GONE,
 	};
 
 	return (unsigned)item < MENU_ITEM_COUNT ? msgs[item] : GAME_MSG_MENU_CANCEL;

@@ -10,9 +10,11 @@
  * In casual play (docs/training.md "Training and study") the training items come first, as they
  * apply: a hint from the connected engine on the player's move, taking back the last move pair,
  * starting a training game (where the club enabled it); after the help items the last finished
- * games; during a review the menu offers ending it,
- * going to a move, leaving the variation shown, saying the review on the speaker too (or no
- * longer), cancel and the help items.
+ * games.  During a review the menu offers ending it, going to a move, leaving the variation
+ * shown, saying the review on the speaker too (or no longer), cancel and the help items.  In an
+ * online game (docs/online.md "Playing online") the items are what the server allows, each asked
+ * of it: abort, a draw offered, accepted or declined, a takeback asked, accepted or declined, a
+ * claim when the opponent left, resigning.  After the help, once a move is made, the last moves.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
  *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
@@ -49,6 +51,15 @@ enum menu_item {
 	MENU_REVIEW_QUIET, /* the review in the earphone only */
 	MENU_GAMES,	   /* casual play, after the help: the last finished games, for a review */
 	MENU_LAST_MOVES,   /* after the help, once a move is made: the last moves of both sides */
+	/* Online play (docs/online.md "Playing online"); each asks the server through the online
+	 * process (MENU_OFFER_DRAW, MENU_ACCEPT_DRAW, MENU_RESIGN and MENU_TAKEBACK too): */
+	MENU_ONLINE,	       /* casual play: start an online game */
+	MENU_ABORT,	       /* abort the game, before both sides have moved */
+	MENU_DECLINE_DRAW,     /* decline the opponent's draw offer */
+	MENU_ACCEPT_TAKEBACK,  /* the opponent asks to take back a move */
+	MENU_DECLINE_TAKEBACK, /* ... */
+	MENU_CLAIM_VICTORY,    /* the opponent stayed away: claim the win */
+	MENU_CLAIM_DRAW_GONE,  /* or a draw */
 	MENU_ITEM_COUNT
 };
 
@@ -62,12 +73,15 @@ struct menu {
 	uint64_t last_ms;
 	bool braille_sheet; /* offer MENU_BRAILLE_SHEET: a braille display is configured */
 	/* What the referee knows besides the game (set before menu_open()): */
-	bool engine_playing;   /* a training process plays the opponent: offer MENU_HINT */
-	bool train_entry;      /* the club enabled MENU_TRAIN and no engine plays */
-	bool in_review;	       /* a review is on: MENU_END_REVIEW */
-	bool review_variation; /* it shows a variation: MENU_REVIEW_LEAVE */
-	bool review_aloud;     /* it is said on the speaker too: MENU_REVIEW_QUIET */
-	int sheet_page;	       /* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
+	bool engine_playing;	/* a training process plays the opponent: offer MENU_HINT */
+	bool train_entry;	/* the club enabled MENU_TRAIN and no engine plays */
+	bool in_review;		/* a review is on: MENU_END_REVIEW */
+	bool review_variation;	/* it shows a variation: MENU_REVIEW_LEAVE */
+	bool review_aloud;	/* it is said on the speaker too: MENU_REVIEW_QUIET */
+	bool online_entry;	/* the club enabled MENU_ONLINE */
+	unsigned online_offers; /* online play: the offers standing on the server (online.h) */
+	bool online_claimable;	/* online play: the opponent stayed away long enough */
+	int sheet_page;		/* the page MENU_BRAILLE_SHEET showed last (0: none yet) */
 };
 
 /* Open at the first item the game allows for the tactile player. */

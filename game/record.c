@@ -321,7 +321,7 @@ static void dec_game(struct game_record *rec, struct reader *r)
 	get_word(r, p->id, sizeof(p->id));
 	p->player = get_color(r);
 	get_word(r, p->time_control, sizeof(p->time_control));
-	p->mode = (enum game_mode)get_enum(r, mode_name_int, 2);
+	p->mode = (enum game_mode)get_enum(r, mode_name_int, GAME_MODE_COUNT);
 	p->edition = (enum rules_edition)get_enum(r, edition_name_int, RULES_EDITION_COUNT);
 	get_string(r, p->fen, sizeof(p->fen));
 	while (!r->bad && *r->p) {
@@ -950,7 +950,9 @@ const char *game_claim_kind_name(enum claim_kind kind)
 
 const char *game_mode_name(enum game_mode mode)
 {
-	return mode == GAME_CASUAL ? "casual" : "tournament";
+	static const char *const names[GAME_MODE_COUNT] = {"tournament", "casual", "online"};
+
+	return (unsigned)mode < GAME_MODE_COUNT ? names[mode] : "tournament";
 }
 
 const char *game_params_tag(const struct game_params *p, const char *name)

@@ -84,7 +84,9 @@
 /* Longest record text (TYPE ARGS). */
 #define GAME_RECORD_MAX 4000
 
-enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL };
+/* Online play (docs/online.md "Playing online") is a mode of its own, begun by the online process.
+ */
+enum game_mode { GAME_TOURNAMENT = 0, GAME_CASUAL, GAME_ONLINE, GAME_MODE_COUNT };
 
 struct game_tag {
 	char name[GAME_TAG_NAME_MAX];
@@ -263,7 +265,7 @@ const char *game_color_name(int color); /* "white", "black" */
 int game_color_parse(const char *text); /* -1 if neither */
 const char *game_press_kind_name(enum press_kind kind);
 const char *game_claim_kind_name(enum claim_kind kind); /* "threefold", "fifty" */
-const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual" */
+const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual", "online" */
 
 /* Tags of a game's parameters. */
 const char *game_params_tag(const struct game_params *p, const char *name);

@@ -32,7 +32,10 @@ void result_flag(struct result_flow *r, int color, const char *result)
 
 bool result_undecided(const struct result_flow *r)
 {
-	return (r->state == RESULT_ENDED && !strcmp(r->result, "*")) ||
+	/* A game the server aborted (docs/online.md "Playing online") ends with "*" too, decided.
+	 */
+	return (r->state == RESULT_ENDED && !strcmp(r->result, "*") &&
+		r->termination != TERMINATION_ABANDONED) ||
 	       (r->state == RESULT_FLAG_PENDING && !strcmp(r->flag_result, "*"));
 }
 

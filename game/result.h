@@ -15,9 +15,10 @@
  * resignation) means the arbiter decides it: whether the opponent can still checkmate by
  * any series of legal moves was neither proven nor disproven (chess_pos_mate()).  Such a
  * game is over (ENDED, or FLAG_PENDING with a flag result of "*") but "undecided": the
- * arbiter's result decides it, and it cannot be approved or replaced by a new game before.  A game
- * that has ended records no more moves; a new game begins only once the result is approved or the
- * board has been cleared and set up again.
+ * arbiter's result decides it, and it cannot be approved or replaced by a new game before.
+ * An online game the server aborted (docs/online.md "Playing online") ends "*" and abandoned:
+ * decided.  A game that has ended records no more moves; a new game begins only once the result is
+ * approved or the board has been cleared and set up again.
  */
 #ifndef ANNABELLA_RESULT_H
 #define ANNABELLA_RESULT_H

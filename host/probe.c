@@ -8,17 +8,22 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <utmpx.h>
+
+extern char **environ;
 
 #include "base/md5.h"
 #include "base/sha256.h"
@@ -36,7 +41,7 @@ void probe_config_defaults(struct probe_config *c)
 	c->sysfs = "/sys";
 	c->proc = "/proc";
 	c->utmp = "/run/utmp";
-	c->dpkg_info = "/var/lib/dpkg/info";
+	c->dpkg_info = "";
 	c->package = "annabella";
 	c->engine_dirs = "/usr/games:/usr/local/games:/usr/bin:/usr/local/bin";
 	c->engine = "";
@@ -315,17 +320,58 @@ static int file_md5(const char *path, char hex[2 * MD5_SIZE + 1])
 	return 0;
 }
 
+/* The package's checksums: PACKAGE.md5sums of the directory the configuration gives, or, by
+ * default, as dpkg's own interface gives them (dpkg-query --control-show, never the database
+ * read directly).  A stream to read, or NULL; *child the dpkg-query to wait for (0: none). */
+static FILE *open_md5sums(const struct probe_config *c, pid_t *child)
+{
+	char path[PATH_MAX], query[] = "dpkg-query", show[] = "--control-show", what[] = "md5sums";
+	char package[64];
+	char *argv[] = {query, show, package, what, NULL};
+	posix_spawn_file_actions_t fa;
+	int fds[2];
+	FILE *f;
+
+	*child = 0;
+	if (c->dpkg_info && c->dpkg_info[0]) {
+		if (format(path, sizeof(path), "%s/%s.md5sums", c->dpkg_info, c->package))
+			return NULL;
+		return fopen(path, "re");
+	}
+	if (format(package, sizeof(package), "%s", c->package) || pipe2(fds, O_CLOEXEC))
+		return NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(child, "dpkg-query", &fa, NULL, argv, environ)) {
+		*child = 0;
+		close(fds[0]);
+		close(fds[1]);
+		posix_spawn_file_actions_destroy(&fa);
+		return NULL;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (!f)
+		close(fds[0]);
+	return f;
+}
+
 int probe_package_files(const struct probe_config *c, char *first, size_t size)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64], hex[2 * MD5_SIZE + 1];
 	FILE *sums;
-	int changed = 0;
+	pid_t child;
+	int changed = 0, lines = 0, status = 0;
 
 	first[0] = '\0';
-	format(path, sizeof(path), "%s/%s.md5sums", c->dpkg_info, c->package);
-	sums = fopen(path, "re");
-	if (!sums)
+	sums = open_md5sums(c, &child);
+	if (!sums) {
+		if (child > 0)
+			waitpid(child, &status, 0);
 		return -1;
+	}
 	while (fgets(line, sizeof(line), sums)) {
 		char *name;
 
@@ -333,15 +379,20 @@ int probe_package_files(const struct probe_config *c, char *first, size_t size)
 		/* "MD5  path" (two spaces; the path relative to the root). */
 		if (strlen(line) < 2 * MD5_SIZE + 3 || line[2 * MD5_SIZE] != ' ')
 			continue;
+		lines++;
 		name = line + 2 * MD5_SIZE + 2;
-		format(path, sizeof(path), "%s/%s", c->root, name);
-		if (file_md5(path, hex) || strncmp(hex, line, 2 * MD5_SIZE)) {
+		if (format(path, sizeof(path), "%s/%s", c->root, name) || file_md5(path, hex) ||
+		    strncmp(hex, line, 2 * MD5_SIZE)) {
 			if (!changed++)
 				snprintf(first, size, "/%s", name);
 		}
 	}
 	fclose(sums);
-	return changed;
+	/* dpkg-query that failed (the package not installed) or gave nothing: not checked. */
+	if (child > 0 &&
+	    (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		return -1;
+	return lines ? changed : -1;
 }
 
 void probe_files_digest(const char *const *paths, int count, char out[17])

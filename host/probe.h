@@ -20,7 +20,7 @@ struct probe_config {
 	const char *sysfs;	 /* "/sys" */
 	const char *proc;	 /* "/proc" */
 	const char *utmp;	 /* "/run/utmp"; "" or NULL: no logins read */
-	const char *dpkg_info;	 /* "/var/lib/dpkg/info" */
+	const char *dpkg_info;	 /* "": ask dpkg-query; or a directory with PACKAGE.md5sums */
 	const char *root;	 /* "/": where the package's files are */
 	const char *package;	 /* "annabella" */
 	const char *engine_dirs; /* "/usr/games:/usr/bin:..." */

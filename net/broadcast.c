@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "base/strbuf.h"
@@ -485,7 +487,21 @@ int cli_broadcast(int argc, char **argv)
 	snprintf(b.topic_event, sizeof(b.topic_event), "annabella/%s/event", board);
 	snprintf(b.topic_tags, sizeof(b.topic_tags), "annabella/%s/tags", board);
 	snprintf(b.topic_link, sizeof(b.topic_link), "annabella/%s/link", board);
-	snprintf(client_id, sizeof(client_id), "annabella-broadcast-%s", board);
+	/* A client id nobody can guess: a broker drops the client whose id another takes, so a
+	 * fixed one let anyone on the network push the board off.  The session is clean, so a
+	 * new id each run loses nothing. */
+	{
+		unsigned char r[8] = {0};
+		unsigned long long id = 0;
+
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+			log_warn(LOG_MAIN, "no random client id: %s", strerror(errno));
+			id = monotonic_ms() ^ (unsigned long long)getpid() << 40;
+		}
+		for (size_t i = 0; i < sizeof(r); i++)
+			id = id << 8 ^ r[i];
+		snprintf(client_id, sizeof(client_id), "annabella-%s-%016llx", board, id);
+	}
 	b.pgn_buf = malloc(CTLCLIENT_LINE_MAX);
 	b.mqtt = b.pgn_buf ? mqttlink_new(&mo, client_id, &cb, &b, err, sizeof(err)) : NULL;
 	if (!b.mqtt) {

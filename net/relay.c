@@ -53,14 +53,16 @@ struct board {
 	struct room_history pgn, status, link;
 };
 
-/* round.pgn as last built for one view: rebuilt only when a game in it changed. */
+/* round.pgn, or /api/boards, as last built for one view: rebuilt only when what it was
+ * built from changed. */
 struct round_cache {
 	uint64_t key; /* the versions it was built from */
 	bool built;
 	char *body, *gz;
 	size_t len, gz_len;
 	char etag[24];
-	int64_t modified_ms;
+	int64_t modified_ms; /* round.pgn: the last change (wall clock) */
+	int64_t built_ms;    /* /api/boards: when (monotonic), its times being as of then */
 };
 
 #define IGNORED_SAID_MAX 64
@@ -74,8 +76,9 @@ struct relay {
 	int64_t delay_ms;   /* the public view's */
 	int64_t started_ms; /* wall clock */
 	bool broker_up;
-	int64_t broker_since_ms;     /* wall clock of the broker's last change of state */
-	struct round_cache round[2]; /* the public view, the arbiter's */
+	int64_t broker_since_ms;	   /* wall clock of the broker's last change of state */
+	struct round_cache round[2];	   /* the public view, the arbiter's */
+	struct round_cache boards_json[2]; /* the same for /api/boards */
 	/* The round's boards (round_count 0: every board that publishes), and the other
 	 * names seen and logged. */
 	char (*round_boards)[ROOM_NAME_MAX];
@@ -322,6 +325,23 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
 
 #define FNV_START 0xcbf29ce484222325ULL
 
+/* What a view was picked from: its boards' names and the versions of their games (and, for
+ * every_topic, of their status and link too). */
+static uint64_t view_key(const struct view *v, bool every_topic)
+{
+	uint64_t key = FNV_START;
+
+	for (int i = 0; i < v->n; i++) {
+		const struct view_board *e = &v->e[i];
+		const uint64_t seq[3] = {e->pgn ? e->pgn->seq : 0, e->status ? e->status->seq : 0,
+					 e->link ? e->link->seq : 0};
+
+		key = fnv(key, e->b->name, strlen(e->b->name) + 1);
+		key = fnv(key, seq, every_topic ? sizeof(seq) : sizeof(seq[0]));
+	}
+	return key;
+}
+
 /* ------------------------------------------------------------------ round.pgn */
 
 /* The round's PGN of a view into the cache (r locked): rebuilt only if a game changed. */
@@ -330,21 +350,16 @@ static int round_build(struct relay *r, bool arbiter)
 	struct round_cache *c = &r->round[arbiter];
 	struct view *v = malloc(sizeof(*v));
 	struct strbuf out = {0};
-	uint64_t key = FNV_START;
+	uint64_t key;
 	int64_t modified = 0;
 
 	if (!v)
 		return -1;
 	view_pick(r, view_time(r, arbiter), v);
-	for (int i = 0; i < v->n; i++) {
-		const struct view_board *e = &v->e[i];
-		uint64_t seq = e->pgn ? e->pgn->seq : 0;
-
-		key = fnv(key, e->b->name, strlen(e->b->name) + 1);
-		key = fnv(key, &seq, sizeof(seq));
-		if (e->pgn && e->pgn->at_ms > modified)
-			modified = e->pgn->at_ms;
-	}
+	key = view_key(v, false);
+	for (int i = 0; i < v->n; i++)
+		if (v->e[i].pgn && v->e[i].pgn->at_ms > modified)
+			modified = v->e[i].pgn->at_ms;
 	if (c->built && c->key == key) {
 		free(v);
 		return 0;
@@ -409,7 +424,8 @@ static void http_date(int64_t ms, char *buf, size_t size)
 #define CORS_HEADERS                                                                               \
 	{"Access-Control-Allow-Origin", "*"},                                                      \
 	{                                                                                          \
-		"Access-Control-Expose-Headers", "ETag, Last-Modified, Content-Length, X-Delay-S"  \
+		"Access-Control-Expose-Headers",                                                   \
+		    "ETag, Last-Modified, Content-Length, X-Delay-S, X-Age-Ms"                     \
 	}
 
 static enum MHD_Result round_pgn(struct site *s, const struct httpd_request *req)
@@ -568,19 +584,33 @@ static void board_json(struct json_writer *w, const struct view_board *e, int64_
 	json_int(w, "age_ms", at_ms - received);
 	json_end(w);
 }
-static char *boards_json(struct relay *r, bool arbiter)
+/*
+ * /api/boards of a view into the cache (r locked): rebuilt only when a board's game, status
+ * or link, or the broker's state, changed.  Its times are as of its building (built_ms); the
+ * answer says how long ago that was (X-Age-Ms), so a page runs the clocks on from there.  So
+ * a room of phones polling every second costs a copy each, not a build.
+ */
+static int boards_build(struct relay *r, bool arbiter)
 {
+	struct round_cache *c = &r->boards_json[arbiter];
 	struct strbuf out = {0};
 	struct json_writer w;
 	struct view *v = malloc(sizeof(*v));
-	int64_t now = wall_ms();
+	uint64_t key;
 
 	if (!v)
-		return NULL;
+		return -1;
+	view_pick(r, view_time(r, arbiter), v);
+	key = view_key(v, true);
+	key = fnv(key, &r->broker_up, sizeof(r->broker_up));
+	key = fnv(key, &r->broker_since_ms, sizeof(r->broker_since_ms));
+	if (c->built && c->key == key) {
+		free(v);
+		return 0;
+	}
 	json_init(&w, &out);
 	json_object(&w, NULL);
-	json_int(&w, "now_ms", now);
-	pthread_mutex_lock(&r->lock);
+	json_int(&w, "now_ms", wall_ms());
 	/* The view's own time: a delayed view is the room as it was delay_ms ago. */
 	json_int(&w, "delay_ms", arbiter ? 0 : r->delay_ms);
 	json_bool(&w, "arbiter", arbiter);
@@ -588,7 +618,6 @@ static char *boards_json(struct relay *r, bool arbiter)
 	json_bool(&w, "up", r->broker_up);
 	json_int(&w, "since_ms", r->broker_since_ms);
 	json_end(&w);
-	view_pick(r, view_time(r, arbiter), v);
 	if (view_order(v) == 0) {
 		json_array(&w, "boards");
 		for (int i = 0; i < v->n; i++)
@@ -596,20 +625,60 @@ static char *boards_json(struct relay *r, bool arbiter)
 		json_end(&w);
 	}
 	view_free(v);
-	pthread_mutex_unlock(&r->lock);
 	free(v);
 	json_end(&w);
 	strbuf_append(&out, "\n", 1);
-	return strbuf_finish(&out);
+	free(c->body);
+	free(c->gz);
+	c->gz = NULL;
+	c->body = strbuf_finish(&out);
+	c->built = c->body != NULL;
+	if (!c->built)
+		return -1;
+	c->len = strlen(c->body);
+	c->key = key;
+	c->built_ms = (int64_t)monotonic_ms();
+	return 0;
+}
+
+static enum MHD_Result boards(struct site *s, const struct httpd_request *req)
+{
+	struct relay *r = s->r;
+	struct round_cache *c = &r->boards_json[s->arbiter];
+	bool gz = httpd_wants_gzip(httpd_header(req, "Accept-Encoding"));
+	enum MHD_Result ret;
+	char age[24];
+
+	pthread_mutex_lock(&r->lock);
+	if (boards_build(r, s->arbiter)) {
+		pthread_mutex_unlock(&r->lock);
+		return httpd_respond_text(req, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
+					  "out of memory\n");
+	}
+	if (gz && !c->gz)
+		c->gz = httpd_gzip(c->body, c->len, &c->gz_len);
+	gz = gz && c->gz;
+	snprintf(age, sizeof(age), "%lld", (long long)((int64_t)monotonic_ms() - c->built_ms));
+	{
+		const struct httpd_header h[] = {
+		    {"Vary", "Accept-Encoding"},
+		    {"X-Age-Ms", age},
+		    CORS_HEADERS,
+		    {"Content-Encoding", "gzip"},
+		};
+
+		ret = httpd_respond_headers(req, MHD_HTTP_OK, "application/json",
+					    gz ? c->gz : c->body, gz ? c->gz_len : c->len, h,
+					    sizeof(h) / sizeof(h[0]) - (gz ? 0 : 1));
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ret;
 }
 
 static enum MHD_Result handle(void *user, const struct httpd_request *req)
 {
 	struct site *s = user;
 	const struct asset *a = NULL;
-	char *text = NULL, *gz = NULL;
-	size_t len, gz_len = 0;
-	enum MHD_Result ret;
 
 	if (!strcmp(req->method, "OPTIONS")) {
 		/* A cross-origin poll with If-None-Match asks first. */
@@ -637,27 +706,7 @@ static enum MHD_Result handle(void *user, const struct httpd_request *req)
 	}
 	if (strcmp(req->url, "/api/boards"))
 		return httpd_respond_text(req, MHD_HTTP_NOT_FOUND, "text/plain", "not found\n");
-	text = boards_json(s->r, s->arbiter);
-	if (!text)
-		return httpd_respond_text(req, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
-					  "out of memory\n");
-	len = strlen(text);
-	if (httpd_wants_gzip(httpd_header(req, "Accept-Encoding")))
-		gz = httpd_gzip(text, len, &gz_len);
-	{
-		const struct httpd_header h[] = {
-		    {"Vary", "Accept-Encoding"},
-		    CORS_HEADERS,
-		    {"Content-Encoding", "gzip"},
-		};
-
-		ret = httpd_respond_headers(req, MHD_HTTP_OK, "application/json", gz ? gz : text,
-					    gz ? gz_len : len, h,
-					    sizeof(h) / sizeof(h[0]) - (gz ? 0 : 1));
-	}
-	free(gz);
-	free(text);
-	return ret;
+	return boards(s, req);
 }
 
 /* ------------------------------------------------------------------ options */
@@ -1044,14 +1093,16 @@ int cli_relay(int argc, char **argv)
 	mqttlink_subscribe(l, "annabella/+/pgn");
 	mqttlink_subscribe(l, "annabella/+/status");
 	mqttlink_subscribe(l, "annabella/+/link");
-	h = httpd_start(o.listen, handle, &public_site, err, sizeof(err));
+	h = httpd_start(&(struct httpd_options){.listen = o.listen}, handle, &public_site, err,
+			sizeof(err));
 	if (!h) {
 		log_error(LOG_MAIN, "--listen %s: %s", o.listen, err);
 		rc = 2;
 		goto out;
 	}
 	if (o.arbiter_listen) {
-		ha = httpd_start(o.arbiter_listen, handle, &arbiter_site, err, sizeof(err));
+		ha = httpd_start(&(struct httpd_options){.listen = o.arbiter_listen}, handle,
+				 &arbiter_site, err, sizeof(err));
 		if (!ha) {
 			log_error(LOG_MAIN, "--arbiter-listen %s: %s", o.arbiter_listen, err);
 			rc = 2;
@@ -1103,6 +1154,8 @@ out:
 	for (int i = 0; i < 2; i++) {
 		free(r.round[i].body);
 		free(r.round[i].gz);
+		free(r.boards_json[i].body);
+		free(r.boards_json[i].gz);
 	}
 	free(r.boards);
 	free(r.round_boards);

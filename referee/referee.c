@@ -118,14 +118,14 @@ static void complete_ended_game(struct referee *r, uint64_t now)
 	}
 }
 
-static void new_game(struct referee *r, uint64_t now)
+void ref_new_game(struct referee *r, const struct game_params *params, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_GAME, now);
 	struct game_effect fx = {.kind = GAME_FX_GAME_START, .ms = now};
 
 	complete_ended_game(r, now);
 	flush(r, now);
-	rec.u.game = r->set.next;
+	rec.u.game = *params;
 	if (r->sink.new_game)
 		r->sink.new_game(r->sink.user, &rec.u.game);
 	memset(r->warned, 0, sizeof(r->warned));
@@ -133,10 +133,16 @@ static void new_game(struct referee *r, uint64_t now)
 	r->cleared = false;
 	r->menu.state = MENU_CLOSED;
 	r->resumed = false;
+	r->relay_guide = false;
 	if (ref_emit(r, &rec))
 		return;
 	ref_effect(r, &fx);
 	ref_fairplay_check(r, now);
+}
+
+static void new_game(struct referee *r, uint64_t now)
+{
+	ref_new_game(r, &r->set.next, now);
 }
 
 void referee_start(struct referee *r, uint64_t now)
@@ -153,7 +159,10 @@ void referee_start(struct referee *r, uint64_t now)
 		rec.u.restart.run = g->restarts + 1;
 		ref_emit(r, &rec);
 		ref_effect(r, &fx);
-		if (!game_over(g)) {
+		if (!game_over(g) && g->params.mode == GAME_ONLINE) {
+			/* The server's clock is the clock: the online process brings it back. */
+			ref_say(r, GAME_PRIVATE, GAME_MSG_RESUMED_NO_CLOCK, now);
+		} else if (!game_over(g)) {
 			ref_say(r, GAME_PRIVATE,
 				g->has_clock ? GAME_MSG_RESUMED_AFTER_RESTART
 					     : GAME_MSG_RESUMED_NO_CLOCK,

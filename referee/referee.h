@@ -57,6 +57,7 @@ struct referee_settings {
 	 * move's comment said only on request (repeat), else after the move. */
 	bool review_aloud;
 	bool review_comments_on_request;
+	bool online_menu; /* casual play: the menu offers an online game ([online] menu) */
 	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
 	 * display to show it, an arbiter PIN (digits) to open it and a PIN budget
 	 * (referee_attach_pins()). */
@@ -169,6 +170,32 @@ void referee_engine_info(const struct referee *r, struct referee_engine_info *ou
 /* The training process's connection closed without `engine off`: said privately if it was
  * playing. */
 void referee_engine_gone(struct referee *r, uint64_t now);
+
+/* ------------------------------------------------------------------ online play */
+
+/*
+ * Online play (docs/online.md "Playing online"): the online process, a client of the control
+ * socket, plays the tactile player's game on a server; the daemon opens no network socket.  What
+ * the server says of its game comes as CMD_ONLINE commands; what the player asks of the server from
+ * the button menu goes out as GAME_FX_ONLINE_ASK to that process's connection alone. Its state is
+ * not journaled: the online process is no part of the game (the game's moves, clocks and result
+ * are, as the server gave them).
+ */
+enum referee_online_state {
+	REFEREE_ONLINE_NONE = 0,
+	REFEREE_ONLINE_WAITING,	  /* waits for the menu's online entry */
+	REFEREE_ONLINE_CONNECTED, /* it is there, a game on or not */
+};
+struct referee_online_info {
+	enum referee_online_state state;
+	unsigned offers;    /* the offers standing on the server (game/online.h) */
+	bool opponent_gone; /* the opponent left the game */
+	bool claimable;	    /* and the player may claim the win or a draw now */
+};
+void referee_online_info(const struct referee *r, uint64_t now, struct referee_online_info *out);
+/* The online process's connection closed without `online off`: said privately if its game
+ * is on. */
+void referee_online_gone(struct referee *r, uint64_t now);
 
 /*
  * Review (docs/training.md "Going over a game", game/review.h): a finished game loaded move by

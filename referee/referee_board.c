@@ -45,13 +45,22 @@ static void check_outcome(struct referee *r, uint64_t now)
 	if ((o == CHESS_FIVEFOLD || o == CHESS_SEVENTY_FIVE) &&
 	    !r->g.rules->automatic_fivefold_seventy_five)
 		return; /* a claim for the players, not an automatic end (2005) */
+	/* Online play (docs/online.md "Playing online"): the server decides the draws; mate and
+	 * stalemate it decides as the device does. */
+	if (r->g.params.mode == GAME_ONLINE && o != CHESS_CHECKMATE && o != CHESS_STALEMATE)
+		return;
 	/* Mate and stalemate end the game for everyone to hear (Art. 5.1.1, 5.2.1).  In a
 	 * tournament a dead position is told to the tactile player alone, and a fivefold or
-	 * 75-move draw goes to the arbiter (status), not the players (trap 1). */
-	if (r->g.params.mode == GAME_CASUAL || o == CHESS_CHECKMATE || o == CHESS_STALEMATE)
+	 * 75-move draw goes to the arbiter (status), not the players (trap 1).  A dead position
+	 * is said with its result: a draw (5.2.2; 2005 5.2 b) is not what every player knows it
+	 * to mean. */
+	if (r->g.params.mode != GAME_TOURNAMENT || o == CHESS_CHECKMATE || o == CHESS_STALEMATE)
 		ref_say(r, GAME_PUBLIC, ends[o].msg, now);
 	else if (o == CHESS_DEAD_POSITION)
 		ref_say(r, GAME_PRIVATE, ends[o].msg, now);
+	if (o == CHESS_DEAD_POSITION)
+		ref_say(r, r->g.params.mode != GAME_TOURNAMENT ? GAME_PUBLIC : GAME_PRIVATE,
+			GAME_MSG_RESULT_DRAW, now);
 	ref_end_game(r, o == CHESS_CHECKMATE ? result_win(mover) : "1/2-1/2", TERMINATION_NORMAL,
 		     ends[o].reason, "device", now);
 }
@@ -152,6 +161,9 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	else if (r->board_ready)
 		detect_commit(&r->det, m);
 	check_outcome(r, now);
+	/* Online play: the player's move that ended the game goes to the server at once. */
+	if (!relayed_by && g->params.mode == GAME_ONLINE)
+		ref_online_final_move(r, now);
 	/* The player's press came first (a press of an impossible board, or one with no move,
 	 * switched the clocks, 7.5.1, 7.5.3): the move made after it is complete, without a
 	 * reading of its own, and counted now (that press counted none).  An opponent's press
@@ -284,7 +296,7 @@ void ref_mismatch_raise(struct referee *r, uint64_t empty, uint64_t occupied, ui
 	r->guide_next = 0;
 	if (ref_emit(r, &rec))
 		return;
-	if (r->g.params.mode == GAME_CASUAL && game_position(&r->g)->side == r->g.params.player)
+	if (r->g.params.mode != GAME_TOURNAMENT && game_position(&r->g)->side == r->g.params.player)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_ILLEGAL_MOVE, now);
 	ref_say(r, GAME_PRIVATE, GAME_MSG_MISMATCH, now);
 }

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void press_record(struct referee *r, int color, enum press_kind kind,
-			 const struct chess_clock *after, uint64_t now)
+void ref_press_record(struct referee *r, int color, enum press_kind kind,
+		      const struct chess_clock *after, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_PRESS, now);
 
@@ -20,7 +20,7 @@ static void press_record(struct referee *r, int color, enum press_kind kind,
 	ref_emit(r, &rec);
 }
 
-static void complete(struct referee *r, int ply, int64_t clk, uint64_t now)
+void ref_complete(struct referee *r, int ply, int64_t clk, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_COMPLETE, now);
 
@@ -140,7 +140,9 @@ void ref_check_flag(struct referee *r, uint64_t now)
 	struct chess_clock c;
 	bool doubt = false;
 
-	if (!g->has_clock || g->result.state != RESULT_ON || clock_flag_deadline(&g->clock) > now)
+	/* Online play: the server's clock is the clock, and the server decides a flag. */
+	if (!g->has_clock || g->result.state != RESULT_ON || g->params.mode == GAME_ONLINE ||
+	    clock_flag_deadline(&g->clock) > now)
 		return;
 	if (flag_stands(r, now, &c, &doubt))
 		flag_fell(r, &c, doubt, now);
@@ -158,8 +160,8 @@ static void press_after_end(struct referee *r, int color, uint64_t now)
 	    clock_press(&c, color, now) != CLOCK_PRESS_MOVE)
 		return;
 	clock_stop(&c, now);
-	press_record(r, color, PRESS_MOVE, &c, now);
-	complete(r, ply, c.last_press_ms[color], now);
+	ref_press_record(r, color, PRESS_MOVE, &c, now);
+	ref_complete(r, ply, c.last_press_ms[color], now);
 }
 
 /* A press while the clocks stand (for the arbiter, a claim, or after a restart): the clock
@@ -176,9 +178,9 @@ static void press_while_paused(struct referee *r, int color, uint64_t now)
 	 * complete once it reaches the tactile board. */
 	if (ply >= 0 || (c.running == color && color != player))
 		clock_count_move(&c, color, now);
-	press_record(r, color, PRESS_PAUSED, &c, now);
+	ref_press_record(r, color, PRESS_PAUSED, &c, now);
 	if (ply >= 0)
-		complete(r, ply, -1, now);
+		ref_complete(r, ply, -1, now);
 	if (color == player)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PAUSED, now);
 }
@@ -196,6 +198,10 @@ void ref_press(struct referee *r, int color, uint64_t now)
 
 	if (!g->has_clock)
 		return;
+	if (g->params.mode == GAME_ONLINE) {
+		ref_online_press(r, color, now);
+		return;
+	}
 	if (game_over(g)) {
 		press_after_end(r, color, now);
 		return;
@@ -205,7 +211,7 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		if (game_position(g)->side == player && color == player &&
 		    g->promotion.choice == CHESS_NO_PIECE) {
 			/* Trap 2: never a silent queen.  The press does not count. */
-			press_record(r, color, PRESS_REFUSED, &g->clock, now);
+			ref_press_record(r, color, PRESS_REFUSED, &g->clock, now);
 			ref_say(r, GAME_PRIVATE, GAME_MSG_PROMOTION_NEEDED, now);
 			return;
 		}
@@ -232,14 +238,14 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		return;
 	}
 	if (before == CLOCK_NOT_STARTED) {
-		press_record(r, color, rc == CLOCK_PRESS_STARTED ? PRESS_START : PRESS_IDLE, &c,
-			     now);
+		ref_press_record(r, color, rc == CLOCK_PRESS_STARTED ? PRESS_START : PRESS_IDLE, &c,
+				 now);
 		if (rc == CLOCK_PRESS_STARTED)
 			ref_say(r, GAME_PRIVATE, GAME_MSG_GAME_START, now);
 		return;
 	}
 	if (rc != CLOCK_PRESS_MOVE) {
-		press_record(r, color, PRESS_IDLE, &c, now);
+		ref_press_record(r, color, PRESS_IDLE, &c, now);
 		return;
 	}
 	if (color == player && referee_board_differences(r)) {
@@ -276,11 +282,11 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		uint64_t diff = referee_board_differences(r);
 		uint64_t occ = chess_pos_occupancy(game_position(g));
 
-		press_record(r, color, PRESS_ILLEGAL, &c, now);
+		ref_press_record(r, color, PRESS_ILLEGAL, &c, now);
 		/* The press completes the move the player made before it (7.5.1), without a
 		 * reading: the reading is the impossible board's. */
 		if (ply >= 0)
-			complete(r, ply, -1, now);
+			ref_complete(r, ply, -1, now);
 		if (g->mismatch.state == MISMATCH_HELD)
 			ref_mismatch_open_held(r, now);
 		else if (!mismatch_active(&g->mismatch))
@@ -290,7 +296,7 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	if (kind == PRESS_EMPTY) {
 		/* Art. 7.5.3: a press with no move made is an illegal move.  The clocks switched;
 		 * the player, who cannot see it, is told; the arbiter sees it in status. */
-		press_record(r, color, PRESS_EMPTY, &c, now);
+		ref_press_record(r, color, PRESS_EMPTY, &c, now);
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PRESS_NO_MOVE, now);
 		return;
 	}
@@ -298,10 +304,10 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	if (game_over(g))
 		clock_stop(&c, now);
 	c0 = g->clock;
-	press_record(r, color, PRESS_MOVE, &c, now);
+	ref_press_record(r, color, PRESS_MOVE, &c, now);
 	ref_say_period_change(r, &c0, now);
 	if (ply >= 0)
-		complete(r, ply, c.last_press_ms[color], now);
+		ref_complete(r, ply, c.last_press_ms[color], now);
 	for (int i = 0; i < r->set.warning_count; i++)
 		if (clock_remaining(&g->clock, player, now) > (int64_t)r->set.warnings_s[i] * 1000)
 			r->warned[i] = false;
@@ -339,6 +345,11 @@ void ref_pause_button(struct referee *r, uint64_t now)
 
 	if (!g->has_clock || game_over(g))
 		return;
+	if (g->params.mode == GAME_ONLINE) {
+		/* The server's clock does not stop. */
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	}
 	if (g->clock.state == CLOCK_RUNNING)
 		ref_pause(r, true, "player", now);
 	else if (g->clock.state == CLOCK_PAUSED && g->params.mode == GAME_CASUAL)
@@ -454,7 +465,7 @@ uint64_t ref_clock_deadline(const struct referee *r, uint64_t now)
 
 	if (!g->has_clock || g->result.state != RESULT_ON)
 		return best;
-	best = clock_flag_deadline(&g->clock);
+	best = g->params.mode == GAME_ONLINE ? UINT64_MAX : clock_flag_deadline(&g->clock);
 	if (checkpoint_due(g) < best)
 		best = checkpoint_due(g);
 	if (!player_clock_runs(r))

@@ -115,34 +115,43 @@ static void cmd_tag(struct referee *r, const struct game_command *cmd, uint64_t 
 
 /* ------------------------------------------------------------------ draws */
 
-static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, uint64_t now)
+int ref_draw_offer(struct referee *r, int color, const char *author, uint64_t now)
 {
 	struct game *g = &r->g;
-	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
-	struct game_record rec = ref_command_record(REC_DRAW_OFFER, cmd, now);
-	int ply = color >= 0 ? game_last_ply_of(g, color) : -1;
+	struct game_record rec = ref_record(REC_DRAW_OFFER, now);
+	int ply = game_last_ply_of(g, color);
 
-	if (ply < 0) {
-		if (color >= 0)
-			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
-				   REPLY_ARGS(REPLY_S("color", color_word(color))));
-		else
-			ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
-		return;
-	}
+	if (ply < 0)
+		return -1;
+	snprintf(rec.author, sizeof(rec.author), "%s", author);
 	rec.u.offer.color = color;
 	rec.u.offer.ply = ply + 1;
-	if (ref_emit(r, &rec)) {
-		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
-		return;
-	}
+	if (ref_emit(r, &rec))
+		return -2;
 	/* The tactile player's offer must reach the sighted opponent; an offer to the tactile
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
-	ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
-		   REPLY_ARGS(REPLY_S("color", color_word(color)),
-			      REPLY_N("move_number", game_move_number(g, ply))));
+	return ply;
+}
+
+static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	int color = cmd->color >= 0 ? cmd->color : last_mover(g);
+	int ply = color >= 0 ? ref_draw_offer(r, color, cmd->author, now) : -1;
+
+	if (ply == -1 && color >= 0)
+		ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
+			   REPLY_ARGS(REPLY_S("color", color_word(color))));
+	else if (ply == -1)
+		ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
+	else if (ply < 0)
+		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
+	else
+		ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
+			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				      REPLY_N("move_number", game_move_number(g, ply))));
 }
 
 static void cmd_accept_draw(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -272,8 +281,10 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 
 /* ------------------------------------------------------------------ the end */
 
-static void say_result(struct referee *r, const char *result, uint64_t now)
+void ref_say_result(struct referee *r, const char *result, uint64_t now)
 {
+	if (!strcmp(result, "*"))
+		return;
 	ref_say(r, GAME_PRIVATE,
 		!strcmp(result, "1-0")	 ? GAME_MSG_RESULT_WHITE_WINS
 		: !strcmp(result, "0-1") ? GAME_MSG_RESULT_BLACK_WINS
@@ -397,14 +408,14 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 				   REPLY_ARGS(REPLY_S("what", "ruling")));
 			return;
 		}
-		say_result(r, cmd->result, now);
+		ref_say_result(r, cmd->result, now);
 		ref_answer(r, cmd, now, REPLY_RESULT_REPLACED,
 			   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text),
 				      REPLY_S("before", before)));
 		return;
 	}
 	ref_end_game(r, cmd->result, termination_of(cmd->text), cmd->text, cmd->author, now);
-	say_result(r, cmd->result, now);
+	ref_say_result(r, cmd->result, now);
 	ref_answer(r, cmd, now, REPLY_RESULT_SET,
 		   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text)));
 }
@@ -539,7 +550,8 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
  * changes nothing on the board may be given. */
 static bool allowed_in_review(enum game_command_kind kind)
 {
-	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE;
+	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE ||
+	       kind == CMD_ONLINE;
 }
 
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
@@ -549,6 +561,13 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	r->reply = reply;
 	if (review_active(&r->review) && !allowed_in_review(cmd->kind)) {
 		ref_answer(r, cmd, now, REPLY_REVIEW_HAS_BOARD, NULL);
+		r->reply = NULL;
+		return;
+	}
+	/* An online game's moves, offers, clocks and result are the server's (docs/online.md
+	 * "Playing online"): they come from the online process alone. */
+	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG) {
+		ref_answer(r, cmd, now, REPLY_ONLINE_SERVER_ONLY, NULL);
 		r->reply = NULL;
 		return;
 	}
@@ -610,6 +629,9 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_LAST_MOVES:
 		cmd_last_moves(r, cmd, now);
+		break;
+	case CMD_ONLINE:
+		ref_cmd_online(r, cmd, now);
 		break;
 	case CMD_KIND_COUNT:
 		break;

@@ -44,6 +44,15 @@ struct referee {
 		bool hint_asked;
 		int hint_ply; /* the plies of the position the hint is for */
 	} engine;
+	/* Online play (referee_online.c): the online process, as it said of itself and of the
+	 * server's game. */
+	struct {
+		enum referee_online_state state;
+		unsigned offers; /* the offers standing on the server (game/online.h) */
+		bool gone;	 /* the opponent left */
+		bool claim_said; /* that a claim is possible was said */
+		uint64_t claim_at;
+	} online;
 	/* The engine's move is being made on the board: each square guided and confirmed. */
 	bool relay_guide;
 	struct review review; /* study (referee_train.c) */
@@ -70,6 +79,9 @@ void ref_fault(struct referee *r, uint64_t ms, const char *what);
  * the plies said (0: no move yet). */
 #define REFEREE_LAST_MOVES 5
 int ref_last_moves(struct referee *r, int moves, uint64_t now);
+/* A new game with these parameters (the id and date filled by the sink); the board is
+ * followed from its start position. */
+void ref_new_game(struct referee *r, const struct game_params *params, uint64_t now);
 
 /* referee_board.c */
 /* A move made: from the board, or relayed by an assistant (relayed_by: the author). */
@@ -96,6 +108,11 @@ void ref_poll_detect(struct referee *r, uint64_t now);
 
 /* referee_clock.c */
 void ref_press(struct referee *r, int color, uint64_t now);
+/* A press record of `kind` carrying the clock after it; a complete record of ply `ply`
+ * (0-based) with its [%clk] reading (-1: none). */
+void ref_press_record(struct referee *r, int color, enum press_kind kind,
+		      const struct chess_clock *after, uint64_t now);
+void ref_complete(struct referee *r, int ply, int64_t clk, uint64_t now);
 void ref_pause(struct referee *r, bool pause, const char *author, uint64_t now);
 void ref_pause_button(struct referee *r, uint64_t now);
 void ref_check_flag(struct referee *r, uint64_t now);
@@ -124,6 +141,12 @@ void ref_answer_not_legal(struct referee *r, const struct game_command *cmd, uin
 			  const struct chess_error *err);
 struct game_record ref_command_record(enum game_record_type type, const struct game_command *cmd,
 				      uint64_t now);
+/* A draw offer by `color` (its author's), marked at its last move and said: publicly when
+ * it is the tactile player's, privately when made to them.  The ply it is marked at; -1
+ * when that side has no move yet, -2 when the game refused it. */
+int ref_draw_offer(struct referee *r, int color, const char *author, uint64_t now);
+/* The result, said privately ("*": nothing). */
+void ref_say_result(struct referee *r, const char *result, uint64_t now);
 
 /* referee_arbiter.c */
 void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now);
@@ -168,6 +191,20 @@ void ref_review_tick(struct referee *r, uint64_t now);
 uint64_t ref_review_deadline(const struct referee *r);
 /* Set-up guidance, said with `msg` (GAME_MSG_SETUP, GAME_MSG_TAKEBACK). */
 void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
+/* referee_online.c (docs/online.md "Playing online") */
+void ref_cmd_online(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The player's clock press in an online game: their move goes to the server. */
+void ref_online_press(struct referee *r, int color, uint64_t now);
+/* The player's move on the board ended the game (mate, stalemate): complete at once, so it
+ * goes to the server without a press. */
+void ref_online_final_move(struct referee *r, uint64_t now);
+/* What the player asks of the server (the menu's online items), given to the online
+ * process; said that none is there otherwise. */
+void ref_online_ask(struct referee *r, int request, uint64_t now);
+/* The menu's online entry: a game asked of the waiting online process. */
+void ref_online_request_play(struct referee *r, uint64_t now);
+/* Whether the player may claim the win or a draw now (the opponent stayed away). */
+bool ref_online_claimable(const struct referee *r, uint64_t now);
 /* referee_mate.c */
 /* The result of a rule that gives `winner` the game unless they cannot checkmate by any
  * series of legal moves: their win, "1/2-1/2", or "*" (not proven either way). */

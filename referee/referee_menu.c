@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "game/online.h"
+
 static void menu_say(struct referee *r, uint64_t now)
 {
 	ref_say(r, GAME_PRIVATE,
@@ -37,6 +39,35 @@ static void menu_braille_sheet(struct referee *r, uint64_t now)
 	ref_effect(r, &fx);
 }
 
+/* What an item asks of the server in an online game (docs/online.md "Playing online"), or -1. */
+static int online_request(enum menu_item item)
+{
+	switch (item) {
+	case MENU_OFFER_DRAW:
+		return ONLINE_ASK_OFFER_DRAW;
+	case MENU_ACCEPT_DRAW:
+		return ONLINE_ASK_ACCEPT_DRAW;
+	case MENU_DECLINE_DRAW:
+		return ONLINE_ASK_DECLINE_DRAW;
+	case MENU_RESIGN:
+		return ONLINE_ASK_RESIGN;
+	case MENU_ABORT:
+		return ONLINE_ASK_ABORT;
+	case MENU_TAKEBACK:
+		return ONLINE_ASK_TAKEBACK;
+	case MENU_ACCEPT_TAKEBACK:
+		return ONLINE_ASK_ACCEPT_TAKEBACK;
+	case MENU_DECLINE_TAKEBACK:
+		return ONLINE_ASK_DECLINE_TAKEBACK;
+	case MENU_CLAIM_VICTORY:
+		return ONLINE_ASK_CLAIM_VICTORY;
+	case MENU_CLAIM_DRAW_GONE:
+		return ONLINE_ASK_CLAIM_DRAW;
+	default:
+		return -1;
+	}
+}
+
 static void menu_choose(struct referee *r, uint64_t now)
 {
 	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
@@ -54,6 +85,11 @@ static void menu_choose(struct referee *r, uint64_t now)
 	r->menu.state = MENU_CLOSED;
 	if (game_command_unmet(&r->g, GAME_MODES_ALL, menu_item_needs(item), why, sizeof(why))) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	}
+	if (r->g.params.mode == GAME_ONLINE && online_request(item) >= 0) {
+		/* Asked of the server: the game changes when its stream says so. */
+		ref_online_ask(r, online_request(item), now);
 		return;
 	}
 	switch (item) {
@@ -88,6 +124,18 @@ static void menu_choose(struct referee *r, uint64_t now)
 		break;
 	case MENU_TRAIN:
 		ref_train_request(r, now);
+		return;
+	case MENU_ONLINE:
+		ref_online_request_play(r, now);
+		return;
+	case MENU_ABORT:
+	case MENU_DECLINE_DRAW:
+	case MENU_ACCEPT_TAKEBACK:
+	case MENU_DECLINE_TAKEBACK:
+	case MENU_CLAIM_VICTORY:
+	case MENU_CLAIM_DRAW_GONE:
+		/* Online play's own: asked above. */
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
 		return;
 	case MENU_END_REVIEW:
 	case MENU_REVIEW_LEAVE:
@@ -149,6 +197,9 @@ void ref_menu_tick(struct referee *r, uint64_t now)
 			r->menu.review_aloud = r->review.aloud;
 			/* The menu takes the buttons from a move being chosen. */
 			r->review.choosing = false;
+			r->menu.online_entry = r->set.online_menu;
+			r->menu.online_offers = r->online.offers;
+			r->menu.online_claimable = ref_online_claimable(r, now);
 			menu_open(&r->menu, &r->g, now);
 			menu_say(r, now);
 		}

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ struct store {
 	char serial[64]; /* the device's, for the finished game's scoresheet */
 	bool sync, record_audio, virtual_time;
 	int keep_audio, keep_games;
+	uint64_t keep_audio_bytes;
 	struct voice *voice;
 	struct journal *journal;
 	char journal_game[GAME_ID_MAX]; /* the game whose records the journal file holds */
@@ -168,6 +171,7 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->sync = cfg->sync;
 	s->record_audio = cfg->record_audio;
 	s->keep_audio = cfg->keep_audio ? cfg->keep_audio : 50;
+	s->keep_audio_bytes = cfg->keep_audio_bytes;
 	s->keep_games = cfg->keep_games > 0 ? cfg->keep_games : -1;
 	s->virtual_time = cfg->virtual_time;
 	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
@@ -708,17 +712,94 @@ static void prune(struct store *s, const char *suffix, int keep, const char *cur
 	free(names);
 }
 
+/* The finished games' audio records (games/game-*.opus, and the .wav of earlier versions):
+ * the newest keep_audio of them, together at most keep_audio_bytes less the room the game
+ * in progress keeps (as large as the largest record, at least STORE_AUDIO_ROOM); and
+ * fewer while the file system has less than that room free.  The oldest go first. */
+#define STORE_AUDIO_ROOM (2u * 1000 * 1000)
+
+struct audio_file {
+	char name[NAME_MAX + 1];
+	uint64_t size;
+};
+
+static int audio_newer_first(const void *a, const void *b)
+{
+	return strcmp(((const struct audio_file *)b)->name, ((const struct audio_file *)a)->name);
+}
+
+static void prune_audio(struct store *s, const char *current)
+{
+	char dir[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
+	struct audio_file *files = NULL;
+	size_t n = 0, cap = 0, kept = 0;
+	uint64_t room = STORE_AUDIO_ROOM, total = 0, free_bytes = UINT64_MAX;
+	struct statvfs fs;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/games", s->dir);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		struct stat st;
+
+		if (strncmp(e->d_name, "game-", 5) ||
+		    (!(l > 5 && !strcmp(e->d_name + l - 5, ".opus")) &&
+		     !(l > 4 && !strcmp(e->d_name + l - 4, ".wav"))) ||
+		    (current[0] && !strncmp(e->d_name, current, strlen(current))) ||
+		    fstatat(dirfd(d), e->d_name, &st, 0))
+			continue;
+		if (n == cap) {
+			struct audio_file *more =
+			    realloc(files, (cap = cap ? cap * 2 : 64) * sizeof(*files));
+
+			if (!more)
+				break;
+			files = more;
+		}
+		snprintf(files[n].name, sizeof(files[n].name), "%s", e->d_name);
+		files[n++].size = (uint64_t)st.st_size;
+		if ((uint64_t)st.st_size > room)
+			room = (uint64_t)st.st_size;
+	}
+	closedir(d);
+	if (n)
+		qsort(files, n, sizeof(*files), audio_newer_first);
+	if (statvfs(dir, &fs) == 0)
+		free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
+	while (kept < n && (s->keep_audio < 0 || kept < (size_t)s->keep_audio) &&
+	       (!s->keep_audio_bytes || total + files[kept].size + room <= s->keep_audio_bytes))
+		total += files[kept++].size;
+	while (kept > 0 && free_bytes < room) {
+		free_bytes += files[--kept].size;
+		total -= files[kept].size;
+	}
+	for (size_t i = kept; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		if (unlink(path) == 0)
+			log_info(LOG_GAME,
+				 "removed %s (kept the last %zu, %llu MB; %llu MB kept for the "
+				 "game in progress)",
+				 path, kept, (unsigned long long)(total / 1000000),
+				 (unsigned long long)(room / 1000000));
+	}
+	free(files);
+}
+
 void store_game_start(struct store *s, const struct game *g)
 {
-	/* The finished games' files beyond what is kept go (the audio is large: 2.5 MB a game;
-	 * PGN and journals are small and all kept unless told otherwise). */
-	prune(s, ".wav", s->keep_audio, g->params.id);
+	/* The finished games' files beyond what is kept go (the audio is the large part; PGN
+	 * and journals are small and all kept unless told otherwise). */
+	prune_audio(s, g->params.id);
 	prune(s, ".pgn", s->keep_games, g->params.id);
 	prune(s, ".journal", s->keep_games, g->params.id);
 	if (s->voice && s->record_audio) {
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s/games/%s.wav", s->dir, g->params.id);
+		snprintf(path, sizeof(path), "%s/games/%s.opus", s->dir, g->params.id);
 		voice_record_to(s->voice, path);
 	}
 	write_pgn(s, g, true);

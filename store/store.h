@@ -23,7 +23,10 @@ struct store_config {
 	bool virtual_time; /* dates are unknown in virtual time */
 	bool threaded;	   /* syncs and scoresheets written on a thread of their own (writer.h) */
 	int keep_audio;	   /* finished games whose audio record is kept (-1: all; 0: default 50) */
-	int keep_games;	   /* finished games whose PGN and journal are kept (-1 or 0: all) */
+	/* The finished games' audio records together at most this (0: no bound); the game in
+	 * progress keeps room besides (store.c, docs/state.md "State directory"). */
+	uint64_t keep_audio_bytes;
+	int keep_games; /* finished games whose PGN and journal are kept (-1 or 0: all) */
 	const char
 	    *serial; /* the device's serial, in the finished game's scoresheet (NULL: none) */
 };

@@ -284,6 +284,20 @@ link_is b3 '{"broadcast":true,"daemon":false}' && ok ||
 kill -CONT "$b3_daemon"
 link_is b3 '{"broadcast":true,"daemon":true}' && ok ||
 	bad "the daemon going on: b3's link $(retained "$port" annabella/b3/link)"
+# The broadcast's client id is new each run and not to be guessed: a client of the room that
+# takes the id a board once had (annabella-broadcast-NAME) pushes nobody off.
+id=$(grep -o 'as annabella-b2-[0-9a-f]\{16\} ' "$work/broker.conf.log" | head -1)
+[ -n "$id" ] && ok ||
+	bad "b2's client id is not annabella-b2-RANDOM: $(grep -o 'as [^ ]*b2[^ ]* ' "$work/broker.conf.log" | head -2)"
+before=$(grep -c 'connected$' "$work/b2.broadcast.log")
+for _ in 1 2 3; do
+	mosquitto_sub -p "$port" -i annabella-broadcast-b2 -t annabella/b2/link -C 1 -W 1 >/dev/null 2>&1
+done
+sleep 0.5
+[ "$(grep -c 'connected$' "$work/b2.broadcast.log")" = "$before" ] &&
+	! grep -q "Client ${id#as }\?already connected" "$work/broker.conf.log" &&
+	link_now b2 '{"broadcast":true,"daemon":true}' && ok ||
+	bad "a client with the old client id pushed b2's broadcast off: $(grep -c 'connected$' "$work/b2.broadcast.log") connections (had $before); $(grep 'already connected' "$work/broker.conf.log" | head -2)"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data 'tags White x' "$relay/round.pgn")
 [ "$code" = 405 ] && ok || bad "POST got $code, not 405"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$relay/api/boards")

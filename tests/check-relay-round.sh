@@ -6,7 +6,8 @@
 # is not in the round; one board's user tries to publish in the other's place; a client of the
 # room without a name tries to publish.  The relay with --boards (and again with --round
 # ROUND.csv) serves only the two boards' real games in round.pgn and /api/boards, and says once
-# in its log which name it ignored; the broker keeps a board out of another's topic and the room
+# in its log which name it ignored; each board's link reaches the relay and the room (and a
+# killed broadcast's last will); the broker keeps a board out of another's topic and the room
 # out of all; the room can read the games.  Without --boards every publisher is shown, as
 # before.
 set -u
@@ -46,6 +47,7 @@ board() { # NAME WHITE: a daemon playing 1. e4 e5 with its broadcast logged in a
 }
 board pi-01 "Berg, Anna"
 board pi-02 "Lind, Eva"
+pi02_broadcast=$!
 sleep 2.5
 
 # Publishers that are not the round's: pi-99 (a name of its own), pi-01's user in pi-02's
@@ -93,6 +95,25 @@ sleep 0.5
 [ "$(grep -c "'pi-99' is not a board of the round" "$work/relay1.log")" -eq 1 ] && ok ||
 	bad "the relay's log on pi-99 (want one line): $(cat "$work/relay1.log")"
 grep -q "the round: 2 boards" "$work/relay1.log" && ok || bad "the relay does not say its round: $(cat "$work/relay1.log")"
+# Each board's link (its broadcast and its daemon up; its last will when the broadcast is
+# gone) reaches the relay and the room through the shipped ACL.
+links() { # the boards' links as the relay shows them
+	curl -s "http://127.0.0.1:$rport/api/boards" | python3 -c '
+import json, sys
+for b in json.load(sys.stdin)["boards"]:
+    print("%s=%s/%s" % (b["name"], b["link"]["broadcast"], b["link"]["daemon"]), end=" ")'
+}
+links_are() { [ "$(links)" = "$1" ]; }
+wait_for 5 links_are "pi-01=True/True pi-02=True/True " && ok ||
+	bad "the relay does not see the boards' links: $(links)"
+got=$(mosquitto_sub -p "$port" -t annabella/pi-01/link -C 1 -W 2 2>/dev/null)
+[ "$got" = '{"broadcast":true,"daemon":true}' ] && ok || bad "the room does not read pi-01's link: '$got'"
+kill -9 "$pi02_broadcast"
+stop "$pi02_broadcast"
+wait_for 5 links_are "pi-01=True/True pi-02=False/None " && ok ||
+	bad "pi-02's last will does not reach the relay: $(links)"
+got=$(mosquitto_sub -p "$port" -t annabella/pi-02/link -C 1 -W 2 2>/dev/null)
+[ "$got" = '{"broadcast":false,"daemon":null}' ] && ok || bad "the room does not read pi-02's last will: '$got'"
 stop "$rpid"
 
 # The round from its tags CSV (as `annabella relay tags` sends it).

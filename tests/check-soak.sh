@@ -32,7 +32,7 @@ echo "soak: peak resident size after 10 games ${r10} KB, after 100 games ${r100}
 [ "$r100" -le $((r10 * 11 / 10)) ]
 check $? "memory grows with the games: $r10 KB after 10, $r100 KB after 100"
 pgns=$(ls "$work/s100/games/"*.pgn | wc -l)
-wavs=$(ls "$work/s100/games/"*.wav | wc -l)
+wavs=$(ls "$work/s100/games/"*.opus | wc -l)
 echo "soak: games/ after 100 games: $pgns scoresheets, $wavs audio records"
 [ "$pgns" -ge 100 ]
 check $? "scoresheets kept: $pgns (want every game)"

@@ -58,7 +58,7 @@ time-control 300+0
 +300 place c6
 +300 press opponent-clock
 EOF
-wav_before=$(stat -c %s "$work/ro/games/game-0001.wav" 2>/dev/null || echo 0)
+wav_before=$(stat -c %s "$work/ro/games/game-0001.opus" 2>/dev/null || echo 0)
 # The mount needs root; the daemon runs as the tester, who owns the state directory.
 $sudo unshare -m bash -c '
 	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 3
@@ -92,7 +92,7 @@ else
 fi
 # The game's audio record, which could not be opened while storage was read-only, takes up
 # again with what is said after (c6's announcement).
-wav_after=$($sudo stat -c %s "$work/ro/games/game-0001.wav" 2>/dev/null || echo 0)
+wav_after=$($sudo stat -c %s "$work/ro/games/game-0001.opus" 2>/dev/null || echo 0)
 if ((wav_before > 0 && wav_after > wav_before)); then ok; else
 	bad "read-only at start: the audio record did not go on once storage came back ($wav_before bytes before, $wav_after after)"
 fi

@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# The web page's PINs (docs/web.md "The web page for the assistant and the arbiter") with curl
-# against a real daemon and a real `annabella web`: forty wrong PINs sent at once from one
-# address are counted one by one (five refused as wrong, the others told to wait: none gets
-# through by a race); the arbiter's PIN from another address is taken while that address waits;
-# wrong PINs from many addresses are held back in total, but not at an address that gave a right
-# PIN before; and the daemon never counts the page's user as guessing (its control.log has no
-# wrong PIN of it).  Without the PINs in its configuration the page passes each on to the
-# daemon, one at a time per address, and the daemon's wait (code pin-wait) is a 429.
+# The web page's PINs (docs/web.md "The web page for the assistant and the arbiter"; README "Security
+# model") with curl and Python's http.client, each request from a loopback address of its own
+# (127.x.y.z), against a real daemon and a real `annabella web`:
+# - forty wrong PINs sent at once from one address are counted one by one (five refused as
+#   wrong, the others told to wait, with the real wait in seconds: none gets through by a race);
+# - the arbiter's PIN is checked against its address's own budget only: taken from another
+#   address while the first waits, and from a new address while the page's total for new
+#   addresses is full (which holds back the assistant's PIN there);
+# - 66 addresses that know the assistant's PIN guessing the arbiter's in turns (the churn that
+#   once evicted one another's counts): each held to its own five and its waits, at most 64
+#   addresses counted at once; the others told to wait, unchecked;
+# - trust kept per role: 86 assistant logins do not push the arbiter's address out, which
+#   still gets in while the table is full of guessing addresses;
+# - the daemon's refusal of the page's connection (its user at its six) is 503 "busy", never
+#   "wrong PIN"; the daemon never counts the page's user as guessing (its control.log has no
+#   wrong PIN of it);
+# - without the PINs in its configuration the page passes each on to the daemon, one at a time
+#   per address, and the daemon's wait (code pin-wait) is a 429.
 set -u
 build=$(cd "${1:-build}" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +41,7 @@ spawn "$build/annabella" web --config "$work/annabella.conf" --listen "127.0.0.1
 web=$!
 wait_port "$port" || bad "the page does not listen"
 base="http://127.0.0.1:$port/api/command"
-post() { # FROM-ADDRESS PIN COMMAND: "STATUS BODY"
+post() { # FROM-ADDRESS PIN COMMAND: the status code
 	curl -s --interface "$1" -o /dev/null -w '%{http_code}' -H "X-PIN: $2" \
 		--data-binary "$3" "$base" 2>/dev/null
 }
@@ -40,6 +50,32 @@ burst() { # FROM N: N wrong PINs at once from one address; their status codes, o
 	seq "$n" | xargs -P "$n" -I{} curl -s --interface "$from" -o /dev/null -w '%{http_code}\n' \
 		-H 'X-PIN: 9{}0000' --data-binary status "$base"
 }
+# PINs from many addresses, in order: lines "ADDRESS PIN" on stdin; "ADDRESS PIN STATUS
+# REASON-OR-CODE SECONDS" on stdout.
+many() {
+	python3 -c '
+import http.client, json, sys
+port = int(sys.argv[1])
+for line in sys.stdin:
+    addr, pin = line.split()
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(addr, 0))
+    c.request("POST", "/api/command", body="status", headers={"X-PIN": pin})
+    r = c.getresponse()
+    try:
+        j = json.loads(r.read())
+    except ValueError:
+        j = {}
+    print(addr, pin, r.status, j.get("reason") or j.get("code") or "-", j.get("seconds", "-"))
+    c.close()' "$port"
+}
+
+# Twenty assistants log in, each from an address of their own.
+{
+	for i in $(seq 1 20); do echo "127.0.1.$i 123456"; done
+	for i in $(seq 1 66); do echo "127.0.2.$i 123456"; done
+} | many >"$work/assistants"
+[ "$(grep -c ' 200 ' "$work/assistants")" -eq 86 ] && ok ||
+	bad "86 assistants' logins: $(cut -d' ' -f3- "$work/assistants" | sort | uniq -c | tr '\n' ' ')"
 
 # Forty at once from one address: five wrong, thirty-five told to wait.
 burst 127.0.0.1 40 >"$work/burst"
@@ -47,9 +83,13 @@ wrong=$(grep -c '^403$' "$work/burst")
 waits=$(grep -c '^429$' "$work/burst")
 [ "$wrong" -eq 5 ] && [ "$waits" -eq 35 ] && ok ||
 	bad "40 PINs at once from one address: $wrong refused as wrong (want 5), $waits told to wait (want 35): $(sort "$work/burst" | uniq -c | tr '\n' ' ')"
-# That address waits, even with the right PIN; the arbiter at another is taken at once.
-code=$(post 127.0.0.1 471108 status)
-[ "$code" = 429 ] && ok || bad "the waiting address's right PIN: $code (want 429)"
+# The wait is said in seconds, as the page words it (code pin-wait) and as Retry-After.
+curl -s --interface 127.0.0.1 -D "$work/wait.head" -o "$work/wait.json" -H 'X-PIN: 471108' \
+	--data-binary status "$base"
+grep -q '"code":"pin-wait","args":{"seconds":[12]}' "$work/wait.json" &&
+	grep -qi '^Retry-After: [12]' "$work/wait.head" && ok ||
+	bad "the waiting address's right PIN: not the wait in seconds: $(cat "$work/wait.json") $(grep -i retry "$work/wait.head")"
+# The arbiter at another address is taken at once.
 code=$(curl -s --interface 127.0.0.2 -H 'X-PIN: 471108' --data-binary 'status' -o "$work/arb.json" \
 	-w '%{http_code}' "$base")
 [ "$code" = 200 ] && grep -q '"plies"' "$work/arb.json" && ok ||
@@ -59,18 +99,48 @@ code=$(curl -s --interface 127.0.0.2 -H 'X-PIN: 471108' --data-binary 'clock set
 grep -q '"ok":true' "$work/arb.json" && ok ||
 	bad "the arbiter's command from another address: $code $(cat "$work/arb.json")"
 
-# The total: wrong PINs from 30 more addresses (one each) within the minute; the 31st new
-# address waits; the address that gave a right PIN does not.
-for i in $(seq 10 40); do post "127.0.0.$i" 555555 status >>"$work/many"; echo >>"$work/many"; done
-many_wrong=$(grep -c '^403$' "$work/many")
-many_wait=$(grep -c '^429$' "$work/many")
+# The total: wrong PINs from 30 more addresses (one each) within the minute fill it with the
+# five of 127.0.0.1; the last six are checked against the arbiter's PIN only, and told to wait.
+for i in $(seq 10 40); do echo "127.0.0.$i 555555"; done | many >"$work/many"
+many_wrong=$(grep -c ' 403 ' "$work/many")
+many_wait=$(grep -c ' 429 total ' "$work/many")
 [ "$many_wrong" -eq 25 ] && [ "$many_wait" -eq 6 ] && ok ||
-	bad "31 addresses with a wrong PIN after the 5: $many_wrong wrong (want 25: 30 a minute in all), $many_wait waiting (want 6)"
+	bad "31 addresses with a wrong PIN after the 5: $many_wrong wrong (want 25: 30 a minute in all), $many_wait waiting for the total (want 6): $(cut -d' ' -f3- "$work/many" | sort | uniq -c | tr '\n' ' ')"
+# A new address while the total is full: the arbiter's PIN is taken, the assistant's waits.
 code=$(post 127.0.0.50 471108 status)
-[ "$code" = 429 ] && ok || bad "a new address while the total is full: $code (want 429)"
+[ "$code" = 200 ] && ok || bad "the arbiter's PIN from a new address while the total is full: $code (want 200)"
+code=$(post 127.0.0.51 123456 status)
+[ "$code" = 429 ] && ok || bad "the assistant's PIN from a new address while the total is full: $code (want 429)"
 code=$(post 127.0.0.2 471108 status)
-[ "$code" = 200 ] && ok || bad "the trusted address while the total is full: $code (want 200)"
-# The daemon saw only right PINs from the page's user.
+[ "$code" = 200 ] && ok || bad "the arbiter's address while the total is full: $code (want 200)"
+
+# 66 addresses that know the assistant's PIN (they logged in before the total filled) guess
+# the arbiter's in turns, four PINs a turn, two turns.  Each is held to its own count: five checked, then a
+# wait; the table keeps every count (64 places: 32 taken above), so the addresses beyond it are
+# told to wait, unchecked.
+for turn in 1 2; do
+	for i in $(seq 1 66); do
+		for t in 1 2 3 4; do echo "127.0.2.$i 9$turn$t$i"; done
+	done
+done | many >"$work/guessers"
+checked=$(grep -c ' 9[0-9]* 403 ' "$work/guessers")
+crowded=$(grep -c ' 9[0-9]* 429 addresses ' "$work/guessers")
+per_address=$(awk '$3 == 403 { n[$1]++ } END { m = 0; for (a in n) if (n[a] > m) m = n[a]; print m }' "$work/guessers")
+[ "$checked" -le $((32 * 5)) ] && [ "$per_address" -le 5 ] && [ "$crowded" -gt 0 ] && ok ||
+	bad "66 assistants guessing the arbiter's PIN: $checked checked (want at most 32 places x 5), at most $per_address from one address (want 5), $crowded refused for the full table (want some): $(cut -d' ' -f3- "$work/guessers" | sort | uniq -c | tr '\n' ' ')"
+# The table is full: a new address waits, the arbiter's address still gets in, an assistant's
+# address gets in with the assistant's PIN only.
+code=$(post 127.0.3.1 471108 status)
+[ "$code" = 429 ] && ok || bad "the arbiter's PIN from a new address with the table full: $code (want 429)"
+code=$(post 127.0.0.2 471108 status)
+[ "$code" = 200 ] && ok ||
+	bad "the arbiter's own address after 86 assistant logins, the table full: $code (want 200)"
+code=$(post 127.0.2.66 123456 status)
+[ "$code" = 200 ] && ok || bad "an assistant's address with the table full: $code (want 200)"
+code=$(post 127.0.2.66 471108 status)
+[ "$code" = 429 ] && ok || bad "an assistant's address trying the arbiter's PIN with the table full: $code (want 429)"
+
+# The daemon never counted a wrong PIN of the page's user.
 if grep -q 'auth \*\*\*\* => error' "$work/state/control.log"; then
 	bad "the daemon counted the page's wrong PINs: $(grep 'auth' "$work/state/control.log" | head -3)"
 else
@@ -78,6 +148,24 @@ else
 fi
 grep -q 'annabella web: 127.0.0.1 waits' "$work/web.err" && ok ||
 	bad "the page's log does not say that the address waits: $(head -5 "$work/web.err")"
+
+# The daemon refuses the page's user a seventh connection: the arbiter's command is "busy"
+# (503), never "wrong PIN".
+python3 - "$sock" "$base" >"$work/busy" <<'PY' || bad "holding the page user's connections: $(cat "$work/busy")"
+import socket, subprocess, sys, time
+held = []
+for _ in range(6):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    held.append(s)
+time.sleep(0.3)
+out = subprocess.run(["curl", "-s", "--interface", "127.0.0.2", "-w", " %{http_code}", "-H",
+                      "X-PIN: 471108", "--data-binary", "status", sys.argv[2]],
+                     capture_output=True, text=True).stdout
+print(out)
+PY
+grep -q '"reason":"busy".* 503$' "$work/busy" && ok ||
+	bad "the daemon's refusal of the page's connection: $(cat "$work/busy") (want 503 busy)"
 
 # Without the PINs in its configuration: passed on, one at a time per address.
 stop "$web"

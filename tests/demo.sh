@@ -62,6 +62,6 @@ if [ "$audio" = wav ]; then
 	done
 	echo "  play them with: aplay $out/state/audio/public.wav"
 fi
-echo "demo: the game's audio record: $(ls "$out"/state/games/*.wav 2>/dev/null | head -1)"
+echo "demo: the game's audio record: $(ls "$out"/state/games/*.opus 2>/dev/null | head -1)"
 echo "demo: braille scoresheet:"
 "$build/annabella" scoresheet --format unicode "$out/state" || true

@@ -5,7 +5,7 @@
 #     . "$(dirname "$0")/lib.sh"
 #     begin NAME          counters at 0, a work directory $work, the clean-up at exit
 #     ...                 ok, bad MESSAGE, check STATUS MESSAGE, the waits, spawn, test users
-#     summary             "NAME: N passed, M failed"; exits 0 when nothing failed
+#     summary             "NAME: N passed, M failed[, K skipped]"; exits 0 when nothing failed
 #
 # At exit (also on SIGINT, SIGTERM, SIGHUP), in this order: the commands given to at_exit
 # (the last first), the processes started with spawn or given to track (SIGTERM, SIGKILL
@@ -25,6 +25,7 @@ fi
 check_name=check
 passed=0
 failed=0
+skipped=0
 work=""
 _lib_summary=1
 _lib_hooks=()
@@ -36,6 +37,7 @@ begin() { # NAME: the check's name (the prefix of its lines), a fresh work direc
 	check_name=$1
 	passed=0
 	failed=0
+	skipped=0
 	trap _lib_cleanup EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
@@ -67,8 +69,15 @@ indent() { sed 's/^/    /'; } # what a failure shows of a file, under its line
 
 show() { head -n "${2:-5}" "$1" 2>/dev/null | indent; } # FILE [LINES]: its first LINES (5), indented
 
+skip_part() { # REASON...: a part of the check cannot run here: said, counted in the summary
+	skipped=$((skipped + 1))
+	echo "$check_name: skipped, $*"
+}
+
 summary() { # the last line, and the exit status: 0 when nothing failed
-	[ "$_lib_summary" = 1 ] && echo "$check_name: $passed passed, $failed failed"
+	local more=""
+	[ "$skipped" -gt 0 ] && more=", $skipped skipped"
+	[ "$_lib_summary" = 1 ] && echo "$check_name: $passed passed, $failed failed$more"
 	[ "$failed" -eq 0 ]
 	exit
 }

@@ -35,6 +35,14 @@ static const struct pronounce_entry builtin[] = {
     {PHRASE_SV, "remi", "rEm'i:"},
     {PHRASE_NL, "remise", "r@m'i:z@"},
     {PHRASE_NL, "opgeven", "'OpXe:v@n"},
+    /* Online play (docs/online.md "Playing online"): "lee-chess", as its players say it. */
+    {PHRASE_DE, "Lichess", "l'i:tSEs"},
+    {PHRASE_EN, "Lichess", "l'i:tSEs"},
+    {PHRASE_EN, "lichess", "l'i:tSEs"},
+    {PHRASE_SV, "Lichess", "l'i:tSEs"},
+    {PHRASE_SV, "lichess", "l'i:tSEs"},
+    {PHRASE_NL, "Lichess", "l'i:tSEs"},
+    {PHRASE_NL, "lichess", "l'i:tSEs"},
 };
 
 static bool word_byte(unsigned char c)

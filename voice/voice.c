@@ -24,8 +24,10 @@
 #include "voice/voice.h"
 
 #include <errno.h>
+#include <espeak-ng/espeak_ng.h>
 #include <espeak-ng/speak_lib.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,9 +44,14 @@
 #include "base/strbuf.h"
 #include "base/timeutil.h"
 #include "base/trace.h"
+#include "voice/langvoice.h"
 #include "voice/phonemes.h"
+#include "voice/phrases.h"
+#include "voice/record.h"
+#include "voice/resample.h"
 #include "voice/sink.h"
 #include "voice/wav.h"
+#include "voice/worker.h"
 
 /* How long voice_start() waits for the audio output to open. */
 #define VOICE_START_WAIT_S 3
@@ -58,7 +65,8 @@ struct item {
 	uint64_t time_ms;
 	uint64_t said_ns; /* monotonic, when voice_say() took it */
 	uint64_t seq;
-	int record_fd; /* ITEM_RECORD: the new record file, or -1 to end the record */
+	int record_fd;	  /* ITEM_RECORD: the new record file, or -1 to end the record */
+	bool record_opus; /* ITEM_RECORD: its format is Ogg Opus (its name ends in .opus) */
 	/* ITEM_RECORD: its path ("": the record ends, or the path is too long to keep) */
 	char record_path[256];
 	int rate_percent;
@@ -121,8 +129,22 @@ struct voice {
 	bool current_to_record;
 	bool first_sample_seen;
 	bool espeak_ok;
-	int sample_rate;
-	struct wav_writer record;
+	int sample_rate; /* of the sinks and the record: the moves' (German) voice's */
+	/* Each language's voice (voice/langvoice.h), and whether its falling back was said. */
+	struct lang_voice langs[PHRASE_LANG_COUNT];
+	bool lang_noticed[PHRASE_LANG_COUNT];
+	struct voice_worker workers[PHRASE_LANG_COUNT]; /* of the languages said apart */
+	uint64_t joint_end_ns; /* when the segment before the joint ended (0: none) */
+	/* The segment being said: its voice's samples so far, resampled when its rate is not
+	 * sample_rate; an MBROLA voice's last segment has its trailing silence cut as a
+	 * joint's is. */
+	const struct lang_voice *seg_voice;
+	uint64_t seg_samples;
+	bool seg_resample;
+	bool seg_trim_end;
+	struct resampler resampler;
+	int16_t gain_buf[512];
+	struct audio_record record;
 	char record_path[256]; /* the record's file ("": none), tried again when it fails */
 	/* The joint between segments: quiet samples held back at a segment's end, and the
 	 * quiet samples before the next segment's first sound. */
@@ -314,6 +336,7 @@ int voice_record_to(struct voice *v, const char *path)
 	memset(it, 0, offsetof(struct item, u));
 	it->type = ITEM_RECORD;
 	it->record_fd = fd;
+	it->record_opus = path && audio_record_is_opus(path);
 	/* A path too long to keep is not tried again (never a shortened one). */
 	if (path && strlen(path) < sizeof(it->record_path))
 		snprintf(it->record_path, sizeof(it->record_path), "%s", path);
@@ -368,7 +391,7 @@ static void emit(struct voice *v, const short *wav, size_t numsamples)
 		pthread_mutex_unlock(&v->lock);
 	}
 	if (v->current_to_record)
-		recorded = wav_writer_write(&v->record, wav, numsamples) == 0;
+		recorded = audio_record_write(&v->record, wav, numsamples) == 0;
 	pthread_mutex_lock(&v->lock);
 	if (v->current_to_sink) {
 		if (lost)
@@ -431,22 +454,32 @@ static void joint_filter(struct voice *v, const short *wav, size_t n)
 	}
 	wav += i;
 	n -= i;
-	if (!v->seg_goes_on) {
+	if (!v->seg_goes_on && !v->seg_trim_end) {
 		emit(v, wav, n);
 		return;
 	}
-	for (size_t k = 0; k < n; k++) {
-		if (abs(wav[k]) > JOINT_SILENCE_LEVEL) {
-			emit(v, v->hold, v->held);
-			v->held = 0;
-			emit(v, &wav[k], 1);
-			continue;
-		}
+	/* Up to the chunk's last sound everything goes out (what was held first); the quiet
+	 * samples after it are held, a full hold let through as it is. */
+	size_t last = n;
+
+	while (last > 0 && abs(wav[last - 1]) <= JOINT_SILENCE_LEVEL)
+		last--;
+	if (last > 0) {
+		emit(v, v->hold, v->held);
+		v->held = 0;
+		emit(v, wav, last);
+	}
+	while (last < n) {
+		size_t k;
+
 		if (v->held == JOINT_HOLD_MAX) {
 			emit(v, v->hold, v->held);
 			v->held = 0;
 		}
-		v->hold[v->held++] = wav[k];
+		k = n - last < JOINT_HOLD_MAX - v->held ? n - last : JOINT_HOLD_MAX - v->held;
+		memcpy(&v->hold[v->held], &wav[last], k * sizeof(*wav));
+		v->held += k;
+		last += k;
 	}
 }
 
@@ -465,6 +498,55 @@ static void joint_segment_end(struct voice *v)
 	v->seg_leading = true;
 }
 
+static void resampled(void *ctx, const int16_t *samples, size_t n)
+{
+	joint_filter(ctx, samples, n);
+}
+
+/* A chunk of the segment's voice: its gain, its rate made the output's, its joints cut. */
+static void seg_chunk(struct voice *v, const short *wav, size_t n)
+{
+	if (v->seg_samples == 0 && v->joint_end_ns) {
+		uint64_t us = (monotonic_ns() - v->joint_end_ns) / 1000;
+
+		v->joint_end_ns = 0;
+		pthread_mutex_lock(&v->lock);
+		if (us > v->stats.joint_wait_max_us)
+			v->stats.joint_wait_max_us = (uint32_t)us;
+		pthread_mutex_unlock(&v->lock);
+	}
+	v->seg_samples += n;
+	while (n > 0) {
+		size_t k = n;
+		const short *part = wav;
+
+		if (v->seg_voice->gain != 1.0f) {
+			k = n < sizeof(v->gain_buf) / sizeof(v->gain_buf[0])
+				? n
+				: sizeof(v->gain_buf) / sizeof(v->gain_buf[0]);
+			memcpy(v->gain_buf, wav, k * sizeof(*wav));
+			lang_voice_gain(v->seg_voice, v->gain_buf, k);
+			part = v->gain_buf;
+		}
+		if (v->seg_resample)
+			resampler_push(&v->resampler, part, k, resampled, v);
+		else
+			joint_filter(v, part, k);
+		wav += k;
+		n -= k;
+	}
+}
+
+static void worker_chunk(void *ctx, const short *wav, size_t n)
+{
+	seg_chunk(ctx, wav, n);
+}
+
+static bool worker_stop_asked(void *ctx)
+{
+	return current_aborted(ctx);
+}
+
 static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 {
 	struct voice *v = events != NULL ? events->user_data : NULL;
@@ -475,7 +557,7 @@ static int synth_callback(short *wav, int numsamples, espeak_EVENT *events)
 		return 1;
 	if (wav == NULL || numsamples <= 0)
 		return 0;
-	joint_filter(v, wav, (size_t)numsamples);
+	seg_chunk(v, wav, (size_t)numsamples);
 	return current_aborted(v) ? 1 : 0;
 }
 
@@ -496,28 +578,31 @@ static void espeak_start(struct voice *v)
 	}
 	v->sample_rate = espeak_rate;
 	v->espeak_ok = true;
-	espeak_SetSynthCallback(synth_callback);
 	/* Parameters are ours to set again for this voice. */
 	espeak_loaded_voice[0] = '\0';
 }
 
 /* Load lang's voice with the channel's variant, and set the channel's parameters. */
-static bool espeak_use_voice(struct voice *v, const char *lang, enum voice_channel ch,
+static bool espeak_use_voice(struct voice *v, enum phrase_lang lang, enum voice_channel ch,
 			     int rate_percent)
 {
 	const struct voice_params *p = &v->cfg.params[ch];
+	const struct lang_voice *lv = &v->langs[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0];
 	char name[sizeof(espeak_loaded_voice)];
 	int rate = p->rate * rate_percent / 100;
 
-	if (p->variant[0])
-		snprintf(name, sizeof(name), "%s+%s", lang, p->variant);
+	/* A variant is a formant voice's; MBROLA's voices have their own sound. */
+	if (p->variant[0] && !lv->mbrola)
+		snprintf(name, sizeof(name), "%s+%s", lv->name, p->variant);
 	else
-		snprintf(name, sizeof(name), "%s", lang);
+		snprintf(name, sizeof(name), "%s", lv->name);
 	if (strcmp(espeak_loaded_voice, name) != 0) {
 		if (espeak_SetVoiceByName(name) != EE_OK) {
 			log_warn(LOG_VOICE, "eSpeak NG has no voice \"%s\"", name);
-			if (espeak_SetVoiceByName(lang) != EE_OK &&
-			    espeak_SetVoiceByName("de") != EE_OK) {
+			/* Never another voice for a chosen one (its rate may differ): the caller
+			 * falls back to the language's own. */
+			if (espeak_SetVoiceByName(lv->name) != EE_OK &&
+			    (lv->named || espeak_SetVoiceByName("de") != EE_OK)) {
 				espeak_loaded_voice[0] = '\0';
 				return false;
 			}
@@ -527,8 +612,80 @@ static bool espeak_use_voice(struct voice *v, const char *lang, enum voice_chann
 	/* A voice brings its own defaults; ours come after it. */
 	espeak_SetParameter(espeakRATE, rate < 80 ? 80 : rate, 0);
 	espeak_SetParameter(espeakPITCH, p->pitch, 0);
-	espeak_SetParameter(espeakVOLUME, p->volume, 0);
+	espeak_SetParameter(espeakVOLUME, p->volume * lv->volume_percent / 100, 0);
+	v->seg_voice = lv;
 	return true;
+}
+
+/* The voice's own notice: lang's chosen voice cannot speak, the language's own does (said
+ * privately once, logged once). */
+static void voice_fell_back(struct voice *v, enum phrase_lang lang, const char *asked,
+			    const char *why)
+{
+	struct phrase_options o;
+	struct utterance u;
+
+	if (v->lang_noticed[lang])
+		return;
+	v->lang_noticed[lang] = true;
+	pthread_mutex_lock(&v->lock);
+	v->stats.fell_back |= 1u << lang;
+	pthread_mutex_unlock(&v->lock);
+	log_warn(LOG_VOICE, "voice-%s = %s: %s; eSpeak NG's own voice %s speaks instead",
+		 phrase_lang_code(lang), asked, why, phrase_lang_code(lang));
+	phrase_options_defaults(&o);
+	o.lang = v->cfg.notice_lang;
+	utterance_clear(&u);
+	phrase_add(&u, &o, PHRASE_VOICE_FALLBACK, &(struct phrase_args){0});
+	voice_say_utterance(v, VOICE_PRIVATE, VOICE_KIND_PROMPT, &u, 100, v->current.time_ms);
+}
+
+/* A variant eSpeak NG does not have is no sound of its own: eSpeak NG would say the plain
+ * voice without a word (variant = mb-de6 did).  Logged, and the plain voice used. */
+static void variants_check(struct voice *v)
+{
+	for (int ch = 0; ch < VOICE_CHANNEL_COUNT; ch++) {
+		char *variant = v->cfg.params[ch].variant;
+
+		if (variant[0] && !lang_voice_variant_exists(variant)) {
+			log_warn(LOG_VOICE,
+				 "%s variant = %s: eSpeak NG has no such variant (a voice is "
+				 "voice-de = ...); the voice's own sound is used",
+				 channel_names[ch], variant);
+			variant[0] = '\0';
+			v->stats.variants_unknown |= 1u << ch;
+		}
+	}
+}
+
+/* Each language's voice tried before the first word; the sinks' and the record's rate is
+ * then the German voice's, which says the moves. */
+static void voices_check(struct voice *v)
+{
+	variants_check(v);
+	for (int l = 0; l < PHRASE_LANG_COUNT; l++) {
+		char why[160];
+
+		if (lang_voice_try(&v->langs[l], (enum phrase_lang)l, v->cfg.voice_name[l],
+				   v->cfg.params[VOICE_PUBLIC].volume, why, sizeof(why)))
+			voice_fell_back(v, (enum phrase_lang)l, v->cfg.voice_name[l], why);
+		else if (v->langs[l].named)
+			log_info(LOG_VOICE,
+				 "voice-%s = %s: %u Hz, gain %.1f dB at %d %% of the volume",
+				 phrase_lang_code((enum phrase_lang)l), v->langs[l].name,
+				 v->langs[l].rate, 20 * log10(v->langs[l].gain),
+				 v->langs[l].volume_percent);
+	}
+	/* Loading an MBROLA voice starts mbrola again: beside one, every other language keeps
+	 * its voice loaded in a process of its own; the moves' German stays here. */
+	for (int l = PHRASE_EN; l < PHRASE_LANG_COUNT; l++)
+		v->langs[l].apart = v->langs[PHRASE_DE].mbrola || v->langs[l].mbrola;
+	v->sample_rate = (int)v->langs[PHRASE_DE].rate;
+	pthread_mutex_lock(&v->lock);
+	v->stats.sample_rate = (unsigned)v->sample_rate;
+	pthread_mutex_unlock(&v->lock);
+	espeak_loaded_voice[0] = '\0';
+	espeak_SetSynthCallback(synth_callback);
 }
 
 size_t voice_segment_input(const struct pronounce_table *t, const struct utterance *u, int i,
@@ -592,16 +749,15 @@ void voice_log_line(struct voice *v, const char *line)
 	pthread_mutex_unlock(&v->log_lock);
 }
 
-static void switch_record(struct voice *v, int fd, const char *path)
+static void switch_record(struct voice *v, int fd, const char *path, bool opus)
 {
-	wav_writer_close(&v->record);
+	audio_record_close(&v->record);
 	snprintf(v->record_path, sizeof(v->record_path), "%s", path);
 	if (fd < 0)
 		return;
-	if (wav_writer_open_fd(&v->record, fd, (unsigned)v->sample_rate) != 0) {
+	if (audio_record_open_fd(&v->record, fd, opus ? ".opus" : ".wav",
+				 (unsigned)v->sample_rate) != 0)
 		log_warn(LOG_VOICE, "record: cannot write: %s", strerror(errno));
-		close(fd);
-	}
 }
 
 /* Whether the record takes what is said now.  One that could not be opened (read-only
@@ -610,32 +766,30 @@ static void switch_record(struct voice *v, int fd, const char *path)
  * meanwhile is not in it). */
 static bool record_ready(struct voice *v)
 {
-	if (v->record.fd >= 0 && !v->record.failed)
+	if (audio_record_is_open(&v->record) && !audio_record_failed(&v->record))
 		return true;
 	if (!v->record_path[0])
 		return false; /* no record, or none to try again */
-	if (v->record.fd < 0) {
-		if (wav_writer_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
+	if (!audio_record_is_open(&v->record)) {
+		if (audio_record_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
 			return false;
 		log_info(LOG_VOICE, "record %s: opened", v->record_path);
 		return true;
 	}
-	if (v->record.failed) {
-		if (wav_writer_resume(&v->record) != 0)
+	if (audio_record_failed(&v->record)) {
+		if (audio_record_resume(&v->record) != 0)
 			return false;
 		log_info(LOG_VOICE, "record %s: written again", v->record_path);
 	}
 	return true;
 }
 
-static const char *const lang_codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
-
 extern char **environ;
 
 /* The process engine: `espeak-ng --stdout` spawned for one segment, its WAV read (the
  * 44-byte header skipped) and passed on as the library's samples are.  Stopped early when
  * the utterance is superseded. */
-static void spawn_segment(struct voice *v, const char *lang, enum voice_channel ch,
+static void spawn_segment(struct voice *v, const char *voice, enum voice_channel ch,
 			  int rate_percent, char *text)
 {
 	const struct voice_params *p = &v->cfg.params[ch];
@@ -648,13 +802,14 @@ static void spawn_segment(struct voice *v, const char *lang, enum voice_channel 
 	size_t skip = 44, have = 0;
 	pid_t pid;
 
-	if (p->variant[0])
-		snprintf(voice_name, sizeof(voice_name), "%s+%s", lang, p->variant);
+	if (p->variant[0] && !v->seg_voice->mbrola)
+		snprintf(voice_name, sizeof(voice_name), "%s+%s", voice, p->variant);
 	else
-		snprintf(voice_name, sizeof(voice_name), "%s", lang);
+		snprintf(voice_name, sizeof(voice_name), "%s", voice);
 	snprintf(rate, sizeof(rate), "%d", r < 80 ? 80 : r);
 	snprintf(pitch, sizeof(pitch), "%d", p->pitch);
-	snprintf(amplitude, sizeof(amplitude), "%d", p->volume);
+	snprintf(amplitude, sizeof(amplitude), "%d",
+		 p->volume * v->seg_voice->volume_percent / 100);
 	if (pipe2(fds, O_CLOEXEC)) {
 		log_warn(LOG_VOICE, "espeak-ng: pipe: %s", strerror(errno));
 		return;
@@ -689,7 +844,7 @@ static void spawn_segment(struct voice *v, const char *lang, enum voice_channel 
 		if (have >= sizeof(short)) {
 			size_t samples = have / sizeof(short);
 
-			joint_filter(v, buf, samples);
+			seg_chunk(v, buf, samples);
 			memmove(buf, (char *)buf + samples * sizeof(short),
 				have - samples * sizeof(short));
 			have -= samples * sizeof(short);
@@ -702,10 +857,110 @@ static void spawn_segment(struct voice *v, const char *lang, enum voice_channel 
 		;
 }
 
+/* The voice lang's worker loads for a channel of parameters p (a formant voice's variant). */
+static void worker_voice_name(const struct voice *v, enum phrase_lang lang,
+			      const struct voice_params *p, char *name, size_t size)
+{
+	const struct lang_voice *lv = &v->langs[lang];
+
+	if (p->variant[0] && !lv->mbrola)
+		snprintf(name, size, "%s+%s", lv->name, p->variant);
+	else
+		snprintf(name, size, "%s", lv->name);
+}
+
+/* input said by lang's worker, started first if it does not run (or runs another variant). */
+static void say_apart(struct voice *v, enum phrase_lang lang, const char *input)
+{
+	const struct voice_params *p = &v->cfg.params[v->current.ch];
+	struct voice_worker *w = &v->workers[lang];
+	const struct lang_voice *lv = &v->langs[lang];
+	int rate = p->rate * v->current.rate_percent / 100;
+	char name[sizeof(w->name)], why[160];
+
+	worker_voice_name(v, lang, p, name, sizeof(name));
+	if (w->pid > 0 && strcmp(w->name, name))
+		voice_worker_stop(w);
+	if (w->pid <= 0 && voice_worker_start(w, name, why, sizeof(why))) {
+		log_warn(LOG_VOICE, "voice %s: %s", name, why);
+		return;
+	}
+	voice_worker_say(w, input, rate < 80 ? 80 : rate, p->pitch,
+			 p->volume * lv->volume_percent / 100, worker_chunk, worker_stop_asked, v);
+}
+
+/* Segment i of the current utterance in lang's voice: its samples (0: it said nothing). */
+static uint64_t say_segment(struct voice *v, enum phrase_lang lang, int i)
+{
+	struct item *it = &v->current;
+	char input[2 * UTTERANCE_TEXT_MAX + 16];
+	size_t n;
+
+	if (v->langs[lang].apart)
+		v->seg_voice = &v->langs[lang];
+	else if (!espeak_use_voice(v, lang, it->ch, it->rate_percent))
+		return 0;
+	n = voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
+	/* MBROLA stops where its last sound stops, mid-wave (a click): a pause after it lets the
+	 * sound end, and its silence is cut as a joint's. */
+	if (v->seg_voice->mbrola && n < sizeof(input))
+		snprintf(input + n, sizeof(input) - n, " [[_:_:]]");
+	v->seg_trim_end = !v->seg_goes_on && v->seg_voice->mbrola;
+	v->seg_samples = 0;
+	v->seg_resample = v->seg_voice->rate != (unsigned)v->sample_rate;
+	if (v->seg_resample)
+		resampler_init(&v->resampler, v->seg_voice->rate, (unsigned)v->sample_rate);
+	if (v->cfg.engine == VOICE_ENGINE_PROCESS)
+		spawn_segment(v, v->seg_voice->name, it->ch, it->rate_percent, input);
+	else if (v->seg_voice->apart)
+		say_apart(v, lang, input);
+	else
+		espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
+			     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
+	if (v->seg_resample && !current_aborted(v))
+		resampler_flush(&v->resampler, resampled, v);
+	return v->seg_samples;
+}
+
+/* A chosen voice said nothing (its mbrola process died: eSpeak NG reports success with no
+ * sound): loaded again, which starts mbrola again; if that says nothing either, the
+ * language's own voice speaks from now on. */
+static void say_segment_checked(struct voice *v, enum phrase_lang lang, int i)
+{
+	struct lang_voice *lv = &v->langs[lang];
+	char asked[VOICE_NAME_MAX];
+
+	if (say_segment(v, lang, i) > 0 || (!lv->named && !lv->apart) || current_aborted(v))
+		return;
+	espeak_loaded_voice[0] = '\0';
+	voice_worker_stop(&v->workers[lang]);
+	if (say_segment(v, lang, i) > 0 || current_aborted(v)) {
+		log_warn(LOG_VOICE, "voice %s said nothing; loaded again, it speaks", lv->name);
+		return;
+	}
+	if (lv->named) {
+		snprintf(asked, sizeof(asked), "%s", lv->name);
+		bool apart = lv->apart;
+
+		lang_voice_default(lv, lang);
+		lv->apart = apart;
+		espeak_loaded_voice[0] = '\0';
+		voice_fell_back(v, lang, asked, "it said nothing, also when loaded again");
+		if (say_segment(v, lang, i) > 0 || current_aborted(v))
+			return;
+	}
+	/* The language's own voice in a worker that cannot start: here, loaded each time. */
+	if (lv->apart) {
+		log_warn(LOG_VOICE, "voice %s: said here, loaded at each change of language",
+			 lv->name);
+		lv->apart = false;
+		say_segment(v, lang, i);
+	}
+}
+
 static void speak(struct voice *v)
 {
 	struct item *it = &v->current;
-	char input[2 * UTTERANCE_TEXT_MAX];
 	bool aborted = false;
 
 	speech_log_write(v, it);
@@ -722,27 +977,30 @@ static void speak(struct voice *v)
 	for (int i = 0; i < it->u.count && !aborted; i++) {
 		enum phrase_lang lang = it->u.seg[i].lang;
 
-		if (!espeak_use_voice(v, lang_codes[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0],
-				      it->ch, it->rate_percent))
-			break;
-		voice_segment_input(&v->cfg.pronounce, &it->u, i, input, sizeof(input));
+		if ((unsigned)lang >= PHRASE_LANG_COUNT)
+			lang = PHRASE_DE;
 		v->seg_goes_on = i + 1 < it->u.count;
-		if (v->cfg.engine == VOICE_ENGINE_PROCESS)
-			spawn_segment(v, lang_codes[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0],
-				      it->ch, it->rate_percent, input);
-		else
-			espeak_Synth(input, strlen(input) + 1, 0, POS_CHARACTER, 0,
-				     espeakCHARS_UTF8 | espeakPHONEMES, NULL, v);
+		say_segment_checked(v, lang, i);
 		aborted = current_aborted(v);
-		if (v->seg_goes_on && !aborted)
+		if (v->seg_goes_on && !aborted) {
 			joint_segment_end(v);
+			v->joint_end_ns = monotonic_ns();
+		}
 	}
+	v->joint_end_ns = 0;
+	if (v->seg_trim_end && !aborted) {
+		size_t keep = ms_samples(v, VOICE_JOINT_TAIL_MS);
+
+		emit(v, v->hold, keep < v->held ? keep : v->held);
+	}
+	v->held = 0;
+	v->seg_trim_end = false;
 	v->seg_goes_on = false;
 	v->seg_leading = false;
 	if (v->current_to_sink)
 		v->sink_ops->end(v->sink, it->ch, aborted);
 	if (v->current_to_record)
-		wav_writer_commit(&v->record);
+		audio_record_commit(&v->record);
 	if (aborted) {
 		log_info(LOG_VOICE, "stopped (superseded by a move): %s \"%s\"",
 			 channel_names[it->ch], it->u.text);
@@ -758,8 +1016,20 @@ static void *voice_thread(void *arg)
 	char err[200] = "";
 
 	espeak_start(v);
-	if (v->espeak_ok)
-		espeak_use_voice(v, "de", VOICE_PUBLIC, 100);
+	if (v->espeak_ok) {
+		voices_check(v);
+		espeak_use_voice(v, PHRASE_DE, VOICE_PUBLIC, 100);
+		/* The interface language's worker now, so that its first prompt waits for none. */
+		if (v->langs[v->cfg.notice_lang].apart) {
+			struct voice_params *p = &v->cfg.params[VOICE_PRIVATE];
+			char name[sizeof(v->workers[0].name)], why[160];
+
+			worker_voice_name(v, v->cfg.notice_lang, p, name, sizeof(name));
+			if (voice_worker_start(&v->workers[v->cfg.notice_lang], name, why,
+					       sizeof(why)))
+				log_warn(LOG_VOICE, "voice %s: %s", name, why);
+		}
+	}
 	v->sink_env.cfg = &v->cfg;
 	v->sink_env.sample_rate = (unsigned)v->sample_rate;
 	v->sink_env.should_abort = current_aborted;
@@ -778,10 +1048,12 @@ static void *voice_thread(void *arg)
 	for (;;) {
 		int slot;
 
-		if (v->queued == 0 && v->espeak_ok && strncmp(espeak_loaded_voice, "de", 2) != 0) {
+		if (v->queued == 0 && v->espeak_ok &&
+		    strncmp(espeak_loaded_voice, v->langs[PHRASE_DE].name,
+			    strlen(v->langs[PHRASE_DE].name)) != 0) {
 			/* Idle: have the moves' voice ready, so the next move starts at once. */
 			pthread_mutex_unlock(&v->lock);
-			espeak_use_voice(v, "de", VOICE_PUBLIC, 100);
+			espeak_use_voice(v, PHRASE_DE, VOICE_PUBLIC, 100);
 			pthread_mutex_lock(&v->lock);
 		}
 		while (v->queued == 0 && !v->stopping)
@@ -791,6 +1063,7 @@ static void *voice_thread(void *arg)
 		if (v->params_changed) {
 			memcpy(v->cfg.params, v->new_params, sizeof(v->cfg.params));
 			v->params_changed = false;
+			variants_check(v);
 			espeak_loaded_voice[0] = '\0'; /* the variant may have changed */
 		}
 		slot = v->order[0];
@@ -804,7 +1077,8 @@ static void *voice_thread(void *arg)
 		pthread_mutex_unlock(&v->lock);
 
 		if (v->current.type == ITEM_RECORD)
-			switch_record(v, v->current.record_fd, v->current.record_path);
+			switch_record(v, v->current.record_fd, v->current.record_path,
+				      v->current.record_opus);
 		else
 			speak(v);
 
@@ -817,7 +1091,9 @@ static void *voice_thread(void *arg)
 	v->sink_ops->close(v->sink);
 	v->sink = NULL;
 out:
-	wav_writer_close(&v->record);
+	for (int l = 0; l < PHRASE_LANG_COUNT; l++)
+		voice_worker_stop(&v->workers[l]);
+	audio_record_close(&v->record);
 	pthread_mutex_lock(&v->log_lock);
 	release_held(v);
 	if (pendlog_waiting(&v->slog))
@@ -848,7 +1124,9 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 		v->sink_ops = &voice_sink_none_ops;
 		break;
 	}
-	v->record.fd = -1;
+	audio_record_init(&v->record);
+	for (int l = 0; l < PHRASE_LANG_COUNT; l++)
+		v->workers[l].fd = -1;
 	snprintf(path, sizeof(path), "%s/speech.log", cfg->state_dir);
 	/* Storage that cannot be written now (read-only) is no reason not to speak: what is
 	 * said is kept and written to speech.log when it can be. */

@@ -45,8 +45,18 @@ struct voice_params {
 	char variant[32]; /* eSpeak NG voice variant ("f2", "klatt"), "" for the default */
 };
 
+/* An eSpeak NG voice name ("mb-de6", "de"), as [voice] voice-de gives it. */
+#define VOICE_NAME_MAX 40
+
 struct voice_config {
 	enum voice_sink_type sink;
+	/* Each language's eSpeak NG voice ("" its own: de, en, sv, nl), e.g. an MBROLA voice
+	 * ([voice] voice-de = mb-de6).  Tried when the voice starts: one that does not load as
+	 * named, or says nothing, is logged and said privately once, and the language's own
+	 * voice speaks instead (docs/speech.md "Voices"). */
+	char voice_name[PHRASE_LANG_COUNT][VOICE_NAME_MAX];
+	/* The language of the voice's own notices (a voice that fell back). */
+	enum phrase_lang notice_lang;
 	char device[VOICE_CHANNEL_COUNT][64]; /* ALSA PCM names, e.g. "default", "null" */
 	char state_dir[256];		      /* speech.log and audio/ go here */
 	struct voice_params params[VOICE_CHANNEL_COUNT];
@@ -120,6 +130,13 @@ struct voice_stats {
 	uint32_t joint_raw_max_ms;     /* the longest silence eSpeak NG left at a joint */
 	uint32_t joint_max_ms;	       /* the longest left after cutting */
 	uint32_t last_joint_raw_ms, last_joint_ms; /* of the last joint */
+	uint32_t fell_back;	   /* a bit per language (1 << PHRASE_DE ...) whose chosen voice
+				    * could not speak: the language's own voice speaks */
+	unsigned sample_rate;	   /* of the sinks and the record (the German voice's) */
+	uint32_t variants_unknown; /* a bit per channel whose variant eSpeak NG lacks */
+	/* From the end of a segment to the first sample of the next one in another voice, the
+	 * longest (a voice loaded between them would show here). */
+	uint32_t joint_wait_max_us;
 };
 void voice_get_stats(struct voice *v, struct voice_stats *out);
 

@@ -84,7 +84,7 @@ static void make_header(uint8_t h[WAV_HEADER_SIZE], unsigned rate, uint64_t data
 	put_le32(h + 40, data);
 }
 
-static int write_all(int fd, const void *buf, size_t n)
+int voice_write_all(int fd, const void *buf, size_t n)
 {
 	const uint8_t *p = buf;
 
@@ -129,7 +129,7 @@ int wav_writer_open_fd(struct wav_writer *w, int fd, unsigned sample_rate)
 	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
 		goto fail;
 	make_header(h, sample_rate, 0);
-	if (write_all(fd, h, sizeof(h)) != 0)
+	if (voice_write_all(fd, h, sizeof(h)) != 0)
 		goto fail;
 	return 0;
 fail:
@@ -166,7 +166,7 @@ int wav_writer_write(struct wav_writer *w, const int16_t *samples, size_t n)
 
 		for (size_t i = 0; i < k; i++)
 			put_le16(buf + 2 * i, (uint16_t)samples[i]);
-		if (write_all(w->fd, buf, 2 * k) != 0) {
+		if (voice_write_all(w->fd, buf, 2 * k) != 0) {
 			log_warn(LOG_VOICE, "wav: write failed: %s", strerror(errno));
 			w->failed = true;
 			return -1;

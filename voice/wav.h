@@ -32,6 +32,9 @@ int wav_writer_resume(struct wav_writer *w);
 int wav_writer_commit(struct wav_writer *w);
 void wav_writer_close(struct wav_writer *w);
 
+/* Write all n bytes (EINTR retried; a write of nothing is EIO): 0, or -1 with errno. */
+int voice_write_all(int fd, const void *buf, size_t n);
+
 /* A parsed header (for tests and for continuing a file). */
 struct wav_info {
 	unsigned sample_rate;

@@ -40,7 +40,9 @@ const T = {
     'approve-text': 'Die Spieler bestätigen das Ergebnis {r}.', 'resume-text': 'Die Uhren laufen wieder: die Uhr von {c} läuft.',
     'result-text': 'Die Partie endet mit diesem Ergebnis; die Uhren halten an.', result1: 'Ergebnis', reasonlabel: 'Grund',
     'uphold-text': 'Der Reklamation von {c} wird stattgegeben: Remis.', 'reject-text': 'Die Reklamation von {c} wird abgelehnt; die Strafe geht an den Gegner, die Uhren laufen.',
-    'arbiter-only': '(Schiedsrichter)', wrongpin: 'Falsche PIN.', toomany: 'Zu viele falsche PINs; bitte eine Minute warten.',
+    'arbiter-only': '(Schiedsrichter)', wrongpin: 'Falsche PIN.', toomany: 'Zu viele falsche PINs auf dieser Seite; bitte {s} s warten.',
+    crowded: 'Zu viele Adressen probieren PINs auf dieser Seite; bitte {s} s warten.', reads: 'Zu viele Anfragen von dieser Adresse; bitte {s} s warten.',
+    busy: 'Das Gerät ist beschäftigt; bitte gleich noch einmal senden.',
     unreachable: 'Das Gerät ist nicht erreichbar.', badrequest: 'Die Anfrage wurde abgelehnt: {e}', refused: 'Abgelehnt: ',
     legalhint: '{n} erlaubte Züge für {c}; beim Tippen werden sie angeboten (Nf3, Sf3 oder g1f3).', notturn: '{c} ist am Zug; weitergegeben wird der Zug des Gegners.',
     relayfor: 'Weitergegeben wird der Zug {n} von {c} (Halbzug {p}).', relaycorrect: 'Ein jetzt gesendeter Zug korrigiert {m} (Halbzug {p}), bis der Gegner die Uhr drückt; das kann nur, wer ihn weitergegeben hat.',
@@ -78,7 +80,9 @@ const T = {
     'approve-text': 'The players approve the result {r}.', 'resume-text': 'The clocks run again: {c}\'s clock runs.',
     'result-text': 'The game ends with this result; the clocks stop.', result1: 'Result', reasonlabel: 'Reason',
     'uphold-text': 'The claim by {c} is upheld: a draw.', 'reject-text': 'The claim by {c} is rejected; the penalty goes to the opponent and the clocks run.',
-    'arbiter-only': '(arbiter)', wrongpin: 'Wrong PIN.', toomany: 'Too many wrong PINs; wait a minute.',
+    'arbiter-only': '(arbiter)', wrongpin: 'Wrong PIN.', toomany: 'Too many wrong PINs on this page; wait {s} s.',
+    crowded: 'Too many addresses are trying PINs on this page; wait {s} s.', reads: 'Too many requests from this address; wait {s} s.',
+    busy: 'The device is busy; send it again in a moment.',
     unreachable: 'The device cannot be reached.', badrequest: 'The request was refused: {e}', refused: 'Refused: ',
     legalhint: '{n} legal moves for {c}; they are offered as you type (Nf3, Sf3 or g1f3).', notturn: '{c} is to move; a relayed move is the opponent\'s.',
     relayfor: 'The move relayed is {c}\'s move {n} (ply {p}).', relaycorrect: 'A move sent now corrects {m} (ply {p}) until the opponent presses the clock; only the one who relayed it may.',
@@ -116,7 +120,9 @@ const T = {
     'approve-text': 'Spelarna godkänner resultatet {r}.', 'resume-text': 'Klockorna går igen: {c}s klocka går.',
     'result-text': 'Partiet slutar med detta resultat; klockorna stannar.', result1: 'Resultat', reasonlabel: 'Skäl',
     'uphold-text': 'Reklamationen från {c} godtas: remi.', 'reject-text': 'Reklamationen från {c} avslås; straffet går till motståndaren och klockorna går.',
-    'arbiter-only': '(domare)', wrongpin: 'Fel PIN.', toomany: 'För många fel PIN; vänta en minut.',
+    'arbiter-only': '(domare)', wrongpin: 'Fel PIN.', toomany: 'För många fel PIN på den här sidan; vänta {s} s.',
+    crowded: 'För många adresser provar PIN på den här sidan; vänta {s} s.', reads: 'För många förfrågningar från den här adressen; vänta {s} s.',
+    busy: 'Enheten är upptagen; skicka igen om en stund.',
     unreachable: 'Enheten kan inte nås.', badrequest: 'Begäran avslogs: {e}', refused: 'Avslaget: ',
     legalhint: '{n} tillåtna drag för {c}; de föreslås medan du skriver (Nf3, Sf3 eller g1f3).', notturn: '{c} är vid draget; det som vidarebefordras är motståndarens drag.',
     relayfor: 'Det som vidarebefordras är {c}s drag {n} (halvdrag {p}).', relaycorrect: 'Ett drag som skickas nu rättar {m} (halvdrag {p}) tills motståndaren trycker på klockan; bara den som vidarebefordrade det kan rätta.',
@@ -154,7 +160,9 @@ const T = {
     'approve-text': 'De spelers bevestigen de uitslag {r}.', 'resume-text': 'De klokken lopen weer: de klok van {c} loopt.',
     'result-text': 'De partij eindigt met deze uitslag; de klokken stoppen.', result1: 'Uitslag', reasonlabel: 'Reden',
     'uphold-text': 'De claim van {c} wordt toegewezen: remise.', 'reject-text': 'De claim van {c} wordt afgewezen; de straf gaat naar de tegenstander en de klokken lopen.',
-    'arbiter-only': '(arbiter)', wrongpin: 'Verkeerde pincode.', toomany: 'Te veel verkeerde pincodes; wacht een minuut.',
+    'arbiter-only': '(arbiter)', wrongpin: 'Verkeerde pincode.', toomany: 'Te veel verkeerde pincodes op deze pagina; wacht {s} s.',
+    crowded: 'Te veel adressen proberen pincodes op deze pagina; wacht {s} s.', reads: 'Te veel verzoeken van dit adres; wacht {s} s.',
+    busy: 'Het apparaat is bezig; stuur het zo nog eens.',
     unreachable: 'Het apparaat is niet bereikbaar.', badrequest: 'Het verzoek is geweigerd: {e}', refused: 'Geweigerd: ',
     legalhint: '{n} reglementaire zetten voor {c}; ze worden aangeboden terwijl u typt (Nf3, Pf3 of g1f3).', notturn: '{c} is aan zet; doorgegeven wordt de zet van de tegenstander.',
     relayfor: 'Doorgegeven wordt zet {n} van {c} (halve zet {p}).', relaycorrect: 'Een zet die nu wordt verstuurd corrigeert {m} (halve zet {p}) tot de tegenstander de klok indrukt; alleen wie hem doorgaf, kan dat.',
@@ -615,8 +623,10 @@ function replyWords(httpStatus, j) {
   }
   if (httpStatus === 401) return { text: t('needpin') };
   if (httpStatus === 403) return { text: t('wrongpin') };
-  if (httpStatus === 429) return { text: t('toomany') };
-  if (httpStatus === 503) return { text: t('unreachable') };
+  // The page's own waits say how long (its JSON's seconds, as its Retry-After).
+  const wait = { s: j && j.seconds ? j.seconds : '?' };
+  if (httpStatus === 429) return { text: t(j && (j.reason === 'addresses' ? 'crowded' : j.reason === 'reads' ? 'reads' : '') || 'toomany', wait) };
+  if (httpStatus === 503) return { text: t(j && j.reason === 'busy' ? 'busy' : 'unreachable') };
   if (httpStatus >= 400) return { text: t('badrequest', { e: '' }), daemon: j && j.error };
   return { text: j.ok ? '' : t('refused'), daemon: j.ok ? (j.text && !j.format ? j.text : '') : j.error };
 }

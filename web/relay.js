@@ -380,11 +380,15 @@ var POLL_GIVE_UP_MS = 5000; // a poll without an answer this long: the relay is 
 function poll() {
   var ctl = window.AbortController ? new AbortController() : null;
   var timer = setTimeout(function () { if (ctl) ctl.abort(); }, POLL_GIVE_UP_MS);
+  // The relay answers from what it built last (X-Age-Ms: how long ago): the times in it are
+  // as of then.
+  var age = 0;
   fetch('/api/boards', { cache: 'no-store', signal: ctl ? ctl.signal : undefined }).then(function (r) {
     if (!r.ok) throw new Error('HTTP ' + r.status);
+    age = parseInt(r.headers.get('X-Age-Ms'), 10) || 0;
     return r.json();
   }).then(function (j) {
-    fetchedAt = Date.now();
+    fetchedAt = Date.now() - age;
     relayLost = false;
     room = j;
     render();

@@ -3,12 +3,14 @@
  * The joints between voices over a long game: every move announced with national rank
  * numerals (en, sv, nl: German words, the numerals in their language), into a WAV record;
  * the silence eSpeak NG left at each joint, what the voice thread kept of it, against the
- * longest silence between words of the German voice alone saying the same moves.
- * Prints "bench NAME VALUE UNIT" lines.
+ * longest silence between words of the German voice alone saying the same moves; and the
+ * process's CPU time per second of audio for those games (synthesis, the joints and the
+ * record's writes).  Prints "bench NAME VALUE UNIT" lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chess/chess.h"
@@ -59,6 +61,26 @@ static double longest_word_gap(const char *path)
 	}
 	fclose(f);
 	return (double)best * 1000.0 / info.sample_rate;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static unsigned record_rate(const char *path)
+{
+	uint8_t head[64];
+	struct wav_info info;
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
+
+	if (f)
+		fclose(f);
+	return wav_parse_header(head, n, &info) == 0 ? info.sample_rate : 0;
 }
 
 /* Say the game's moves with o into the record at path; the voice's stats after. */
@@ -113,8 +135,9 @@ int main(void)
 	struct phrase_options o;
 	struct voice_stats st;
 	uint32_t raw_max = 0, cut_max = 0;
-	uint64_t joints = 0;
-	double word_gap;
+	uint64_t joints = 0, audio_samples = 0;
+	double word_gap, cpu_s = 0;
+	unsigned rate = 0;
 
 	chess_init();
 	if (!mkdtemp(dir))
@@ -128,8 +151,12 @@ int main(void)
 		o.lang = (enum phrase_lang)lang;
 		o.national_ranks = true;
 		snprintf(path, sizeof(path), "%s/%s.wav", dir, phrase_lang_code(o.lang));
+		cpu_s -= cpu_seconds();
 		if (say_game(&o, dir, path, &st))
 			return 1;
+		cpu_s += cpu_seconds();
+		audio_samples += st.samples_recorded;
+		rate = record_rate(path);
 		joints += st.joints;
 		if (st.joint_raw_max_ms > raw_max)
 			raw_max = st.joint_raw_max_ms;
@@ -140,6 +167,9 @@ int main(void)
 	printf("bench voice_joint_silence_raw_max %u ms\n", raw_max);
 	printf("bench voice_joint_silence_max %u ms\n", cut_max);
 	printf("bench voice_word_gap_max %.1f ms\n", word_gap);
+	if (rate && audio_samples)
+		printf("bench voice_mixed_cpu_per_audio_s %.2f ms\n",
+		       cpu_s * 1000.0 / ((double)audio_samples / rate));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 && cut_max <= (uint32_t)(word_gap + 0.5) ? 0 : 1;
 }

@@ -8,6 +8,8 @@
  * mirrored positions (colours swapped, ranks reversed).
  *
  * --sample-only asks only about the random positions (a quick look at large materials).
+ * --lines N asks the first N random positions the oracle says can mate again, this time with
+ * the helpmate line, for both colours, and replays each line to the mate.
  * --white-only asks White's questions alone in the triangle (the sample asks both): with
  * every material in both colours listed, they are all the questions there are, Black's
  * being White's of the mirrored material.
@@ -24,7 +26,8 @@
  * stalemates as FENs for tests/check-mate.sh to put to Stockfish.
  *
  * Usage: mateproof [--men N] [--min-men N] [--material NAME]... [--all] [--white-only]
- *                  [--sample-only] [--sample N] [--seed N] [--stockfish FILE] [--quiet]
+ *                  [--sample-only] [--sample N] [--lines N] [--seed N] [--stockfish FILE]
+ *                  [--quiet]
  * Exit 0 when every answer agrees.
  */
 #include <stdio.h>
@@ -44,7 +47,7 @@ struct options {
 	const char *only[64];
 	int n_only;
 	bool all, quiet, white_only, sample_only;
-	long sample;
+	long sample, lines;
 	uint64_t seed;
 	FILE *stockfish;
 };
@@ -54,6 +57,7 @@ struct totals {
 	long max_nodes;
 	int max_depth;
 	long oracle_checked, oracle_bad, mates_checked, terminal_dumped;
+	long lines_checked, lines_bad;
 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -116,7 +120,7 @@ static void ask(const struct retro_material *m, const int *sq, int side, bool ex
 {
 	for (int mirrored = 0; mirrored < (white_only ? 1 : 2); mirrored++) {
 		struct chess_pos pos;
-		struct chess_mate_info info;
+		struct chess_mate_info info = {.answer_only = true};
 		enum chess_mate got;
 
 		if (base) {
@@ -147,6 +151,33 @@ static void ask(const struct retro_material *m, const int *sq, int side, bool ex
 				report(m, sq, side, mirrored != 0, what);
 		}
 	}
+}
+
+/* A position the oracle says the colour can mate from, asked with the line: the line must
+ * replay, move by move legal, to that colour's mate. */
+static void check_line(const struct retro_material *m, const int *sq, int side, bool mirrored,
+		       struct totals *t)
+{
+	struct chess_pos pos;
+	struct chess_mate_info info = {0};
+	struct chess_move_list list;
+	enum chess_color color = mirrored ? CHESS_BLACK : CHESS_WHITE;
+	bool ok;
+
+	make_pos(m, sq, side, mirrored, &pos);
+	ok = chess_pos_mate(&pos, color, &info) == CHESS_MATE_POSSIBLE;
+	for (int i = 0; ok && i < info.line_len; i++) {
+		struct chess_undo undo;
+
+		ok = chess_pos_is_legal(&pos, info.line[i]);
+		if (ok)
+			chess_pos_make(&pos, info.line[i], &undo);
+	}
+	ok = ok && pos.side != color && chess_pos_in_check(&pos) &&
+	     chess_pos_legal_moves(&pos, &list) == 0;
+	t->lines_checked++;
+	if (!ok && t->lines_bad++ < 10)
+		report(m, sq, side, mirrored, "the helpmate line does not replay to mate");
 }
 
 static bool table_get(const struct retro_table *t, const int *sq, int side)
@@ -346,6 +377,10 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 		}
 		ask(m, sq, side, table_get(tab, sq, side), false, NULL, &t);
 		check_oracle_at(c, tab, sq, side, &t);
+		if (k < o->lines && table_get(tab, sq, side)) {
+			check_line(m, sq, side, false, &t);
+			check_line(m, sq, side, true, &t);
+		}
 		if (o->stockfish && k < 200)
 			dump_terminal(tab, sq, side, &t, o->stockfish);
 	}
@@ -379,7 +414,7 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 		}
 	}
 	t2 = now_s();
-	if (!o->quiet || t.mismatches || t.oracle_bad)
+	if (!o->quiet || t.mismatches || t.oracle_bad || t.lines_bad)
 		printf(
 		    "%-8s positions %11llu white-can %11llu mates %9llu rounds %2d | asked %10ld "
 		    "possible %10ld mismatches %ld unknown %ld depth %d nodes %ld | oracle "
@@ -399,6 +434,8 @@ static int prove(const struct options *o, struct retro_cache *c, const struct re
 	all->oracle_bad += t.oracle_bad;
 	all->mates_checked += t.mates_checked;
 	all->terminal_dumped += t.terminal_dumped;
+	all->lines_checked += t.lines_checked;
+	all->lines_bad += t.lines_bad;
 	if (t.max_depth > all->max_depth)
 		all->max_depth = t.max_depth;
 	if (t.max_nodes > all->max_nodes)
@@ -430,6 +467,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--sample") && v) {
 			o.sample = atol(v);
 			i++;
+		} else if (!strcmp(a, "--lines") && v) {
+			o.lines = atol(v);
+			i++;
 		} else if (!strcmp(a, "--seed") && v) {
 			o.seed = strtoull(v, NULL, 10);
 			i++;
@@ -452,7 +492,8 @@ int main(int argc, char **argv)
 			fprintf(
 			    stderr,
 			    "usage: mateproof [--men N] [--min-men N] [--material NAME]... [--all] "
-			    "[--white-only] [--sample-only] [--sample N] [--seed N] [--stockfish "
+			    "[--white-only] [--sample-only] [--sample N] [--lines N] [--seed N] "
+			    "[--stockfish "
 			    "FILE] "
 			    "[--quiet]\n");
 			return 2;
@@ -484,9 +525,11 @@ int main(int argc, char **argv)
 	if (o.stockfish)
 		fclose(o.stockfish);
 	printf("mateproof: %d materials, %ld answers (%ld possible), %ld wrong, %ld unknown; "
-	       "deepest forced line %d plies, at most %ld positions a question; oracle: %ld "
-	       "checks, %ld bad, %ld terminal positions against chess/; %.0f s\n",
+	       "deepest forced line %d plies, at most %ld positions a question; %ld helpmate "
+	       "lines replayed, %ld bad; oracle: %ld checks, %ld bad, %ld terminal positions "
+	       "against chess/; %.0f s\n",
 	       done, all.asked, all.possible, all.mismatches, all.unknown, all.max_depth,
-	       all.max_nodes, all.oracle_checked, all.oracle_bad, all.mates_checked, now_s() - t0);
-	return all.mismatches || all.unknown || all.oracle_bad ? 1 : 0;
+	       all.max_nodes, all.lines_checked, all.lines_bad, all.oracle_checked, all.oracle_bad,
+	       all.mates_checked, now_s() - t0);
+	return all.mismatches || all.unknown || all.oracle_bad || all.lines_bad ? 1 : 0;
 }

@@ -82,6 +82,45 @@ check state-owner sh -c 'stat -c %U /var/lib/annabella/game.pgn | grep -qx annab
 check no-warnings sh -c '! journalctl -u annabellad -p warning -o cat | grep annabellad:'
 check no-pulse-dir sh -c '! test -e /var/lib/annabella/.config'
 
+# An MBROLA voice (docs/speech.md "Voices"), where the tree has one: with [voice] voice-de = mb-de7
+# and an English interface in a drop-in, the daemon under the unit's sandbox starts mbrola
+# and reads its voice (no falling back), keeps English in its worker, and says the move.
+children_named() { # NAME: the daemon's child processes whose command line starts with NAME
+	main=$(prop MainPID)
+	for s in /proc/[0-9]*/stat; do
+		d=${s%/stat}
+		[ "$(cut -d' ' -f4 "$s" 2>/dev/null)" = "$main" ] || continue
+		tr '\0' ' ' <"$d/cmdline" | grep -q "^$1" && echo "${d#/proc/}"
+	done
+}
+mbrola_voice_read() { journalctl -u annabellad -o cat | grep -q 'voice-de = mb-de7: 22050 Hz'; }
+mbrola_runs() { [ -n "$(children_named mbrola)" ]; }
+worker_runs() { [ -n "$(children_named annabella-voice)" ]; }
+no_fallback() { ! journalctl -u annabellad -o cat | grep -q 'speaks instead'; }
+move_said() { [ "$(stat -c %s /var/lib/annabella/audio/public.wav 2>/dev/null || echo 0)" -gt 40000 ]; }
+if [ -x /usr/bin/mbrola ] && [ -r /usr/share/mbrola/de7/de7 ]; then
+	printf '[voice]\nvoice-de = mb-de7\nlanguage = en\n[log]\nlevel = info\n' \
+		>/etc/annabella/annabella.conf.d/80-mbrola.conf
+	sed 's|game.script|stall.script|' /etc/systemd/system/annabellad.service.d/sim.conf \
+		>/etc/systemd/system/annabellad.service.d/sim-mbrola.conf
+	systemctl daemon-reload
+	rm -rf /var/lib/annabella/*
+	journalctl --rotate --vacuum-time=1s >/dev/null 2>&1
+	systemctl start annabellad
+	check mbrola-voice-read wait_for 20 mbrola_voice_read
+	check mbrola-runs mbrola_runs
+	check mbrola-worker worker_runs
+	check mbrola-move-said wait_for 20 move_said
+	check mbrola-no-fallback no_fallback
+	systemctl stop annabellad
+	rm /etc/annabella/annabella.conf.d/80-mbrola.conf \
+		/etc/systemd/system/annabellad.service.d/sim-mbrola.conf
+	systemctl daemon-reload
+	rm -rf /var/lib/annabella/*
+else
+	echo "skip mbrola: not installed in this tree" >>"$out/results"
+fi
+
 # A bad line in a configuration drop-in: exit 2, logged at priority err with the drop-in's
 # own name and line, not retried.
 printf '[game]\nnonsense = 1\n' >/etc/annabella/annabella.conf.d/90-bad.conf
@@ -165,8 +204,13 @@ check web-not-enabled sh -c '[ "$(systemctl is-enabled annabella-web)" = disable
 check web-not-running sh -c '[ "$(systemctl show -P ActiveState annabella-web)" = inactive ]'
 printf '[web]\nlisten = 127.0.0.1:8080\n' >/etc/annabella/annabella.conf.d/70-web.conf
 systemctl start annabella-web
+# Over TLS, with the certificate made at install (the key root's alone), which curl trusts
+# alone; annabella status shows its fingerprint.
+check web-key-root-only sh -c '[ "$(stat -c %a:%U /etc/annabella/web.key)" = 600:root ]'
+check web-status-fingerprint sh -c 'annabella status | grep -q "^Web page: certificate SHA-256 "'
 http_get() { # PATH: the response of the page's server
-	bash -c "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET $1 HTTP/1.0\r\n\r\n' >&3 && cat <&3"
+	curl -s --cacert /etc/annabella/web.crt --resolve localhost:8080:127.0.0.1 \
+		"https://localhost:8080$1"
 }
 page_up() { http_get / | grep -q 'annabella'; }
 check web-serves-page wait_for 10 page_up

@@ -11,8 +11,13 @@ dir=$(cd "$(dirname "$0")" && pwd)
 cache=${ANNABELLA_NSPAWN_CACHE:-$HOME/.cache/annabella-nspawn}
 # What the package depends on, so dpkg -i needs no network in the container.
 # The tree's name follows its package list, so a longer list makes a new tree.
-include=systemd,systemd-sysv,dbus,udev,libgpiod2,libespeak-ng1,espeak-ng-data,libasound2,libinih1,libbrlapi0.8,libreadline8,libmicrohttpd12,libmosquitto1
-base=$cache/bookworm-$(printf '%s' "$include" | cksum | cut -d' ' -f1)
+include=systemd,systemd-sysv,dbus,udev,libgpiod2,libespeak-ng1,espeak-ng-data,libopus0,libogg0,libasound2,libinih1,libbrlapi0.8,libreadline8,libmicrohttpd12,libmosquitto1,libcurl4,libgnutls30,curl
+# And what the package suggests for a clearer German voice (docs/speech.md "Voices"): mbrola from
+# contrib and one German voice from non-free, in the tree's own sources (the machine's stay
+# as they are), so the unit's sandbox is tried with an MBROLA voice.
+include=$include,mbrola,mbrola-de7
+components=main,contrib,non-free
+base=$cache/bookworm-$(printf '%s %s' "$include" "$components" | cksum | cut -d' ' -f1)
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 for tool in systemd-nspawn debootstrap dpkg-buildpackage; do
@@ -22,7 +27,8 @@ if [ ! -d "$base" ]; then
 	echo "pkgtest: debootstrap bookworm into $base (once)"
 	mkdir -p "$cache"
 	rm -rf "$base.tmp"
-	debootstrap --variant=minbase --include="$include" bookworm "$base.tmp" "$mirror" \
+	debootstrap --variant=minbase --components="$components" --include="$include" bookworm \
+		"$base.tmp" "$mirror" \
 		>"$cache/debootstrap.log" 2>&1 || { tail -20 "$cache/debootstrap.log" >&2; exit 1; }
 	mv "$base.tmp" "$base"
 fi

@@ -29,9 +29,9 @@ say() { echo "trixie: $* ($(($(date +%s) - t0)) s)"; }
 
 boot=systemd,systemd-sysv,dbus,udev
 # What the package depends on in Debian 13, so dpkg -i needs no network in the container.
-runtime=libgpiod3,libespeak-ng1,espeak-ng-data,libasound2t64,libinih1,libbrlapi0.8,libreadline8t64,libmicrohttpd12t64,libmosquitto1
-libs="libgpiod-dev libespeak-ng-dev libasound2-dev libinih-dev libbrlapi-dev libreadline-dev
-libmicrohttpd-dev libmosquitto-dev"
+runtime=libgpiod3,libespeak-ng1,espeak-ng-data,libopus0,libogg0,libasound2t64,libinih1,libbrlapi0.8,libreadline8t64,libmicrohttpd12t64,libmosquitto1,libcurl4t64
+libs="libgpiod-dev libespeak-ng-dev libopus-dev libogg-dev libasound2-dev libinih-dev libbrlapi-dev
+libreadline-dev libmicrohttpd-dev libmosquitto-dev libcurl4-openssl-dev"
 # The build, the unit tests (espeak-ng itself: the process engine) and the golden replays; the
 # arm64 package through multiarch, with the target's pkgconf for its pkg-config.
 dev="build-essential pkg-config debhelper fakeroot lintian dpkg-dev systemd-dev espeak-ng-data

@@ -16,6 +16,7 @@
 #include "chess/chess.h"
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/online.h"
 #include "referee/referee.h"
 #include "tests/unit/reply_check.h"
 #include "tests/unit/utterances.h"
@@ -107,6 +108,7 @@ static inline enum game_audience rt_expected_effect_audience(enum game_effect_ki
 	case GAME_FX_ENGINE_ASK:
 	case GAME_FX_GAMES:
 	case GAME_FX_LAST_MOVES:
+	case GAME_FX_ONLINE_ASK:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
@@ -193,9 +195,10 @@ static inline void rt_check_tournament(struct rt *t, const struct game_effect *f
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
-	    "SAY",	  "MOVE",	"REPEAT",   "PIECE", "GUIDE",	  "TIMES",	  "WARNING",
-	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",	  "BRAILLE_PAGE", "HINT",
-	    "ENGINE_ASK", "REVIEW",	"AUDIT",    "GAMES", "LAST_MOVES"};
+	    "SAY",    "MOVE",	 "REPEAT",	 "PIECE",      "GUIDE",
+	    "TIMES",  "WARNING", "SCORESHEET",	 "GAME_START", "GAME_END",
+	    "FAULT",  "CLAIM",	 "BRAILLE_PAGE", "HINT",       "ENGINE_ASK",
+	    "REVIEW", "AUDIT",	 "GAMES",	 "LAST_MOVES", "ONLINE_ASK"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -251,6 +254,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_ENGINE_ASK:
 		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
 			game_color_name(fx->color), fx->ply);
+		break;
+	case GAME_FX_ONLINE_ASK:
+		rt_logf(t, " %s ply %d", game_online_request_name(fx->online_request), fx->ply);
 		break;
 	case GAME_FX_REVIEW: {
 		static const char *const says[] = {"next",    "back",	      "where",

@@ -217,6 +217,20 @@ static void test_broadcast_and_relay(void **state)
 	expect_set_bad("broadcast", "listen", ":80", "unknown key 'listen' in [broadcast]");
 	expect_set_bad("relay", "listen", "8080", "ADDR:PORT");
 	expect_set_bad("relay", "board", "pi", "unknown key 'board' in [relay]");
+	/* The page's names and its certificate (docs/web.md "The web page for the assistant and
+	 * the arbiter"). */
+	expect_set_ok(&cfg, "web", "listen", "0.0.0.0:8080");
+	expect_set_ok(&cfg, "web", "hosts", "board1.club.lan board2");
+	expect_set_ok(&cfg, "web", "certificate", "/etc/annabella/web.crt");
+	expect_set_ok(&cfg, "web", "key", "/etc/annabella/web.key");
+	assert_string_equal(cfg.web_hosts, "board1.club.lan board2");
+	assert_string_equal(cfg.web_certificate, "/etc/annabella/web.crt");
+	assert_string_equal(cfg.web_key, "/etc/annabella/web.key");
+	expect_set_bad("web", "hosts", "evil.example/x", "host names");
+	expect_set_bad("web", "certificate", "web.crt", "absolute path");
+	expect_set_bad("web", "key", "web.key", "absolute path");
+	expect_set_bad("web", "listen", "8080", "ADDR:PORT");
+	expect_set_bad("web", "port", "8080", "unknown key 'port' in [web]");
 	assert_int_equal(cfg.relay_delay_s, 0);
 	expect_set_ok(&cfg, "relay", "delay", "15");
 	assert_int_equal(cfg.relay_delay_s, 900);

@@ -82,6 +82,7 @@ static const char *example(const struct control_command *c)
 	    {"review", "review where"},
 	    {"games", "games 3"},
 	    {"last-moves", "last-moves"},
+	    {"online", "online on"},
 	};
 	char key[64];
 
@@ -203,13 +204,14 @@ static void test_help_is_the_table(void **state)
 			 c->name, c->usage, c->roles == CONTROL_ARBITER ? "arbiter" : "any");
 		assert_reply(want);
 	}
-	assert_reply("\"usage\":\"pause\",\"role\":\"arbiter\",\"roles\":[\"arbiter\"],"
-		     "\"modes\":[\"tournament\",\"casual\"],\"needs\":[\"not-over\",\"clock\"]");
-	assert_reply("\"sub\":[\"uphold\",\"reject\"]");
 	assert_reply(
-	    "\"name\":\"auth\",\"usage\":\"auth PIN [NAME]\",\"role\":\"any\",\"roles\":["
-	    "\"assistant\",\"arbiter\"],\"modes\":[\"tournament\",\"casual\"],\"needs\":[],"
-	    "\"sub\":[],\"args\":[],\"changes\":false,\"reads\":false,\"session\":true");
+	    "\"usage\":\"pause\",\"role\":\"arbiter\",\"roles\":[\"arbiter\"],"
+	    "\"modes\":[\"tournament\",\"casual\",\"online\"],\"needs\":[\"not-over\",\"clock\"]");
+	assert_reply("\"sub\":[\"uphold\",\"reject\"]");
+	assert_reply("\"name\":\"auth\",\"usage\":\"auth PIN [NAME]\",\"role\":\"any\",\"roles\":["
+		     "\"assistant\",\"arbiter\"],\"modes\":[\"tournament\",\"casual\",\"online\"],"
+		     "\"needs\":[],"
+		     "\"sub\":[],\"args\":[],\"changes\":false,\"reads\":false,\"session\":true");
 }
 
 static void test_auth_and_watch(void **state)

@@ -356,6 +356,14 @@ static void test_probe_on_made_trees(void **state)
 	c.package = "nosuchpackage";
 	probe_measure(&c, &s);
 	assert_int_equal(s.files, -1);
+	/* By default the checksums are dpkg's own, through dpkg-query: bash's files as
+	 * installed on every Debian system; a package not installed is not checked. */
+	c.dpkg_info = "";
+	c.root = "/";
+	c.package = "bash";
+	assert_int_equal(probe_package_files(&c, path, sizeof(path)), 0);
+	c.package = "nosuchpackage";
+	assert_int_equal(probe_package_files(&c, path, sizeof(path)), -1);
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	assert_int_equal(system(path), 0);
 }

@@ -285,18 +285,48 @@ static void test_can_checkmate(void **state)
 	}
 }
 
-/* A blocked position the search cannot settle: neither "never" nor a loss, but unknown, so
- * the arbiter decides (never a loss the Laws make a draw). */
+/* A position the searches cannot settle: neither "never" nor a loss, but unknown, so the
+ * arbiter decides (never a loss the Laws make a draw).  Both can mate here (CHA-Solver's
+ * classified set says so: a long helpmate through the locked h-file), but no search within
+ * its bounds finds one and no proof of "never" exists. */
 static void test_mate_unknown_goes_to_the_arbiter(void **state)
 {
 	(void)state;
-	/* Pawns locked on a closed board; White's bishop behind its own pawns, on their colour:
-	 * nobody can ever mate, but no rule proves it. */
-	struct chess_pos pos = parse("4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/3BK3 w - - 0 1");
+	struct chess_pos pos = parse("7k/p7/P7/8/8/6p1/4B1Pp/7K w - - 0 1");
 
 	assert_int_equal(chess_pos_mate(&pos, CHESS_WHITE, NULL), CHESS_MATE_UNKNOWN);
 	assert_int_equal(chess_pos_mate(&pos, CHESS_BLACK, NULL), CHESS_MATE_UNKNOWN);
 	assert_false(chess_pos_is_dead(&pos));
+}
+
+/* Kings and locked pawns, a bishop behind its own pawns on their colour: nobody can ever
+ * mate, and the game ends as drawn at once (5.2.2). */
+static void test_locked_pawns_are_dead(void **state)
+{
+	(void)state;
+	static const char *const dead[] = {
+	    "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1",
+	    "4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/3BK3 w - - 0 1",
+	};
+	struct chess_game g;
+
+	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++) {
+		struct chess_pos pos = parse(dead[i]);
+
+		assert_int_equal(chess_pos_mate(&pos, CHESS_WHITE, NULL), CHESS_MATE_NEVER);
+		assert_int_equal(chess_pos_mate(&pos, CHESS_BLACK, NULL), CHESS_MATE_NEVER);
+		assert_true(chess_pos_is_dead(&pos));
+	}
+	/* Reached by a move: the game's outcome after it. */
+	{
+		struct chess_pos start = parse("8/8/1k6/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1");
+
+		chess_game_init(&g, &start);
+		assert_int_equal(chess_game_outcome(&g), CHESS_ONGOING);
+		play(&g, "g3g4");
+		assert_int_equal(chess_game_outcome(&g), CHESS_DEAD_POSITION);
+		chess_game_free(&g);
+	}
 }
 
 int main(void)
@@ -310,6 +340,7 @@ int main(void)
 	    cmocka_unit_test(test_outcomes),
 	    cmocka_unit_test(test_can_checkmate),
 	    cmocka_unit_test(test_mate_unknown_goes_to_the_arbiter),
+	    cmocka_unit_test(test_locked_pawns_are_dead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

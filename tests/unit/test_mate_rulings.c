@@ -19,11 +19,11 @@
 
 #include "tests/unit/referee_cases.h"
 
-/* Pawns locked on a closed board, White's bishop behind its own pawns on their colour: White
- * can never mate (no king or piece gets through), but no rule proves it and no series is
- * found, so it is unknown (test_game). */
-#define LOCKED	 "4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/3BK3 w - - 0 1"
-#define LOCKED_B "4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/3BK3 b - - 0 1"
+/* A constructed position the searches cannot settle (test_game): both could mate by a long
+ * series through the locked h-file, but none is found within the bounds and nothing proves
+ * "never", so it is unknown. */
+#define UNDECIDED   "7k/p7/P7/8/8/6p1/4B1Pp/7K w - - 0 1"
+#define UNDECIDED_B "7k/p7/P7/8/8/6p1/4B1Pp/7K b - - 0 1"
 
 static struct game_command cmd(enum game_command_kind kind, enum game_role role, uint32_t id)
 {
@@ -92,7 +92,7 @@ static void test_flag_undecided_goes_to_the_arbiter(void **state)
 	struct game_command result = cmd(CMD_RESULT, ROLE_ARBITER, 2);
 
 	(void)state;
-	rt_open(t, CHESS_BLACK, "10+0", LOCKED_B);
+	rt_open(t, CHESS_BLACK, "10+0", UNDECIDED_B);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK); /* White's press starts Black's clock */
 	rt_wait(t, 20000);
 	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
@@ -122,22 +122,22 @@ static void test_illegal_undecided_goes_to_the_arbiter(void **state)
 	struct game_command approve = cmd(CMD_APPROVE, ROLE_ASSISTANT, 3);
 
 	(void)state;
-	rt_open(t, CHESS_BLACK, "-", LOCKED);
-	rt_move(t, "d1", "c2"); /* White's move on the board */
+	rt_open(t, CHESS_BLACK, "-", UNDECIDED);
+	rt_move(t, "e2", "d3"); /* White's move on the board */
 	for (int n = 0; n < 2; n++) {
-		rt_move(t, "e8", "d8");
+		rt_move(t, "h8", "g8");
 		illegal.color = CHESS_BLACK;
 		rt_command(t, &illegal);
 		if (n == 0) {
-			rt_move(t, "d8", "e8");
+			rt_move(t, "g8", "h8");
 			rt_wait(t, 500);
 		}
 	}
 	assert_true(game_over(rt_game(t)));
-	assert_string_equal(san(0), "Bc2");
+	assert_string_equal(san(0), "Bd3");
 	assert_string_equal(rt_game(t)->result.result, "*");
 	assert_true(result_undecided(&rt_game(t)->result));
-	assert_logged("REPLY ok 1... Kd8 illegal: black's number 2 ends the game; can white "
+	assert_logged("REPLY ok 1... Kg8 illegal: black's number 2 ends the game; can white "
 		      "still mate from ");
 	assert_logged("? the arbiter decides: result 1-0 or 1/2-1/2\n");
 	assert_not_logged("result-white-wins");
@@ -200,7 +200,7 @@ static void test_resignation_undecided_goes_to_the_arbiter(void **state)
 	struct game_command resign = cmd(CMD_RESIGN, ROLE_ASSISTANT, 1);
 
 	(void)state;
-	rt_open(t, CHESS_BLACK, "-", LOCKED);
+	rt_open(t, CHESS_BLACK, "-", UNDECIDED);
 	resign.color = CHESS_BLACK;
 	rt_command(t, &resign);
 	assert_string_equal(rt_game(t)->result.result, "*");
@@ -236,6 +236,44 @@ static void test_resignation_2023_against_a_lone_knight(void **state)
 	assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
 }
 
+/* In a king and pawn ending where the flagging side's opponent needs a long series
+ * (K+P v K+2P, Ding-Gukesh 2024: Black queens a pawn and mates), the device rules the flag
+ * itself: a loss, where it gave "*" before. */
+static void test_flag_pawn_ending_ruled_by_the_device(void **state)
+{
+	(void)state;
+	assert_string_equal(white_flags_in("8/8/8/3k1p2/6p1/6P1/5K2/8 w - - 0 1"), "0-1");
+	assert_false(result_undecided(&rt_game(t)->result));
+	assert_replays();
+}
+
+/* 5.2.2 (2005: 5.2 b): a move that locks the last pawns leaves a dead position; the game
+ * ends at once as drawn in every edition, said to the tactile player with its result and
+ * recorded with its reason. */
+static void test_dead_position_ends_the_game_in_every_edition(void **state)
+{
+	static const enum rules_edition editions[] = {RULES_2005, RULES_2018, RULES_2023};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(editions) / sizeof(editions[0]); i++) {
+		if (t->r)
+			rt_close(t);
+		memset(t, 0, sizeof(*t));
+		referee_settings_defaults(&t->set);
+		t->set.next.edition = editions[i];
+		rt_open(t, CHESS_BLACK, "-", "8/8/1k6/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1");
+		rt_move(t, "g3", "g4");
+		assert_true(game_over(rt_game(t)));
+		assert_string_equal(rt_game(t)->result.result, "1/2-1/2");
+		assert_string_equal(rt_game(t)->result.reason, "dead position");
+		assert_non_null(strstr(last_record("result"), "1/2-1/2"));
+		assert_logged("SAY private dead-position\n");
+		assert_logged("SAY private result-draw\n");
+		assert_not_logged("SAY public dead-position");
+		assert_replays();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +295,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_resignation_before_2023_loses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_resignation_2023_against_a_lone_knight, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_flag_pawn_ending_ruled_by_the_device, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_dead_position_ends_the_game_in_every_edition,
+					    setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,6 +279,19 @@ def keyboard_actions(watcher):
     wait_for(lambda: "Wrong PIN" in driver.find_element(By.ID, "reply").text, 5)
     check("a wrong PIN is said in the page's words", "Wrong PIN." in driver.find_element(By.ID, "reply").text,
           driver.find_element(By.ID, "reply").text)
+    # The fifth wrong PIN starts a wait, and the page says it in seconds (2 s), as it says the
+    # wait of a PIN tried during it (not "a minute").
+    replies = []
+    for _ in range(5):
+        driver.execute_script("document.getElementById('reply').textContent = ''")
+        driver.find_element(By.ID, "act-pause").click()
+        wait_for(lambda: driver.find_element(By.ID, "reply").text, 5)
+        replies.append(driver.find_element(By.ID, "reply").text)
+    check("the wrong PIN that starts a wait says its seconds",
+          any("the next is checked in 2 s" in r for r in replies), str(replies))
+    check("a PIN tried during the wait says the seconds left",
+          "wait 1 s" in replies[-1] or "wait 2 s" in replies[-1], str(replies))
+    time.sleep(2.2)
     pin.clear()
 
 
