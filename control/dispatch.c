@@ -218,6 +218,10 @@ void control_h_engine(const struct control_env *env, struct control_request *req
 		answer_code(out, REPLY_HINT_NOT_ENGINE, NULL);
 		return;
 	}
+	if ((op == ENGINE_OP_DRAW || op == ENGINE_OP_EVAL) && !env->engine_self) {
+		answer_code(out, REPLY_ENGINE_NOT_SELF, NULL);
+		return;
+	}
 	if ((op == ENGINE_OP_ON || op == ENGINE_OP_WAIT) && env->connection && !env->watching) {
 		answer_code(out, REPLY_ENGINE_WATCH_FIRST, NULL);
 		return;

@@ -460,6 +460,20 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	return bad_word(err, REPLY_WANT_EXPORT_FORMAT, ws->w[1]);
 }
 
+/* A number of milliseconds, or of plies and seconds: 0..max. */
+static int number_arg(const char *word, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(word, &end, 10);
+	if (errno || *end || end == word || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (docs/training.md
  * "Training and study") */
 static int p_engine(const struct control_words *ws, struct control_request *req,
@@ -469,12 +483,27 @@ static int p_engine(const struct control_words *ws, struct control_request *req,
 	const char *op = ws->n > 1 ? ws->w[1] : "";
 
 	g->kind = CMD_ENGINE;
+	g->engine_level = -1;
 	if (!strcmp(op, "on")) {
 		int at = 2;
 
 		g->engine_op = ENGINE_OP_ON;
 		if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
 			g->color = game_color_parse(ws->w[at++]);
+		/* Its strength as set: elo N [asked N] | level N. */
+		while (at + 1 < ws->n &&
+		       (!strcmp(ws->w[at], "elo") || !strcmp(ws->w[at], "asked") ||
+			!strcmp(ws->w[at], "level"))) {
+			long long v;
+			int *into = ws->w[at][0] == 'e'	  ? &g->engine_elo
+				    : ws->w[at][0] == 'a' ? &g->engine_asked
+							  : &g->engine_level;
+
+			if (number_arg(ws->w[at + 1], 10000, &v))
+				return bad_word(err, REPLY_WANT_ENGINE_STRENGTH, ws->w[at + 1]);
+			*into = (int)v;
+			at += 2;
+		}
 		if (at < ws->n) {
 			/* The engine's name, as the training process says it. */
 			if (strlen(ws->rest[at]) >= sizeof(g->text))
@@ -495,6 +524,34 @@ static int p_engine(const struct control_words *ws, struct control_request *req,
 	}
 	if (!strcmp(op, "wait") && ws->n == 2) {
 		g->engine_op = ENGINE_OP_WAIT;
+		return 0;
+	}
+	if (!strcmp(op, "draw") && ws->n == 3 &&
+	    (!strcmp(ws->w[2], "accept") || !strcmp(ws->w[2], "decline"))) {
+		g->engine_op = ENGINE_OP_DRAW;
+		g->engine_accept = !strcmp(ws->w[2], "accept");
+		return 0;
+	}
+	/* engine eval PLY cp N | mate N: the evaluation for White. */
+	if (!strcmp(op, "eval") && ws->n == 5 &&
+	    (!strcmp(ws->w[3], "cp") || !strcmp(ws->w[3], "mate"))) {
+		char *end;
+		long ply = strtol(ws->w[2], &end, 10), v;
+
+		if (*end || end == ws->w[2] || ply < 0 || ply > GAME_MAX_PLIES)
+			return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
+		errno = 0;
+		v = strtol(ws->w[4], &end, 10);
+		if (errno || *end || end == ws->w[4] || v < -100000 || v > 100000)
+			return bad_word(err, REPLY_WANT_ENGINE_STRENGTH, ws->w[4]);
+		g->engine_op = ENGINE_OP_EVAL;
+		g->ply = (int)ply;
+		if (ws->w[3][0] == 'm') {
+			g->engine_mate = (int)v;
+			g->engine_cp = v > 0 ? 100000 : -100000;
+		} else {
+			g->engine_cp = (int)v;
+		}
 		return 0;
 	}
 	if (!strcmp(op, "hint") && ws->n == 4) {
@@ -518,6 +575,24 @@ static int p_hint(const struct control_words *ws, struct control_request *req,
 {
 	req->game.kind = CMD_HINT;
 	return p_none(ws, req, err);
+}
+
+static int p_eval(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
+{
+	req->game.kind = CMD_EVAL;
+	return p_none(ws, req, err);
+}
+
+/* new-game [FEN]: a casual game from a position (the FEN's six fields). */
+static int p_new_game(const struct control_words *ws, struct control_request *req,
+		      struct game_reply *err)
+{
+	(void)err;
+	req->game.kind = CMD_NEW_GAME;
+	if (ws->n > 1)
+		copy(req->game.text, sizeof(req->game.text), ws->rest[1]);
+	return 0;
 }
 
 static int p_takeback(const struct control_words *ws, struct control_request *req,
@@ -565,19 +640,6 @@ static int review_goto(const char *word, struct referee_review_cmd *c, struct ga
 /* review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin |
  * next | back | where | end | goto MOVE | enter [N] | leave | comment | aloud on|off
  * (docs/training.md "Going over a game") */
-/* A number of milliseconds, or of plies and seconds: 0..max. */
-static int number_arg(const char *word, long long max, long long *out)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(word, &end, 10);
-	if (errno || *end || end == word || v < 0 || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* white|black, or - for neither (the server's clock not running). */
 static int running_arg(const char *word, int *color)
@@ -879,8 +941,13 @@ static const struct control_command table[] = {
     {"games", NULL, "games [N]", NULL, ANY, MODES, 0, CONTROL_READS, p_games, control_h_games},
     {"last-moves", NULL, "last-moves [N]", NULL, ANY, MODES, 0, 0, p_last_moves, control_h_game},
     /* Training and study (docs/training.md "Training and study"): casual play only. */
-    {"engine", NULL, "engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE",
-     "on off wait hint", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
+    {"engine", NULL,
+     "engine on [white|black] [elo N [asked N] | level N] [NAME...] | off [REASON] | wait | hint "
+     "PLY MOVE | draw accept|decline | eval PLY cp|mate N",
+     "on off wait hint draw eval", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
+    {"eval", NULL, "eval", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_eval, control_h_game},
+    {"new-game", NULL, "new-game [FEN]", NULL, ANY, CASUAL, 0, CONTROL_CHANGES, p_new_game,
+     control_h_game},
     {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_hint, control_h_game},
     {"takeback", NULL, "takeback", NULL, ANY, CASUAL, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
      p_takeback, control_h_game},

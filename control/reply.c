@@ -746,13 +746,16 @@ bool control_event_effect(struct strbuf *out, const struct game_effect *fx)
 void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
 			      const struct game *g)
 {
+	static const char *const names[] = {[GAME_ENGINE_HINT] = "hint-request",
+					    [GAME_ENGINE_PLAY] = "train-request",
+					    [GAME_ENGINE_DRAW] = "draw-request",
+					    [GAME_ENGINE_EVAL] = "eval-request"};
 	struct json_writer w;
 	char fen[CHESS_FEN_MAX];
 
 	json_init(&w, out);
 	json_object(&w, NULL);
-	json_string(&w, "event",
-		    fx->request == GAME_ENGINE_HINT ? "hint-request" : "train-request");
+	json_string(&w, "event", names[fx->request]);
 	json_int(&w, "ms", (int64_t)fx->ms);
 	json_string(&w, "audience", game_audience_name(fx->audience));
 	json_int(&w, "ply", fx->ply);

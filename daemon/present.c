@@ -136,6 +136,19 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_MENU_REVIEW_QUIET] = PHRASE_MENU_REVIEW_QUIET,
     [GAME_MSG_MENU_GAMES] = PHRASE_MENU_GAMES,
     [GAME_MSG_MENU_LAST_MOVES] = PHRASE_MENU_LAST_MOVES,
+    [GAME_MSG_ENGINE_PLAYS_WHITE_ELO] = PHRASE_ENGINE_PLAYS_WHITE_ELO,
+    [GAME_MSG_ENGINE_PLAYS_BLACK_ELO] = PHRASE_ENGINE_PLAYS_BLACK_ELO,
+    [GAME_MSG_ENGINE_PLAYS_WHITE_LEVEL] = PHRASE_ENGINE_PLAYS_WHITE_LEVEL,
+    [GAME_MSG_ENGINE_PLAYS_BLACK_LEVEL] = PHRASE_ENGINE_PLAYS_BLACK_LEVEL,
+    [GAME_MSG_ENGINE_ELO_LOWEST] = PHRASE_ENGINE_ELO_LOWEST,
+    [GAME_MSG_ENGINE_ELO_HIGHEST] = PHRASE_ENGINE_ELO_HIGHEST,
+    [GAME_MSG_ENGINE_LOST_HOW_ON] = PHRASE_ENGINE_LOST_HOW_ON,
+    [GAME_MSG_ENGINE_LOST_PAUSE] = PHRASE_ENGINE_LOST_PAUSE,
+    [GAME_MSG_ENGINE_ACCEPTS_DRAW] = PHRASE_ENGINE_ACCEPTS_DRAW,
+    [GAME_MSG_ENGINE_DECLINES_DRAW] = PHRASE_ENGINE_DECLINES_DRAW,
+    [GAME_MSG_MENU_EVAL] = PHRASE_MENU_EVAL,
+    [GAME_MSG_MENU_REVIEW_PLAY] = PHRASE_MENU_REVIEW_PLAY,
+    [GAME_MSG_NEW_GAME_SETUP] = PHRASE_NEW_GAME_SETUP,
     [GAME_MSG_ONLINE_CONNECTION_LOST] = PHRASE_ONLINE_CONNECTION_LOST,
     [GAME_MSG_ONLINE_CONNECTED] = PHRASE_ONLINE_CONNECTED,
     [GAME_MSG_ONLINE_TOKEN_INVALID] = PHRASE_ONLINE_TOKEN_INVALID,
@@ -551,6 +564,39 @@ static void say_last_moves(struct presenter *p, const struct game_effect *fx)
 	}
 }
 
+/* The engine's evaluation in words (docs/training.md "Playing the computer"): level within a
+ * third of a pawn, "slightly better" to nearly one pawn, then "about N pawns" to five, then
+ * winning; a mate seen in its moves. */
+static void say_eval(struct presenter *p, const struct game_effect *fx)
+{
+	struct phrase_options o = options(p);
+	int cp = fx->count < 0 ? -fx->count : fx->count, mate = fx->mate;
+	bool white = fx->mate ? fx->mate > 0 : fx->count > 0;
+	struct phrase_args a = {.square = -1, .count = (cp + 50) / 100};
+	enum phrase_id id;
+	struct utterance u;
+
+	if (mate == 1 || mate == -1) {
+		id = white ? PHRASE_EVAL_WHITE_MATES_NEXT : PHRASE_EVAL_BLACK_MATES_NEXT;
+	} else if (mate) {
+		a.count = mate < 0 ? -mate : mate;
+		id = white ? PHRASE_EVAL_WHITE_MATES : PHRASE_EVAL_BLACK_MATES;
+	} else if (cp < 30) {
+		id = PHRASE_EVAL_LEVEL;
+	} else if (cp < 80) {
+		id = white ? PHRASE_EVAL_WHITE_SLIGHTLY : PHRASE_EVAL_BLACK_SLIGHTLY;
+	} else if (cp < 150) {
+		id = white ? PHRASE_EVAL_WHITE_PAWN : PHRASE_EVAL_BLACK_PAWN;
+	} else if (cp < 500) {
+		id = white ? PHRASE_EVAL_WHITE_PAWNS : PHRASE_EVAL_BLACK_PAWNS;
+	} else {
+		id = white ? PHRASE_EVAL_WHITE_WINNING : PHRASE_EVAL_BLACK_WINNING;
+	}
+	utterance_clear(&u);
+	phrase_add(&u, &o, id, &a);
+	say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+}
+
 /* The last finished games kept (the menu's item, docs/training.md "Going over a game"): "Partie
  * zwei: Anna gegen Computer, Weiß gewinnt", one utterance each, newest first; the number is
  * what `annabella review` takes. */
@@ -646,8 +692,9 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		if ((fx->msg == GAME_MSG_REVIEW_ENDED || fx->msg == GAME_MSG_REVIEW_RETURN) &&
 		    p->referee)
 			display_show_game(p->display, referee_game(p->referee));
-		/* A clock gap says its time. */
+		/* A clock gap says its time; a rating or a level its number. */
 		a.time_ms = fx->has_clock && fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		a.count = fx->count;
 		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], &a);
 		/* The quick guide is long: a move's announcement cuts it short. */
 		say(p, fx->audience,
@@ -771,6 +818,9 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		break;
 	case GAME_FX_LAST_MOVES:
 		say_last_moves(p, fx);
+		break;
+	case GAME_FX_EVAL:
+		say_eval(p, fx);
 		break;
 	case GAME_FX_WARNING:
 		a.time_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;

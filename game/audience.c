@@ -106,6 +106,8 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	case GAME_FX_GAMES:
 	/* The game's last moves, on request (as repeat). */
 	case GAME_FX_LAST_MOVES:
+	/* The engine's evaluation: the player's alone (casual play). */
+	case GAME_FX_EVAL:
 	/* The player's request to the training process (the shell gives it to that process
 	 * alone). */
 	case GAME_FX_ENGINE_ASK:

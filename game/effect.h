@@ -157,6 +157,20 @@ enum game_msg {
 	GAME_MSG_MENU_REVIEW_QUIET,
 	GAME_MSG_MENU_GAMES,	  /* the menu's item in casual play: the finished games */
 	GAME_MSG_MENU_LAST_MOVES, /* the menu's item: the last moves of both sides */
+	/* Training (docs/training.md "Playing the computer"), casual play only: */
+	GAME_MSG_ENGINE_PLAYS_WHITE_ELO, /* the computer plays White at Elo `count` */
+	GAME_MSG_ENGINE_PLAYS_BLACK_ELO,
+	GAME_MSG_ENGINE_PLAYS_WHITE_LEVEL, /* at level `count` */
+	GAME_MSG_ENGINE_PLAYS_BLACK_LEVEL,
+	GAME_MSG_ENGINE_ELO_LOWEST,  /* the rating asked was held to the engine's lowest, `count` */
+	GAME_MSG_ENGINE_ELO_HIGHEST, /* to its highest */
+	GAME_MSG_ENGINE_LOST_HOW_ON, /* the engine is gone mid-game: the clocks stand, how on */
+	GAME_MSG_ENGINE_LOST_PAUSE,  /* the same, no training game in the menu */
+	GAME_MSG_ENGINE_ACCEPTS_DRAW, /* the player's draw offer, answered by the engine */
+	GAME_MSG_ENGINE_DECLINES_DRAW,
+	GAME_MSG_MENU_EVAL,	   /* the menu's item with an engine playing: its evaluation */
+	GAME_MSG_MENU_REVIEW_PLAY, /* in a review: a new game from the position shown */
+	GAME_MSG_NEW_GAME_SETUP,   /* a new game from a position: set it up */
 	GAME_MSG_COUNT
 };
 
@@ -184,6 +198,8 @@ enum game_effect_kind {
 	GAME_FX_LAST_MOVES,   /* the game's `total` plies from ply `ply` (0-based), said
 				 (private) */
 	GAME_FX_ONLINE_ASK,   /* ask the online process: `online_request` (for it alone) */
+	GAME_FX_EVAL,	      /* the engine's evaluation: `count` centipawns for White, or mate
+				 in `mate` moves (negative: Black mates) (private) */
 	GAME_FX_KIND_COUNT
 };
 
@@ -191,6 +207,8 @@ enum game_effect_kind {
 enum game_engine_request {
 	GAME_ENGINE_HINT = 0, /* the engine's best move for the player, at ply `ply` */
 	GAME_ENGINE_PLAY,     /* play `color` (the button menu's training entry) */
+	GAME_ENGINE_DRAW,     /* the player offers a draw at ply `ply`: accept or decline */
+	GAME_ENGINE_EVAL,     /* the position's evaluation, at ply `ply` */
 };
 
 /* What a review says (GAME_FX_REVIEW): the move `move` made from `before` (NONE: at the
@@ -220,6 +238,8 @@ struct game_effect {
 	enum game_audience audience;
 	enum game_channel channel;
 	enum game_msg msg;
+	int count; /* SAY: the number its words name ({count}); EVAL: centipawns for White */
+	int mate;  /* EVAL: mate in so many moves (negative: for Black), 0: none seen */
 	/* MOVE, REPEAT */
 	struct chess_pos before;
 	chess_move move;

@@ -320,7 +320,10 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 static int apply_takeback(struct game *g, const struct game_record *rec)
 {
 	int keep = rec->u.rollback_ply;
-	int last = g->params.mode == GAME_ONLINE ? game_plies(g) : game_plies(g) - 1;
+	/* Online, or before the first move (a casual game begun from a position: its pegs set
+	 * up as after a takeback, referee_engine.c), nothing need be taken back. */
+	int last =
+	    g->params.mode == GAME_ONLINE || game_plies(g) == 0 ? game_plies(g) : game_plies(g) - 1;
 
 	if (g->params.mode == GAME_TOURNAMENT || keep < 0 || keep > last ||
 	    g->result.state == RESULT_APPROVED ||

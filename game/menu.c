@@ -16,6 +16,7 @@ unsigned menu_item_needs(enum menu_item item)
 	case MENU_RESIGN:
 		return GAME_NEED_PLAY;
 	case MENU_HINT:
+	case MENU_EVAL:
 		return GAME_NEED_PLAY;
 	case MENU_TAKEBACK:
 		return GAME_NEED_NOT_CLOSED;
@@ -40,6 +41,7 @@ unsigned menu_item_needs(enum menu_item item)
 	case MENU_REVIEW_QUIET:
 	case MENU_GAMES:
 	case MENU_LAST_MOVES:
+	case MENU_REVIEW_PLAY:
 	case MENU_ITEM_COUNT:
 		break;
 	}
@@ -72,6 +74,9 @@ static void menu_add_training(struct menu *m, const struct game *g)
 	if (m->engine_playing && game_position(g)->side == player &&
 	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_HINT), why, sizeof(why)))
 		m->items[m->count++] = MENU_HINT;
+	if (m->engine_playing &&
+	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_EVAL), why, sizeof(why)))
+		m->items[m->count++] = MENU_EVAL;
 	if (game_last_ply_of(g, player) >= 0 &&
 	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_TAKEBACK), why,
 				sizeof(why)))
@@ -132,6 +137,7 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 		 * said, and the help. */
 		m->items[m->count++] = MENU_END_REVIEW;
 		m->items[m->count++] = MENU_REVIEW_GOTO;
+		m->items[m->count++] = MENU_REVIEW_PLAY;
 		if (m->review_variation)
 			m->items[m->count++] = MENU_REVIEW_LEAVE;
 		m->items[m->count++] = m->review_aloud ? MENU_REVIEW_QUIET : MENU_REVIEW_ALOUD;
@@ -218,6 +224,8 @@ enum game_msg menu_item_msg(enum menu_item item)
 	    [MENU_REVIEW_QUIET] = GAME_MSG_MENU_REVIEW_QUIET,
 	    [MENU_GAMES] = GAME_MSG_MENU_GAMES,
 	    [MENU_LAST_MOVES] = GAME_MSG_MENU_LAST_MOVES,
+	    [MENU_EVAL] = GAME_MSG_MENU_EVAL,
+	    [MENU_REVIEW_PLAY] = GAME_MSG_MENU_REVIEW_PLAY,
 	    [MENU_ONLINE] = GAME_MSG_MENU_ONLINE,
 	    [MENU_ABORT] = GAME_MSG_MENU_ABORT,
 	    [MENU_DECLINE_DRAW] = GAME_MSG_MENU_DECLINE_DRAW,

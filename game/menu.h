@@ -51,6 +51,8 @@ enum menu_item {
 	MENU_REVIEW_QUIET, /* the review in the earphone only */
 	MENU_GAMES,	   /* casual play, after the help: the last finished games, for a review */
 	MENU_LAST_MOVES,   /* after the help, once a move is made: the last moves of both sides */
+	MENU_EVAL,	   /* with an engine playing, after the hint: its evaluation */
+	MENU_REVIEW_PLAY,  /* in a review: a new game from the position shown (the engine plays) */
 	/* Online play (docs/online.md "Playing online"); each asks the server through the online
 	 * process (MENU_OFFER_DRAW, MENU_ACCEPT_DRAW, MENU_RESIGN and MENU_TAKEBACK too): */
 	MENU_ONLINE,	       /* casual play: start an online game */

@@ -396,6 +396,27 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_NO_MOVE_YET] = {"no-move-yet", ERR, "", "no move has been made yet"},
     [REPLY_WANT_MOVE_COUNT] = {"want-move-count", ERR, "word max",
 			       "'{word}': how many moves of each side (1 to {max})"},
+    [REPLY_ENGINE_NOT_SELF] = {"engine-not-self", ERR, "",
+			       "only the training process answers for its engine"},
+    [REPLY_WANT_ENGINE_STRENGTH] = {"want-engine-strength", ERR, "word",
+				    "'{word}': a rating or level (elo N [asked N] | level N)"},
+    [REPLY_ENGINE_DECLINES_DRAW] = {"engine-declines-draw", OK, "engine",
+				    "{engine} declines the draw"},
+    [REPLY_EVAL_ASKED] = {"eval-asked", OK, "engine", "evaluation asked of {engine}"},
+    [REPLY_NO_EVAL_ASKED] = {"no-eval-asked", ERR, "ply", "no evaluation is asked for ply {ply}"},
+    [REPLY_NO_DRAW_ASKED] = {"no-draw-asked", ERR, "",
+			     "no draw offer of the player's stands for the engine to answer"},
+    [REPLY_EVAL_SAID] = {"eval-said", OK, "centipawns",
+			 "evaluation said: {centipawns} centipawns for White"},
+    [REPLY_EVAL_SAID_MATE] = {"eval-said-mate", OK, "color moves",
+			      "evaluation said: {color} mates in {moves} {moves|move|moves}"},
+    [REPLY_NEW_GAME_BAD_FEN] = {"new-game-bad-fen", ERR, "column detail",
+				"the new game's FEN, column {column}: {detail}"},
+    [REPLY_NEW_GAME_BEGUN] = {"new-game-begun", OK, "game differ",
+			      "game {game} begun; {differ} {differ|square|squares} to set up"},
+    [REPLY_NEW_GAME_GAME_ON] = {"new-game-game-on", ERR, "plies",
+				"a game is being played ({plies} {plies|ply|plies}): a new one "
+				"begins once it has ended"},
 /* A rule's result left to the arbiter: whether the other side can still checkmate by
  * any series of legal moves is not proven either way (docs/arbiter.md "Who can still
  * checkmate"); the position is `fen`, `result` the win in question. */

@@ -144,6 +144,7 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	 * clock at once, and the player is guided square by square to make the move on the board.
 	 */
 	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING) {
+		ref_engine_moved(r, now);
 		ref_press(r, !player, now);
 		ref_relay_guide_begin(r, now);
 	}

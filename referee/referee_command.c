@@ -132,6 +132,9 @@ int ref_draw_offer(struct referee *r, int color, const char *author, uint64_t no
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
+	/* Training: the engine answers it. */
+	if (color == g->params.player)
+		ref_engine_draw_offered(r, now);
 	return ply;
 }
 
@@ -551,7 +554,7 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 static bool allowed_in_review(enum game_command_kind kind)
 {
 	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE ||
-	       kind == CMD_ONLINE;
+	       kind == CMD_ONLINE || kind == CMD_NEW_GAME;
 }
 
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
@@ -566,7 +569,8 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	}
 	/* An online game's moves, offers, clocks and result are the server's (docs/online.md
 	 * "Playing online"): they come from the online process alone. */
-	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG) {
+	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG &&
+	    cmd->kind != CMD_LAST_MOVES) {
 		ref_answer(r, cmd, now, REPLY_ONLINE_SERVER_ONLY, NULL);
 		r->reply = NULL;
 		return;
@@ -629,6 +633,12 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_LAST_MOVES:
 		cmd_last_moves(r, cmd, now);
+		break;
+	case CMD_EVAL:
+		ref_cmd_eval(r, cmd, now);
+		break;
+	case CMD_NEW_GAME:
+		ref_cmd_new_game(r, cmd, now);
 		break;
 	case CMD_ONLINE:
 		ref_cmd_online(r, cmd, now);

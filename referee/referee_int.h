@@ -43,6 +43,11 @@ struct referee {
 		char name[64];
 		bool hint_asked;
 		int hint_ply; /* the plies of the position the hint is for */
+		/* The player's draw offer and evaluation asked of it, for the plies then
+		 * (referee_engine.c); the clocks it stopped when it was lost. */
+		bool draw_asked, eval_asked;
+		int draw_ply, eval_ply;
+		bool stopped_clocks;
 	} engine;
 	/* Online play (referee_online.c): the online process, as it said of itself and of the
 	 * server's game. */
@@ -55,6 +60,8 @@ struct referee {
 	} online;
 	/* The engine's move is being made on the board: each square guided and confirmed. */
 	bool relay_guide;
+	/* Its promotion's square when it captured: the peg there is changed for the new piece. */
+	uint64_t relay_swap;
 	struct review review; /* study (referee_train.c) */
 	/* The device's fair-play state as the shell last measured it (referee_fairplay.c). */
 	struct {
@@ -178,11 +185,30 @@ void ref_relay_guide_begin(struct referee *r, uint64_t now);
 /* A square changed: the board's guidance of the engine's move, if it is on. */
 void ref_train_square(struct referee *r, int sq, uint64_t before, uint64_t now);
 
+/* referee_engine.c */
+/* engine on: what the player hears of it (its side and strength). */
+void ref_engine_said(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The engine is gone while it played: the clocks stop, the player hears how to go on. */
+void ref_engine_lost(struct referee *r, uint64_t now);
+/* The tactile player offered a draw: asked of the engine. */
+void ref_engine_draw_offered(struct referee *r, uint64_t now);
+/* The engine's move was made: a draw offer it did not answer is declined by it. */
+void ref_engine_moved(struct referee *r, uint64_t now);
+/* engine draw, engine eval: the training process's answers. */
+void ref_engine_answer(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_eval(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_new_game(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* A casual game from `start` (no game on, no review): 0, its board guided when it differs. */
+int ref_new_game_from(struct referee *r, const struct chess_pos *start, uint64_t now);
+
 /* referee_review.c */
 /* A square changed during a review: guided; true when a review is on (it took the square). */
 bool ref_review_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now);
 /* A button during a review: true when the review took it. */
 bool ref_review_button(struct referee *r, enum game_button b, uint64_t now);
+/* The menu's "play from here": a new game from the position shown, the engine asked to play
+ * where one waits. */
+void ref_review_play(struct referee *r, uint64_t now);
 /* The menu's "go to a move": the buttons choose the move. */
 void ref_review_choose(struct referee *r, uint64_t now);
 /* The review is over: the board is the game's again. */

@@ -119,6 +119,12 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_HINT:
 		cmd.kind = CMD_HINT;
 		break;
+	case MENU_EVAL:
+		cmd.kind = CMD_EVAL;
+		break;
+	case MENU_REVIEW_PLAY:
+		ref_review_play(r, now);
+		return;
 	case MENU_TAKEBACK:
 		cmd.kind = CMD_TAKEBACK;
 		break;

@@ -616,6 +616,24 @@ void referee_review(struct referee *r, const struct referee_review_cmd *c, uint6
 	referee_flush(r, now);
 }
 
+/* A new game from the position shown: the review ends (the board shows that position
+ * already), and a waiting training process is asked to play it. */
+void ref_review_play(struct referee *r, uint64_t now)
+{
+	struct review *v = &r->review;
+	struct chess_pos start = v->shown;
+
+	if (v->state != REVIEW_ON || !set_up(r, now, &(struct game_reply){0}))
+		return;
+	review_reset(v);
+	if (ref_new_game_from(r, &start, now)) {
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	}
+	if (r->engine.state == REFEREE_ENGINE_WAITING)
+		ref_train_request(r, now);
+}
+
 /* ------------------------------------------------------------------ the buttons */
 
 /* Choosing a move to go to (the menu's item): the clock buttons ten moves on or back,

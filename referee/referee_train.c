@@ -67,7 +67,7 @@ int ref_first_wrong(uint64_t diff, uint64_t target)
 static bool guide_change(struct referee *r, const struct chess_pos *pos, int sq, uint64_t before,
 			 uint64_t now)
 {
-	uint64_t occ = chess_pos_occupancy(pos), diff = r->det.sensed ^ occ;
+	uint64_t occ = chess_pos_occupancy(pos), diff = (r->det.sensed ^ occ) | r->relay_swap;
 	int next;
 
 	if (!(((before ^ occ) >> sq) & 1) || (diff >> sq & 1))
@@ -84,11 +84,21 @@ void ref_relay_guide_begin(struct referee *r, uint64_t now)
 	const struct chess_pos *pos = game_position(&r->g);
 	uint64_t occ = chess_pos_occupancy(pos);
 	struct game_effect fx = {.kind = GAME_FX_GUIDE, .ms = now, .channel = GAME_PRIVATE};
-	int sq;
+	int last = game_plies(&r->g) - 1, sq;
+	chess_move m = last >= 0 ? r->g.plies[last].move : CHESS_MOVE_NONE;
+	struct chess_pos before;
 
 	if (!r->board_ready)
 		return;
-	sq = ref_first_wrong(r->det.sensed ^ occ, occ);
+	/* A promotion that captures: the captured piece's peg stays where the new piece goes,
+	 * so that square is named too ("a1 should be occupied: queen"). */
+	r->relay_swap = 0;
+	if (m != CHESS_MOVE_NONE && chess_move_promotion(m) != CHESS_NO_PIECE) {
+		game_position_before(&r->g, last, &before);
+		if (chess_pos_piece_at(&before, chess_move_to(m)) != CHESS_NO_PIECE)
+			r->relay_swap = 1ULL << chess_move_to(m);
+	}
+	sq = ref_first_wrong((r->det.sensed ^ occ) | r->relay_swap, occ);
 	r->relay_guide = sq >= 0;
 	if (sq < 0)
 		return;
@@ -116,8 +126,10 @@ void referee_engine_gone(struct referee *r, uint64_t now)
 
 	r->engine.state = REFEREE_ENGINE_NONE;
 	r->engine.hint_asked = false;
-	if (playing && r->g.open)
+	if (playing && r->g.open) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_ENGINE_GONE, now);
+		ref_engine_lost(r, now);
+	}
 	referee_flush(r, now);
 }
 
@@ -138,11 +150,8 @@ static void engine_on(struct referee *r, const struct game_command *cmd, uint64_
 	r->engine.side = side;
 	snprintf(r->engine.name, sizeof(r->engine.name), "%.*s", (int)sizeof(r->engine.name) - 1,
 		 cmd->text[0] ? cmd->text : "an engine");
-	if (news)
-		ref_say(r, GAME_PRIVATE,
-			side == CHESS_WHITE ? GAME_MSG_ENGINE_PLAYS_WHITE
-					    : GAME_MSG_ENGINE_PLAYS_BLACK,
-			now);
+	if (news || r->engine.stopped_clocks)
+		ref_engine_said(r, cmd, now);
 	ref_answer(
 	    r, cmd, now, REPLY_ENGINE_PLAYS,
 	    REPLY_ARGS(REPLY_S("engine", r->engine.name), REPLY_S("color", color_word(side))));
@@ -167,6 +176,8 @@ static void engine_off(struct referee *r, const struct game_command *cmd, uint64
 	 * may be waiting for the training to begin). */
 	if (playing || end != ENGINE_END_NORMAL)
 		ref_say(r, GAME_PRIVATE, said[end], now);
+	if (playing)
+		ref_engine_lost(r, now);
 	if (end != ENGINE_END_NORMAL)
 		ref_answer(r, cmd, now, REPLY_ENGINE_OFF,
 			   REPLY_ARGS(REPLY_S("end", game_engine_end_name(end))));
@@ -224,6 +235,10 @@ void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t 
 		break;
 	case ENGINE_OP_HINT:
 		engine_hint(r, cmd, now);
+		break;
+	case ENGINE_OP_DRAW:
+	case ENGINE_OP_EVAL:
+		ref_engine_answer(r, cmd, now);
 		break;
 	}
 }
@@ -352,6 +367,9 @@ void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_
 
 void ref_train_square(struct referee *r, int sq, uint64_t before, uint64_t now)
 {
+	/* The new piece put in where the captured one was. */
+	if (r->det.sensed >> sq & 1)
+		r->relay_swap &= ~(1ULL << sq);
 	if (r->relay_guide && guide_change(r, game_position(&r->g), sq, before, now))
 		r->relay_guide = false;
 }

@@ -230,7 +230,33 @@ enum phrase_id {
 	PHRASE_MENU_DECLINE_TAKEBACK,
 	PHRASE_MENU_CLAIM_VICTORY,
 	PHRASE_MENU_CLAIM_DRAW_GONE,
-	PHRASE_VOICE_FALLBACK, /* the chosen voice cannot speak: eSpeak NG's own speaks */
+	PHRASE_VOICE_FALLBACK,	       /* the chosen voice cannot speak: eSpeak NG's own speaks */
+	PHRASE_ENGINE_PLAYS_WHITE_ELO, /* training: the computer plays White at Elo {count} */
+	PHRASE_ENGINE_PLAYS_BLACK_ELO,
+	PHRASE_ENGINE_PLAYS_WHITE_LEVEL, /* at level {count} */
+	PHRASE_ENGINE_PLAYS_BLACK_LEVEL,
+	PHRASE_ENGINE_ELO_LOWEST,  /* the rating asked was below the engine's lowest, {count} */
+	PHRASE_ENGINE_ELO_HIGHEST, /* above its highest */
+	PHRASE_ENGINE_LOST_HOW_ON, /* the engine is gone mid-game: the clocks stand, how to go on */
+	PHRASE_ENGINE_LOST_PAUSE,  /* the same where the menu offers no training game */
+	PHRASE_ENGINE_ACCEPTS_DRAW, /* the player's draw offer, answered by the engine */
+	PHRASE_ENGINE_DECLINES_DRAW,
+	PHRASE_MENU_EVAL,	 /* the menu's item with an engine playing: its evaluation */
+	PHRASE_MENU_REVIEW_PLAY, /* in a review: a new game from the position shown */
+	PHRASE_NEW_GAME_SETUP,	 /* a new game from a position: set it up */
+	PHRASE_EVAL_LEVEL,	 /* the engine's evaluation in words */
+	PHRASE_EVAL_WHITE_SLIGHTLY,
+	PHRASE_EVAL_BLACK_SLIGHTLY,
+	PHRASE_EVAL_WHITE_PAWN,
+	PHRASE_EVAL_BLACK_PAWN,
+	PHRASE_EVAL_WHITE_PAWNS,
+	PHRASE_EVAL_BLACK_PAWNS,
+	PHRASE_EVAL_WHITE_WINNING,
+	PHRASE_EVAL_BLACK_WINNING,
+	PHRASE_EVAL_WHITE_MATES,
+	PHRASE_EVAL_BLACK_MATES,
+	PHRASE_EVAL_WHITE_MATES_NEXT, /* mate with the next move */
+	PHRASE_EVAL_BLACK_MATES_NEXT,
 	PHRASE_ID_COUNT
 };
 

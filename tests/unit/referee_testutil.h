@@ -109,6 +109,7 @@ static inline enum game_audience rt_expected_effect_audience(enum game_effect_ki
 	case GAME_FX_GAMES:
 	case GAME_FX_LAST_MOVES:
 	case GAME_FX_ONLINE_ASK:
+	case GAME_FX_EVAL:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
@@ -171,6 +172,8 @@ static inline const char *rt_utterance(const struct game_effect *fx)
 		return "games";
 	case GAME_FX_LAST_MOVES:
 		return "last-moves";
+	case GAME_FX_EVAL:
+		return "eval";
 	default:
 		return NULL;
 	}
@@ -195,10 +198,10 @@ static inline void rt_check_tournament(struct rt *t, const struct game_effect *f
 static inline void rt_effect(void *user, const struct game_effect *fx)
 {
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
-	    "SAY",    "MOVE",	 "REPEAT",	 "PIECE",      "GUIDE",
-	    "TIMES",  "WARNING", "SCORESHEET",	 "GAME_START", "GAME_END",
-	    "FAULT",  "CLAIM",	 "BRAILLE_PAGE", "HINT",       "ENGINE_ASK",
-	    "REVIEW", "AUDIT",	 "GAMES",	 "LAST_MOVES", "ONLINE_ASK"};
+	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
+	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
+	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT", "GAMES",
+	    "LAST_MOVES",   "ONLINE_ASK", "EVAL"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -209,6 +212,8 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_SAY:
 		rt_logf(t, " %s %s", fx->channel == GAME_PUBLIC ? "public" : "private",
 			game_msg_name(fx->msg));
+		if (fx->count)
+			rt_logf(t, " %d", fx->count);
 		break;
 	case GAME_FX_MOVE:
 	case GAME_FX_REPEAT:
@@ -247,14 +252,21 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_LAST_MOVES:
 		rt_logf(t, " plies %d from %d", fx->total, fx->ply);
 		break;
+	case GAME_FX_EVAL:
+		rt_logf(t, " cp %d mate %d ply %d", fx->count, fx->mate, fx->ply);
+		break;
 	case GAME_FX_HINT:
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
 		rt_logf(t, " %s", uci);
 		break;
-	case GAME_FX_ENGINE_ASK:
-		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
-			game_color_name(fx->color), fx->ply);
-		break;
+	case GAME_FX_ENGINE_ASK: {
+		static const char *const req[] = {[GAME_ENGINE_HINT] = "hint",
+						  [GAME_ENGINE_PLAY] = "play",
+						  [GAME_ENGINE_DRAW] = "draw",
+						  [GAME_ENGINE_EVAL] = "eval"};
+
+		rt_logf(t, " %s %s ply %d", req[fx->request], game_color_name(fx->color), fx->ply);
+	} break;
 	case GAME_FX_ONLINE_ASK:
 		rt_logf(t, " %s ply %d", game_online_request_name(fx->online_request), fx->ply);
 		break;

@@ -82,6 +82,8 @@ static const char *example(const struct control_command *c)
 	    {"review", "review where"},
 	    {"games", "games 3"},
 	    {"last-moves", "last-moves"},
+	    {"eval", "eval"},
+	    {"new-game", "new-game"},
 	    {"online", "online on"},
 	};
 	char key[64];

@@ -296,6 +296,7 @@ static void test_review_aloud(void **state)
 	assert_logged("SAY private menu-end-review\n");
 	rt_press(t, GAME_BUTTON_SELECT);
 	rt_press(t, GAME_BUTTON_SELECT);
+	rt_press(t, GAME_BUTTON_SELECT);
 	assert_logged("SAY private menu-review-quiet\n");
 	rt_press(t, GAME_BUTTON_REPEAT);
 	assert_logged("SAY private review-quiet\n");
@@ -310,6 +311,72 @@ static void test_review_aloud(void **state)
 	assert_int_equal(review("review end"), 0);
 	/* The game had no move: its position goes back in the earphone. */
 	assert_logged("SAY private review-return\n");
+}
+
+/* The menu's "play on from here": a casual game from the position shown, the waiting
+ * training process asked to play it. */
+static void test_play_on_from_here(void **state)
+{
+	struct control_env env = {.referee = NULL,
+				  .role = ROLE_ASSISTANT,
+				  .author = "trainer",
+				  .connection = true,
+				  .watching = true};
+	struct control_outcome out;
+	const struct game *g;
+
+	(void)state;
+	open_casual();
+	env.referee = t->r;
+	env.now = t->now;
+	control_dispatch(&env, "engine wait", 11, &out);
+	assert_true(out.ok);
+	control_outcome_free(&out);
+	load_study();
+	assert_int_equal(review("review goto 2."), 0);
+	rt_lift(t, "e2");
+	rt_lift(t, "d7");
+	clear_log();
+	/* Played from before the board shows it: the new game guides the rest. */
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	rt_press(t, GAME_BUTTON_SELECT);
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged("SAY private menu-review-play\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged("SAY private new-game-setup\n");
+	assert_logged(" GUIDE d5 occupied P\n");
+	assert_not_logged("SAY private new-game\n");
+	assert_logged(" ENGINE_ASK play black ply 0\n");
+	assert_non_null(strstr(status(), "\"review\":null"));
+	rt_place(t, "d5");
+	assert_logged(" GUIDE d5 occupied P confirmed\n");
+	rt_wait(t, 300);
+	assert_logged("SAY private setup-done\n");
+	/* Once more from the board as it stands: no set-up to do. */
+	assert_int_equal(review("resign white"), 0);
+	clear_log();
+	assert_int_equal(
+	    review("review load rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"), 0);
+	assert_int_equal(review("review add d8d5"), 0);
+	assert_int_equal(review("review begin"), 0);
+	assert_logged("SAY private review-ready\n");
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	rt_press(t, GAME_BUTTON_SELECT);
+	rt_press(t, GAME_BUTTON_SELECT);
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged("SAY private new-game\n");
+	assert_logged(" ENGINE_ASK play black ply 0\n");
+	assert_non_null(strstr(status(), "\"review\":null"));
+	g = rt_game(t);
+	assert_string_equal(g->params.fen,
+			    "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+	assert_int_equal(g->params.mode, GAME_CASUAL);
+	/* The board shows it: the game goes on from the pegs. */
+	rt_capture(t, "d8", "d5");
+	rt_move(t, "b1", "c3");
+	assert_int_equal(game_plies(g), 2);
+	assert_string_equal(san(0), "Qxd5");
+	assert_replays();
 }
 
 /* None of it in a tournament: the command table refuses it. */
@@ -335,6 +402,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_goto_guides_the_difference, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_set_up_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_review_aloud, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_play_on_from_here, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tournament, setup, teardown),
 	};
 
