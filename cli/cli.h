@@ -22,7 +22,7 @@ int cli_brf(int argc, char **argv);	   /* brf [--page-lines N] [--line-cells N] 
 int cli_seal(int argc, char **argv);	   /* seal [--config FILE] [--socket PATH] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
-/* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */
+/* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--fen FEN | --wait] */
 int cli_train(int argc, char **argv);
 /* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
 int cli_review(int argc, char **argv);

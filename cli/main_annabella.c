@@ -52,7 +52,7 @@ static const struct {
      LOG_LEVEL_INFO},
     {"train", cli_train,
      "train --engine PATH [--side white|black] [--level 0..20 | --elo N] [--movetime MS]\n"
-     "            [--hint-movetime MS] [--wait] [--socket PATH] [--config FILE]",
+     "            [--hint-movetime MS] [--fen FEN | --wait] [--socket PATH] [--config FILE]",
      LOG_LEVEL_INFO},
     {"review", cli_review, "review [--socket PATH] [--config FILE] GAME-ID|NUMBER|FILE.pgn",
      LOG_LEVEL_WARN},
