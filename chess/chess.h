@@ -236,6 +236,18 @@ void chess_move_to_uci(chess_move m, char *buf, size_t size);
 int chess_move_parse_uci(const struct chess_pos *pos, const char *text, chess_move *out);
 /* Appendix C local paper notation with German letters: "Sf3", "exd6", "d8D", "0-0", "Lxb5+". */
 void chess_move_to_local(const struct chess_pos *pos, chess_move m, char *buf, size_t size);
+/*
+ * Appendix C's national piece letters: a language's letters for the king, queen, rook,
+ * bishop and knight ("KQRBN" en, "KDTLS" de and sv, "KDTLP" nl; English for NULL or another
+ * language).  The local notation in a language's letters ("Pf3" in nl); and the lenient
+ * reader above that also takes them: the English and German letters always, and the
+ * language's besides (the Dutch P, Paard, is a knight only for nl: elsewhere P is no piece).
+ */
+const char *chess_piece_letters(const char *lang);
+void chess_move_to_local_lang(const struct chess_pos *pos, chess_move m, const char *lang,
+			      char *buf, size_t size);
+int chess_move_parse_lang(const struct chess_pos *pos, const char *text, const char *lang,
+			  chess_move *out, struct chess_error *err);
 
 /* ---------------------------------------------------------------- games */
 enum chess_outcome {

@@ -22,7 +22,34 @@ struct notation_style {
 };
 
 static const struct notation_style san_style = {" PNBRQK", 'O', true};
-static const struct notation_style local_style = {" BSLTDK", '0', false};
+
+/* Appendix C's national letters of the languages the device speaks, for K Q R B N, and the
+ * same indexed by enum chess_piece_type (a pawn has no letter). */
+static const struct {
+	char lang[3];
+	char letters[6];
+	char by_type[8];
+} national[] = {
+    {"en", "KQRBN", "  NBRQK"},
+    {"de", "KDTLS", "  SLTDK"},
+    {"sv", "KDTLS", "  SLTDK"},
+    {"nl", "KDTLP", "  PLTDK"},
+};
+#define NATIONAL_COUNT (sizeof(national) / sizeof(national[0]))
+
+/* The row of a language (English for NULL or one the device does not speak). */
+static int national_row(const char *lang)
+{
+	for (size_t i = 0; lang && i < NATIONAL_COUNT; i++)
+		if (!strcmp(lang, national[i].lang))
+			return (int)i;
+	return 0;
+}
+
+const char *chess_piece_letters(const char *lang)
+{
+	return national[national_row(lang)].letters;
+}
 
 /* Appends to a bounded buffer; output is cut rather than overflowing. */
 struct outbuf {
@@ -153,7 +180,15 @@ void chess_move_to_san(const struct chess_pos *pos, chess_move m, char *buf, siz
 
 void chess_move_to_local(const struct chess_pos *pos, chess_move m, char *buf, size_t size)
 {
-	format_move(pos, m, &local_style, buf, size);
+	chess_move_to_local_lang(pos, m, "de", buf, size);
+}
+
+void chess_move_to_local_lang(const struct chess_pos *pos, chess_move m, const char *lang,
+			      char *buf, size_t size)
+{
+	const struct notation_style style = {national[national_row(lang)].by_type, '0', false};
+
+	format_move(pos, m, &style, buf, size);
 }
 
 void chess_move_to_uci(chess_move m, char *buf, size_t size)
@@ -199,10 +234,14 @@ static void set_error_kind(struct chess_error *err, enum chess_error_kind kind)
 		err->kind = kind;
 }
 
-/* English and German piece letters (Appendix C); only capitals, so that the
- * files b and d are never read as a bishop or a queen. */
-static enum chess_piece_type piece_letter(char c)
+/* English and German piece letters (Appendix C), and those of `extra` (a language's, by type;
+ * NULL: none); only capitals, so that the files b and d are never read as a bishop or a
+ * queen. */
+static enum chess_piece_type piece_letter(char c, const char *extra)
 {
+	for (int t = CHESS_KNIGHT; extra && t <= CHESS_KING; t++)
+		if (c == extra[t])
+			return (enum chess_piece_type)t;
 	switch (c) {
 	case 'K':
 		return CHESS_KING;
@@ -224,7 +263,7 @@ static enum chess_piece_type piece_letter(char c)
 }
 
 /* Promotion letters also come in lower case from UCI ("e7e8q"). */
-static enum chess_piece_type promo_letter(char c)
+static enum chess_piece_type promo_letter(char c, const char *extra)
 {
 	switch (c) {
 	case 'q':
@@ -236,7 +275,7 @@ static enum chess_piece_type promo_letter(char c)
 	case 'n':
 		return CHESS_KNIGHT;
 	default: {
-		enum chess_piece_type t = piece_letter(c);
+		enum chess_piece_type t = piece_letter(c, extra);
 		return t == CHESS_KING ? CHESS_NO_PIECE : t;
 	}
 	}
@@ -334,6 +373,13 @@ static int parse_castling(const struct chess_pos *pos, int n, chess_move *out,
 int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_move *out,
 			 struct chess_error *err)
 {
+	return chess_move_parse_lang(pos, text, NULL, out, err);
+}
+
+int chess_move_parse_lang(const struct chess_pos *pos, const char *text, const char *lang,
+			  chess_move *out, struct chess_error *err)
+{
+	const char *extra = lang ? national[national_row(lang)].by_type : NULL;
 	const char *s = text;
 	size_t start = 0, len;
 	enum chess_piece_type piece = CHESS_NO_PIECE, promo = CHESS_NO_PIECE;
@@ -370,7 +416,7 @@ int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_mo
 		piece = figurine((const unsigned char *)s + i);
 		i += 3;
 	} else if (s[i] >= 'A' && s[i] <= 'Z') {
-		piece = piece_letter(s[i]);
+		piece = piece_letter(s[i], extra);
 		if (piece == CHESS_NO_PIECE) {
 			set_error(err, (int)i + 1, "unknown piece '%c'", s[i]);
 			return -1;
@@ -410,7 +456,7 @@ int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_mo
 			set_error(err, (int)p + 1, "syntax: promotion piece missing");
 			return -1;
 		}
-		promo = promo_letter(s[p]);
+		promo = promo_letter(s[p], extra);
 		if (promo == CHESS_NO_PIECE) {
 			if (s[p] >= 'A' && s[p] <= 'Z') {
 				set_error(err, (int)p + 1, "unknown promotion piece '%c'", s[p]);
@@ -512,7 +558,7 @@ int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_mo
 	return -1;
 
 syntax:
-	if (s[i] >= 'A' && s[i] <= 'Z' && piece_letter(s[i]) == CHESS_NO_PIECE)
+	if (s[i] >= 'A' && s[i] <= 'Z' && piece_letter(s[i], extra) == CHESS_NO_PIECE)
 		set_error(err, (int)i + 1, "unknown piece '%c'", s[i]);
 	else if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
 		set_error(err, (int)i + 1, "syntax: unexpected '%c'", s[i]);

@@ -17,6 +17,7 @@ int cli_status(int argc, char **argv);	   /* status [--socket PATH] */
 int cli_codes(int argc, char **argv);	   /* codes: the replies' table */
 int cli_fsck(int argc, char **argv);	   /* fsck STATE_DIR [--repair] */
 int cli_verify(int argc, char **argv);	   /* verify [STATE_DIR|GAME.journal] */
+int cli_journal(int argc, char **argv);	   /* journal [--json] STATE_DIR|JOURNAL */
 int cli_pin(int argc, char **argv);	   /* pin [DIGITS] */
 int cli_brf(int argc, char **argv);	   /* brf [--page-lines N] [--line-cells N] FILE */
 int cli_seal(int argc, char **argv);	   /* seal [--config FILE] [--socket PATH] */

@@ -5,7 +5,9 @@
  * The state directory's record checked offline, as the daemon reads it at start (recovery.h):
  * the journal's records read, the ones skipped (bad, duplicated, not fitting the game), the
  * moves recovered against those game.pgn holds, the move records and readings that would be
- * put back, a clock that could not be known, a journal of another game.  By default nothing
+ * put back, a clock that could not be known, a journal of another game, a game that only
+ * game.pgn still holds.  Never beside the daemon: it takes the directory's lock (lock.h) and
+ * refuses a directory in use.  By default nothing
  * is changed (the check runs on a copy); with --repair the directory is mended as the daemon
  * would mend it (every file it changes kept under games/ first).  --use JOURNAL (a journal
  * kept under games/, a foreign or damaged one) makes that journal's game the current game:
@@ -14,6 +16,7 @@
  * get the directory's owner and group.  Exit 0: nothing wrong; 1: something was (and, with
  * --repair or --use, was mended); 2: bad usage or an unreadable directory.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #include "base/log.h"
 #include "cli/cli.h"
 #include "store/journal.h"
+#include "store/lock.h"
 #include "store/recovery.h"
 #include "store/state.h"
 #include "store/store.h"
@@ -156,15 +160,18 @@ static int copy_file(const char *dir, const char *copy, const char *name)
 
 /*
  * journal, game.record and game.pgn of dir copied into a new directory under $TMPDIR, with
- * the archived scoresheet of game.record's game (whether that game had ended decides what
- * an empty journal resumes).
+ * the scoresheets and journals under games/ (whether game.record's game had ended decides
+ * what an empty journal resumes; the copy of game.pgn's game there gives its id when
+ * game.pgn is all that is left), not the audio records.
  */
 static int copy_record(const char *dir, char *copy, size_t size)
 {
 	static const char *const files[] = {"journal", "game.record", "game.pgn"};
 	const char *tmp = getenv("TMPDIR");
-	char path[PATH_MAX], id[128], name[160];
-	char *record;
+	char path[PATH_MAX], name[NAME_MAX + 8];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
 
 	snprintf(copy, size, "%s/annabella-fsck-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(copy))
@@ -172,23 +179,25 @@ static int copy_record(const char *dir, char *copy, size_t size)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		if (copy_file(dir, copy, files[i]))
 			return -1;
-	if (snprintf(path, sizeof(path), "%s/game.record", copy) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
+	if (snprintf(path, sizeof(path), "%s/games", copy) >= (int)sizeof(path) ||
+	    state_mkdir(path) ||
+	    snprintf(path, sizeof(path), "%s/games", dir) >= (int)sizeof(path)) {
+		errno = errno ? errno : ENAMETOOLONG;
 		return -1;
 	}
-	record = state_read_file(path, NULL);
-	if (record && sscanf(record, "%*s %*s game %127s", id) == 1 &&
-	    strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
-		strlen(id)) {
-		if (snprintf(path, sizeof(path), "%s/games", copy) >= (int)sizeof(path) ||
-		    snprintf(name, sizeof(name), "games/%s.pgn", id) >= (int)sizeof(name) ||
-		    state_mkdir(path) || copy_file(dir, copy, name)) {
-			free(record);
-			return -1;
+	d = opendir(path);
+	while (d && !rc && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if ((l > 4 && !strcmp(e->d_name + l - 4, ".pgn")) ||
+		    (l > 8 && !strcmp(e->d_name + l - 8, ".journal"))) {
+			snprintf(name, sizeof(name), "games/%s", e->d_name);
+			rc = copy_file(dir, copy, name);
 		}
 	}
-	free(record);
-	return 0;
+	if (d)
+		closedir(d);
+	return rc;
 }
 
 int cli_fsck(int argc, char **argv)
@@ -206,7 +215,8 @@ int cli_fsck(int argc, char **argv)
 	struct referee *r;
 	struct store *s;
 	const char *kept;
-	int problems;
+	int problems, lock;
+	pid_t holder;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--repair"))
@@ -228,26 +238,46 @@ int cli_fsck(int argc, char **argv)
 	 * or the service could no longer write its own record. */
 	if (geteuid() == 0 && (dst.st_uid != 0 || dst.st_gid != 0))
 		state_set_owner(dst.st_uid, dst.st_gid);
+	/* Never beside the daemon (or another fsck): a repair would replace the journal it
+	 * appends to, and even a check could read a record half written. */
+	lock = state_lock(dir, repair || use, &holder);
+	if (lock < 0 && errno == EWOULDBLOCK) {
+		log_error(LOG_MAIN,
+			  "%s is in use by process %ld (annabellad, or another annabella fsck): "
+			  "stop the service first (systemctl stop annabellad), then run fsck again",
+			  dir, (long)holder);
+		return 2;
+	}
 	if (use) {
-		if (use_journal(dir, use))
+		if (use_journal(dir, use)) {
+			close(lock);
 			return 2;
+		}
 		repair = true;
 	}
 	if (!repair && copy_record(dir, copy, sizeof(copy))) {
 		log_error(LOG_MAIN, "cannot copy %s to check it: %s", dir, strerror(errno));
+		close(lock);
 		return 2;
 	}
 	sc.dir = repair ? dir : copy;
 	log_set_level(LOG_LEVEL_ERROR);
 	referee_settings_defaults(&set);
+	sc.params = &set.next;
 	r = referee_new(&set, &none);
 	s = r ? store_open(&sc, NULL, err, sizeof(err)) : NULL;
+	/* A repair's store holds the lock it writes under; a check's stays here. */
+	if (s && repair) {
+		store_hold_lock(s, lock);
+		lock = -1;
+	}
 	if (!s || store_replay(s, r, err, sizeof(err))) {
 		log_error(LOG_MAIN, "%s", err[0] ? err : "out of memory");
 		store_free(s);
 		referee_free(r);
 		if (copy[0])
 			state_remove_tree(copy);
+		close(lock);
 		return 2;
 	}
 	st = store_recovery(s);
@@ -268,13 +298,26 @@ int cli_fsck(int argc, char **argv)
 	if (rc->readings_filled || rc->readings_from_presses)
 		printf("game: %d readings put back from game.pgn, %d from their press records\n",
 		       rc->readings_filled, rc->readings_from_presses);
+	if (rc->from_scoresheet)
+		printf("game: neither the journal nor game.record holds its game record: resumed "
+		       "from game.pgn alone (its moves, readings, start and tags; the player's "
+		       "colour, mode and edition are this device's settings for a new game): the "
+		       "arbiter checks them\n");
+	if (rc->moves_lost)
+		printf("game: %d moves game.pgn holds are not in the game recovered (lost from the "
+		       "journal; kept with game.pgn for the arbiter)\n",
+		       rc->moves_lost);
+	if (rc->readings_missing)
+		printf("game: %d moves completed without their reading (its records lost)\n",
+		       rc->readings_missing);
 	if (rc->clock_uncertain)
 		printf("clock: its records were lost: it stands at the last readings known, "
 		       "uncertain, until the arbiter resumes or sets it\n");
 	if (store_scoresheet_kept(s, &kept))
-		printf("game.pgn: held %d moves, not the game recovered (damaged, longer or "
-		       "other); %s %s\n",
-		       store_scoresheet_kept(s, NULL),
+		printf("game.pgn: held %d moves, %s; %s %s\n", store_scoresheet_kept(s, NULL),
+		       rc->from_scoresheet ? "the only copy of the game"
+		       : g->open	   ? "not the game recovered (damaged, longer or other)"
+					   : "a game no file under games/ holds, not resumed",
 		       repair && kept[0] ? "kept as" : "would be kept",
 		       repair && kept[0] ? kept : "under games/");
 	if (rc->foreign_path[0])
@@ -285,7 +328,7 @@ int cli_fsck(int argc, char **argv)
 	problems = store_recovery_skipped(s) + store_moves_filled(s) +
 		   store_scoresheet_kept(s, NULL) + st->torn_tail + rc->reordered +
 		   rc->readings_filled + rc->readings_from_presses + rc->clock_uncertain +
-		   (rc->foreign_path[0] != '\0') + (use != NULL);
+		   rc->from_scoresheet + (rc->foreign_path[0] != '\0') + (use != NULL);
 	if (repair && recovery_mend_due(rc)) {
 		log_error(LOG_MAIN, "%s: cannot be mended now (%s); nothing lost", dir,
 			  store_saving_error(s) ? store_saving_error(s) : strerror(errno));
@@ -302,5 +345,6 @@ int cli_fsck(int argc, char **argv)
 	referee_free(r);
 	if (copy[0])
 		state_remove_tree(copy);
+	close(lock);
 	return problems < 0 ? 2 : problems ? 1 : 0;
 }

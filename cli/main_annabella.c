@@ -34,6 +34,7 @@ static const struct {
     {"web", cli_web, "web --listen ADDR:PORT [--socket PATH] [--config FILE]", LOG_LEVEL_INFO},
     {"fsck", cli_fsck, "fsck STATE_DIR [--repair]", LOG_LEVEL_WARN},
     {"verify", cli_verify, "verify [STATE_DIR|GAME.journal]", LOG_LEVEL_WARN},
+    {"journal", cli_journal, "journal [--json] STATE_DIR|JOURNAL", LOG_LEVEL_WARN},
     {"pin", cli_pin, "pin [DIGITS]", LOG_LEVEL_WARN},
     {"brf", cli_brf, "brf [--config FILE] [--page-lines N] [--line-cells N] TEXT-FILE",
      LOG_LEVEL_WARN},

@@ -81,6 +81,7 @@ void control_h_game(const struct control_env *env, struct control_request *req,
 	/* The online process's commands are the server's (docs/online.md "Playing online"). */
 	req->game.online = env->online_self;
 	snprintf(req->game.author, sizeof(req->game.author), "%s", env->author);
+	snprintf(req->game.lang, sizeof(req->game.lang), "%s", env->notation ? env->notation : "");
 	referee_command(env->referee, &req->game, env->now, &reply);
 	answer(out, &reply);
 }
@@ -150,7 +151,8 @@ void control_h_compare(const struct control_env *env, struct control_request *re
 	struct game_comparison cmp;
 	char err[256];
 
-	if (game_compare(referee_game(env->referee), req->movetext, &cmp, err, sizeof(err))) {
+	if (game_compare(referee_game(env->referee), req->movetext, env->notation, &cmp, err,
+			 sizeof(err))) {
 		/* Its only failure: no game (the table's needs let none through). */
 		answer_code(out, REPLY_NO_GAME, NULL);
 		return;
@@ -199,6 +201,19 @@ void control_h_auth(const struct control_env *env, struct control_request *req,
 	out->action = CONTROL_ACT_ROLE;
 	snprintf(out->name, sizeof(out->name), "%s", req->name);
 	answer_code(out, REPLY_AUTH, REPLY_ARGS(REPLY_S("role", control_role_name(out->role))));
+}
+
+/* The piece letters of the connection's moves (docs/control.md "Control interface": `notation`):
+ * the language's besides the English and German ones. */
+void control_h_notation(const struct control_env *env, struct control_request *req,
+			struct control_outcome *out)
+{
+	(void)env;
+	out->action = CONTROL_ACT_NOTATION;
+	snprintf(out->lang, sizeof(out->lang), "%s", req->game.lang);
+	answer_code(out, REPLY_NOTATION,
+		    REPLY_ARGS(REPLY_S("lang", req->game.lang),
+			       REPLY_S("letters", chess_piece_letters(req->game.lang))));
 }
 
 /* ------------------------------------------------------------------ training and study */

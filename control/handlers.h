@@ -21,6 +21,7 @@ HANDLER(control_h_compare);
 HANDLER(control_h_help);
 HANDLER(control_h_watch);
 HANDLER(control_h_auth);
+HANDLER(control_h_notation);
 HANDLER(control_h_engine); /* training (docs/training.md "Training and study") */
 HANDLER(control_h_review);
 HANDLER(control_h_online); /* online play (docs/online.md "Playing online") */

@@ -432,6 +432,20 @@ static int p_auth(const struct control_words *ws, struct control_request *req,
 	return 0;
 }
 
+/* notation de|en|sv|nl: the language whose piece letters the connection's moves use. */
+static int p_notation(const struct control_words *ws, struct control_request *req,
+		      struct game_reply *err)
+{
+	static const char *const langs[] = {"de", "en", "sv", "nl"};
+
+	for (size_t i = 0; ws->n == 2 && i < sizeof(langs) / sizeof(langs[0]); i++)
+		if (!strcmp(ws->w[1], langs[i])) {
+			copy(req->game.lang, sizeof(req->game.lang), langs[i]);
+			return 0;
+		}
+	return usage(ws, req->command->usage, err);
+}
+
 static int p_export(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
 {
@@ -935,6 +949,8 @@ static const struct control_command table[] = {
      control_h_watch},
     {"auth", NULL, "auth PIN [NAME]", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
      control_h_auth},
+    {"notation", NULL, "notation de|en|sv|nl", "de en sv nl", ANY, MODES, 0, CONTROL_SESSION,
+     p_notation, control_h_notation},
     {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},

@@ -137,6 +137,10 @@ struct control_status_extra {
 		 * fitted after the next one, a journal of another game set aside (path). */
 		int readings_from_scoresheet, readings_from_presses, reordered;
 		const char *foreign_journal;
+		/* What was lost (store/recovery.h): moves game.pgn held beyond the game, moves
+		 * completed without their reading; the game came from game.pgn alone. */
+		int moves_lost, readings_missing;
+		bool from_scoresheet;
 	} record;
 	/* The device's power ([power], daemon/power.h); monitored false: "power" is null. */
 	struct control_power_status {
@@ -163,6 +167,9 @@ struct control_env {
 	uint64_t now;
 	enum game_role role;
 	const char *author;
+	/* The language whose piece letters its moves may use besides the English and German
+	 * ones (the connection's `notation`, else the interface language), or NULL. */
+	const char *notation;
 	bool connection; /* from a connection (a board script has none: no watch) */
 	bool watching;	 /* that connection follows `watch` */
 	/* The training process (docs/training.md "Training and study"): this connection is it;
@@ -196,6 +203,7 @@ enum control_action {
 	CONTROL_ACT_ENGINE_OFF,	 /* it is no longer */
 	CONTROL_ACT_ONLINE,	 /* the connection is the online process from now on */
 	CONTROL_ACT_ONLINE_OFF,	 /* it is no longer */
+	CONTROL_ACT_NOTATION,	 /* its moves use the piece letters of `lang` from now on */
 };
 
 struct control_outcome {
@@ -207,6 +215,7 @@ struct control_outcome {
 	enum game_role role;	     /* CONTROL_ACT_ROLE */
 	char name[CONTROL_NAME_MAX]; /* CONTROL_ACT_ROLE: `auth PIN NAME`'s, or "" */
 	bool public_view;	     /* CONTROL_ACT_WATCH */
+	char lang[3];		     /* CONTROL_ACT_NOTATION */
 };
 
 /* One request line through the table (see the top).  The reply is always set; free it with

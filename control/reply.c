@@ -326,6 +326,20 @@ static void online(struct json_writer *w, const struct control_status_extra *x)
 	json_end(w);
 }
 
+/* The player on move as `claim` takes it (9.2, 9.3: only they may claim): the side to move,
+ * or, with a clock, the side whose move is made on the board and not yet completed by its
+ * press (`made`: a claim now is about the position after that move). */
+static void on_move(struct json_writer *w, const struct game *g)
+{
+	bool made;
+	int color = game_claim_on_move(g, &made);
+
+	json_object(w, "on_move");
+	json_string(w, "color", game_color_name(color));
+	json_bool(w, "made", made);
+	json_end(w);
+}
+
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *x)
 {
@@ -350,6 +364,7 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_string(&w, "start_fen", fen);
 	json_int(&w, "plies", game_plies(g));
 	json_string(&w, "to_move", game_color_name(game_position(g)->side));
+	on_move(&w, g);
 	json_string(&w, "player", game_color_name(g->params.player));
 	json_string(&w, "mode", game_mode_name(g->params.mode));
 	json_string(&w, "rules", rules_edition_name(g->params.edition));
@@ -378,6 +393,9 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 	json_int(&w, "readings_from_presses", x->record.readings_from_presses);
 	json_int(&w, "reordered", x->record.reordered);
 	json_string(&w, "foreign_journal", x->record.foreign_journal);
+	json_int(&w, "moves_lost", x->record.moves_lost);
+	json_int(&w, "readings_missing", x->record.readings_missing);
+	json_bool(&w, "from_scoresheet", x->record.from_scoresheet);
 	json_bool(&w, "saving", !x->record.saving_fails);
 	json_string(&w, "saving_error", x->record.saving_error);
 	json_end(&w);

@@ -65,6 +65,8 @@ struct client {
 			`engine wait` */
 	bool online; /* the online process (docs/online.md "Playing online"): `online on` or `online
 			wait` */
+	char notation[3]; /* `notation LANG`: its moves' piece letters ("": the interface
+			     language's) */
 	int auth_failures;
 	char in[CONTROL_LINE_MAX + 2];
 	size_t in_len;
@@ -126,7 +128,7 @@ static void audit(struct ctlsock *c, uint64_t now, const char *author, enum game
 
 void ctlsock_log_line(struct ctlsock *c, const char *line)
 {
-	pendlog_add(&c->clog, line, strlen(line));
+	pendlog_start(&c->clog, line, strlen(line));
 }
 
 /* Lines kept through a storage fault are written when storage works again, without waiting
@@ -296,6 +298,9 @@ static void status_extra(void *shell, struct control_status_extra *x)
 			x->record.readings_from_presses = rc->readings_from_presses;
 			x->record.reordered = rc->reordered;
 			x->record.foreign_journal = rc->foreign_path[0] ? rc->foreign_path : NULL;
+			x->record.moves_lost = rc->moves_lost;
+			x->record.readings_missing = rc->readings_missing;
+			x->record.from_scoresheet = rc->from_scoresheet;
 		}
 	}
 	if (c->presenter) {
@@ -517,6 +522,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	bool counted = cl && !cl->arbiter_user;
 
 	env.watching = cl && cl->watching;
+	env.notation = cl && cl->notation[0] ? cl->notation : presenter_lang(c->presenter);
 	env.engine_self = cl ? cl->engine : c->script_engine;
 	env.engine_elsewhere = cl && c->script_engine;
 	env.online_self = cl ? cl->online : c->script_online;
@@ -567,6 +573,8 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 			     out.name[0] ? ":" : "", out.name) >= (int)sizeof(cl->author))
 			log_warn(LOG_CONTROL, "author %s cut short", cl->author);
 	}
+	if (cl && out.action == CONTROL_ACT_NOTATION)
+		snprintf(cl->notation, sizeof(cl->notation), "%s", out.lang);
 	if (out.action == CONTROL_ACT_ENGINE || out.action == CONTROL_ACT_ENGINE_OFF) {
 		if (cl)
 			cl->engine = out.action == CONTROL_ACT_ENGINE;

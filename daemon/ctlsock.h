@@ -41,8 +41,8 @@ void ctlsock_close(struct ctlsock *c);
  * as the socket's requests. */
 void ctlsock_script(struct ctlsock *c, const char *role, const char *author, const char *command,
 		    uint64_t now);
-/* A line of control.log that is not a request (the audit's start line): written now, or kept
- * through a storage fault and written when storage works again. */
+/* The audit's start line of control.log: written now, or kept through a storage fault and
+ * written when storage works again; a control.log made again begins with it. */
 void ctlsock_log_line(struct ctlsock *c, const char *line);
 /* A line of control.log for what was done without the socket: the arbiter's menu on the
  * board's buttons (its commands, and the PINs tried: "auth ****"); a PIN refused there is

@@ -28,6 +28,7 @@
 #include "config/config.h"
 #include "daemon/ctlsock.h"
 #include "store/device.h"
+#include "store/lock.h"
 #include "daemon/display.h"
 #include "daemon/driver.h"
 #include "daemon/loop.h"
@@ -375,13 +376,16 @@ static void game_hook(void *user, const struct game *g, bool start, uint64_t ms)
 	note_anchors(d, ms);
 }
 
-static void saving_notice(void *user, bool failing)
+static void saving_notice(void *user, enum store_notice n)
 {
+	static const enum present_notice notices[] = {
+	    [STORE_NOTICE_FAILING] = PRESENT_NOTICE_SAVE_FAILED,
+	    [STORE_NOTICE_WORKS] = PRESENT_NOTICE_SAVE_WORKS,
+	    [STORE_NOTICE_REPLACED] = PRESENT_NOTICE_STORAGE_REPLACED,
+	};
 	struct daemon *d = user;
 
-	presenter_notice(d->presenter,
-			 failing ? PRESENT_NOTICE_SAVE_FAILED : PRESENT_NOTICE_SAVE_WORKS,
-			 loop_now(d->loop));
+	presenter_notice(d->presenter, notices[n], loop_now(d->loop));
 }
 
 /* The service manager's watchdog, kept alive by the loop itself. */
@@ -635,11 +639,14 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	uint64_t origin;
 	char fen_err[400] = "";
 	const struct game *g;
+	pid_t holder;
+	int lock;
 
 	*status = 2;
 	if (open_board(d, err, err_size) ||
 	    game_settings(d, &settings, err, err_size, fen_err, sizeof(fen_err)))
 		return -1;
+	sc.params = &settings.next;
 	origin = loop_now(d->loop);
 	*status = 1;
 	/* In virtual time the game is played by a script, not recorded by this device. */
@@ -671,13 +678,34 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	if (state_mkdir(d->cfg.state_dir))
 		log_error(LOG_MAIN, "%s: %s; the game is kept in memory until it can be written",
 			  d->cfg.state_dir, strerror(errno));
+	/* One writer at a time: a second daemon on this directory (one started by hand beside
+	 * the service, a unit started twice) or a repair running stops this one before it
+	 * writes anything (docs/state.md "State directory": `lock`). */
+	lock = state_lock(d->cfg.state_dir, true, &holder);
+	if (lock < 0 && errno == EWOULDBLOCK) {
+		snprintf(err, err_size,
+			 "%s is in use by process %ld (another annabellad, or annabella fsck): "
+			 "one writer at a time; this one stops",
+			 d->cfg.state_dir, (long)holder);
+		*status = 2;
+		return -1;
+	}
+	if (lock < 0)
+		log_warn(LOG_MAIN, "%s/lock: %s; locked once it can be written", d->cfg.state_dir,
+			 strerror(errno));
 	d->cfg.voice.log_write = state_write;
 	d->cfg.voice.log_after_start = true;
 	d->cfg.voice.notice_lang = d->cfg.phrases.lang;
 	d->voice = voice_start(&d->cfg.voice, err, err_size);
-	if (!d->voice)
+	if (!d->voice) {
+		close(lock);
 		return -1;
+	}
 	d->store = store_open(&sc, d->voice, err, err_size);
+	if (d->store)
+		store_hold_lock(d->store, lock);
+	else
+		close(lock);
 	d->presenter = d->store ? presenter_new(&pc, d->voice, d->store) : NULL;
 	if (!d->presenter)
 		return -1;
@@ -716,12 +744,20 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	}
 	*status = 1;
 	presenter_set_game_hook(d->presenter, game_hook, d);
+	referee_set_storage_lag(d->referee, store_recovered(d->store)->sync_lag_ms);
 	referee_start(d->referee, loop_now(d->loop));
 	d->started = true;
-	/* The arbiter sees it in status; the player hears it once. */
-	if (recovery_incomplete(store_recovered(d->store)))
-		presenter_notice(d->presenter, PRESENT_NOTICE_RECOVERY_INCOMPLETE,
-				 loop_now(d->loop));
+	/* The arbiter sees what recovery did in status; the player hears once what was lost
+	 * (a duplicated line or records put back lose nothing, and are not said). */
+	if (recovery_lost(store_recovered(d->store))) {
+		const struct recovery *rc = store_recovered(d->store);
+		struct present_recovery what = {.from_scoresheet = rc->from_scoresheet,
+						.moves_lost = rc->moves_lost,
+						.readings_missing = rc->readings_missing,
+						.other_game = rc->foreign_path[0] != '\0'};
+
+		presenter_recovery(d->presenter, &what, loop_now(d->loop));
+	}
 	place_pegs(d);
 	board_record_start(d->board);
 	ready.ms = loop_now(d->loop);

@@ -337,7 +337,7 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 	static const enum phrase_id phrases[] = {
 	    [PRESENT_NOTICE_SAVE_FAILED] = PHRASE_SAVE_FAILED,
 	    [PRESENT_NOTICE_SAVE_WORKS] = PHRASE_SAVE_WORKS,
-	    [PRESENT_NOTICE_RECOVERY_INCOMPLETE] = PHRASE_RECOVERY_INCOMPLETE,
+	    [PRESENT_NOTICE_STORAGE_REPLACED] = PHRASE_STORAGE_REPLACED,
 	};
 	struct phrase_options o = options(p);
 	struct utterance u;
@@ -350,6 +350,35 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 	/* The record in danger: the arbiter is wanted. */
 	if (n != PRESENT_NOTICE_SAVE_WORKS)
 		haptic_signal(p->haptic, HAPTIC_ARBITER);
+}
+
+void presenter_recovery(struct presenter *p, const struct present_recovery *r, uint64_t ms)
+{
+	struct phrase_options o = options(p);
+	struct phrase_args a = {.square = -1};
+	struct utterance u;
+
+	utterance_clear(&u);
+	phrase_add(&u, &o, PHRASE_RECOVERY_INCOMPLETE, NULL);
+	if (r->from_scoresheet) {
+		utterance_add(&u, o.lang, ". ");
+		phrase_add(&u, &o, PHRASE_RECOVERED_FROM_SCORESHEET, NULL);
+	}
+	if (r->moves_lost) {
+		a.count = r->moves_lost;
+		utterance_add(&u, o.lang, ". ");
+		phrase_add(&u, &o, PHRASE_RECOVERY_MOVES_LOST, &a);
+	}
+	if (r->readings_missing) {
+		a.count = r->readings_missing;
+		utterance_add(&u, o.lang, ". ");
+		phrase_add(&u, &o, PHRASE_RECOVERY_READINGS_LOST, &a);
+	}
+	if (r->other_game) {
+		utterance_add(&u, o.lang, ". ");
+		phrase_add(&u, &o, PHRASE_RECOVERY_OTHER_GAME, NULL);
+	}
+	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
 }
 
 /* Privately: the most severe power problem (with the battery's charge when known), or

@@ -64,14 +64,24 @@ void presenter_attach_haptic(struct presenter *p, struct haptic *h);
  * when it ends: the audit's start lines and anchors (daemon/audit.h). */
 typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);
 void presenter_set_game_hook(struct presenter *p, presenter_game_hook fn, void *user);
-/* What the device itself says of its record, privately to the tactile player (docs/state.md "State
- * directory"): saving fails, saving works again, the game was not fully recovered. */
+/* What the device itself says of its record, privately to the tactile player (docs/state.md
+ * "State directory"): saving fails, saving works again, the state directory was removed or
+ * replaced (the whole record written again). */
 enum present_notice {
 	PRESENT_NOTICE_SAVE_FAILED = 0,
 	PRESENT_NOTICE_SAVE_WORKS,
-	PRESENT_NOTICE_RECOVERY_INCOMPLETE
+	PRESENT_NOTICE_STORAGE_REPLACED
 };
 void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms);
+/* The game was not fully recovered (a move or reading lost, or what came back needs the
+ * arbiter): said privately, with what. */
+struct present_recovery {
+	bool from_scoresheet; /* game.pgn was the only copy */
+	int moves_lost;	      /* plies game.pgn held beyond the game */
+	int readings_missing; /* moves completed without their reading */
+	bool other_game;      /* another game's journal set aside */
+};
+void presenter_recovery(struct presenter *p, const struct present_recovery *r, uint64_t ms);
 /*
  * The presenter's own sinks, and whether an event of an audience (game/audience.h) may reach
  * each: the speaker and the clock display public events only, the earphone the player's,

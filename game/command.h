@@ -106,6 +106,9 @@ struct game_command {
 	enum claim_kind claim;
 	bool upheld;   /* CMD_RULING */
 	char move[32]; /* claim's intended move, relayed move: SAN or UCI */
+	/* The language whose piece letters `move` may be written in besides the English and
+	 * German ones (chess_move_parse_lang(): the Dutch P), "" for none. */
+	char lang[3];
 	/* A relayed move names the ply it is for (from 1), or its move number with `color`;
 	 * 0: neither (as `move MOVE`: the opponent's next move, or a correction of their
 	 * last). */

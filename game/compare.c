@@ -43,8 +43,8 @@ static void promotion_letters(char *word, size_t size)
 	}
 }
 
-int game_compare(const struct game *g, const char *movetext, struct game_comparison *out, char *err,
-		 size_t err_size)
+int game_compare(const struct game *g, const char *movetext, const char *lang,
+		 struct game_comparison *out, char *err, size_t err_size)
 {
 	struct chess_pos pos = g->start;
 	const char *p = movetext;
@@ -91,7 +91,7 @@ int game_compare(const struct game *g, const char *movetext, struct game_compari
 		w = written;
 		snprintf(word, sizeof(word), "%s", written);
 		promotion_letters(word, sizeof(word));
-		if (chess_move_parse_san(&pos, word, &m, &cerr)) {
+		if (chess_move_parse_lang(&pos, word, lang, &m, &cerr)) {
 			out->unreadable = true;
 			snprintf(out->unreadable_word, sizeof(out->unreadable_word), "%s", w);
 			break;

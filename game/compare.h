@@ -29,9 +29,10 @@ struct game_comparison {
 	int move_number; /* of the first differing ply */
 };
 
-/* 0, or -1 with a message in err (nothing to compare). */
-int game_compare(const struct game *g, const char *movetext, struct game_comparison *out, char *err,
-		 size_t err_size);
+/* 0, or -1 with a message in err (nothing to compare).  Their moves may use the piece letters
+ * of lang besides the English and German ones (chess_move_parse_lang(); NULL: none). */
+int game_compare(const struct game *g, const char *movetext, const char *lang,
+		 struct game_comparison *out, char *err, size_t err_size);
 
 /* The comparison as a reply (compare-agree, compare-differ, compare-theirs-short,
  * compare-theirs-long), and in a sentence for the arbiter ("3 of 5 plies agree; ply 4

@@ -99,6 +99,8 @@ static void retract(struct game *g, int keep, const char *why, uint64_t ms)
 	if (keep < game_plies(g))
 		note_moves(g, keep, game_plies(g), why);
 	chess_game_truncate(&g->chess, keep);
+	if (g->readings_lost_before > keep)
+		g->readings_lost_before = keep;
 	for (int c = 0; c < 2; c++) {
 		struct completion_fifo *f = &g->completion.uncompleted[c];
 		int n = 0;
@@ -278,6 +280,8 @@ static int apply_withdrawn(struct game *g, const struct game_record *rec)
 	completion_done(&g->completion, game_ply_color(g, last), last);
 	note_moves(g, last, last + 1, text);
 	chess_game_truncate(&g->chess, last);
+	if (g->readings_lost_before > last)
+		g->readings_lost_before = last;
 	promotion_reset(&g->promotion);
 	g->board_event_count = 0;
 	return 0;
@@ -460,14 +464,17 @@ static void apply_restart(struct game *g, const struct game_record *rec)
 	if (!g->has_clock)
 		return;
 	/* The clock ran at least until the journal's last record before the power went, and
-	 * at most until the next checkpoint was due (when the journal was being written). */
+	 * at most until the next checkpoint was due, and on storage: the checkpoints and
+	 * records written then may still have waited for their sync when the power went
+	 * (the storage's lag, as the journal noted it). */
 	if (g->clock.state == CLOCK_RUNNING && !g->clock_uncertain) {
 		int64_t known = g->last_record_ms > g->last_clock_ms
 				    ? (int64_t)(g->last_record_ms - g->last_clock_ms)
 				    : 0;
+		int64_t most = GAME_CHECKPOINT_MS + (int64_t)rec->u.restart.lag_ms;
 
 		g->uncharged_ms = known;
-		g->uncharged_up_to_ms = known > GAME_CHECKPOINT_MS ? known : GAME_CHECKPOINT_MS;
+		g->uncharged_up_to_ms = known > most ? known : most;
 		g->uncharged_color = g->clock.running;
 	}
 	if (g->clock.state == CLOCK_RUNNING) {
@@ -486,6 +493,7 @@ static int apply_checkpoint(struct game *g, const struct game_record *rec)
 		/* Put together from the last readings known: it stands until the arbiter
 		 * decides, and what the power cut gave back is not known. */
 		g->clock_uncertain = true;
+		g->readings_lost_before = game_plies(g);
 		if (g->clock.state == CLOCK_RUNNING)
 			clock_pause(&g->clock, rec->ms);
 		settle_uncharged(g);
@@ -924,10 +932,10 @@ int game_describe(const struct game *g, uint64_t now, char *buf, size_t size)
 	    g->offer_color, g->offers, g->claim.open, g->claim.color, g->claim.kind,
 	    g->claim.correct, g->claim.ply, g->claims, g->touched, g->restarts);
 	ADD("illegal %d %d empty %d %d pressed-first %d uncharged %" PRId64 " %" PRId64
-	    " %d uncertain %d\n",
+	    " %d uncertain %d readings-lost-before %d\n",
 	    g->illegal_count[0], g->illegal_count[1], g->empty_presses[0], g->empty_presses[1],
 	    g->player_pressed_first, g->uncharged_ms, g->uncharged_up_to_ms, g->uncharged_color,
-	    g->clock_uncertain);
+	    g->clock_uncertain, g->readings_lost_before);
 	ADD("stopped %s %s paused-completed %d %d recount %d ignored %d %d approved %" PRIu64 "\n",
 	    g->stopped_by ? game_stop_name(g->stopped_by) : "-", g->stopped_author,
 	    g->paused_completed, g->paused_ply, g->recount_from, g->ignored_presses[0],

@@ -193,6 +193,11 @@ struct game {
 	/* The clock could not be known after a restart (its records lost): it stands at the
 	 * last readings known for each side until the arbiter resumes or sets it. */
 	bool clock_uncertain;
+	/* The plies before this one that were waiting for their press when the clock was put
+	 * together (a `checkpoint recovered`): their press may have come and been lost, and a
+	 * later press's reading would be the put-together clock's, so none completes them with
+	 * a reading (a move recovered without its reading stays without one). */
+	int readings_lost_before;
 	struct game_fairplay fairplay;
 	uint64_t last_clock_ms; /* time of the last record that carried the clock */
 	uint64_t last_record_ms;

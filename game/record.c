@@ -618,16 +618,20 @@ static void enc_restart(const struct game_record *rec, struct writer *w)
 	put_fmt(w, "%d", rec->u.restart.plies);
 	if (rec->u.restart.run > 0)
 		put_fmt(w, "%d", rec->u.restart.run);
+	if (rec->u.restart.run > 0 && rec->u.restart.lag_ms > 0)
+		put_fmt(w, "%d", rec->u.restart.lag_ms);
 }
 
 /* The run makes every restart's record a line of its own (two restarts at the same time
  * with the same plies were one line twice, read back as a duplicate); journals written
- * before it have none. */
+ * before it have none, nor the storage's lag. */
 static void dec_restart(struct game_record *rec, struct reader *r)
 {
 	rec->u.restart.plies = (int)get_int(r, 0, 1000000);
 	if (*r->p)
 		rec->u.restart.run = (int)get_int(r, 1, 1000000);
+	if (*r->p)
+		rec->u.restart.lag_ms = (int)get_int(r, 0, 3600000);
 }
 
 static void enc_checkpoint(const struct game_record *rec, struct writer *w)

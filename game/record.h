@@ -29,8 +29,9 @@
  *						period's moves were made, not all completed
  *						(6.4): the arbiter decides
  *	result RESULT TERMINATION AUTHOR "REASON"	the game ended
- *	restart PLIES RUN			the daemon started again (its RUN-th start in
- *						this game) and resumed the game
+ *	restart PLIES RUN [LAG_MS]		the daemon started again (its RUN-th start in
+ *						this game) and resumed the game; LAG_MS the
+ *						longest a record had waited to reach storage
  *	draw-offer AUTHOR COLOR PLY		a draw offer (9.1.2), marked at move PLY
  *	claim AUTHOR COLOR KIND MOVE CORRECT	a draw claim (9.2, 9.3); MOVE the intended
  *						move (UCI) or -; CORRECT yes|no
@@ -219,6 +220,10 @@ struct game_record {
 		struct {
 			int plies;
 			int run; /* 1: the first restart of the game (0: not written) */
+			/* The longest a record waited to reach storage before the power cut
+			 * (the journal's `journal sync` notes; 0: not known): what the
+			 * bound of the time a restart gives back adds to the checkpoints'. */
+			int lag_ms;
 		} restart;
 		bool checkpoint_recovered;
 		struct {

@@ -109,6 +109,10 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
     [REPLY_WATCHING] = {"watching", OK, "", "watching"},
     [REPLY_WATCHING_PUBLIC] = {"watching-public", OK, "", "watching public events"},
     [REPLY_AUTH] = {"auth", OK, "role", "{role}"},
+    [REPLY_NOTATION] =
+	{"notation", OK, "lang letters",
+	 "moves on this connection are read with the piece letters {letters} ({lang}) "
+	 "besides the English and German ones"},
     [REPLY_WRONG_PIN] = {"wrong-pin", ERR, "", "wrong PIN"},
     /* The control socket's refusals of a client and of PINs. */
     [REPLY_TOO_MANY_CLIENTS] = {"too-many-clients", ERR, "max", "too many clients ({max})"},

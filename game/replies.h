@@ -83,6 +83,7 @@ enum reply_code {
 	REPLY_WATCHING,
 	REPLY_WATCHING_PUBLIC,
 	REPLY_AUTH,
+	REPLY_NOTATION,
 	REPLY_WRONG_PIN,
 	/* The control socket's refusals of a client and of PINs (daemon/ctlsock.c). */
 	REPLY_TOO_MANY_CLIENTS,

@@ -684,3 +684,8 @@ const char *httpd_header(const struct httpd_request *req, const char *name)
 {
 	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
 }
+
+const char *httpd_query(const struct httpd_request *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}

@@ -113,5 +113,7 @@ void httpd_stream_wait(struct MHD_Connection *conn);
 
 /* A request header's value, or NULL. */
 const char *httpd_header(const struct httpd_request *req, const char *name);
+/* An argument of the request's query string ("?lang=nl"), or NULL. */
+const char *httpd_query(const struct httpd_request *req, const char *name);
 
 #endif

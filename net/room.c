@@ -540,6 +540,44 @@ static long board_number(const char *tag)
 	return v < 0 ? -1 : v;
 }
 
+/* Names as people count: a run of digits by its number, so b2 comes before b10 (and b02
+ * and b2, the same number, by their text).  <0, 0, >0 as strcmp. */
+static int natural_compare(const char *a, const char *b)
+{
+	const char *p = a, *q = b;
+
+	while (*p && *q) {
+		if (isdigit((unsigned char)*p) && isdigit((unsigned char)*q)) {
+			size_t lp, lq;
+			int c;
+
+			while (*p == '0' && isdigit((unsigned char)p[1]))
+				p++;
+			while (*q == '0' && isdigit((unsigned char)q[1]))
+				q++;
+			for (lp = 0; isdigit((unsigned char)p[lp]); lp++)
+				;
+			for (lq = 0; isdigit((unsigned char)q[lq]); lq++)
+				;
+			if (lp != lq)
+				return lp < lq ? -1 : 1;
+			c = memcmp(p, q, lp);
+			if (c)
+				return c;
+			p += lp;
+			q += lq;
+			continue;
+		}
+		if (*p != *q)
+			return (unsigned char)*p < (unsigned char)*q ? -1 : 1;
+		p++;
+		q++;
+	}
+	if (*p || *q)
+		return *p ? 1 : -1;
+	return strcmp(a, b);
+}
+
 int room_board_compare(const char *name_a, const char *board_tag_a, const char *name_b,
 		       const char *board_tag_b)
 {
@@ -552,5 +590,5 @@ int room_board_compare(const char *name_a, const char *board_tag_a, const char *
 			return -1;
 		return a < b ? -1 : 1;
 	}
-	return strcmp(name_a, name_b);
+	return natural_compare(name_a, name_b);
 }

@@ -116,7 +116,8 @@ const struct room_version *room_history_at(const struct room_history *h, int64_t
 void room_history_free(struct room_history *h);
 
 /* Board order: by the Board tag as a number (a missing or odd one after the numbered
- * boards), then by name.  <0, 0, >0 as strcmp. */
+ * boards), then by name, its runs of digits as numbers (b2 before b10).  <0, 0, >0 as
+ * strcmp. */
 int room_board_compare(const char *name_a, const char *board_tag_a, const char *name_b,
 		       const char *board_tag_b);
 

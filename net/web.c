@@ -32,7 +32,10 @@
  *                                      process frozen or gone)
  *   POST /api/command                  body: one section 8 line; header X-PIN: the PIN.
  *                                      Without a PIN only status, moves, export and help.
- *                                      X-Page: the page's own word, passed on with `auth`.
+ *                                      X-Page: the page's own word, passed on with `auth`;
+ *                                      X-Lang: the page's language, passed on with
+ *                                      `notation` when it is not the daemon's (its piece
+ *                                      letters in the moves typed).
  *
  * The HTTP side is one event loop (net/httpd.h): an event stream waits suspended, and a
  * command that needs the daemon is queued for WEB_WORKERS threads, each with one daemon
@@ -94,6 +97,7 @@ struct job {
 	struct MHD_Connection *conn;
 	char line[4097];
 	char pin[32], page[17], key[64];
+	char lang[3];	 /* the page's language (X-Lang): its piece letters in the moves typed */
 	bool arbiter;	 /* its PIN is the arbiter's: it goes first */
 	bool ask;	 /* the page does not know the PINs: the daemon's answer goes to the gate */
 	unsigned status; /* the answer: HTTP status ... */
@@ -633,6 +637,22 @@ static void job_refused(struct job *j, const struct refusal *f)
 
 /* ------------------------------------------------------------------ the daemon's workers */
 
+/* One of the languages the page speaks. */
+static bool page_lang(const char *lang)
+{
+	return lang && (!strcmp(lang, "de") || !strcmp(lang, "en") || !strcmp(lang, "sv") ||
+			!strcmp(lang, "nl"));
+}
+
+/* The daemon's interface language as its cached status says ("" before the first). */
+static void daemon_lang(struct web *w, char lang[8])
+{
+	pthread_mutex_lock(&w->mu);
+	if (!w->status || json_get(w->status, "lang", lang, 8) < 0)
+		lang[0] = '\0';
+	pthread_mutex_unlock(&w->mu);
+}
+
 /* Whether an answer of the daemon is its refusal of the connection itself (too many). */
 static bool connection_refused(const char *reply)
 {
@@ -735,6 +755,21 @@ static void job_run(struct web *w, struct job *j)
 		}
 		free(reply);
 		reply = NULL;
+		if (j->lang[0]) {
+			/* A page in another language than the daemon's: its piece letters in the
+			 * moves typed (docs/control.md "Control interface", `notation`). */
+			char daemon[8], notation[16];
+
+			daemon_lang(w, daemon);
+			snprintf(notation, sizeof(notation), "notation %s", j->lang);
+			if (strcmp(daemon, j->lang) &&
+			    ctlclient_request(c, notation, &reply, REQUEST_MS)) {
+				job_refused(j, &busy);
+				goto out;
+			}
+			free(reply);
+			reply = NULL;
+		}
 	}
 	/* Without a PIN, the status anyone may see, whatever this process's own role. */
 	snprintf(line, sizeof(line), "%s",
@@ -993,6 +1028,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 	/* The page's own word (X-Page): the person at a phone, told apart from the others with
 	 * the same PIN (a relay's author: `auth PIN NAME`, docs/control.md "Control interface"). */
 	const char *page = httpd_header(req, "X-Page");
+	const char *lang = httpd_header(req, "X-Lang");
 	char line[4097];
 	size_t n = req->body_len;
 	struct job *j;
@@ -1050,6 +1086,8 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 	if (page && *page && strlen(page) <= 16 &&
 	    strspn(page, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(page))
 		snprintf(j->page, sizeof(j->page), "%s", page);
+	if (page_lang(lang))
+		snprintf(j->lang, sizeof(j->lang), "%s", lang);
 	if (pin) {
 		struct pin_gate_outcome o;
 		enum pin_gate_verdict v;
@@ -1090,11 +1128,13 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 /*
  * The legal moves of the cached position: what the assistant may relay is offered as they
  * type.  {"ok":true,"fen":...,"to_move":"white","moves":[{"san":"Nf3","uci":"g1f3",
- * "local":"Sf3"},...]} (local: the paper notation with German letters, Appendix C).
+ * "local":"Sf3"},...]} (local: the paper notation, Appendix C, with the piece letters of
+ * ?lang=, else of the daemon's language).
  */
 static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 {
-	char fen[CHESS_FEN_MAX + 8] = "";
+	const char *asked = httpd_query(req, "lang");
+	char fen[CHESS_FEN_MAX + 8] = "", lang[8];
 	struct chess_pos pos;
 	struct chess_error err;
 	struct chess_move_list list;
@@ -1108,6 +1148,10 @@ static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 	pthread_mutex_unlock(&w->mu);
 	if (!fen[0] || chess_fen_parse(&pos, fen, &err))
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "no position yet");
+	if (page_lang(asked))
+		snprintf(lang, sizeof(lang), "%s", asked);
+	else
+		daemon_lang(w, lang);
 	chess_pos_legal_moves(&pos, &list);
 	json_init(&jw, &b);
 	json_object(&jw, NULL);
@@ -1120,7 +1164,7 @@ static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 
 		chess_move_to_san(&pos, list.moves[i], san, sizeof(san));
 		chess_move_to_uci(list.moves[i], uci, sizeof(uci));
-		chess_move_to_local(&pos, list.moves[i], local, sizeof(local));
+		chess_move_to_local_lang(&pos, list.moves[i], lang, local, sizeof(local));
 		json_object(&jw, NULL);
 		json_string(&jw, "san", san);
 		json_string(&jw, "uci", uci);
@@ -1138,14 +1182,11 @@ static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 static enum MHD_Result page(struct web *w, const struct httpd_request *req, const struct asset *a)
 {
 	static const char from[] = "<html lang=\"de\">";
-	char lang[8] = "", *copy;
+	char lang[8], *copy;
 	const char *at = memmem(a->data, a->len, from, sizeof(from) - 1);
 	enum MHD_Result r;
 
-	pthread_mutex_lock(&w->mu);
-	if (w->status && json_get(w->status, "lang", lang, sizeof(lang)) < 0)
-		lang[0] = '\0';
-	pthread_mutex_unlock(&w->mu);
+	daemon_lang(w, lang);
 	if (!at || strlen(lang) != 2 || !strcmp(lang, "de"))
 		return httpd_respond_static(req, a->content_type, a->data, a->len);
 	copy = malloc(a->len);

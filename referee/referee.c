@@ -145,6 +145,11 @@ static void new_game(struct referee *r, uint64_t now)
 	ref_new_game(r, &r->set.next, now);
 }
 
+void referee_set_storage_lag(struct referee *r, uint32_t lag_ms)
+{
+	r->storage_lag_ms = lag_ms;
+}
+
 void referee_start(struct referee *r, uint64_t now)
 {
 	struct game *g = &r->g;
@@ -157,6 +162,7 @@ void referee_start(struct referee *r, uint64_t now)
 		r->resumed = true;
 		rec.u.restart.plies = game_plies(g);
 		rec.u.restart.run = g->restarts + 1;
+		rec.u.restart.lag_ms = (int)r->storage_lag_ms;
 		ref_emit(r, &rec);
 		ref_effect(r, &fx);
 		if (!game_over(g) && g->params.mode == GAME_ONLINE) {

@@ -106,6 +106,10 @@ int referee_replay(struct referee *r, const struct game_record *rec);
 /* After the replay: resume its game (said privately), or begin a new game when there was
  * none or it had ended. */
 void referee_start(struct referee *r, uint64_t now);
+/* Before referee_start(): the longest a record waited to reach storage before the restart
+ * (the journal's notes; 0, the default: not known), which the bound of the time the
+ * restart gives back covers (game.h: uncharged_up_to_ms). */
+void referee_set_storage_lag(struct referee *r, uint32_t lag_ms);
 void referee_handle(struct referee *r, const struct game_event *ev);
 /* A command (docs/control.md "Control interface") at time `now`, given by cmd->role as cmd->author:
  * carried out, or refused because it does not fit the game, and the reply into *reply.  Who may

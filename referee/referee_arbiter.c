@@ -83,7 +83,7 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		return;
 	}
 	game_position_before(g, target - 1, &pos);
-	if (chess_move_parse_san(&pos, cmd->move, &m, &err)) {
+	if (chess_move_parse_lang(&pos, cmd->move, cmd->lang, &m, &err)) {
 		ref_answer_not_legal(r, cmd, now, pos.side, &err);
 		return;
 	}

@@ -20,12 +20,14 @@ void ref_press_record(struct referee *r, int color, enum press_kind kind,
 	ref_emit(r, &rec);
 }
 
+/* A move completed by a press: its reading, unless the move was waiting for its press when
+ * the clock was put together after a restart (game.h: readings_lost_before). */
 void ref_complete(struct referee *r, int ply, int64_t clk, uint64_t now)
 {
 	struct game_record rec = ref_record(REC_COMPLETE, now);
 
 	rec.u.complete.ply = ply + 1;
-	rec.u.complete.clk_ms = clk;
+	rec.u.complete.clk_ms = ply < r->g.readings_lost_before ? -1 : clk;
 	ref_emit(r, &rec);
 }
 

@@ -224,7 +224,7 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	if (cmd->move[0]) {
 		struct chess_error err;
 
-		if (chess_move_parse_san(pos, cmd->move, &m, &err)) {
+		if (chess_move_parse_lang(pos, cmd->move, cmd->lang, &m, &err)) {
 			ref_answer_not_legal(r, cmd, now, pos->side, &err);
 			return;
 		}

@@ -18,6 +18,7 @@ struct referee {
 	struct detect det; /* the sensors' reading of the board, rebuilt at every start */
 	bool board_ready;
 	bool resumed;
+	uint32_t storage_lag_ms; /* referee_set_storage_lag() */
 	bool scoresheet_dirty;
 	bool warned[REFEREE_MAX_WARNINGS];
 	int guide_next; /* the mismatch guidance's next square */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -327,13 +326,6 @@ int journal_append(struct journal *j, uint64_t ms, const char *type, const char 
 		return -1;
 	}
 	return 0;
-}
-
-bool journal_removed(const struct journal *j)
-{
-	struct stat st;
-
-	return fstat(j->fd, &st) == 0 && st.st_nlink == 0;
 }
 
 int journal_append_line(struct journal *j, const char *line, size_t len)

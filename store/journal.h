@@ -72,8 +72,6 @@ int journal_append(struct journal *j, uint64_t ms, const char *type, const char 
  * -1 (logged) if it cannot be a record (the chained line must fit JOURNAL_LINE_MAX). */
 int journal_format(char *line, size_t size, uint64_t ms, const char *type, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* The journal's file was removed (its state directory deleted or unmounted). */
-bool journal_removed(const struct journal *j);
 /* Append one whole line (with its newline) as made by journal_format, chained to the line
  * before it; a short write is cut off again.  0, or -1 with errno. */
 int journal_append_line(struct journal *j, const char *line, size_t len);

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "store/recovery.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/log.h"
 #include "chess/pgn.h"
 #include "store/salvage.h"
+#include "store/sheet.h"
 #include "store/state.h"
 
 /* A record that must follow the one just replayed, as the referee makes them together: the
@@ -25,7 +28,11 @@ struct replay {
 	struct recovery *rc;
 	const char *dir;
 	struct referee *r;
-	bool copy_tried;
+	const struct game_params *params; /* a new game's, for a game from game.pgn alone */
+	bool copy_tried, sheet_tried;
+	/* The journal ends in a torn line that may have been a clock press (its type is one,
+	 * or cannot be read): the press of a move waiting for it may be lost with it. */
+	bool torn_press;
 	bool unfinished_only; /* the journal was empty: a finished game stays in games/ */
 	/* game.pgn: its text, and read as far as it can be once the game's start is known */
 	char *disk_text;
@@ -75,23 +82,6 @@ static int lines_add(struct recovery *rc, const char *line)
 static void game_copy_path(const char *dir, char *path, size_t size)
 {
 	snprintf(path, size, "%s/game.record", dir);
-}
-
-/* A free name games/ID-WHAT-N.EXT for a copy kept. */
-static int free_name(const char *dir, const char *id, const char *what, const char *ext, char *path,
-		     size_t size)
-{
-	for (int n = 1; n < 1000; n++) {
-		if (snprintf(path, size, "%s/games/%s-%s-%d.%s", dir, id[0] ? id : "unknown", what,
-			     n, ext) >= (int)size) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (access(path, F_OK))
-			return 0;
-	}
-	errno = EEXIST;
-	return -1;
 }
 
 /* The plies of the first game of a PGN file if it is unfinished (result "*"); -1 if it
@@ -278,6 +268,10 @@ static void complete_waiting(struct replay *rp, int color, uint64_t ms, bool all
 
 		if (clk < 0 && !all)
 			return;
+		/* Its complete, its press and game.pgn's reading all lost: whether it had a
+		 * reading cannot be known, and none is made up. */
+		if (clk < 0)
+			rp->rc->readings_missing++;
 		put_complete(rp, ply, clk, ms, clk >= 0 ? "game.pgn" : NULL);
 		if (completion_waiting(&g->completion, color) == ply)
 			return;
@@ -343,7 +337,7 @@ static void expect_after(struct replay *rp, const struct game_record *rec, bool 
 	rp->pending = (struct pending){
 	    .on = true,
 	    .ply = ply,
-	    .clk_ms = rec->u.press.kind == PRESS_MOVE
+	    .clk_ms = rec->u.press.kind == PRESS_MOVE && ply >= g->readings_lost_before
 			  ? clock_last_press_remaining(&g->clock, rec->u.press.color)
 			  : -1,
 	    .ms = rec->ms};
@@ -403,14 +397,35 @@ static void refuse(struct replay *rp, int lineno, const char *type)
 	log_warn(LOG_GAME, "journal:%d: %s record skipped: it does not fit the game", lineno, type);
 }
 
+/* The deferred record once more, as the last try: the complete record of a move whose own
+ * record the journal lost (bad) and that game.pgn holds, after that move is put back from
+ * game.pgn, so the reading on disk is kept (game.pgn's may be damaged too).  0 if it fits. */
+static int replay_deferred(struct replay *rp)
+{
+	const struct game *g = referee_game(rp->r);
+	const struct game_record *rec = &rp->deferred_rec;
+
+	if (!replay_one(rp, rec, rp->deferred_line))
+		return 0;
+	if (rec->type != REC_COMPLETE || !g->open || rec->u.complete.ply <= game_plies(g))
+		return -1;
+	fill_from_scoresheet(rp, rec->u.complete.ply, rec->ms);
+	return replay_one(rp, rec, rp->deferred_line);
+}
+
 static void retry_deferred(struct replay *rp)
 {
 	if (!rp->deferred)
 		return;
 	rp->deferred = false;
-	if (replay_one(rp, &rp->deferred_rec, rp->deferred_line)) {
+	switch (replay_deferred(rp)) {
+	case -1:
 		refuse(rp, rp->deferred_lineno, game_record_name(rp->deferred_rec.type));
 		return;
+	case 1:
+		return;
+	default:
+		break;
 	}
 	rp->rc->reordered++;
 	log_warn(LOG_GAME, "journal:%d: %s record fitted after the next one (swapped)",
@@ -418,6 +433,7 @@ static void retry_deferred(struct replay *rp)
 }
 
 static void game_from_copy(struct replay *rp);
+static void game_from_scoresheet(struct replay *rp);
 
 static int replay_record(void *user, const struct journal_record *jr, char *why, size_t why_size)
 {
@@ -425,8 +441,13 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 	struct game_record rec;
 	char line[JOURNAL_LINE_MAX + 1];
 
-	/* The record's own notes (device, audit anchors, recoveries) are kept, never applied. */
+	/* The record's own notes (device, audit anchors, recoveries) are kept, never applied;
+	 * the storage's lag is taken from them. */
 	if (!strcmp(jr->type, JOURNAL_NOTE_TYPE)) {
+		unsigned lag;
+
+		if (sscanf(jr->args, "sync latency=%u", &lag) == 1 && lag > rp->rc->sync_lag_ms)
+			rp->rc->sync_lag_ms = lag;
 		if (rp->rc->game_id[0] &&
 		    journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0)
 			lines_add(rp->rc, line);
@@ -501,29 +522,238 @@ static void game_from_copy(struct replay *rp)
 		return;
 	rp->copy_tried = true;
 	game_copy_path(rp->dir, path, sizeof(path));
-	if (access(path, F_OK))
-		return;
-	if (journal_read(path, false, replay_game_copy, rp, &st, err, sizeof(err)) < 0 ||
-	    !rp->rc->game_id[0]) {
+	if (!access(path, F_OK)) {
+		if (journal_read(path, false, replay_game_copy, rp, &st, err, sizeof(err)) >= 0 &&
+		    rp->rc->game_id[0]) {
+			rp->rc->game_from_copy = true;
+			log_warn(LOG_GAME,
+				 "the journal has no readable game record: game %s from %s",
+				 rp->rc->game_id, path);
+			return;
+		}
 		log_warn(LOG_GAME, "%s: no game to resume from it", path);
+	}
+	game_from_scoresheet(rp);
+}
+
+/* ------------------------------------------------------------------ game.pgn alone */
+
+/* A regular file's text (a scoresheet under games/); NULL if it is none or cannot be read. */
+static char *read_archived(const char *path, size_t *len)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	return state_read_file(path, len);
+}
+
+/* Whether games/ holds a file with game.pgn's text (its game's copy: it is kept). */
+static bool archived_copy(struct replay *rp)
+{
+	char games[PATH_MAX], path[PATH_MAX + 256];
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	snprintf(games, sizeof(games), "%s/games", rp->dir);
+	d = opendir(games);
+	while (d && !found && (e = readdir(d))) {
+		size_t l = strlen(e->d_name), len;
+		char *text;
+
+		if (l < 5 || strcmp(e->d_name + l - 4, ".pgn"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", games, e->d_name);
+		text = read_archived(path, &len);
+		found = text && len == rp->disk_len && !memcmp(text, rp->disk_text, len);
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Whether an archived scoresheet is an earlier state of game.pgn's game (sv): unfinished,
+ * the same tags (but its result), its moves the first of game.pgn's; how many plies it holds
+ * (-1: it is not). */
+static int earlier_state(const struct salvage *sv, const struct salvage *a)
+{
+	if (a->finished || a->count > sv->count)
+		return -1;
+	for (int i = 0; i < a->tag_count; i++) {
+		const char *v = salvage_tag(sv, a->tags[i].name);
+
+		if (strcmp(a->tags[i].name, "Result") && (!v || strcmp(v, a->tags[i].value)))
+			return -1;
+	}
+	for (int i = 0; i < a->count; i++)
+		if (!a->plies[i].san[0] || strcmp(a->plies[i].san, sv->plies[i].san))
+			return -1;
+	return a->count;
+}
+
+/* game.pgn's game's id: that of its copy under games/ (games/ID.pgn, written when the game
+ * began, at each stop, and at its end) holding an earlier state of it, the longest, whose
+ * journal is not kept there (a game whose journal went to games/ is another); or id as it
+ * is. */
+static void archived_id(struct replay *rp, const struct salvage *sv, const struct chess_pos *start,
+			char *id, size_t size)
+{
+	char games[PATH_MAX], path[PATH_MAX + 256], best[GAME_ID_MAX] = "";
+	int best_plies = -1;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(games, sizeof(games), "%s/games", rp->dir);
+	d = opendir(games);
+	while (d && (e = readdir(d))) {
+		size_t l = strlen(e->d_name), len;
+		struct salvage a;
+		char *text;
+		int plies;
+
+		if (l < 5 || l - 4 >= sizeof(best) || strcmp(e->d_name + l - 4, ".pgn") ||
+		    strstr(e->d_name, "-before-recovery-") || strstr(e->d_name, "-set-aside-"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%.*s.journal", games, (int)(l - 4), e->d_name);
+		if (!access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", games, e->d_name);
+		text = read_archived(path, &len);
+		if (!text)
+			continue;
+		if (salvage_read(&a, text, len, start) == 0) {
+			plies = earlier_state(sv, &a);
+			if (plies > best_plies || (plies == best_plies && plies >= 0 &&
+						   strncmp(e->d_name, best, sizeof(best)) > 0)) {
+				best_plies = plies;
+				snprintf(best, sizeof(best), "%.*s", (int)(l - 4), e->d_name);
+			}
+			salvage_free(&a);
+		}
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	if (best[0])
+		snprintf(id, size, "%s", best);
+}
+
+/* Tags the store derives from the game, not the game's own (docs/state.md "State directory"). */
+static bool derived_tag(const char *name)
+{
+	static const char *const derived[] = {
+	    "Result", "SetUp", "FEN", "TimeControl", "Termination", "DeviceSerial", "JournalChain"};
+
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++)
+		if (!strcmp(name, derived[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The game from game.pgn alone, when neither the journal nor game.record holds its game
+ * record: its start position, time control and tags, the rest (the player's colour, the
+ * mode, the edition) the device's settings for a new game, its id its copy's under games/
+ * when one is found (else the new game's); its moves and readings come back from game.pgn
+ * as for any game.  An unfinished game only: a finished one is in games/ (or kept there).
+ */
+static void game_from_scoresheet(struct replay *rp)
+{
+	struct game_record rec = {.type = REC_GAME};
+	struct chess_pos start;
+	struct chess_error cerr;
+	struct salvage sv;
+	const char *fen, *tc;
+
+	if (rp->sheet_tried || !rp->disk_text || !rp->params)
+		return;
+	rp->sheet_tried = true;
+	chess_pos_init_start(&start);
+	if (salvage_read(&sv, rp->disk_text, rp->disk_len, &start))
+		return;
+	fen = salvage_tag(&sv, "FEN");
+	tc = salvage_tag(&sv, "TimeControl");
+	if (sv.finished || !sv.has_result || (fen && chess_fen_parse(&start, fen, &cerr))) {
+		if (!sv.finished)
+			log_error(LOG_GAME, "game.pgn: no game to resume from it (%s)",
+				  sv.has_result ? "its FEN cannot be read"
+						: "its end cannot be read");
+		salvage_free(&sv);
 		return;
 	}
-	rp->rc->game_from_copy = true;
-	log_warn(LOG_GAME, "the journal has no readable game record: game %s from %s",
-		 rp->rc->game_id, path);
+	/* The plies placed from the game's own start. */
+	if (fen) {
+		salvage_free(&sv);
+		if (salvage_read(&sv, rp->disk_text, rp->disk_len, &start))
+			return;
+	}
+	rec.u.game = *rp->params;
+	snprintf(rec.u.game.fen, sizeof(rec.u.game.fen), "%s", fen ? fen : CHESS_FEN_START);
+	snprintf(rec.u.game.time_control, sizeof(rec.u.game.time_control), "%s", tc ? tc : "-");
+	rec.u.game.tag_count = 0;
+	for (int i = 0; i < sv.tag_count; i++)
+		if (!derived_tag(sv.tags[i].name) &&
+		    game_params_set_tag(&rec.u.game, sv.tags[i].name, sv.tags[i].value))
+			log_warn(LOG_GAME, "game.pgn: tag %s left out (no room)", sv.tags[i].name);
+	archived_id(rp, &sv, &start, rec.u.game.id, sizeof(rec.u.game.id));
+	if (apply(rp, &rec, NULL)) {
+		log_error(LOG_GAME, "game.pgn: its game cannot be resumed (time control %s)",
+			  rec.u.game.time_control);
+	} else {
+		rp->rc->from_scoresheet = true;
+		log_error(LOG_GAME,
+			  "neither the journal nor game.record holds the game: game %s resumed "
+			  "from game.pgn alone (%d plies; the player's colour, mode and edition "
+			  "are this device's settings), for the arbiter to check",
+			  rec.u.game.id, sv.count);
+	}
+	salvage_free(&sv);
 }
 
 /* ------------------------------------------------------------------ the clock */
 
+/* Whether the journal's torn last line (a power cut in the middle of its write, or the file
+ * cut short) may have been a press or a completion: its type is one of them, or the line is
+ * too short to tell.  Read before the reading cuts it off. */
+static bool torn_line_may_press(const char *path)
+{
+	size_t len;
+	char *text = state_read_file(path, &len), *tail;
+	int spaces = 0;
+	bool may;
+
+	if (!text || !len || text[len - 1] == '\n') {
+		free(text);
+		return false;
+	}
+	tail = memrchr(text, '\n', len);
+	tail = tail ? tail + 1 : text;
+	/* "CRC32 CHAIN MS TYPE ...": the type is whole once four spaces are there. */
+	for (const char *p = tail; *p; p++)
+		spaces += *p == ' ';
+	may = spaces < 4 || strstr(tail, " press ") || strstr(tail, " complete ");
+	free(text);
+	return may;
+}
+
 /* Whether a reading came after the journal's last clock record and is not the clock's: the
  * press that gave it was lost, so the clock is older than the game (game.pgn is written
  * after every press, so a press it does not show is lost from both copies).  A game from
- * game.record alone has no clock record at all: its clock is not known once it has moves. */
+ * game.record or game.pgn alone has no clock record at all: its clock is not known once it
+ * has moves. */
 static bool clock_stale(struct replay *rp)
 {
 	const struct game *g = referee_game(rp->r);
 
-	if (rp->rc->game_from_copy && game_plies(g) > 0 && !rp->clock_seq)
+	if ((rp->rc->game_from_copy || rp->rc->from_scoresheet) && game_plies(g) > 0 &&
+	    !rp->clock_seq)
+		return true;
+	/* A press torn off the journal's end switched the clocks the journal does not show:
+	 * a move still waits for a press that may have come. */
+	if (rp->torn_press && (completion_waiting(&g->completion, CHESS_WHITE) >= 0 ||
+			       completion_waiting(&g->completion, CHESS_BLACK) >= 0))
 		return true;
 	for (int color = 0; color < 2; color++) {
 		int last = -1;
@@ -671,8 +901,8 @@ static void set_aside_foreign(struct replay *rp, const char *path)
 	}
 	if (!why[0] || game_record_decode(&rec, "game", jn.game_args, 0, err, sizeof(err)))
 		goto done;
-	if (free_name(rp->dir, rec.u.game.id, "foreign", "journal", rp->rc->foreign_path,
-		      sizeof(rp->rc->foreign_path)) ||
+	if (state_kept_name(rp->dir, rec.u.game.id, "foreign", "journal", rp->rc->foreign_path,
+			    sizeof(rp->rc->foreign_path)) ||
 	    rename(path, rp->rc->foreign_path)) {
 		log_error(LOG_GAME,
 			  "the journal is another game's (%s), but cannot be set aside: %s", why,
@@ -699,8 +929,7 @@ static int keep_scoresheet(struct recovery *rc)
 		rc->keep_scoresheet = false;
 		return 0;
 	}
-	if (free_name(rc->dir, rc->game_id, "before-recovery", "pgn", kept, sizeof(kept)) ||
-	    state_link(path, kept))
+	if (state_keep(rc->dir, path, rc->game_id, "before-recovery", "pgn", kept, sizeof(kept)))
 		return -1;
 	snprintf(rc->scoresheet_kept_path, sizeof(rc->scoresheet_kept_path), "%s", kept);
 	rc->keep_scoresheet = false;
@@ -722,8 +951,8 @@ static int mend_journal(struct recovery *rc, char *const *lines, size_t nlines)
 	if (!rc->damaged_path[0] && !access(path, F_OK)) {
 		char kept[PATH_MAX];
 
-		if (free_name(rc->dir, rc->game_id, "damaged", "journal", kept, sizeof(kept)) ||
-		    state_link(path, kept))
+		if (state_keep(rc->dir, path, rc->game_id, "damaged", "journal", kept,
+			       sizeof(kept)))
 			return -1;
 		snprintf(rc->damaged_path, sizeof(rc->damaged_path), "%s", kept);
 	}
@@ -741,18 +970,33 @@ static int mend_journal(struct recovery *rc, char *const *lines, size_t nlines)
 	return 0;
 }
 
+/* game.record, the game record's copy, written again from the recovered first line. */
+static int write_copy(struct recovery *rc, char *const *lines, size_t nlines)
+{
+	char path[PATH_MAX];
+
+	game_copy_path(rc->dir, path, sizeof(path));
+	if (nlines && state_write_atomic(path, lines[0], strlen(lines[0]), rc->sync))
+		return -1;
+	rc->write_copy = false;
+	log_warn(LOG_GAME, "%s written again", path);
+	return 0;
+}
+
 int recovery_mend(struct recovery *rc, char *const *lines, size_t nlines)
 {
 	if (rc->keep_scoresheet && keep_scoresheet(rc))
 		return -1;
 	if (rc->mend_journal && mend_journal(rc, lines, nlines))
 		return -1;
+	if (rc->write_copy && write_copy(rc, lines, nlines))
+		return -1;
 	return 0;
 }
 
 bool recovery_mend_due(const struct recovery *rc)
 {
-	return rc->keep_scoresheet || rc->mend_journal;
+	return rc->keep_scoresheet || rc->mend_journal || rc->write_copy;
 }
 
 /* ------------------------------------------------------------------ the whole */
@@ -762,10 +1006,16 @@ int recovery_skipped(const struct recovery *rc)
 	return rc->stats.bad + rc->stats.duplicates + rc->stats.refused;
 }
 
+bool recovery_lost(const struct recovery *rc)
+{
+	return rc->moves_lost || rc->readings_missing || rc->clock_uncertain ||
+	       rc->foreign_path[0] || rc->from_scoresheet;
+}
+
 bool recovery_incomplete(const struct recovery *rc)
 {
 	return recovery_skipped(rc) || rc->scoresheet_kept || rc->scoresheet_kept_path[0] ||
-	       rc->foreign_path[0] || rc->clock_uncertain;
+	       rc->foreign_path[0] || rc->clock_uncertain || rc->from_scoresheet;
 }
 
 void recovery_free(struct recovery *rc)
@@ -779,13 +1029,78 @@ void recovery_free(struct recovery *rc)
 
 /* What game.pgn holds that the game recovered does not (more plies, other moves, readings),
  * or whether it could not be read whole: then it is kept before it is written again. */
+/* The part of a comment after its reading ("[%clk H:MM:SS]" and a space), from p on n. */
+static const char *after_reading(const char *c, size_t *n)
+{
+	const char *end;
+
+	if (*n < 6 || memcmp(c, "[%clk ", 6) || !(end = memchr(c, ']', *n)))
+		return c;
+	*n -= (size_t)(end + 1 - c);
+	c = end + 1;
+	if (*n && *c == ' ') {
+		c++;
+		(*n)--;
+	}
+	return c;
+}
+
+/* Whether a ply's comment on disk is one the store wrote for it: the one it would write now
+ * (want), or an earlier one (before the reading, the draw offer or a note came): a reading
+ * that can be read, the rest the start of want's without its reading. */
+static bool comment_written(const struct salvage_ply *p, const char *want)
+{
+	size_t n = p->comment_len, wn = want ? strlen(want) : 0;
+	const char *c = p->comment;
+
+	if (!c)
+		return true;
+	if (n >= 6 && !memcmp(c, "[%clk ", 6) && p->clk_ms < 0)
+		return false;
+	c = after_reading(c, &n);
+	if (want)
+		want = after_reading(want, &wn);
+	return n <= wn && (!n || !memcmp(c, want, n));
+}
+
+/* Whether game.pgn's tags and comments are the store's for the game recovered, or an
+ * earlier state of them (a tag or a comment not yet written); a tag or comment that is
+ * neither (a flipped byte in a name, a value, a reading's text) is damage. */
+static bool sheet_text_differs(struct replay *rp, const struct salvage *sv)
+{
+	const struct game *g = referee_game(rp->r);
+	struct sheet *sh = sheet_new();
+	char *text = sh ? sheet_text(sh, g, NULL, NULL) : NULL;
+	const struct pgn_game *pgn = sheet_pgn(sh);
+	bool differs = !text || !pgn;
+
+	for (int i = 0; i < sv->tag_count && !differs; i++) {
+		const char *name = sv->tags[i].name, *v = sv->tags[i].value;
+		const char *want = pgn_game_tag(pgn, name);
+
+		if (!strcmp(name, "DeviceSerial") || !strcmp(name, "JournalChain") ||
+		    (!strcmp(name, "Result") && !strcmp(v, "*")))
+			continue;
+		differs = !want || strcmp(want, v);
+	}
+	for (int i = 0; i < sv->count && i < pgn->game.count && !differs; i++)
+		differs = !comment_written(&sv->plies[i], pgn->comments[i]);
+	free(text);
+	sheet_free(sh);
+	return differs;
+}
+
 static bool scoresheet_differs(struct replay *rp)
 {
 	const struct game *g = referee_game(rp->r);
 	const struct salvage *sv = disk(rp);
 
-	if (!rp->disk_text || !g->open)
+	if (!rp->disk_text)
 		return false;
+	/* No game recovered: game.pgn's is written over by the next one unless it is kept
+	 * under games/ already. */
+	if (!g->open)
+		return !archived_copy(rp);
 	if (!sv)
 		return rp->disk_read && !rp->disk.finished;
 	if (sv->damaged || sv->count > game_plies(g))
@@ -795,7 +1110,37 @@ static bool scoresheet_differs(struct replay *rp)
 		    (sv->plies[i].clk_ms >= 0 &&
 		     sv->plies[i].clk_ms / 1000 != g->plies[i].clk_ms / 1000))
 			return true;
-	return false;
+	return sheet_text_differs(rp, sv);
+}
+
+/* The plies of game.pgn read from the initial position (no game was recovered to place
+ * them). */
+static int sheet_plies(struct replay *rp)
+{
+	struct chess_pos start;
+	struct salvage sv;
+	int n;
+
+	chess_pos_init_start(&start);
+	if (salvage_read(&sv, rp->disk_text, rp->disk_len, &start))
+		return 0;
+	n = sv.count;
+	salvage_free(&sv);
+	return n;
+}
+
+/* The plies game.pgn held beyond the game recovered (moves the journal lost that could not
+ * be put back: kept with game.pgn for the arbiter). */
+static int plies_beyond(struct replay *rp)
+{
+	const struct game *g = referee_game(rp->r);
+	const struct salvage *sv = g->open ? disk(rp) : NULL;
+	int last = -1;
+
+	for (int i = 0; sv && i < sv->count; i++)
+		if (sv->plies[i].san[0])
+			last = i;
+	return last + 1 > game_plies(g) ? last + 1 - game_plies(g) : 0;
 }
 
 static void finish(struct replay *rp)
@@ -804,7 +1149,8 @@ static void finish(struct replay *rp)
 
 	if (rp->deferred) {
 		rp->deferred = false;
-		refuse(rp, rp->deferred_lineno, game_record_name(rp->deferred_rec.type));
+		if (replay_deferred(rp) < 0)
+			refuse(rp, rp->deferred_lineno, game_record_name(rp->deferred_rec.type));
 	}
 	settle_pending(rp);
 	if (!g->open)
@@ -828,10 +1174,26 @@ static void finish(struct replay *rp)
 	}
 }
 
-int recovery_run(struct recovery *rc, const char *dir, bool sync, struct referee *r, char *err,
-		 size_t err_size)
+/* Whether game.record holds the game record the journal begins with. */
+static bool copy_whole(const struct recovery *rc)
 {
-	struct replay rp = {.rc = rc, .dir = dir, .r = r};
+	char path[PATH_MAX];
+	size_t len;
+	char *text;
+	bool same;
+
+	game_copy_path(rc->dir, path, sizeof(path));
+	text = state_read_file(path, &len);
+	same =
+	    text && rc->nlines && len == strlen(rc->lines[0]) && !memcmp(text, rc->lines[0], len);
+	free(text);
+	return same;
+}
+
+int recovery_run(struct recovery *rc, const char *dir, bool sync, const struct game_params *params,
+		 struct referee *r, char *err, size_t err_size)
+{
+	struct replay rp = {.rc = rc, .dir = dir, .r = r, .params = params};
 	const struct game *g = referee_game(r);
 	char path[PATH_MAX], pgn_path[PATH_MAX];
 	int n;
@@ -851,6 +1213,7 @@ int recovery_run(struct recovery *rc, const char *dir, bool sync, struct referee
 	snprintf(pgn_path, sizeof(pgn_path), "%s/game.pgn", dir);
 	rp.disk_text = state_read_file(pgn_path, &rp.disk_len);
 	set_aside_foreign(&rp, path);
+	rp.torn_press = torn_line_may_press(path);
 	n = journal_read(path, true, replay_record, &rp, &rc->stats, err, err_size);
 	if (n < 0)
 		goto out;
@@ -868,16 +1231,20 @@ int recovery_run(struct recovery *rc, const char *dir, bool sync, struct referee
 			 path, recovery_skipped(rc), rc->stats.bad, rc->stats.duplicates,
 			 rc->stats.refused, rc->stats.first_skipped, rc->stats.taken);
 	/* game.pgn is the one record a player cannot get back: kept under games/ before it is
-	 * ever written again when the game recovered is not what it holds. */
-	if (scoresheet_differs(&rp)) {
+	 * ever written again when the game recovered is not what it holds (and always when it
+	 * was the only copy). */
+	if (rc->from_scoresheet || scoresheet_differs(&rp)) {
 		rc->keep_scoresheet = true;
-		rc->scoresheet_kept = rp.disk.count;
+		rc->scoresheet_kept = rp.disk_read ? rp.disk.count : sheet_plies(&rp);
 	}
+	rc->moves_lost = plies_beyond(&rp);
 	/* A torn last line (a power cut mid-write) is cut off by the reading itself: the file
 	 * is written again only when records inside it were lost or put back. */
-	rc->mend_journal = g->open && (recovery_skipped(rc) || rc->filled || rc->game_from_copy ||
-				       rc->readings_filled || rc->readings_from_presses ||
-				       rc->reordered || rc->clock_uncertain);
+	rc->mend_journal =
+	    g->open && (recovery_skipped(rc) || rc->filled || rc->game_from_copy ||
+			rc->from_scoresheet || rc->readings_filled || rc->readings_from_presses ||
+			rc->reordered || rc->clock_uncertain);
+	rc->write_copy = g->open && rc->nlines && !copy_whole(rc);
 	if (recovery_mend_due(rc) && recovery_mend(rc, rc->lines, rc->nlines))
 		log_error(LOG_GAME, "cannot mend the record now (%s): it waits for storage",
 			  strerror(errno));

@@ -41,6 +41,8 @@ static int grow(struct reading *rd, int ply)
 		for (int i = rd->cap; i < cap; i++) {
 			sv->plies[i].san[0] = '\0';
 			sv->plies[i].clk_ms = -1;
+			sv->plies[i].comment = NULL;
+			sv->plies[i].comment_len = 0;
 			s[i] = SLOT_EMPTY;
 		}
 		rd->cap = cap;
@@ -170,6 +172,43 @@ static int64_t comment_clk(const char *c, size_t n, bool *bad)
 	return ((int64_t)h * 3600 + m * 60 + s) * 1000;
 }
 
+/* A tag line `[Name "Value"]` (without its newline) into t; false if it is not one. */
+static bool tag_line(const char *l, size_t n, struct salvage_tag *t)
+{
+	size_t i = 1, k = 0;
+
+	if (n < 5 || l[0] != '[' || l[n - 1] != ']')
+		return false;
+	while (i < n && (is_digit(l[i]) || l[i] == '_' || (l[i] >= 'A' && l[i] <= 'Z') ||
+			 (l[i] >= 'a' && l[i] <= 'z'))) {
+		if (k + 1 >= sizeof(t->name))
+			return false;
+		t->name[k++] = l[i++];
+	}
+	t->name[k] = '\0';
+	if (!k || is_digit(t->name[0]) || i + 2 >= n || l[i] != ' ' || l[i + 1] != '"')
+		return false;
+	i += 2;
+	k = 0;
+	while (i < n - 2 && l[i] != '"') {
+		if (l[i] == '\\')
+			i++;
+		if (k + 1 >= sizeof(t->value) || (unsigned char)l[i] < 0x20)
+			return false;
+		t->value[k++] = l[i++];
+	}
+	t->value[k] = '\0';
+	return i == n - 2 && l[i] == '"';
+}
+
+const char *salvage_tag(const struct salvage *sv, const char *name)
+{
+	for (int i = 0; i < sv->tag_count; i++)
+		if (!strcmp(sv->tags[i].name, name))
+			return sv->tags[i].value;
+	return NULL;
+}
+
 static bool is_result(const char *t, size_t n)
 {
 	static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "*"};
@@ -195,8 +234,17 @@ int salvage_read(struct salvage *sv, const char *text, size_t len, const struct 
 
 		/* The tag section: whole lines in brackets before the movetext. */
 		if (in_tags && at_line_start && c == '[') {
-			while (i < len && text[i] != '\n')
-				i++;
+			j = i;
+			while (j < len && text[j] != '\n')
+				j++;
+			if (j < len && sv->tag_count < SALVAGE_TAGS_MAX &&
+			    tag_line(text + i, j - i, &sv->tags[sv->tag_count])) {
+				sv->tag_count++;
+			} else {
+				sv->damaged = true;
+				sv->tags_damaged = true;
+			}
+			i = j;
 			continue;
 		}
 		if (c == '\n') {
@@ -224,6 +272,13 @@ int salvage_read(struct salvage *sv, const char *text, size_t len, const struct 
 			clk = comment_clk(text + i + 1, j - i - 1, &bad);
 			if (bad)
 				sv->damaged = true;
+			/* One comment a ply, as the store writes it. */
+			if (rd.last >= 0 && grow(&rd, rd.last) == 0) {
+				if (sv->plies[rd.last].comment)
+					sv->damaged = true;
+				sv->plies[rd.last].comment = text + i + 1;
+				sv->plies[rd.last].comment_len = j - i - 1;
+			}
 			if (rd.last >= 0 && clk >= 0 && grow(&rd, rd.last) == 0) {
 				if (sv->plies[rd.last].clk_ms >= 0 &&
 				    sv->plies[rd.last].clk_ms != clk) {
@@ -240,7 +295,8 @@ int salvage_read(struct salvage *sv, const char *text, size_t len, const struct 
 				i++;
 			continue;
 		}
-		for (j = i; j < len && !strchr(" \t\r\n{;", text[j]); j++)
+		/* A token ends at a separator; a NUL (a flipped space) is a byte of it. */
+		for (j = i; j < len && (!text[j] || !strchr(" \t\r\n{;", text[j])); j++)
 			;
 		if (j == len && (len == 0 || text[len - 1] != '\n')) {
 			/* The file was cut inside its last token: it may be a part of a move. */

@@ -292,6 +292,57 @@ int state_link(const char *from, const char *to)
 	return link(from, to);
 }
 
+/* dir/games/ID-WHAT-N.EXT into path; 0, or -1 (ENAMETOOLONG). */
+static int kept_path(const char *dir, const char *id, const char *what, int n, const char *ext,
+		     char *path, size_t size)
+{
+	if (snprintf(path, size, "%s/games/%s-%s-%d.%s", dir, id[0] ? id : "unknown", what, n,
+		     ext) < (int)size)
+		return 0;
+	errno = ENAMETOOLONG;
+	return -1;
+}
+
+int state_kept_name(const char *dir, const char *id, const char *what, const char *ext, char *path,
+		    size_t size)
+{
+	for (int n = 1; n < 1000; n++) {
+		if (kept_path(dir, id, what, n, ext, path, size))
+			return -1;
+		if (access(path, F_OK))
+			return 0;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int state_keep(const char *dir, const char *path, const char *id, const char *what, const char *ext,
+	       char *kept, size_t size)
+{
+	size_t len, klen;
+	char *text = state_read_file(path, &len);
+	int rc = -1;
+
+	if (!text)
+		return -1;
+	for (int n = 1; n < 1000 && rc; n++) {
+		char *other;
+
+		if (kept_path(dir, id, what, n, ext, kept, size))
+			break;
+		if (access(kept, F_OK)) {
+			rc = state_link(path, kept);
+			break;
+		}
+		other = state_read_file(kept, &klen);
+		if (other && klen == len && !memcmp(other, text, len))
+			rc = 0;
+		free(other);
+	}
+	free(text);
+	return rc;
+}
+
 char *state_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

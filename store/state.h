@@ -24,6 +24,15 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 /* link(2) through the fault hook: a copy kept under another name (the same file, its owner
  * and mode).  0 or -1 with errno. */
 int state_link(const char *from, const char *to);
+/* A free name dir/games/ID-WHAT-N.EXT (N from 1; ID "unknown" if "") for a copy of a file
+ * kept before it is written again.  0, or -1 with errno. */
+int state_kept_name(const char *dir, const char *id, const char *what, const char *ext, char *path,
+		    size_t size);
+/* path kept under dir/games/ as ID-WHAT-N.EXT (state_kept_name(); a link: the same file)
+ * before it is written again, its name into kept; one kept there already with the same
+ * bytes is that one (a repair tried again keeps one copy).  0, or -1 with errno. */
+int state_keep(const char *dir, const char *path, const char *id, const char *what, const char *ext,
+	       char *kept, size_t size);
 /* Read a whole file (NUL-terminated, malloc'd); NULL with errno. */
 char *state_read_file(const char *path, size_t *len);
 

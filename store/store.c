@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,16 +15,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileplace.h"
 #include "base/log.h"
 #include "chess/pgn.h"
 #include "store/journal.h"
+#include "store/lock.h"
 #include "store/recovery.h"
 #include "store/sheet.h"
 #include "store/state.h"
 #include "store/writer.h"
 
-/* Syncs taking their time at once; more are merged into the last. */
-#define STORE_SLOW_SYNCS 8
+/* Syncs taking their time at once in virtual time, as on the writer's thread: one under way
+ * and one waiting, into which later ones are merged (writer.h). */
+#define STORE_SLOW_SYNCS 2
 
 struct store {
 	char dir[256];
@@ -32,6 +36,17 @@ struct store {
 	int keep_audio, keep_games;
 	uint64_t keep_audio_bytes;
 	struct voice *voice;
+	struct game_params params; /* a new game's settings */
+	bool have_params;
+	int lock_fd; /* the state directory's lock (lock.h), -1 while none is held */
+	/* The state directory as last made or found (device and inode): another in its place
+	 * is storage unmounted and mounted again. */
+	bool dir_known;
+	dev_t dir_dev;
+	ino_t dir_ino;
+	/* The directory was removed or replaced: the whole record is written again. */
+	bool rewrite;
+	bool copy_due; /* game.record could not be written: again with the next record */
 	struct journal *journal;
 	char journal_game[GAME_ID_MAX]; /* the game whose records the journal file holds */
 	struct sheet *sheet;		/* the scoresheet as last written */
@@ -53,8 +68,12 @@ struct store {
 	struct slow_sync {
 		off_t upto;
 		uint64_t due;
+		uint64_t asked; /* when the first of the syncs it stands for was asked */
 	} slow[STORE_SLOW_SYNCS];
 	int nslow;
+	/* The longest a record waited to reach storage (a sync's time from its asking, in the
+	 * writer's queue and on storage), and what the journal noted of it last. */
+	uint32_t lag_ms, lag_noted_ms;
 	uint64_t now; /* the daemon time of the last record or tick */
 	/* Saving fails: since when, why; the scoresheet to write again. */
 	bool failing;
@@ -62,7 +81,7 @@ struct store {
 	uint64_t last_try_ms;
 	bool pgn_due;
 	const struct game *game;
-	void (*notice)(void *user, bool failing);
+	void (*notice)(void *user, enum store_notice n);
 	void *notice_user;
 };
 
@@ -71,7 +90,7 @@ const char *store_saving_error(const struct store *s)
 	return s->failing ? s->fail_error : NULL;
 }
 
-void store_set_notice(struct store *s, void (*notice)(void *user, bool failing), void *user)
+void store_set_notice(struct store *s, void (*notice)(void *user, enum store_notice n), void *user)
 {
 	s->notice = notice;
 	s->notice_user = user;
@@ -115,7 +134,7 @@ static void saving_failed(struct store *s, const char *what, int err)
 	s->failing = true;
 	log_error(LOG_GAME, "cannot save the game (%s); kept in memory, retried", s->fail_error);
 	if (s->notice)
-		s->notice(s->notice_user, true);
+		s->notice(s->notice_user, STORE_NOTICE_FAILING);
 }
 
 static void saving_works(struct store *s)
@@ -125,7 +144,7 @@ static void saving_works(struct store *s)
 	s->failing = false;
 	log_info(LOG_GAME, "saving works again: the game is on disk whole");
 	if (s->notice)
-		s->notice(s->notice_user, false);
+		s->notice(s->notice_user, STORE_NOTICE_WORKS);
 }
 
 int store_moves_filled(const struct store *s)
@@ -157,6 +176,18 @@ const struct journal_stats *store_recovery(const struct store *s)
 	return &s->recovery.stats;
 }
 
+/* The state directory as it is now: what the store writes from here on. */
+static void dir_found(struct store *s)
+{
+	struct stat st;
+
+	if (stat(s->dir, &st))
+		return;
+	s->dir_known = true;
+	s->dir_dev = st.st_dev;
+	s->dir_ino = st.st_ino;
+}
+
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
 			 size_t err_size)
 {
@@ -176,6 +207,11 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	s->virtual_time = cfg->virtual_time;
 	snprintf(s->serial, sizeof(s->serial), "%s", cfg->serial ? cfg->serial : "");
 	s->voice = voice;
+	s->lock_fd = -1;
+	if (cfg->params) {
+		s->params = *cfg->params;
+		s->have_params = true;
+	}
 	s->sheet = sheet_new();
 	s->writer = s->sheet ? writer_new(cfg->threaded) : NULL;
 	s->writer_threaded = cfg->threaded;
@@ -193,7 +229,15 @@ struct store *store_open(const struct store_config *cfg, struct voice *voice, ch
 	snprintf(path, sizeof(path), "%s/games", s->dir);
 	if (state_mkdir(path))
 		log_error(LOG_GAME, "%s: %s", path, strerror(errno));
+	dir_found(s);
 	return s;
+}
+
+void store_hold_lock(struct store *s, int fd)
+{
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	s->lock_fd = fd;
 }
 
 void store_free(struct store *s)
@@ -202,6 +246,8 @@ void store_free(struct store *s)
 		return;
 	writer_free(s->writer);
 	journal_close(s->journal);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	sheet_free(s->sheet);
 	recovery_free(&s->recovery);
 	lines_clear(s);
@@ -282,22 +328,29 @@ static void note_recovery(struct store *s)
 
 	if (!rc->stats.torn_tail && !recovery_incomplete(rc) && !rc->filled &&
 	    !rc->readings_filled && !rc->readings_from_presses && !rc->reordered &&
-	    !rc->game_from_copy)
+	    !rc->game_from_copy && !recovery_lost(rc))
 		return;
 	store_note(s, rc->last_ms,
 		   "recovered torn=%s bad=%d duplicates=%d refused=%d reordered=%d filled=%d "
-		   "readings=%d presses=%d copy=%s uncertain=%s foreign=%s kept=%s",
+		   "readings=%d presses=%d copy=%s uncertain=%s foreign=%s kept=%s from-pgn=%s "
+		   "moves-lost=%d readings-missing=%d",
 		   rc->stats.torn_tail ? "yes" : "no", rc->stats.bad, rc->stats.duplicates,
 		   rc->stats.refused, rc->reordered, rc->filled, rc->readings_filled,
 		   rc->readings_from_presses, rc->game_from_copy ? "yes" : "no",
-		   rc->clock_uncertain ? "yes" : "no", rc->foreign_path[0] ? "yes" : "no", kept);
+		   rc->clock_uncertain ? "yes" : "no", rc->foreign_path[0] ? "yes" : "no", kept,
+		   rc->from_scoresheet ? "yes" : "no", rc->moves_lost, rc->readings_missing);
 }
 
 int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 {
 	const struct game *g = referee_game(r);
 
-	if (recovery_run(&s->recovery, s->dir, s->sync, r, err, err_size))
+	/* A game from game.pgn alone gets a new game's id unless its copy under games/ has
+	 * one. */
+	if (s->have_params)
+		store_new_game(s, &s->params);
+	if (recovery_run(&s->recovery, s->dir, s->sync, s->have_params ? &s->params : NULL, r, err,
+			 err_size))
 		return -1;
 	/* The recovered journal's lines are the current game's, all on disk. */
 	s->lines = s->recovery.lines;
@@ -306,6 +359,7 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	s->recovery.lines = NULL;
 	s->recovery.nlines = s->recovery.lines_cap = 0;
 	snprintf(s->journal_game, sizeof(s->journal_game), "%s", s->recovery.game_id);
+	s->lag_ms = s->lag_noted_ms = s->recovery.sync_lag_ms;
 	/* A finished game's journal stays open for what its end left (a last move's reading)
 	 * until the next game's record keeps it under games/.  Storage that cannot be written
 	 * (read-only, full; the mending recovery could not write) is no reason not to start:
@@ -346,21 +400,115 @@ static void ask_sync(struct store *s)
 }
 
 static void take_results(struct store *s);
+static void note_lag(struct store *s);
+
+/* The state directory is no longer the one the store writes: the journal removed (the
+ * directory deleted), or another file or directory in its place (the storage unmounted
+ * and mounted again, empty or as it was; a journal put there by hand).  A directory that
+ * cannot be looked at now (EIO) is left to the writes to find. */
+static bool storage_changed(struct store *s)
+{
+	char path[PATH_MAX];
+	struct stat now;
+
+	if (s->journal) {
+		journal_path(s, path, sizeof(path));
+		return !file_in_place(journal_fd(s->journal), path);
+	}
+	if (!s->dir_known)
+		return false;
+	if (stat(s->dir, &now))
+		return errno == ENOENT;
+	return now.st_dev != s->dir_dev || now.st_ino != s->dir_ino;
+}
+
+/* The state directory's lock where the store writes now (a directory made again, storage
+ * that could not be written at the start).  0, or -1 while another process holds it. */
+static int relock(struct store *s)
+{
+	char why[sizeof(s->dir) + 64];
+	pid_t holder;
+	int fd;
+
+	if (state_lock_holds(s->lock_fd, s->dir))
+		return 0;
+	fd = state_lock(s->dir, true, &holder);
+	if (fd < 0 && errno == EWOULDBLOCK) {
+		snprintf(why, sizeof(why), "%s is in use by process %ld", s->dir, (long)holder);
+		saving_failed(s, why, EBUSY);
+		return -1;
+	}
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	s->lock_fd = fd;
+	return 0;
+}
+
+/* game.record, the copy of the journal's first line (its game record). */
+static void write_game_copy(struct store *s, const char *line)
+{
+	char path[PATH_MAX], *text = strdup(line);
+
+	game_copy_path(s, path, sizeof(path));
+	if (!text || writer_replace(s->writer, path, text, strlen(line), s->sync))
+		log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", path,
+			 strerror(errno));
+}
+
+/* A state directory removed or replaced: the whole record written into it from memory, a
+ * journal found there that is not the start of this one (another game's, or one left
+ * half-written when the storage went) kept under games/ first.  0, or -1 with errno. */
+static int write_whole(struct store *s)
+{
+	char path[PATH_MAX], kept[PATH_MAX];
+	size_t len, old_len = 0;
+	char *text = journal_chain_text(s->lines, s->nlines, &len), *old;
+	int rc = 0;
+
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	journal_path(s, path, sizeof(path));
+	old = state_read_file(path, &old_len);
+	if (old && old_len && (old_len > len || memcmp(old, text, old_len))) {
+		rc = state_keep(s->dir, path, s->journal_game, "replaced", "journal", kept,
+				sizeof(kept));
+		if (!rc)
+			log_warn(LOG_GAME, "%s was not this game's journal: kept as %s", path,
+				 kept);
+	}
+	free(old);
+	if (!rc)
+		rc = state_write_atomic(path, text, len, s->sync);
+	free(text);
+	if (rc)
+		return -1;
+	write_game_copy(s, s->lines[0]);
+	log_warn(LOG_GAME, "the whole record written again (%zu records)", s->nlines);
+	return 0;
+}
 
 /* The journal's lines not yet on disk, written and their sync asked for; all of them again
- * when the file was removed (the state directory deleted: made again).  0, or -1 (saving
- * failed). */
+ * when the state directory was removed or replaced.  0, or -1 (saving failed). */
 static int flush(struct store *s)
 {
 	char path[PATH_MAX], err[256];
+	bool rewritten = false;
 
-	if (s->journal && journal_removed(s->journal)) {
-		log_error(LOG_GAME, "the journal was removed; writing the game again");
-		journal_mark_synced(s->journal, journal_size(s->journal));
-		journal_close(s->journal);
-		s->journal = NULL;
+	if (storage_changed(s)) {
+		log_error(LOG_GAME,
+			  "the state directory %s was removed or replaced (storage unmounted, "
+			  "mounted again?): the whole record is written again",
+			  s->dir);
+		if (s->journal) {
+			journal_mark_synced(s->journal, journal_size(s->journal));
+			journal_close(s->journal);
+			s->journal = NULL;
+		}
 		s->nslow = 0;
 		s->written = 0;
+		s->rewrite = true;
 		s->pgn_due = true;
 	}
 	if (!s->journal && s->journal_game[0]) {
@@ -369,6 +517,9 @@ static int flush(struct store *s)
 			saving_failed(s, path, errno);
 			return -1;
 		}
+		dir_found(s);
+		if (relock(s))
+			return -1;
 		/* What recovery could not write at the start: the copies it keeps, the journal
 		 * written again whole (with every line since). */
 		if (recovery_mend_due(&s->recovery)) {
@@ -377,11 +528,19 @@ static int flush(struct store *s)
 				return -1;
 			}
 			s->written = s->nlines;
+		} else if (s->rewrite && s->nlines) {
+			if (write_whole(s)) {
+				saving_failed(s, "journal", errno);
+				return -1;
+			}
+			s->written = s->nlines;
 		}
 		if (open_journal(s, err, sizeof(err))) {
 			saving_failed(s, "journal", errno);
 			return -1;
 		}
+		rewritten = s->rewrite;
+		s->rewrite = false;
 	}
 	if (!s->journal)
 		return 0;
@@ -394,6 +553,17 @@ static int flush(struct store *s)
 	}
 	ask_sync(s);
 	take_results(s);
+	if (s->copy_due && s->nlines) {
+		s->copy_due = false;
+		write_game_copy(s, s->lines[0]);
+	}
+	/* The scoresheets went with the directory: written again at once. */
+	if (rewritten) {
+		if (s->game)
+			write_pgn(s, s->game, true);
+		if (s->notice)
+			s->notice(s->notice_user, STORE_NOTICE_REPLACED);
+	}
 	return s->sync_failed ? -1 : 0;
 }
 
@@ -419,20 +589,15 @@ void store_record(struct store *s, const struct game_record *rec)
 			  game_record_name(rec->type));
 		return;
 	}
-	if (rec->type == REC_GAME) {
-		char copy[PATH_MAX], *text = strdup(line);
-
-		game_copy_path(s, copy, sizeof(copy));
-		if (!text || writer_replace(s->writer, copy, text, strlen(line), s->sync))
-			log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)", copy,
-				 strerror(errno));
-	}
+	if (rec->type == REC_GAME)
+		write_game_copy(s, line);
 	s->now = rec->ms;
 	s->last_try_ms = rec->ms;
 	/* While saving fails, a record waits for the next try with the others. */
 	if (s->failing)
 		return;
 	flush(s);
+	note_lag(s);
 }
 
 void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
@@ -474,6 +639,37 @@ static void check_works(struct store *s)
 		saving_works(s);
 }
 
+/* Virtual time: a sync that takes its `disk slow` time in daemon time, after the one under
+ * way; one waiting already takes this one in (the writer merges them so). */
+static void slow_sync(struct store *s, off_t upto)
+{
+	uint64_t start;
+
+	if (s->nslow == STORE_SLOW_SYNCS) {
+		if (upto > s->slow[s->nslow - 1].upto)
+			s->slow[s->nslow - 1].upto = upto;
+		return;
+	}
+	start = s->nslow ? s->slow[s->nslow - 1].due : s->now;
+	if (start < s->now)
+		start = s->now;
+	s->slow[s->nslow++] =
+	    (struct slow_sync){.upto = upto, .due = start + state_sync_delay(), .asked = s->now};
+}
+
+/* The longest a record has waited to reach storage, noted in the journal whenever it has
+ * grown (by a tenth, 10 ms at least): a restart's bound of the time it gives back covers it
+ * (recovery reads the notes). */
+static void note_lag(struct store *s)
+{
+	uint32_t step = s->lag_noted_ms / 10 > 10 ? s->lag_noted_ms / 10 : 10;
+
+	if (s->lag_ms < s->lag_noted_ms + step || s->failing || !s->journal_game[0])
+		return;
+	s->lag_noted_ms = (s->lag_ms + 9) / 10 * 10;
+	store_note(s, s->now, "sync latency=%" PRIu32, s->lag_noted_ms);
+}
+
 /* What the writer finished: a sync's place on storage (in virtual time once its `disk
  * slow` time has come), a failure said and tried again. */
 static void take_results(struct store *s)
@@ -494,17 +690,11 @@ static void take_results(struct store *s)
 					continue;
 				}
 				if (!s->writer_threaded && state_sync_delay()) {
-					uint64_t start =
-					    s->nslow ? s->slow[s->nslow - 1].due : s->now;
-
-					if (start < s->now)
-						start = s->now;
-					if (s->nslow == STORE_SLOW_SYNCS)
-						s->nslow--;
-					s->slow[s->nslow++] = (struct slow_sync){
-					    .upto = r->upto, .due = start + state_sync_delay()};
+					slow_sync(s, r->upto);
 				} else {
 					journal_mark_synced(s->journal, r->upto);
+					if (r->latency_ms > s->lag_ms)
+						s->lag_ms = r->latency_ms;
 				}
 				continue;
 			}
@@ -516,6 +706,7 @@ static void take_results(struct store *s)
 			if (strstr(r->path, "/game.record")) {
 				log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)",
 					 r->path, strerror(r->err));
+				s->copy_due = true;
 				continue;
 			}
 			s->pgn_due = true;
@@ -534,6 +725,7 @@ void store_service(struct store *s, uint64_t now)
 {
 	s->now = now;
 	take_results(s);
+	note_lag(s);
 }
 
 uint64_t store_deadline(const struct store *s)
@@ -551,8 +743,11 @@ void store_tick(struct store *s, uint64_t now)
 	while (s->nslow && s->slow[0].due <= now) {
 		if (s->journal)
 			journal_mark_synced(s->journal, s->slow[0].upto);
+		if (s->slow[0].due - s->slow[0].asked > s->lag_ms)
+			s->lag_ms = (uint32_t)(s->slow[0].due - s->slow[0].asked);
 		memmove(s->slow, s->slow + 1, sizeof(s->slow[0]) * (size_t)--s->nslow);
 	}
+	note_lag(s);
 	if (!s->failing || now < s->last_try_ms + STORE_RETRY_MS)
 		return;
 	s->last_try_ms = now;

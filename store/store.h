@@ -29,6 +29,9 @@ struct store_config {
 	int keep_games; /* finished games whose PGN and journal are kept (-1 or 0: all) */
 	const char
 	    *serial; /* the device's serial, in the finished game's scoresheet (NULL: none) */
+	/* A new game's settings (NULL: none): a game resumed from game.pgn alone takes from
+	 * them what game.pgn does not say (the player's colour, mode, edition). */
+	const struct game_params *params;
 };
 
 struct store;
@@ -37,6 +40,10 @@ struct store;
 struct store *store_open(const struct store_config *cfg, struct voice *voice, char *err,
 			 size_t err_size);
 void store_free(struct store *s);
+/* The state directory's lock (lock.h) the caller took, fd (-1: none could be taken yet, on
+ * read-only storage): the store holds it from now on (closed by store_free()), takes it
+ * once storage can be written, and takes it again in a directory it makes again. */
+void store_hold_lock(struct store *s, int fd);
 /* Replay the journal into the referee: every record that can be read and fits the game;
  * the others are skipped and reported (log; store_recovery()).  0, or -1 with a message in
  * err when the journal cannot be read at all. */
@@ -49,12 +56,23 @@ int store_recovery_skipped(const struct store *s);
  * Saving: a failed or short write (disk full, EIO, read-only, the state directory removed)
  * is found where it happens (a journal record's write in the loop, a sync or a scoresheet
  * when the writer reports it); the game goes on in memory, the records wait, and every
- * STORE_RETRY_MS the store tries again: the journal's missing lines (all of them, into a
- * new directory, if it was removed), then the scoresheet.  The notice is called once when
- * saving starts failing and once when it works again.
+ * STORE_RETRY_MS the store tries again: the journal's missing lines, then the scoresheet.
+ * The notice is called once when saving starts failing and once when it works again.
+ *
+ * A state directory that is no longer the one the store writes (the journal removed, or
+ * another file or directory in its place: a card pulled and put back, empty or as it was;
+ * a journal put there by hand) is found at the next record: the directory is made again,
+ * locked again, and the whole record written into it from memory (a journal found there
+ * that is not the start of this one is kept under games/ first), then the scoresheets.
  */
 #define STORE_RETRY_MS 2000u
-void store_set_notice(struct store *s, void (*notice)(void *user, bool failing), void *user);
+enum store_notice {
+	STORE_NOTICE_FAILING = 0, /* saving fails (once, until it works again) */
+	STORE_NOTICE_WORKS,	  /* it works again: everything is written */
+	STORE_NOTICE_REPLACED,	  /* the state directory was removed or replaced (storage
+				     unmounted, mounted again): the whole record written again */
+};
+void store_set_notice(struct store *s, void (*notice)(void *user, enum store_notice n), void *user);
 /* Why saving fails now, or NULL when it works. */
 const char *store_saving_error(const struct store *s);
 /* The store as a loop source: the writer's descriptor (-1 without a thread), readable when

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/timeutil.h"
 #include "store/state.h"
 
 /* At most one sync and one job per scoresheet path wait at a time (jobs not yet started are
@@ -23,6 +24,7 @@ struct job {
 	enum writer_job_kind kind;
 	int fd; /* SYNC: the writer's duplicate */
 	off_t upto;
+	uint64_t asked_ns; /* SYNC: when the first sync it stands for was asked */
 	bool really;
 	uint64_t tag;
 	char path[PATH_MAX]; /* REPLACE */
@@ -55,6 +57,7 @@ static void run_job(struct job *j, struct writer_result *res)
 		res->upto = j->upto;
 		if (state_sync_fd(j->fd, j->really))
 			res->err = errno ? errno : EIO;
+		res->latency_ms = (uint32_t)((monotonic_ns() - j->asked_ns + 999999) / 1000000);
 		close(j->fd);
 		j->fd = -1;
 		return;
@@ -233,7 +236,11 @@ static int submit(struct writer *w, struct job *j)
 
 int writer_sync(struct writer *w, int fd, off_t upto, bool really, uint64_t tag)
 {
-	struct job j = {.kind = WRITER_SYNC, .upto = upto, .really = really, .tag = tag};
+	struct job j = {.kind = WRITER_SYNC,
+			.upto = upto,
+			.really = really,
+			.tag = tag,
+			.asked_ns = monotonic_ns()};
 
 	j.fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (j.fd < 0)

@@ -32,6 +32,7 @@ struct writer_result {
 	int err;	     /* 0, or the errno of the failure */
 	uint64_t tag;	     /* SYNC: the caller's tag */
 	off_t upto;	     /* SYNC: what is on storage now (the size when it was asked for) */
+	uint32_t latency_ms; /* SYNC: from the first asking it stands for to its end (threaded) */
 	char path[PATH_MAX]; /* REPLACE: the file */
 };
 

@@ -2,17 +2,20 @@
 # Storage as slow as an SD card (`disk slow MS`, docs/scripts.md "Board scripts, line logs, time
 # controls"): a master game's first plies played in real time through the whole daemon (sim
 # backend, ALSA's null PCM, the journal and scoresheets synced), once with syncs as fast as this
-# machine's storage and once with each sync DISK_SLOW_MS longer (default "20 100").  For each:
+# machine's storage and once with each sync DISK_SLOW_MS longer (default "20 100 300").  For each:
 # from the last sensor edge of a move to the first audio sample of its announcement, minus the
 # settle time, p50/p99 (the goal: p99 within settle + 2 ms whatever the sync time; the loop's
 # part alone, from the edge to the announcement handed to the voice thread, too), and the
 # clock's error at a press: each reading the journal holds against the one computed here from
 # the script's press times (the press is the button's edge, whenever the loop got to it).
-# Prints "bench NAME VALUE UNIT" lines; DISK_PLIES (default 24) plies.
+# Then, for each, power cuts that lose what was not yet synced (`crash unsynced`) in real time,
+# DISK_CUTS (default 6) of them, and how often the true gap of the running clock fell
+# outside status's [uncharged_ms, uncharged_up_to_ms] (tests/uncharged.py --real; the goal
+# is 0).  Prints "bench NAME VALUE UNIT" lines; DISK_PLIES (default 24) plies.
 set -u
 build=${1:-build}
 plies=${DISK_PLIES:-24}
-slows=${DISK_SLOW_MS:-20 100}
+slows=${DISK_SLOW_MS:-20 100 300}
 . "$(dirname "$0")/lib.sh"
 dir=$tests
 begin_bench bench-disk
@@ -53,11 +56,12 @@ CONF
 		tail -5 "$run/out" >&2
 		return 1
 	}
-	python3 - "$run" "$slow" "$settle_ms" "$dir" <<'PY'
+	python3 - "$run" "$slow" "$settle_ms" "$dir" "$build" <<'PY'
 import sys
-run, slow, settle, tests = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+run, slow, settle, tests, build = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 sys.path.insert(0, tests)
 import gamecheck
+import record
 
 last_edge = None
 pending = None
@@ -83,11 +87,9 @@ def pct(values, p):
 
 header, actions = gamecheck.read_script(run + "/game.script")
 want = gamecheck.expected_clocks(header, actions, "white")
-got = []
-for line in open(run + "/state/journal"):
-    f = line.split()
-    if len(f) >= 5 and f[2] == "complete" and int(f[4]) >= 0:
-        got.append(int(f[4]))
+# The journal's readings, read by the product's own reader (tests/record.py).
+readings = record.readings(record.read(build, run + "/state"))
+got = [readings[p] for p in sorted(readings) if readings[p] >= 0]
 if not got or len(got) != len(want):
     sys.exit("bench-disk: %d readings in the journal, %d presses in the script (disk slow %s)"
              % (len(got), len(want), slow))
@@ -105,5 +107,9 @@ PY
 status=0
 for slow in 0 $slows; do
 	run "$slow" || status=1
+done
+for slow in 0 $slows; do
+	python3 "$dir/uncharged.py" --real "$build" "${DISK_CUTS:-6}" "$slow" | grep '^bench ' ||
+		status=1
 done
 exit $status

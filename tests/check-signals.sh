@@ -52,7 +52,7 @@ rc=$?
 t1=$(date +%s%N)
 echo "signals: SIGTERM with a blocked audio output: exited $rc after $(((t1 - t0) / 1000000)) ms"
 check $((rc != 0)) "SIGTERM: exit status $rc"
-grep -c " made " "$work/s1/journal" | grep -qx 4
+[ "$(records "$build" "$work/s1" made | wc -l)" = 4 ]
 check $? "SIGTERM: the journal does not hold the 4 moves"
 
 # 2. An audio reader that goes away: SIGPIPE is no end.
@@ -65,7 +65,7 @@ pid=$!
 sleep 5
 kill -0 $pid 2>/dev/null
 check $? "the daemon died when its audio reader went away: $(tail -2 "$work/s2.out")"
-grep -c " made " "$work/s2/journal" 2>/dev/null | grep -qx 4
+[ "$(records "$build" "$work/s2" made | wc -l)" = 4 ]
 check $? "after SIGPIPE the moves were not recorded"
 stop $pid
 summary

@@ -8,7 +8,13 @@
 #    it writes keeps that owner and the modes, and the service, as that user, goes on;
 #  - six plain restarts leave a record fsck calls whole;
 #  - a journal of another game with the same id: set aside, the game of game.pgn resumes,
-#    and `annabella fsck --use` makes the other the current game (the arbiter's choice).
+#    and `annabella fsck --use` makes the other the current game (the arbiter's choice);
+#  - the state directory on a file system of its own (tmpfs) unmounted in the middle of a
+#    real-time game and an empty one mounted in its place, and unmounted and put back as it
+#    was when it went (a card pulled and put back): the daemon notices at the next record
+#    (device and inode) and writes the whole record into what is mounted now; the logs go
+#    on there with their start line, what they got while the card was out included; the
+#    player hears it.
 # Needs root (or sudo) for the mounts and the owners.
 set -u
 build=$(cd "${1:-build}" && pwd)
@@ -96,6 +102,40 @@ wav_after=$($sudo stat -c %s "$work/ro/games/game-0001.opus" 2>/dev/null || echo
 if ((wav_before > 0 && wav_after > wav_before)); then ok; else
 	bad "read-only at start: the audio record did not go on once storage came back ($wav_before bytes before, $wav_after after)"
 fi
+# A fresh state directory read-only at the start: games/ cannot be made, and the audio
+# record is made once storage can be written, with what is said from then on; game.record,
+# the copy of the game record, is written then too.
+cat >"$work/fresh.script" <<'EOF'
+player white
+time-control 300+0
++500 press opponent-clock
++1000 lift e2
++300 place e4
++500 press player-clock
++1500 lift e7
++300 place e5
++500 press opponent-clock
+EOF
+mkdir "$work/fresh"
+$sudo unshare -m bash -c '
+	mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 3
+	runuser -u "$5" -- "$2/annabellad" --control none --board "sim:$3" --time real \
+		--audio none --state "$1" >"$4" 2>&1 &
+	pid=$!
+	sleep 2.5
+	mount -o remount,bind,rw "$1"
+	wait $pid' _ "$work/fresh" "$build" "$work/fresh.script" "$work/fresh-run.out" "$(id -un)"
+rc=$?
+rec=$($sudo stat -c %s "$work/fresh"/games/*.opus 2>/dev/null || echo 0)
+if [ $rc -eq 0 ] && ((rec > 1000)) && [ "$(sans "$work/fresh/game.pgn")" = " e4 e5 * " ] &&
+	"$build/annabella" journal --json "$work/fresh" | python3 -c 'import json, sys
+r = json.load(sys.stdin)
+sys.exit(not (r["game_record"] and r["game_record"]["id"] == r["records"][0]["id"]))'; then
+	ok
+else
+	bad "a fresh read-only start: exit $rc, the audio record $rec bytes, game.pgn $(sans "$work/fresh/game.pgn" 2>&1), game.record: $(cat "$work/fresh/game.record" 2>&1 | head -c 80)"
+	show "$work/fresh-run.out" 8
+fi
 # What it wrote once storage came back is the whole game: fsck reads it whole.
 "$build/annabella" fsck "$work/ro" >"$work/ro-fsck.out"
 if [ $? -eq 0 ] && grep -q "4 moves recovered" "$work/ro-fsck.out"; then ok; else
@@ -143,7 +183,7 @@ for i in 1 2 3 4 5 6; do virtual "$work/six" "$work/none.script"; done
 "$build/annabella" fsck "$work/six" >"$work/six-fsck.out"
 rc=$?
 if [ $rc -eq 0 ] && grep -q whole "$work/six-fsck.out" &&
-	[ "$(grep -c ' restart ' "$work/six/journal")" -eq 6 ]; then
+	[ "$(records "$build" "$work/six" restart | wc -l)" -eq 6 ]; then
 	ok
 else
 	bad "six restarts: fsck exit $rc: $(cat "$work/six-fsck.out")"
@@ -173,4 +213,72 @@ if [ $rc -eq 1 ] && [ "$(sans "$work/ours/game.pgn")" = " d4 d5 * " ] &&
 else
 	bad "fsck --use: exit $rc, game.pgn $(sans "$work/ours/game.pgn"): $(cat "$work/use.out")"
 fi
+
+# ---------------------------------------------------------------- storage mounted again
+# Run in a mount namespace of its own: MODE empty (unmounted, an empty file system mounted in
+# its place) or putback (unmounted, the moves made meanwhile, then a file system with what the
+# first held when it went).  The state as it ends is copied to OUT.
+cat >"$work/remount.sh" <<'EOF2'
+set -u
+build=$1 state=$2 out=$3 mode=$4
+made() { [ "$("$build/annabella" journal "$state" 2>/dev/null | awk '$3 == "made"' | wc -l)" = "$1" ]; }
+until_made() {
+	for _ in $(seq 100); do made "$1" && return 0; sleep 0.1; done
+	echo "the journal in $state never held $1 moves" >&2
+	return 1
+}
+mkdir -p "$state" "$out" && mount -t tmpfs tmpfs "$state" || exit 3
+mkfifo "$out.live"
+"$build/annabellad" --board "sim:$out.live" --time real --audio none --control none \
+	--state "$state" >"$out.log" 2>&1 &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null; wait $pid' EXIT
+exec 3>"$out.live"
+printf 'player white\ntime-control 300+0\n\n' >&3
+for _ in $(seq 100); do [ -s "$state/journal" ] && break; sleep 0.1; done
+printf '+100 press opponent-clock\n+300 lift e2\n+300 place e4\n+300 press player-clock\n' >&3
+until_made 1 || exit 4
+[ "$mode" = putback ] && cp -a "$state" "$out.card"
+umount -l "$state" || exit 3
+[ "$mode" = empty ] && { mount -t tmpfs tmpfs "$state" || exit 3; }
+printf '+300 lift e7\n+300 place e5\n+400 control assistant draw-offer black\n' >&3
+printf '+200 press opponent-clock\n' >&3
+until_made 2 || exit 5
+if [ "$mode" = putback ]; then
+	rec=$(stat -c %s "$out.card"/games/*.opus)
+	mount -t tmpfs tmpfs "$state" && cp -a "$out.card/." "$state" || exit 3
+fi
+printf '+300 lift g1\n+300 place f3\n+300 press player-clock\n' >&3
+until_made 3 || exit 6
+exec 3>&-
+kill -TERM $pid
+wait $pid
+trap - EXIT
+cp -a "$state/." "$out"
+[ "$mode" = putback ] && [ "$(stat -c %s "$out"/games/*.opus)" -le "$rec" ] && exit 7
+exit 0
+EOF2
+first() { head -n 1 "$1" 2>/dev/null | grep -qE '^[0-9]+ start [^ ]+ (un)?synced game-'; }
+for mode in empty putback; do
+	out="$work/mounted-$mode"
+	$sudo unshare -m bash "$work/remount.sh" "$build" "$work/$mode-state" "$out" "$mode"
+	rc=$?
+	"$build/annabella" fsck "$out" >"$out.fsck" 2>&1
+	frc=$?
+	if [ $rc -eq 0 ] && [ $frc -eq 0 ] && grep -q '3 moves recovered' "$out.fsck" &&
+		[ "$(sans "$out/game.pgn")" = " e4 e5 Nf3 * " ] && first "$out/control.log" &&
+		first "$out/speech.log" && [ "$(grep -c ' start ' "$out/control.log")" = 1 ] &&
+		grep -q 'assistant draw-offer black => ok' "$out/control.log" &&
+		grep -q 'Bauer Eva sieben Eva fünf' "$out/speech.log" &&
+		grep -q 'private Der Speicher war weg' "$out/speech.log" &&
+		ls "$out"/games/*.pgn "$out"/games/*.opus >/dev/null 2>&1; then
+		ok
+	else
+		bad "storage mounted again ($mode): exit $rc, fsck $frc, game.pgn $(sans "$out/game.pgn" 2>&1)"
+		indent <"$out.fsck"
+		show "$out.log" 8
+		show "$out/control.log"
+		show "$out/speech.log" 10
+	fi
+done
 summary

@@ -67,6 +67,10 @@ check() { # STATUS MESSAGE...: ok when STATUS is 0 (as in `command; check $? MES
 
 indent() { sed 's/^/    /'; } # what a failure shows of a file, under its line
 
+# BUILD STATE_DIR|JOURNAL TYPE: the journal's records of TYPE as the product's own reader gives
+# them (`annabella journal`: LINE MS TYPE ARGS), never a parse of our own.
+records() { "$1/annabella" journal "$2" 2>/dev/null | awk -v t="$3" '$3 == t'; }
+
 show() { head -n "${2:-5}" "$1" 2>/dev/null | indent; } # FILE [LINES]: its first LINES (5), indented
 
 skip_part() { # REASON...: a part of the check cannot run here: said, counted in the summary

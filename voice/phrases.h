@@ -230,7 +230,14 @@ enum phrase_id {
 	PHRASE_MENU_DECLINE_TAKEBACK,
 	PHRASE_MENU_CLAIM_VICTORY,
 	PHRASE_MENU_CLAIM_DRAW_GONE,
-	PHRASE_VOICE_FALLBACK,	       /* the chosen voice cannot speak: eSpeak NG's own speaks */
+	PHRASE_VOICE_FALLBACK,	 /* the chosen voice cannot speak: eSpeak NG's own speaks */
+	PHRASE_STORAGE_REPLACED, /* the state directory was removed or replaced: all written
+				    again */
+	/* What a recovery lost, after PHRASE_RECOVERY_INCOMPLETE: */
+	PHRASE_RECOVERED_FROM_SCORESHEET, /* game.pgn was the only copy left */
+	PHRASE_RECOVERY_MOVES_LOST,	  /* "Verlorene Züge: {count}" */
+	PHRASE_RECOVERY_READINGS_LOST,	  /* moves recovered without their [%clk] reading */
+	PHRASE_RECOVERY_OTHER_GAME,	  /* a journal of another game was set aside */
 	PHRASE_ENGINE_PLAYS_WHITE_ELO, /* training: the computer plays White at Elo {count} */
 	PHRASE_ENGINE_PLAYS_BLACK_ELO,
 	PHRASE_ENGINE_PLAYS_WHITE_LEVEL, /* at level {count} */

@@ -200,6 +200,13 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Remis beanspruchen",
     [PHRASE_VOICE_FALLBACK] =
 	"Die gewählte Stimme ist nicht verfügbar, es spricht die eingebaute Stimme",
+    [PHRASE_STORAGE_REPLACED] =
+	"Der Speicher war weg oder wurde gewechselt: die ganze Partie wurde neu gespeichert",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Nur das Partieformular war noch da: die Partie wurde daraus fortgesetzt",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Verlorene Züge: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Züge ohne ihre Uhrzeit wiederhergestellt: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "Die Aufzeichnung einer anderen Partie wurde beiseitegelegt",
     [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Training: der Computer spielt Weiß mit Elo {count}",
     [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Training: der Computer spielt Schwarz mit Elo {count}",
     [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Training: der Computer spielt Weiß auf Stufe {count}",

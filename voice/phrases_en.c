@@ -196,6 +196,13 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Claim a draw",
     [PHRASE_VOICE_FALLBACK] =
 	"The chosen voice is not available; the built-in voice speaks instead",
+    [PHRASE_STORAGE_REPLACED] =
+	"The storage was removed or replaced: the whole game was saved again",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Only the scoresheet was left: the game was resumed from it",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Moves lost: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Moves recovered without their clock reading: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "The record of another game was set aside",
     [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Training: the computer plays White at Elo {count}",
     [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Training: the computer plays Black at Elo {count}",
     [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Training: the computer plays White at level {count}",

@@ -197,6 +197,13 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_CLAIM_VICTORY] = "Winst claimen",
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Remise claimen",
     [PHRASE_VOICE_FALLBACK] = "De gekozen stem is niet beschikbaar, de ingebouwde stem spreekt",
+    [PHRASE_STORAGE_REPLACED] =
+	"De opslag was weg of is vervangen: de hele partij is opnieuw opgeslagen",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Alleen het notatieformulier was er nog: de partij is daaruit hervat",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Verloren zetten: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Zetten hersteld zonder hun klokstand: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "De registratie van een andere partij is apart gezet",
     [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Training: de computer speelt wit met Elo {count}",
     [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Training: de computer speelt zwart met Elo {count}",
     [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Training: de computer speelt wit op niveau {count}",

@@ -195,6 +195,12 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_CLAIM_DRAW_GONE] = "Kräv remi",
     [PHRASE_VOICE_FALLBACK] =
 	"Den valda rösten är inte tillgänglig, den inbyggda rösten talar i stället",
+    [PHRASE_STORAGE_REPLACED] = "Lagringen togs bort eller byttes ut: hela partiet sparades igen",
+    [PHRASE_RECOVERED_FROM_SCORESHEET] =
+	"Bara protokollet fanns kvar: partiet återupptogs från det",
+    [PHRASE_RECOVERY_MOVES_LOST] = "Förlorade drag: {count}",
+    [PHRASE_RECOVERY_READINGS_LOST] = "Drag återställda utan sin klocktid: {count}",
+    [PHRASE_RECOVERY_OTHER_GAME] = "Registreringen av ett annat parti lades undan",
     [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Träning: datorn spelar vit med Elo {count}",
     [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Träning: datorn spelar svart med Elo {count}",
     [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Träning: datorn spelar vit på nivå {count}",

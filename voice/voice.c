@@ -35,10 +35,12 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileplace.h"
 #include "base/log.h"
 #include "base/pendlog.h"
 #include "base/strbuf.h"
@@ -146,6 +148,9 @@ struct voice {
 	int16_t gain_buf[512];
 	struct audio_record record;
 	char record_path[256]; /* the record's file ("": none), tried again when it fails */
+	bool record_known;     /* its device and inode, as opened */
+	dev_t record_dev;
+	ino_t record_ino;
 	/* The joint between segments: quiet samples held back at a segment's end, and the
 	 * quiet samples before the next segment's first sound. */
 	bool seg_goes_on;  /* the segment being synthesised is not the last */
@@ -744,20 +749,36 @@ static void speech_log_write(struct voice *v, const struct item *it)
 void voice_log_line(struct voice *v, const char *line)
 {
 	pthread_mutex_lock(&v->log_lock);
-	pendlog_add(&v->slog, line, strlen(line));
+	pendlog_start(&v->slog, line, strlen(line));
 	release_held(v);
 	pthread_mutex_unlock(&v->log_lock);
+}
+
+/* The record's file as opened (its device and inode), to see later whether it is still the
+ * one at its path. */
+static void record_found(struct voice *v)
+{
+	struct stat st;
+
+	v->record_known = v->record_path[0] && stat(v->record_path, &st) == 0;
+	if (v->record_known) {
+		v->record_dev = st.st_dev;
+		v->record_ino = st.st_ino;
+	}
 }
 
 static void switch_record(struct voice *v, int fd, const char *path, bool opus)
 {
 	audio_record_close(&v->record);
 	snprintf(v->record_path, sizeof(v->record_path), "%s", path);
+	v->record_known = false;
 	if (fd < 0)
 		return;
 	if (audio_record_open_fd(&v->record, fd, opus ? ".opus" : ".wav",
 				 (unsigned)v->sample_rate) != 0)
 		log_warn(LOG_VOICE, "record: cannot write: %s", strerror(errno));
+	else
+		record_found(v);
 }
 
 /* Whether the record takes what is said now.  One that could not be opened (read-only
@@ -766,13 +787,25 @@ static void switch_record(struct voice *v, int fd, const char *path, bool opus)
  * meanwhile is not in it). */
 static bool record_ready(struct voice *v)
 {
+	/* Its file gone with the state directory, or another in its place (the storage
+	 * mounted again): opened again there (what it held before is not in the new one). */
+	if (audio_record_is_open(&v->record) && v->record_path[0] && v->record_known &&
+	    !file_id_in_place(v->record_dev, v->record_ino, v->record_path)) {
+		log_warn(LOG_VOICE, "record %s was removed or replaced: opened again",
+			 v->record_path);
+		audio_record_close(&v->record);
+	}
 	if (audio_record_is_open(&v->record) && !audio_record_failed(&v->record))
 		return true;
 	if (!v->record_path[0])
 		return false; /* no record, or none to try again */
 	if (!audio_record_is_open(&v->record)) {
-		if (audio_record_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0)
+		/* games/ made again: it could not be made at a read-only start, or went. */
+		if (audio_record_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0 &&
+		    (errno != ENOENT || file_make_dir(v->record_path) ||
+		     audio_record_open(&v->record, v->record_path, (unsigned)v->sample_rate) != 0))
 			return false;
+		record_found(v);
 		log_info(LOG_VOICE, "record %s: opened", v->record_path);
 		return true;
 	}

@@ -81,8 +81,9 @@ struct voice;
 /* Start the voice thread.  NULL with a message in err if the state directory cannot be
  * written; a missing audio device is not an error (logged, retried). */
 struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_size);
-/* A line of speech.log that is not an utterance (the audit's start line), written now, or
- * kept with what is said through a storage fault.  From any thread. */
+/* The audit's start line of speech.log, written now, or kept with what is said through a
+ * storage fault; a speech.log made again (its directory removed) begins with it.  From any
+ * thread. */
 void voice_log_line(struct voice *v, const char *line);
 /* Drain the queue (wait for every queued utterance), stop the thread, close everything. */
 void voice_stop(struct voice *v);

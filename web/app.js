@@ -24,25 +24,36 @@ const T = {
     setup: 'Stellung aufbauen nach Rücknahme; abweichend: {s}', setupdone: 'Stellung stimmt',
     result: 'Ergebnis {r}', reason: 'Grund: {r}', approved: 'bestätigt', pending: 'noch nicht bestätigt',
     flagpending: 'Fallblättchen {c} gefallen, Ergebnis {r} wartet', on: 'Partie läuft',
-    offer: 'Remisangebot von {c}', claim: 'Reklamation ({k}) von {c}', claimopen: 'wartet auf den Schiedsrichter',
+    offer: 'Remisangebot von {c}', claim: 'Remisreklamation von {c}: {k}', claimopen: 'wartet auf den Schiedsrichter',
     illegal: 'Regelwidrige Züge: Weiß {w}, Schwarz {b}', saving: 'Speichern schlägt fehl: {e}',
     diagram: 'Stellungsdiagramm, Weiß unten; die Figuren stehen als Liste daneben.',
     names: { K: 'König', Q: 'Dame', R: 'Turm', B: 'Läufer', N: 'Springer', P: 'Bauer' },
+    'claim-made': 'Reklamation von {c}: der Zug {m} ist auf dem Brett ausgeführt, aber noch nicht mit der Uhr abgeschlossen; die Reklamation bezieht sich auf die Stellung danach und kam nach dem Zug (der Schiedsrichter wägt das ab, 9.4). Die Uhren halten an; der Schiedsrichter entscheidet.',
+    'claim-notnow': '{c} kann jetzt nicht reklamieren: {o} ist am Zug (9.2, 9.3: nur wer am Zug ist, reklamiert); das Gerät würde die Reklamation ablehnen.',
+    'claim-notnowmade': '{c} kann jetzt nicht reklamieren: {o} hat einen Zug auf dem Brett ausgeführt und die Uhr noch nicht gedrückt, ist also am Zug (9.2, 9.3); das Gerät würde die Reklamation ablehnen.',
+    tactile: '{c}, taktiler Spieler', wrongpinwait: 'Falsche PIN; die nächste wird in {s} s geprüft.', pinwait: 'Zu viele falsche PINs von dieser Adresse; bitte {s} s warten.',
+    restart: 'Das Gerät wurde neu gestartet: die Uhren stehen. Der Schiedsrichter prüft sie, bevor sie wieder laufen.',
+    uncharged: 'Bis zu {n} Bedenkzeit von {c} vor dem Neustart wurden womöglich nicht abgezogen{l}.', atleast: ' (mindestens {m})',
+    uncertain: 'Die Aufzeichnungen der Uhren gingen verloren: sie stehen auf den letzten bekannten Ständen, bis der Schiedsrichter sie startet oder stellt.',
+    'stopped-player': 'vom Spieler angehalten', 'stopped-arbiter': 'vom Schiedsrichter angehalten', 'stopped-claim': 'für die Reklamation angehalten', 'stopped-restart': 'durch einen Neustart angehalten',
+    relaysent: 'Zug des Gegners {m}', plyn: 'Halbzug {p}',
+    tc: { moves: '{n} Züge in {t}', inc: '{t} + {i} pro Zug', delay: '{t}, {i} Verzögerung pro Zug', bronstein: '{t}, Bronstein-Verzögerung {i} pro Zug', then: ', dann ', repeat: ' (wiederholt)' },
     none: 'keine', needpin: 'Dieser Befehl braucht eine PIN.', sent: 'Gesendet: {l}', ok: 'Erledigt',
     clockline: 'Bedenkzeit {t}', low: 'wenig Zeit',
     actions: 'Häufige Befehle', 'act-draw': 'Remis anbieten', 'act-claim': 'Remis reklamieren',
     'act-approve': 'Ergebnis bestätigen', 'arbiter-actions': 'Für den Schiedsrichter',
     'act-pause': 'Uhren anhalten', 'act-resume': 'Uhren starten', 'act-result': 'Ergebnis eintragen',
     'act-uphold': 'Reklamation stattgeben', 'act-reject': 'Reklamation ablehnen', cancel: 'Abbrechen',
+    'act-seal': 'Fair Play prüfen', 'fp-ok': 'Versiegelt: das Gerät hält die Fair-Play-Regeln ein.', 'fp-breach': 'Regeln verletzt bei Zug {m}: {w}', 'fp-start': 'Zu Beginn nicht versiegelt: {w}', 'fp-now': 'Jetzt nicht eingehalten.', 'fp-none': 'Kein Fair-Play-Stand: er wird in Turnierpartien mit dem echten Brett gemessen.', 'fp-fix': 'Abhilfe: {f}', 'fp-items': { network: 'Netzwerk', radios: 'Funk', 'engine-installed': 'Schachprogramm installiert', 'engine-running': 'Schachprogramm läuft', training: 'Trainingsprogramm', logins: 'Anmeldungen', files: 'Paketdateien', version: 'Version' },
     confirm: 'Senden', side: 'Seite', kind: 'Art', threefold: 'Dreimalige Stellungswiederholung (9.2)',
     fifty: '50-Züge-Regel (9.3)', intended: 'Beabsichtigter Zug (wenn noch nicht gespielt)',
-    'draw-text': 'Remisangebot von {c}. Es wird beim Zug vermerkt.', 'claim-text': 'Reklamation von {c}, der Seite am Zug. Die Uhren halten an; der Schiedsrichter entscheidet.',
+    'draw-text': 'Remisangebot von {c}. Es wird beim Zug vermerkt.', 'claim-text': 'Reklamation von {c}, am Zug. Die Uhren halten an; der Schiedsrichter entscheidet.',
     'approve-text': 'Die Spieler bestätigen das Ergebnis {r}.', 'resume-text': 'Die Uhren laufen wieder: die Uhr von {c} läuft.',
     'result-text': 'Die Partie endet mit diesem Ergebnis; die Uhren halten an.', result1: 'Ergebnis', reasonlabel: 'Grund',
     'uphold-text': 'Der Reklamation von {c} wird stattgegeben: Remis.', 'reject-text': 'Die Reklamation von {c} wird abgelehnt; die Strafe geht an den Gegner, die Uhren laufen.',
     'arbiter-only': '(Schiedsrichter)', wrongpin: 'Falsche PIN.', toomany: 'Zu viele falsche PINs auf dieser Seite; bitte {s} s warten.',
     crowded: 'Zu viele Adressen probieren PINs auf dieser Seite; bitte {s} s warten.', reads: 'Zu viele Anfragen von dieser Adresse; bitte {s} s warten.',
-    busy: 'Das Gerät ist beschäftigt; bitte gleich noch einmal senden.',
+    busy: 'Das Gerät ist beschäftigt; bitte in {s} s noch einmal senden.',
     unreachable: 'Das Gerät ist nicht erreichbar.', badrequest: 'Die Anfrage wurde abgelehnt: {e}', refused: 'Abgelehnt: ',
     legalhint: '{n} erlaubte Züge für {c}; beim Tippen werden sie angeboten (Nf3, Sf3 oder g1f3).', notturn: '{c} ist am Zug; weitergegeben wird der Zug des Gegners.',
     relayfor: 'Weitergegeben wird der Zug {n} von {c} (Halbzug {p}).', relaycorrect: 'Ein jetzt gesendeter Zug korrigiert {m} (Halbzug {p}), bis der Gegner die Uhr drückt; das kann nur, wer ihn weitergegeben hat.',
@@ -64,25 +75,36 @@ const T = {
     setup: 'Setting up the position after a rollback; differing: {s}', setupdone: 'Position matches',
     result: 'Result {r}', reason: 'Reason: {r}', approved: 'approved', pending: 'not yet approved',
     flagpending: '{c}\'s flag has fallen; result {r} pending', on: 'Game in progress',
-    offer: 'Draw offer by {c}', claim: 'Claim ({k}) by {c}', claimopen: 'waiting for the arbiter',
+    offer: 'Draw offer by {c}', claim: 'Draw claim by {c}: {k}', claimopen: 'waiting for the arbiter',
     illegal: 'Illegal moves: White {w}, Black {b}', saving: 'Saving fails: {e}',
     diagram: 'Diagram of the position, White at the bottom; the pieces are listed beside it.',
     names: { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn' },
+    'claim-made': 'A claim by {c}, whose move {m} is made on the board and not yet completed by the clock: the claim is about the position after it and came after the move was made (the arbiter weighs it, 9.4). The clocks stop; the arbiter decides.',
+    'claim-notnow': '{c} cannot claim now: {o} is on move (9.2, 9.3: only the player on move may claim); the device would refuse the claim.',
+    'claim-notnowmade': '{c} cannot claim now: {o} has made a move on the board and not yet pressed the clock, so {o} is on move (9.2, 9.3); the device would refuse the claim.',
+    tactile: '{c}, the tactile player', wrongpinwait: 'Wrong PIN; the next is checked in {s} s.', pinwait: 'Too many wrong PINs from this address; wait {s} s.',
+    restart: 'The device restarted: the clocks stopped. The arbiter checks them before they run again.',
+    uncharged: 'Up to {n} of {c}\'s thinking time before the restart may not have been charged{l}.', atleast: ' (at least {m})',
+    uncertain: 'The clocks\' records were lost: they stand at the last readings known until the arbiter starts or sets them.',
+    'stopped-player': 'stopped by the player', 'stopped-arbiter': 'stopped by the arbiter', 'stopped-claim': 'stopped for the claim', 'stopped-restart': 'stopped by a restart',
+    relaysent: 'the opponent\'s move {m}', plyn: 'ply {p}',
+    tc: { moves: '{n} moves in {t}', inc: '{t} + {i} per move', delay: '{t}, delay {i} per move', bronstein: '{t}, Bronstein delay {i} per move', then: ', then ', repeat: ' (repeated)' },
     none: 'none', needpin: 'This command needs a PIN.', sent: 'Sent: {l}', ok: 'Done',
     clockline: 'Time control {t}', low: 'low on time',
     actions: 'Common commands', 'act-draw': 'Offer a draw', 'act-claim': 'Claim a draw',
     'act-approve': 'Approve the result', 'arbiter-actions': 'For the arbiter',
     'act-pause': 'Stop the clocks', 'act-resume': 'Start the clocks', 'act-result': 'Enter the result',
     'act-uphold': 'Uphold the claim', 'act-reject': 'Reject the claim', cancel: 'Cancel',
+    'act-seal': 'Check fair play', 'fp-ok': 'Sealed: the device meets the fair-play policy.', 'fp-breach': 'Policy broken at move {m}: {w}', 'fp-start': 'Not sealed at the start: {w}', 'fp-now': 'Not met now.', 'fp-none': 'No fair-play state: it is measured in tournament games with the real board.', 'fp-fix': 'Fix: {f}', 'fp-items': { network: 'Network', radios: 'Radios', 'engine-installed': 'Chess engine installed', 'engine-running': 'Chess engine running', training: 'Training client', logins: 'Logins', files: 'Package files', version: 'Version' },
     confirm: 'Send', side: 'Side', kind: 'Kind', threefold: 'Threefold repetition (9.2)',
     fifty: 'Fifty-move rule (9.3)', intended: 'Intended move (if not yet played)',
-    'draw-text': 'A draw offer by {c}. It is marked at the move.', 'claim-text': 'A claim by {c}, the side to move. The clocks stop; the arbiter decides.',
+    'draw-text': 'A draw offer by {c}. It is marked at the move.', 'claim-text': 'A claim by {c}, on move. The clocks stop; the arbiter decides.',
     'approve-text': 'The players approve the result {r}.', 'resume-text': 'The clocks run again: {c}\'s clock runs.',
     'result-text': 'The game ends with this result; the clocks stop.', result1: 'Result', reasonlabel: 'Reason',
     'uphold-text': 'The claim by {c} is upheld: a draw.', 'reject-text': 'The claim by {c} is rejected; the penalty goes to the opponent and the clocks run.',
     'arbiter-only': '(arbiter)', wrongpin: 'Wrong PIN.', toomany: 'Too many wrong PINs on this page; wait {s} s.',
     crowded: 'Too many addresses are trying PINs on this page; wait {s} s.', reads: 'Too many requests from this address; wait {s} s.',
-    busy: 'The device is busy; send it again in a moment.',
+    busy: 'The device is busy; send it again in {s} s.',
     unreachable: 'The device cannot be reached.', badrequest: 'The request was refused: {e}', refused: 'Refused: ',
     legalhint: '{n} legal moves for {c}; they are offered as you type (Nf3, Sf3 or g1f3).', notturn: '{c} is to move; a relayed move is the opponent\'s.',
     relayfor: 'The move relayed is {c}\'s move {n} (ply {p}).', relaycorrect: 'A move sent now corrects {m} (ply {p}) until the opponent presses the clock; only the one who relayed it may.',
@@ -104,25 +126,36 @@ const T = {
     setup: 'Ställningen ställs upp efter återtagning; avviker: {s}', setupdone: 'Ställningen stämmer',
     result: 'Resultat {r}', reason: 'Skäl: {r}', approved: 'godkänt', pending: 'ännu inte godkänt',
     flagpending: '{c}s flagga har fallit; resultat {r} väntar', on: 'Partiet pågår',
-    offer: 'Remierbjudande från {c}', claim: 'Reklamation ({k}) från {c}', claimopen: 'väntar på domaren',
+    offer: 'Remierbjudande från {c}', claim: 'Remireklamation från {c}: {k}', claimopen: 'väntar på domaren',
     illegal: 'Regelstridiga drag: vit {w}, svart {b}', saving: 'Sparandet misslyckas: {e}',
     diagram: 'Diagram över ställningen, vit nederst; pjäserna listas bredvid.',
     names: { K: 'Kung', Q: 'Dam', R: 'Torn', B: 'Löpare', N: 'Springare', P: 'Bonde' },
+    'claim-made': 'Reklamation från {c}: draget {m} är utfört på brädet men ännu inte avslutat med klockan; reklamationen gäller ställningen efter det och kom efter draget (domaren väger in det, 9.4). Klockorna stannar; domaren avgör.',
+    'claim-notnow': '{c} kan inte reklamera nu: {o} är vid draget (9.2, 9.3: bara den som är vid draget får reklamera); enheten skulle avslå reklamationen.',
+    'claim-notnowmade': '{c} kan inte reklamera nu: {o} har gjort ett drag på brädet och ännu inte tryckt på klockan och är alltså vid draget (9.2, 9.3); enheten skulle avslå reklamationen.',
+    tactile: '{c}, den taktila spelaren', wrongpinwait: 'Fel PIN; nästa kontrolleras om {s} s.', pinwait: 'För många fel PIN från den här adressen; vänta {s} s.',
+    restart: 'Enheten startades om: klockorna står. Domaren kontrollerar dem innan de går igen.',
+    uncharged: 'Upp till {n} av {c}s betänketid före omstarten kanske inte har räknats{l}.', atleast: ' (minst {m})',
+    uncertain: 'Klockornas uppgifter gick förlorade: de står på de senast kända värdena tills domaren startar eller ställer dem.',
+    'stopped-player': 'stoppad av spelaren', 'stopped-arbiter': 'stoppad av domaren', 'stopped-claim': 'stoppad för reklamationen', 'stopped-restart': 'stoppad av en omstart',
+    relaysent: 'motståndarens drag {m}', plyn: 'halvdrag {p}',
+    tc: { moves: '{n} drag på {t}', inc: '{t} + {i} per drag', delay: '{t}, fördröjning {i} per drag', bronstein: '{t}, Bronsteinfördröjning {i} per drag', then: ', sedan ', repeat: ' (upprepas)' },
     none: 'inga', needpin: 'Det här kommandot kräver en PIN.', sent: 'Skickat: {l}', ok: 'Klart',
     clockline: 'Betänketid {t}', low: 'ont om tid',
     actions: 'Vanliga kommandon', 'act-draw': 'Erbjud remi', 'act-claim': 'Reklamera remi',
     'act-approve': 'Godkänn resultatet', 'arbiter-actions': 'För domaren',
     'act-pause': 'Stoppa klockorna', 'act-resume': 'Starta klockorna', 'act-result': 'Ange resultatet',
     'act-uphold': 'Godta reklamationen', 'act-reject': 'Avslå reklamationen', cancel: 'Avbryt',
+    'act-seal': 'Kontrollera fair play', 'fp-ok': 'Förseglad: enheten följer fair play-reglerna.', 'fp-breach': 'Reglerna bröts vid drag {m}: {w}', 'fp-start': 'Inte förseglad vid start: {w}', 'fp-now': 'Följs inte nu.', 'fp-none': 'Inget fair play-läge: det mäts i turneringspartier med det riktiga brädet.', 'fp-fix': 'Åtgärd: {f}', 'fp-items': { network: 'Nätverk', radios: 'Radio', 'engine-installed': 'Schackprogram installerat', 'engine-running': 'Schackprogram körs', training: 'Träningsprogram', logins: 'Inloggningar', files: 'Paketfiler', version: 'Version' },
     confirm: 'Skicka', side: 'Sida', kind: 'Slag', threefold: 'Trefaldig upprepning (9.2)',
     fifty: '50-dragsregeln (9.3)', intended: 'Avsett drag (om det inte är spelat än)',
-    'draw-text': 'Remierbjudande från {c}. Det noteras vid draget.', 'claim-text': 'Reklamation från {c}, sidan vid draget. Klockorna stannar; domaren avgör.',
+    'draw-text': 'Remierbjudande från {c}. Det noteras vid draget.', 'claim-text': 'Reklamation från {c}, vid draget. Klockorna stannar; domaren avgör.',
     'approve-text': 'Spelarna godkänner resultatet {r}.', 'resume-text': 'Klockorna går igen: {c}s klocka går.',
     'result-text': 'Partiet slutar med detta resultat; klockorna stannar.', result1: 'Resultat', reasonlabel: 'Skäl',
     'uphold-text': 'Reklamationen från {c} godtas: remi.', 'reject-text': 'Reklamationen från {c} avslås; straffet går till motståndaren och klockorna går.',
     'arbiter-only': '(domare)', wrongpin: 'Fel PIN.', toomany: 'För många fel PIN på den här sidan; vänta {s} s.',
     crowded: 'För många adresser provar PIN på den här sidan; vänta {s} s.', reads: 'För många förfrågningar från den här adressen; vänta {s} s.',
-    busy: 'Enheten är upptagen; skicka igen om en stund.',
+    busy: 'Enheten är upptagen; skicka igen om {s} s.',
     unreachable: 'Enheten kan inte nås.', badrequest: 'Begäran avslogs: {e}', refused: 'Avslaget: ',
     legalhint: '{n} tillåtna drag för {c}; de föreslås medan du skriver (Nf3, Sf3 eller g1f3).', notturn: '{c} är vid draget; det som vidarebefordras är motståndarens drag.',
     relayfor: 'Det som vidarebefordras är {c}s drag {n} (halvdrag {p}).', relaycorrect: 'Ett drag som skickas nu rättar {m} (halvdrag {p}) tills motståndaren trycker på klockan; bara den som vidarebefordrade det kan rätta.',
@@ -144,25 +177,36 @@ const T = {
     setup: 'Stelling opzetten na terugnemen; afwijkend: {s}', setupdone: 'Stelling klopt',
     result: 'Uitslag {r}', reason: 'Reden: {r}', approved: 'bevestigd', pending: 'nog niet bevestigd',
     flagpending: 'Vlag van {c} gevallen; uitslag {r} wacht', on: 'Partij loopt',
-    offer: 'Remiseaanbod van {c}', claim: 'Claim ({k}) van {c}', claimopen: 'wacht op de arbiter',
+    offer: 'Remiseaanbod van {c}', claim: 'Remiseclaim van {c}: {k}', claimopen: 'wacht op de arbiter',
     illegal: 'Onreglementaire zetten: wit {w}, zwart {b}', saving: 'Opslaan mislukt: {e}',
     diagram: 'Diagram van de stelling, wit onderaan; de stukken staan ernaast in een lijst.',
     names: { K: 'Koning', Q: 'Dame', R: 'Toren', B: 'Loper', N: 'Paard', P: 'Pion' },
+    'claim-made': 'Claim van {c}: de zet {m} is op het bord uitgevoerd maar nog niet met de klok afgesloten; de claim gaat over de stelling erna en kwam na de zet (de arbiter weegt dat mee, 9.4). De klokken stoppen; de arbiter beslist.',
+    'claim-notnow': '{c} kan nu niet claimen: {o} is aan zet (9.2, 9.3: alleen wie aan zet is, mag claimen); het apparaat zou de claim weigeren.',
+    'claim-notnowmade': '{c} kan nu niet claimen: {o} heeft een zet op het bord gedaan en de klok nog niet ingedrukt en is dus aan zet (9.2, 9.3); het apparaat zou de claim weigeren.',
+    tactile: '{c}, de tastspeler', wrongpinwait: 'Verkeerde pincode; de volgende wordt over {s} s gecontroleerd.', pinwait: 'Te veel verkeerde pincodes van dit adres; wacht {s} s.',
+    restart: 'Het apparaat is opnieuw gestart: de klokken staan stil. De arbiter controleert ze voordat ze weer lopen.',
+    uncharged: 'Tot {n} bedenktijd van {c} vóór de herstart is mogelijk niet afgetrokken{l}.', atleast: ' (minstens {m})',
+    uncertain: 'De gegevens van de klokken zijn verloren: ze staan op de laatst bekende standen tot de arbiter ze start of zet.',
+    'stopped-player': 'stilgezet door de speler', 'stopped-arbiter': 'stilgezet door de arbiter', 'stopped-claim': 'stilgezet voor de claim', 'stopped-restart': 'stilgezet door een herstart',
+    relaysent: 'zet van de tegenstander {m}', plyn: 'halve zet {p}',
+    tc: { moves: '{n} zetten in {t}', inc: '{t} + {i} per zet', delay: '{t}, vertraging {i} per zet', bronstein: '{t}, Bronstein-vertraging {i} per zet', then: ', daarna ', repeat: ' (herhaald)' },
     none: 'geen', needpin: 'Deze opdracht vraagt een pincode.', sent: 'Verstuurd: {l}', ok: 'Gedaan',
     clockline: 'Bedenktijd {t}', low: 'weinig tijd',
     actions: 'Veelgebruikte opdrachten', 'act-draw': 'Remise aanbieden', 'act-claim': 'Remise claimen',
     'act-approve': 'Uitslag bevestigen', 'arbiter-actions': 'Voor de arbiter',
     'act-pause': 'Klokken stilzetten', 'act-resume': 'Klokken starten', 'act-result': 'Uitslag invoeren',
     'act-uphold': 'Claim toewijzen', 'act-reject': 'Claim afwijzen', cancel: 'Annuleren',
+    'act-seal': 'Fair play controleren', 'fp-ok': 'Verzegeld: het apparaat houdt zich aan de fair play-regels.', 'fp-breach': 'Regels overtreden bij zet {m}: {w}', 'fp-start': 'Niet verzegeld bij de start: {w}', 'fp-now': 'Nu niet nageleefd.', 'fp-none': 'Geen fair play-stand: die wordt gemeten in toernooipartijen met het echte bord.', 'fp-fix': 'Oplossing: {f}', 'fp-items': { network: 'Netwerk', radios: 'Radio', 'engine-installed': 'Schaakprogramma geïnstalleerd', 'engine-running': 'Schaakprogramma draait', training: 'Trainingsprogramma', logins: 'Aanmeldingen', files: 'Pakketbestanden', version: 'Versie' },
     confirm: 'Versturen', side: 'Kant', kind: 'Soort', threefold: 'Drievoudige herhaling (9.2)',
     fifty: 'Vijftigzettenregel (9.3)', intended: 'Bedoelde zet (als die nog niet gespeeld is)',
-    'draw-text': 'Remiseaanbod van {c}. Het wordt bij de zet genoteerd.', 'claim-text': 'Claim van {c}, de kant aan zet. De klokken stoppen; de arbiter beslist.',
+    'draw-text': 'Remiseaanbod van {c}. Het wordt bij de zet genoteerd.', 'claim-text': 'Claim van {c}, aan zet. De klokken stoppen; de arbiter beslist.',
     'approve-text': 'De spelers bevestigen de uitslag {r}.', 'resume-text': 'De klokken lopen weer: de klok van {c} loopt.',
     'result-text': 'De partij eindigt met deze uitslag; de klokken stoppen.', result1: 'Uitslag', reasonlabel: 'Reden',
     'uphold-text': 'De claim van {c} wordt toegewezen: remise.', 'reject-text': 'De claim van {c} wordt afgewezen; de straf gaat naar de tegenstander en de klokken lopen.',
     'arbiter-only': '(arbiter)', wrongpin: 'Verkeerde pincode.', toomany: 'Te veel verkeerde pincodes op deze pagina; wacht {s} s.',
     crowded: 'Te veel adressen proberen pincodes op deze pagina; wacht {s} s.', reads: 'Te veel verzoeken van dit adres; wacht {s} s.',
-    busy: 'Het apparaat is bezig; stuur het zo nog eens.',
+    busy: 'Het apparaat is bezig; stuur het over {s} s nog eens.',
     unreachable: 'Het apparaat is niet bereikbaar.', badrequest: 'Het verzoek is geweigerd: {e}', refused: 'Geweigerd: ',
     legalhint: '{n} reglementaire zetten voor {c}; ze worden aangeboden terwijl u typt (Nf3, Pf3 of g1f3).', notturn: '{c} is aan zet; doorgegeven wordt de zet van de tegenstander.',
     relayfor: 'Doorgegeven wordt zet {n} van {c} (halve zet {p}).', relaycorrect: 'Een zet die nu wordt verstuurd corrigeert {m} (halve zet {p}) tot de tegenstander de klok indrukt; alleen wie hem doorgaf, kan dat.',
@@ -188,12 +232,39 @@ let connKey = null;     // what #conn says, as a key (worded again when the lang
 let staleSaid = false;
 
 const $ = (id) => document.getElementById(id);
-function t(key, args) {
-  let s = (T[lang] && T[lang][key]) || T.en[key] || key;
+function fill(s, args) {
   for (const k in args || {}) s = s.split('{' + k + '}').join(args[k]);
   return s;
 }
+function t(key, args) {
+  return fill((T[lang] && T[lang][key]) || T.en[key] || key, args);
+}
 const colorName = (c) => t(c === 'white' ? 'white' : 'black');
+
+// A span of seconds in words: "30 s", "90 min", "2 min 30 s".
+function duration(sec) {
+  sec = Math.max(0, Math.round(sec));
+  if (sec < 60) return sec + ' s';
+  return Math.floor(sec / 60) + ' min' + (sec % 60 ? ' ' + (sec % 60) + ' s' : '');
+}
+
+// A time control (PGN's TimeControl with delays, docs/scripts.md: "40/5400+30:1800+30",
+// "300d5") in the page's words: "40 moves in 90 min + 30 s per move, then 30 min + 30 s per
+// move".  Anything else as it is.
+function tcWords(tc) {
+  const w = t('tc');
+  const periods = String(tc || '').split(':');
+  const out = [];
+  for (let i = 0; i < periods.length; i++) {
+    const m = /^(?:(\d+)\/)?(\d+)(?:([+db])(\d+))?$/.exec(periods[i]);
+    if (!m) return String(tc);
+    let text = duration(+m[2]);
+    if (m[3]) text = fill(w[{ '+': 'inc', d: 'delay', b: 'bronstein' }[m[3]]], { t: text, i: duration(+m[4]) });
+    if (m[1]) text = fill(w.moves, { n: m[1], t: text }) + (i === periods.length - 1 ? w.repeat : '');
+    out.push(text);
+  }
+  return out.join(w.then);
+}
 
 function applyLanguage(l) {
   if (forcedLang) l = forcedLang;
@@ -281,7 +352,8 @@ function tick() {
     el.classList.toggle('running', running && isLive);
     el.classList.toggle('low', ms < 60000);
     el.classList.toggle('stale', !isLive);
-    let st = running ? t('running') : c.state === 'paused' ? t('paused') : t('stopped');
+    // Clocks that stand say who stopped them (a restart, the arbiter, a claim, the player).
+    let st = running ? t('running') : c.state === 'paused' ? (c.stopped_by ? t('stopped-' + c.stopped_by) : t('paused')) : t('stopped');
     if (ms <= 0) st = t('flag');
     else if (ms < 60000) st += ', ' + t('low');
     if (!isLive) st += ', ' + t('notlive');
@@ -307,6 +379,17 @@ function stateLines(s) {
   if (f.setup) out.push([t('setup', { s: squares(f.setup.differ_now) }), true]);
   if (s.draw_offer) out.push([t('offer', { c: colorName(s.draw_offer) }), true]);
   if (s.claim && s.claim.open) out.push([t('claim', { k: t(s.claim.kind), c: colorName(s.claim.by) }) + ', ' + t('claimopen'), true]);
+  // After a restart the clocks stand, and the arbiter sees what they may not have charged.
+  const c = s.clock || {};
+  if (c.state === 'paused' && c.stopped_by === 'restart') {
+    let text = t('restart');
+    if (c.uncharged_up_to_ms > 0) {
+      text += ' ' + t('uncharged', { n: duration(Math.ceil(c.uncharged_up_to_ms / 1000)), c: colorName(c.uncharged_color),
+        l: c.uncharged_ms >= 1000 ? t('atleast', { m: duration(Math.floor(c.uncharged_ms / 1000)) }) : '' });
+    }
+    out.push([text, true]);
+  }
+  if (c.uncertain) out.push([t('uncertain'), true]);
   const r = s.result || {};
   if (r.state === 'flag-pending' || r.flag) out.push([t('flagpending', { c: colorName(r.flag), r: r.flag_result || '' }), true]);
   else if (r.result && r.result !== '*') {
@@ -370,6 +453,16 @@ function renderActions(s) {
   $('act-result').hidden = !on || over;
   $('act-uphold').hidden = !claimOpen;
   $('act-reject').hidden = !claimOpen;
+  $('act-seal').hidden = !on || !!r.approved;
+  // No empty boxes: a group without a command that applies now is hidden, and so is the
+  // relay field once no move can be relayed.
+  const shown = (ids) => ids.some((id) => !$(id).hidden);
+  const common = shown(['act-draw', 'act-claim', 'act-approve']);
+  const arbiter = shown(['act-pause', 'act-resume', 'act-result', 'act-uphold', 'act-reject', 'act-seal']);
+  $('common-actions').hidden = !common;
+  $('arbiter-actions').hidden = !arbiter;
+  $('actions').hidden = !common && !arbiter;
+  $('relay-form').hidden = !on || over;
 }
 
 function render(prev) {
@@ -378,8 +471,18 @@ function render(prev) {
   const tags = (s && s.tags) || {};
   const names = [tags.White, tags.Black].filter((n) => n && n !== '?');
   const title = 'annabella' + (names.length === 2 ? ': ' + names[0] + ' – ' + names[1] : '');
-  $('title').textContent = title;
-  document.title = title;
+  if (document.title !== title) {
+    // The players' names each isolated (<bdi>): a right-to-left name keeps its order.
+    const h = $('title');
+    h.textContent = 'annabella';
+    if (names.length === 2) {
+      const a = document.createElement('bdi'), b = document.createElement('bdi');
+      a.textContent = names[0];
+      b.textContent = names[1];
+      h.append(': ', a, ' – ', b);
+    }
+    document.title = title;
+  }
   $('state').innerHTML = '';
   for (const [text, alert] of stateLines(s)) {
     const li = document.createElement('li');
@@ -388,8 +491,9 @@ function render(prev) {
     $('state').appendChild(li);
   }
   renderBoard(s && s.fen);
-  $('to-move').textContent = s && s.to_move ? t('tomove', { c: colorName(s.to_move) }) : '';
-  $('clock-line').textContent = s && s.clock ? t('clockline', { t: s.clock.time_control }) : '';
+  const over = !!(s && s.result && s.result.result && s.result.result !== '*');
+  $('to-move').textContent = s && s.to_move && !over ? t('tomove', { c: colorName(s.to_move) }) : '';
+  $('clock-line').textContent = s && s.clock ? t('clockline', { t: tcWords(s.clock.time_control) }) : '';
   renderMoves();
   renderActions(s);
   markCommands();
@@ -551,28 +655,30 @@ function showUsage() {
   }
 }
 
-// The moves the assistant may relay, offered as they type (SAN, the local notation, UCI).
-let legalFen = null;
+// The moves the assistant may relay, offered as they type: in the page's piece letters
+// (Appendix C, the local notation of /api/legal?lang=), with SAN and UCI.
+let legalFen = null;    // the position and language of legalMoves: "FEN lang"
 let legalBusy = false;
 async function loadLegal() {
-  if (!status || !status.fen || status.fen === legalFen || legalBusy) return;
+  if (!status || !status.fen || status.fen + ' ' + lang === legalFen || legalBusy) return;
   legalBusy = true;
-  const fen = status.fen;
+  const fen = status.fen, asked = lang;
   try {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), 5000);
-    const j = await (await fetch('/api/legal', { cache: 'no-store', signal: ctl.signal })).json();
+    const j = await (await fetch('/api/legal?lang=' + asked, { cache: 'no-store', signal: ctl.signal })).json();
     clearTimeout(timer);
     legalMoves = j.ok ? j : null;
-    legalFen = j.ok ? j.fen : null;
+    legalFen = j.ok ? j.fen + ' ' + asked : null;
   } catch (e) {
     legalMoves = null;
     legalFen = null;
   }
   legalBusy = false;
   showLegal();
-  // The position moved on meanwhile, or the answer did not come: again.
-  if (!legalFen || (status && status.fen !== legalFen && status.fen !== fen)) setTimeout(loadLegal, 500);
+  // The position or the language moved on meanwhile, or the answer did not come: again.
+  if (!legalFen || (status && status.fen + ' ' + lang !== legalFen && status.fen !== fen)) setTimeout(loadLegal, 500);
+  else if (lang !== asked) loadLegal();
 }
 
 // The ply a relayed move is for, as the page shows it: the opponent's next move, or, with
@@ -600,15 +706,15 @@ function showLegal() {
   const target = relayFixed || relayTarget();
   for (const m of legalMoves.moves) {
     const o = document.createElement('option');
-    o.value = m.san;
-    o.label = m.san + (m.local !== m.san ? ' · ' + m.local : '') + ' · ' + m.uci;
+    o.value = m.local;
+    o.label = (m.san !== m.local ? m.san + ' · ' : '') + m.uci;
     list.appendChild(o);
   }
   const opponentToMove = status.player && legalMoves.to_move !== status.player;
   let text = opponentToMove
     ? t('legalhint', { n: legalMoves.moves.length, c: colorName(legalMoves.to_move) })
     : t('notturn', { c: colorName(legalMoves.to_move) });
-  if (target && target.correct) text += ' ' + t('relaycorrect', { m: target.m, p: target.ply });
+  if (target && target.correct) text += ' ' + t('relaycorrect', { m: Board.localSan(target.m, lang), p: target.ply });
   else if (target) text += ' ' + t('relayfor', { n: target.n, c: colorName(target.c), p: target.ply });
   hint.textContent = text;
 }
@@ -621,18 +727,22 @@ function replyWords(httpStatus, j) {
     const text = replyText(lang, j.code, j.args || {});
     if (text !== null) return { text, coded: true };
   }
+  // Every wait says how long (the JSON's seconds, as its Retry-After), in the page's own
+  // words when the replies' words did not come.
+  const wait = { s: j && j.seconds ? j.seconds : (j && j.args && j.args.seconds) || 1 };
   if (httpStatus === 401) return { text: t('needpin') };
-  if (httpStatus === 403) return { text: t('wrongpin') };
-  // The page's own waits say how long (its JSON's seconds, as its Retry-After).
-  const wait = { s: j && j.seconds ? j.seconds : '?' };
-  if (httpStatus === 429) return { text: t(j && (j.reason === 'addresses' ? 'crowded' : j.reason === 'reads' ? 'reads' : '') || 'toomany', wait) };
-  if (httpStatus === 503) return { text: t(j && j.reason === 'busy' ? 'busy' : 'unreachable') };
+  if (httpStatus === 403) return { text: t(j && j.code === 'wrong-pin-wait' ? 'wrongpinwait' : 'wrongpin', wait) };
+  if (httpStatus === 429) {
+    const why = j && (j.reason === 'addresses' ? 'crowded' : j.reason === 'reads' ? 'reads' : j.reason === 'total' ? 'toomany' : '');
+    return { text: t(why || 'pinwait', wait) };
+  }
+  if (httpStatus === 503) return { text: t(j && j.reason === 'busy' ? 'busy' : 'unreachable', wait) };
   if (httpStatus >= 400) return { text: t('badrequest', { e: '' }), daemon: j && j.error };
   return { text: j.ok ? '' : t('refused'), daemon: j.ok ? (j.text && !j.format ? j.text : '') : j.error };
 }
 
-// The words of the replies (codes.js, 10 KB as sent) are fetched only by a page that gives
-// commands: when a PIN is typed or a command sent.
+// The words of the replies (codes.js, its size as sent in docs/web.md) are fetched only by a
+// page that gives commands: when a PIN is typed or a command sent.
 let codesLoading = null;
 function loadCodes() {
   if (!codesLoading) {
@@ -678,6 +788,8 @@ async function send(line, label) {
     if (pin) {
       headers['X-PIN'] = pin;
       headers['X-Page'] = PAGE_ID;
+      // The moves typed are in the page's piece letters (the Dutch Pf3 a knight's move).
+      headers['X-Lang'] = lang;
     }
     const words = loadCodes();
     const r = await fetch('/api/command', { method: 'POST', headers, body: line });
@@ -694,7 +806,8 @@ async function send(line, label) {
       reply.appendChild(span);
     }
     if (j.ok) {
-      const detail = j.format ? j.text : j.moves || j.commands || j.game || j.agree !== undefined ? JSON.stringify(j, null, 1) : '';
+      const detail = line === 'status' && 'fairplay' in j ? fairplayText(j.fairplay)
+        : j.format ? j.text : j.moves || j.commands || j.game || j.agree !== undefined ? JSON.stringify(j, null, 1) : '';
       if (detail) { text.textContent = detail; text.hidden = false; }
       soon();
     } else {
@@ -706,6 +819,21 @@ async function send(line, label) {
     reply.classList.add('error');
     return false;
   }
+}
+
+// The device's fair-play state as the arbiter's status has it (docs/fairplay.md "Fair play"):
+// the verdict over the game, then each item, as the seal and the menu at the board give it.
+// What was found and its fix are the device's words (English).
+function fairplayText(f) {
+  if (!f) return t('fp-none');
+  const lines = [f.breach ? (f.breach_move > 0 ? t('fp-breach', { m: f.breach_move, w: f.breach_what })
+    : t('fp-start', { w: f.breach_what })) : t('fp-ok')];
+  if (!f.ok) lines.push(t('fp-now'));
+  for (const it of f.items || []) {
+    lines.push((it.ok ? '✓ ' : '✗ ') + (t('fp-items')[it.item] || it.item) + ': ' + it.what +
+      (it.fix ? ' (' + t('fp-fix', { f: it.fix }) + ')' : ''));
+  }
+  return lines.join('\n');
 }
 
 // ------------------------------------------------------------------ one-press actions
@@ -768,7 +896,8 @@ function ask(title, text, fields, line) {
   confirmLine = line;
   confirmReturn = document.activeElement;
   d.showModal();
-  const first = box.querySelector('input:checked, input') || $('confirm-ok');
+  // The chosen radio button, not the first: Enter sends what the dialog says.
+  const first = box.querySelector('input:checked') || box.querySelector('input') || $('confirm-ok');
   first.focus();
 }
 
@@ -779,15 +908,53 @@ function closeConfirm() {
 
 const lastMover = () => status && status.to_move ? (status.to_move === 'white' ? 'black' : 'white') : 'white';
 const sides = () => [['white', t('white')], ['black', t('black')]];
+// The sides with the tactile player named ("White, the tactile player").
+const playerSides = () => sides().map(([v, l]) => [v, status && status.player === v ? t('tactile', { c: l }) : l]);
+
+// The last ply's name in the page's letters ("12... Sf6"), as the daemon's replies say it.
+function lastPlyName() {
+  if (!status || !status.last_move || !status.fen) return '';
+  const n = parseInt(status.fen.split(' ')[5], 10) || 1;
+  const black = status.to_move === 'white';
+  return (black ? n - 1 + '... ' : n + '. ') + Board.localSan(status.last_move.san, lang);
+}
+
+// What a claim by `side` is now, as the daemon takes it (docs/control.md "Control interface",
+// `claim`): only the player on move may claim (9.2, 9.3), and with a clock that is the side
+// whose move is made on the board and not yet completed by its press (status.on_move), so a
+// claim then is about the position after that move.
+const onMove = () => status.on_move || { color: status.to_move, made: false };
+function claimText(side) {
+  const on = onMove();
+  const c = colorName(side), o = colorName(on.color);
+  if (side !== on.color) return t(on.made ? 'claim-notnowmade' : 'claim-notnow', { c, o });
+  return on.made ? t('claim-made', { c, m: lastPlyName() }) : t('claim-text', { c });
+}
+
+// The claim: the side chosen (the tactile player's first, for whom an assistant claims; the
+// arbiter chooses, as for a draw offer) is sent, and the dialog says what the daemon will
+// make of it; an intended move only while the claimant's move is not made.
+function askClaim() {
+  const first = status.player || status.to_move;
+  const side = radios('side', t('side'), playerSides(), first);
+  const intended = textField('move', t('intended'), false);
+  const made = (chosen) => onMove().made && chosen === onMove().color;
+  intended.hidden = made(first);
+  // Another side chosen: the text (a polite live region) says what that claim would be.
+  side.addEventListener('change', () => {
+    const chosen = side.querySelector('input:checked').value;
+    $('confirm-text').textContent = claimText(chosen);
+    intended.hidden = made(chosen);
+    if (intended.hidden) intended.querySelector('input').value = '';
+  });
+  ask(t('act-claim'), claimText(first), [side, radios('kind', t('kind'), [['threefold', t('threefold')], ['fifty', t('fifty')]], 'threefold'), intended],
+    (f) => 'claim ' + f.kind.value + ' ' + f.side.value + (f.move.value.trim() ? ' ' + f.move.value.trim() : ''));
+}
 
 const ACTIONS = {
   'act-draw': () => ask(t('act-draw'), t('draw-text', { c: colorName(lastMover()) }),
     [radios('side', t('side'), sides(), lastMover())], (f) => 'draw-offer ' + f.side.value),
-  // The claimant is the side to move (or whose move is made and not yet completed).
-  'act-claim': () => ask(t('act-claim'), t('claim-text', { c: colorName(status.to_move) }),
-    [radios('kind', t('kind'), [['threefold', t('threefold')], ['fifty', t('fifty')]], 'threefold'),
-      textField('move', t('intended'), false)],
-    (f) => 'claim ' + f.kind.value + (f.move.value.trim() ? ' ' + f.move.value.trim() : '')),
+  'act-claim': askClaim,
   'act-approve': () => ask(t('act-approve'), t('approve-text', { r: (status.result || {}).result || '' }), [], () => 'approve'),
   'act-pause': () => send('pause', t('act-pause')),
   'act-resume': () => ask(t('act-resume'), t('resume-text', { c: colorName((status.clock || {}).running || status.to_move) }), [], () => 'resume'),
@@ -796,6 +963,7 @@ const ACTIONS = {
       textField('reason', t('reasonlabel'), true)],
     (f) => 'result ' + f.result.value + ' ' + f.reason.value.trim()),
   'act-uphold': () => ask(t('act-uphold'), t('uphold-text', { c: colorName(status.claim.by) }), [], () => 'claim uphold'),
+  'act-seal': () => send('status', t('act-seal')),
   'act-reject': () => ask(t('act-reject'), t('reject-text', { c: colorName(status.claim.by) }), [], () => 'claim reject'),
 };
 
@@ -815,7 +983,9 @@ document.addEventListener('DOMContentLoaded', () => {
     const m = $('relay-move').value.trim();
     const target = relayFixed || relayTarget();
     relayFixed = null;
-    if (m && await send('move ' + (target ? target.ply + ' ' : '') + m)) $('relay-move').value = '';
+    // Said in the page's words: the move as typed and its ply, not the protocol's line.
+    const label = t('relaysent', { m }) + (target ? ' (' + t('plyn', { p: target.ply }) + ')' : '');
+    if (m && await send('move ' + (target ? target.ply + ' ' : '') + m, label)) $('relay-move').value = '';
     showLegal();
   });
   $('command-form').addEventListener('submit', (e) => {

@@ -82,5 +82,13 @@ var Board = (function () {
     return s;
   }
 
-  return { pieces: pieces, describe: describe, svg: svg };
+  // SAN (or a ply's name, "12. Nf3") with a language's piece letters, FIDE Appendix C, as the
+  // daemon reads them back (docs/control.md "Control interface": `notation`).
+  var LETTERS = { en: 'KQRBN', de: 'KDTLS', sv: 'KDTLS', nl: 'KDTLP' };
+  function localSan(san, lang) {
+    var to = LETTERS[lang] || LETTERS.en;
+    return String(san).replace(/[KQRBN]/g, function (c) { return to['KQRBN'.indexOf(c)]; });
+  }
+
+  return { pieces: pieces, describe: describe, svg: svg, localSan: localSan };
 })();

@@ -64,7 +64,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Unbekannter Befehl „{command}“ (help nennt alle).',
     usage: 'So lautet der Befehl: {usage}',
     'no-arguments': '{command} hat keine Angaben.',
-    'want-color': '„{word}“: white oder black.',
+    'want-color': '„{word}“ ist keine Seite: Weiß oder Schwarz.',
     'tag-name-too-long': 'Der Name des Tags ist zu lang (höchstens {max} Bytes).',
     'tag-value-too-long': 'Der Wert des Tags ist zu lang (höchstens {max} Bytes).',
     'not-a-move': '„{word}“ ist kein Zug.',
@@ -94,6 +94,7 @@ const REPLY_WORDS = {
     watching: 'Die Ereignisse folgen.',
     'watching-public': 'Die öffentlichen Ereignisse folgen.',
     auth: 'PIN angenommen: {role}.',
+    notation: 'Züge auf dieser Verbindung dürfen die Figurenbuchstaben {letters} ({lang}) verwenden, neben den englischen und deutschen.',
     'wrong-pin': 'Falsche PIN.',
     'too-many-clients': 'Zu viele Verbindungen zum Gerät (höchstens {max}).',
     'arbiters-places': 'Zu viele Verbindungen zum Gerät: die letzten {places} Plätze sind den Schiedsrichtern vorbehalten.',
@@ -113,14 +114,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Remisangebot von {color} mit Zug {move_number}.',
     'no-draw-offer': 'Es gibt kein Remisangebot anzunehmen.',
     'draw-agreed': 'Remis vereinbart.',
-    'claim-whose': 'Wessen Reklamation ({kind})? Der Schiedsrichter nennt die Seite: white oder black.',
+    'claim-whose': 'Wessen Reklamation ({kind})? Der Schiedsrichter nennt die Seite: Weiß oder Schwarz.',
     'claim-move-made': '{color} hat einen Zug auf dem Brett gemacht und noch nicht abgeschlossen: auf ihn bezieht sich die Reklamation (ohne Zug angeben).',
     'claim-not-on-move': '{color} kann jetzt nicht reklamieren: {on_move_color} ist am Zug (9.2, 9.3: es reklamiert, wer am Zug ist).',
     'not-legal': '„{move}“ ist kein regelgemäßer Zug für {color}: {why}.',
     'claim-correct': 'Die Reklamation von {color} ({kind}) ist berechtigt.[ Sie kam, nachdem {made} auf dem Brett ausgeführt war (der Reklamierende ist nicht mehr am Zug: 1.3, 9.4).]',
     'claim-not-correct': 'Die Reklamation von {color} ({kind}) ist nicht berechtigt.[ Sie kam, nachdem {made} auf dem Brett ausgeführt war (der Reklamierende ist nicht mehr am Zug: 1.3, 9.4).]',
     'claim-made': 'Reklamation von {color} ({kind}): die Uhren stehen für den Schiedsrichter.',
-    'resign-no-side': 'Zum Aufgeben fehlt die Seite: white oder black.',
+    'resign-no-side': 'Zum Aufgeben fehlt die Seite: Weiß oder Schwarz.',
     resigned: '{color} gibt auf: {result}.',
     'result-bad': 'Das Ergebnis ist 1-0, 0-1 oder 1/2-1/2.',
     'result-no-reason': 'Zum Ergebnis fehlt ein Grund (Remis vereinbart, Reklamation stattgegeben, ...).',
@@ -280,7 +281,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Unknown command “{command}” (help lists them).',
     usage: 'The command is: {usage}',
     'no-arguments': '{command} takes no arguments.',
-    'want-color': '“{word}”: white or black.',
+    'want-color': '“{word}” is no side: White or Black.',
     'tag-name-too-long': 'The tag name is too long (at most {max} bytes).',
     'tag-value-too-long': 'The tag value is too long (at most {max} bytes).',
     'not-a-move': '“{word}” is not a move.',
@@ -310,6 +311,7 @@ const REPLY_WORDS = {
     watching: 'Following the events.',
     'watching-public': 'Following the public events.',
     auth: 'PIN accepted: {role}.',
+    notation: 'Moves on this connection may use the piece letters {letters} ({lang}) besides the English and German ones.',
     'wrong-pin': 'Wrong PIN.',
     'too-many-clients': 'Too many connections to the device (at most {max}).',
     'arbiters-places': 'Too many connections to the device: the last {places} places are kept for the arbiters.',
@@ -329,14 +331,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Draw offer by {color} with move {move_number}.',
     'no-draw-offer': 'There is no draw offer to accept.',
     'draw-agreed': 'Draw agreed.',
-    'claim-whose': 'Whose claim ({kind})? The arbiter names the side: white or black.',
+    'claim-whose': 'Whose claim ({kind})? The arbiter names the side: White or Black.',
     'claim-move-made': '{color} has made a move on the board and not yet completed it: it is the move the claim intends (claim without a move).',
     'claim-not-on-move': '{color} cannot claim now: {on_move_color} is on move (9.2, 9.3: the player on move claims).',
     'not-legal': '“{move}” is not a legal move for {color}: {why}.',
     'claim-correct': 'The claim by {color} ({kind}) is correct.[ It came after {made} was made on the board (the claimant no longer has the move: 1.3, 9.4).]',
     'claim-not-correct': 'The claim by {color} ({kind}) is not correct.[ It came after {made} was made on the board (the claimant no longer has the move: 1.3, 9.4).]',
     'claim-made': 'Claim by {color} ({kind}): the clocks stand for the arbiter.',
-    'resign-no-side': 'Resigning needs the side: white or black.',
+    'resign-no-side': 'Resigning needs the side: White or Black.',
     resigned: '{color} resigns: {result}.',
     'result-bad': 'The result is 1-0, 0-1 or 1/2-1/2.',
     'result-no-reason': 'The result needs a reason (agreed draw, claim upheld, ...).',
@@ -496,7 +498,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Okänt kommando ”{command}” (help visar alla).',
     usage: 'Kommandot skrivs: {usage}',
     'no-arguments': '{command} tar inga argument.',
-    'want-color': '”{word}”: white eller black.',
+    'want-color': '”{word}” är ingen sida: vit eller svart.',
     'tag-name-too-long': 'Taggens namn är för långt (högst {max} byte).',
     'tag-value-too-long': 'Taggens värde är för långt (högst {max} byte).',
     'not-a-move': '”{word}” är inget drag.',
@@ -526,6 +528,7 @@ const REPLY_WORDS = {
     watching: 'Händelserna följer.',
     'watching-public': 'De offentliga händelserna följer.',
     auth: 'PIN godtagen: {role}.',
+    notation: 'Drag på den här anslutningen får använda pjäsbokstäverna {letters} ({lang}) utöver de engelska och tyska.',
     'wrong-pin': 'Fel PIN.',
     'too-many-clients': 'För många anslutningar till enheten (högst {max}).',
     'arbiters-places': 'För många anslutningar till enheten: de sista {places} platserna är reserverade för domarna.',
@@ -545,14 +548,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Remierbjudande från {color} med drag {move_number}.',
     'no-draw-offer': 'Det finns inget remierbjudande att anta.',
     'draw-agreed': 'Remi överenskommen.',
-    'claim-whose': 'Vems reklamation ({kind})? Domaren anger sidan: white eller black.',
+    'claim-whose': 'Vems reklamation ({kind})? Domaren anger sidan: vit eller svart.',
     'claim-move-made': '{color} har gjort ett drag på brädet men inte avslutat det: det är draget reklamationen gäller (reklamera utan drag).',
     'claim-not-on-move': '{color} kan inte reklamera nu: {on_move_color} är vid draget (9.2, 9.3: den som är vid draget reklamerar).',
     'not-legal': '”{move}” är inget tillåtet drag för {color}: {why}.',
     'claim-correct': 'Reklamationen från {color} ({kind}) är riktig.[ Den kom efter att {made} var utfört på brädet (den som reklamerar är inte längre vid draget: 1.3, 9.4).]',
     'claim-not-correct': 'Reklamationen från {color} ({kind}) är inte riktig.[ Den kom efter att {made} var utfört på brädet (den som reklamerar är inte längre vid draget: 1.3, 9.4).]',
     'claim-made': 'Reklamation från {color} ({kind}): klockorna står för domaren.',
-    'resign-no-side': 'För att ge upp behövs sidan: white eller black.',
+    'resign-no-side': 'För att ge upp behövs sidan: vit eller svart.',
     resigned: '{color} ger upp: {result}.',
     'result-bad': 'Resultatet är 1-0, 0-1 eller 1/2-1/2.',
     'result-no-reason': 'Resultatet behöver ett skäl (överenskommen remi, reklamation godtagen, ...).',
@@ -712,7 +715,7 @@ const REPLY_WORDS = {
     'unknown-command': 'Onbekende opdracht “{command}” (help noemt ze allemaal).',
     usage: 'De opdracht luidt: {usage}',
     'no-arguments': '{command} heeft geen argumenten.',
-    'want-color': '“{word}”: white of black.',
+    'want-color': '“{word}” is geen kant: wit of zwart.',
     'tag-name-too-long': 'De naam van de tag is te lang (hoogstens {max} bytes).',
     'tag-value-too-long': 'De waarde van de tag is te lang (hoogstens {max} bytes).',
     'not-a-move': '“{word}” is geen zet.',
@@ -742,6 +745,7 @@ const REPLY_WORDS = {
     watching: 'De gebeurtenissen volgen.',
     'watching-public': 'De openbare gebeurtenissen volgen.',
     auth: 'Pincode aanvaard: {role}.',
+    notation: 'Zetten op deze verbinding mogen de stukletters {letters} ({lang}) gebruiken, naast de Engelse en Duitse.',
     'wrong-pin': 'Verkeerde pincode.',
     'too-many-clients': 'Te veel verbindingen met het apparaat (hoogstens {max}).',
     'arbiters-places': 'Te veel verbindingen met het apparaat: de laatste {places} plaatsen zijn voor de arbiters.',
@@ -761,14 +765,14 @@ const REPLY_WORDS = {
     'draw-offered': 'Remiseaanbod van {color} bij zet {move_number}.',
     'no-draw-offer': 'Er is geen remiseaanbod om aan te nemen.',
     'draw-agreed': 'Remise overeengekomen.',
-    'claim-whose': 'Wiens claim ({kind})? De arbiter noemt de kant: white of black.',
+    'claim-whose': 'Wiens claim ({kind})? De arbiter noemt de kant: wit of zwart.',
     'claim-move-made': '{color} heeft een zet op het bord gedaan en nog niet afgesloten: de claim gaat over die zet (claimen zonder zet).',
     'claim-not-on-move': '{color} kan nu niet claimen: {on_move_color} is aan zet (9.2, 9.3: wie aan zet is, claimt).',
     'not-legal': '“{move}” is geen reglementaire zet voor {color}: {why}.',
     'claim-correct': 'De claim van {color} ({kind}) is terecht.[ Hij kwam nadat {made} op het bord was uitgevoerd (de claimer is niet meer aan zet: 1.3, 9.4).]',
     'claim-not-correct': 'De claim van {color} ({kind}) is niet terecht.[ Hij kwam nadat {made} op het bord was uitgevoerd (de claimer is niet meer aan zet: 1.3, 9.4).]',
     'claim-made': 'Claim van {color} ({kind}): de klokken staan stil voor de arbiter.',
-    'resign-no-side': 'Voor opgeven is de kant nodig: white of black.',
+    'resign-no-side': 'Voor opgeven is de kant nodig: wit of zwart.',
     resigned: '{color} geeft op: {result}.',
     'result-bad': 'De uitslag is 1-0, 0-1 of 1/2-1/2.',
     'result-no-reason': 'De uitslag heeft een reden nodig (remise overeengekomen, claim toegewezen, ...).',
@@ -920,12 +924,17 @@ const REPLY_WORDS = {
 };
 
 // Arguments whose values are words of the protocol, worded in the page's language (a
-// press's kind under its own name: "move" is also a value of `what`).
-function replyValue(lang, key, value) {
+// press's kind under its own name: "move" is also a value of `what`); and those that hold a
+// move as the daemon writes it (a ply's name, "12. Nf3", or SAN), in the page's piece letters
+// (Appendix C), as the page offers them: never the move as someone typed it (not-legal's).
+const MOVE_ARGS = ['name', 'replaced', 'made', 'device'];
+const MOVE_ARG_OF = { 'relay-taken': 'move', 'hint-said': 'move' };
+function replyValue(lang, key, value, code) {
   const words = REPLY_VALUES[lang] || REPLY_VALUES.en;
   const worded = key === 'color' || /_color$/.test(key) || ['kind', 'mode', 'role', 'what', 'why'].includes(key);
   const prefixed = key === 'press' || key === 'end';
   const name = prefixed ? key + ':' + value : value;
+  if ((MOVE_ARGS.includes(key) || MOVE_ARG_OF[code] === key) && typeof value === 'string') return Board.localSan(value, lang);
   return (worded || prefixed) && typeof value === 'string' && words[name] !== undefined ? words[name] : String(value);
 }
 
@@ -933,12 +942,12 @@ function replyValue(lang, key, value) {
 // it, left out when an argument it names is missing.  null when an argument outside such a
 // part is missing.  One pass: what an argument holds is never read as marks.
 const REPLY_MARKS = /\[([^\]{]*\{[^\]]*)\]|\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g;
-function replyFill(lang, template, args) {
+function replyFill(lang, template, args, code) {
   let missing = false;
   const mark = (key, one, other) => {
     if (!Object.prototype.hasOwnProperty.call(args, key)) return null;
     if (one !== undefined) return Number(args[key]) === 1 ? one : other;
-    return replyValue(lang, key, args[key]);
+    return replyValue(lang, key, args[key], code);
   };
   const text = template.replace(REPLY_MARKS, (m, inside, key, one, other) => {
     if (inside === undefined) {
@@ -960,5 +969,5 @@ function replyFill(lang, template, args) {
 // The reply in the page's language, or null when this page does not know its code.
 function replyText(lang, code, args) {
   const words = (REPLY_WORDS[lang] || {})[code];
-  return words === undefined ? null : replyFill(lang, words, args || {});
+  return words === undefined ? null : replyFill(lang, words, args || {}, code);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * SAN reader: arbitrary text in a few fixed positions.  The first byte picks the
- * position.  Whatever parses must be a legal move, and that move written as SAN, as
- * local notation and as UCI must read back as the same move; errors must say where.
+ * position and the language whose piece letters are read besides (none, en, de, sv, nl).
+ * Whatever parses must be a legal move, and that move written as SAN, as local notation
+ * (German, and the language's) and as UCI must read back as the same move; errors must say
+ * where.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,12 +36,16 @@ static bool legal(const struct chess_pos *pos, chess_move m)
 	return false;
 }
 
-static void expect_reads_back(const struct chess_pos *pos, const char *text, chess_move m)
+static const char *const langs[] = {NULL, "en", "de", "sv", "nl"};
+#define NLANGS (sizeof(langs) / sizeof(langs[0]))
+
+static void expect_reads_back(const struct chess_pos *pos, const char *text, const char *lang,
+			      chess_move m)
 {
 	struct chess_error err;
 	chess_move back;
 
-	if (chess_move_parse_san(pos, text, &back, &err) != 0 || back != m)
+	if (chess_move_parse_lang(pos, text, lang, &back, &err) != 0 || back != m)
 		abort();
 }
 
@@ -60,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	const struct chess_pos *pos = &positions[data[0] % NFENS];
+	const char *lang = langs[(data[0] / NFENS) % NLANGS];
 	size--;
 	data++;
 	if (size >= sizeof(text))
@@ -68,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 
 	memset(&err, 0, sizeof(err));
-	if (chess_move_parse_san(pos, text, &m, &err) != 0) {
+	if (chess_move_parse_lang(pos, text, lang, &m, &err) != 0) {
 		if (m != CHESS_MOVE_NONE || err.line != 1 || err.column < 1 ||
 		    err.column > (int)strlen(text) + 1 || !err.message[0] ||
 		    !memchr(err.message, '\0', sizeof(err.message)))
@@ -78,11 +85,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!legal(pos, m))
 		abort();
 	chess_move_to_san(pos, m, buf, sizeof(buf));
-	expect_reads_back(pos, buf, m);
+	expect_reads_back(pos, buf, lang, m);
 	chess_move_to_local(pos, m, buf, sizeof(buf));
-	expect_reads_back(pos, buf, m);
+	expect_reads_back(pos, buf, lang, m);
+	chess_move_to_local_lang(pos, m, lang, buf, sizeof(buf));
+	expect_reads_back(pos, buf, lang, m);
 	chess_move_to_uci(m, buf, sizeof(buf));
-	expect_reads_back(pos, buf, m);
+	expect_reads_back(pos, buf, lang, m);
 	chess_move back;
 	if (chess_move_parse_uci(pos, buf, &back) != 0 || back != m)
 		abort();

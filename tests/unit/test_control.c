@@ -74,6 +74,7 @@ static const char *example(const struct control_command *c)
 	    {"illegal", "illegal"},
 	    {"watch", "watch"},
 	    {"auth", "auth 1"},
+	    {"notation", "notation nl"},
 	    {"export", "export pgn"},
 	    {"help", "help"},
 	    {"engine", "engine on black"},
@@ -249,6 +250,64 @@ static void test_auth_and_watch(void **state)
 	}
 }
 
+/* A move in the piece letters of the connection's language: `notation nl` reads the Dutch P
+ * as a knight; in another language (the interface language's, here German) P is no piece. */
+static bool give_in(const char *notation, const char *line)
+{
+	struct control_env env = {.referee = t->r,
+				  .now = t->now,
+				  .role = ROLE_ASSISTANT,
+				  .author = "tester",
+				  .notation = notation,
+				  .connection = true};
+
+	control_outcome_free(&out);
+	control_dispatch(&env, line, strlen(line), &out);
+	if (reply_check_line(out.reply.p))
+		fail_msg("reply to '%s': %s", line, reply_check_line(out.reply.p));
+	return out.ok;
+}
+
+static void test_notation(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "-", NULL);
+	rt_move(t, "e2", "e4");
+	assert_true(give_in("de", "notation nl"));
+	assert_int_equal(out.action, CONTROL_ACT_NOTATION);
+	assert_string_equal(out.lang, "nl");
+	assert_reply("\"letters\":\"KDTLP\"");
+	assert_false(give_in("de", "notation fr"));
+	assert_reply("usage: notation de|en|sv|nl");
+	assert_true(out.command->flags & CONTROL_SESSION);
+	/* German P: refused, nothing relayed. */
+	assert_false(give_in("de", "move Pc6"));
+	assert_reply("unknown piece 'P'");
+	assert_int_equal(game_plies(rt_game(t)), 1);
+	assert_false(give_in(NULL, "move Pc6"));
+	/* Dutch: the knight. */
+	assert_true(give_in("nl", "move Pc6"));
+	assert_int_equal(game_plies(rt_game(t)), 2);
+	assert_string_equal(san(1), "Nc6");
+}
+
+/* `on_move`: who may claim, as `claim` takes it (the side whose move is made and not yet
+ * completed by its press, with a clock). */
+static void test_status_on_move(void **state)
+{
+	(void)state;
+	rt_open(t, CHESS_WHITE, "600+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	assert_true(give(ROLE_ASSISTANT, "status"));
+	assert_reply("\"on_move\":{\"color\":\"white\",\"made\":false}");
+	rt_move(t, "e2", "e4");
+	assert_true(give(ROLE_ASSISTANT, "status"));
+	assert_reply("\"to_move\":\"black\",\"on_move\":{\"color\":\"white\",\"made\":true}");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_true(give(ROLE_ASSISTANT, "status public"));
+	assert_reply("\"on_move\":{\"color\":\"black\",\"made\":false}");
+}
+
 /* The verdict of a claim and a mismatch kept from the player are the arbiter's. */
 static void test_status_per_audience(void **state)
 {
@@ -400,6 +459,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_roles_from_the_table, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_needs, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_notation, setup, teardown_control),
+	    cmocka_unit_test_setup_teardown(test_status_on_move, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_modes, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_help_is_the_table, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_auth_and_watch, setup, teardown_control),

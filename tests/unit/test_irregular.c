@@ -132,23 +132,33 @@ static void test_compare(void **state)
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	play_opening();
-	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Sf3 Sc6 3. Lb5", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Sf3 Sc6 3. Lb5", NULL, &c, err, 80),
+			 0);
 	assert_int_equal(c.agree, 5);
 	assert_false(c.differ);
-	assert_int_equal(game_compare(rt_game(t), "e4 e5 Nf3 Nf6 {hm} Bc4 (=)", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "e4 e5 Nf3 Nf6 {hm} Bc4 (=)", NULL, &c, err, 80),
+			 0);
 	assert_int_equal(c.agree, 3);
 	assert_true(c.differ);
 	assert_int_equal(c.move_number, 2);
 	assert_string_equal(c.device, "Nc6");
 	assert_string_equal(c.theirs, "Nf6");
 	assert_int_equal(c.their_plies, 5);
-	assert_int_equal(game_compare(rt_game(t), "1.e4 e5 2.Nf3", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1.e4 e5 2.Nf3", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 3);
 	assert_true(c.differ); /* theirs ends first */
 	assert_string_equal(c.theirs, "");
-	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Ke3", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Ke3", NULL, &c, err, 80), 0);
 	assert_true(c.unreadable);
 	assert_string_equal(c.unreadable_word, "Ke3");
+	/* A Dutch scoresheet (Paard: P) read in Dutch; in German its P is no piece. */
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Pf3 Pc6 3. Lb5", "nl", &c, err, 80),
+			 0);
+	assert_int_equal(c.agree, 5);
+	assert_false(c.unreadable);
+	assert_int_equal(game_compare(rt_game(t), "1. e4 e5 2. Pf3", "de", &c, err, 80), 0);
+	assert_true(c.unreadable);
+	assert_string_equal(c.unreadable_word, "Pf3");
 }
 
 static void test_compare_promotion_letters(void **state)
@@ -162,11 +172,11 @@ static void test_compare_promotion_letters(void **state)
 	rt_press(t, GAME_BUTTON_SELECT);
 	rt_wait(t, 4000);
 	assert_string_equal(san(0), "a8=Q+");
-	assert_int_equal(game_compare(rt_game(t), "1. a8D+", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. a8D+", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 1);
-	assert_int_equal(game_compare(rt_game(t), "1. a8=Q", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. a8=Q", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 1);
-	assert_int_equal(game_compare(rt_game(t), "1. a8S", &c, err, 80), 0);
+	assert_int_equal(game_compare(rt_game(t), "1. a8S", NULL, &c, err, 80), 0);
 	assert_int_equal(c.agree, 0);
 	assert_string_equal(c.theirs, "a8=N");
 }
@@ -628,16 +638,23 @@ static void said_effect(void *user, const struct game_effect *fx)
 	}
 }
 
-/* The journal so far read into a fresh referee, which resumes: a power cut. */
-static struct referee *power_cut(struct said *said)
+/* The journal so far read into a fresh referee, which resumes: a power cut on storage whose
+ * records waited up to lag_ms to be on it. */
+static struct referee *power_cut_lag(struct said *said, uint32_t lag_ms)
 {
 	struct game_sink sink = {.user = said, .effect = said_effect};
 	struct referee *fresh = referee_new(&t->set, &sink);
 
 	assert_non_null(fresh);
 	assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+	referee_set_storage_lag(fresh, lag_ms);
 	referee_start(fresh, 0);
 	return fresh;
+}
+
+static struct referee *power_cut(struct said *said)
+{
+	return power_cut_lag(said, 0);
 }
 
 /* A power cut 20 s into a turn gives the player at most a checkpoint's 5 s
@@ -723,6 +740,53 @@ static void test_gap_belongs_to_its_restart(void **state)
 	assert_null(strstr(t->log + mark, "clock-gap"));
 }
 
+static void restart_line(void *user, const struct game_record *rec);
+
+/* On slow storage the last checkpoints may still have waited for their sync when
+ * the power went: the bound covers the longest wait the journal noted, and a journal read
+ * again (the restart record carries it) gives the same bound. */
+static void test_restart_bound_covers_storage_lag(void **state)
+{
+	struct said said = {0};
+	struct referee *fresh, *again;
+	struct game_sink none = {0};
+	char line[GAME_RECORD_MAX] = "";
+
+	(void)state;
+	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_wait(t, 12000);
+	fresh = power_cut_lag(&said, 640);
+	assert_int_equal(referee_game(fresh)->uncharged_up_to_ms, GAME_CHECKPOINT_MS + 640);
+	assert_int_equal(said.ms[1], GAME_CHECKPOINT_MS + 640);
+	referee_free(fresh);
+	/* The restart record journaled, read back: the same bound. */
+	{
+		struct game_sink sink = {.user = line, .record = restart_line};
+
+		fresh = referee_new(&t->set, &sink);
+		assert_non_null(fresh);
+		assert_int_equal(rt_replay(t, 0, t->nrec, fresh), 0);
+		referee_set_storage_lag(fresh, 640);
+		referee_start(fresh, 0);
+		referee_free(fresh);
+	}
+	assert_non_null(strstr(line, " 640"));
+	again = referee_new(&t->set, &none);
+	assert_non_null(again);
+	assert_int_equal(rt_replay(t, 0, t->nrec, again), 0);
+	{
+		struct game_record rec;
+		char err[128];
+
+		assert_int_equal(game_record_decode(&rec, "restart", line, 0, err, sizeof(err)), 0);
+		assert_int_equal(rec.u.restart.lag_ms, 640);
+		assert_int_equal(referee_replay(again, &rec), 0);
+	}
+	assert_int_equal(referee_game(again)->uncharged_up_to_ms, GAME_CHECKPOINT_MS + 640);
+	referee_free(again);
+}
+
 /* Two restarts at the same time with the same plies are two records, not one line twice
  * (six plain restarts in virtual time wrote identical lines, read back as a duplicate). */
 static void restart_line(void *user, const struct game_record *rec)
@@ -783,6 +847,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_events_in_order_after_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_reports_uncharged_time, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gap_belongs_to_its_restart, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_restart_bound_covers_storage_lag, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_power_cut_in_a_turn_loses_at_most_a_checkpoint,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart_records_differ, setup, teardown),

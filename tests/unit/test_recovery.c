@@ -10,6 +10,9 @@
  *  - both copies damaged: the longest consistent game of both comes back, game.pgn is kept
  *    before it is written again; when both are cut the longer prefix wins;
  *  - a foreign journal with the same id is set aside, the game of game.pgn resumes;
+ *  - the journal and game.record both lost: the game of game.pgn, its only copy, resumes
+ *    (a finished one is kept, not written over); a game.pgn damaged only in a tag or a
+ *    reading's text is kept before it is written again; a duplicated line loses nothing;
  *  - storage that cannot be written: the mending waits and is done later;
  *  - a damaged game.pgn is read as far as it can be (salvage.h);
  *  - a casual game's takeback (docs/training.md "Training and study") is replayed: the moves after
@@ -190,12 +193,34 @@ struct recovered {
 static void recover(struct recovered *out)
 {
 	struct game_sink none = {0};
+	struct game_params p = t->set.next;
 	char err[256];
 
+	/* A new game's settings and id, as the store gives them. */
+	snprintf(p.id, sizeof(p.id), "game-9999");
 	out->r = referee_new(&t->set, &none);
 	assert_non_null(out->r);
-	assert_int_equal(recovery_run(&out->rc, dir, false, out->r, err, sizeof(err)), 0);
+	assert_int_equal(recovery_run(&out->rc, dir, false, &p, out->r, err, sizeof(err)), 0);
 	out->g = referee_game(out->r);
+}
+
+/* game.pgn with a byte changed: the first `what` after `after` gets `to`. */
+static void edit_scoresheet(const char *after, const char *what, char to)
+{
+	char path[128];
+	size_t len;
+	char *text, *at;
+
+	path_of(path, sizeof(path), "game.pgn");
+	text = state_read_file(path, &len);
+	assert_non_null(text);
+	at = strstr(text, after);
+	assert_non_null(at);
+	at = strstr(at, what);
+	assert_non_null(at);
+	*at = to;
+	assert_int_equal(state_write_atomic(path, text, len, false), 0);
+	free(text);
 }
 
 static void done(struct recovered *out)
@@ -463,6 +488,237 @@ static void test_foreign_journal_set_aside(void **state)
 	done(&x);
 }
 
+/* A move's record bad in the journal and its reading damaged in game.pgn: the move comes back
+ * from game.pgn, and its intact complete record from the journal is kept (it was dropped as
+ * not fitting, and the move completed without a reading). */
+static void test_complete_kept_when_its_move_is_lost(void **state)
+{
+	struct recovered x;
+
+	(void)state;
+	play();
+	write_state();
+	flip_line(record_index("made", "2 "));
+	edit_scoresheet("1... e5", ":", '2');
+	recover(&x);
+	assert_whole(x.g);
+	assert_int_equal(x.rc.filled, 1);
+	assert_int_equal(x.rc.stats.refused, 0);
+	assert_int_equal(x.rc.readings_missing, 0);
+	done(&x);
+}
+
+/* game.pgn cut short just before `what`. */
+static void cut_scoresheet_before(const char *what)
+{
+	char path[128];
+	size_t len;
+	char *text, *at;
+
+	path_of(path, sizeof(path), "game.pgn");
+	text = state_read_file(path, &len);
+	assert_non_null(text);
+	at = strstr(text, what);
+	assert_non_null(at);
+	assert_int_equal(state_write_atomic(path, text, (size_t)(at - text), false), 0);
+	free(text);
+}
+
+/* The journal cut in the middle of the press of its last move (both copies cut, the journal
+ * the longer): the press may have come, so the clock is put together and a later press gives
+ * that move no reading; a torn touch leaves the journal's clock as it is. */
+static void test_torn_press_loses_the_reading(void **state)
+{
+	struct recovered x;
+	size_t len, at;
+	char *text;
+	int press;
+
+	(void)state;
+	play();
+	write_state();
+	press = record_index("made", "5 ") + 1;
+	assert_string_equal(t->types[press], "press");
+	text = journal_text(&len);
+	at = line_offset(text, press);
+	at += (size_t)(strstr(text + at, " press ") - (text + at)) + 12; /* its type whole */
+	journal_replace(text, at);
+	cut_scoresheet_before("3. Bb5");
+	recover(&x);
+	assert_int_equal(game_plies(x.g), 5);
+	assert_false(x.g->plies[4].flags & GAME_PLY_COMPLETE);
+	assert_true(x.rc.clock_uncertain);
+	assert_int_equal(x.g->readings_lost_before, 5);
+	done(&x);
+	/* A touch of the next move torn instead: nothing about the clock was lost. */
+	write_state();
+	at = line_offset(text, record_index("made", "6 ") - 1);
+	at += (size_t)(strstr(text + at, " place ") - (text + at)) + 9;
+	journal_replace(text, at);
+	cut_scoresheet_before("3. Bb5");
+	recover(&x);
+	assert_int_equal(game_plies(x.g), 5);
+	assert_false(x.rc.clock_uncertain);
+	assert_int_equal(x.g->readings_lost_before, 0);
+	done(&x);
+	free(text);
+}
+
+/* ------------------------------------------------------------------ game.pgn alone */
+
+/* The journal and game.record both lost (one damaged region of a card takes both): the game
+ * comes back from game.pgn alone, with its moves, readings and tags, under the id of its copy
+ * under games/; the clock stands at the last readings; game.pgn is kept as it was, and
+ * game.record and the journal are written again. */
+static void test_scoresheet_the_only_copy(void **state)
+{
+	struct recovered x;
+	char path[128], copy[160], *text, *record;
+	size_t len;
+
+	(void)state;
+	play();
+	write_state();
+	/* Its copy under games/ as the store writes it at the start: no move yet. */
+	{
+		struct sheet *sh = sheet_new();
+		struct game start = *rt_game(t);
+		char *pgn;
+
+		start.chess.count = 0;
+		pgn = sheet_text(sh, &start, NULL, NULL);
+		snprintf(copy, sizeof(copy), "%s/games/%s.pgn", dir, rt_game(t)->params.id);
+		assert_int_equal(state_write_atomic(copy, pgn, strlen(pgn), false), 0);
+		free(pgn);
+		sheet_free(sh);
+	}
+	path_of(path, sizeof(path), "journal");
+	assert_int_equal(unlink(path), 0);
+	path_of(path, sizeof(path), "game.record");
+	assert_int_equal(unlink(path), 0);
+	recover(&x);
+	assert_true(x.rc.from_scoresheet);
+	assert_whole(x.g);
+	assert_string_equal(x.g->params.id, rt_game(t)->params.id);
+	assert_string_equal(x.g->params.time_control, "5400+30");
+	assert_int_equal(x.g->params.player, t->set.next.player);
+	assert_true(x.rc.clock_uncertain);
+	assert_true(recovery_lost(&x.rc));
+	assert_true(kept("before-recovery"));
+	/* game.record is the recovered journal's first line again. */
+	path_of(path, sizeof(path), "game.record");
+	record = state_read_file(path, &len);
+	assert_non_null(record);
+	assert_non_null(strstr(record, " game "));
+	assert_int_equal(x.rc.nlines > 0, 1);
+	assert_string_equal(record, x.rc.lines[0]);
+	free(record);
+	path_of(path, sizeof(path), "journal");
+	text = state_read_file(path, &len);
+	assert_non_null(text);
+	assert_non_null(strstr(text, " made 6 "));
+	free(text);
+	done(&x);
+}
+
+/* A finished game's game.pgn that no file under games/ holds is kept before the next game
+ * writes over it (no game is resumed from it). */
+static void test_finished_scoresheet_kept(void **state)
+{
+	struct recovered x;
+	char path[128], *text, *end;
+	size_t len;
+
+	(void)state;
+	play();
+	write_state();
+	/* The game resigned: its result in the tag and at the end. */
+	path_of(path, sizeof(path), "game.pgn");
+	text = state_read_file(path, &len);
+	assert_non_null(text);
+	end = strrchr(text, '*');
+	assert_non_null(end);
+	strcpy(end, "0-1\n");
+	*strchr(strstr(text, "[Result"), '*') = '#';
+	{
+		char *t2 = malloc(len + 8), *at = strchr(text, '#');
+
+		assert_non_null(t2);
+		snprintf(t2, len + 8, "%.*s0-1%s", (int)(at - text), text, at + 1);
+		assert_int_equal(state_write_atomic(path, t2, strlen(t2), false), 0);
+		free(t2);
+	}
+	free(text);
+	path_of(path, sizeof(path), "journal");
+	assert_int_equal(unlink(path), 0);
+	path_of(path, sizeof(path), "game.record");
+	assert_int_equal(unlink(path), 0);
+	recover(&x);
+	assert_false(x.g->open);
+	assert_non_null(strstr(x.rc.scoresheet_kept_path, "unknown-before-recovery-1.pgn"));
+	done(&x);
+}
+
+/* game.pgn damaged only in a tag or in a reading's text: kept before it is written again,
+ * though every move and reading came back from the journal. */
+static void test_scoresheet_tag_or_comment_damaged_kept(void **state)
+{
+	static const struct {
+		const char *after, *what;
+		char to;
+	} damage[] = {
+	    {"[Event", "Event", 'E' ^ 0x20}, /* a tag's name */
+	    {"[Site", "?", '!'},	     /* a tag's value */
+	    {"2. Nf3", "%clk", '%' ^ 0x01},  /* a reading's text */
+	    {"3... a6", "clk", 'c' ^ 0x02},
+	};
+
+	(void)state;
+	play();
+	for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+		struct recovered x;
+
+		write_state();
+		edit_scoresheet(damage[i].after, damage[i].what, damage[i].to);
+		recover(&x);
+		assert_whole(x.g);
+		if (!x.rc.scoresheet_kept_path[0])
+			fail_msg("damage %zu (%s): game.pgn not kept", i, damage[i].after);
+		assert_false(recovery_lost(&x.rc));
+		done(&x);
+		state_remove_tree(dir);
+		assert_int_equal(mkdir(dir, 0700), 0);
+	}
+}
+
+/* A duplicated line loses nothing: nothing to say to the player. */
+static void test_duplicate_loses_nothing(void **state)
+{
+	struct recovered x;
+	size_t len, at, end;
+	char *text, *twice;
+
+	(void)state;
+	play();
+	write_state();
+	text = journal_text(&len);
+	at = line_offset(text, record_index("made", "3 "));
+	end = line_offset(text, record_index("made", "3 ") + 1);
+	twice = malloc(len + end - at);
+	assert_non_null(twice);
+	memcpy(twice, text, end);
+	memcpy(twice + end, text + at, len - at);
+	journal_replace(twice, len + end - at);
+	recover(&x);
+	assert_whole(x.g);
+	assert_int_equal(x.rc.stats.duplicates, 1);
+	assert_true(recovery_incomplete(&x.rc));
+	assert_false(recovery_lost(&x.rc));
+	free(twice);
+	free(text);
+	done(&x);
+}
+
 /* ------------------------------------------------------------------ storage */
 
 static void test_mending_waits_for_storage(void **state)
@@ -523,6 +779,18 @@ static void test_salvage_damaged_scoresheet(void **state)
 	assert_int_equal(sv.count, 5);
 	assert_false(sv.has_result);
 	salvage_free(&sv);
+	/* A space flipped into a NUL byte: the token it is in is unreadable, the rest read (it
+	 * made the reading loop for ever). */
+	{
+		static const char nul[] = "1. e4 {[%clk 1:30:21]} 1...\0e5 {[%clk 1:30:20]} "
+					  "2. Nf3 {[%clk 1:30:38]} *\n";
+
+		assert_int_equal(salvage_read(&sv, nul, sizeof(nul) - 1, &start), 0);
+		assert_true(sv.damaged);
+		assert_string_equal(sv.plies[0].san, "e4");
+		assert_string_equal(sv.plies[2].san, "Nf3");
+		salvage_free(&sv);
+	}
 	/* A comment that swallowed the next move (its '}' flipped): neither reading taken, the
 	 * next move number places the rest. */
 	{
@@ -599,6 +867,18 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_both_cut_longer_prefix_wins, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_foreign_journal_set_aside, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_complete_kept_when_its_move_is_lost, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_torn_press_loses_the_reading, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_scoresheet_the_only_copy, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_finished_scoresheet_kept, fixture_setup,
+					    fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_scoresheet_tag_or_comment_damaged_kept,
+					    fixture_setup, fixture_teardown),
+	    cmocka_unit_test_setup_teardown(test_duplicate_loses_nothing, fixture_setup,
 					    fixture_teardown),
 	    cmocka_unit_test_setup_teardown(test_mending_waits_for_storage, fixture_setup,
 					    fixture_teardown),

@@ -82,6 +82,31 @@ static void test_csv_errors_name_the_line(void **state)
 	parse_bad("name,White\npi,a\"b\n", "2: a quote inside an unquoted field");
 }
 
+/* A field holds at most 127 bytes (a PGN tag's value as the daemon keeps it): docs/broadcast.md
+ * "Live broadcast and the room relay" says so. */
+static void test_csv_field_limit(void **state)
+{
+	char text[400], value[130];
+	struct room_csv *csv;
+
+	(void)state;
+	memset(value, 'x', 127);
+	value[127] = '\0';
+	snprintf(text, sizeof(text), "name,White\npi,%s\n", value);
+	csv = parse_ok(text);
+	assert_int_equal(strlen(csv->rows[0].values[0]), 127);
+	free(csv);
+	snprintf(text, sizeof(text), "name,White\npi,%sx\n", value);
+	parse_bad(text, "2: field 2 longer than 127 bytes");
+	/* Bytes, not letters: 64 two-byte letters are 128 bytes. */
+	text[0] = '\0';
+	strcat(text, "name,White\npi,");
+	for (int i = 0; i < 64; i++)
+		strcat(text, "\xc3\xa9");
+	strcat(text, "\n");
+	parse_bad(text, "2: field 2 longer than 127 bytes");
+}
+
 static void test_payload_lines(void **state)
 {
 	char text[] = "White Berg, Anna\r\n\nbad\nRound 3";
@@ -250,6 +275,16 @@ static void test_board_order(void **state)
 	assert_true(room_board_compare("a", "?", "b", "?") < 0);
 	assert_true(room_board_compare("pi-2", "3", "pi-1", "3") > 0);
 	assert_int_equal(room_board_compare("x", "1", "x", "1"), 0);
+	/* Untagged boards by their names as numbers: b1, b2 ... b10, b11, not b1, b10, b11, b2. */
+	assert_true(room_board_compare("b2", NULL, "b10", NULL) < 0);
+	assert_true(room_board_compare("b10", NULL, "b11", NULL) < 0);
+	assert_true(room_board_compare("b11", NULL, "b2", NULL) > 0);
+	assert_true(room_board_compare("pi-9", "?", "pi-10", "?") < 0);
+	assert_true(room_board_compare("b2", NULL, "c1", NULL) < 0);
+	assert_true(room_board_compare("b02", NULL, "b2", NULL) < 0);
+	assert_true(room_board_compare("b2", NULL, "b2a", NULL) < 0);
+	assert_true(room_board_compare("b2-10", NULL, "b2-9", NULL) > 0);
+	assert_int_equal(room_board_compare("b10", NULL, "b10", NULL), 0);
 }
 
 int main(void)
@@ -257,6 +292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_csv_quoted_fields),
 	    cmocka_unit_test(test_csv_errors_name_the_line),
+	    cmocka_unit_test(test_csv_field_limit),
 	    cmocka_unit_test(test_payload_lines),
 	    cmocka_unit_test(test_tag_allow_list),
 	    cmocka_unit_test(test_pgn_normalised),

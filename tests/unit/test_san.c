@@ -280,6 +280,65 @@ static void test_parse_german(void **state)
 	expect_parse(THREE_QUEENS, "Dh4-e1", "h4e1");
 }
 
+/* Appendix C's national letters: each language's local notation, read back in that language;
+ * the Dutch P (Paard) is a knight for nl alone, and no piece elsewhere. */
+static void expect_lang(const char *fen, const char *lang, const char *text, const char *uci)
+{
+	struct chess_pos pos;
+	struct chess_error err = {0};
+	chess_move m = 0;
+	char buf[8];
+
+	load(&pos, fen);
+	if (chess_move_parse_lang(&pos, text, lang, &m, &err) != 0)
+		fail_msg("%s: \"%s\" did not parse (%s)", lang, text, err.message);
+	chess_move_to_uci(m, buf, sizeof(buf));
+	assert_string_equal(buf, uci);
+}
+
+static void test_national_letters(void **state)
+{
+	static const char *const langs[] = {"en", "de", "sv", "nl"};
+	static const char *const knight[] = {"Nf3", "Sf3", "Sf3", "Pf3"};
+	struct chess_pos pos;
+	struct chess_error err = {0};
+	char buf[CHESS_SAN_MAX];
+	chess_move m = 0;
+
+	(void)state;
+	assert_string_equal(chess_piece_letters("en"), "KQRBN");
+	assert_string_equal(chess_piece_letters("de"), "KDTLS");
+	assert_string_equal(chess_piece_letters("sv"), "KDTLS");
+	assert_string_equal(chess_piece_letters("nl"), "KDTLP");
+	assert_string_equal(chess_piece_letters(NULL), "KQRBN");
+	assert_string_equal(chess_piece_letters("fr"), "KQRBN");
+	load(&pos, START);
+	for (int i = 0; i < 4; i++) {
+		chess_move_to_local_lang(&pos, uci_move(&pos, "g1f3"), langs[i], buf, sizeof(buf));
+		assert_string_equal(buf, knight[i]);
+		expect_lang(START, langs[i], knight[i], "g1f3");
+		/* English and German are read in every language. */
+		expect_lang(START, langs[i], "Nf3", "g1f3");
+		expect_lang(START, langs[i], "Sf3", "g1f3");
+	}
+	expect_lang(FILE_OR_PIECE, "nl", "Lxc3", "a5c3");
+	expect_lang(FILE_OR_PIECE, "nl", "Dxc3", "c1c3");
+	expect_lang(TWO_ROOKS, "nl", "T1a3", "a1a3");
+	expect_lang(TWO_KNIGHTS, "nl", "Pbd2", "b1d2");
+	load(&pos, PROMOTION);
+	chess_move_to_local_lang(&pos, uci_move(&pos, "e7e8n"), "nl", buf, sizeof(buf));
+	assert_string_equal(buf, "e8P");
+	expect_lang(PROMOTION, "nl", "e8P", "e7e8n");
+	expect_lang(PROMOTION, "nl", "e8=P", "e7e8n");
+	/* P is no piece outside Dutch: never read as a knight (an English "Pe4" is a pawn's). */
+	load(&pos, START);
+	assert_int_equal(chess_move_parse_lang(&pos, "Pf3", "de", &m, &err), -1);
+	assert_non_null(strstr(err.message, "unknown piece 'P'"));
+	assert_int_equal(chess_move_parse_lang(&pos, "Pf3", "en", &m, &err), -1);
+	assert_int_equal(chess_move_parse_san(&pos, "Pf3", &m, &err), -1);
+	assert_int_equal(chess_move_parse_lang(&pos, "Pf3", NULL, &m, &err), -1);
+}
+
 static void test_parse_castling(void **state)
 {
 	static const char *const shorts[] = {"O-O", "0-0",  "o-o",  "OO",
@@ -407,6 +466,15 @@ static void round_trip_position(const struct chess_pos *pos)
 		chess_move_to_local(pos, m, buf, sizeof(buf));
 		if (chess_move_parse_san(pos, buf, &back, &err) != 0 || back != m)
 			fail_msg("local %s does not read back: %s", buf, err.message);
+		for (int l = 0; l < 4; l++) {
+			static const char *const langs[] = {"en", "de", "sv", "nl"};
+
+			chess_move_to_local_lang(pos, m, langs[l], buf, sizeof(buf));
+			if (chess_move_parse_lang(pos, buf, langs[l], &back, &err) != 0 ||
+			    back != m)
+				fail_msg("%s %s does not read back: %s", langs[l], buf,
+					 err.message);
+		}
 		chess_move_to_uci(m, buf, sizeof(buf));
 		if (chess_move_parse_uci(pos, buf, &back) != 0 || back != m)
 			fail_msg("UCI %s does not read back", buf);
@@ -465,6 +533,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_plain),
 	    cmocka_unit_test(test_parse_lenient),
 	    cmocka_unit_test(test_parse_german),
+	    cmocka_unit_test(test_national_letters),
 	    cmocka_unit_test(test_parse_castling),
 	    cmocka_unit_test(test_parse_en_passant),
 	    cmocka_unit_test(test_parse_promotion),

@@ -247,17 +247,19 @@ static void test_open_fd_commit_fails(void **state)
 }
 
 /* A record that cannot be opened when the game starts (its directory not there: read-only or
- * unmounted storage) is opened at a later public utterance and takes what is said from then. */
+ * unmounted storage) is opened at a later public utterance, its games/ made then, and takes
+ * what is said from then. */
 static void test_record_opened_later(void **state)
 {
 	(void)state;
-	char dir[64], games[96], rec[128];
+	char dir[64], sub[80], games[96], rec[128];
 	struct voice *v;
 	struct voice_stats st;
 	struct tu_wav w;
 
 	tu_tempdir(dir, "record-later");
-	snprintf(games, sizeof(games), "%s/games", dir);
+	snprintf(sub, sizeof(sub), "%s/state", dir);
+	snprintf(games, sizeof(games), "%s/games", sub);
 	snprintf(rec, sizeof(rec), "%s/game1.wav", games);
 	v = tu_voice(dir, VOICE_SINK_NONE, "", "");
 	assert_non_null(v);
@@ -266,7 +268,7 @@ static void test_record_opened_later(void **state)
 	voice_wait_idle(v);
 	voice_get_stats(v, &st);
 	assert_int_equal(st.samples_recorded, 0);
-	assert_int_equal(mkdir(games, 0750), 0);
+	assert_int_equal(mkdir(sub, 0750), 0); /* mounted: games/ is the voice's to make */
 	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[1], 11);
 	voice_wait_idle(v);
 	voice_get_stats(v, &st);
@@ -274,6 +276,39 @@ static void test_record_opened_later(void **state)
 	assert_true(st.samples_recorded > 0);
 	assert_int_equal(tu_wav_load(rec, &w), 0);
 	assert_int_equal(w.count, st.samples_recorded);
+	tu_wav_free(&w);
+	unlink(rec);
+	rmdir(games);
+	rmdir(sub);
+	tu_rmdir(dir);
+}
+
+/* A record whose file goes (its state directory removed, or the storage under it unmounted and
+ * mounted again) is opened again at its path at the next public utterance, so what is said
+ * from then is in the record that is there (not in the removed file). */
+static void test_record_removed_opened_again(void **state)
+{
+	(void)state;
+	char dir[64], games[96], rec[128];
+	struct voice *v;
+	struct tu_wav w;
+
+	tu_tempdir(dir, "record-removed");
+	snprintf(games, sizeof(games), "%s/games", dir);
+	snprintf(rec, sizeof(rec), "%s/game1.wav", games);
+	assert_int_equal(mkdir(games, 0750), 0);
+	v = tu_voice(dir, VOICE_SINK_NONE, "", "");
+	assert_non_null(v);
+	assert_int_equal(voice_record_to(v, rec), 0);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[0], 10);
+	voice_wait_idle(v);
+	assert_int_equal(unlink(rec), 0);
+	assert_int_equal(rmdir(games), 0);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", tu_moves[1], 11);
+	voice_wait_idle(v);
+	voice_stop(v);
+	assert_int_equal(tu_wav_load(rec, &w), 0);
+	assert_true(w.count > 0);
 	tu_wav_free(&w);
 	unlink(rec);
 	rmdir(games);
@@ -324,6 +359,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_header_huge_chunk),
 	    cmocka_unit_test(test_open_fd_commit_fails),
 	    cmocka_unit_test(test_record_opened_later),
+	    cmocka_unit_test(test_record_removed_opened_again),
 	    cmocka_unit_test(test_writer_resumes),
 	};
 	return cmocka_run_group_tests_name("voice_wav", tests, NULL, NULL);

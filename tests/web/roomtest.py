@@ -8,10 +8,16 @@ scrolls sideways, axe-core clean with every rule tag); each board's SVG diagram 
 position in words and its move list; a new move said once in the live region with its
 board, colour and move number in the page's language, and nothing rebuilt on the boards
 that did not change; a board's broadcast gone, then back; the broker lost (the clocks stop,
-the page says why) and back; the relay gone.
+the page says why) and back; the relay gone.  Then, at 320 px and at 1280 px: untagged boards
+in the order of their numbers (b2 before b10), a long untagged name said once, right-to-left
+names isolated (<bdi>); the news paused (its live region silent) and following one board
+(kept across a reload); an outage dated by its clock time in the live region, which stays
+quiet while the age beside it counts on with the boards'; the smaller words (a board
+offline "for", the delay in seconds and in the language's decimals, Swedish).
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +28,7 @@ import checklib  # noqa: E402
 from browser import chromium  # noqa: E402
 from checklib import check, wait_for  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 BUILD, AXE, PORT, PUB, ARB, BROKER_CONF, RELAY_PID = sys.argv[1:8]
 checklib.begin("room", with_work=False)
@@ -53,6 +60,188 @@ def state(d):
     return d.execute_script("return document.getElementById('state').textContent")
 
 
+RTL = "أحمد الخطيب"
+LONG = "pi-chess-club-north-hall-board-12"
+
+
+def publish(name, plies, **tags):
+    """A board as its broadcast publishes it (its PGN and status), as check-room.sh's board()."""
+    head = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?",
+            "Result": "*"}
+    head.update(tags)
+    text = "".join(f'[{k} "{v}"]\n' for k, v in head.items()) + "\n"
+    for i, m in enumerate(RUY[:plies]):
+        text += (f"{i // 2 + 1}. " if i % 2 == 0 else "") + m + " {[%clk 0:15:0" + str(i % 10) + "]} "
+    pub(f"annabella/{name}/pgn", text + "*\n")
+    pub(f"annabella/{name}/status", json.dumps({
+        "ok": True, "game": name, "plies": plies, "to_move": "white" if plies % 2 == 0 else "black",
+        "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "clock": {"white_ms": 900000, "black_ms": 900000, "running": "white", "state": "running"}}))
+    pub(f"annabella/{name}/link", '{"broadcast":true,"daemon":true}')
+
+
+def lines(d):
+    return d.execute_script("return [...document.querySelectorAll('#news p')].map(p => [p.textContent, p.dataset.live])")
+
+
+def more_boards(d, procs):
+    """Untagged boards in number order, names, the news paused and followed, an outage's age,
+    at both widths."""
+    publish("b10", 2)
+    publish("b11", 2)
+    publish(LONG, 2)
+    publish("b4", 2, Board="4", White=RTL, Black="Kühn, Jonas")
+    phone = chromium("--window-size=1000,2400")
+    try:
+        phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": 320, "height": 1600, "deviceScaleFactor": 1, "mobile": True})
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": 1280, "height": 1600, "deviceScaleFactor": 1, "mobile": False})
+        both = ((phone, 320, "de"), (d, 1280, "en"))
+        for b, width, lang in both:
+            b.get(f"{ARB}/?lang={lang}")
+            wait_for(lambda: b.execute_script("return document.querySelectorAll('#boards > li').length") == 7, 10)
+            order = b.execute_script("return [...document.querySelectorAll('#boards > li')].map(l => l.id.slice(6))")
+            check(f"room {lang} {width}px: the boards in order, untagged ones by their numbers",
+                  order == ["b1", "b3", "b4", "b2", "b10", "b11", LONG], order)
+            long_heading = b.execute_script("return document.getElementById('board-' + arguments[0]).querySelector('h3').textContent", LONG)
+            check(f"room {lang} {width}px: a long untagged name said once", long_heading == LONG, long_heading)
+            names = b.execute_script("return [...document.querySelectorAll('#board-b4 h3 bdi')].map(e => e.textContent)")
+            check(f"room {lang} {width}px: the players' names isolated (<bdi>)", names == [RTL, "Kühn, Jonas"], names)
+            width_ok = b.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+            check(f"room {lang} {width}px: nothing scrolls sideways with the news controls", width_ok)
+            with open(AXE) as f:
+                b.execute_script(f.read())
+            violations = b.execute_async_script(AXE_ALL)
+            check(f"room {lang} {width}px: axe-core finds no violation with the news controls",
+                  violations == [], "; ".join(violations))
+            # Every line added to the news is marked with whether its region was live then.
+            b.execute_script(
+                "new MutationObserver(ms => ms.forEach(m => m.addedNodes.forEach(n => {"
+                " n.dataset.live = document.getElementById('news').getAttribute('aria-live'); })))"
+                ".observe(document.getElementById('news'), {childList: true});")
+        step("the news", news_choice, both, phone)
+        step("the smaller words", smaller_words, d, phone)
+        step("an outage", outage, both, d, procs)
+    finally:
+        phone.quit()
+
+
+def step(what, fn, *args):
+    """One part: a part that cannot go on is a failure, and the next goes on."""
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001
+        check(f"{what} ran to its end", False, repr(e).splitlines()[0][:300])
+
+
+def news_choice(both, phone):
+    """16: following one board (by keyboard on the phone, a click on the desktop), paused
+    and resumed, kept across a reload."""
+    for b, width, lang in both:
+        box = b.find_element(By.ID, "follow-b10")
+        if width == 320:
+            box.send_keys(Keys.SPACE)
+        else:
+            box.click()
+        which = b.execute_script("return document.getElementById('news-which').textContent")
+        check(f"room {lang} {width}px: the news says which board it follows", "b10" in which, which)
+    before = [len(lines(b)) for b, _, _ in both]
+    publish("b10", 3)
+    publish("b11", 3)
+    for (b, width, lang), n in zip(both, before):
+        said = wait_for(lambda: len(lines(b)) > n, 5)
+        time.sleep(1.5)
+        new = lines(b)[n:]
+        check(f"room {lang} {width}px: following one board, only its news is said",
+              said and len(new) == 1 and "b10" in new[0][0] and new[0][1] == "polite", new)
+    # Paused: the news no longer speaks (its region is not live), then again.
+    for b, width, lang in both:
+        b.find_element(By.ID, "news-pause").click()
+        got = b.execute_script("return [document.getElementById('news-pause').getAttribute('aria-pressed'),"
+                               " document.getElementById('news').getAttribute('aria-live')]")
+        check(f"room {lang} {width}px: paused, the news is silent", got == ["true", "off"], got)
+    before = [len(lines(b)) for b, _, _ in both]
+    publish("b10", 4)
+    for (b, width, lang), n in zip(both, before):
+        wait_for(lambda: len(lines(b)) > n, 5)
+        new = lines(b)[n:]
+        check(f"room {lang} {width}px: a move while paused is not said", new and all(x[1] == "off" for x in new), new)
+        b.find_element(By.ID, "news-pause").click()
+    before = [len(lines(b)) for b, _, _ in both]
+    publish("b10", 5)
+    for (b, width, lang), n in zip(both, before):
+        wait_for(lambda: len(lines(b)) > n, 5)
+        new = lines(b)[n:]
+        check(f"room {lang} {width}px: resumed, the news speaks again", new and new[0][1] == "polite", new)
+    # The choice is kept across a reload; unticked, every board again.
+    phone.refresh()
+    kept = wait_for(lambda: phone.execute_script(
+        "const e = document.getElementById('follow-b10'); return e && e.checked"), 10)
+    check("room de 320px: the boards followed are kept across a reload", kept)
+    phone.find_element(By.ID, "follow-b10").send_keys(Keys.SPACE)
+    which = phone.execute_script("return document.getElementById('news-which').textContent")
+    check("room de 320px: unticked, the news follows every board", "jedem Brett" in which, which)
+
+
+def smaller_words(d, phone):
+    """20: a board offline "for" a time (en), the delay (de: seconds, and a decimal comma),
+    Swedish."""
+    pub("annabella/b11/link", '{"broadcast":false,"daemon":null}')
+    line = wait_for(lambda: d.find_element(By.CSS_SELECTOR, "#board-b11 .link").text.startswith("Board offline for "), 5)
+    text = d.find_element(By.CSS_SELECTOR, "#board-b11 .link").text
+    check("room en: a board offline for some time", line and "ago" not in text and "since" not in text, text)
+    pub("annabella/b11/link", '{"broadcast":true,"daemon":true}')
+    phone.get(f"{PUB}/?lang=de")
+    said = wait_for(lambda: "Gezeigt mit 4 s Verzögerung" in state(phone), 10)
+    check("room de: a delay under a minute in seconds", said, state(phone))
+    phone.get(f"{PUB}/?lang=sv")
+    intro = wait_for(lambda: phone.execute_script("return document.querySelector('[data-t=intro]').textContent"), 5)
+    check("room sv: the introduction", intro == "Varje bords parti, direkt.", intro)
+    phone.get(f"{PUB}/?lang=de")
+    got = phone.execute_script("return [delayWords(90000), delayWords(20000)]")
+    check("room de: a delay of minutes with the language's decimal comma", got == ["1,5 min", "20 s"], got)
+
+
+AGE = ("const a = document.getElementById('state-age');"
+       " return a ? a.textContent : document.getElementById('state').textContent")
+
+
+def outage(both, d, procs):
+    """15: an outage: the live region says when it began, once; the age beside it counts on,
+    as each board's does."""
+    for b, width, lang in both:
+        b.get(f"{ARB}/?lang={lang}")
+        wait_for(lambda: b.execute_script("return document.querySelectorAll('#boards > li').length") == 7, 10)
+        b.execute_script(
+            "window.__writes = 0; new MutationObserver(() => window.__writes++)"
+            ".observe(document.getElementById('state'), {childList: true, characterData: true, subtree: true});")
+    broker = procs.pop()
+    broker.terminate()
+    broker.wait()
+    for b, width, lang in both:
+        said = wait_for(lambda: "MQTT" in state(b), 10)
+        first = [state(b), b.execute_script("return window.__writes"), b.execute_script(AGE)]
+        aged = wait_for(lambda: b.execute_script(AGE) != first[2], 5)
+        time.sleep(2)
+        last = [state(b), b.execute_script("return window.__writes"), b.execute_script(AGE),
+                b.execute_script("return document.querySelector('#board-b1 .link').textContent")]
+        check(f"room {lang} {width}px: the outage dated by its clock time",
+              said and re.search(r"\d\d:\d\d:\d\d", first[0]), first[0])
+        check(f"room {lang} {width}px: the live region said it once and stays quiet",
+              first[0] == last[0] and first[1] == last[1] == 1, f"{first} {last}")
+        age = re.search(r"(\d+) s", last[2])
+        board_age = re.search(r"\((?:vor )?(\d+) s", last[3])
+        check(f"room {lang} {width}px: the outage's age counts on, as the boards' does",
+              aged and age and board_age and int(age.group(1)) >= 2 and abs(int(age.group(1)) - int(board_age.group(1))) <= 1,
+              f"{last[2]!r} {last[3]!r}")
+    procs.append(subprocess.Popen(["mosquitto", "-c", BROKER_CONF],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    back = wait_for(lambda: "MQTT" not in state(d) and "MQTT" not in d.execute_script(AGE)
+                    and "(" not in d.execute_script(AGE), 20, 0.2)
+    check("the broker back: the outage and its age are gone", back, state(d))
+
+
 def main():
     d = chromium("--window-size=1000,2400")
     d.set_script_timeout(60)
@@ -81,7 +270,7 @@ def main():
                 check(f"room {lang} {width}px: the diagram's text alternative names the pieces",
                       KING[lang] in got[4] and "e1" in got[4] and got[4] == got[5], got[4])
                 check(f"room {lang} {width}px: the move list", len(got[6]) == 3 and got[6][0].endswith("e5"), got[6])
-                check(f"room {lang} {width}px: an untagged board by its name", got[7].startswith("b2 ("), got[7])
+                check(f"room {lang} {width}px: an untagged board by its name, once", got[7] == "b2", got[7])
                 with open(AXE) as f:
                     d.execute_script(f.read())
                 violations = d.execute_async_script(AXE_ALL)
@@ -172,10 +361,12 @@ def main():
         # The relay gone: said, the clocks stop.
         os.kill(int(RELAY_PID), signal.SIGSTOP)
         try:
-            said = wait_for(lambda: "cannot be reached" in state(d), 15, 0.2)
+            said = wait_for(lambda: "has not answered since" in state(d), 15, 0.2)
         finally:
             os.kill(int(RELAY_PID), signal.SIGCONT)
         check("the relay unreachable: the page says so", said, state(d))
+        wait_for(lambda: "3 boards" in state(d), 15, 0.2)
+        more_boards(d, procs)
     finally:
         d.quit()
         for p in procs:

@@ -40,6 +40,10 @@ assistant-pin = 1234
 [voice]
 language = en
 record = no
+[fairplay]
+watch = yes
+files = skip
+engine = idle
 """
 
 # 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. d3 b5; the tactile player has White.  Before
@@ -272,6 +276,17 @@ def keyboard_actions(watcher):
     resumed = wait_for(lambda: any(e.get("event") == "resume" for e in watcher.events[events_before:]), 5)
     check("the arbiter starts the clocks after a confirmation naming the clock that runs",
           resumed and ("White" in text or "Black" in text), text)
+    # The fair-play verdict, as the seal and the menu at the board give it: the verdict over
+    # the game, then each of the eight items (what this machine has is this machine's).
+    check("Check fair play is reached by Tab", tab_to("act-seal"))
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    verdict = wait_for(lambda: driver.find_element(By.ID, "reply-text").is_displayed() and
+                       driver.find_element(By.ID, "reply-text").text, 5) or ""
+    lines = verdict.split("\n")
+    check("the page gives the fair-play verdict and every item",
+          lines[0].startswith(("Sealed", "Policy broken at move", "Not sealed at the start")) and
+          sum(l[:2] in ("✓ ", "✗ ") for l in lines) == 8 and
+          any(l.startswith(("✓ Network: ", "✗ Network: ")) for l in lines), verdict)
     # A refusal in the page's words: a wrong PIN.
     pin.clear()
     pin.send_keys("9999")
@@ -557,10 +572,10 @@ def main():
     st, text = http(base + "/api/command", b"pause", {"X-PIN": "4711"})
     check("the arbiter's PIN gives the arbiter's commands", '"ok":true' in text, text)
     end = time.monotonic() + 3
-    while time.monotonic() < end and "paused" not in driver.find_element(By.ID, "clock-white").text:
+    while time.monotonic() < end and "stopped by the arbiter" not in driver.find_element(By.ID, "clock-white").text:
         time.sleep(0.05)
-    check("the clocks on the page show the pause",
-          "paused" in driver.find_element(By.ID, "clock-white").text,
+    check("the clocks on the page show the pause and who made it",
+          "stopped by the arbiter" in driver.find_element(By.ID, "clock-white").text,
           driver.find_element(By.ID, "clock-white").text)
     st, text = http(base + "/api/command", b"resume", {"X-PIN": "4711"})
     check("the arbiter resumes", '"ok":true' in text, text)
