@@ -54,7 +54,9 @@ static void word(struct lines *l, const braille_cell *cells, int n)
 /* UTF-8 text in uncontracted UEB, word by word. */
 static void text(struct lines *l, const char *utf8)
 {
-	while (utf8 && *utf8) {
+	if (!utf8)
+		return;
+	while (*utf8) {
 		char w[WORD_MAX];
 		braille_cell cells[WORD_MAX];
 		size_t n = strcspn(utf8, " ");

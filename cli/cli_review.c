@@ -280,6 +280,34 @@ static int send_game(struct ctlclient *c, const struct pgn_game *g)
 	return rc;
 }
 
+/* --socket PATH, --config FILE (read into cfg) and one word; the socket the configuration's
+ * when not given: 0, -1 (a usage error) or 2 (the configuration's error, logged). */
+static int options(int argc, char **argv, struct config *cfg, const char **socket,
+		   const char **word)
+{
+	const char *config_path = NULL;
+	char err[512];
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--socket") && i + 1 < argc)
+			*socket = argv[++i];
+		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			config_path = argv[++i];
+		else if (argv[i][0] == '-' || *word)
+			return -1;
+		else
+			*word = argv[i];
+	}
+	config_defaults(cfg);
+	if (config_path && config_load(cfg, config_path, err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err);
+		return 2;
+	}
+	if (!*socket)
+		*socket = cfg->control_socket[0] ? cfg->control_socket : CTLCLIENT_DEFAULT_SOCKET;
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(
@@ -290,7 +318,7 @@ static int usage(void)
 
 int cli_review(int argc, char **argv)
 {
-	const char *socket = NULL, *config_path = NULL, *what = NULL;
+	const char *socket = NULL, *what = NULL;
 	struct config cfg;
 	struct ctlclient *c;
 	struct pgn_game g;
@@ -301,25 +329,11 @@ int cli_review(int argc, char **argv)
 	bool from_file = false, exists;
 	int rc;
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--socket") && i + 1 < argc)
-			socket = argv[++i];
-		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			config_path = argv[++i];
-		else if (argv[i][0] == '-' || what)
-			return usage();
-		else
-			what = argv[i];
-	}
-	if (!what)
+	rc = options(argc, argv, &cfg, &socket, &what);
+	if (rc < 0 || (!rc && !what))
 		return usage();
-	config_defaults(&cfg);
-	if (config_path && config_load(&cfg, config_path, err, sizeof(err))) {
-		log_error(LOG_MAIN, "%s", err);
-		return 2;
-	}
-	if (!socket)
-		socket = cfg.control_socket[0] ? cfg.control_socket : CTLCLIENT_DEFAULT_SOCKET;
+	if (rc)
+		return rc;
 	signal(SIGPIPE, SIG_IGN);
 
 	/* A file is read here (and refused before the daemon hears of it); a game id is the
@@ -426,29 +440,17 @@ static int games_usage(void)
  * or id `annabella review` takes (docs/training.md "Going over a game"). */
 int cli_games(int argc, char **argv)
 {
-	const char *socket = NULL, *config_path = NULL, *count = NULL;
+	const char *socket = NULL, *count = NULL;
 	char line[64], err[512], *reply = NULL, *list;
 	struct config cfg;
 	struct ctlclient *c;
 	int rc, shown = 0;
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--socket") && i + 1 < argc)
-			socket = argv[++i];
-		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			config_path = argv[++i];
-		else if (argv[i][0] == '-' || count)
-			return games_usage();
-		else
-			count = argv[i];
-	}
-	config_defaults(&cfg);
-	if (config_path && config_load(&cfg, config_path, err, sizeof(err))) {
-		log_error(LOG_MAIN, "%s", err);
-		return 2;
-	}
-	if (!socket)
-		socket = cfg.control_socket[0] ? cfg.control_socket : CTLCLIENT_DEFAULT_SOCKET;
+	rc = options(argc, argv, &cfg, &socket, &count);
+	if (rc < 0)
+		return games_usage();
+	if (rc)
+		return rc;
 	signal(SIGPIPE, SIG_IGN);
 	c = ctlclient_connect(socket, err, sizeof(err));
 	if (!c) {

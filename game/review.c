@@ -95,10 +95,26 @@ int review_line_end(const struct review *v, int line)
 	return v->line[line].base + v->line[line].count;
 }
 
+/* The line that holds ply `ply` seen from `line` (a variation's moves before its base are its
+ * parent's); with `comment`, the one whose comment after ply `ply` it is (at its base: the
+ * parent's). */
+static int line_of(const struct review *v, int line, int ply, bool comment)
+{
+	if (line < REVIEW_MAIN || line >= v->lines)
+		return REVIEW_MAIN;
+	while (line > REVIEW_MAIN && line < REVIEW_MAX_LINES &&
+	       (ply < v->line[line].base || (comment && ply == v->line[line].base))) {
+		int parent = v->line[line].parent;
+
+		/* A parent comes before its variation: the walk ends at the game's line. */
+		line = parent > REVIEW_MAIN && parent < line ? parent : REVIEW_MAIN;
+	}
+	return line;
+}
+
 chess_move review_move_at(const struct review *v, int line, int ply)
 {
-	while (line > REVIEW_MAIN && ply < v->line[line].base)
-		line = v->line[line].parent;
+	line = line_of(v, line, ply, false);
 	if (ply < v->line[line].base || ply >= review_line_end(v, line))
 		return CHESS_MOVE_NONE;
 	return v->moves[v->line[line].first + ply - v->line[line].base];
@@ -122,8 +138,7 @@ const char *review_comment(const struct review *v, int line, int ply)
 {
 	int at;
 
-	while (line > REVIEW_MAIN && ply <= v->line[line].base)
-		line = v->line[line].parent;
+	line = line_of(v, line, ply, true);
 	if (ply < 0 || ply > review_line_end(v, line))
 		return NULL;
 	at = ply == 0 ? v->lead_comment
@@ -149,8 +164,7 @@ int review_variations(const struct review *v, int line, int ply, int after, int 
 void review_show(struct review *v, int line, int ply)
 {
 	v->left = 0;
-	while (line > REVIEW_MAIN && ply < v->line[line].base)
-		line = v->line[line].parent;
+	line = line_of(v, line, ply, false);
 	if (ply > review_line_end(v, line))
 		ply = review_line_end(v, line);
 	if (ply < 0)

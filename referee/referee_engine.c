@@ -134,20 +134,8 @@ void ref_cmd_eval(struct referee *r, const struct game_command *cmd, uint64_t no
 	struct game_effect fx = {
 	    .kind = GAME_FX_ENGINE_ASK, .ms = now, .request = GAME_ENGINE_EVAL};
 
-	if (!ref_casual(r)) {
-		struct game_reply why;
-
-		ref_not_casual(r, &why);
-		ref_answer(r, cmd, now, why.code,
-			   why.code == REPLY_NOT_IN_MODE
-			       ? REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode)))
-			       : NULL);
+	if (!ref_engine_asked(r, cmd, now))
 		return;
-	}
-	if (r->engine.state != REFEREE_ENGINE_PLAYING) {
-		ref_answer(r, cmd, now, REPLY_NO_ENGINE, NULL);
-		return;
-	}
 	r->engine.eval_asked = true;
 	r->engine.eval_ply = game_plies(&r->g);
 	fx.ply = game_plies(&r->g);
@@ -239,13 +227,7 @@ void ref_cmd_new_game(struct referee *r, const struct game_command *cmd, uint64_
 	struct chess_error err;
 
 	if (!ref_casual(r)) {
-		struct game_reply why;
-
-		ref_not_casual(r, &why);
-		ref_answer(r, cmd, now, why.code,
-			   why.code == REPLY_NOT_IN_MODE
-			       ? REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode)))
-			       : NULL);
+		ref_answer_not_casual(r, cmd, now);
 		return;
 	}
 	if (!cmd->text[0])

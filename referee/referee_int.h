@@ -169,6 +169,11 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 bool ref_casual(const struct referee *r);
 /* Not in casual play: the game's mode named, or that there is no game. */
 void ref_not_casual(const struct referee *r, struct game_reply *reply);
+/* The same as the command's answer. */
+void ref_answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* A question for the engine (a hint, the evaluation) can be asked: casual play and an engine
+ * playing; else false, the command answered why. */
+bool ref_engine_asked(struct referee *r, const struct game_command *cmd, uint64_t now);
 /* The square to put right first of those in `wrong`: a peg to take away before one to put in
  * (a move's from-square before its to-square), each from a1 on; -1 if none. */
 int ref_first_wrong(uint64_t wrong, uint64_t target);

@@ -26,13 +26,26 @@ void ref_not_casual(const struct referee *r, struct game_reply *reply)
 			       REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
 }
 
-static void answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now)
+void ref_answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	if (!r->g.open)
 		ref_answer(r, cmd, now, REPLY_NO_GAME, NULL);
 	else
 		ref_answer(r, cmd, now, REPLY_NOT_IN_MODE,
 			   REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
+}
+
+bool ref_engine_asked(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	if (!ref_casual(r)) {
+		ref_answer_not_casual(r, cmd, now);
+		return false;
+	}
+	if (r->engine.state != REFEREE_ENGINE_PLAYING) {
+		ref_answer(r, cmd, now, REPLY_NO_ENGINE, NULL);
+		return false;
+	}
+	return true;
 }
 
 bool ref_casual(const struct referee *r)
@@ -216,7 +229,7 @@ static void engine_hint(struct referee *r, const struct game_command *cmd, uint6
 void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	if (!ref_casual(r)) {
-		answer_not_casual(r, cmd, now);
+		ref_answer_not_casual(r, cmd, now);
 		return;
 	}
 	switch (cmd->engine_op) {
@@ -249,14 +262,8 @@ void ref_cmd_hint(struct referee *r, const struct game_command *cmd, uint64_t no
 	struct game_effect fx = {
 	    .kind = GAME_FX_ENGINE_ASK, .ms = now, .request = GAME_ENGINE_HINT};
 
-	if (!ref_casual(r)) {
-		answer_not_casual(r, cmd, now);
+	if (!ref_engine_asked(r, cmd, now))
 		return;
-	}
-	if (r->engine.state != REFEREE_ENGINE_PLAYING) {
-		ref_answer(r, cmd, now, REPLY_NO_ENGINE, NULL);
-		return;
-	}
 	if (game_position(g)->side != g->params.player) {
 		ref_answer(r, cmd, now, REPLY_HINT_NOT_ON_MOVE,
 			   REPLY_ARGS(REPLY_S("color", color_word(game_position(g)->side))));
@@ -321,7 +328,7 @@ void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_
 	char name[48] = "the start";
 
 	if (!ref_casual(r)) {
-		answer_not_casual(r, cmd, now);
+		ref_answer_not_casual(r, cmd, now);
 		return;
 	}
 	if (keep < 0) {

@@ -238,7 +238,7 @@ enum phrase_id {
 	PHRASE_RECOVERY_MOVES_LOST,	  /* "Verlorene Züge: {count}" */
 	PHRASE_RECOVERY_READINGS_LOST,	  /* moves recovered without their [%clk] reading */
 	PHRASE_RECOVERY_OTHER_GAME,	  /* a journal of another game was set aside */
-	PHRASE_ENGINE_PLAYS_WHITE_ELO, /* training: the computer plays White at Elo {count} */
+	PHRASE_ENGINE_PLAYS_WHITE_ELO,	  /* training: the computer plays White at Elo {count} */
 	PHRASE_ENGINE_PLAYS_BLACK_ELO,
 	PHRASE_ENGINE_PLAYS_WHITE_LEVEL, /* at level {count} */
 	PHRASE_ENGINE_PLAYS_BLACK_LEVEL,

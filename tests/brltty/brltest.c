@@ -520,6 +520,31 @@ static int speech_lines(void)
 	return n;
 }
 
+/* BRLTTY started and the daemon after it, in real time with no audio and no socket: its pid, or
+ * -1 when BRLTTY did not come up (said). */
+static pid_t start_daemon(const char *daemon, const char *conf, const char *board,
+			  const char *state)
+{
+	pid_t pid;
+
+	start_brltty();
+	if (accept_vr(10000) < 0) {
+		check(0, "BRLTTY did not come up");
+		print_log_tail();
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		execl(daemon, daemon, "--config", conf, "--board", board, "--time", "real",
+		      "--audio", "none", "--control", "none", "--state", state, (char *)NULL);
+		perror(daemon);
+		_exit(127);
+	}
+	return pid;
+}
+
 static int daemon_test(const char *daemon)
 {
 	char conf[300], script[300], state[300], board[320];
@@ -543,21 +568,9 @@ static int daemon_test(const char *daemon)
 	fprintf(f, "player white\ntime-control 300+0\n+500 press opponent-clock\n"
 		   "+1000 lift e2\n+300 place e4\n+60000 press pause\n");
 	fclose(f);
-	start_brltty();
-	if (accept_vr(10000) < 0) {
-		check(0, "BRLTTY did not come up");
-		print_log_tail();
-		return 1;
-	}
-	pid = fork();
+	pid = start_daemon(daemon, conf, board, state);
 	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		execl(daemon, daemon, "--config", conf, "--board", board, "--time", "real",
-		      "--audio", "none", "--control", "none", "--state", state, (char *)NULL);
-		perror(daemon);
-		_exit(127);
-	}
+		return 1;
 	/* 1. e4 on the display, as soon as it is announced. */
 	expect_shown("⠂⠀⠑⠲", "the daemon's first move on the display");
 	check(speech_has("public Bauer Eva zwei Eva vier", 0, 3000) > 0,
@@ -744,21 +757,9 @@ static int messages_test(const char *daemon)
 		   "+3000 control arbiter clock set 0:00:16 0:00:30\n"
 		   "+20000 press pause\n");
 	fclose(f);
-	start_brltty();
-	if (accept_vr(10000) < 0) {
-		check(0, "BRLTTY did not come up");
-		print_log_tail();
-		return 1;
-	}
-	pid = fork();
+	pid = start_daemon(daemon, conf, board, state);
 	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		execl(daemon, daemon, "--config", conf, "--board", board, "--time", "real",
-		      "--audio", "none", "--control", "none", "--state", state, (char *)NULL);
-		perror(daemon);
-		_exit(127);
-	}
+		return 1;
 	/* speech.log followed as it grows; a moment's lines read once the next moment (or
 	 * nothing for half a second) shows it is complete. */
 	deadline = (int64_t)monotonic_ns() + 48000000000LL;

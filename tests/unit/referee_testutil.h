@@ -460,6 +460,24 @@ static inline int rt_control(struct rt *t, enum game_role role, const char *line
 	return rc;
 }
 
+/* The status reply as an assistant's connection gets it (a static buffer, overwritten by the
+ * next call). */
+static inline const char *rt_status(const struct rt *t)
+{
+	struct control_env env = {.referee = t->r,
+				  .now = t->now,
+				  .role = ROLE_ASSISTANT,
+				  .author = "tester",
+				  .connection = true};
+	struct control_outcome out;
+	static char text[65536];
+
+	control_dispatch(&env, "status", 6, &out);
+	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
+	control_outcome_free(&out);
+	return text;
+}
+
 /* Read the kept records back into a fresh referee, as a restart does: 0 when every record
  * decodes and applies; the game's description at `at` into buf. */
 static inline int rt_replay(const struct rt *t, int from, int to, struct referee *fresh)

@@ -16,12 +16,6 @@
 
 #include "tests/unit/referee_cases.h"
 
-static void clear_log(void)
-{
-	t->log_len = 0;
-	t->log[0] = '\0';
-}
-
 /* A tournament game without a clock, 6 moves of each side played on the board. */
 static void play(void)
 {

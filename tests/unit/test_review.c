@@ -23,44 +23,12 @@ static int review(const char *line)
 	return rt_control(t, ROLE_ASSISTANT, line);
 }
 
-static const char *status(void)
-{
-	struct control_env env = {.referee = t->r,
-				  .now = t->now,
-				  .role = ROLE_ASSISTANT,
-				  .author = "tester",
-				  .connection = true};
-	struct control_outcome out;
-	static char text[65536];
-
-	control_dispatch(&env, "status", 6, &out);
-	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
-	control_outcome_free(&out);
-	return text;
-}
-
 static void open_casual(void)
 {
 	referee_settings_defaults(&t->set);
 	t->set.next.mode = GAME_CASUAL;
 	t->now = 1000;
 	rt_open(t, CHESS_WHITE, "-", NULL);
-}
-
-static void clear_log(void)
-{
-	t->log_len = 0;
-	t->log[0] = '\0';
-}
-
-static void last_reply(const char *want)
-{
-	const char *r = NULL;
-
-	for (const char *q = strstr(t->log, " REPLY "); q; q = strstr(q + 1, " REPLY "))
-		r = q;
-	if (!r || !strstr(r, want))
-		fail_msg("expected '%s' in the last reply of:\n%s", want, t->log);
 }
 
 /* The guided squares of the log, in order, as "e2- d5+ d5=" (emptied, filled, confirmed). */
@@ -168,7 +136,7 @@ static void test_variations_and_comments(void **state)
 	assert_logged(" REVIEW next d8d5 at 4 of 6 comment 'The queen comes out early.'\n");
 	rt_press(t, GAME_BUTTON_REPEAT);
 	assert_logged(" REVIEW comment d8d5 at 4 of 6 comment 'The queen comes out early.'\n");
-	assert_non_null(strstr(status(), "\"at\":4,\"plies\":6,\"line\":0,\"aloud\":false"));
+	assert_non_null(strstr(rt_status(t), "\"at\":4,\"plies\":6,\"line\":0,\"aloud\":false"));
 }
 
 static void test_comments_on_request(void **state)
@@ -347,7 +315,7 @@ static void test_play_on_from_here(void **state)
 	assert_logged(" GUIDE d5 occupied P\n");
 	assert_not_logged("SAY private new-game\n");
 	assert_logged(" ENGINE_ASK play black ply 0\n");
-	assert_non_null(strstr(status(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	rt_place(t, "d5");
 	assert_logged(" GUIDE d5 occupied P confirmed\n");
 	rt_wait(t, 300);
@@ -366,7 +334,7 @@ static void test_play_on_from_here(void **state)
 	rt_press(t, GAME_BUTTON_REPEAT);
 	assert_logged("SAY private new-game\n");
 	assert_logged(" ENGINE_ASK play black ply 0\n");
-	assert_non_null(strstr(status(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	g = rt_game(t);
 	assert_string_equal(g->params.fen,
 			    "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");

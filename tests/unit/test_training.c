@@ -52,41 +52,19 @@ static int as_engine(const char *line)
 	return rc;
 }
 
-/* The status reply as the assistant sees it. */
-static char *status_reply(void)
-{
-	struct control_env env = {.referee = t->r,
-				  .now = t->now,
-				  .role = ROLE_ASSISTANT,
-				  .author = "tester",
-				  .connection = true};
-	struct control_outcome out;
-	static char text[65536];
-
-	control_dispatch(&env, "status", 6, &out);
-	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
-	control_outcome_free(&out);
-	return text;
-}
-
-static void open_game(enum game_mode mode, int player, const char *tc)
+static void open_with(enum game_mode mode, bool train_menu, int player, const char *tc)
 {
 	engine_connected = false;
 	referee_settings_defaults(&t->set);
 	t->set.next.mode = mode;
+	t->set.train_menu = train_menu;
 	t->now = 1000;
 	rt_open(t, player, tc, NULL);
 }
 
-static void last_reply(const char *want)
+static void open_game(enum game_mode mode, int player, const char *tc)
 {
-	const char *r = strrchr(t->log, '\n'), *p = t->log;
-
-	/* The last REPLY line. */
-	for (const char *q = strstr(p, " REPLY "); q; q = strstr(q + 1, " REPLY "))
-		r = q;
-	if (!r || !strstr(r, want))
-		fail_msg("expected '%s' in the last reply of:\n%s", want, t->log);
+	open_with(mode, false, player, tc);
 }
 
 /* ------------------------------------------------------------------ tournament */
@@ -109,8 +87,8 @@ static void test_tournament_refuses_training(void **state)
 		assert_int_equal(t->nrec, records);
 	}
 	assert_false(engine_connected);
-	assert_non_null(strstr(status_reply(), "\"engine\":null"));
-	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"engine\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	/* The menu offers none of it. */
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_not_logged("menu-hint");
@@ -158,7 +136,7 @@ static void test_engine_move_guided_square_by_square(void **state)
 	assert_int_equal(as_engine("engine on Stockfish 15.1"), 0);
 	last_reply("Stockfish 15.1 plays black");
 	assert_logged("SAY private engine-plays-black");
-	assert_non_null(strstr(status_reply(),
+	assert_non_null(strstr(rt_status(t),
 			       "\"engine\":{\"state\":\"playing\",\"name\":\"Stockfish 15.1\","
 			       "\"plays\":\"black\",\"hint_asked\":false}"));
 
@@ -239,7 +217,7 @@ static void test_hint(void **state)
 	assert_int_equal(as_engine("hint"), 0);
 	last_reply("hint asked of Stockfish");
 	assert_logged(" ENGINE_ASK hint white ply 0\n");
-	assert_non_null(strstr(status_reply(), "\"hint_asked\":true"));
+	assert_non_null(strstr(rt_status(t), "\"hint_asked\":true"));
 	/* Only the engine's connection answers, for the position asked, with a legal move. */
 	engine_connected = false;
 	assert_int_equal(as_engine("engine hint 0 g1f3"), -1);
@@ -298,11 +276,11 @@ static void test_engine_failures_said(void **state)
 	assert_int_equal(as_engine("engine on"), 0);
 	referee_engine_gone(t->r, t->now);
 	assert_logged("SAY private engine-gone");
-	assert_non_null(strstr(status_reply(), "\"engine\":null"));
+	assert_non_null(strstr(rt_status(t), "\"engine\":null"));
 	/* A waiting training process that goes away is not said. */
 	engine_connected = false;
 	assert_int_equal(as_engine("engine wait"), 0);
-	assert_non_null(strstr(status_reply(), "\"engine\":{\"state\":\"waiting\"}"));
+	assert_non_null(strstr(rt_status(t), "\"engine\":{\"state\":\"waiting\"}"));
 	t->log_len = 0;
 	t->log[0] = '\0';
 	referee_engine_gone(t->r, t->now);
@@ -314,12 +292,7 @@ static void test_engine_failures_said(void **state)
 static void test_menu_train(void **state)
 {
 	(void)state;
-	referee_settings_defaults(&t->set);
-	t->set.train_menu = true;
-	t->set.next.mode = GAME_CASUAL;
-	t->now = 1000;
-	engine_connected = false;
-	rt_open(t, CHESS_WHITE, "-", NULL);
+	open_with(GAME_CASUAL, true, CHESS_WHITE, "-");
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_logged("SAY private menu-train\n");
 	rt_press(t, GAME_BUTTON_REPEAT);
@@ -340,12 +313,6 @@ static void test_menu_train(void **state)
 }
 
 /* ------------------------------------------------------------------ what the engine says */
-
-static void clear_log(void)
-{
-	t->log_len = 0;
-	t->log[0] = '\0';
-}
 
 /* The strength the training process set, said as set; a rating it could not play said too. */
 static void test_engine_strength_said(void **state)
@@ -392,12 +359,7 @@ static void test_engine_lost_stops_the_clocks(void **state)
 
 	(void)state;
 	/* The club's menu offers the training game: it is how the engine comes back. */
-	referee_settings_defaults(&t->set);
-	t->set.train_menu = true;
-	t->set.next.mode = GAME_CASUAL;
-	t->now = 1000;
-	engine_connected = false;
-	rt_open(t, CHESS_WHITE, "300+0", NULL);
+	open_with(GAME_CASUAL, true, CHESS_WHITE, "300+0");
 	g = rt_game(t);
 	assert_int_equal(as_engine("engine on black Stockfish"), 0);
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
@@ -799,8 +761,7 @@ static void test_review_steps_and_guides(void **state)
 	/* The board shows the start position already. */
 	assert_logged("SAY private review-setup\n");
 	assert_logged("SAY private review-ready\n");
-	assert_non_null(
-	    strstr(status_reply(), "\"review\":{\"state\":\"on\",\"at\":0,\"plies\":6"));
+	assert_non_null(strstr(rt_status(t), "\"review\":{\"state\":\"on\",\"at\":0,\"plies\":6"));
 	pegs = lifts_and_places();
 
 	t->log_len = 0;
@@ -852,7 +813,7 @@ static void test_review_steps_and_guides(void **state)
 	rt_lift(t, "e4");
 	rt_place(t, "e2");
 	assert_logged("SAY private setup-done\n");
-	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	/* The game is played from the board again. */
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "d2", "d4");
@@ -880,7 +841,7 @@ static void test_review_needs_a_finished_game(void **state)
 	assert_int_equal(as_engine("review end"), 0);
 	last_reply("review ended");
 	assert_logged("SAY private review-ended\n");
-	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	assert_int_equal(as_engine("review load nonsense"), -1);
 	last_reply("the review's FEN");
 }
