@@ -199,8 +199,8 @@ check_display() {
 # The haptic run (annabella.wiring=haptic): every value the daemon set on the motor's line,
 # with the kernel's time stamps (gpio_value in a trace instance of its own): two warnings of
 # three 150 ms pulses 150 ms apart (12 s and 8 s left), then the flag's one pulse of 1500 ms;
-# each step within 40 ms of its pattern.  (When each comes is the clock's, checked elsewhere:
-# under a loaded host the VM's warnings come late, the patterns' steps do not stretch.)
+# no step cut shorter than its pattern says (a timer never fires early; a loaded host may make
+# a step longer, which is speed, not the pattern, and is only reported).
 check_haptic() {
 	# The changes of the line, from its still level (the request sets it 0 first).
 	section haptic.trace | sed -n 's/.* \([0-9.]*\): gpio_value: [0-9]* set \([01]\).*/\1 \2/p' |
@@ -212,15 +212,17 @@ check_haptic() {
 		return
 	fi
 	# Each step's length (from one change to the next) against the pattern's: the warnings'
-	# five, the flag's one (the steps between patterns are the clock's).
+	# five, the flag's one (the steps between patterns are the clock's).  The trace's time
+	# stamps are the kernel's, to the microsecond: a millisecond short is a step cut short.
 	result=$(awk '{ t[NR] = $1 * 1000 }
 		END { split("150 150 150 150 150 0 150 150 150 150 150 0 1500", want, " ")
 		      for (k = 1; k <= 13; k++) { if (!want[k]) continue
-			d = t[k + 1] - t[k]; e = d - want[k]; if (e < 0) e = -e
-			if (e > m) m = e; if (e > 40) { printf "step %d took %.0f ms, want %d", k, d, want[k]; exit 1 } }
+			d = t[k + 1] - t[k]; e = d - want[k]
+			if (e < -1) { printf "step %d took %.1f ms, its pattern %d", k, d, want[k]; exit 1 }
+			if (e > m) m = e }
 		      printf "%.1f", m }' "$work/haptic.sets")
 	if (($? == 0)); then
-		ok "motor line: two warnings (3 x 150 ms) and the flag (1500 ms) on gpio-sim, each step within $result ms of its pattern"
+		ok "motor line: two warnings (3 x 150 ms) and the flag (1500 ms) on gpio-sim, no step short of its pattern (the longest $result ms over)"
 	else
 		bad "motor line: $result"
 	fi
