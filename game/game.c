@@ -53,7 +53,8 @@ void game_ply_name(const struct game *g, int ply, char *buf, size_t size)
 
 const char *game_stop_name(enum game_stop stop)
 {
-	static const char *const names[] = {NULL, "player", "arbiter", "claim", "restart"};
+	static const char *const names[] = {NULL,    "player",	"arbiter",
+					    "claim", "restart", "engine"};
 
 	return (unsigned)stop < sizeof(names) / sizeof(names[0]) ? names[stop] : NULL;
 }
@@ -739,7 +740,10 @@ static int apply_pause(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
-	g->stopped_by = strcmp(rec->author, "player") ? STOP_ARBITER : STOP_PLAYER;
+	g->stopped_by = !strcmp(rec->author, "player") ? STOP_PLAYER
+			: g->params.mode == GAME_CASUAL && !strcmp(rec->author, "engine")
+			    ? STOP_ENGINE
+			    : STOP_ARBITER;
 	snprintf(g->stopped_author, sizeof(g->stopped_author), "%s", rec->author);
 	g->paused_completed = -1;
 	return 0;

@@ -373,6 +373,8 @@ static void test_engine_lost_stops_the_clocks(void **state)
 	assert_logged("SAY private engine-lost-how-on\n");
 	assert_int_equal(g->clock.state, CLOCK_PAUSED);
 	assert_non_null(strstr(last_record("pause"), "engine"));
+	assert_int_equal(g->stopped_by, STOP_ENGINE);
+	assert_non_null(strstr(rt_status(t), "\"stopped_by\":\"engine\""));
 	white = clock_remaining(&g->clock, CHESS_WHITE, t->now);
 	black = clock_remaining(&g->clock, CHESS_BLACK, t->now);
 	rt_wait(t, 60000);
