@@ -877,8 +877,8 @@ int main(int argc, char **argv)
 	}
 	warn_short_pins(&d.cfg, d.opt.config_path);
 	/* A player who cannot hear the device: everything said to them on the braille display,
-	 * the events they must not miss on the vibration motor (docs/braille.md "The live
-	 * display"). */
+	 * the events they must not miss on the vibration motor (docs/braille.md "Messages for a
+	 * player who cannot hear"). */
 	if (d.cfg.deafblind) {
 		d.cfg.braille_display = d.cfg.braille_messages = true;
 		if (d.cfg.board.haptic_line == BOARD_NO_LINE)

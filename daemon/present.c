@@ -676,7 +676,7 @@ static void say_games(struct presenter *p, const struct game_effect *fx)
 	}
 }
 
-/* A review's move, comment and position on the braille display (docs/braille.md "The live
+/* A review's move, comment and position on the braille display (docs/braille.md "A review on the
  * display"). */
 static void show_review(struct presenter *p, const struct phrase_options *o,
 			const struct game_effect *fx)
