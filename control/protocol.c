@@ -556,8 +556,10 @@ static int p_engine(const struct control_words *ws, struct control_request *req,
 			return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
 		errno = 0;
 		v = strtol(ws->w[4], &end, 10);
-		if (errno || *end || end == ws->w[4] || v < -100000 || v > 100000)
-			return bad_word(err, REPLY_WANT_ENGINE_STRENGTH, ws->w[4]);
+		/* A mate in 0 is a game over: no evaluation. */
+		if (errno || *end || end == ws->w[4] || v < -100000 || v > 100000 ||
+		    (ws->w[3][0] == 'm' && (v == 0 || v < -500 || v > 500)))
+			return bad_word(err, REPLY_WANT_EVAL, ws->w[4]);
 		g->engine_op = ENGINE_OP_EVAL;
 		g->ply = (int)ply;
 		if (ws->w[3][0] == 'm') {
@@ -650,10 +652,6 @@ static int review_goto(const char *word, struct referee_review_cmd *c, struct ga
 	c->color = cmd.color < 0 ? CHESS_WHITE : cmd.color;
 	return 0;
 }
-
-/* review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin |
- * next | back | where | end | goto MOVE | enter [N] | leave | comment | aloud on|off
- * (docs/training.md "Going over a game") */
 
 /* white|black, or - for neither (the server's clock not running). */
 static int running_arg(const char *word, int *color)
@@ -804,9 +802,9 @@ static int p_online(const struct control_words *ws, struct control_request *req,
 	}
 }
 
-/* review load [FEN] | add UCI... | begin | next | back | where | end (docs/training.md "Training
- * and study")
- */
+/* review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin |
+ * next | back | where | end | goto MOVE | enter [N] | leave | comment | aloud on|off
+ * (docs/training.md "Going over a game") */
 static int p_review(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
 {

@@ -408,6 +408,9 @@ static const struct reply_row rows[REPLY_CODE_COUNT] = {
 				    "{engine} declines the draw"},
     [REPLY_EVAL_ASKED] = {"eval-asked", OK, "engine", "evaluation asked of {engine}"},
     [REPLY_NO_EVAL_ASKED] = {"no-eval-asked", ERR, "ply", "no evaluation is asked for ply {ply}"},
+    [REPLY_WANT_EVAL] =
+	{"want-eval", ERR, "word",
+	 "'{word}': centipawns for White, or moves to mate (negative: Black mates)"},
     [REPLY_NO_DRAW_ASKED] = {"no-draw-asked", ERR, "",
 			     "no draw offer of the player's stands for the engine to answer"},
     [REPLY_EVAL_SAID] = {"eval-said", OK, "centipawns",

@@ -531,6 +531,9 @@ static void test_evaluation(void **state)
 	engine_connected = true;
 	assert_int_equal(as_engine("engine eval 1 cp 30"), -1);
 	assert_int_equal(as_engine("engine eval 2 pawns 30"), -1);
+	assert_int_equal(as_engine("engine eval 2 cp lots"), -1);
+	last_reply("'lots': centipawns for White, or moves to mate");
+	assert_int_equal(as_engine("engine eval 2 mate 0"), -1);
 	assert_int_equal(as_engine("engine eval 2 cp -95"), 0);
 	last_reply("evaluation said: -95 centipawns for White");
 	assert_logged(" EVAL cp -95 mate 0 ply 2\n");
