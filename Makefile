@@ -105,6 +105,9 @@ MATESET := $(BUILD)/tests/mateset
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# A sound card that plays in real time for the benchmarks: an ALSA plugin
+# (tests/bench/pcm_paced.c).
+BENCH_BIN += $(BUILD)/bench/libasound_module_pcm_paced.so
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_SECONDS ?= 5
@@ -114,7 +117,7 @@ PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 .PHONY: package pkgtest trixie-check
 .PHONY: valgrind
 .PHONY: codes-doc guides
-.PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench demo fuzz clean torture install
+.PHONY: all deps deps-runtime deps-cross cross-check check tests checks brltest unit regress vmtest regress-update speech-samples san tsan lint format bench bench-quick demo fuzz clean torture install
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
@@ -175,6 +178,12 @@ $(MATESET): tests/mate/mateset.c tests/mate/retro.c $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC LD   $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -MF $@.d $(LDFLAGS) -o $@ tests/mate/mateset.c tests/mate/retro.c $(LIB) $(LDLIBS)
+
+$(BUILD)/bench/libasound_module_pcm_paced.so: tests/bench/pcm_paced.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC LD   $@")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -fPIC -DPIC -shared -MMD -MP \
+		-MF $@.d $(LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs alsa)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -419,6 +428,12 @@ fuzz: deps $(FUZZ_BIN)
 bench: deps
 	@$(MAKE) --no-print-directory all tests
 	@tests/bench.sh $(BUILD)
+
+# Every benchmark on a few moves, boards and loads (CI): one that fails or prints no figure
+# fails this (tests/bench.sh).
+bench-quick: deps
+	@$(MAKE) --no-print-directory all tests
+	@BENCH_QUICK=1 tests/bench.sh $(BUILD)
 
 # The demo needs what the device needs (make deps-runtime), not the test tools.
 demo: deps-runtime

@@ -3,10 +3,14 @@
  * Timing trace for measurements (make bench): when ANNABELLA_TRACE names a file, the daemon
  * appends one line per traced moment, "NS WHAT DETAIL", NS on CLOCK_MONOTONIC in
  * nanoseconds.  Traced: each board edge as it happened (`edge` for a square, `button` for a
- * button such as a clock's), each move announced (`move`), the first sample of each
- * utterance handed to the sound sink (`first-sample`), and in `annabella relay` each game
- * received (`relay-pgn BOARD PLIES CLOCKS`, CLOCKS the moves with their [%clk]).  Off (one branch)
- * when not set.  Any thread may trace: a line is one write(2) on an O_APPEND descriptor.
+ * button such as a clock's), each utterance asked for (`say CHANNEL KIND behind=KIND|-
+ * queued=N utterance=N`: every move's KIND is `move`, an echo's or a correction's with that
+ * word after it; what was being said when it came, and how many waited before it), the first
+ * sample of each handed to the sound sink (`first-sample CHANNEL KIND utterance=N`), a
+ * report of an announcement heard given to the referee (`said N`), in `annabella train` the
+ * engine asked and answering, and in `annabella relay` each game received (`relay-pgn BOARD
+ * PLIES CLOCKS`, CLOCKS the moves with their [%clk]).  Off (one branch) when not set.  Any
+ * thread may trace: a line is one write(2) on an O_APPEND descriptor.
  */
 #ifndef ANNABELLA_TRACE_H
 #define ANNABELLA_TRACE_H

@@ -8,8 +8,9 @@
  * like the web page, that plays one side of a casual game with a UCI engine run as its own child
  * (daemon/uci.h); the daemon never runs one.  On its one connection it follows `watch`, says
  * `engine on`, gives the engine's move as a relayed `move` (the daemon announces it, presses the
- * engine's clock and guides the player square by square to make it on the board) and answers the
- * player's hints (`engine hint`).  A second connection asks `status` and `moves`.
+ * engine's clock once the announcement has been heard, and guides the player square by square
+ * to make it on the board) and answers the player's hints (`engine hint`).  A second
+ * connection asks `status` and `moves`.
  *
  * It also answers the player's draw offer (`engine draw`, accepted when its evaluation at full
  * strength is level or worse for it) and evaluation (`engine eval`), and with --fen begins the

@@ -33,7 +33,7 @@ struct loop {
 	int nfds;
 	struct pollfd pfds[LOOP_MAX_FDS];
 	struct fd_entry fds[LOOP_MAX_FDS];
-	void (*idle)(void *user);
+	bool (*idle)(void *user);
 	void *idle_user;
 };
 
@@ -103,7 +103,7 @@ void loop_remove_fd(struct loop *l, int fd)
 	}
 }
 
-void loop_set_idle(struct loop *l, void (*fn)(void *user), void *user)
+void loop_set_idle(struct loop *l, bool (*fn)(void *user), void *user)
 {
 	l->idle = fn;
 	l->idle_user = user;
@@ -184,8 +184,8 @@ int loop_run(struct loop *l)
 				continue;
 			}
 			/* Speech takes no virtual time: finish it before time moves on. */
-			if (l->idle)
-				l->idle(l->idle_user);
+			if (l->idle && l->idle(l->idle_user))
+				continue;
 			if (next == UINT64_MAX) {
 				log_error(LOG_MAIN, "virtual time with nothing left to wait for");
 				loop_stop(l, 0);

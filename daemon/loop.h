@@ -36,8 +36,9 @@ int loop_add_source(struct loop *l, loop_deadline_fn deadline, loop_run_fn run, 
 int loop_add_fd(struct loop *l, int fd, short events, loop_fd_fn fn, void *user);
 void loop_set_fd_events(struct loop *l, int fd, short events);
 void loop_remove_fd(struct loop *l, int fd);
-/* Called before virtual time moves on (speech takes no virtual time: it finishes first). */
-void loop_set_idle(struct loop *l, void (*fn)(void *user), void *user);
+/* Called before virtual time moves on (speech takes no virtual time: it finishes first); true
+ * when that made something due now (the sources are run again before time moves on). */
+void loop_set_idle(struct loop *l, bool (*fn)(void *user), void *user);
 
 /* Run until loop_stop(); its status, or 1 on a poll failure. */
 int loop_run(struct loop *l);

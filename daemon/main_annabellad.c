@@ -8,11 +8,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -82,6 +85,13 @@ struct daemon {
 	uint64_t watchdog_ms, watchdog_last; /* keep-alive period (0: none), last sent */
 	uint64_t end_at;
 	bool started; /* the game is open: stopping writes its files */
+	/* The voice's reports of announcements said, each given to the referee when its last
+	 * sample has been heard (daemon time). */
+	struct said_due {
+		int report;
+		uint64_t at;
+	} said[VOICE_SAID_MAX];
+	int said_count;
 	/* The audit: the start lines written (once a game is open), the logs' anchors. */
 	bool start_logged;
 	char serial[64];
@@ -548,11 +558,77 @@ static void fairplay_changed(void *user, const struct fairplay_state *s, uint64_
 	referee_fairplay(d->referee, &d->cfg.fairplay.policy, s, now);
 }
 
-static void voice_idle(void *user)
+/* ------------------------------------------------------------------ announcements said */
+
+/* The voice's reports, each due when its announcement will have been heard: in real time
+ * that moment on the daemon's clock, in virtual time now (speech takes no virtual time). */
+static void take_said(struct daemon *d, uint64_t now)
+{
+	struct voice_said got[VOICE_SAID_MAX];
+	int n = voice_said_take(d->voice, got, VOICE_SAID_MAX);
+	uint64_t now_ns = monotonic_ns();
+
+	for (int i = 0; i < n; i++) {
+		uint64_t at = now;
+
+		if (!loop_virtual(d->loop) && got[i].heard_ns > now_ns)
+			at += (got[i].heard_ns - now_ns + 999999) / 1000000;
+		if (d->said_count == VOICE_SAID_MAX) {
+			/* More than the referee ever waits for: the oldest makes room. */
+			log_warn(LOG_VOICE, "report %d given up", d->said[0].report);
+			memmove(&d->said[0], &d->said[1],
+				sizeof(d->said[0]) * (VOICE_SAID_MAX - 1));
+			d->said_count--;
+		}
+		d->said[d->said_count++] = (struct said_due){(int)got[i].token, at};
+	}
+}
+
+static void said_ready(void *user, int fd, short revents, uint64_t now)
+{
+	(void)fd;
+	(void)revents;
+	take_said(user, now);
+}
+
+static uint64_t said_deadline(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+	uint64_t best = UINT64_MAX;
+
+	(void)now;
+	for (int i = 0; i < d->said_count; i++)
+		if (d->said[i].at < best)
+			best = d->said[i].at;
+	return best;
+}
+
+static void said_run(void *user, uint64_t now)
+{
+	struct daemon *d = user;
+
+	for (int i = 0; i < d->said_count;) {
+		struct game_event ev = {
+		    .kind = GAME_EV_SAID, .ms = now, .index = d->said[i].report};
+
+		if (d->said[i].at > now) {
+			i++;
+			continue;
+		}
+		d->said[i] = d->said[--d->said_count];
+		trace_at(0, "said", "%d", ev.index);
+		referee_handle(d->referee, &ev);
+	}
+}
+
+/* Virtual time: speech finishes before time moves on, and what was said is reported now. */
+static bool voice_idle(void *user)
 {
 	struct daemon *d = user;
 
 	voice_wait_idle(d->voice);
+	take_said(d, loop_now(d->loop));
+	return d->said_count > 0;
 }
 
 static int open_signals(void)
@@ -572,6 +648,31 @@ static int open_signals(void)
 }
 
 /* ------------------------------------------------------------------ start and stop */
+
+/* Run at a real-time priority (the unit's CPUSchedulingPolicy=, docs/install.md "Real time,
+ * and what not to run beside the daemon"), the daemon keeps its memory in RAM: a page read
+ * back from the SD card would undo what the priority gives.  Locked as it is touched (MCL_ONFAULT),
+ * what is mapped once everything has started: the unit's LimitMEMLOCK= bounds it.  Said at start
+ * either way. */
+static void realtime_memory(void)
+{
+	int policy = sched_getscheduler(0);
+	struct sched_param sp = {0};
+
+	if (policy != SCHED_FIFO && policy != SCHED_RR) {
+		log_info(LOG_MAIN, "normal priority: announcements may wait for other programs");
+		return;
+	}
+	sched_getparam(0, &sp);
+	if (mlockall(MCL_CURRENT | MCL_ONFAULT))
+		log_warn(LOG_MAIN,
+			 "real-time priority %d, but the memory cannot be locked (%s): a page read "
+			 "back from storage can delay an announcement (LimitMEMLOCK=)",
+			 sp.sched_priority, strerror(errno));
+	else
+		log_info(LOG_MAIN, "real-time priority %d (%s), memory locked", sp.sched_priority,
+			 policy == SCHED_FIFO ? "fifo" : "rr");
+}
 
 static int open_board(struct daemon *d, char *err, size_t err_size)
 {
@@ -785,6 +886,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		d->watchdog_last = loop_now(d->loop);
 		loop_add_source(d->loop, watchdog_deadline, watchdog_run, d);
 	}
+	loop_add_source(d->loop, said_deadline, said_run, d);
 	loop_add_source(d->loop, end_deadline, end_run, d);
 	d->takeover = takeover_open(d->loop, d->referee);
 	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
@@ -797,6 +899,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		loop_add_fd(d->loop, board_fd(d->board), POLLIN, board_fd_ready, d);
 	if (store_fd(d->store) >= 0)
 		loop_add_fd(d->loop, store_fd(d->store), POLLIN, store_ready, d);
+	if (voice_said_fd(d->voice) >= 0)
+		loop_add_fd(d->loop, voice_said_fd(d->voice), POLLIN, said_ready, d);
 	if (d->opt.virtual_time)
 		loop_set_idle(d->loop, voice_idle, d);
 	return 0;
@@ -900,6 +1004,9 @@ int main(int argc, char **argv)
 
 	chess_init();
 	trace_open_from_env();
+	/* One heap for every thread: no arena of 64 MB reserved per thread, so the memory that
+	 * realtime_memory() locks is little more than what is used. */
+	mallopt(M_ARENA_MAX, 1);
 	d.loop = loop_new(d.opt.virtual_time);
 	if (!d.loop) {
 		log_error(LOG_MAIN, "out of memory");
@@ -910,6 +1017,7 @@ int main(int argc, char **argv)
 		stop(&d);
 		return status;
 	}
+	realtime_memory();
 	{
 		const struct game *g = referee_game(d.referee);
 		char ready[160];

@@ -194,6 +194,39 @@ static bool is_quick_guide(enum game_msg msg)
 	       msg == GAME_MSG_QUICK_GUIDE_SPEECH;
 }
 
+/* A menu item: the next one the player steps to, or a prompt, cuts it short (voice.h). */
+static bool is_menu_item(enum game_msg msg)
+{
+	switch (msg) {
+	case GAME_MSG_MENU_OFFER_DRAW:
+	case GAME_MSG_MENU_ACCEPT_DRAW:
+	case GAME_MSG_MENU_CLAIM_THREEFOLD:
+	case GAME_MSG_MENU_CLAIM_FIFTY:
+	case GAME_MSG_MENU_RESIGN:
+	case GAME_MSG_MENU_APPROVE:
+	case GAME_MSG_MENU_CANCEL:
+	case GAME_MSG_MENU_CONFIRM_RESIGN:
+	case GAME_MSG_MENU_QUICK_GUIDE:
+	case GAME_MSG_MENU_BRAILLE_SHEET:
+	case GAME_MSG_MENU_HINT:
+	case GAME_MSG_MENU_TAKEBACK:
+	case GAME_MSG_MENU_TRAIN:
+	case GAME_MSG_MENU_END_REVIEW:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* How the voice takes a private message: the quick guide as information, a menu item as
+ * such, the rest as prompts. */
+static enum voice_kind private_kind(enum game_msg msg)
+{
+	if (is_quick_guide(msg))
+		return VOICE_KIND_INFO;
+	return is_menu_item(msg) ? VOICE_KIND_MENU : VOICE_KIND_PROMPT;
+}
+
 struct presenter *presenter_new(const struct presenter_config *cfg, struct voice *voice,
 				struct store *store)
 {
@@ -280,16 +313,19 @@ bool presenter_reaches(enum present_sink sink, enum game_audience audience)
 }
 
 /* An utterance for its audience: on the speaker or in the earphone as the audience allows
- * (an arbiter's is never spoken), and to the watchers it reaches. */
-static void say(struct presenter *p, enum game_audience audience, enum voice_kind kind,
-		const struct utterance *u, int rate_percent, uint64_t ms)
+ * (an arbiter's is never spoken), and to the watchers it reaches.  report: the referee hears
+ * when it has been said (GAME_EV_SAID), or 0. */
+static void say_reported(struct presenter *p, enum game_audience audience, enum voice_kind kind,
+			 const struct utterance *u, int rate_percent, uint64_t ms, int report)
 {
 	if (!u->text[0])
 		return;
 	if (p->voice && presenter_reaches(PRESENT_SPEAKER, audience))
-		voice_say_utterance(p->voice, VOICE_PUBLIC, kind, u, rate_percent, ms);
+		voice_say_reported(p->voice, VOICE_PUBLIC, kind, u, rate_percent, ms,
+				   (uint64_t)report);
 	else if (p->voice && presenter_reaches(PRESENT_EARPHONE, audience))
-		voice_say_utterance(p->voice, VOICE_PRIVATE, kind, u, rate_percent, ms);
+		voice_say_reported(p->voice, VOICE_PRIVATE, kind, u, rate_percent, ms,
+				   (uint64_t)report);
 	if (ctlsock_watched(p->ctl)) {
 		struct strbuf line = {0};
 
@@ -310,6 +346,12 @@ static void say(struct presenter *p, enum game_audience audience, enum voice_kin
 	if (p->cfg.braille_messages && kind != VOICE_KIND_MOVE &&
 	    presenter_reaches(PRESENT_BRAILLE, audience))
 		display_message(p->display, u->text, ms);
+}
+
+static void say(struct presenter *p, enum game_audience audience, enum voice_kind kind,
+		const struct utterance *u, int rate_percent, uint64_t ms)
+{
+	say_reported(p, audience, kind, u, rate_percent, ms, 0);
 }
 
 /* Once, privately, when the first game opens or resumes: the language, the rate and the
@@ -704,6 +746,17 @@ static void show_review(struct presenter *p, const struct phrase_options *o,
 	display_show_review(p->display, &rv);
 }
 
+/* A move's announcement: its correction cuts the move it corrects, an echo gives way to the
+ * next move, the rest is said whole (voice.h). */
+static enum voice_kind move_kind(const struct game_effect *fx)
+{
+	if (fx->kind == GAME_FX_REPEAT)
+		return VOICE_KIND_REPEAT;
+	if (fx->correction)
+		return VOICE_KIND_CORRECTION;
+	return fx->echo ? VOICE_KIND_ECHO : VOICE_KIND_MOVE;
+}
+
 static void speak(struct presenter *p, const struct game_effect *fx)
 {
 	struct phrase_options o = options(p);
@@ -725,11 +778,10 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		a.time_ms = fx->has_clock && fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
 		a.count = fx->count;
 		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], &a);
-		/* The quick guide is long: a move's announcement cuts it short. */
+		/* Public words are information a move makes stale; the quick guide too. */
 		say(p, fx->audience,
-		    fx->audience == GAME_AUDIENCE_PUBLIC || is_quick_guide(fx->msg)
-			? VOICE_KIND_INFO
-			: VOICE_KIND_PROMPT,
+		    fx->audience == GAME_AUDIENCE_PUBLIC || fx->after_move ? VOICE_KIND_INFO
+									   : private_kind(fx->msg),
 		    &u, 100, fx->ms);
 		break;
 	case GAME_FX_BRAILLE_PAGE: {
@@ -763,8 +815,8 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 			p->repeated = true;
 			p->last_repeat_ms = fx->ms;
 		}
-		say(p, fx->audience, fx->kind == GAME_FX_MOVE ? VOICE_KIND_MOVE : VOICE_KIND_REPEAT,
-		    &u, rate, fx->ms);
+		say_reported(p, fx->audience, move_kind(fx), &u, rate, fx->ms,
+			     fx->kind == GAME_FX_MOVE ? fx->report : 0);
 		break;
 	case GAME_FX_PIECE:
 		phrase_add_german(&u, phrase_piece(fx->piece));
@@ -786,9 +838,9 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 					     sizeof(text));
 			utterance_add(&u, o.lang, text);
 		}
-		/* The first square of the engine's move goes after the move's announcement (a
-		 * prompt would go before it); a move of the player's own makes it stale. */
-		say(p, fx->audience, fx->after_move ? VOICE_KIND_INFO : VOICE_KIND_PROMPT, &u, 100,
+		/* The first square of the engine's move goes after the move's announcement
+		 * (guidance would go before it); a move of the player's own makes either stale. */
+		say(p, fx->audience, fx->after_move ? VOICE_KIND_INFO : VOICE_KIND_GUIDE, &u, 100,
 		    fx->ms);
 		break;
 	case GAME_FX_HINT:

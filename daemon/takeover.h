@@ -6,7 +6,9 @@
  * is approved (8.7), or at the next start of the service (a boot).  It never interrupts a
  * game: a restart mid-game would stop the clocks until the arbiter starts them again.
  *
- * Checked every two seconds in real time (a replay in virtual time is never taken over).
+ * Checked when the program's folder changes (inotify; every two seconds where it cannot be
+ * watched), and then every two seconds while a game keeps the new version waiting: an idle
+ * daemon never wakes for it.  A replay in virtual time is never taken over.
  * When it is time, the loop stops; main() closes everything as for a stop and executes the
  * new program in the same process with the same arguments, so the service manager sees
  * the same main process reload (RELOADING=1, then the new one's READY=1).

@@ -247,13 +247,23 @@ struct game_effect {
 	bool correction; /* MOVE: it replaces the move announced before (D.2.8) */
 	bool relayed;	 /* MOVE: relayed to the device (an assistant's, the engine's), not made
 			    on the board */
+	/* MOVE: its listener has heard it already: the opponent's move, which the opponent
+	 * announced (D.2.1), or any move in training, where no sighted opponent needs the
+	 * player's own said.  The next move may cut its announcement short; the tactile
+	 * player's own move against a person is the move's announcement (D.2.3.3), said
+	 * whole. */
+	bool echo;
+	/* MOVE: tell the referee when its announcement has been heard to its end
+	 * (GAME_EV_SAID with this number), or 0 */
+	int report;
 	/* PIECE */
 	enum chess_piece_type piece;
 	/* GUIDE */
 	int square;
 	bool occupied;	 /* the square should hold a peg (of `piece`) */
 	bool confirmed;	 /* it does now (set-up guidance confirms each square) */
-	bool after_move; /* the first square of a move just announced: said after it */
+	bool after_move; /* GUIDE: the first square of a move just announced; SAY: words about
+			    that move (the engine's move declining a draw): said after it */
 	/* TIMES, WARNING; SAY of a clock gap: white_ms */
 	bool has_clock;
 	int64_t white_ms, black_ms;

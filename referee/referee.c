@@ -215,6 +215,7 @@ static void maybe_next_game(struct referee *r, uint64_t now)
 
 void referee_stop(struct referee *r, uint64_t now)
 {
+	ref_engine_press_now(r, now);
 	complete_ended_game(r, now);
 	r->scoresheet_dirty = true;
 	flush(r, now);
@@ -266,9 +267,11 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 		return;
 	switch (b) {
 	case GAME_BUTTON_PLAYER_CLOCK:
+		ref_engine_press_now(r, now);
 		ref_press(r, player, now);
 		break;
 	case GAME_BUTTON_OPPONENT_CLOCK:
+		ref_engine_press_now(r, now);
 		ref_press(r, !player, now);
 		break;
 	case GAME_BUTTON_INFO:
@@ -324,6 +327,8 @@ static void tick(struct referee *r, uint64_t now)
 		ref_last_moves(r, REFEREE_LAST_MOVES, now);
 	}
 	ref_arbiter_tick(r, now);
+	if (now >= ref_engine_deadline(r))
+		ref_engine_press_now(r, now);
 }
 
 void referee_handle(struct referee *r, const struct game_event *ev)
@@ -344,6 +349,9 @@ void referee_handle(struct referee *r, const struct game_event *ev)
 	case GAME_EV_TICK:
 		tick(r, ev->ms);
 		break;
+	case GAME_EV_SAID:
+		ref_engine_said(r, ev->index, ev->ms);
+		break;
 	}
 	flush(r, ev->ms);
 }
@@ -355,6 +363,7 @@ void referee_command(struct referee *r, const struct game_command *cmd, uint64_t
 		game_reply_set(reply, REPLY_NO_GAME, NULL);
 		return;
 	}
+	ref_engine_press_now(r, now);
 	ref_command(r, cmd, now, reply);
 }
 
@@ -398,6 +407,9 @@ uint64_t referee_deadline(const struct referee *r, uint64_t now)
 		best = t;
 	if (r->repeat_held && r->repeat_down_ms + r->set.hold_ms < best)
 		best = r->repeat_down_ms + r->set.hold_ms;
+	t = ref_engine_deadline(r);
+	if (t < best)
+		best = t;
 	return best;
 }
 

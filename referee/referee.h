@@ -71,6 +71,8 @@ enum game_event_kind {
 	GAME_EV_SQUARE,	     /* `index` square, `active`: a peg is in it */
 	GAME_EV_BUTTON,	     /* `index` enum game_button, `active`: pressed */
 	GAME_EV_TICK,	     /* time passed (referee_deadline() reached) */
+	GAME_EV_SAID,	     /* the announcement of the MOVE effect `index` (its `report`) has
+				been heard to its end, or was cut short */
 };
 
 /* The board's buttons (README "The device"), in the board's order. */

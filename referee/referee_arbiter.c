@@ -125,7 +125,11 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	}
 	/* The opponent's reply: a mismatch kept from the tactile player opens now. */
 	ref_mismatch_open_held(r, now);
+	/* The training engine's move: the referee hears when its announcement has been said. */
+	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING)
+		r->report_next = ++r->report_last;
 	if (ref_make_move(r, m, correction, cmd->author, now)) {
+		r->report_next = 0;
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "move")));
 		return;
 	}
@@ -140,12 +144,13 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		game_ply_name(g, target - 1, name, sizeof(name));
 		ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
 	}
-	/* The training engine's move (docs/training.md "Training and study"): it presses its own
-	 * clock at once, and the player is guided square by square to make the move on the board.
-	 */
+	/* The training engine's move (docs/training.md "Training and study"): its clock is pressed
+	 * for it once the move has been announced (D.2.3-D.2.4), so the player's clock runs from
+	 * when the player has heard it; the player is guided square by square to make it on the
+	 * board. */
 	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING) {
 		ref_engine_moved(r, now);
-		ref_press(r, !player, now);
+		ref_engine_press_when_said(r, now);
 		ref_relay_guide_begin(r, now);
 	}
 }

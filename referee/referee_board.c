@@ -134,6 +134,8 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 
 	if (!chess_pos_is_legal(&before, m) || game_over(g))
 		return -1;
+	/* A move made before the engine's announcement was heard: its press comes first. */
+	ref_engine_press_now(r, now);
 	r->relay_guide = false;
 	complete_waiting(r, mover, now);
 	/* An opponent's press that came first completes the move at once. */
@@ -151,6 +153,9 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	fx.ply = ply;
 	fx.correction = correction;
 	fx.relayed = relayed_by != NULL;
+	fx.echo = mover != g->params.player || r->engine.state == REFEREE_ENGINE_PLAYING;
+	fx.report = r->report_next;
+	r->report_next = 0;
 	ref_effect(r, &fx);
 	if (ref_emit(r, &rec))
 		return -1;

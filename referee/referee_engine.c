@@ -27,7 +27,7 @@ static bool engine_plays(const struct referee *r)
 
 /* ------------------------------------------------------------------ its strength */
 
-void ref_engine_said(struct referee *r, const struct game_command *cmd, uint64_t now)
+void ref_engine_strength_said(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	bool white = r->engine.side == CHESS_WHITE;
 
@@ -61,6 +61,9 @@ void ref_engine_lost(struct referee *r, uint64_t now)
 	const struct game *g = &r->g;
 
 	r->engine.draw_asked = r->engine.eval_asked = false;
+	/* Its last move's press, if it waits for the announcement, is made first: the move was
+	 * made. */
+	ref_engine_press_now(r, now);
 	if (!g->open || game_over(g) || g->params.mode != GAME_CASUAL)
 		return;
 	/* Nobody would press the engine's clock: they stand until it is back (the menu's
@@ -120,10 +123,16 @@ static void draw_answer(struct referee *r, const struct game_command *cmd, uint6
 
 void ref_engine_moved(struct referee *r, uint64_t now)
 {
-	/* Its move before its answer rejects the offer (9.1.2.1). */
+	struct game_effect fx = {.kind = GAME_FX_SAY,
+				 .ms = now,
+				 .channel = GAME_PRIVATE,
+				 .msg = GAME_MSG_ENGINE_DECLINES_DRAW,
+				 .after_move = true};
+
+	/* Its move before its answer rejects the offer (9.1.2.1): said after the move. */
 	if (r->engine.draw_asked) {
 		r->engine.draw_asked = false;
-		ref_say(r, GAME_PRIVATE, GAME_MSG_ENGINE_DECLINES_DRAW, now);
+		ref_effect(r, &fx);
 	}
 }
 

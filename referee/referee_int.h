@@ -49,7 +49,15 @@ struct referee {
 		bool draw_asked, eval_asked;
 		int draw_ply, eval_ply;
 		bool stopped_clocks;
+		/* Its clock is pressed once its move has been heard (D.2.3-D.2.4): the
+		 * report that announcement gives (0: none awaited), and the latest time to
+		 * press should no report come. */
+		int press_report;
+		uint64_t press_by;
+		int press_plies; /* the game's plies with that move: a takeback cancels it */
 	} engine;
+	/* The report number the next MOVE effect asks for (0: none), and the last one given. */
+	int report_next, report_last;
 	/* Online play (referee_online.c): the online process, as it said of itself and of the
 	 * server's game. */
 	struct {
@@ -188,12 +196,21 @@ void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t 
 void ref_train_request(struct referee *r, uint64_t now);
 /* The engine's relayed move: guide its squares one by one. */
 void ref_relay_guide_begin(struct referee *r, uint64_t now);
+/* The engine's move was made: its clock is pressed once the announcement has been heard. */
+void ref_engine_press_when_said(struct referee *r, uint64_t now);
+/* A report of an announcement heard (GAME_EV_SAID). */
+void ref_engine_said(struct referee *r, int report, uint64_t now);
+/* The engine's clock pressed now if it waits for its announcement: before anything that
+ * needs the clocks as they are after its move (a press, a move, a command, the end). */
+void ref_engine_press_now(struct referee *r, uint64_t now);
+/* When the engine's press is due at the latest, or UINT64_MAX. */
+uint64_t ref_engine_deadline(const struct referee *r);
 /* A square changed: the board's guidance of the engine's move, if it is on. */
 void ref_train_square(struct referee *r, int sq, uint64_t before, uint64_t now);
 
 /* referee_engine.c */
 /* engine on: what the player hears of it (its side and strength). */
-void ref_engine_said(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_engine_strength_said(struct referee *r, const struct game_command *cmd, uint64_t now);
 /* The engine is gone while it played: the clocks stop, the player hears how to go on. */
 void ref_engine_lost(struct referee *r, uint64_t now);
 /* The tactile player offered a draw: asked of the engine. */

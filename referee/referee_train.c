@@ -125,6 +125,38 @@ void ref_relay_guide_begin(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ the engine */
 
+/* The engine's press waits this long at most for its announcement's report (a voice that
+ * never reports: its output stuck). */
+#define ENGINE_PRESS_WAIT_MS 10000
+
+void ref_engine_press_when_said(struct referee *r, uint64_t now)
+{
+	r->engine.press_report = r->report_last;
+	r->engine.press_by = now + ENGINE_PRESS_WAIT_MS;
+	r->engine.press_plies = game_plies(&r->g);
+}
+
+void ref_engine_press_now(struct referee *r, uint64_t now)
+{
+	if (!r->engine.press_report)
+		return;
+	r->engine.press_report = 0;
+	/* Still the game its move was made in (not taken back, not another game). */
+	if (r->g.open && game_plies(&r->g) == r->engine.press_plies)
+		ref_press(r, !r->g.params.player, now);
+}
+
+void ref_engine_said(struct referee *r, int report, uint64_t now)
+{
+	if (report && report == r->engine.press_report)
+		ref_engine_press_now(r, now);
+}
+
+uint64_t ref_engine_deadline(const struct referee *r)
+{
+	return r->engine.press_report ? r->engine.press_by : UINT64_MAX;
+}
+
 void referee_engine_info(const struct referee *r, struct referee_engine_info *out)
 {
 	out->state = r->engine.state;
@@ -164,7 +196,7 @@ static void engine_on(struct referee *r, const struct game_command *cmd, uint64_
 	snprintf(r->engine.name, sizeof(r->engine.name), "%.*s", (int)sizeof(r->engine.name) - 1,
 		 cmd->text[0] ? cmd->text : "an engine");
 	if (news || r->engine.stopped_clocks)
-		ref_engine_said(r, cmd, now);
+		ref_engine_strength_said(r, cmd, now);
 	ref_answer(
 	    r, cmd, now, REPLY_ENGINE_PLAYS,
 	    REPLY_ARGS(REPLY_S("engine", r->engine.name), REPLY_S("color", color_word(side))));

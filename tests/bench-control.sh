@@ -16,7 +16,7 @@ printf '[voice]\nrecord = no\n[state]\nsync = no\n' >"$work/bench.conf"
 spawn "$build/annabellad" --config "$work/bench.conf" --board "sim:$work/game.script" --time real \
 	--audio none --state "$work/state" --control "$work/control" >/dev/null 2>&1
 daemon=$!
-"$build/bench/bench_control" "$work/control" 2000 5000
+"$build/bench/bench_control" "$work/control" "${CONTROL_BENCH_REQUESTS:-2000}" 5000
 stop $daemon
 moves=$(grep -c ' public ' "$work/state/speech.log")
 echo "bench control_during_game_moves_announced $moves moves"

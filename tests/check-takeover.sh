@@ -29,9 +29,19 @@ run() { # NAME SCRIPT: the daemon from a copy of the build, in real time
 	wait_for 5 test -S "$work/$1.sock" || bad "$1: the daemon did not start"
 }
 
-# An idle board: nothing played, the clock not started.  The new version takes over at once.
+# The daemon's threads' voluntary context switches: each is a wake-up.
+wakeups() { awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }' /proc/$pid/task/*/status; }
+
+# An idle board: nothing played, the clock not started.  Nothing wakes the daemon while
+# its program stays as it is (the folder is watched, not looked at every two seconds); the
+# new version takes over at once.
 printf '+30000 press info\n' >"$work/idle.script"
 run idle idle.script
+sleep 1
+w0=$(wakeups)
+sleep 3
+w1=$(wakeups)
+[ "$w1" = "$w0" ] && ok || bad "idle: the daemon woke $((w1 - w0)) times in 3 s with nothing to do"
 install_new
 if wait_for 4 marker_is_daemon; then
 	ok

@@ -93,6 +93,22 @@ def stop(*ps, timeout=5):
             p.wait()
 
 
+def paced_card(build, name):
+    """An ALSA device `name` that plays in real time, as a card does (tests/bench/pcm_paced.c):
+    the environment a program needs to find it (ALSA_CONFIG_PATH), and the card's log (when
+    sound started and stopped).  lib.sh's paced_card."""
+    conf = os.path.join(work, "alsa-paced.conf")
+    log = os.path.join(work, name + ".card")
+    if not os.path.exists(conf):
+        plugin = os.path.join(os.path.abspath(build), "bench", "libasound_module_pcm_paced.so")
+        with open(conf, "w") as f:
+            f.write(f'pcm_type.paced {{ lib "{plugin}" }}\n')
+    with open(conf, "a") as f:
+        f.write(f'pcm.{name} {{ type paced log "{log}" }}\n')
+    open(log, "w").close()
+    return {"ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + conf}, log
+
+
 def free_port():
     """A TCP port nobody listens on, now."""
     s = socket.socket()

@@ -252,6 +252,20 @@ start_broker() { # CONF: mosquitto with it, its log CONF.log, its PID in $broker
 	broker_pid=$!
 }
 
+# ------------------------------------------------------------------ a sound card in real time
+paced_card() { # BUILD NAME: an ALSA device NAME that plays in real time, as a card does
+	# (tests/bench/pcm_paced.c), for the programs started after; its log (when sound started
+	# and stopped) $work/NAME.card
+	local plugin=$1/bench/libasound_module_pcm_paced.so
+	[ -f "$plugin" ] || give_up "$plugin is not built (make tests)"
+	[ -f "$work/alsa-paced.conf" ] ||
+		printf 'pcm_type.paced { lib "%s" }\n' "$(cd "$(dirname "$plugin")" && pwd)/${plugin##*/}" \
+			>"$work/alsa-paced.conf"
+	printf 'pcm.%s { type paced log "%s" }\n' "$2" "$work/$2.card" >>"$work/alsa-paced.conf"
+	: >"$work/$2.card"
+	export ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:$work/alsa-paced.conf
+}
+
 # ------------------------------------------------------------------ at exit
 _lib_cleanup() {
 	local i

@@ -22,6 +22,8 @@ struct voice_sink_env {
 	/* Polled while a sink waits for its device: true when the current utterance is to stop. */
 	bool (*should_abort)(void *ctx);
 	void *abort_ctx;
+	/* Readable when it is to stop: a sink waiting for its device waits on it too (or -1). */
+	int abort_fd;
 };
 
 struct voice_sink_ops {

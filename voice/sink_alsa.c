@@ -7,6 +7,7 @@
  */
 #include <alsa/asoundlib.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,25 @@ static struct voice_sink *alsa_open(const struct voice_sink_env *env, char *err,
 	return s;
 }
 
+/* Until the device has room for a period, at most ms; at once when the utterance is cut
+ * short (its samples no longer matter). */
+static void alsa_wait(struct voice_sink *s, snd_pcm_t *pcm, int ms)
+{
+	struct pollfd pfd[9];
+	unsigned short revents;
+	int n = snd_pcm_poll_descriptors_count(pcm);
+
+	if (s->env->abort_fd < 0 || n <= 0 || n > 8 ||
+	    snd_pcm_poll_descriptors(pcm, pfd, (unsigned)n) != n) {
+		snd_pcm_wait(pcm, ms);
+		return;
+	}
+	pfd[n] = (struct pollfd){.fd = s->env->abort_fd, .events = POLLIN};
+	if (poll(pfd, (nfds_t)n + 1, ms) > 0)
+		/* What the device's descriptors say (a plugin takes its wake-up here). */
+		snd_pcm_poll_descriptors_revents(pcm, pfd, (unsigned)n, &revents);
+}
+
 static void alsa_begin(struct voice_sink *s, enum voice_channel ch)
 {
 	channel_try_open(s, ch);
@@ -143,7 +163,7 @@ static int alsa_write(struct voice_sink *s, enum voice_channel ch, const int16_t
 				channel_lost(s, ch, "stalled", -ETIMEDOUT);
 				return -1;
 			}
-			snd_pcm_wait(c->pcm, 50);
+			alsa_wait(s, c->pcm, 50);
 			continue;
 		}
 		if (k == -EPIPE || k == -ESTRPIPE || k == -EINTR) {

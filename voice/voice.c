@@ -6,10 +6,13 @@
  * thread) and hands the samples to the sink and, for public announcements, to the game's
  * audio record.  voice_say() only copies the text under a mutex and signals.
  *
- * Order: PROMPT first (private, urgent), then everything else in the order it was said.
- * A new MOVE makes queued REPEAT / TIME / INFO utterances stale (they are dropped, with a
- * warning) and stops one being spoken (the synth callback returns 1; ALSA drops its buffer).
- * A new TIME or REPEAT replaces a queued one of its kind.
+ * Order: PROMPT, GUIDE and MENU first (private, urgent), then everything else in the order it was
+ * said.  A new utterance makes stale what no longer matters once it comes (voice.h, the
+ * table stale_on[] below): stale utterances waiting are dropped (with a warning), one being
+ * spoken is stopped (the synth callback returns 1; the sink drops its buffer), so nothing
+ * that matters waits behind what does not.  An utterance may ask to be reported when said
+ * (voice_say_reported()): the loop hears of it through an eventfd, with the time its last
+ * sample will have played on the sink's stream.
  *
  * An utterance is a list of segments, each in its language (voice/utterance.h).  They are
  * synthesised one after another into the one stream, each with its own language's voice
@@ -35,6 +38,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -67,6 +71,7 @@ struct item {
 	uint64_t time_ms;
 	uint64_t said_ns; /* monotonic, when voice_say() took it */
 	uint64_t seq;
+	uint64_t token;	  /* reported when said (voice_say_reported()), or 0 */
 	int record_fd;	  /* ITEM_RECORD: the new record file, or -1 to end the record */
 	bool record_opus; /* ITEM_RECORD: its format is Ogg Opus (its name ends in .opus) */
 	/* ITEM_RECORD: its path ("": the record ends, or the path is too long to keep) */
@@ -124,6 +129,11 @@ struct voice {
 
 	/* The utterance to stop now (its seq), read by the synth callback. */
 	atomic_uint_fast64_t abort_seq;
+	/* Reports of utterances said (under lock), and the eventfd that tells of them. */
+	struct voice_said said[VOICE_SAID_MAX];
+	int said_count;
+	int said_fd;
+	int cut_fd; /* an eventfd, readable once the utterance being said is cut short */
 
 	/* Voice thread only. */
 	struct item current;
@@ -160,10 +170,48 @@ struct voice {
 	size_t tail_kept;  /* of the previous segment's held samples, kept */
 	size_t joint_raw;  /* the joint's silence as eSpeak NG made it */
 	short hold[JOINT_HOLD_MAX];
+	/* Each channel's stream as a sink that plays in real time plays it: when what it was
+	 * given so far ends (monotonic ns), and where the current utterance starts in it. */
+	uint64_t stream_end_ns[VOICE_CHANNEL_COUNT];
+	uint64_t play_from_ns;
+	uint64_t samples_played; /* of the current utterance, taken by the sink */
 };
 
 static const char *const channel_names[VOICE_CHANNEL_COUNT] = {"public", "private"};
-static const char *const kind_names[] = {"move", "repeat", "time", "prompt", "info"};
+static const char *const kind_names[VOICE_KIND_COUNT] = {
+    "move", "repeat", "time", "prompt", "info", "echo", "correction", "menu", "guide"};
+/* In the timing trace every move is a "move" (its kind after it). */
+static const char *const trace_kinds[VOICE_KIND_COUNT] = {
+    "move", "repeat", "time", "prompt", "info", "move echo", "move correction", "menu", "guide"};
+
+#define KIND(k) (1u << VOICE_KIND_##k)
+/* What any move makes stale, waiting or being said; and what the player's newer prompts,
+ * guidance and menu items cut short on their channel. */
+#define STALE_ON_MOVE	(KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(GUIDE))
+#define STALE_ON_PROMPT (KIND(REPEAT) | KIND(TIME) | KIND(INFO) | KIND(MENU))
+/* What a newer utterance of each kind makes stale (voice.h): waiting utterances of the kinds
+ * `drops` are dropped, the one being said is cut short when of the kinds `cuts`; on the
+ * newer one's channel only, or on both. */
+static const struct staleness {
+	unsigned drops, cuts;
+	bool same_channel;
+} stale_on[VOICE_KIND_COUNT] = {
+    [VOICE_KIND_MOVE] = {STALE_ON_MOVE, STALE_ON_MOVE | KIND(ECHO), false},
+    [VOICE_KIND_ECHO] = {STALE_ON_MOVE, STALE_ON_MOVE | KIND(ECHO), false},
+    [VOICE_KIND_CORRECTION] = {STALE_ON_MOVE,
+			       STALE_ON_MOVE | KIND(ECHO) | KIND(MOVE) | KIND(CORRECTION), false},
+    [VOICE_KIND_PROMPT] = {0, STALE_ON_PROMPT, true},
+    [VOICE_KIND_GUIDE] = {0, STALE_ON_PROMPT, true},
+    [VOICE_KIND_MENU] = {KIND(MENU), STALE_ON_PROMPT, true},
+    [VOICE_KIND_REPEAT] = {KIND(REPEAT), KIND(REPEAT), true},
+    [VOICE_KIND_TIME] = {KIND(TIME), KIND(TIME), true},
+    [VOICE_KIND_INFO] = {0, 0, false},
+};
+
+static bool is_urgent(enum voice_kind k)
+{
+	return k == VOICE_KIND_PROMPT || k == VOICE_KIND_MENU || k == VOICE_KIND_GUIDE;
+}
 
 void voice_config_defaults(struct voice_config *cfg)
 {
@@ -182,9 +230,37 @@ void voice_config_defaults(struct voice_config *cfg)
 
 /* ---------------------------------------------------------------- the queue (under lock) */
 
-static bool is_stale_kind(enum voice_kind k)
+/* An utterance of `kind` on `ch` that an utterance of `newer` on `newer_ch` makes stale
+ * (one of the kinds `mask`: stale_on[newer].drops or .cuts). */
+static bool stale(unsigned mask, enum voice_kind newer, enum voice_channel newer_ch,
+		  enum voice_kind kind, enum voice_channel ch)
 {
-	return k == VOICE_KIND_REPEAT || k == VOICE_KIND_TIME || k == VOICE_KIND_INFO;
+	return (mask & 1u << kind) && (!stale_on[newer].same_channel || ch == newer_ch);
+}
+
+/* The loop is told that reports wait. */
+static void said_signal(struct voice *v)
+{
+	static const uint64_t one = 1;
+
+	if (v->said_fd >= 0 && write(v->said_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		log_warn(LOG_VOICE, "report: %s", strerror(errno));
+}
+
+/* A report of an utterance said (voice_said_take()); the oldest is given up when the loop
+ * has not taken VOICE_SAID_MAX of them. */
+static void said_post(struct voice *v, uint64_t token, uint64_t heard_ns)
+{
+	if (!token)
+		return;
+	if (v->said_count == VOICE_SAID_MAX) {
+		log_warn(LOG_VOICE, "report of utterance %llu not taken; given up",
+			 (unsigned long long)v->said[0].token);
+		memmove(&v->said[0], &v->said[1], sizeof(v->said[0]) * (VOICE_SAID_MAX - 1));
+		v->said_count--;
+	}
+	v->said[v->said_count++] = (struct voice_said){token, heard_ns};
+	said_signal(v);
 }
 
 static void queue_remove_at(struct voice *v, int pos)
@@ -198,32 +274,49 @@ static void queue_remove_at(struct voice *v, int pos)
 	v->free_slots[v->free_count++] = slot;
 }
 
-static void queue_drop_where(struct voice *v, bool (*match)(const struct item *, enum voice_kind),
-			     enum voice_kind kind, const char *why)
+/* The utterance being said stops now: the synth callback and a sink waiting for its device
+ * see it (the eventfd wakes the sink's wait at once). */
+static void cut_current(struct voice *v)
+{
+	static const uint64_t one = 1;
+
+	atomic_store(&v->abort_seq, v->current_seq);
+	if (v->cut_fd >= 0 && write(v->cut_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		log_warn(LOG_VOICE, "cut: %s", strerror(errno));
+}
+
+/* Whether an utterance waiting after `it` makes it stale (it would have cut it short). */
+static bool stale_behind(const struct voice *v, const struct item *it)
+{
+	for (int i = 0; i < v->queued; i++) {
+		const struct item *o = &v->slots[v->order[i]];
+
+		if (o->type == ITEM_UTTERANCE && o->seq > it->seq &&
+		    stale(stale_on[o->kind].cuts, o->kind, o->ch, it->kind, it->ch))
+			return true;
+	}
+	return false;
+}
+
+/* What an utterance of `kind` on `ch` makes stale among those waiting: dropped, each said
+ * as never spoken (and reported). */
+static void queue_drop_stale(struct voice *v, enum voice_kind kind, enum voice_channel ch)
 {
 	for (int i = 0; i < v->queued;) {
 		const struct item *it = &v->slots[v->order[i]];
 
-		if (it->type == ITEM_UTTERANCE && match(it, kind)) {
-			log_warn(LOG_VOICE, "not spoken (%s): %s %s \"%s\"", why,
-				 kind_names[it->kind], channel_names[it->ch], it->u.text);
+		if (it->type == ITEM_UTTERANCE &&
+		    stale(stale_on[kind].drops, kind, ch, it->kind, it->ch)) {
+			log_warn(LOG_VOICE, "not spoken (superseded by a newer %s): %s %s \"%s\"",
+				 kind_names[kind], kind_names[it->kind], channel_names[it->ch],
+				 it->u.text);
 			v->stats.dropped++;
+			said_post(v, it->token, monotonic_ns());
 			queue_remove_at(v, i);
 		} else {
 			i++;
 		}
 	}
-}
-
-static bool match_stale(const struct item *it, enum voice_kind kind)
-{
-	(void)kind;
-	return is_stale_kind(it->kind);
-}
-
-static bool match_same_kind(const struct item *it, enum voice_kind kind)
-{
-	return it->kind == kind;
 }
 
 /* Take a free slot; NULL if none (utterances are limited to VOICE_QUEUE_SIZE). */
@@ -235,19 +328,20 @@ static struct item *queue_reserve(struct voice *v, enum item_type type)
 	return &v->slots[v->free_slots[v->free_count - 1]];
 }
 
-static void queue_insert(struct voice *v, struct item *it)
+/* Queued in its place; how many items wait before it. */
+static int queue_insert(struct voice *v, struct item *it)
 {
 	int slot = (int)(it - v->slots);
 	int pos = v->queued;
 
 	v->free_count--;
-	if (it->type == ITEM_UTTERANCE && it->kind == VOICE_KIND_PROMPT) {
-		/* After the prompts already waiting, before everything else. */
+	if (it->type == ITEM_UTTERANCE && is_urgent(it->kind)) {
+		/* After the prompts and menu items already waiting, before everything else. */
 		pos = 0;
 		while (pos < v->queued) {
 			const struct item *o = &v->slots[v->order[pos]];
 
-			if (o->type != ITEM_UTTERANCE || o->kind != VOICE_KIND_PROMPT)
+			if (o->type != ITEM_UTTERANCE || !is_urgent(o->kind))
 				break;
 			pos++;
 		}
@@ -259,6 +353,7 @@ static void queue_insert(struct voice *v, struct item *it)
 	if (it->type == ITEM_UTTERANCE)
 		v->queued_utterances++;
 	it->seq = ++v->next_seq;
+	return pos;
 }
 
 /* ---------------------------------------------------------------- the main loop's side */
@@ -280,25 +375,33 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
 int voice_say_utterance(struct voice *v, enum voice_channel ch, enum voice_kind kind,
 			const struct utterance *u, int rate_percent, uint64_t time_ms)
 {
+	return voice_say_reported(v, ch, kind, u, rate_percent, time_ms, 0);
+}
+
+int voice_say_reported(struct voice *v, enum voice_channel ch, enum voice_kind kind,
+		       const struct utterance *u, int rate_percent, uint64_t time_ms,
+		       uint64_t token)
+{
 	uint64_t said = monotonic_ns();
+	const char *behind = "-"; /* what was being said when it came, for the trace */
 	struct item *it;
+	int ahead;
 
 	if ((unsigned)ch >= VOICE_CHANNEL_COUNT)
 		ch = VOICE_PRIVATE;
-	if ((unsigned)kind > VOICE_KIND_INFO)
+	if ((unsigned)kind >= VOICE_KIND_COUNT)
 		kind = VOICE_KIND_INFO;
-	trace_at(said, "say", "%s %s", channel_names[ch], kind_names[kind]);
 	pthread_mutex_lock(&v->lock);
-	if (kind == VOICE_KIND_MOVE) {
-		queue_drop_where(v, match_stale, kind, "superseded by a move");
-		if (v->busy && is_stale_kind(v->current_kind))
-			atomic_store(&v->abort_seq, v->current_seq);
-	} else if (kind == VOICE_KIND_TIME || kind == VOICE_KIND_REPEAT) {
-		queue_drop_where(v, match_same_kind, kind, "said again");
+	queue_drop_stale(v, kind, ch);
+	if (v->busy && v->current.type == ITEM_UTTERANCE) {
+		behind = kind_names[v->current_kind];
+		if (stale(stale_on[kind].cuts, kind, ch, v->current_kind, v->current.ch))
+			cut_current(v);
 	}
 	it = queue_reserve(v, ITEM_UTTERANCE);
 	if (it == NULL) {
 		v->stats.dropped++;
+		said_post(v, token, said);
 		pthread_mutex_unlock(&v->lock);
 		log_warn(LOG_VOICE, "queue full, not spoken: %s \"%s\"", channel_names[ch],
 			 u->text);
@@ -309,13 +412,43 @@ int voice_say_utterance(struct voice *v, enum voice_channel ch, enum voice_kind 
 	it->kind = kind;
 	it->time_ms = time_ms;
 	it->said_ns = said;
+	it->token = token;
 	it->record_fd = -1;
 	it->rate_percent = rate_percent > 0 ? rate_percent : 100;
 	it->u = *u;
-	queue_insert(v, it);
+	ahead = queue_insert(v, it);
+	/* make bench: what it waited behind (the kind being said, "-" for nothing; the
+	 * utterances queued before it), and its number, which its first sample's line names
+	 * too.  Traced before the thread can take it. */
+	trace_at(said, "say", "%s %s behind=%s queued=%d utterance=%llu", channel_names[ch],
+		 trace_kinds[kind], behind, ahead, (unsigned long long)it->seq);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
 	return 0;
+}
+
+int voice_said_fd(const struct voice *v)
+{
+	return v->said_fd;
+}
+
+int voice_said_take(struct voice *v, struct voice_said *out, int max)
+{
+	uint64_t n;
+	int k;
+
+	if (v->said_fd >= 0 && read(v->said_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log_warn(LOG_VOICE, "report: %s", strerror(errno));
+	pthread_mutex_lock(&v->lock);
+	k = v->said_count < max ? v->said_count : max;
+	memcpy(out, v->said, sizeof(out[0]) * (size_t)k);
+	memmove(&v->said[0], &v->said[k], sizeof(v->said[0]) * (size_t)(v->said_count - k));
+	v->said_count -= k;
+	/* What is left still waits: readable again. */
+	if (v->said_count)
+		said_signal(v);
+	pthread_mutex_unlock(&v->lock);
+	return k;
 }
 
 int voice_record_to(struct voice *v, const char *path)
@@ -383,16 +516,27 @@ static void emit(struct voice *v, const short *wav, size_t numsamples)
 
 	if (numsamples == 0)
 		return;
-	if (v->current_to_sink)
+	if (v->current_to_sink) {
+		/* It plays after what the stream holds already (a sink in real time). */
+		if (!v->samples_played) {
+			uint64_t now = monotonic_ns();
+			uint64_t end = v->stream_end_ns[v->current.ch];
+
+			v->play_from_ns = end > now ? end : now;
+		}
 		lost = v->sink_ops->write(v->sink, v->current.ch, wav, numsamples) != 0;
+		if (!lost)
+			v->samples_played += numsamples;
+	}
 	if (!v->first_sample_seen) {
 		uint64_t latency = monotonic_ns() - v->current.said_ns;
 
-		trace_at(0, "first-sample", "%s %s", channel_names[v->current.ch],
-			 kind_names[v->current.kind]);
+		trace_at(0, "first-sample", "%s %s utterance=%llu", channel_names[v->current.ch],
+			 trace_kinds[v->current.kind], (unsigned long long)v->current.seq);
 		v->first_sample_seen = true;
 		pthread_mutex_lock(&v->lock);
 		v->stats.last_first_sample_ns = latency;
+		v->stats.first_samples++;
 		pthread_mutex_unlock(&v->lock);
 	}
 	if (v->current_to_record)
@@ -991,17 +1135,23 @@ static void say_segment_checked(struct voice *v, enum phrase_lang lang, int i)
 	}
 }
 
-static void speak(struct voice *v)
+/* Say the current utterance; whether it was cut short. */
+static bool speak(struct voice *v)
 {
 	struct item *it = &v->current;
 	bool aborted = false;
 
 	speech_log_write(v, it);
+	/* A cut of the utterance before is no cut of this one. */
+	if (v->cut_fd >= 0 && read(v->cut_fd, &(uint64_t){0}, sizeof(uint64_t)) < 0 &&
+	    errno != EAGAIN)
+		log_warn(LOG_VOICE, "cut: %s", strerror(errno));
 	v->current_to_sink = v->sink_ops->wants_audio;
 	v->current_to_record = it->ch == VOICE_PUBLIC && record_ready(v);
 	v->first_sample_seen = false;
+	v->samples_played = 0;
 	if (!v->espeak_ok || (!v->current_to_sink && !v->current_to_record) || !it->u.count)
-		return;
+		return false;
 	if (v->current_to_sink)
 		v->sink_ops->begin(v->sink, it->ch);
 	v->held = 0;
@@ -1035,12 +1185,30 @@ static void speak(struct voice *v)
 	if (v->current_to_record)
 		audio_record_commit(&v->record);
 	if (aborted) {
-		log_info(LOG_VOICE, "stopped (superseded by a move): %s \"%s\"",
-			 channel_names[it->ch], it->u.text);
+		log_info(LOG_VOICE, "stopped (no longer matters): %s %s \"%s\"",
+			 kind_names[it->kind], channel_names[it->ch], it->u.text);
 		pthread_mutex_lock(&v->lock);
 		v->stats.aborted++;
 		pthread_mutex_unlock(&v->lock);
 	}
+	return aborted;
+}
+
+/* When the current utterance will have been heard to its end on its channel's stream: at
+ * once when it was cut short (the sink dropped what it held) or nothing reached a sink. */
+static uint64_t heard_at(struct voice *v, bool aborted)
+{
+	uint64_t now = monotonic_ns();
+	enum voice_channel ch = v->current.ch;
+
+	if (aborted) {
+		v->stream_end_ns[ch] = now;
+		return now;
+	}
+	if (v->samples_played)
+		v->stream_end_ns[ch] =
+		    v->play_from_ns + v->samples_played * 1000000000u / (uint64_t)v->sample_rate;
+	return v->stream_end_ns[ch] > now ? v->stream_end_ns[ch] : now;
 }
 
 static void *voice_thread(void *arg)
@@ -1067,6 +1235,7 @@ static void *voice_thread(void *arg)
 	v->sink_env.sample_rate = (unsigned)v->sample_rate;
 	v->sink_env.should_abort = current_aborted;
 	v->sink_env.abort_ctx = v;
+	v->sink_env.abort_fd = v->cut_fd;
 	v->sink = v->sink_ops->open(&v->sink_env, err, sizeof(err));
 
 	pthread_mutex_lock(&v->lock);
@@ -1105,15 +1274,25 @@ static void *voice_thread(void *arg)
 		v->busy = true;
 		v->current_kind = v->current.kind;
 		v->current_seq = v->current.seq;
-		if (v->current.type == ITEM_UTTERANCE)
+		if (v->current.type == ITEM_UTTERANCE) {
 			v->stats.spoken++;
+			/* A newer utterance waiting behind it would have cut it: begun (a move is
+			 * never dropped) and cut at once. */
+			if (stale_behind(v, &v->current))
+				atomic_store(&v->abort_seq, v->current_seq);
+		}
 		pthread_mutex_unlock(&v->lock);
 
-		if (v->current.type == ITEM_RECORD)
+		if (v->current.type == ITEM_RECORD) {
 			switch_record(v, v->current.record_fd, v->current.record_path,
 				      v->current.record_opus);
-		else
-			speak(v);
+		} else {
+			uint64_t heard = heard_at(v, speak(v));
+
+			pthread_mutex_lock(&v->lock);
+			said_post(v, v->current.token, heard);
+			pthread_mutex_unlock(&v->lock);
+		}
 
 		pthread_mutex_lock(&v->lock);
 		v->busy = false;
@@ -1133,6 +1312,22 @@ out:
 		pendlog_flush(&v->slog); /* a last try at the end */
 	pthread_mutex_unlock(&v->log_lock);
 	return NULL;
+}
+
+/* Everything voice_start() made, once the thread has ended. */
+static void voice_free(struct voice *v)
+{
+	free(v->held_lines.p);
+	pendlog_close(&v->slog);
+	if (v->said_fd >= 0)
+		close(v->said_fd);
+	if (v->cut_fd >= 0)
+		close(v->cut_fd);
+	pthread_mutex_destroy(&v->log_lock);
+	pthread_cond_destroy(&v->idle);
+	pthread_cond_destroy(&v->work);
+	pthread_mutex_destroy(&v->lock);
+	free(v);
 }
 
 struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_size)
@@ -1170,6 +1365,8 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 		v->free_slots[i] = QUEUE_SLOTS - 1 - i;
 	v->free_count = QUEUE_SLOTS;
 	atomic_init(&v->abort_seq, 0);
+	v->said_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	v->cut_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->work, NULL);
 	pthread_cond_init(&v->idle, NULL);
@@ -1205,13 +1402,7 @@ struct voice *voice_start(const struct voice_config *cfg, char *err, size_t err_
 	}
 	return v;
 fail_thread:
-	pthread_cond_destroy(&v->idle);
-	pthread_cond_destroy(&v->work);
-	pthread_mutex_destroy(&v->lock);
-	pthread_mutex_destroy(&v->log_lock);
-	free(v->held_lines.p);
-	pendlog_close(&v->slog);
-	free(v);
+	voice_free(v);
 	return NULL;
 }
 
@@ -1239,7 +1430,7 @@ bool voice_stop_within(struct voice *v, unsigned ms)
 		queue_remove_at(v, 0);
 	}
 	if (v->busy)
-		atomic_store(&v->abort_seq, v->current_seq);
+		cut_current(v);
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -1254,13 +1445,7 @@ bool voice_stop_within(struct voice *v, unsigned ms)
 		log_warn(LOG_VOICE, "the voice did not stop within %u ms; left behind", ms);
 		return false;
 	}
-	free(v->held_lines.p);
-	pendlog_close(&v->slog);
-	pthread_mutex_destroy(&v->log_lock);
-	pthread_cond_destroy(&v->idle);
-	pthread_cond_destroy(&v->work);
-	pthread_mutex_destroy(&v->lock);
-	free(v);
+	voice_free(v);
 	return true;
 }
 
@@ -1274,11 +1459,5 @@ void voice_stop(struct voice *v)
 	pthread_mutex_unlock(&v->lock);
 	pthread_join(v->thread, NULL);
 	/* Record commands left behind (none: the thread drains the queue) would hold fds. */
-	free(v->held_lines.p);
-	pendlog_close(&v->slog);
-	pthread_mutex_destroy(&v->log_lock);
-	pthread_cond_destroy(&v->idle);
-	pthread_cond_destroy(&v->work);
-	pthread_mutex_destroy(&v->lock);
-	free(v);
+	voice_free(v);
 }

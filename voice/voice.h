@@ -27,14 +27,28 @@
 enum voice_channel { VOICE_PUBLIC = 0, VOICE_PRIVATE = 1, VOICE_CHANNEL_COUNT };
 enum voice_sink_type { VOICE_SINK_NONE = 0, VOICE_SINK_WAV, VOICE_SINK_ALSA };
 
-/* What an utterance is, for priorities and preemption: a new MOVE stops a stale REPEAT or
- * TIME report mid-word; PROMPT (private, urgent) goes first. */
+/* What an utterance is, for its place in the queue and for what no longer matters once it
+ * comes (voice.c has the table).  PROMPT, GUIDE and MENU (private, urgent) go first; the
+ * rest in the order said.  What a newer utterance makes stale is dropped while it waits and
+ * cut short (mid-word, within a sink's buffer) while it is being said:
+ *  - any move: a REPEAT, TIME, INFO or GUIDE (dropped or cut), an ECHO being said (cut:
+ *    never dropped, so every move is at least begun);
+ *  - CORRECTION: besides, the move being said, whatever its kind (the move it corrects);
+ *  - PROMPT, GUIDE, MENU: a REPEAT, TIME, MENU or INFO of their channel being said (cut); a
+ *    MENU also the menu item waiting (dropped);
+ *  - REPEAT, TIME: the one of their kind being said or waiting.
+ * A MOVE is never dropped, and cut short only by its correction: a newer move waits for it. */
 enum voice_kind {
-	VOICE_KIND_MOVE = 0,
-	VOICE_KIND_REPEAT,
-	VOICE_KIND_TIME,
-	VOICE_KIND_PROMPT,
-	VOICE_KIND_INFO
+	VOICE_KIND_MOVE = 0,   /* a move the Laws need heard whole */
+	VOICE_KIND_REPEAT,     /* the last move again, on request */
+	VOICE_KIND_TIME,       /* the clocks, on request, and warnings */
+	VOICE_KIND_PROMPT,     /* guidance and what the player must know now */
+	VOICE_KIND_INFO,       /* information a move makes stale */
+	VOICE_KIND_ECHO,       /* a move its listener has heard already: the next move cuts it */
+	VOICE_KIND_CORRECTION, /* a move that replaces the one announced before (D.2.8) */
+	VOICE_KIND_MENU,       /* a menu item: the next one, or a prompt, cuts it */
+	VOICE_KIND_GUIDE,      /* the board's guidance square by square: a move makes it stale */
+	VOICE_KIND_COUNT
 };
 
 /* How a channel's voice sounds. */
@@ -105,6 +119,25 @@ int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, cons
  * scales the channel's rate (100: as set; a repeat asked again is said slower). */
 int voice_say_utterance(struct voice *v, enum voice_channel ch, enum voice_kind kind,
 			const struct utterance *u, int rate_percent, uint64_t time_ms);
+/* The same, reported when it has been said (voice_said_take()) under `token` (not 0): when
+ * its last sample will have played, or at once when it is cut short, dropped or refused. */
+int voice_say_reported(struct voice *v, enum voice_channel ch, enum voice_kind kind,
+		       const struct utterance *u, int rate_percent, uint64_t time_ms,
+		       uint64_t token);
+
+/* An utterance said: its token and when its last sample will have been heard (CLOCK_MONOTONIC
+ * ns; in the past or now when it was cut short or never said).  The time is the sink's
+ * stream: an utterance queued behind another on a sink that plays in real time ends that
+ * much later, whatever the sink buffers. */
+struct voice_said {
+	uint64_t token;
+	uint64_t heard_ns;
+};
+#define VOICE_SAID_MAX 8
+/* Readable (an eventfd) when reports wait; -1 if there is none. */
+int voice_said_fd(const struct voice *v);
+/* The reports waiting, oldest first (at most max); the number taken.  From one thread. */
+int voice_said_take(struct voice *v, struct voice_said *out, int max);
 /* The text eSpeak NG gets for segment i of u (pronunciation overrides as [[phonemes]], a
  * comma after a segment that goes on); the length as snprintf. */
 size_t voice_segment_input(const struct pronounce_table *t, const struct utterance *u, int i,
@@ -124,6 +157,7 @@ struct voice_stats {
 	uint64_t dropped;	       /* never started: queue full or superseded */
 	uint64_t aborted;	       /* stopped mid-way by a newer move */
 	uint64_t last_first_sample_ns; /* voice_say() -> first samples handed to the sink */
+	uint64_t first_samples;	       /* utterances whose first samples were handed on */
 	uint64_t samples_to_sink;      /* samples the sink took */
 	uint64_t samples_lost;	       /* samples the sink could not take (device missing) */
 	uint64_t samples_recorded;     /* samples written to game records */

@@ -3,6 +3,13 @@
  * Move made -> first audio sample handed to ALSA ("null" PCM), over every move of a whole
  * game, against spawning espeak-ng per phrase (spawn -> first bytes of its --stdout WAV);
  * and the resident size with the German voice loaded.
+ *
+ *     bench_voice [DEVICE [PLIES]]
+ *
+ * With DEVICE, a sound card that plays in real time (tests/bench/pcm_paced.c), the first
+ * PLIES (20) moves instead, three times: each said when the one before has been heard
+ * (nothing ahead), 300 ms into the one before said as an echo (which it cuts short), and
+ * 300 ms into the one before said whole (which it waits for): "voice_paced_..." figures.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -120,7 +127,88 @@ static uint64_t espeak_spawn_first_bytes(const char *text)
 	return t;
 }
 
-int main(void)
+/* Sleep until monotonic time t. */
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = {(time_t)(t / 1000000000u), (long)(t % 1000000000u)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* The latency of the first sample of the n-th utterance to have one, once it has. */
+static uint64_t first_sample(struct voice *v, uint64_t n)
+{
+	struct voice_stats st;
+
+	for (voice_get_stats(v, &st); st.first_samples < n; voice_get_stats(v, &st))
+		sleep_until(now_ns() + 1000000u);
+	return st.last_first_sample_ns;
+}
+
+/* On a card that plays in real time: each move `behind` what (-1: said when the one before
+ * has been heard; VOICE_KIND_ECHO or VOICE_KIND_MOVE: 300 ms into the one before, said as
+ * that kind); the first sample's latency of each. */
+static size_t paced_run(struct voice *v, char phrases[][160], size_t plies, int behind,
+			uint64_t *out)
+{
+	struct voice_stats st;
+	struct voice_said said;
+	struct utterance u;
+	size_t n = 0;
+
+	voice_get_stats(v, &st);
+	for (size_t i = 0; i < plies; i++) {
+		enum voice_kind kind = behind < 0 ? VOICE_KIND_MOVE : (enum voice_kind)behind;
+
+		utterance_set(&u, PHRASE_DE, phrases[i]);
+		voice_say_reported(v, VOICE_PUBLIC, kind, &u, 100, i, i + 1);
+		out[n++] = first_sample(v, st.first_samples + i + 1);
+		if (behind < 0) {
+			/* Until it has been heard to its end. */
+			voice_wait_idle(v);
+			while (voice_said_take(v, &said, 1) == 0)
+				sleep_until(now_ns() + 1000000u);
+			sleep_until(said.heard_ns + 50000000u);
+		} else {
+			sleep_until(now_ns() + 300000000u);
+			while (voice_said_take(v, &said, 1) > 0)
+				;
+		}
+	}
+	voice_wait_idle(v);
+	while (voice_said_take(v, &said, 1) > 0)
+		;
+	return n;
+}
+
+static void paced(struct voice *v, char phrases[][160], size_t plies)
+{
+	static uint64_t lat[GAME_PLIES];
+	static const struct {
+		const char *name;
+		int behind;
+	} runs[] = {{"nothing_ahead", -1},
+		    {"behind_echo", VOICE_KIND_ECHO},
+		    {"behind_move", VOICE_KIND_MOVE}};
+
+	/* "Partie beginnt" heard first. */
+	sleep_until(now_ns() + 2000000000u);
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		/* The first of a "behind" run has nothing ahead: not counted. */
+		size_t n = paced_run(v, phrases, plies, runs[r].behind, lat);
+		uint64_t *from = runs[r].behind < 0 ? lat : lat + 1;
+
+		if (runs[r].behind >= 0)
+			n--;
+		printf("bench voice_paced_%s_first_sample_p50 %.3f ms\n", runs[r].name,
+		       percentile_ms(from, n, 50));
+		printf("bench voice_paced_%s_first_sample_p99 %.3f ms\n", runs[r].name,
+		       percentile_ms(from, n, 99));
+	}
+}
+
+int main(int argc, char **argv)
 {
 	static char phrases[GAME_PLIES][160];
 	static uint64_t ours[ROUNDS * GAME_PLIES], spawned[GAME_PLIES];
@@ -139,7 +227,8 @@ int main(void)
 	}
 	voice_config_defaults(&cfg);
 	cfg.sink = VOICE_SINK_ALSA;
-	snprintf(cfg.device[VOICE_PUBLIC], sizeof(cfg.device[0]), "null");
+	snprintf(cfg.device[VOICE_PUBLIC], sizeof(cfg.device[0]), "%s",
+		 argc > 1 ? argv[1] : "null");
 	snprintf(cfg.device[VOICE_PRIVATE], sizeof(cfg.device[0]), "null");
 	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", dir);
 	v = voice_start(&cfg, err, sizeof(err));
@@ -153,7 +242,7 @@ int main(void)
 
 	/* The game, move by move, as the daemon does it: words, then voice_say. */
 	phrase_options_defaults(&o);
-	for (int round = 0; round < ROUNDS; round++) {
+	for (int round = 0; round < (argc > 1 ? 1 : ROUNDS); round++) {
 		chess_pos_init_start(&pos);
 		m = 0;
 		for (size_t i = 0; i < GAME_PLIES; i++) {
@@ -170,16 +259,25 @@ int main(void)
 			t0 = now_ns();
 			phrase_move(&o, &pos, mv, phrases[m], sizeof(phrases[m]));
 			words = now_ns() - t0;
-			voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", phrases[m],
+			chess_pos_make(&pos, mv, &undo);
+			m++;
+			if (argc > 1)
+				continue; /* the words alone: said below */
+			voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", phrases[m - 1],
 				  1000 * (i + 1));
 			voice_wait_idle(v);
 			voice_get_stats(v, &st);
 			ours[n++] = words + st.last_first_sample_ns;
-			chess_pos_make(&pos, mv, &undo);
-			m++;
 		}
 	}
 	plies = m;
+	if (argc > 1) {
+		size_t want = argc > 2 ? strtoul(argv[2], NULL, 10) : 20;
+
+		paced(v, phrases, want > 1 && want < plies ? want : plies);
+		voice_stop(v);
+		return 0;
+	}
 	voice_stop(v);
 	if (n == 0)
 		return 1;

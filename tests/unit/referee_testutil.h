@@ -45,6 +45,10 @@ struct rt {
 	int audience_faults;
 	char audience_fault[160];
 	int audience_counts[GAME_AUDIENCE_COUNT];
+	/* The last MOVE effect: whether the next move may cut its announcement short, and the
+	 * report it asks for when heard (rt_said()). */
+	bool last_move_echo;
+	int last_move_report;
 };
 
 static inline void rt_logf(struct rt *t, const char *fmt, ...)
@@ -216,6 +220,11 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 			rt_logf(t, " %d", fx->count);
 		break;
 	case GAME_FX_MOVE:
+		t->last_move_echo = fx->echo;
+		t->last_move_report = fx->report;
+		chess_move_to_uci(fx->move, uci, sizeof(uci));
+		rt_logf(t, " %s", uci);
+		break;
 	case GAME_FX_REPEAT:
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
 		rt_logf(t, " %s", uci);
@@ -358,6 +367,12 @@ static inline void rt_event(struct rt *t, enum game_event_kind kind, int index, 
 	struct game_event ev = {.kind = kind, .ms = t->now, .index = index, .active = active};
 
 	referee_handle(t->r, &ev);
+}
+
+/* The voice's report: the last move's announcement has been heard to its end. */
+static inline void rt_said(struct rt *t)
+{
+	rt_event(t, GAME_EV_SAID, t->last_move_report, false);
 }
 
 static inline int rt_sq(const char *name)

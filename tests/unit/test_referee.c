@@ -62,6 +62,21 @@ static void test_moves_and_captures(void **state)
 	assert_replays();
 }
 
+/* Against a person, the tactile player's move is its announcement (D.2.3.3): said whole.
+ * The opponent's move, which the opponent announced (D.2.1), may be cut by the next. */
+static void test_which_moves_are_echoes(void **state)
+{
+	(void)state;
+	t->now = 1000;
+	rt_open(t, CHESS_BLACK, "-", NULL);
+	rt_move(t, "e2", "e4");
+	assert_true(t->last_move_echo);
+	rt_move(t, "e7", "e5");
+	assert_false(t->last_move_echo);
+	assert_int_equal(t->last_move_report, 0);
+	assert_replays();
+}
+
 static void test_repeat_and_info(void **state)
 {
 	(void)state;
@@ -751,6 +766,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_moves_and_captures, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_which_moves_are_echoes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repeat_and_info, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_clock_readings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_press_before_replication, setup, teardown),

@@ -111,6 +111,15 @@ static int count_guides(void)
 	return count_guides_impl(t->log);
 }
 
+static int count_records(const char *type)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nrec; i++)
+		n += !strcmp(t->types[i], type);
+	return n;
+}
+
 /* ------------------------------------------------------------------ the engine's move */
 
 static void test_engine_move_guided_square_by_square(void **state)
@@ -191,17 +200,76 @@ static void test_engine_presses_its_clock(void **state)
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
 	t->now += 1500;
 	assert_int_equal(as_engine("move e2e4"), 0);
-	/* Its own press at once: the player's clock runs while they make the move. */
+	/* Its press waits for its announcement (D.2.3-D.2.4): the player's clock is not
+	 * charged while they hear it.  Another report is not its own. */
+	assert_int_not_equal(t->last_move_report, 0);
+	assert_true(t->last_move_echo);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_WHITE);
+	rt_event(t, GAME_EV_SAID, t->last_move_report + 1, false);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_WHITE);
+	t->now += 1800;
+	rt_said(t);
 	assert_non_null(strstr(last_record("press"), "white move running black"));
-	/* White's reading after its thinking (its clock ran from Black's press) and the
-	 * increment. */
-	assert_string_equal(last_record("complete"), "1 300320"); /* - 1680 ms + 2000 */
+	/* White's reading after its thinking and its announcement (its clock ran from Black's
+	 * press), and the increment. */
+	assert_string_equal(last_record("complete"), "1 298520"); /* - 3480 ms + 2000 */
 	assert_int_equal(rt_game(t)->clock.running, CHESS_BLACK);
 	rt_move(t, "e2", "e4");
 	rt_move(t, "c7", "c5");
+	/* The player's own move: no sighted opponent needs it said whole. */
+	assert_true(t->last_move_echo);
+	assert_int_equal(t->last_move_report, 0);
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
 	assert_int_equal(game_plies(rt_game(t)), 2);
 	assert_int_equal(rt_game(t)->clock.running, CHESS_WHITE);
+
+	/* No report (a voice whose output is stuck): pressed ten seconds after the move. */
+	assert_int_equal(as_engine("move g1f3"), 0);
+	rt_wait(t, 9900);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_WHITE);
+	rt_wait(t, 200);
+	assert_int_equal(rt_game(t)->clock.running, CHESS_BLACK);
+	rt_said(t); /* late: nothing more */
+	assert_int_equal(rt_game(t)->clock.running, CHESS_BLACK);
+
+	/* The player presses before the report: the engine's press comes first, at that
+	 * moment, then the player's own (a press with no move, 7.5.3). */
+	rt_move(t, "g1", "f3");
+	rt_move(t, "b8", "c6");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(as_engine("move d2d4"), 0);
+	{
+		int presses = count_records("press");
+
+		rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+		assert_int_equal(count_records("press"), presses + 2);
+		rt_said(t);
+		assert_int_equal(count_records("press"), presses + 2);
+	}
+	assert_replays();
+}
+
+/* The engine's move taken back before its announcement was heard: no press comes for it. */
+static void test_engine_press_after_takeback(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "300+0");
+	assert_int_equal(as_engine("engine on"), 0);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	assert_int_equal(as_engine("move e7e5"), 0);
+	{
+		int presses = count_records("press");
+
+		/* The takeback is a command: the press comes first, then the takeback. */
+		assert_int_equal(as_engine("takeback"), 0);
+		assert_int_equal(count_records("press"), presses + 1);
+		rt_said(t);
+		rt_wait(t, 11000);
+		assert_int_equal(count_records("press"), presses + 1);
+	}
+	assert_int_equal(game_plies(rt_game(t)), 0);
 	assert_replays();
 }
 
@@ -858,6 +926,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_engine_move_guided_square_by_square, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_engine_presses_its_clock, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_press_after_takeback, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_engine_failures_said, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_menu_train, setup, teardown),

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -361,6 +362,206 @@ static void test_stop_drains(void **state)
 	tu_rmdir(dir);
 }
 
+/* Whether an utterance of kind `newer` on `newer_ch` cuts one of kind `older` on `older_ch`
+ * short while it is being said (voice.h): the older one's report comes at once when cut. */
+static bool cuts(enum voice_channel older_ch, enum voice_kind older, enum voice_channel newer_ch,
+		 enum voice_kind newer)
+{
+	char dir[64], texts[1024];
+	struct voice_stats st;
+	struct voice_said said;
+	struct voice *v;
+	struct utterance u;
+
+	tu_tempdir(dir, "cut");
+	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
+	assert_non_null(v);
+	utterance_set(&u, PHRASE_DE, LONG_TEXT);
+	assert_int_equal(voice_say_reported(v, older_ch, older, &u, 100, 1, 7), 0);
+	wait_started(v, 1);
+	voice_say(v, newer_ch, newer, "de", "neu", 2);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st);
+	assert_int_equal(voice_said_take(v, &said, 1), 1);
+	voice_stop(v);
+	assert_int_equal(said.token, 7);
+	/* Both begun and logged: a cut is no drop. */
+	assert_int_equal(st.spoken, 2);
+	assert_int_equal(st.dropped, 0);
+	spoken_texts(dir, 0, texts, sizeof(texts));
+	assert_string_equal(texts, LONG_TEXT "|neu");
+	tu_rmdir(dir);
+	assert_true(st.aborted <= 1);
+	return st.aborted == 1;
+}
+
+/* What no longer matters once a newer utterance comes is cut short; what matters is not. */
+static void test_what_cuts_what(void **state)
+{
+	(void)state;
+	static const struct {
+		enum voice_channel older_ch;
+		enum voice_kind older;
+		enum voice_channel newer_ch;
+		enum voice_kind newer;
+		bool cut;
+	} cases[] = {
+	    /* A move the Laws need heard whole waits for nothing but its correction. */
+	    {VOICE_PUBLIC, VOICE_KIND_MOVE, VOICE_PUBLIC, VOICE_KIND_MOVE, false},
+	    {VOICE_PUBLIC, VOICE_KIND_MOVE, VOICE_PUBLIC, VOICE_KIND_ECHO, false},
+	    {VOICE_PUBLIC, VOICE_KIND_MOVE, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
+	    {VOICE_PUBLIC, VOICE_KIND_MOVE, VOICE_PUBLIC, VOICE_KIND_CORRECTION, true},
+	    /* A move its listener heard already: the next move cuts it. */
+	    {VOICE_PUBLIC, VOICE_KIND_ECHO, VOICE_PUBLIC, VOICE_KIND_MOVE, true},
+	    {VOICE_PUBLIC, VOICE_KIND_ECHO, VOICE_PUBLIC, VOICE_KIND_ECHO, true},
+	    {VOICE_PUBLIC, VOICE_KIND_ECHO, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
+	    {VOICE_PUBLIC, VOICE_KIND_ECHO, VOICE_PUBLIC, VOICE_KIND_INFO, false},
+	    /* Guidance behind a repeat, a time report or a menu item: cut. */
+	    {VOICE_PRIVATE, VOICE_KIND_REPEAT, VOICE_PRIVATE, VOICE_KIND_GUIDE, true},
+	    {VOICE_PRIVATE, VOICE_KIND_MENU, VOICE_PRIVATE, VOICE_KIND_GUIDE, true},
+	    {VOICE_PRIVATE, VOICE_KIND_REPEAT, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
+	    {VOICE_PRIVATE, VOICE_KIND_TIME, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
+	    {VOICE_PRIVATE, VOICE_KIND_MENU, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
+	    {VOICE_PRIVATE, VOICE_KIND_INFO, VOICE_PRIVATE, VOICE_KIND_PROMPT, true},
+	    /* ... but not the public words, nor other guidance. */
+	    {VOICE_PUBLIC, VOICE_KIND_INFO, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
+	    {VOICE_PRIVATE, VOICE_KIND_PROMPT, VOICE_PRIVATE, VOICE_KIND_PROMPT, false},
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PRIVATE, VOICE_KIND_GUIDE, false},
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PRIVATE, VOICE_KIND_MENU, false},
+	    /* Guidance for a board a newer move has changed. */
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PUBLIC, VOICE_KIND_ECHO, true},
+	    {VOICE_PRIVATE, VOICE_KIND_GUIDE, VOICE_PUBLIC, VOICE_KIND_MOVE, true},
+	    /* The next menu item, a repeat or time report asked again. */
+	    {VOICE_PRIVATE, VOICE_KIND_MENU, VOICE_PRIVATE, VOICE_KIND_MENU, true},
+	    {VOICE_PRIVATE, VOICE_KIND_PROMPT, VOICE_PRIVATE, VOICE_KIND_MENU, false},
+	    {VOICE_PRIVATE, VOICE_KIND_REPEAT, VOICE_PRIVATE, VOICE_KIND_REPEAT, true},
+	    {VOICE_PRIVATE, VOICE_KIND_TIME, VOICE_PRIVATE, VOICE_KIND_TIME, true},
+	    {VOICE_PRIVATE, VOICE_KIND_TIME, VOICE_PRIVATE, VOICE_KIND_REPEAT, false},
+	    /* Information: what a move makes stale, nothing else. */
+	    {VOICE_PRIVATE, VOICE_KIND_INFO, VOICE_PRIVATE, VOICE_KIND_INFO, false},
+	    {VOICE_PRIVATE, VOICE_KIND_INFO, VOICE_PUBLIC, VOICE_KIND_MOVE, true},
+	    {VOICE_PRIVATE, VOICE_KIND_REPEAT, VOICE_PUBLIC, VOICE_KIND_ECHO, true},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool cut =
+		    cuts(cases[i].older_ch, cases[i].older, cases[i].newer_ch, cases[i].newer);
+
+		if (cut != cases[i].cut)
+			fail_msg("case %zu: kind %d (channel %d) then %d (channel %d): %s", i,
+				 cases[i].older, cases[i].older_ch, cases[i].newer,
+				 cases[i].newer_ch, cut ? "cut" : "not cut");
+	}
+}
+
+/* A move waiting behind a move the Laws need heard whole is never dropped, not even an
+ * echo with a newer move after it: every move is begun (and an echo a newer move waits
+ * behind cut at once).  A newer menu item drops one
+ * waiting, a newer move the guidance waiting. */
+static void test_moves_never_dropped(void **state)
+{
+	(void)state;
+	char dir[64], texts[2048];
+	struct voice_stats st;
+	struct voice *v;
+	struct captured warnings;
+
+	tu_tempdir(dir, "nodrop");
+	capture_begin(&warnings);
+	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
+	assert_non_null(v);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", LONG_TEXT, 1);
+	wait_started(v, 1);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_ECHO, "de", "e", 2);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_MENU, "de", "m1", 3);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_GUIDE, "de", "g", 4);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", "m", 5);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_MENU, "de", "m2", 6);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st);
+	voice_stop(v);
+	spoken_texts(dir, 1, texts, sizeof(texts));
+	assert_string_equal(texts, "m2|e|m");
+	/* The echo with a newer move behind it: begun and cut at once. */
+	assert_int_equal(st.aborted, 1);
+	assert_int_equal(st.dropped, 2);
+	assert_int_equal(capture_end(&warnings, "not spoken"), 2);
+	tu_rmdir(dir);
+}
+
+/* The reports: when each utterance will have been heard on its channel's stream, as a sink
+ * that plays in real time plays it (one after another), at once for one cut short, and for
+ * one that was never said. */
+static void test_said_reports(void **state)
+{
+	(void)state;
+	char dir[64];
+	struct voice_said said[VOICE_SAID_MAX];
+	struct voice_stats st0, st1;
+	struct pollfd pfd;
+	struct voice *v;
+	struct utterance u;
+	uint64_t t0, first_ns, second_ns;
+
+	struct captured warnings;
+	struct tu_wav w;
+	char path[128];
+
+	tu_tempdir(dir, "said");
+	capture_begin(&warnings);
+	v = tu_voice(dir, VOICE_SINK_WAV, "", "");
+	assert_non_null(v);
+	pfd = (struct pollfd){.fd = voice_said_fd(v), .events = POLLIN};
+	assert_true(pfd.fd >= 0);
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+
+	/* Two moves one after the other: the second ends its own length after the first. */
+	t0 = tu_now_ns();
+	utterance_set(&u, PHRASE_DE, tu_moves[0]);
+	voice_say_reported(v, VOICE_PUBLIC, VOICE_KIND_MOVE, &u, 100, 1, 11);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st0);
+	utterance_set(&u, PHRASE_DE, tu_moves[2]);
+	voice_say_reported(v, VOICE_PUBLIC, VOICE_KIND_MOVE, &u, 100, 2, 12);
+	voice_wait_idle(v);
+	voice_get_stats(v, &st1);
+	assert_int_equal(poll(&pfd, 1, 1000), 1);
+	assert_int_equal(voice_said_take(v, said, VOICE_SAID_MAX), 2);
+	assert_int_equal(said[0].token, 11);
+	assert_int_equal(said[1].token, 12);
+	snprintf(path, sizeof(path), "%s/audio/public.wav", dir);
+	assert_int_equal(tu_wav_load(path, &w), 0);
+	first_ns = st0.samples_to_sink * 1000000000ull / w.rate;
+	second_ns = (st1.samples_to_sink - st0.samples_to_sink) * 1000000000ull / w.rate;
+	tu_wav_free(&w);
+	assert_true(said[0].heard_ns >= t0 + first_ns);
+	assert_true(said[1].heard_ns - said[0].heard_ns + 1000 >= second_ns);
+	assert_true(said[1].heard_ns - said[0].heard_ns <= second_ns + 1000);
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+
+	/* Cut short by its correction: heard by the time it is reported. */
+	utterance_set(&u, PHRASE_DE, LONG_TEXT);
+	voice_say_reported(v, VOICE_PUBLIC, VOICE_KIND_MOVE, &u, 100, 3, 13);
+	wait_started(v, 3);
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_CORRECTION, "de", tu_moves[1], 4);
+	voice_wait_idle(v);
+	assert_int_equal(voice_said_take(v, said, VOICE_SAID_MAX), 1);
+	assert_int_equal(said[0].token, 13);
+	assert_true(said[0].heard_ns <= tu_now_ns());
+
+	/* Never said (a newer time report replaced it): reported too. */
+	voice_say(v, VOICE_PUBLIC, VOICE_KIND_MOVE, "de", LONG_TEXT, 5);
+	wait_started(v, 5);
+	utterance_set(&u, PHRASE_DE, "t1");
+	voice_say_reported(v, VOICE_PRIVATE, VOICE_KIND_TIME, &u, 100, 6, 14);
+	voice_say(v, VOICE_PRIVATE, VOICE_KIND_TIME, "de", "t2", 7);
+	assert_int_equal(voice_said_take(v, said, VOICE_SAID_MAX), 1);
+	assert_int_equal(said[0].token, 14);
+	voice_stop(v);
+	assert_int_equal(capture_end(&warnings, "not spoken"), 1);
+	tu_rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +571,9 @@ int main(void)
 	    cmocka_unit_test(test_priorities),
 	    cmocka_unit_test(test_queue_full),
 	    cmocka_unit_test(test_stop_drains),
+	    cmocka_unit_test(test_what_cuts_what),
+	    cmocka_unit_test(test_moves_never_dropped),
+	    cmocka_unit_test(test_said_reports),
 	};
 	return cmocka_run_group_tests_name("voice_thread", tests, NULL, NULL);
 }

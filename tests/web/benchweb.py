@@ -19,7 +19,8 @@ base = "http://" + web.stdout.readline().split("http://", 1)[1].strip().rstrip("
 driver = chromium("--disable-features=BackForwardCache")
 try:
     fcps, sizes = [], []
-    for i in range(16):
+    # WEB_BENCH_LOADS (16) loads, the first only warming the browser.
+    for i in range(max(2, int(os.environ.get("WEB_BENCH_LOADS", "16")))):
         driver.get("about:blank")
         driver.get(f"{base}/?load={i}")
         fcp = first_paint(driver)
