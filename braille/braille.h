@@ -193,6 +193,25 @@ char *braille_scoresheet_san(const struct scoresheet_san *sheet, enum braille_fo
 char *braille_text_pages(const char *text, enum braille_format format,
 			 const struct braille_layout *layout);
 
+/* What a review shows on the live display (docs/braille.md "Live braille display (BrlAPI)"), in BRF
+ * lines of at most `width` cells: the move shown (its number, dots 36 before Black's, the chess
+ * code) after the words `before` (a variation's), or the words `none` at the start; its comment
+ * divided as the header's text; then each side's pieces after its word (`white`, `black`):
+ * the king, queens, rooks, bishops, knights, pawns, each as its letter (none for a pawn) and
+ * its square ("Kg1" ⠅⠛⠂, "e4" ⠑⠲).  Malloc'd; NULL when out of memory. */
+struct braille_review {
+	const char *before; /* or NULL */
+	int number;
+	enum chess_color color;
+	const char *san; /* NULL: no move shown */
+	const char *none;
+	const char *comment; /* or NULL */
+	const struct chess_pos *pos;
+	const char *white, *black;
+	enum braille_signs signs;
+};
+char *braille_review_brf(const struct braille_review *rv, int width);
+
 /*
  * The paper scoresheet of Appendix C (export "text"): German letters K D T L S through
  * chess_move_to_local ("Sf3", "0-0", "d8D"), a draw offer marked "(=)" after the move, the

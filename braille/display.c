@@ -491,6 +491,20 @@ uint64_t braille_display_show_pages(struct braille_display *d, const char *brf, 
 	return changed(d);
 }
 
+uint64_t braille_display_home(struct braille_display *d)
+{
+	pthread_mutex_lock(&d->lock);
+	braille_panel_key(&d->panel, BRAILLE_KEY_HOME);
+	return changed(d);
+}
+
+uint64_t braille_display_show_message(struct braille_display *d, const char *brf)
+{
+	pthread_mutex_lock(&d->lock);
+	braille_panel_message(&d->panel, brf);
+	return changed(d);
+}
+
 void braille_display_set_notation(struct braille_display *d, enum braille_notation notation)
 {
 	pthread_mutex_lock(&d->lock);

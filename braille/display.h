@@ -20,7 +20,9 @@
  *   braille_display_show_move(d, ply, pos, m) when a move is announced
  *   braille_display_show_clock(d, w, b)       when the player asked for the times
  *   braille_display_set_scoresheet(d, sheet)  after a resume, rollback or draw offer
- *   braille_display_show_pages(d, brf, page)  the paged scoresheet, from the button menu
+ *   braille_display_show_pages(d, brf, page)  the paged scoresheet, from the button menu; a
+ *                                             review's view (one page)
+ *   braille_display_show_message(d, brf)      what the device says to the player (messages)
  *   braille_display_service(d, cmds, max)     when the fd is readable
  *   braille_display_close(d)                  at exit
  */
@@ -73,6 +75,10 @@ uint64_t braille_display_set_scoresheet(struct braille_display *d,
  * none), *count: the pages (either may be NULL). */
 uint64_t braille_display_show_pages(struct braille_display *d, const char *brf, int page,
 				    int *shown, int *count);
+/* The game's view: the last move (the home key's). */
+uint64_t braille_display_home(struct braille_display *d);
+/* A message over the view (panel.h): BRF lines. */
+uint64_t braille_display_show_message(struct braille_display *d, const char *brf);
 void braille_display_set_notation(struct braille_display *d, enum braille_notation notation);
 
 void braille_display_stats(struct braille_display *d, struct braille_display_stats *stats);

@@ -172,28 +172,69 @@ static int first_sheet_line(const struct braille_panel *p)
 	return p->clock_shown ? 2 : 1;
 }
 
-int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int *count)
+/* BRF lines into cells[] and line starts (starts[0] = 0, starts[k] the end of line k - 1):
+ * the lines read (at most max_lines), and *pages the form feeds' lines when wanted. */
+static int brf_lines(const char *brf, braille_cell *cells, int max_cells, int *starts,
+		     int max_lines, int *page_first, int *pages)
 {
-	int lines = 0, pages = 1, n = 0;
+	int lines = 0, n = 0;
 
-	p->page_first[0] = 0;
-	p->line_start[0] = 0;
-	for (const char *c = brf; *c && lines < BRAILLE_PANEL_PAGE_LINES; c++) {
+	starts[0] = 0;
+	for (const char *c = brf; *c && lines < max_lines; c++) {
 		if (*c == '\f') {
-			if (pages < BRAILLE_PANEL_PAGE_LINES)
-				p->page_first[pages++] = lines;
+			if (page_first && *pages < max_lines)
+				page_first[(*pages)++] = lines;
 		} else if (*c == '\n') {
-			p->line_start[++lines] = n;
-		} else if (*c != '\r' && n < BRAILLE_PANEL_PAGE_CELLS) {
+			starts[++lines] = n;
+		} else if (*c != '\r' && n < max_cells) {
 			int cell = braille_from_brf_char(*c);
 
-			p->page_cells[n++] = (braille_cell)(cell < 0 ? 0x3F : cell);
+			cells[n++] = (braille_cell)(cell < 0 ? 0x3F : cell);
 		}
 	}
+	return lines;
+}
+
+int braille_panel_message(struct braille_panel *p, const char *brf)
+{
+	int lines = brf_lines(brf, p->message_cells, BRAILLE_PANEL_MESSAGE_CELLS, p->message_start,
+			      BRAILLE_PANEL_MESSAGE_LINES, NULL, NULL);
+
+	if (!lines)
+		return -1;
+	if (!p->message_on) {
+		p->under_line = p->line;
+		p->under_offset = p->offset;
+	}
+	p->message_on = true;
+	p->message_lines = lines;
+	p->line = 0;
+	p->offset = 0;
+	return 0;
+}
+
+/* The message taken away: the view under it as it was. */
+static void message_off(struct braille_panel *p)
+{
+	if (!p->message_on)
+		return;
+	p->message_on = false;
+	p->line = p->under_line;
+	p->offset = p->under_offset;
+}
+
+int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int *count)
+{
+	int lines, pages = 1;
+
+	p->page_first[0] = 0;
+	lines = brf_lines(brf, p->page_cells, BRAILLE_PANEL_PAGE_CELLS, p->line_start,
+			  BRAILLE_PANEL_PAGE_LINES, p->page_first, &pages);
 	if (count)
 		*count = lines ? pages : 0;
 	if (lines == 0)
 		return 0;
+	p->message_on = false;
 	p->page_lines = lines;
 	p->page_count = pages;
 	p->page = page >= 1 && page <= pages ? page : 1;
@@ -210,6 +251,8 @@ static int page_end(const struct braille_panel *p, int page)
 
 int braille_panel_lines(const struct braille_panel *p)
 {
+	if (p->message_on)
+		return p->message_lines;
 	if (p->page > 0)
 		return page_end(p, p->page) - p->page_first[p->page - 1];
 	return first_sheet_line(p) + sheet_lines(p);
@@ -218,6 +261,13 @@ int braille_panel_lines(const struct braille_panel *p)
 int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max)
 {
 	struct line_out o = {cells, max, 0};
+	if (p->message_on) {
+		if (line < 0 || line >= p->message_lines)
+			return 0;
+		for (int c = p->message_start[line]; c < p->message_start[line + 1]; c++)
+			put(&o, p->message_cells[c]);
+		return o.n;
+	}
 	if (p->page > 0) {
 		int k = p->page_first[p->page - 1] + line;
 
@@ -266,6 +316,7 @@ void braille_panel_set_width(struct braille_panel *p, int width)
 
 static void set_last(struct braille_panel *p, const char *san, int number, enum chess_color color)
 {
+	p->message_on = false;
 	p->have_last = true;
 	snprintf(p->last_san, sizeof(p->last_san), "%s", san);
 	p->last_number = number;
@@ -314,6 +365,7 @@ int braille_panel_move(struct braille_panel *p, int ply, const struct chess_pos 
 
 void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t black_ms)
 {
+	p->message_on = false;
 	p->clock_shown = true;
 	p->white_ms = white_ms;
 	p->black_ms = black_ms;
@@ -401,11 +453,41 @@ static bool page_key(struct braille_panel *p, enum braille_panel_key key)
 	return false;
 }
 
+/* A key while a message is shown: panning on past its end or a line down past its last line
+ * take it away, home too (and goes home); top and bottom go to its first and last line; the
+ * rest move through it. */
+static bool message_key(struct braille_panel *p, enum braille_panel_key key)
+{
+	bool last = p->line + 1 >= p->message_lines;
+
+	if (key == BRAILLE_KEY_HOME) {
+		message_off(p);
+		braille_panel_key(p, BRAILLE_KEY_HOME);
+		return true;
+	}
+	if (last &&
+	    (key == BRAILLE_KEY_LINE_DOWN ||
+	     (key == BRAILLE_KEY_PAN_RIGHT && p->offset + p->width >= line_length(p, p->line)))) {
+		message_off(p);
+		return true;
+	}
+	if (key == BRAILLE_KEY_TOP || key == BRAILLE_KEY_BOTTOM) {
+		p->line = key == BRAILLE_KEY_TOP ? 0 : p->message_lines - 1;
+		p->offset = 0;
+		return true;
+	}
+	return false;
+}
+
 bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
 {
 	int line = p->line, offset = p->offset;
 	int lines = braille_panel_lines(p);
-	if (p->page > 0 && (page_key(p, key) || key == BRAILLE_KEY_HOME || key == BRAILLE_KEY_TOP))
+
+	if (p->message_on && message_key(p, key))
+		return true;
+	if (!p->message_on && p->page > 0 &&
+	    (page_key(p, key) || key == BRAILLE_KEY_HOME || key == BRAILLE_KEY_TOP))
 		return true;
 	switch (key) {
 	case BRAILLE_KEY_PAN_RIGHT:
@@ -456,7 +538,7 @@ bool braille_panel_key(struct braille_panel *p, enum braille_panel_key key)
 
 enum braille_command braille_panel_route(const struct braille_panel *p, int cell)
 {
-	if (cell < 0 || cell >= p->width || p->page > 0)
+	if (cell < 0 || cell >= p->width || p->page > 0 || p->message_on)
 		return BRAILLE_COMMAND_NONE;
 	if (p->line == 0) {
 		int at = p->offset + cell;

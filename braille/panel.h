@@ -17,7 +17,14 @@
  * The page view (the braille scoresheet page by page, from the button menu): the lines of
  * one page of the embosser's BRF scoresheet (braille_scoresheet_san with pages), its page
  * number included.  Line and panning keys go on across pages; top and bottom go to the
- * page's first and last line; home, a new move or a clock reading leave the page view.
+ * page's first and last line; home, a new move or a clock reading leave the page view.  A
+ * review's view (braille_review_brf()) is a page view of one page.
+ *
+ * A message (what the device says to the player, for one who cannot hear it: [braille]
+ * messages) lies over whatever view is shown, from its first line: the line and panning keys
+ * move through it, and panning on past its end (or a line down past its last line), a new move
+ * or a clock reading take it away, the view under it as it was (home too, and goes home).
+ * Another message takes its place.
  */
 #ifndef ANNABELLA_BRAILLE_PANEL_H
 #define ANNABELLA_BRAILLE_PANEL_H
@@ -37,6 +44,9 @@
 /* The page view's lines and cells in all (a 1024-ply sheet on 25-line pages fits). */
 #define BRAILLE_PANEL_PAGE_LINES 1536
 #define BRAILLE_PANEL_PAGE_CELLS (BRAILLE_PANEL_PAGE_LINES * 48)
+/* A message's lines and cells in all (several utterances of one event). */
+#define BRAILLE_PANEL_MESSAGE_LINES 32
+#define BRAILLE_PANEL_MESSAGE_CELLS (BRAILLE_PANEL_MESSAGE_LINES * 48)
 
 enum braille_notation {
 	BRAILLE_NOTATION_BCA = 0, /* the chess code of braille.h */
@@ -86,6 +96,12 @@ struct braille_panel {
 	int page_first[BRAILLE_PANEL_PAGE_LINES];     /* each page's first line */
 	int line_start[BRAILLE_PANEL_PAGE_LINES + 1]; /* each line's first cell */
 	braille_cell page_cells[BRAILLE_PANEL_PAGE_CELLS];
+	/* The message over the view, and the view's window under it. */
+	bool message_on;
+	int message_lines;
+	int message_start[BRAILLE_PANEL_MESSAGE_LINES + 1];
+	braille_cell message_cells[BRAILLE_PANEL_MESSAGE_CELLS];
+	int under_line, under_offset;
 	/* The window. */
 	int line;
 	int offset;
@@ -113,6 +129,10 @@ void braille_panel_sheet(struct braille_panel *p, const struct scoresheet_san *s
  * `page` (1 the first; past the last, the first again).  Returns the page shown, or 0 if
  * the text has no line (the view is left as it was).  *count: the number of pages. */
 int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int *count);
+
+/* A message of BRF lines (CR LF) over the view: 0, or -1 when it has no line (nothing
+ * changed). */
+int braille_panel_message(struct braille_panel *p, const char *brf);
 
 /* The number of lines, and the cells of line `line` (count, at most max). */
 int braille_panel_lines(const struct braille_panel *p);

@@ -110,6 +110,16 @@ void pgn_game_free(struct pgn_game *g)
 	free(g->comments);
 	free(g->san);
 	free(g->leading_comment);
+	for (int i = 0; i < g->variation_count; i++) {
+		struct pgn_variation *v = &g->variations[i];
+
+		for (int k = 0; k < v->count; k++)
+			free(v->comments[k]);
+		free(v->comments);
+		free(v->moves);
+		free(v->leading_comment);
+	}
+	free(g->variations);
 	if (g->result[0])
 		chess_game_free(&g->game);
 	memset(g, 0, sizeof(*g));
@@ -416,6 +426,7 @@ struct pgn_reader {
 	char *text;
 	size_t len;
 	size_t off;
+	bool keep_variations;
 	/* Where line numbers were last counted up to, so locating errors stays linear. */
 	size_t mark_off, mark_line_start;
 	int mark_line;
@@ -572,8 +583,8 @@ static int append_comment(char **dst, const char *s, size_t n)
 	return 0;
 }
 
-static int read_comment(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err,
-			bool keep)
+/* A comment, appended to *dst (NULL: passed over). */
+static int read_comment(struct pgn_reader *r, char **dst, struct chess_error *err)
 {
 	size_t start = r->off;
 	const char *end;
@@ -590,17 +601,21 @@ static int read_comment(struct pgn_reader *r, struct pgn_game *g, struct chess_e
 			end = r->text + r->len;
 		r->off = (size_t)(end - r->text);
 	}
-	if (!keep)
+	if (!dst)
 		return 0;
-	char **dst = g->game.count == 0 ? &g->leading_comment : &g->comments[g->game.count - 1];
 	if (append_comment(dst, r->text + start + 1, (size_t)(end - r->text) - start - 1) < 0)
 		return reader_error(r, err, start, "out of memory");
 	return 0;
 }
 
-/* Whitespace, escape lines and comments (kept when keep_comments is set). */
-static int skip_between(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err,
-			bool keep_comments)
+/* Where a comment of the game's moves goes now: after the last move, or before the first. */
+static char **game_comment_slot(struct pgn_game *g)
+{
+	return g->game.count == 0 ? &g->leading_comment : &g->comments[g->game.count - 1];
+}
+
+/* Whitespace, escape lines and comments (appended to *dst; NULL: passed over). */
+static int skip_between(struct pgn_reader *r, char **dst, struct chess_error *err)
 {
 	while (r->off < r->len) {
 		char c = r->text[r->off];
@@ -609,7 +624,7 @@ static int skip_between(struct pgn_reader *r, struct pgn_game *g, struct chess_e
 		} else if (c == '%' && at_line_start(r, r->off)) {
 			skip_line(r);
 		} else if (c == '{' || c == ';') {
-			if (read_comment(r, g, err, keep_comments) < 0)
+			if (read_comment(r, dst, err) < 0)
 				return -1;
 		} else {
 			break;
@@ -761,8 +776,10 @@ static const char *token_result(const char *tok)
 	return NULL;
 }
 
-/* Handles one movetext token; 1 when it ended the game. */
-static int read_token(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+/* One movetext token read as a move of `pos`: 1 and *m, 2 and *result for a result, 0 for a
+ * move number or an annotation, -1 on error. */
+static int read_token(struct pgn_reader *r, const struct chess_pos *pos, chess_move *m,
+		      const char **result, struct chess_error *err)
 {
 	size_t start = r->off, end = r->off;
 	char tok[TOKEN_MAX + 1];
@@ -775,11 +792,9 @@ static int read_token(struct pgn_reader *r, struct pgn_game *g, struct chess_err
 	memcpy(tok, r->text + start, end - start);
 	tok[end - start] = '\0';
 
-	const char *result = token_result(tok);
-	if (result) {
-		pgn_game_set_result(g, result);
-		return 1;
-	}
+	*result = token_result(tok);
+	if (*result)
+		return 2;
 	/* Move numbers: "12.", "12...", and glued to the move as in "12.e4" or "12...Nf6". */
 	char *move = tok;
 	size_t move_off = start;
@@ -803,45 +818,129 @@ static int read_token(struct pgn_reader *r, struct pgn_game *g, struct chess_err
 			return reader_error(r, err, move_off, "null move \"--\" is not supported");
 		return 0;
 	}
-	if (g->game.count >= PGN_MAX_PLIES)
-		return reader_error(r, err, move_off, "game too long (over %d plies)",
-				    PGN_MAX_PLIES);
 
-	chess_move m;
 	struct chess_error serr = {0};
-	if (chess_move_parse_san(&g->game.pos, move, &m, &serr) < 0)
+	if (chess_move_parse_san(pos, move, m, &serr) < 0)
 		return reader_error(r, err, move_off, "illegal move \"%.20s\": %.80s", move,
 				    serr.message);
-	if (pgn_game_push(g, m, NULL) < 0)
-		return reader_error(r, err, move_off, "out of memory");
+	return 1;
+}
+
+/* A NAG ("$14"), passed over. */
+static int skip_nag(struct pgn_reader *r, struct chess_error *err)
+{
+	size_t p = r->off + 1;
+
+	while (p < r->len && r->text[p] >= '0' && r->text[p] <= '9')
+		p++;
+	if (p == r->off + 1 || p - r->off > 4)
+		return reader_error(r, err, r->off, "bad NAG");
+	r->off = p;
 	return 0;
 }
 
-static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+chess_move pgn_variation_move(const struct pgn_game *g, int line, int ply)
 {
+	while (line >= 0 && ply < g->variations[line].base)
+		line = g->variations[line].parent;
+	if (line < 0)
+		return ply >= 0 && ply < g->game.count ? g->game.moves[ply] : CHESS_MOVE_NONE;
+	ply -= g->variations[line].base;
+	return ply < g->variations[line].count ? g->variations[line].moves[ply] : CHESS_MOVE_NONE;
+}
+
+/* A move at the end of variation `line`: 0, or -1 (out of memory). */
+static int variation_push(struct pgn_game *g, int line, chess_move m)
+{
+	struct pgn_variation *v = &g->variations[line];
+
+	if (v->count == v->capacity) {
+		int cap = v->capacity ? v->capacity * 2 : 16;
+		chess_move *moves = realloc(v->moves, (size_t)cap * sizeof(*moves));
+		char **comments;
+
+		if (!moves)
+			return -1;
+		v->moves = moves;
+		comments = realloc(v->comments, (size_t)cap * sizeof(*comments));
+		if (!comments)
+			return -1;
+		v->comments = comments;
+		v->capacity = cap;
+	}
+	v->comments[v->count] = NULL;
+	v->moves[v->count++] = m;
+	return 0;
+}
+
+/* A variation, '(' to ')', kept as an alternative to the move at ply `base` of `parent`
+ * (-1: the game's moves); depth counts the variations it is in. */
+static int read_variation(struct pgn_reader *r, struct pgn_game *g, int parent, int base, int depth,
+			  struct chess_error *err)
+{
+	size_t start = r->off;
+	struct chess_pos pos;
+	struct chess_undo undo;
+	int line;
+
+	if (depth > PGN_MAX_VARIATION_DEPTH)
+		return reader_error(r, err, r->off, "variations nested too deeply");
+	if (g->variation_count >= PGN_MAX_VARIATIONS)
+		return reader_error(r, err, r->off, "too many variations (over %d)",
+				    PGN_MAX_VARIATIONS);
+	if (g->variation_count % 16 == 0) {
+		struct pgn_variation *more =
+		    realloc(g->variations, (size_t)(g->variation_count + 16) * sizeof(*more));
+
+		if (!more)
+			return reader_error(r, err, r->off, "out of memory");
+		g->variations = more;
+	}
+	line = g->variation_count++;
+	g->variations[line] = (struct pgn_variation){.parent = parent, .base = base};
+	pos = g->game.start;
+	for (int i = 0; i < base; i++)
+		chess_pos_make(&pos, pgn_variation_move(g, parent, i), &undo);
+	r->off++;
 	for (;;) {
-		if (skip_between(r, g, err, true) < 0)
+		struct pgn_variation *v = &g->variations[line];
+		chess_move m;
+		const char *result;
+		int rc;
+
+		if (skip_between(r, v->count ? &v->comments[v->count - 1] : &v->leading_comment,
+				 err) < 0)
 			return -1;
 		if (r->off >= r->len)
-			return 0;
+			return reader_error(r, err, start, "unterminated variation");
 		char c = r->text[r->off];
-		if (c == '(') {
-			if (skip_variation(r, err) < 0)
-				return -1;
-		} else if (c == '[') {
-			/* The next game's tags: this one ended without a result. */
+		if (c == ')') {
+			r->off++;
 			return 0;
+		} else if (c == '(') {
+			if (!v->count)
+				return reader_error(r, err, r->off, "a variation before any move");
+			if (read_variation(r, g, line, v->base + v->count - 1, depth + 1, err) < 0)
+				return -1;
 		} else if (c == '$') {
-			size_t p = r->off + 1;
-			while (p < r->len && r->text[p] >= '0' && r->text[p] <= '9')
-				p++;
-			if (p == r->off + 1 || p - r->off > 4)
-				return reader_error(r, err, r->off, "bad NAG");
-			r->off = p;
+			if (skip_nag(r, err) < 0)
+				return -1;
 		} else if (is_token_char(c)) {
-			int rc = read_token(r, g, err);
-			if (rc != 0)
-				return rc < 0 ? -1 : 0;
+			rc = read_token(r, &pos, &m, &result, err);
+			if (rc < 0)
+				return -1;
+			/* A result inside a variation ends nothing: passed over. */
+			if (rc != 1)
+				continue;
+			if (v->base + v->count >= PGN_MAX_PLIES)
+				return reader_error(r, err, r->off,
+						    "variation too long (over %d plies)",
+						    PGN_MAX_PLIES);
+			if (variation_push(g, line, m) < 0)
+				return reader_error(r, err, r->off, "out of memory");
+			chess_pos_make(&pos, m, &undo);
+		} else if (c == '[' && at_line_start(r, r->off)) {
+			return reader_error(r, err, start, "unterminated variation");
 		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
 			return reader_error(r, err, r->off, "unexpected byte 0x%02x",
 					    (unsigned char)c);
@@ -851,13 +950,69 @@ static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_
 	}
 }
 
+static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
+{
+	for (;;) {
+		if (skip_between(r, game_comment_slot(g), err) < 0)
+			return -1;
+		if (r->off >= r->len)
+			return 0;
+		char c = r->text[r->off];
+		if (c == '(') {
+			if (!r->keep_variations) {
+				if (skip_variation(r, err) < 0)
+					return -1;
+			} else if (!g->game.count) {
+				return reader_error(r, err, r->off, "a variation before any move");
+			} else if (read_variation(r, g, -1, g->game.count - 1, 1, err) < 0) {
+				return -1;
+			}
+		} else if (c == '[') {
+			/* The next game's tags: this one ended without a result. */
+			return 0;
+		} else if (c == '$') {
+			if (skip_nag(r, err) < 0)
+				return -1;
+		} else if (is_token_char(c)) {
+			chess_move m;
+			const char *result;
+			size_t at = r->off;
+			int rc = read_token(r, &g->game.pos, &m, &result, err);
+
+			if (rc < 0)
+				return -1;
+			if (rc == 2) {
+				pgn_game_set_result(g, result);
+				return 0;
+			}
+			if (rc == 0)
+				continue;
+			if (g->game.count >= PGN_MAX_PLIES)
+				return reader_error(r, err, at, "game too long (over %d plies)",
+						    PGN_MAX_PLIES);
+			if (pgn_game_push(g, m, NULL) < 0)
+				return reader_error(r, err, at, "out of memory");
+		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
+			return reader_error(r, err, r->off, "unexpected byte 0x%02x",
+					    (unsigned char)c);
+		} else {
+			return reader_error(r, err, r->off, "unexpected '%c'", c);
+		}
+	}
+}
+
+void pgn_reader_keep_variations(struct pgn_reader *r, bool keep)
+{
+	r->keep_variations = keep;
+}
+
 int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err)
 {
 	bool in_tags = true;
 	size_t fen_off = 0;
 
 	memset(g, 0, sizeof(*g));
-	if (skip_between(r, g, err, false) < 0) {
+	if (skip_between(r, NULL, err) < 0) {
 		r->off = r->len;
 		return -1;
 	}
@@ -871,7 +1026,7 @@ int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error
 			fen_off = r->off;
 		if (read_tag(r, g, err) < 0)
 			goto fail;
-		if (skip_between(r, g, err, true) < 0)
+		if (skip_between(r, game_comment_slot(g), err) < 0)
 			goto fail;
 	}
 	in_tags = false;

@@ -13,6 +13,18 @@ struct pgn_tag {
 	char *value;
 };
 
+/* A variation of a study file (kept when the reader is told to: pgn_reader_keep_variations):
+ * an alternative to the move at ply `base` of the line it branches from. */
+struct pgn_variation {
+	int parent; /* the variation it branches from (its index), or -1: the game's moves */
+	int base;   /* the plies from the start before its first move */
+	int count;
+	int capacity;
+	chess_move *moves;
+	char **comments;       /* comments[i]: text after move i, or NULL */
+	char *leading_comment; /* before its first move, or NULL */
+};
+
 struct pgn_game {
 	int tag_count;
 	struct pgn_tag *tags;
@@ -23,6 +35,10 @@ struct pgn_game {
 				       a long game's scoresheet after every move stays linear */
 	char result[8];		    /* "1-0", "0-1", "1/2-1/2" or "*" */
 	char *leading_comment;	    /* text before the first move, or NULL */
+	/* Variations, each after the variations it branches from (kept by a reader told to;
+	 * the writer leaves them out). */
+	int variation_count;
+	struct pgn_variation *variations;
 };
 
 /* Bounds on what the reader accepts (and the writer keeps); longer input is an error or,
@@ -33,6 +49,7 @@ struct pgn_game {
 #define PGN_MAX_COMMENT		4096
 #define PGN_MAX_PLIES		12000
 #define PGN_MAX_VARIATION_DEPTH 64
+#define PGN_MAX_VARIATIONS	4096
 
 /* A game from `start` (NULL: the initial position), with the seven-tag roster set to "?"
  * (Date "????.??.??", Result "*").  0 or -1 (out of memory). */
@@ -48,6 +65,10 @@ int pgn_game_set_leading_comment(struct pgn_game *g, const char *comment);
 /* Set the result ("1-0", "0-1", "1/2-1/2", "*") and the Result tag. */
 int pgn_game_set_result(struct pgn_game *g, const char *result);
 
+/* The move at ply `ply` along variation `line` (-1: the game's moves) and the lines it
+ * branches from, or CHESS_MOVE_NONE past its end. */
+chess_move pgn_variation_move(const struct pgn_game *g, int line, int ply);
+
 /* Export format: seven-tag roster first in its order, then other tags, SetUp/FEN when the
  * game does not start from the initial position, movetext in SAN with comments, lines under
  * 80 columns, result.  Returns a malloc'd string, or NULL (out of memory). */
@@ -57,10 +78,13 @@ struct pgn_reader;
 /* Reads from text (copied). */
 struct pgn_reader *pgn_reader_new(const char *text, size_t len);
 void pgn_reader_free(struct pgn_reader *r);
+/* Variations are kept (struct pgn_variation, their moves checked as the main line's) rather
+ * than passed over. */
+void pgn_reader_keep_variations(struct pgn_reader *r, bool keep);
 /* Next game into *g (initialised by the call; free with pgn_game_free).  1: a game,
  * 0: end of input, -1: error with err naming line and column (the reader then skips to the
- * next game).  Comments, NAGs, variations (skipped), move numbers and results are handled.
- * On 0 and -1, *g holds nothing (pgn_game_free on it is harmless). */
+ * next game).  Comments, NAGs, variations (skipped, or kept), move numbers and results are
+ * handled.  On 0 and -1, *g holds nothing (pgn_game_free on it is harmless). */
 int pgn_reader_next(struct pgn_reader *r, struct pgn_game *g, struct chess_error *err);
 
 #endif

@@ -26,10 +26,12 @@ int cli_brf(int argc, char **argv);	   /* brf [--page-lines N] [--line-cells N] 
 int cli_seal(int argc, char **argv);	   /* seal [--config FILE] [--socket PATH] */
 int cli_speech_phonemes(int argc, char **argv); /* speech-phonemes */
 int cli_speech_samples(int argc, char **argv);	/* speech-samples DIR */
-/* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--wait] ... */
+/* train --engine PATH [--side C] [--level N | --elo N] [--movetime MS] [--fen FEN | --wait] */
 int cli_train(int argc, char **argv);
 /* review [--socket PATH] [--config FILE] GAME-ID|FILE.pgn */
 int cli_review(int argc, char **argv);
+/* games [--socket PATH] [--config FILE] [N] */
+int cli_games(int argc, char **argv);
 /* online [--seek | --accept FRIEND | --challenge FRIEND] [--wait] ... (docs/online.md "Playing
  * online") */
 int cli_online(int argc, char **argv);
@@ -47,6 +49,7 @@ void cli_speech_phonemes_usage(FILE *f);
 void cli_speech_samples_usage(FILE *f);
 void cli_train_usage(FILE *f);
 void cli_review_usage(FILE *f);
+void cli_games_usage(FILE *f);
 void cli_mate_usage(FILE *f);
 void cli_journal_usage(FILE *f);
 void cli_brf_usage(FILE *f);

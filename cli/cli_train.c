@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * annabella train --engine PATH [--side white|black] [--level 0..20 | --elo N]
- *                 [--movetime MS] [--hint-movetime MS] [--wait] [--socket PATH]
+ *                 [--movetime MS] [--hint-movetime MS] [--fen FEN | --wait] [--socket PATH]
  *                 [--config FILE]
  *
  * The training process (docs/training.md "Training and study"): a client of the control socket,
@@ -12,11 +12,14 @@
  * to make it on the board) and answers the player's hints (`engine hint`).  A second
  * connection asks `status` and `moves`.
  *
- * An engine that is missing, dies, hangs past its time or answers what is no legal move is
- * said to the player privately (`engine off REASON`); the game stays as it was and train
- * exits 1 with the reason.  It exits 0 when the game it played is over and its result
- * approved, or on SIGINT/SIGTERM; with --wait it waits for the button menu's training entry
- * instead, and after a game waits again.
+ * It also answers the player's draw offer (`engine draw`, accepted when its evaluation at full
+ * strength is level or worse for it) and evaluation (`engine eval`), and with --fen begins the
+ * game at a position (`new-game`).  An engine that is missing, dies, hangs past its time or
+ * answers what is no legal move is said to the player privately (`engine off REASON`; the
+ * daemon stops the clocks); the game stays as it was and train exits 1 with the reason.  It
+ * exits 0 when the game it played is over and its result approved, or on SIGINT/SIGTERM; with
+ * --wait it waits for the button menu's training entry instead, after a game waits again,
+ * and after its engine failed starts it again at the next request.
  */
 #include <errno.h>
 #include <signal.h>
@@ -53,8 +56,11 @@ static void on_signal(int sig)
 
 struct train {
 	const char *socket, *engine_path;
-	int side;	/* asked for: the engine's colour, or -1 (the opponent's) */
-	int level, elo; /* -1, 0: not limited */
+	int side;	  /* asked for: the engine's colour, or -1 (the opponent's) */
+	int level, elo;	  /* -1, 0: not limited */
+	int elo_set;	  /* the rating the engine plays at (elo held to its range) */
+	const char *fen;  /* --fen: the game begins there */
+	bool engine_lost; /* the engine failed (said to the player): --wait starts it again */
 	int movetime, hint_movetime;
 	bool wait;	       /* --wait: the button menu asks it to play */
 	struct ctlclient *ev;  /* the training process's connection */
@@ -173,6 +179,7 @@ static int engine_failed(struct train *t, const char *why, const char *reason)
 	char reply[512];
 
 	log_error(LOG_MAIN, "%s", why);
+	t->engine_lost = true;
 	if (t->ev) {
 		char line[64];
 
@@ -187,7 +194,7 @@ static int engine_failed(struct train *t, const char *why, const char *reason)
 static int set_strength(struct train *t, char *err, size_t size)
 {
 	if (t->elo > 0)
-		return uci_set_elo(t->e, t->elo, err, size);
+		return uci_set_elo(t->e, t->elo, &t->elo_set, err, size);
 	if (t->level >= 0)
 		return uci_set_level(t->e, t->level, err, size);
 	return 0;
@@ -279,17 +286,18 @@ static int think(struct train *t, const struct position *p, int movetime, char m
 static int engine_on(struct train *t, int side, int *status)
 {
 	char line[256], reply[1024], err[512], msg[512];
-	char level[48] = "";
+	char level[48] = "", strength[48] = "";
 
-	if (t->elo > 0)
-		snprintf(level, sizeof(level), " (Elo %d)", t->elo);
-	else if (t->level >= 0)
+	/* The strength as set, not as asked: the engine holds a rating to its range. */
+	if (t->elo > 0) {
+		snprintf(level, sizeof(level), " (Elo %d)", t->elo_set);
+		snprintf(strength, sizeof(strength), " elo %d asked %d", t->elo_set, t->elo);
+	} else if (t->level >= 0) {
 		snprintf(level, sizeof(level), " (level %d)", t->level);
-	if (side >= 0)
-		snprintf(line, sizeof(line), "engine on %s %s%s", game_color_name(side),
-			 uci_name(t->e), level);
-	else
-		snprintf(line, sizeof(line), "engine on %s%s", uci_name(t->e), level);
+		snprintf(strength, sizeof(strength), " level %d", t->level);
+	}
+	snprintf(line, sizeof(line), "engine on%s%s%s %s", side >= 0 ? " " : "",
+		 side >= 0 ? game_color_name(side) : "", strength, uci_name(t->e));
 	if (ev_request(t, line, reply, sizeof(reply))) {
 		log_error(LOG_MAIN, "the daemon did not answer engine on");
 		*status = 1;
@@ -301,6 +309,8 @@ static int engine_on(struct train *t, int side, int *status)
 		*status = 1;
 		return -1;
 	}
+	if (t->elo > 0 && t->elo_set != t->elo)
+		say("Elo %d asked: the engine plays at %d, the nearest it can", t->elo, t->elo_set);
 	if (ask(t, "status", t->status, sizeof(t->status))) {
 		*status = 1;
 		return -1;
@@ -361,7 +371,7 @@ static bool engines_move(const struct train *t)
  * the exit status in *status. */
 static int play(struct train *t, int *status)
 {
-	char result[1024], state[32], id[GAME_ID_MAX], v[256];
+	char result[1024], state[32], id[GAME_ID_MAX], v[256], flows[4096];
 	char reply[1024], line[64], move[UCI_MOVE_MAX], msg[512];
 	struct position *p;
 
@@ -396,6 +406,12 @@ static int play(struct train *t, int *status)
 	if (v[0] && strcmp(v, "null"))
 		return 0; /* a review has the board */
 	t->saw_game_on = true;
+	/* A new game's position being set up on the board (--fen, the review's "play on from
+	 * here"): the engine moves once the board shows it. */
+	field(t->status, "flows", flows, sizeof(flows));
+	field(flows, "setup", v, sizeof(v));
+	if (v[0] && strcmp(v, "null"))
+		return 0;
 	if (!engines_move(t))
 		return 0;
 	p = malloc(sizeof(*p));
@@ -437,11 +453,34 @@ static int play(struct train *t, int *status)
 	return 0;
 }
 
-/* The player's hint for ply `ply`: the engine's best move at its full strength. */
-static int hint(struct train *t, const char *event, int *status)
+/* The engine's move at its full strength (a hint, an evaluation), its strength then as set
+ * again: 0, or -1 with the exit status in *status. */
+static int think_full(struct train *t, const struct position *p, char move[UCI_MOVE_MAX],
+		      int *status)
+{
+	char err[512];
+
+	if (uci_set_full_strength(t->e, err, sizeof(err)) ||
+	    think(t, p, t->hint_movetime, move, status) || set_strength(t, err, sizeof(err))) {
+		if (*status == 0)
+			*status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
+		return -1;
+	}
+	return 0;
+}
+
+/* An engine that is not worse by more than this (centipawns, its own view) accepts a draw. */
+#define DRAW_ACCEPT_CP 30
+
+/* What the player asked of the engine for ply `ply` (event: hint-request, draw-request,
+ * eval-request): its best move, its answer to the draw offer by its evaluation, or the
+ * evaluation, each at its full strength. */
+static int answer(struct train *t, const char *event, const char *kind, int *status)
 {
 	char v[32], reply[1024], line[96], move[UCI_MOVE_MAX], err[512];
 	struct position *p;
+	struct uci_score score = {0};
+	bool scored;
 	int ply;
 
 	field(event, "ply", v, sizeof(v));
@@ -455,23 +494,41 @@ static int hint(struct train *t, const char *event, int *status)
 	}
 	if (game_position_of(t, p, err, sizeof(err)) || p->plies != ply) {
 		free(p);
-		return 0; /* the game moved on: that hint is not needed now */
+		return 0; /* the game moved on: that is not needed now */
 	}
-	if (uci_set_full_strength(t->e, err, sizeof(err)) ||
-	    think(t, p, t->hint_movetime, move, status) || set_strength(t, err, sizeof(err))) {
+	if (think_full(t, p, move, status)) {
 		free(p);
-		if (*status == 0)
-			*status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
 		return -1;
 	}
+	/* The engine's score is the side to move's; the daemon takes White's.  An engine that
+	 * gave none declines a draw and has no evaluation to say. */
+	scored = uci_last_score(t->e, &score);
+	if (p->pos.side == CHESS_BLACK) {
+		score.cp = -score.cp;
+		score.mate = -score.mate;
+	}
 	free(p);
-	snprintf(line, sizeof(line), "engine hint %d %s", ply, move);
+	if (!strcmp(kind, "hint-request")) {
+		snprintf(line, sizeof(line), "engine hint %d %s", ply, move);
+	} else if (!strcmp(kind, "draw-request")) {
+		int own = t->plays == CHESS_WHITE ? score.cp : -score.cp;
+
+		snprintf(line, sizeof(line), "engine draw %s",
+			 scored && own <= DRAW_ACCEPT_CP ? "accept" : "decline");
+	} else if (!scored) {
+		say("%s for ply %d: the engine gave no score", kind, ply);
+		return 0;
+	} else if (score.mate) {
+		snprintf(line, sizeof(line), "engine eval %d mate %d", ply, score.mate);
+	} else {
+		snprintf(line, sizeof(line), "engine eval %d cp %d", ply, score.cp);
+	}
 	if (ev_request(t, line, reply, sizeof(reply))) {
 		*status = 1;
 		return -1;
 	}
 	field(reply, ctlclient_reply_ok(reply) ? "text" : "error", err, sizeof(err));
-	say("hint for ply %d: %s", ply, err);
+	say("%s for ply %d: %s", kind, ply, err);
 	return 0;
 }
 
@@ -479,10 +536,11 @@ static int hint(struct train *t, const char *event, int *status)
 
 void cli_train_usage(FILE *f)
 {
-	fprintf(f, "usage: annabella train --engine PATH [--side white|black] "
-		   "[--level 0..20 | --elo N]\n"
-		   "                       [--movetime MS] [--hint-movetime MS] [--wait] "
-		   "[--socket PATH] [--config FILE]\n");
+	fprintf(f,
+		"usage: annabella train --engine PATH [--side white|black] "
+		"[--level 0..20 | --elo N]\n"
+		"                       [--movetime MS] [--hint-movetime MS] [--fen FEN | --wait] "
+		"[--socket PATH] [--config FILE]\n");
 }
 
 static int usage(void)
@@ -563,6 +621,8 @@ static int options(struct train *t, int argc, char **argv, struct config *cfg)
 				return -1;
 		} else if (!strcmp(opt, "--socket")) {
 			t->socket = arg;
+		} else if (!strcmp(opt, "--fen")) {
+			t->fen = arg;
 		} else if (!strcmp(opt, "--config")) {
 			/* read above */
 		} else {
@@ -581,6 +641,10 @@ static int options(struct train *t, int argc, char **argv, struct config *cfg)
 		t->level = -1;
 	if (!t->engine_path) {
 		log_error(LOG_MAIN, "--engine PATH (or [training] engine) is needed");
+		return -1;
+	}
+	if (t->fen && t->wait) {
+		log_error(LOG_MAIN, "--fen begins one game: not with --wait");
 		return -1;
 	}
 	return 0;
@@ -625,8 +689,9 @@ static int follow(struct train *t)
 			field(line, "event", event, sizeof(event));
 			if (!strcmp(event, "press"))
 				trace_at(0, "train-press", "%s", event);
-			if (!strcmp(event, "hint-request")) {
-				if (hint(t, line, &status)) {
+			if (!strcmp(event, "hint-request") || !strcmp(event, "draw-request") ||
+			    !strcmp(event, "eval-request")) {
+				if (answer(t, line, event, &status)) {
 					free(line);
 					return status ? status : 1;
 				}
@@ -654,6 +719,43 @@ static int follow(struct train *t)
 	return 0;
 }
 
+/* The engine started at its strength: 0, or -1 with the exit status (the failure said). */
+static int start_engine(struct train *t, int *status)
+{
+	enum uci_failure why;
+	char err[512];
+
+	t->e = uci_start(t->engine_path, 10000, &why, err, sizeof(err));
+	if (!t->e) {
+		*status = engine_failed(t, err, uci_failure_name(why));
+		return -1;
+	}
+	if (set_strength(t, err, sizeof(err))) {
+		*status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
+		return -1;
+	}
+	return 0;
+}
+
+/* --fen: the game the engine plays begins there (new-game; its board guided). */
+static int begin_at(struct train *t)
+{
+	char line[CONTROL_LINE_MAX], reply[1024], msg[512];
+
+	snprintf(line, sizeof(line), "new-game %s", t->fen);
+	if (ev_request(t, line, reply, sizeof(reply))) {
+		log_error(LOG_MAIN, "the daemon did not answer new-game");
+		return -1;
+	}
+	field(reply, ctlclient_reply_ok(reply) ? "text" : "error", msg, sizeof(msg));
+	if (!ctlclient_reply_ok(reply)) {
+		log_error(LOG_MAIN, "the daemon refuses the position: %s", msg);
+		return -1;
+	}
+	say("%s", msg);
+	return 0;
+}
+
 /* --wait: the button menu's training entry asks it to play. */
 static int wait_for_request(struct train *t, int *side)
 {
@@ -664,7 +766,10 @@ static int wait_for_request(struct train *t, int *side)
 		return -1;
 	}
 	if (!ctlclient_reply_ok(reply)) {
-		log_error(LOG_MAIN, "the daemon refuses: %s", reply);
+		char msg[512];
+
+		field(reply, "error", msg, sizeof(msg));
+		log_error(LOG_MAIN, "the daemon refuses: %s", msg[0] ? msg : reply);
 		return -1;
 	}
 	say("waiting for the button menu's training entry");
@@ -693,8 +798,7 @@ int cli_train(int argc, char **argv)
 {
 	struct train *t = calloc(1, sizeof(*t));
 	struct config cfg;
-	enum uci_failure why;
-	char err[512], reply[512];
+	char reply[512];
 	int status = 0;
 
 	if (!t)
@@ -708,17 +812,12 @@ int cli_train(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	trace_open_from_env();
-	t->e = uci_start(t->engine_path, 10000, &why, err, sizeof(err));
 	if (connect_daemon(t)) {
 		status = 1;
 		goto out;
 	}
-	if (!t->e) {
-		status = engine_failed(t, err, uci_failure_name(why));
-		goto out;
-	}
-	if (set_strength(t, err, sizeof(err))) {
-		status = engine_failed(t, err, uci_failure_name(uci_last_failure(t->e)));
+	if (t->fen && begin_at(t)) {
+		status = 1;
 		goto out;
 	}
 	do {
@@ -728,15 +827,27 @@ int cli_train(int argc, char **argv)
 			status = stopping ? 0 : 1;
 			break;
 		}
+		/* Started when it is wanted, and again after it failed (the player heard it). */
+		if (!t->e && start_engine(t, &status))
+			goto lost;
 		if (engine_on(t, side, &status))
-			break;
+			goto lost;
 		status = follow(t);
-		if (status)
+		if (!status && !stopping)
+			say("the game is over");
+	lost:
+		if (!t->engine_lost || !t->wait)
 			break;
-		say("the game is over");
+		/* --wait: the engine is started again for the menu's next request. */
+		say("the engine failed; waiting again for the button menu");
+		uci_stop(t->e);
+		t->e = NULL;
+		t->engine_lost = false;
+		status = 0;
 	} while (t->wait && !stopping);
 	if (status == 0 && t->ev && ev_request(t, "engine off", reply, sizeof(reply)) == 0)
-		say("stopped");
+		say(stopping ? "stopped by a signal: the game goes on without the engine"
+			     : "stopped");
 out:
 	uci_stop(t->e);
 	ctlclient_close(t->ev);

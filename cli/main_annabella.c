@@ -41,6 +41,7 @@ static const struct {
     {"relay", cli_relay, cli_relay_usage, LOG_LEVEL_INFO, false},
     {"train", cli_train, cli_train_usage, LOG_LEVEL_INFO, false},
     {"review", cli_review, cli_review_usage, LOG_LEVEL_WARN, false},
+    {"games", cli_games, cli_games_usage, LOG_LEVEL_WARN, false},
     {"online", cli_online, cli_online_usage, LOG_LEVEL_INFO, false},
 };
 

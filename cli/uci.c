@@ -31,6 +31,9 @@ struct uci_engine {
 	int n_options;
 	int elo_min, elo_max;
 	enum uci_failure failure;
+	/* The last search's score (its last `info ... score`), for the side to move. */
+	bool scored;
+	struct uci_score score;
 	size_t len;
 	char buf[UCI_LINE_MAX];
 	char line[UCI_LINE_MAX];
@@ -376,7 +379,7 @@ int uci_set_level(struct uci_engine *e, int level, char *err, size_t errsize)
 	return wait_ready(e, 5000, err, errsize);
 }
 
-int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize)
+int uci_set_elo(struct uci_engine *e, int elo, int *set, char *err, size_t errsize)
 {
 	char value[16];
 
@@ -389,11 +392,18 @@ int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize)
 		elo = e->elo_min;
 	if (e->elo_max && elo > e->elo_max)
 		elo = e->elo_max;
+	*set = elo;
 	snprintf(value, sizeof(value), "%d", elo);
 	if (set_option(e, "UCI_LimitStrength", "true", err, errsize) ||
 	    set_option(e, "UCI_Elo", value, err, errsize))
 		return -1;
 	return wait_ready(e, 5000, err, errsize);
+}
+
+void uci_elo_range(const struct uci_engine *e, int *min, int *max)
+{
+	*min = e->elo_min;
+	*max = e->elo_max;
 }
 
 int uci_set_full_strength(struct uci_engine *e, char *err, size_t errsize)
@@ -430,6 +440,35 @@ static bool uci_move_form(const char *m)
 	return n == 4 || strchr("qrbn", m[4]);
 }
 
+/* "... score cp 34 ..." or "... score mate -3 ...": the search's score so far (a bound,
+ * "lowerbound"/"upperbound", is as good as the engine knows it). */
+static void read_score(struct uci_engine *e, const char *info)
+{
+	const char *s = strstr(info, " score ");
+	char kind[8];
+	int v;
+
+	if (!s && !strncmp(info, "score ", 6))
+		s = info - 1;
+	if (!s || sscanf(s + 7, "%7s %d", kind, &v) != 2)
+		return;
+	if (!strcmp(kind, "cp")) {
+		e->score = (struct uci_score){.cp = v};
+	} else if (!strcmp(kind, "mate")) {
+		e->score = (struct uci_score){.mate = v, .cp = v > 0 ? 100000 : -100000};
+	} else {
+		return;
+	}
+	e->scored = true;
+}
+
+bool uci_last_score(const struct uci_engine *e, struct uci_score *score)
+{
+	if (e->scored)
+		*score = e->score;
+	return e->scored;
+}
+
 int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int movetime_ms,
 		  int grace_ms, char move[UCI_MOVE_MAX], char *err, size_t errsize)
 {
@@ -446,11 +485,16 @@ int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int 
 		return -1;
 	}
 	deadline = now_ms() + movetime_ms + grace_ms;
+	e->scored = false;
 	while ((r = read_line(e, deadline)) == 1) {
 		const char *rest;
 		char word[16];
 		size_t n = 0;
 
+		if (starts_word(e->line, "info", &rest)) {
+			read_score(e, rest);
+			continue;
+		}
 		if (!starts_word(e->line, "bestmove", &rest))
 			continue;
 		while (rest[n] && rest[n] != ' ' && rest[n] != '\t' && n < sizeof(word) - 1) {

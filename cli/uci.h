@@ -46,7 +46,10 @@ bool uci_has_option(const struct uci_engine *e, const char *name);
  * reason when the engine offers neither or stops answering.
  */
 int uci_set_level(struct uci_engine *e, int level, char *err, size_t errsize);
-int uci_set_elo(struct uci_engine *e, int elo, char *err, size_t errsize);
+/* *set: the rating set, held to the engine's range. */
+int uci_set_elo(struct uci_engine *e, int elo, int *set, char *err, size_t errsize);
+/* The engine's rating range (0: not announced). */
+void uci_elo_range(const struct uci_engine *e, int *min, int *max);
 
 /* Its full strength again (for a hint): UCI_LimitStrength off, Skill Level 20, whichever
  * it offers.  0, or -1 with the reason. */
@@ -64,6 +67,15 @@ int uci_new_game(struct uci_engine *e, char *err, size_t errsize);
  */
 int uci_best_move(struct uci_engine *e, const char *fen, const char *moves, int movetime_ms,
 		  int grace_ms, char move[UCI_MOVE_MAX], char *err, size_t errsize);
+
+/* The last uci_best_move()'s score for the side to move, as the engine last gave it: true
+ * with it, or false when it gave none.  A mate in `mate` moves (negative: being mated) has cp
+ * +-100000. */
+struct uci_score {
+	int cp;
+	int mate; /* 0: no mate seen */
+};
+bool uci_last_score(const struct uci_engine *e, struct uci_score *score);
 
 /* The child's process id (for tests that kill it). */
 int uci_pid(const struct uci_engine *e);

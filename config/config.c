@@ -18,6 +18,77 @@
 #include "base/log.h"
 #include "base/utf8.h"
 
+/* The patterns felt apart without looking: the opponent's move one pulse, a time warning
+ * three short ones, a flag one long one, the arbiter two short and a long one. */
+static void haptic_config_defaults(struct haptic_config *h)
+{
+	static const char *const defaults[HAPTIC_EVENT_COUNT] = {
+	    [HAPTIC_MOVE] = "400",
+	    [HAPTIC_WARNING] = "150 150 150 150 150",
+	    [HAPTIC_FLAG] = "1500",
+	    [HAPTIC_ARBITER] = "150 100 150 100 800",
+	};
+	char err[80];
+
+	for (int e = 0; e < HAPTIC_EVENT_COUNT; e++)
+		haptic_pattern_parse(defaults[e], &h->pattern[e], err, sizeof(err));
+}
+
+const char *haptic_event_name(enum haptic_event e)
+{
+	static const char *const names[HAPTIC_EVENT_COUNT] = {
+	    [HAPTIC_MOVE] = "move",
+	    [HAPTIC_WARNING] = "warning",
+	    [HAPTIC_FLAG] = "flag",
+	    [HAPTIC_ARBITER] = "arbiter",
+	};
+
+	return (unsigned)e < HAPTIC_EVENT_COUNT ? names[e] : "?";
+}
+
+int haptic_pattern_parse(const char *text, struct haptic_pattern *out, char *err, size_t size)
+{
+	struct haptic_pattern p = {0};
+	const char *s = text;
+
+	for (;;) {
+		char *end;
+		long v;
+
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || (*end && *end != ' ' && *end != ',')) {
+			snprintf(err, size, "'%s' is not a pattern of milliseconds (on off on ...)",
+				 text);
+			return -1;
+		}
+		if (v < HAPTIC_PULSE_MIN || v > HAPTIC_PULSE_MAX) {
+			snprintf(err, size, "%ld ms: each on or off time must be %d..%d ms", v,
+				 HAPTIC_PULSE_MIN, HAPTIC_PULSE_MAX);
+			return -1;
+		}
+		if (p.count == HAPTIC_PATTERN_MAX) {
+			snprintf(err, size, "at most %d times in a pattern", HAPTIC_PATTERN_MAX);
+			return -1;
+		}
+		p.ms[p.count++] = (uint16_t)v;
+		s = end;
+	}
+	if (p.count % 2 == 0) {
+		snprintf(err, size,
+			 "'%s': a pattern begins and ends with the motor on (an odd "
+			 "number of times)",
+			 text);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
 void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -47,6 +118,7 @@ void config_defaults(struct config *cfg)
 	face_config_defaults(&cfg->display);
 	power_config_defaults(&cfg->power);
 	fairplay_config_defaults(&cfg->fairplay);
+	haptic_config_defaults(&cfg->haptic);
 	online_config_defaults(&cfg->online);
 	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "/var/lib/annabella");
 	cfg->sync = true;
@@ -276,6 +348,9 @@ static int set_game(struct config *cfg, const char *key, const char *value, char
 			BAD("mode must be tournament or casual, not '%s'", value);
 	} else if (!strcmp(key, "rules")) {
 		return set_edition(cfg, key, value, err, err_size);
+	} else if (!strcmp(key, "deafblind")) {
+		if (config_parse_bool(value, &cfg->deafblind))
+			BAD("deafblind must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "promotion-ms")) {
 		if (parse_uint(value, 500, 60000, &v))
 			BAD("promotion-ms must be 500..60000");
@@ -436,6 +511,9 @@ static int set_braille(struct config *cfg, const char *key, const char *value, c
 	if (!strcmp(key, "display")) {
 		if (config_parse_bool(value, &cfg->braille_display))
 			BAD("display must be yes or no, not '%s'", value);
+	} else if (!strcmp(key, "messages")) {
+		if (config_parse_bool(value, &cfg->braille_messages))
+			BAD("messages must be yes or no, not '%s'", value);
 	} else if (!strcmp(key, "host")) {
 		if (copy_string(cfg->braille_host, sizeof(cfg->braille_host), value))
 			BAD("host too long");
@@ -691,10 +769,44 @@ static int set_training(struct config *cfg, const char *key, const char *value, 
 		if (parse_uint(value, 10, 600000, &v))
 			BAD("movetime-ms must be 10..600000");
 		cfg->train_movetime_ms = (int)v;
+	} else if (!strcmp(key, "review-aloud")) {
+		if (config_parse_bool(value, &cfg->review_aloud))
+			BAD("review-aloud must be yes or no, not '%s'", value);
+	} else if (!strcmp(key, "review-comments")) {
+		if (strcmp(value, "always") && strcmp(value, "request"))
+			BAD("review-comments must be always or request, not '%s'", value);
+		cfg->review_comments_on_request = !strcmp(value, "request");
 	} else {
 		BAD("unknown key '%s' in [training]", key);
 	}
 	return 0;
+}
+
+/* [haptic]: the vibration motor's line on the board's chip and its patterns. */
+static int set_haptic(struct config *cfg, const char *key, const char *value, char *err,
+		      size_t err_size)
+{
+	char msg[160];
+	long v;
+
+	if (!strcmp(key, "line")) {
+		if (!strcmp(value, "none"))
+			cfg->board.haptic_line = BOARD_NO_LINE;
+		else if (parse_uint(value, 0, BOARD_MAX_LINE, &v))
+			BAD("line must be none or a line of the board's chip, 0..%d",
+			    BOARD_MAX_LINE);
+		else
+			cfg->board.haptic_line = (int)v;
+		return 0;
+	}
+	for (int e = 0; e < HAPTIC_EVENT_COUNT; e++) {
+		if (strcmp(key, haptic_event_name((enum haptic_event)e)))
+			continue;
+		if (haptic_pattern_parse(value, &cfg->haptic.pattern[e], msg, sizeof(msg)))
+			BAD("%s: %s", key, msg);
+		return 0;
+	}
+	BAD("unknown key '%s' in [haptic]", key);
 }
 
 /* ------------------------------------------------------------------ [power] */
@@ -812,6 +924,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 	}
 	if (!strcmp(section, "power"))
 		return power_config_set(&cfg->power, key, value, err, err_size);
+	if (!strcmp(section, "haptic"))
+		return set_haptic(cfg, key, value, err, err_size);
 	if (!strcmp(section, "fairplay"))
 		return fairplay_config_set(&cfg->fairplay, key, value, err, err_size);
 	if (!strcmp(section, "online"))

@@ -61,6 +61,29 @@ void power_config_defaults(struct power_config *cfg);
 int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size);
 
+/* [haptic]: a vibration motor on an output line of the board's chip (docs/wiring.md "The
+ * vibration motor"), for a player who cannot hear the device: a pattern for each kind of
+ * event, milliseconds on, off, on, ... */
+enum haptic_event {
+	HAPTIC_MOVE = 0, /* the opponent's move (or the engine's) */
+	HAPTIC_WARNING,	 /* a [clock] warnings mark passed */
+	HAPTIC_FLAG,	 /* a flag fell */
+	HAPTIC_ARBITER,	 /* the arbiter's words to the player, or a call for the arbiter */
+	HAPTIC_EVENT_COUNT
+};
+#define HAPTIC_PATTERN_MAX 16
+#define HAPTIC_PULSE_MIN   20
+#define HAPTIC_PULSE_MAX   5000
+struct haptic_pattern {
+	int count;
+	uint16_t ms[HAPTIC_PATTERN_MAX]; /* on, off, on, ...: count of them */
+};
+struct haptic_config {
+	struct haptic_pattern pattern[HAPTIC_EVENT_COUNT];
+};
+const char *haptic_event_name(enum haptic_event e); /* "move", "warning", "flag", "arbiter" */
+/* A pattern's text ("150 100 150 100 800"): 0, or -1 with a message in err. */
+int haptic_pattern_parse(const char *text, struct haptic_pattern *out, char *err, size_t size);
 /* [online] (docs/online.md "Playing online"): what `annabella online` plays with; the daemon reads
  * only `menu` (the button menu's entry) and never opens a network socket. */
 enum online_start { ONLINE_START_SEEK = 0, ONLINE_START_ACCEPT, ONLINE_START_CHALLENGE };
@@ -116,14 +139,20 @@ struct config {
 	struct config_place pronounce_replaced[PRONOUNCE_USER_MAX];
 	int pronounce_last;   /* the entry the last pronounce key set */
 	bool pronounce_again; /* the last pronounce key replaced an entry */
+	/* For a player who cannot hear the device ([game] deafblind): the braille display and
+	 * its messages on, the vibration motor when [haptic] line is wired. */
+	bool deafblind;
 	/* [braille] */
 	bool braille_display;
+	bool braille_messages; /* what is said to the player, also on the display */
 	char braille_host[64], braille_auth[128];
 	int braille_tty; /* -1: the root */
 	enum braille_notation braille_notation;
 	struct braille_layout braille_layout; /* the BRF's pages and lines, where the signs go */
 	/* [display]: the clock display for the sighted opponent */
 	struct face_config display;
+	/* [haptic]: the vibration motor's patterns (its line is the board's: haptic_line) */
+	struct haptic_config haptic;
 	/* [power]: the Pi's under-voltage flag and a UPS or battery HAT */
 	struct power_config power;
 	/* [fairplay]: the arbiter's policy and the watch on the machine */
@@ -174,6 +203,8 @@ struct config {
 	int train_level;	/* 0..20, or -1 */
 	int train_elo;		/* 0: none */
 	int train_movetime_ms;
+	bool review_aloud;		 /* a review said on the speaker too */
+	bool review_comments_on_request; /* a move's comment said on request only */
 	/* [web] (annabella web; docs/web.md "The web page for the assistant and the arbiter") */
 	char web_listen[80];	   /* ADDR:PORT, or "" */
 	char web_hosts[512];	   /* host names besides the addresses (space-separated) */

@@ -136,6 +136,19 @@ void control_h_export(const struct control_env *env, struct control_request *req
 	free(text);
 }
 
+void control_h_games(const struct control_env *env, struct control_request *req,
+		     struct control_outcome *out)
+{
+	struct game_summary *games = malloc(GAME_SUMMARY_MAX * sizeof(*games));
+	int n = games && env->list_games ? env->list_games(env->shell, games, req->count) : -1;
+
+	if (n < 0)
+		answer_code(out, REPLY_GAMES_UNREADABLE, NULL);
+	else
+		control_reply_games(&out->reply, games, n);
+	free(games);
+}
+
 void control_h_compare(const struct control_env *env, struct control_request *req,
 		       struct control_outcome *out)
 {
@@ -221,6 +234,10 @@ void control_h_engine(const struct control_env *env, struct control_request *req
 		answer_code(out, REPLY_HINT_NOT_ENGINE, NULL);
 		return;
 	}
+	if ((op == ENGINE_OP_DRAW || op == ENGINE_OP_EVAL) && !env->engine_self) {
+		answer_code(out, REPLY_ENGINE_NOT_SELF, NULL);
+		return;
+	}
 	if ((op == ENGINE_OP_ON || op == ENGINE_OP_WAIT) && env->connection && !env->watching) {
 		answer_code(out, REPLY_ENGINE_WATCH_FIRST, NULL);
 		return;
@@ -238,23 +255,10 @@ void control_h_review(const struct control_env *env, struct control_request *req
 		      struct control_outcome *out)
 {
 	struct game_reply reply;
+	struct referee_review_cmd c = req->review;
 
-	switch ((enum control_review_op)req->review_op) {
-	case CONTROL_REVIEW_LOAD:
-		referee_review_load(env->referee, req->movetext[0] ? req->movetext : NULL, env->now,
-				    &reply);
-		break;
-	case CONTROL_REVIEW_ADD:
-		referee_review_add(env->referee, req->movetext, env->now, &reply);
-		break;
-	case CONTROL_REVIEW_BEGIN:
-		referee_review_begin(env->referee, env->now, &reply);
-		break;
-	case CONTROL_REVIEW_STEP:
-	default:
-		referee_review_step(env->referee, req->review, env->now, &reply);
-		break;
-	}
+	c.text = req->movetext[0] ? req->movetext : NULL;
+	referee_review(env->referee, &c, env->now, &reply);
 	answer(out, &reply);
 }
 

@@ -16,6 +16,7 @@ HANDLER(control_h_game); /* a command that changes the game: the referee's */
 HANDLER(control_h_status);
 HANDLER(control_h_moves);
 HANDLER(control_h_export);
+HANDLER(control_h_games);
 HANDLER(control_h_compare);
 HANDLER(control_h_help);
 HANDLER(control_h_watch);

@@ -6,6 +6,7 @@
 #include "control/protocol.h"
 
 #include "control/handlers.h"
+#include "game/review.h"
 #include "game/online.h"
 
 #include <errno.h>
@@ -475,6 +476,20 @@ static int p_export(const struct control_words *ws, struct control_request *req,
 	return bad_word(err, REPLY_WANT_EXPORT_FORMAT, ws->w[1]);
 }
 
+/* A number of milliseconds, or of plies and seconds: 0..max. */
+static int number_arg(const char *word, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(word, &end, 10);
+	if (errno || *end || end == word || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (docs/training.md
  * "Training and study") */
 static int p_engine(const struct control_words *ws, struct control_request *req,
@@ -484,12 +499,27 @@ static int p_engine(const struct control_words *ws, struct control_request *req,
 	const char *op = ws->n > 1 ? ws->w[1] : "";
 
 	g->kind = CMD_ENGINE;
+	g->engine_level = -1;
 	if (!strcmp(op, "on")) {
 		int at = 2;
 
 		g->engine_op = ENGINE_OP_ON;
 		if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
 			g->color = game_color_parse(ws->w[at++]);
+		/* Its strength as set: elo N [asked N] | level N. */
+		while (at + 1 < ws->n &&
+		       (!strcmp(ws->w[at], "elo") || !strcmp(ws->w[at], "asked") ||
+			!strcmp(ws->w[at], "level"))) {
+			long long v;
+			int *into = ws->w[at][0] == 'e'	  ? &g->engine_elo
+				    : ws->w[at][0] == 'a' ? &g->engine_asked
+							  : &g->engine_level;
+
+			if (number_arg(ws->w[at + 1], 10000, &v))
+				return bad_word(err, REPLY_WANT_ENGINE_STRENGTH, ws->w[at + 1]);
+			*into = (int)v;
+			at += 2;
+		}
 		if (at < ws->n) {
 			/* The engine's name, as the training process says it. */
 			if (strlen(ws->rest[at]) >= sizeof(g->text))
@@ -510,6 +540,36 @@ static int p_engine(const struct control_words *ws, struct control_request *req,
 	}
 	if (!strcmp(op, "wait") && ws->n == 2) {
 		g->engine_op = ENGINE_OP_WAIT;
+		return 0;
+	}
+	if (!strcmp(op, "draw") && ws->n == 3 &&
+	    (!strcmp(ws->w[2], "accept") || !strcmp(ws->w[2], "decline"))) {
+		g->engine_op = ENGINE_OP_DRAW;
+		g->engine_accept = !strcmp(ws->w[2], "accept");
+		return 0;
+	}
+	/* engine eval PLY cp N | mate N: the evaluation for White. */
+	if (!strcmp(op, "eval") && ws->n == 5 &&
+	    (!strcmp(ws->w[3], "cp") || !strcmp(ws->w[3], "mate"))) {
+		char *end;
+		long ply = strtol(ws->w[2], &end, 10), v;
+
+		if (*end || end == ws->w[2] || ply < 0 || ply > GAME_MAX_PLIES)
+			return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
+		errno = 0;
+		v = strtol(ws->w[4], &end, 10);
+		/* A mate in 0 is a game over: no evaluation. */
+		if (errno || *end || end == ws->w[4] || v < -100000 || v > 100000 ||
+		    (ws->w[3][0] == 'm' && (v == 0 || v < -500 || v > 500)))
+			return bad_word(err, REPLY_WANT_EVAL, ws->w[4]);
+		g->engine_op = ENGINE_OP_EVAL;
+		g->ply = (int)ply;
+		if (ws->w[3][0] == 'm') {
+			g->engine_mate = (int)v;
+			g->engine_cp = v > 0 ? 100000 : -100000;
+		} else {
+			g->engine_cp = (int)v;
+		}
 		return 0;
 	}
 	if (!strcmp(op, "hint") && ws->n == 4) {
@@ -535,6 +595,24 @@ static int p_hint(const struct control_words *ws, struct control_request *req,
 	return p_none(ws, req, err);
 }
 
+static int p_eval(const struct control_words *ws, struct control_request *req,
+		  struct game_reply *err)
+{
+	req->game.kind = CMD_EVAL;
+	return p_none(ws, req, err);
+}
+
+/* new-game [FEN]: a casual game from a position (the FEN's six fields). */
+static int p_new_game(const struct control_words *ws, struct control_request *req,
+		      struct game_reply *err)
+{
+	(void)err;
+	req->game.kind = CMD_NEW_GAME;
+	if (ws->n > 1)
+		copy(req->game.text, sizeof(req->game.text), ws->rest[1]);
+	return 0;
+}
+
 static int p_takeback(const struct control_words *ws, struct control_request *req,
 		      struct game_reply *err)
 {
@@ -542,17 +620,38 @@ static int p_takeback(const struct control_words *ws, struct control_request *re
 	return p_none(ws, req, err);
 }
 
-/* A number of milliseconds, or of plies and seconds: 0..max. */
-static int number_arg(const char *word, long long max, long long *out)
+/* A number of the review's lines or plies: 0.. */
+static int review_number(const char *word, int max, int *out, struct game_reply *err)
 {
 	char *end;
-	long long v;
+	long v;
 
 	errno = 0;
-	v = strtoll(word, &end, 10);
+	v = strtol(word, &end, 10);
 	if (errno || *end || end == word || v < 0 || v > max)
-		return -1;
-	*out = v;
+		return bad_word(err, REPLY_WANT_REVIEW_LINE, word);
+	*out = (int)v;
+	return 0;
+}
+
+/* review goto N|N.|N...|start|end: the move's number and colour (0: the start, -1: the
+ * end). */
+static int review_goto(const char *word, struct referee_review_cmd *c, struct game_reply *err)
+{
+	struct game_command cmd = {.color = CHESS_WHITE};
+	size_t n;
+
+	c->color = CHESS_WHITE;
+	if (!strcmp(word, "start") || !strcmp(word, "end")) {
+		c->move = word[0] == 's' ? 0 : -1;
+		return 0;
+	}
+	n = relay_ply(word, &cmd);
+	if (!n || word[n])
+		return bad_word(err, REPLY_WANT_REVIEW_MOVE, word);
+	/* "12" and "12." are White's move 12, "12..." Black's. */
+	c->move = cmd.move_number ? cmd.move_number : cmd.ply;
+	c->color = cmd.color < 0 ? CHESS_WHITE : cmd.color;
 	return 0;
 }
 
@@ -705,44 +804,105 @@ static int p_online(const struct control_words *ws, struct control_request *req,
 	}
 }
 
-/* review load [FEN] | add UCI... | begin | next | back | where | end (docs/training.md "Training
- * and study")
- */
+/* review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin |
+ * next | back | where | end | goto MOVE | enter [N] | leave | comment | aloud on|off
+ * (docs/training.md "Going over a game") */
 static int p_review(const struct control_words *ws, struct control_request *req,
 		    struct game_reply *err)
 {
 	static const struct {
 		const char *word;
-		enum referee_review_step step;
-	} steps[] = {{"next", REFEREE_REVIEW_NEXT},
-		     {"back", REFEREE_REVIEW_BACK},
-		     {"where", REFEREE_REVIEW_WHERE},
-		     {"end", REFEREE_REVIEW_END}};
+		enum referee_review_op op;
+	} plain[] = {{"begin", REFEREE_REVIEW_BEGIN},	  {"next", REFEREE_REVIEW_NEXT},
+		     {"back", REFEREE_REVIEW_BACK},	  {"where", REFEREE_REVIEW_WHERE},
+		     {"end", REFEREE_REVIEW_END},	  {"leave", REFEREE_REVIEW_LEAVE},
+		     {"comment", REFEREE_REVIEW_COMMENT}, {"enter", REFEREE_REVIEW_ENTER}};
+	struct referee_review_cmd *c = &req->review;
 	const char *op = ws->n > 1 ? ws->w[1] : "";
 
 	if (!strcmp(op, "load")) {
-		req->review_op = CONTROL_REVIEW_LOAD;
+		c->op = REFEREE_REVIEW_LOAD;
 		copy(req->movetext, sizeof(req->movetext),
 		     ws->n > 2 && strcmp(ws->w[2], "start") ? ws->rest[2] : "");
 		return 0;
 	}
 	if (!strcmp(op, "add") && ws->n > 2) {
-		req->review_op = CONTROL_REVIEW_ADD;
+		c->op = REFEREE_REVIEW_ADD;
 		copy(req->movetext, sizeof(req->movetext), ws->rest[2]);
 		return 0;
 	}
-	if (!strcmp(op, "begin") && ws->n == 2) {
-		req->review_op = CONTROL_REVIEW_BEGIN;
+	if ((!strcmp(op, "variation") && ws->n == 4) || (!strcmp(op, "annotate") && ws->n > 4)) {
+		c->op = op[0] == 'v' ? REFEREE_REVIEW_VARIATION : REFEREE_REVIEW_ANNOTATE;
+		if (review_number(ws->w[2], REVIEW_MAX_LINES, &c->line, err) ||
+		    review_number(ws->w[3], GAME_MAX_PLIES, &c->ply, err))
+			return -1;
+		if (c->op == REFEREE_REVIEW_ANNOTATE)
+			copy(req->movetext, sizeof(req->movetext), ws->rest[4]);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && ws->n == 2; i++) {
-		if (!strcmp(op, steps[i].word)) {
-			req->review_op = CONTROL_REVIEW_STEP;
-			req->review = steps[i].step;
+	if (!strcmp(op, "goto") && ws->n == 3) {
+		c->op = REFEREE_REVIEW_GOTO;
+		return review_goto(ws->w[2], c, err);
+	}
+	if (!strcmp(op, "aloud") && ws->n == 3 &&
+	    (!strcmp(ws->w[2], "on") || !strcmp(ws->w[2], "off"))) {
+		c->op = REFEREE_REVIEW_ALOUD;
+		c->on = !strcmp(ws->w[2], "on");
+		return 0;
+	}
+	if (!strcmp(op, "enter") && ws->n == 3) {
+		c->op = REFEREE_REVIEW_ENTER;
+		if (review_number(ws->w[2], REVIEW_MAX_LINES, &c->n, err))
+			return -1;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]) && ws->n == 2; i++) {
+		if (!strcmp(op, plain[i].word)) {
+			c->op = plain[i].op;
 			return 0;
 		}
 	}
 	return usage(ws, req->command->usage, err);
+}
+
+/* last-moves [N]: the last N moves of both sides (5; at most 10). */
+static int p_last_moves(const struct control_words *ws, struct control_request *req,
+			struct game_reply *err)
+{
+	char *end;
+	long n = 5;
+
+	if (ws->n > 2)
+		return usage(ws, req->command->usage, err);
+	if (ws->n == 2) {
+		n = strtol(ws->w[1], &end, 10);
+		if (*end || end == ws->w[1] || n < 1 || n > 10)
+			return fail(err, REPLY_WANT_MOVE_COUNT,
+				    REPLY_ARGS(REPLY_S("word", ws->w[1]), REPLY_N("max", 10)));
+	}
+	req->game.kind = CMD_LAST_MOVES;
+	req->game.ply = (int)n;
+	return 0;
+}
+
+/* games [N]: the last N finished games (10; at most GAME_SUMMARY_MAX). */
+static int p_games(const struct control_words *ws, struct control_request *req,
+		   struct game_reply *err)
+{
+	char *end;
+	long n = 10;
+
+	if (ws->n > 2)
+		return usage(ws, req->command->usage, err);
+	if (ws->n == 2) {
+		n = strtol(ws->w[1], &end, 10);
+		if (*end || end == ws->w[1] || n < 1 || n > GAME_SUMMARY_MAX)
+			return fail(err, REPLY_WANT_GAMES_COUNT,
+				    REPLY_ARGS(REPLY_S("word", ws->w[1]),
+					       REPLY_N("max", GAME_SUMMARY_MAX)));
+	}
+	req->count = (int)n;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ the table */
@@ -794,14 +954,24 @@ static const struct control_command table[] = {
     {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
      CONTROL_READS, p_export, control_h_export},
     {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, p_none, control_h_help},
+    {"games", NULL, "games [N]", NULL, ANY, MODES, 0, CONTROL_READS, p_games, control_h_games},
+    {"last-moves", NULL, "last-moves [N]", NULL, ANY, MODES, 0, 0, p_last_moves, control_h_game},
     /* Training and study (docs/training.md "Training and study"): casual play only. */
-    {"engine", NULL, "engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE",
-     "on off wait hint", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
+    {"engine", NULL,
+     "engine on [white|black] [elo N [asked N] | level N] [NAME...] | off [REASON] | wait | hint "
+     "PLY MOVE | draw accept|decline | eval PLY cp|mate N",
+     "on off wait hint draw eval", ANY, CASUAL, 0, CONTROL_SESSION, p_engine, control_h_engine},
+    {"eval", NULL, "eval", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_eval, control_h_game},
+    {"new-game", NULL, "new-game [FEN]", NULL, ANY, CASUAL, 0, CONTROL_CHANGES, p_new_game,
+     control_h_game},
     {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, p_hint, control_h_game},
     {"takeback", NULL, "takeback", NULL, ANY, CASUAL, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
      p_takeback, control_h_game},
-    {"review", NULL, "review load [FEN] | add UCI... | begin | next | back | where | end",
-     "load add begin next back where end", ANY, CASUAL, 0, 0, p_review, control_h_review},
+    {"review", NULL,
+     "review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin | "
+     "next | back | where | goto MOVE | enter [N] | leave | comment | aloud on|off | end",
+     "load add variation annotate begin next back where goto enter leave comment aloud end", ANY,
+     CASUAL, 0, 0, p_review, control_h_review},
     /* Online play (docs/online.md "Playing online"): the online process, in casual and online play.
      */
     {"online", NULL,

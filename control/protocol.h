@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
+#include "game/summary.h"
 #include "game/audience.h"
 #include "game/command.h"
 #include "game/compare.h"
@@ -90,26 +91,20 @@ int control_command_count(void);
 const struct control_command *control_command_find(const char *line);
 const char *control_role_name(enum game_role role);
 
-/* What `review` does (docs/training.md "Training and study"). */
-enum control_review_op {
-	CONTROL_REVIEW_LOAD = 0, /* review load [FEN]: `movetext` holds the FEN or "" */
-	CONTROL_REVIEW_ADD,	 /* review add UCI...: `movetext` holds the moves */
-	CONTROL_REVIEW_BEGIN,	 /* review begin */
-	CONTROL_REVIEW_STEP,	 /* review next|back|where|end: `review` */
-};
-
 struct control_request {
 	const struct control_command *command;
 	/* CONTROL_CHANGES: what the referee is given (role and author from the env). */
 	struct game_command game;
 	enum control_export export_format;
-	char game_id[GAME_ID_MAX];	 /* export: a finished game's, or "" for the current one */
-	bool public_view;		 /* `status public`, `watch public` */
-	enum referee_review_step review; /* review next|back|where|end */
-	int review_op;			 /* enum control_review_op */
+	char game_id[GAME_ID_MAX]; /* export: a finished game's, or "" for the current one */
+	bool public_view;	   /* `status public`, `watch public` */
+	/* `review` (docs/training.md "Going over a game"); its text (a FEN, moves, a comment) in
+	 * `movetext` */
+	struct referee_review_cmd review;
 	char pin[40];
 	char name[CONTROL_NAME_MAX];	 /* auth's NAME ("" for none) */
-	char movetext[CONTROL_LINE_MAX]; /* compare */
+	char movetext[CONTROL_LINE_MAX]; /* compare; review's text */
+	int count;			 /* games N */
 };
 
 /* Parse one request line (without its newline; len bytes, which may hold NULs) through its
@@ -201,6 +196,9 @@ struct control_env {
 	 * games/, or "" for the current game. */
 	char *(*render)(void *shell, enum control_export f, const char *game_id,
 			enum reply_code *why);
+	/* The finished games kept under games/, newest first, at most max: how many, or -1
+	 * when they cannot be read. */
+	int (*list_games)(void *shell, struct game_summary *out, int max);
 };
 
 /* What the connection must do after a request. */
@@ -249,6 +247,9 @@ void control_reply_status(struct strbuf *out, const struct game *g,
  * "draw_offer":false,"uci":"e2e4"},...]}
  */
 void control_reply_moves(struct strbuf *out, const struct game *g);
+/* {"ok":true,"games":[{"id":..,"number":N,"white":..,"black":..,"result":..,"date":..,
+ * "plies":N},...],"code":"games","args":{"count":N}}: the finished games, newest first */
+void control_reply_games(struct strbuf *out, const struct game_summary *games, int count);
 /* {"ok":true,"format":"pgn","text":"..."} */
 void control_reply_export(struct strbuf *out, const char *format, const char *text);
 /* {"ok":true,"agree":N,"device_plies":..,"their_plies":..,"differ":{"ply","move_number",

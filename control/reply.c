@@ -300,6 +300,8 @@ static void training(struct json_writer *w, const struct control_status_extra *x
 	json_string(w, "state", review_state_name((enum review_state)v->state));
 	json_int(w, "at", v->at);
 	json_int(w, "plies", v->plies);
+	json_int(w, "line", v->line);
+	json_bool(w, "aloud", v->aloud);
 	squares(w, "differ_now", v->differ);
 	json_end(w);
 }
@@ -507,6 +509,34 @@ void control_reply_moves(struct strbuf *out, const struct game *g)
 	}
 	json_end(&w);
 	code_only(&w, REPLY_MOVES);
+	json_end(&w);
+}
+
+void control_reply_games(struct strbuf *out, const struct game_summary *games, int count)
+{
+	struct json_writer w;
+	struct game_reply r;
+
+	json_init(&w, out);
+	json_object(&w, NULL);
+	json_bool(&w, "ok", true);
+	json_array(&w, "games");
+	for (int i = 0; i < count; i++) {
+		const struct game_summary *g = &games[i];
+
+		json_object(&w, NULL);
+		json_string(&w, "id", g->id);
+		json_int(&w, "number", g->number);
+		json_string(&w, "white", g->white);
+		json_string(&w, "black", g->black);
+		json_string(&w, "result", g->result);
+		json_string(&w, "date", g->date);
+		json_int(&w, "plies", g->plies);
+		json_end(&w);
+	}
+	json_end(&w);
+	game_reply_set(&r, REPLY_GAMES, REPLY_ARGS(REPLY_N("count", count)));
+	code_fields(&w, &r);
 	json_end(&w);
 }
 
@@ -747,13 +777,16 @@ bool control_event_effect(struct strbuf *out, const struct game_effect *fx)
 void control_event_engine_ask(struct strbuf *out, const struct game_effect *fx,
 			      const struct game *g)
 {
+	static const char *const names[] = {[GAME_ENGINE_HINT] = "hint-request",
+					    [GAME_ENGINE_PLAY] = "train-request",
+					    [GAME_ENGINE_DRAW] = "draw-request",
+					    [GAME_ENGINE_EVAL] = "eval-request"};
 	struct json_writer w;
 	char fen[CHESS_FEN_MAX];
 
 	json_init(&w, out);
 	json_object(&w, NULL);
-	json_string(&w, "event",
-		    fx->request == GAME_ENGINE_HINT ? "hint-request" : "train-request");
+	json_string(&w, "event", names[fx->request]);
 	json_int(&w, "ms", (int64_t)fx->ms);
 	json_string(&w, "audience", game_audience_name(fx->audience));
 	json_int(&w, "ply", fx->ply);

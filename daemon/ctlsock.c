@@ -25,6 +25,7 @@
 #include "daemon/audit.h"
 #include "base/pinguard.h"
 #include "store/recovery.h"
+#include "store/games.h"
 #include "store/scoresheet.h"
 #include "store/state.h"
 
@@ -459,11 +460,12 @@ static void status_extra(void *shell, struct control_status_extra *x)
 	}
 }
 
-/* A finished game's scoresheet as games/ID.pgn keeps it, in a format; NULL with *why. */
-static char *render_kept(struct ctlsock *c, enum control_export f, const char *id,
+/* A finished game's scoresheet as games/ID.pgn keeps it (the id, or the game's number), in a
+ * format; NULL with *why. */
+static char *render_kept(struct ctlsock *c, enum control_export f, const char *what,
 			 enum reply_code *why)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], id[GAME_ID_MAX];
 	struct pgn_reader *rd = NULL;
 	struct pgn_game g;
 	struct chess_error err;
@@ -471,6 +473,10 @@ static char *render_kept(struct ctlsock *c, enum control_export f, const char *i
 	size_t len = 0;
 	FILE *in;
 
+	if (store_game_find(c->state_dir, what, id, sizeof(id))) {
+		*why = REPLY_NO_SUCH_GAME;
+		return NULL;
+	}
 	snprintf(path, sizeof(path), "%s/games/%s.pgn", c->state_dir, id);
 	in = fopen(path, "rb");
 	if (!in) {
@@ -508,6 +514,16 @@ static char *render(void *shell, enum control_export f, const char *game_id, enu
 	if (!text)
 		*why = pgn ? REPLY_RENDER_FAILED : REPLY_NO_GAME;
 	return text;
+}
+
+/* The finished games for `games`: the game being played is none of them. */
+static int list_games(void *shell, struct game_summary *out, int max)
+{
+	struct ctlsock *c = shell;
+	const struct game *g = c->referee ? referee_game(c->referee) : NULL;
+
+	return store_games_list(c->state_dir, g && g->open && !game_over(g) ? g->params.id : NULL,
+				out, max);
 }
 
 /* One event line for the watchers its audience reaches. */
@@ -640,6 +656,7 @@ static void request(struct ctlsock *c, struct client *cl, const char *author, en
 	    .shell = c,
 	    .status_extra = status_extra,
 	    .render = render,
+	    .list_games = list_games,
 	};
 	const struct control_command *auth = control_command_find("auth");
 	struct control_outcome out;

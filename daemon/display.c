@@ -16,7 +16,14 @@ struct display {
 	/* The scoresheet handed to the panel (it copies it). */
 	const char *san[GAME_MAX_PLIES];
 	bool offers[GAME_MAX_PLIES];
+	/* The message on the display: its utterances' BRF lines, and when they were said. */
+	char message[4096];
+	size_t message_len;
+	uint64_t message_ms;
 };
+
+/* Lines as wide as a display's usual 40 cells; the panel pans along them on a smaller one. */
+#define DISPLAY_LINE_CELLS 40
 
 /* A key of the display: what the board's button does, pressed and released at once. */
 static void display_ready(void *user, int fd, short revents, uint64_t now)
@@ -112,6 +119,49 @@ int display_show_pages(struct display *d, const char *brf, int page)
 		braille_display_show_pages(d->braille, brf, (page - 1) % count + 1, &shown, &count);
 	log_info(LOG_BRAILLE, "scoresheet page %d of %d on the display", shown, count);
 	return shown;
+}
+
+void display_show_review(struct display *d, const struct braille_review *rv)
+{
+	char *brf;
+
+	if (!d)
+		return;
+	brf = braille_review_brf(rv, DISPLAY_LINE_CELLS);
+	if (brf)
+		braille_display_show_pages(d->braille, brf, 1, NULL, NULL);
+	free(brf);
+}
+
+void display_show_game(struct display *d, const struct game *g)
+{
+	if (!d)
+		return;
+	display_show_scoresheet(d, g);
+	braille_display_home(d->braille);
+}
+
+void display_message(struct display *d, const char *text, uint64_t ms)
+{
+	struct braille_layout layout = {.cells_per_line = DISPLAY_LINE_CELLS,
+					.page_number = BRAILLE_PAGE_NUMBER_NONE};
+	char *brf;
+	size_t n;
+
+	if (!d || !text[0])
+		return;
+	/* One moment's utterances together (a step and its guidance), each from a new line. */
+	if (ms != d->message_ms)
+		d->message_len = 0;
+	d->message_ms = ms;
+	brf = braille_text_pages(text, BRAILLE_BRF, &layout);
+	n = brf ? strlen(brf) : 0;
+	if (n && d->message_len + n < sizeof(d->message)) {
+		memcpy(d->message + d->message_len, brf, n + 1);
+		d->message_len += n;
+		braille_display_show_message(d->braille, d->message);
+	}
+	free(brf);
 }
 
 void display_show_scoresheet(struct display *d, const struct game *g)

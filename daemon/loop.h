@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LOOP_MAX_SOURCES 16
+#define LOOP_MAX_SOURCES 20
 #define LOOP_MAX_FDS	 40
 
 struct loop;

@@ -27,6 +27,7 @@
 #include "daemon/speechcheck.h"
 #include "daemon/clockface.h"
 #include "daemon/leds.h"
+#include "daemon/haptic.h"
 #include "config/config.h"
 #include "daemon/ctlsock.h"
 #include "store/device.h"
@@ -77,6 +78,7 @@ struct daemon {
 	struct display *display;
 	struct clockface *clockface;
 	struct leds *leds;
+	struct haptic *haptic;
 	struct takeover *takeover;	 /* a new version installed while it runs */
 	struct power *power;		 /* the Pi's supply and a UPS ([power]) */
 	struct fairplay_watch *fairplay; /* the machine's fair-play state ([fairplay]) */
@@ -233,6 +235,8 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 	s->arbiter_pin = (struct pin_secret){.hash = cfg->arbiter_pin.hash};
 	s->braille_display = cfg->braille_display;
 	s->train_menu = cfg->train_menu;
+	s->review_aloud = cfg->review_aloud;
+	s->review_comments_on_request = cfg->review_comments_on_request;
 	s->online_menu = cfg->online.menu;
 	s->warning_count = cfg->warning_count;
 	memcpy(s->warnings_s, cfg->warnings_s, sizeof(s->warnings_s));
@@ -763,6 +767,7 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	    .slow_repeat = d->cfg.slow_repeat,
 	    .info = d->cfg.clock_info,
 	    .braille_layout = d->cfg.braille_layout,
+	    .braille_messages = d->cfg.braille_messages,
 	};
 	struct game_sink sink;
 	struct game_event ready = {.kind = GAME_EV_BOARD_READY};
@@ -859,6 +864,8 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	presenter_attach_clockface(d->presenter, d->clockface);
 	d->leds = leds_open(&d->cfg.board, d->board, d->loop, d->referee);
 	presenter_attach_leds(d->presenter, d->leds);
+	d->haptic = haptic_open(&d->cfg, d->board, d->loop);
+	presenter_attach_haptic(d->presenter, d->haptic);
 	*status = 2;
 	store_set_notice(d->store, saving_notice, d);
 	if (store_replay(d->store, d->referee, err, err_size))
@@ -950,6 +957,7 @@ static void stop(struct daemon *d)
 	display_close(d->display);
 	clockface_close(d->clockface);
 	leds_close(d->leds);
+	haptic_close(d->haptic);
 	/* Stopped by a signal in real time: within a second whatever the audio does (the
 	 * journal is synced already). */
 	if (d->voice && d->signalled && !d->opt.virtual_time)
@@ -1024,6 +1032,17 @@ int main(int argc, char **argv)
 	if (warn[0])
 		log_error(LOG_MAIN, "%s", warn);
 	warn_pins(&d.cfg);
+	/* A player who cannot hear the device: everything said to them on the braille display,
+	 * the events they must not miss on the vibration motor (docs/braille.md "Messages for a
+	 * player who cannot hear"). */
+	if (d.cfg.deafblind) {
+		d.cfg.braille_display = d.cfg.braille_messages = true;
+		if (d.cfg.board.haptic_line == BOARD_NO_LINE)
+			log_warn(LOG_MAIN,
+				 "%s: [game] deafblind without a vibration motor ([haptic] "
+				 "line): the moves and the clock's warnings are shown, not felt",
+				 d.opt.config_path ? d.opt.config_path : "configuration");
+	}
 	if (d.opt.state_dir)
 		snprintf(d.cfg.state_dir, sizeof(d.cfg.state_dir), "%s", d.opt.state_dir);
 	snprintf(d.cfg.voice.state_dir, sizeof(d.cfg.voice.state_dir), "%s", d.cfg.state_dir);

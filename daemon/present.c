@@ -9,8 +9,10 @@
 #include "control/protocol.h"
 #include "daemon/clockface.h"
 #include "daemon/leds.h"
+#include "daemon/haptic.h"
 #include "daemon/ctlsock.h"
 #include "daemon/display.h"
+#include "store/games.h"
 #include "store/scoresheet.h"
 
 #define TEXT_MAX 512
@@ -24,6 +26,7 @@ struct presenter {
 	struct display *display;
 	struct clockface *clockface;
 	struct leds *leds;
+	struct haptic *haptic;
 	bool mate_said;	    /* the last move was announced with ", Matt" */
 	bool settings_said; /* the settings were said (once, at the first game) */
 	bool repeated;	    /* a repeat was said, at last_repeat_ms */
@@ -122,6 +125,30 @@ static const enum phrase_id msg_phrase[GAME_MSG_COUNT] = {
     [GAME_MSG_REVIEW_RETURN] = PHRASE_REVIEW_RETURN,
     [GAME_MSG_ARBITER_PIN] = PHRASE_ARBITER_PIN,
     [GAME_MSG_ARBITER_DONE] = PHRASE_ARBITER_DONE,
+    [GAME_MSG_REVIEW_SETUP_FIRST] = PHRASE_REVIEW_SETUP_FIRST,
+    [GAME_MSG_REVIEW_END_OF_VARIATION] = PHRASE_REVIEW_END_OF_VARIATION,
+    [GAME_MSG_REVIEW_NO_VARIATION] = PHRASE_REVIEW_NO_VARIATION,
+    [GAME_MSG_REVIEW_ALOUD] = PHRASE_REVIEW_ALOUD,
+    [GAME_MSG_REVIEW_QUIET] = PHRASE_REVIEW_QUIET,
+    [GAME_MSG_MENU_REVIEW_GOTO] = PHRASE_MENU_REVIEW_GOTO,
+    [GAME_MSG_MENU_REVIEW_LEAVE] = PHRASE_MENU_REVIEW_LEAVE,
+    [GAME_MSG_MENU_REVIEW_ALOUD] = PHRASE_MENU_REVIEW_ALOUD,
+    [GAME_MSG_MENU_REVIEW_QUIET] = PHRASE_MENU_REVIEW_QUIET,
+    [GAME_MSG_MENU_GAMES] = PHRASE_MENU_GAMES,
+    [GAME_MSG_MENU_LAST_MOVES] = PHRASE_MENU_LAST_MOVES,
+    [GAME_MSG_ENGINE_PLAYS_WHITE_ELO] = PHRASE_ENGINE_PLAYS_WHITE_ELO,
+    [GAME_MSG_ENGINE_PLAYS_BLACK_ELO] = PHRASE_ENGINE_PLAYS_BLACK_ELO,
+    [GAME_MSG_ENGINE_PLAYS_WHITE_LEVEL] = PHRASE_ENGINE_PLAYS_WHITE_LEVEL,
+    [GAME_MSG_ENGINE_PLAYS_BLACK_LEVEL] = PHRASE_ENGINE_PLAYS_BLACK_LEVEL,
+    [GAME_MSG_ENGINE_ELO_LOWEST] = PHRASE_ENGINE_ELO_LOWEST,
+    [GAME_MSG_ENGINE_ELO_HIGHEST] = PHRASE_ENGINE_ELO_HIGHEST,
+    [GAME_MSG_ENGINE_LOST_HOW_ON] = PHRASE_ENGINE_LOST_HOW_ON,
+    [GAME_MSG_ENGINE_LOST_PAUSE] = PHRASE_ENGINE_LOST_PAUSE,
+    [GAME_MSG_ENGINE_ACCEPTS_DRAW] = PHRASE_ENGINE_ACCEPTS_DRAW,
+    [GAME_MSG_ENGINE_DECLINES_DRAW] = PHRASE_ENGINE_DECLINES_DRAW,
+    [GAME_MSG_MENU_EVAL] = PHRASE_MENU_EVAL,
+    [GAME_MSG_MENU_REVIEW_PLAY] = PHRASE_MENU_REVIEW_PLAY,
+    [GAME_MSG_NEW_GAME_SETUP] = PHRASE_NEW_GAME_SETUP,
     [GAME_MSG_ONLINE_CONNECTION_LOST] = PHRASE_ONLINE_CONNECTION_LOST,
     [GAME_MSG_ONLINE_CONNECTED] = PHRASE_ONLINE_CONNECTED,
     [GAME_MSG_ONLINE_TOKEN_INVALID] = PHRASE_ONLINE_TOKEN_INVALID,
@@ -234,6 +261,11 @@ void presenter_attach_leds(struct presenter *p, struct leds *l)
 	p->leds = l;
 }
 
+void presenter_attach_haptic(struct presenter *p, struct haptic *h)
+{
+	p->haptic = h;
+}
+
 void presenter_attach_display(struct presenter *p, struct display *d)
 {
 	p->display = d;
@@ -309,6 +341,11 @@ static void say_reported(struct presenter *p, enum game_audience audience, enum 
 			ctlsock_event(p->ctl, line.p, audience);
 		free(line.p);
 	}
+	/* For a player who cannot hear it: on the braille display too (a move is its own line
+	 * there, in the chess code). */
+	if (p->cfg.braille_messages && kind != VOICE_KIND_MOVE &&
+	    presenter_reaches(PRESENT_BRAILLE, audience))
+		display_message(p->display, u->text, ms);
 }
 
 static void say(struct presenter *p, enum game_audience audience, enum voice_kind kind,
@@ -352,6 +389,9 @@ void presenter_notice(struct presenter *p, enum present_notice n, uint64_t ms)
 	utterance_clear(&u);
 	phrase_add(&u, &o, phrases[n], NULL);
 	say(p, GAME_AUDIENCE_PLAYER, VOICE_KIND_PROMPT, &u, 100, ms);
+	/* The record in danger: the arbiter is wanted. */
+	if (n != PRESENT_NOTICE_SAVE_WORKS)
+		haptic_signal(p->haptic, HAPTIC_ARBITER);
 }
 
 void presenter_recovery(struct presenter *p, const struct present_recovery *r, uint64_t ms)
@@ -416,8 +456,11 @@ void presenter_set_power(struct presenter *p, const struct power_status *st, uin
 
 	p->power = *st;
 	clockface_set_power(p->clockface, st->problems);
-	if (first ? st->problems != 0 : st->problems != before)
+	if (first ? st->problems != 0 : st->problems != before) {
 		say_power(p, ms);
+		if (st->problems)
+			haptic_signal(p->haptic, HAPTIC_ARBITER);
+	}
 }
 
 const struct power_status *presenter_power(const struct presenter *p)
@@ -425,42 +468,282 @@ const struct power_status *presenter_power(const struct presenter *p)
 	return &p->power;
 }
 
-/* A review's step (docs/training.md "Training and study"): "Zug zwölf, Weiß: Springer Gustav eins
- * Felix drei"; back: "Zurück: ..." the move taken back; where are we: the last move shown (or the
- * start), the side to move (or the end), and the game's length. */
+/* A review's move (docs/training.md "Going over a game"): "Zug zwölf, Weiß: Springer Gustav eins
+ * Felix drei", or the start. */
+static void review_move_words(struct utterance *u, const struct phrase_options *o,
+			      const struct game_effect *fx)
+{
+	struct phrase_args a = {.square = -1, .count = fx->move_number_at};
+
+	if (fx->move == CHESS_MOVE_NONE) {
+		phrase_add(u, o, PHRASE_REVIEW_START_OF_GAME, NULL);
+		return;
+	}
+	phrase_add(u, o,
+		   fx->before.side == CHESS_WHITE ? PHRASE_REVIEW_MOVE_WHITE
+						  : PHRASE_REVIEW_MOVE_BLACK,
+		   &a);
+	utterance_add(u, o->lang, " ");
+	phrase_add_move(u, o, &fx->before, fx->move);
+}
+
+/* A review's step: the move made ("Variante: ..." into a variation), taken back ("Zurück:
+ * ..."), or where we are (the last move shown, who is to move or the end, the length); the
+ * variations that branch here; that the move has a comment when it is not said. */
 static void review_words(struct utterance *u, const struct phrase_options *o,
 			 const struct game_effect *fx)
 {
-	struct phrase_args a = {.square = -1};
+	struct phrase_args a = {.square = -1, .count = fx->move_number};
+	bool where = fx->review == GAME_REVIEW_WHERE || fx->review == GAME_REVIEW_LEAVE;
 
-	if (fx->review == GAME_REVIEW_BACK) {
+	switch (fx->review) {
+	case GAME_REVIEW_CHOOSE_BEGIN:
+		phrase_add(u, o, PHRASE_REVIEW_GOTO_PROMPT, &a);
+		return;
+	case GAME_REVIEW_CHOOSE:
+		phrase_add(u, o, a.count ? PHRASE_REVIEW_GOTO_MOVE : PHRASE_REVIEW_START_OF_GAME,
+			   &a);
+		return;
+	case GAME_REVIEW_BACK:
 		phrase_add(u, o, PHRASE_REVIEW_BACK, NULL);
 		utterance_add(u, o->lang, " ");
-	}
-	if (fx->move != CHESS_MOVE_NONE) {
-		a.count = fx->move_number_at;
-		phrase_add(u, o,
-			   fx->before.side == CHESS_WHITE ? PHRASE_REVIEW_MOVE_WHITE
-							  : PHRASE_REVIEW_MOVE_BLACK,
-			   &a);
+		break;
+	case GAME_REVIEW_ENTER:
+		phrase_add(u, o, PHRASE_REVIEW_VARIATION, NULL);
 		utterance_add(u, o->lang, " ");
-		phrase_add_move(u, o, &fx->before, fx->move);
-	} else if (fx->review == GAME_REVIEW_WHERE) {
-		phrase_add(u, o, PHRASE_REVIEW_START_OF_GAME, NULL);
+		break;
+	case GAME_REVIEW_LEAVE:
+		phrase_add(u, o, PHRASE_REVIEW_LEFT, NULL);
+		utterance_add(u, o->lang, " ");
+		break;
+	case GAME_REVIEW_WHERE:
+		if (fx->line) {
+			phrase_add(u, o, PHRASE_REVIEW_VARIATION, NULL);
+			utterance_add(u, o->lang, " ");
+		}
+		break;
+	default:
+		break;
 	}
-	if (fx->review != GAME_REVIEW_WHERE)
+	review_move_words(u, o, fx);
+	if (where) {
+		utterance_add(u, o->lang, ". ");
+		if (fx->ply >= fx->total)
+			phrase_add(u, o,
+				   fx->line ? PHRASE_REVIEW_END_OF_VARIATION
+					    : PHRASE_REVIEW_END_OF_GAME,
+				   NULL);
+		else
+			phrase_add(u, o,
+				   fx->color == CHESS_WHITE ? PHRASE_REVIEW_WHITE_TO_MOVE
+							    : PHRASE_REVIEW_BLACK_TO_MOVE,
+				   NULL);
+		utterance_add(u, o->lang, ". ");
+		a.count = fx->moves_made;
+		phrase_add(u, o, PHRASE_REVIEW_LENGTH, &a);
+	}
+	if (fx->variations) {
+		a.count = fx->variations;
+		utterance_add(u, o->lang, ". ");
+		phrase_add(u, o, PHRASE_REVIEW_VARIATIONS, &a);
+	}
+	if (fx->comment && fx->review != GAME_REVIEW_BACK && (where || !fx->comment_said)) {
+		utterance_add(u, o->lang, ". ");
+		phrase_add(u, o, PHRASE_REVIEW_COMMENT_CUE, NULL);
+	}
+}
+
+/* A move's comment in a review, after its step: "Kommentar: ...", in as many utterances as its
+ * length takes, each cut after a word (information: the next step makes it stale). */
+static void say_review_comment(struct presenter *p, const struct phrase_options *o,
+			       const struct game_effect *fx)
+{
+	const char *c = fx->comment;
+	struct utterance u;
+	bool first = true;
+
+	while (*c) {
+		size_t room = UTTERANCE_TEXT_MAX - 64, n = strlen(c);
+		char part[UTTERANCE_TEXT_MAX];
+
+		if (n > room) {
+			n = room;
+			while (n > room / 2 && c[n] != ' ')
+				n--;
+			while (n > 0 && ((unsigned char)c[n] & 0xc0) == 0x80)
+				n--;
+		}
+		memcpy(part, c, n);
+		part[n] = '\0';
+		utterance_clear(&u);
+		if (first) {
+			phrase_add(&u, o, PHRASE_REVIEW_COMMENT, NULL);
+			utterance_add(&u, o->lang, " ");
+		}
+		utterance_add(&u, o->lang, part);
+		say(p, fx->audience, VOICE_KIND_INFO, &u, 100, fx->ms);
+		first = false;
+		c += n;
+		while (*c == ' ')
+			c++;
+	}
+}
+
+/* The game's last moves (repeat held, the menu, `last-moves`; as lichess's blind mode gives
+ * them): "Letzte Züge: Zug zwanzig, Weiß: Springer Gustav eins Felix drei, Schwarz: ...", one
+ * utterance a move number, the first a prompt, the rest information a move cuts short. */
+static void say_last_moves(struct presenter *p, const struct game_effect *fx)
+{
+	struct phrase_options o = options(p);
+	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
+	struct utterance u;
+	bool first = true;
+	int said = 0;
+
+	if (!g)
 		return;
-	utterance_add(u, o->lang, ". ");
-	if (fx->ply >= fx->total)
-		phrase_add(u, o, PHRASE_REVIEW_END_OF_GAME, NULL);
-	else
-		phrase_add(u, o,
-			   fx->color == CHESS_WHITE ? PHRASE_REVIEW_WHITE_TO_MOVE
-						    : PHRASE_REVIEW_BLACK_TO_MOVE,
-			   NULL);
-	utterance_add(u, o->lang, ". ");
-	a.count = fx->moves_made;
-	phrase_add(u, o, PHRASE_REVIEW_LENGTH, &a);
+	for (int i = fx->ply; i < fx->ply + fx->total && i < game_plies(g);) {
+		struct chess_pos before;
+
+		utterance_clear(&u);
+		if (first) {
+			phrase_add(&u, &o, PHRASE_LAST_MOVES, NULL);
+			utterance_add(&u, o.lang, " ");
+		}
+		/* A move number: White's move (or Black's alone), then Black's. */
+		do {
+			struct phrase_args a = {.square = -1, .count = game_move_number(g, i)};
+			bool white = game_ply_color(g, i) == CHESS_WHITE;
+
+			if (white || first)
+				phrase_add(&u, &o,
+					   white ? PHRASE_REVIEW_MOVE_WHITE
+						 : PHRASE_REVIEW_MOVE_BLACK,
+					   &a);
+			else {
+				utterance_add(&u, o.lang, ", ");
+				phrase_add(&u, &o, PHRASE_BLACK, NULL);
+			}
+			utterance_add(&u, o.lang, " ");
+			game_position_before(g, i, &before);
+			phrase_add_move(&u, &o, &before, g->plies[i].move);
+			first = false;
+			i++;
+		} while (i < fx->ply + fx->total && i < game_plies(g) &&
+			 game_ply_color(g, i) == CHESS_BLACK);
+		say(p, fx->audience, said++ ? VOICE_KIND_INFO : VOICE_KIND_PROMPT, &u, 100, fx->ms);
+	}
+}
+
+/* The engine's evaluation in words (docs/training.md "Playing the computer"): level within a
+ * third of a pawn, "slightly better" to nearly one pawn, then "about N pawns" to five, then
+ * winning; a mate seen in its moves. */
+static void say_eval(struct presenter *p, const struct game_effect *fx)
+{
+	struct phrase_options o = options(p);
+	int cp = fx->count < 0 ? -fx->count : fx->count, mate = fx->mate;
+	bool white = fx->mate ? fx->mate > 0 : fx->count > 0;
+	struct phrase_args a = {.square = -1, .count = (cp + 50) / 100};
+	enum phrase_id id;
+	struct utterance u;
+
+	if (mate == 1 || mate == -1) {
+		id = white ? PHRASE_EVAL_WHITE_MATES_NEXT : PHRASE_EVAL_BLACK_MATES_NEXT;
+	} else if (mate) {
+		a.count = mate < 0 ? -mate : mate;
+		id = white ? PHRASE_EVAL_WHITE_MATES : PHRASE_EVAL_BLACK_MATES;
+	} else if (cp < 30) {
+		id = PHRASE_EVAL_LEVEL;
+	} else if (cp < 80) {
+		id = white ? PHRASE_EVAL_WHITE_SLIGHTLY : PHRASE_EVAL_BLACK_SLIGHTLY;
+	} else if (cp < 150) {
+		id = white ? PHRASE_EVAL_WHITE_PAWN : PHRASE_EVAL_BLACK_PAWN;
+	} else if (cp < 500) {
+		id = white ? PHRASE_EVAL_WHITE_PAWNS : PHRASE_EVAL_BLACK_PAWNS;
+	} else {
+		id = white ? PHRASE_EVAL_WHITE_WINNING : PHRASE_EVAL_BLACK_WINNING;
+	}
+	utterance_clear(&u);
+	phrase_add(&u, &o, id, &a);
+	say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+}
+
+/* The last finished games kept (the menu's item, docs/training.md "Going over a game"): "Partie
+ * zwei: Anna gegen Computer, Weiß gewinnt", one utterance each, newest first; the number is
+ * what `annabella review` takes. */
+static void say_games(struct presenter *p, const struct game_effect *fx)
+{
+	static const struct {
+		const char *result;
+		enum phrase_id said;
+	} results[] = {{"1-0", PHRASE_RESULT_WHITE_WINS},
+		       {"0-1", PHRASE_RESULT_BLACK_WINS},
+		       {"1/2-1/2", PHRASE_RESULT_DRAW}};
+	struct phrase_options o = options(p);
+	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
+	struct game_summary games[3];
+	struct utterance u;
+	int n = store_games_list(store_dir(p->store),
+				 g && g->open && !game_over(g) ? g->params.id : NULL, games,
+				 fx->total < 3 ? fx->total : 3);
+
+	if (n <= 0) {
+		utterance_clear(&u);
+		phrase_add(&u, &o, PHRASE_GAMES_NONE, NULL);
+		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		struct phrase_args a = {.square = -1, .count = games[i].number};
+		enum phrase_id said = PHRASE_GAMES_NO_RESULT;
+
+		for (size_t k = 0; k < sizeof(results) / sizeof(results[0]); k++)
+			if (!strcmp(games[i].result, results[k].result))
+				said = results[k].said;
+		utterance_clear(&u);
+		phrase_add(&u, &o, PHRASE_GAMES_ITEM, &a);
+		utterance_add(&u, o.lang, " ");
+		/* The players, where the scoresheet names them. */
+		if (strcmp(games[i].white, "?") || strcmp(games[i].black, "?")) {
+			utterance_add(&u, o.lang, games[i].white);
+			utterance_add(&u, o.lang, " ");
+			phrase_add(&u, &o, PHRASE_GAMES_AGAINST, NULL);
+			utterance_add(&u, o.lang, " ");
+			utterance_add(&u, o.lang, games[i].black);
+			utterance_add(&u, o.lang, ", ");
+		}
+		phrase_add(&u, &o, said, NULL);
+		/* The first as a prompt (it answers the menu), the rest in turn after it. */
+		say(p, fx->audience, i ? VOICE_KIND_INFO : VOICE_KIND_PROMPT, &u, 100, fx->ms);
+	}
+}
+
+/* A review's move, comment and position on the braille display (docs/braille.md "A review on the
+ * display"). */
+static void show_review(struct presenter *p, const struct phrase_options *o,
+			const struct game_effect *fx)
+{
+	struct braille_review rv = {.pos = &fx->shown,
+				    .comment = fx->comment,
+				    .none = phrase_text(o->lang, PHRASE_REVIEW_START_OF_GAME),
+				    .white = phrase_text(o->lang, PHRASE_WHITE),
+				    .black = phrase_text(o->lang, PHRASE_BLACK),
+				    .signs = p->cfg.braille_layout.signs};
+	char san[CHESS_SAN_MAX];
+
+	if (fx->review == GAME_REVIEW_BACK)
+		rv.before = phrase_text(o->lang, PHRASE_REVIEW_BACK);
+	else if (fx->review == GAME_REVIEW_LEAVE)
+		rv.before = phrase_text(o->lang, PHRASE_REVIEW_LEFT);
+	else if (fx->line)
+		rv.before = phrase_text(o->lang, PHRASE_REVIEW_VARIATION);
+	if (fx->move != CHESS_MOVE_NONE) {
+		chess_move_to_san(&fx->before, fx->move, san, sizeof(san));
+		rv.san = san;
+		rv.number = fx->move_number_at;
+		rv.color = (enum chess_color)fx->before.side;
+	}
+	display_show_review(p->display, &rv);
 }
 
 /* A move's announcement: its correction cuts the move it corrects, an echo gives way to the
@@ -487,12 +770,18 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 	case GAME_FX_SAY:
 		if (fx->msg == GAME_MSG_CHECKMATE && p->mate_said)
 			break;
-		/* A clock gap says its time. */
+		/* The display shows the game again once a review is over. */
+		if ((fx->msg == GAME_MSG_REVIEW_ENDED || fx->msg == GAME_MSG_REVIEW_RETURN) &&
+		    p->referee)
+			display_show_game(p->display, referee_game(p->referee));
+		/* A clock gap says its time; a rating or a level its number. */
 		a.time_ms = fx->has_clock && fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
+		a.count = fx->count;
 		phrase_add(&u, &o, msg_phrase[fx->msg % GAME_MSG_COUNT], &a);
 		/* Public words are information a move makes stale; the quick guide too. */
 		say(p, fx->audience,
-		    fx->audience == GAME_AUDIENCE_PUBLIC ? VOICE_KIND_INFO : private_kind(fx->msg),
+		    fx->audience == GAME_AUDIENCE_PUBLIC || fx->after_move ? VOICE_KIND_INFO
+									   : private_kind(fx->msg),
 		    &u, 100, fx->ms);
 		break;
 	case GAME_FX_BRAILLE_PAGE: {
@@ -561,9 +850,16 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
 		break;
 	case GAME_FX_REVIEW:
+		if (fx->review != GAME_REVIEW_CHOOSE_BEGIN && fx->review != GAME_REVIEW_CHOOSE &&
+		    presenter_reaches(PRESENT_BRAILLE, fx->audience))
+			show_review(p, &o, fx);
 		review_words(&u, &o, fx);
 		/* A prompt, as the guidance that follows it: in the order said. */
 		say(p, fx->audience, VOICE_KIND_PROMPT, &u, 100, fx->ms);
+		if (fx->comment && fx->comment_said &&
+		    (fx->review == GAME_REVIEW_NEXT || fx->review == GAME_REVIEW_GOTO ||
+		     fx->review == GAME_REVIEW_ENTER || fx->review == GAME_REVIEW_COMMENT))
+			say_review_comment(p, &o, fx);
 		break;
 	case GAME_FX_TIMES:
 		a.count = fx->moves_made; /* D.2.6.1: the number of moves made */
@@ -593,9 +889,19 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 			phrase_add(&u, &o,
 				   fx->delay_color ? PHRASE_DELAY_BLACK : PHRASE_DELAY_WHITE, &d);
 		}
-		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
+		/* The clock line first: the words, as a message, go over it. */
 		if (fx->has_clock && presenter_reaches(PRESENT_BRAILLE, fx->audience))
 			display_show_clock(p->display, fx->white_ms, fx->black_ms);
+		say(p, fx->audience, VOICE_KIND_TIME, &u, 100, fx->ms);
+		break;
+	case GAME_FX_GAMES:
+		say_games(p, fx);
+		break;
+	case GAME_FX_LAST_MOVES:
+		say_last_moves(p, fx);
+		break;
+	case GAME_FX_EVAL:
+		say_eval(p, fx);
 		break;
 	case GAME_FX_WARNING:
 		a.time_ms = fx->white_ms > 0 ? (uint64_t)fx->white_ms : 0;
@@ -607,11 +913,50 @@ static void speak(struct presenter *p, const struct game_effect *fx)
 	}
 }
 
+/* What the arbiter says to the player, or the device's call for the arbiter: felt as the
+ * arbiter's pattern. */
+static bool arbiter_attention(enum game_msg msg)
+{
+	switch (msg) {
+	case GAME_MSG_CLAIM_TO_ARBITER:
+	case GAME_MSG_CLAIM_REJECTED:
+	case GAME_MSG_CLOCKS_SET:
+	case GAME_MSG_SETUP:
+	case GAME_MSG_RESUMED:
+	case GAME_MSG_ARBITER_RESUMES:
+	case GAME_MSG_RESUMED_AFTER_RESTART:
+	case GAME_MSG_RESUMED_NO_CLOCK:
+	case GAME_MSG_CLOCK_UNCERTAIN:
+	case GAME_MSG_ARBITER_PIN:
+	case GAME_MSG_ARBITER_DONE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The effects the tactile player must feel when they cannot hear ([haptic]): the opponent's
+ * move relayed to the device (by an assistant, or the engine's), a time warning, the arbiter's
+ * words; a flag is its record's. */
+static void feel(struct presenter *p, const struct game_effect *fx, const struct game *g)
+{
+	if (!p->haptic || !presenter_reaches(PRESENT_BRAILLE, fx->audience))
+		return;
+	/* A move the player did not make on the board: relayed (an assistant's, the engine's). */
+	if (fx->kind == GAME_FX_MOVE && g && fx->before.side != g->params.player && fx->relayed)
+		haptic_signal(p->haptic, HAPTIC_MOVE);
+	else if (fx->kind == GAME_FX_WARNING)
+		haptic_signal(p->haptic, HAPTIC_WARNING);
+	else if (fx->kind == GAME_FX_SAY && arbiter_attention(fx->msg))
+		haptic_signal(p->haptic, HAPTIC_ARBITER);
+}
+
 static void present_effect(void *user, const struct game_effect *fx)
 {
 	struct presenter *p = user;
 	const struct game *g = p->referee ? referee_game(p->referee) : NULL;
 
+	feel(p, fx, g);
 	if (presenter_reaches(PRESENT_CLOCKFACE, fx->audience))
 		clockface_touch(p->clockface);
 	switch (fx->kind) {
@@ -692,6 +1037,9 @@ static void present_record(void *user, const struct game_record *rec)
 	struct presenter *p = user;
 
 	store_record(p->store, rec);
+	/* A fallen flag is felt whether it is said or not ([clock] flag-announce). */
+	if (rec->type == REC_FLAG)
+		haptic_signal(p->haptic, HAPTIC_FLAG);
 	/* Every press, pause, clock setting, flag and result is a public record: the clock
 	 * display and its LEDs show it. */
 	if (presenter_reaches(PRESENT_CLOCKFACE, rec->audience)) {

@@ -32,6 +32,7 @@ struct presenter_config {
 	int slow_repeat;	 /* percent of the rate for `repeat` again within 10 s (0: 70) */
 	enum present_info info;	 /* what `info` says of the clocks ([clock] info) */
 	struct braille_layout braille_layout; /* the braille scoresheet's pages on the display */
+	bool braille_messages; /* what is said to the player also on the display ([braille]) */
 };
 
 /* `repeat` pressed again within this time is said slower. */
@@ -56,6 +57,9 @@ void presenter_attach_clockface(struct presenter *p, struct clockface *f);
 struct leds;
 /* The clock's LEDs, driven after every record. */
 void presenter_attach_leds(struct presenter *p, struct leds *l);
+struct haptic;
+/* The vibration motor: what the tactile player must not miss, felt (NULL: none). */
+void presenter_attach_haptic(struct presenter *p, struct haptic *h);
 /* Called when a game begins or resumes (start true; before anything of it is said) and
  * when it ends: the audit's start lines and anchors (daemon/audit.h). */
 typedef void (*presenter_game_hook)(void *user, const struct game *g, bool start, uint64_t ms);

@@ -87,17 +87,27 @@ enum game_audience game_effect_audience(const struct game_effect *fx)
 	case GAME_FX_SAY:
 	case GAME_FX_MOVE:
 		return fx->channel == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
-	/* The earphone's, whatever channel they name (D.2.6.1, D.2.9, D.2.1). */
+	/* A review and its board's guidance are the player's, or said on the speaker too where
+	 * the player asked for it (docs/training.md "Going over a game": casual play; the referee
+	 * guides nothing else on the public channel). */
+	case GAME_FX_GUIDE:
+	case GAME_FX_REVIEW:
+		return fx->channel == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
+	/* The earphone's, whatever channel they name (D.2.6.1, D.2.1). */
 	case GAME_FX_REPEAT:
 	case GAME_FX_PIECE:
-	case GAME_FX_GUIDE:
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
 	/* Training and study, in the earphone (docs/training.md "Training and study"): the hint is
 	 * the player's alone. */
 	case GAME_FX_HINT:
-	case GAME_FX_REVIEW:
+	/* The finished games kept, for a review (the player's menu). */
+	case GAME_FX_GAMES:
+	/* The game's last moves, on request (as repeat). */
+	case GAME_FX_LAST_MOVES:
+	/* The engine's evaluation: the player's alone (casual play). */
+	case GAME_FX_EVAL:
 	/* The player's request to the training process (the shell gives it to that process
 	 * alone). */
 	case GAME_FX_ENGINE_ASK:

@@ -44,7 +44,10 @@ enum game_command_kind {
 	CMD_ENGINE, /* engine on|off|wait|hint: the training process (docs/training.md "Training and
 		     * study")
 		     */
-	CMD_ONLINE, /* online ...: the online process (docs/online.md "Playing online") */
+	CMD_LAST_MOVES, /* last-moves [N]: the last N moves of both sides, said privately */
+	CMD_EVAL,	/* eval: the engine's evaluation, asked of the training process */
+	CMD_NEW_GAME,	/* new-game [FEN]: a casual game from a position, its board guided */
+	CMD_ONLINE,	/* online ...: the online process (docs/online.md "Playing online") */
 	CMD_KIND_COUNT
 };
 
@@ -54,6 +57,9 @@ enum game_engine_op {
 	ENGINE_OP_OFF,	  /* it stops, for `engine_end` */
 	ENGINE_OP_WAIT,	  /* it waits for the button menu's request to play */
 	ENGINE_OP_HINT,	  /* the engine's suggestion `move` for ply `ply` */
+	ENGINE_OP_DRAW,	  /* its answer to the player's draw offer: `engine_accept` */
+	ENGINE_OP_EVAL,	  /* its evaluation for ply `ply`: `engine_cp` (White's view), `engine_mate`
+			   */
 };
 
 /* What the online process says (CMD_ONLINE, docs/online.md "Playing online"): of itself, and of the
@@ -117,6 +123,11 @@ struct game_command {
 	bool engine;
 	enum game_engine_op engine_op;
 	enum game_engine_end engine_end;
+	/* engine on: its strength as set (a rating, or a level: -1 none) and the rating asked
+	 * for; engine draw, engine eval: the answer */
+	int engine_elo, engine_asked, engine_level;
+	bool engine_accept;
+	int engine_cp, engine_mate;
 	/* Given on the online process's connection (docs/online.md "Playing online"). */
 	bool online;
 	enum game_online_op online_op;

@@ -145,6 +145,32 @@ enum game_msg {
 	 * the next period (6.3.2, docs/arbiter.md). */
 	GAME_MSG_PERIOD_CARRIED_WHITE,
 	GAME_MSG_PERIOD_CARRIED_BLACK,
+	/* A review (docs/training.md "Going over a game"): */
+	GAME_MSG_REVIEW_SETUP_FIRST,	  /* a step before the start position is on the board */
+	GAME_MSG_REVIEW_END_OF_VARIATION, /* at a variation's end: nothing after */
+	GAME_MSG_REVIEW_NO_VARIATION,	  /* no variation branches here, none to leave */
+	GAME_MSG_REVIEW_ALOUD,		  /* the review is said on the speaker too */
+	GAME_MSG_REVIEW_QUIET,		  /* in the earphone only */
+	GAME_MSG_MENU_REVIEW_GOTO,	  /* the menu's items in a review */
+	GAME_MSG_MENU_REVIEW_LEAVE,
+	GAME_MSG_MENU_REVIEW_ALOUD,
+	GAME_MSG_MENU_REVIEW_QUIET,
+	GAME_MSG_MENU_GAMES,	  /* the menu's item in casual play: the finished games */
+	GAME_MSG_MENU_LAST_MOVES, /* the menu's item: the last moves of both sides */
+	/* Training (docs/training.md "Playing the computer"), casual play only: */
+	GAME_MSG_ENGINE_PLAYS_WHITE_ELO, /* the computer plays White at Elo `count` */
+	GAME_MSG_ENGINE_PLAYS_BLACK_ELO,
+	GAME_MSG_ENGINE_PLAYS_WHITE_LEVEL, /* at level `count` */
+	GAME_MSG_ENGINE_PLAYS_BLACK_LEVEL,
+	GAME_MSG_ENGINE_ELO_LOWEST,  /* the rating asked was held to the engine's lowest, `count` */
+	GAME_MSG_ENGINE_ELO_HIGHEST, /* to its highest */
+	GAME_MSG_ENGINE_LOST_HOW_ON, /* the engine is gone mid-game: the clocks stand, how on */
+	GAME_MSG_ENGINE_LOST_PAUSE,  /* the same, no training game in the menu */
+	GAME_MSG_ENGINE_ACCEPTS_DRAW, /* the player's draw offer, answered by the engine */
+	GAME_MSG_ENGINE_DECLINES_DRAW,
+	GAME_MSG_MENU_EVAL,	   /* the menu's item with an engine playing: its evaluation */
+	GAME_MSG_MENU_REVIEW_PLAY, /* in a review: a new game from the position shown */
+	GAME_MSG_NEW_GAME_SETUP,   /* a new game from a position: set it up */
 	GAME_MSG_COUNT
 };
 
@@ -168,7 +194,12 @@ enum game_effect_kind {
 	GAME_FX_REVIEW,	      /* a review's step `review`: `move` from `before`, ply `ply` of
 				 `total` (private) */
 	GAME_FX_AUDIT,	      /* a line of control.log for what the arbiter did at the board */
+	GAME_FX_GAMES,	      /* the last `total` finished games kept, said (private) */
+	GAME_FX_LAST_MOVES,   /* the game's `total` plies from ply `ply` (0-based), said
+				 (private) */
 	GAME_FX_ONLINE_ASK,   /* ask the online process: `online_request` (for it alone) */
+	GAME_FX_EVAL,	      /* the engine's evaluation: `count` centipawns for White, or mate
+				 in `mate` moves (negative: Black mates) (private) */
 	GAME_FX_KIND_COUNT
 };
 
@@ -176,13 +207,22 @@ enum game_effect_kind {
 enum game_engine_request {
 	GAME_ENGINE_HINT = 0, /* the engine's best move for the player, at ply `ply` */
 	GAME_ENGINE_PLAY,     /* play `color` (the button menu's training entry) */
+	GAME_ENGINE_DRAW,     /* the player offers a draw at ply `ply`: accept or decline */
+	GAME_ENGINE_EVAL,     /* the position's evaluation, at ply `ply` */
 };
 
-/* What a review says (GAME_FX_REVIEW). */
+/* What a review says (GAME_FX_REVIEW): the move `move` made from `before` (NONE: at the
+ * start) with its number, `ply` plies shown of the `total` of the line shown. */
 enum game_review_say {
-	GAME_REVIEW_NEXT = 0, /* the move `move` made from `before`, ply `ply` (0-based) */
-	GAME_REVIEW_BACK,     /* that move taken back */
-	GAME_REVIEW_WHERE,    /* where we are: `ply` plies shown of `total`; the last `move` */
+	GAME_REVIEW_NEXT = 0, /* the move made */
+	GAME_REVIEW_BACK,     /* the move taken back */
+	GAME_REVIEW_WHERE,    /* where we are: the last move shown, who is to move, the length */
+	GAME_REVIEW_GOTO,     /* gone straight to the position after the move */
+	GAME_REVIEW_ENTER,    /* into a variation: its first move made */
+	GAME_REVIEW_LEAVE,    /* out of a variation: where we are on the line it left */
+	GAME_REVIEW_COMMENT,  /* the last move shown again, with its comment */
+	GAME_REVIEW_CHOOSE_BEGIN, /* a move to go to is chosen: how, and `move_number` */
+	GAME_REVIEW_CHOOSE,	  /* the move chosen now: `move_number` (0: the start) */
 };
 
 /* "game-start", "mismatch", ...: for logs, tests and watchers. */
@@ -198,11 +238,15 @@ struct game_effect {
 	enum game_audience audience;
 	enum game_channel channel;
 	enum game_msg msg;
+	int count; /* SAY: the number its words name ({count}); EVAL: centipawns for White */
+	int mate;  /* EVAL: mate in so many moves (negative: for Black), 0: none seen */
 	/* MOVE, REPEAT */
 	struct chess_pos before;
 	chess_move move;
 	int ply;
 	bool correction; /* MOVE: it replaces the move announced before (D.2.8) */
+	bool relayed;	 /* MOVE: relayed to the device (an assistant's, the engine's), not made
+			    on the board */
 	/* MOVE: its listener has heard it already: the opponent's move, which the opponent
 	 * announced (D.2.1), or any move in training, where no sighted opponent needs the
 	 * player's own said.  The next move may cut its announcement short; the tactile
@@ -218,7 +262,8 @@ struct game_effect {
 	int square;
 	bool occupied;	 /* the square should hold a peg (of `piece`) */
 	bool confirmed;	 /* it does now (set-up guidance confirms each square) */
-	bool after_move; /* the first square of a move just announced: said after it */
+	bool after_move; /* GUIDE: the first square of a move just announced; SAY: words about
+			    that move (the engine's move declining a draw): said after it */
 	/* TIMES, WARNING; SAY of a clock gap: white_ms */
 	bool has_clock;
 	int64_t white_ms, black_ms;
@@ -239,7 +284,15 @@ struct game_effect {
 	/* REVIEW */
 	enum game_review_say review;
 	int total;
-	int move_number_at; /* REVIEW: the move number of `ply` ("12" of "12. Nf3") */
+	int move_number_at; /* REVIEW: the move number of `move` ("12" of "12. Nf3") */
+	int line;	    /* REVIEW: the line shown: 0 the game's, else a variation */
+	int variations;	    /* REVIEW: the variations that branch here (other next moves) */
+	/* REVIEW: the comment on `move` (before the first move: the game's or the variation's
+	 * opening comment), valid while the effect is handed out, or NULL; said in full, or
+	 * only that there is one ([training] review-comments = request) */
+	const char *comment;
+	bool comment_said;
+	struct chess_pos shown; /* REVIEW: the position the board is to show */
 	/* FAULT; AUDIT: the reply's text */
 	char text[GAME_REPLY_MAX];
 	/* AUDIT: what was done at the board (the arbiter's menu), for control.log: the command

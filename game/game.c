@@ -53,7 +53,8 @@ void game_ply_name(const struct game *g, int ply, char *buf, size_t size)
 
 const char *game_stop_name(enum game_stop stop)
 {
-	static const char *const names[] = {NULL, "player", "arbiter", "claim", "restart"};
+	static const char *const names[] = {NULL,    "player",	"arbiter",
+					    "claim", "restart", "engine"};
 
 	return (unsigned)stop < sizeof(names) / sizeof(names[0]) ? names[stop] : NULL;
 }
@@ -324,7 +325,10 @@ static void rule_open_press(struct game *g, int color, uint64_t ms)
 static int apply_takeback(struct game *g, const struct game_record *rec)
 {
 	int keep = rec->u.rollback_ply;
-	int last = g->params.mode == GAME_ONLINE ? game_plies(g) : game_plies(g) - 1;
+	/* Online, or before the first move (a casual game begun from a position: its pegs set
+	 * up as after a takeback, referee_engine.c), nothing need be taken back. */
+	int last =
+	    g->params.mode == GAME_ONLINE || game_plies(g) == 0 ? game_plies(g) : game_plies(g) - 1;
 
 	if (g->params.mode == GAME_TOURNAMENT || keep < 0 || keep > last ||
 	    g->result.state == RESULT_APPROVED ||
@@ -736,7 +740,10 @@ static int apply_pause(struct game *g, const struct game_record *rec)
 {
 	if (adopt_clock(g, rec))
 		return -1;
-	g->stopped_by = strcmp(rec->author, "player") ? STOP_ARBITER : STOP_PLAYER;
+	g->stopped_by = !strcmp(rec->author, "player") ? STOP_PLAYER
+			: g->params.mode == GAME_CASUAL && !strcmp(rec->author, "engine")
+			    ? STOP_ENGINE
+			    : STOP_ARBITER;
 	snprintf(g->stopped_author, sizeof(g->stopped_author), "%s", rec->author);
 	g->paused_completed = -1;
 	return 0;

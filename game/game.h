@@ -100,7 +100,14 @@ struct game_open_press {
 
 /* Who stopped the clocks that stand (Art. 6.11): only the arbiter starts them again in a
  * tournament (6.11.3; docs/control.md "Control interface"). */
-enum game_stop { STOP_NONE = 0, STOP_PLAYER, STOP_ARBITER, STOP_CLAIM, STOP_RESTART };
+enum game_stop {
+	STOP_NONE = 0,
+	STOP_PLAYER,
+	STOP_ARBITER,
+	STOP_CLAIM,
+	STOP_RESTART,
+	STOP_ENGINE /* casual play: the training engine was lost (referee_engine.c) */
+};
 
 struct game_claim {
 	bool open; /* the clocks stand for the arbiter */

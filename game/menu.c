@@ -16,6 +16,7 @@ unsigned menu_item_needs(enum menu_item item)
 	case MENU_RESIGN:
 		return GAME_NEED_PLAY;
 	case MENU_HINT:
+	case MENU_EVAL:
 		return GAME_NEED_PLAY;
 	case MENU_TAKEBACK:
 		return GAME_NEED_NOT_CLOSED;
@@ -34,18 +35,30 @@ unsigned menu_item_needs(enum menu_item item)
 	case MENU_QUICK_GUIDE:
 	case MENU_BRAILLE_SHEET:
 	case MENU_END_REVIEW:
+	case MENU_REVIEW_GOTO:
+	case MENU_REVIEW_LEAVE:
+	case MENU_REVIEW_ALOUD:
+	case MENU_REVIEW_QUIET:
+	case MENU_GAMES:
+	case MENU_LAST_MOVES:
+	case MENU_REVIEW_PLAY:
 	case MENU_ITEM_COUNT:
 		break;
 	}
 	return 0;
 }
 
-/* What the menu offers whatever the game: the quick guide, the braille scoresheet. */
-static void menu_add_help(struct menu *m)
+/* What the menu offers after cancel, changing nothing in the game: the quick guide, the
+ * braille scoresheet, in casual play the finished games. */
+static void menu_add_help(struct menu *m, const struct game *g)
 {
 	m->items[m->count++] = MENU_QUICK_GUIDE;
 	if (m->braille_sheet)
 		m->items[m->count++] = MENU_BRAILLE_SHEET;
+	if (g->params.mode == GAME_CASUAL)
+		m->items[m->count++] = MENU_GAMES;
+	if (!m->in_review && game_plies(g) > 0)
+		m->items[m->count++] = MENU_LAST_MOVES;
 }
 
 /* Casual play's items (docs/training.md "Training and study"), first: what a player training alone
@@ -61,6 +74,9 @@ static void menu_add_training(struct menu *m, const struct game *g)
 	if (m->engine_playing && game_position(g)->side == player &&
 	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_HINT), why, sizeof(why)))
 		m->items[m->count++] = MENU_HINT;
+	if (m->engine_playing &&
+	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_EVAL), why, sizeof(why)))
+		m->items[m->count++] = MENU_EVAL;
 	if (game_last_ply_of(g, player) >= 0 &&
 	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_TAKEBACK), why,
 				sizeof(why)))
@@ -117,10 +133,16 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 
 	m->count = 0;
 	if (m->in_review) {
-		/* The game stands while a review is on: ending it, and the help. */
+		/* The game stands while a review is on: ending it, moving in it, how it is
+		 * said, and the help. */
 		m->items[m->count++] = MENU_END_REVIEW;
+		m->items[m->count++] = MENU_REVIEW_GOTO;
+		m->items[m->count++] = MENU_REVIEW_PLAY;
+		if (m->review_variation)
+			m->items[m->count++] = MENU_REVIEW_LEAVE;
+		m->items[m->count++] = m->review_aloud ? MENU_REVIEW_QUIET : MENU_REVIEW_ALOUD;
 		m->items[m->count++] = MENU_CANCEL;
-		menu_add_help(m);
+		menu_add_help(m, g);
 		m->at = 0;
 		m->sheet_page = 0;
 		m->state = MENU_OPEN;
@@ -133,7 +155,7 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 		if (m->online_entry && game_over(g) && !result_undecided(&g->result))
 			m->items[m->count++] = MENU_ONLINE;
 		m->items[m->count++] = MENU_CANCEL;
-		menu_add_help(m);
+		menu_add_help(m, g);
 		m->at = 0;
 		m->sheet_page = 0;
 		m->state = MENU_OPEN;
@@ -159,7 +181,7 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 	    !result_undecided(&g->result))
 		m->items[m->count++] = MENU_APPROVE;
 	m->items[m->count++] = MENU_CANCEL;
-	menu_add_help(m);
+	menu_add_help(m, g);
 	m->at = 0;
 	m->sheet_page = 0;
 	m->state = MENU_OPEN;
@@ -196,6 +218,14 @@ enum game_msg menu_item_msg(enum menu_item item)
 	    [MENU_TAKEBACK] = GAME_MSG_MENU_TAKEBACK,
 	    [MENU_TRAIN] = GAME_MSG_MENU_TRAIN,
 	    [MENU_END_REVIEW] = GAME_MSG_MENU_END_REVIEW,
+	    [MENU_REVIEW_GOTO] = GAME_MSG_MENU_REVIEW_GOTO,
+	    [MENU_REVIEW_LEAVE] = GAME_MSG_MENU_REVIEW_LEAVE,
+	    [MENU_REVIEW_ALOUD] = GAME_MSG_MENU_REVIEW_ALOUD,
+	    [MENU_REVIEW_QUIET] = GAME_MSG_MENU_REVIEW_QUIET,
+	    [MENU_GAMES] = GAME_MSG_MENU_GAMES,
+	    [MENU_LAST_MOVES] = GAME_MSG_MENU_LAST_MOVES,
+	    [MENU_EVAL] = GAME_MSG_MENU_EVAL,
+	    [MENU_REVIEW_PLAY] = GAME_MSG_MENU_REVIEW_PLAY,
 	    [MENU_ONLINE] = GAME_MSG_MENU_ONLINE,
 	    [MENU_ABORT] = GAME_MSG_MENU_ABORT,
 	    [MENU_DECLINE_DRAW] = GAME_MSG_MENU_DECLINE_DRAW,

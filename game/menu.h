@@ -9,10 +9,12 @@
  * scoresheet on it, where each `repeat` shows the next page and the menu stays open.
  * In casual play (docs/training.md "Training and study") the training items come first, as they
  * apply: a hint from the connected engine on the player's move, taking back the last move pair,
- * starting a training game (where the club enabled it); during a review the menu offers ending it,
- * cancel and the help items only.  In an online game (docs/online.md "Playing online") the
- * items are what the server allows, each asked of it: abort, a draw offered, accepted or
- * declined, a takeback asked, accepted or declined, a claim when the opponent left, resigning.
+ * starting a training game (where the club enabled it); after the help items the last finished
+ * games.  During a review the menu offers ending it, going to a move, leaving the variation
+ * shown, saying the review on the speaker too (or no longer), cancel and the help items.  In an
+ * online game (docs/online.md "Playing online") the items are what the server allows, each asked
+ * of it: abort, a draw offered, accepted or declined, a takeback asked, accepted or declined, a
+ * claim when the opponent left, resigning.  After the help, once a move is made, the last moves.
  *
  *   CLOSED ──hold select──▶ OPEN(item) ──select──▶ OPEN(next item)
  *   OPEN(resign) ──repeat──▶ CONFIRM ──repeat──▶ CLOSED (resigned)
@@ -39,10 +41,18 @@ enum menu_item {
 	MENU_QUICK_GUIDE,   /* the spoken quick guide: the buttons, the menu, what is said when */
 	MENU_BRAILLE_SHEET, /* the braille scoresheet on the display; each repeat: the next page */
 	/* Casual play (offered first, before the items above): */
-	MENU_HINT,	 /* the engine's suggestion */
-	MENU_TAKEBACK,	 /* the last move pair back */
-	MENU_TRAIN,	 /* a training game against the engine */
-	MENU_END_REVIEW, /* during a review: end it */
+	MENU_HINT,	   /* the engine's suggestion */
+	MENU_TAKEBACK,	   /* the last move pair back */
+	MENU_TRAIN,	   /* a training game against the engine */
+	MENU_END_REVIEW,   /* during a review: end it */
+	MENU_REVIEW_GOTO,  /* go to a move, chosen with the buttons */
+	MENU_REVIEW_LEAVE, /* out of the variation shown */
+	MENU_REVIEW_ALOUD, /* the review on the speaker too */
+	MENU_REVIEW_QUIET, /* the review in the earphone only */
+	MENU_GAMES,	   /* casual play, after the help: the last finished games, for a review */
+	MENU_LAST_MOVES,   /* after the help, once a move is made: the last moves of both sides */
+	MENU_EVAL,	   /* with an engine playing, after the hint: its evaluation */
+	MENU_REVIEW_PLAY,  /* in a review: a new game from the position shown (the engine plays) */
 	/* Online play (docs/online.md "Playing online"); each asks the server through the online
 	 * process (MENU_OFFER_DRAW, MENU_ACCEPT_DRAW, MENU_RESIGN and MENU_TAKEBACK too): */
 	MENU_ONLINE,	       /* casual play: start an online game */
@@ -68,6 +78,8 @@ struct menu {
 	bool engine_playing;	/* a training process plays the opponent: offer MENU_HINT */
 	bool train_entry;	/* the club enabled MENU_TRAIN and no engine plays */
 	bool in_review;		/* a review is on: MENU_END_REVIEW */
+	bool review_variation;	/* it shows a variation: MENU_REVIEW_LEAVE */
+	bool review_aloud;	/* it is said on the speaker too: MENU_REVIEW_QUIET */
 	bool online_entry;	/* the club enabled MENU_ONLINE */
 	unsigned online_offers; /* online play: the offers standing on the server (online.h) */
 	bool online_claimable;	/* online play: the opponent stayed away long enough */

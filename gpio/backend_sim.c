@@ -30,7 +30,7 @@ enum sim_role {
 	ROLE_LOAD,
 	ROLE_CLOCK,
 	ROLE_DATA,
-	ROLE_LED
+	ROLE_LED /* the LEDs (0, 1) and the vibration motor (2): outputs the daemon drives */
 };
 
 struct chatter {
@@ -66,7 +66,7 @@ struct sim {
 	/* outputs driven by the scanning code */
 	bool row_level[8];
 	bool load_level, clock_level;
-	bool led_level[2];
+	bool led_level[3];
 	uint64_t latched; /* line levels latched into the shift chain */
 	int shift_pos;
 	uint8_t role[BOARD_MAX_LINE + 1];
@@ -123,6 +123,7 @@ static void *sim_open(const struct board_config *cfg, const char *name, uint64_t
 		set_role(s, cfg->button_lines[i], ROLE_BUTTON, i);
 	for (int i = 0; i < 2; i++)
 		set_role(s, cfg->led_lines[i], ROLE_LED, i);
+	set_role(s, cfg->haptic_line, ROLE_LED, 2);
 	switch (cfg->wiring) {
 	case BOARD_WIRING_DIRECT:
 		for (int sq = 0; sq < 64; sq++)

@@ -610,6 +610,13 @@ int board_set_led(struct board *b, int side, bool on)
 	return b->be->set(b->ctx, line, on ? 1 : 0) ? -1 : 0;
 }
 
+int board_set_haptic(struct board *b, bool on)
+{
+	if (b->cfg.haptic_line == BOARD_NO_LINE)
+		return 1;
+	return b->be->set(b->ctx, b->cfg.haptic_line, on ? 1 : 0) ? -1 : 0;
+}
+
 int board_led_line(const struct board *b, int side)
 {
 	return side == 0 || side == 1 ? b->cfg.led_lines[side] : BOARD_NO_LINE;

@@ -42,6 +42,9 @@ struct board_config {
 	/* Outputs: one LED per side (White, Black), lit high, on the same chip ([display]
 	 * led-white, led-black); BOARD_NO_LINE if absent. */
 	int led_lines[2];
+	/* An output for the vibration motor's driver, on when high ([haptic] line;
+	 * docs/wiring.md "The vibration motor"); BOARD_NO_LINE if absent. */
+	int haptic_line;
 	uint32_t debounce_ms;	 /* squares and buttons (default 20) */
 	uint32_t scan_hz;	 /* matrix and shift scan rate (default 100) */
 	uint32_t scan_settle_us; /* matrix and shift: wait after driving, before reading */
@@ -222,6 +225,9 @@ uint64_t board_occupancy(const struct board *b);
 int board_set_led(struct board *b, int side, bool on);
 /* A side's LED line, or BOARD_NO_LINE. */
 int board_led_line(const struct board *b, int side);
+/* Run or stop the vibration motor (haptic_line): 0, 1 when the board has none, or -1 when
+ * the line could not be driven. */
+int board_set_haptic(struct board *b, bool on);
 /* The level of a line as the backend reads or drives it (the sim's LEDs, for tests), or -1. */
 int board_line_level(const struct board *b, int line);
 

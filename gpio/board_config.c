@@ -49,6 +49,7 @@ void board_config_defaults(struct board_config *cfg)
 	for (int i = 0; i < BOARD_BUTTON_COUNT; i++)
 		cfg->button_lines[i] = 64 + i;
 	cfg->led_lines[0] = cfg->led_lines[1] = BOARD_NO_LINE;
+	cfg->haptic_line = BOARD_NO_LINE;
 	cfg->debounce_ms = 20;
 	cfg->scan_hz = 100;
 }
@@ -248,6 +249,10 @@ void line_roles_get(const struct board_config *cfg, struct line_roles *r)
 			continue;
 		r->outputs[r->n_out] = cfg->led_lines[side];
 		r->output_init[r->n_out++] = 0; /* out */
+	}
+	if (cfg->haptic_line != BOARD_NO_LINE) {
+		r->outputs[r->n_out] = cfg->haptic_line;
+		r->output_init[r->n_out++] = 0; /* still */
 	}
 }
 

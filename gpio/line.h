@@ -76,8 +76,8 @@ struct line_roles {
 	int n_edge;
 	int plain_inputs[8]; /* matrix columns, shift data: read by the scan */
 	int n_plain;
-	int outputs[10]; /* matrix rows, shift load and clock, the LEDs */
-	int output_init[10];
+	int outputs[12]; /* matrix rows, shift load and clock, the LEDs, the vibration motor */
+	int output_init[12];
 	int n_out;
 };
 void line_roles_get(const struct board_config *cfg, struct line_roles *roles);

@@ -223,11 +223,29 @@ void referee_stop(struct referee *r, uint64_t now)
 
 /* ------------------------------------------------------------------ events */
 
+int ref_last_moves(struct referee *r, int moves, uint64_t now)
+{
+	struct game_effect fx = {.kind = GAME_FX_LAST_MOVES, .ms = now, .channel = GAME_PRIVATE};
+	int plies = game_plies(&r->g);
+
+	if (!plies) {
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOTHING_TO_REPEAT, now);
+		return 0;
+	}
+	fx.total = plies < 2 * moves ? plies : 2 * moves;
+	fx.ply = plies - fx.total;
+	ref_effect(r, &fx);
+	return fx.total;
+}
+
 static void button(struct referee *r, enum game_button b, bool down, uint64_t now)
 {
 	struct game *g = &r->g;
 	int player = g->params.player;
 
+	/* repeat held alone is the last moves: another button, or letting go, is not. */
+	if (b == GAME_BUTTON_REPEAT ? !down : down)
+		r->repeat_held = false;
 	/* The arbiter's menu on the buttons: its chord, and every button while it is open. */
 	if (ref_arbiter_button(r, b, down, now))
 		return;
@@ -272,6 +290,8 @@ static void button(struct referee *r, enum game_button b, bool down, uint64_t no
 		fx.move = g->plies[last].move;
 		fx.ply = last;
 		ref_effect(r, &fx);
+		r->repeat_held = true;
+		r->repeat_down_ms = now;
 		break;
 	}
 	case GAME_BUTTON_SELECT:
@@ -301,6 +321,11 @@ static void tick(struct referee *r, uint64_t now)
 	ref_poll_detect(r, now);
 	ref_check_warnings(r, now);
 	ref_menu_tick(r, now);
+	ref_review_tick(r, now);
+	if (r->repeat_held && now >= r->repeat_down_ms + r->set.hold_ms) {
+		r->repeat_held = false;
+		ref_last_moves(r, REFEREE_LAST_MOVES, now);
+	}
 	ref_arbiter_tick(r, now);
 	if (now >= ref_engine_deadline(r))
 		ref_engine_press_now(r, now);
@@ -377,6 +402,11 @@ uint64_t referee_deadline(const struct referee *r, uint64_t now)
 	t = ref_menu_deadline(r);
 	if (t < best)
 		best = t;
+	t = ref_review_deadline(r);
+	if (t < best)
+		best = t;
+	if (r->repeat_held && r->repeat_down_ms + r->set.hold_ms < best)
+		best = r->repeat_down_ms + r->set.hold_ms;
 	t = ref_engine_deadline(r);
 	if (t < best)
 		best = t;
@@ -394,6 +424,7 @@ struct referee *referee_new(const struct referee_settings *settings, const struc
 	r->set = *settings;
 	r->sink = *sink;
 	r->arb.held = -1;
+	r->review.aloud = settings->review_aloud;
 	game_init(&r->g);
 	return r;
 }

@@ -54,7 +54,11 @@ struct referee_settings {
 	uint32_t menu_ms;			   /* the menu closes after this long unused */
 	bool braille_display; /* the menu offers the braille scoresheet on the display */
 	bool train_menu;      /* casual play: the menu offers a training game ([training] menu) */
-	bool online_menu;     /* casual play: the menu offers an online game ([online] menu) */
+	/* A review ([training] review-aloud, review-comments): said on the speaker too; a
+	 * move's comment said only on request (repeat), else after the move. */
+	bool review_aloud;
+	bool review_comments_on_request;
+	bool online_menu; /* casual play: the menu offers an online game ([online] menu) */
 	/* The arbiter's menu on the buttons (board_arbiter.h): on when there is a clock
 	 * display to show it, an arbiter PIN (its hash, base/pinhash.h) to open it and a PIN
 	 * budget (referee_attach_pins()). */
@@ -201,29 +205,42 @@ void referee_online_info(const struct referee *r, uint64_t now, struct referee_o
 void referee_online_gone(struct referee *r, uint64_t now);
 
 /*
- * Review (docs/training.md "Training and study", game/review.h): a finished game loaded move by
- * move, then stepped through with the buttons (player-clock: next, opponent-clock: back, select:
- * where are we) or these calls.  Each fills *reply.
+ * Review (docs/training.md "Going over a game", game/review.h): a finished game loaded move by
+ * move, with its variations and comments, then stepped through with the buttons (player-clock:
+ * next, opponent-clock: back, select: where are we, info: into a variation or out of it, repeat:
+ * the move again with its comment, the menu: go to a move) or these commands.
  */
-enum referee_review_step {
-	REFEREE_REVIEW_NEXT = 0,
+enum referee_review_op {
+	REFEREE_REVIEW_LOAD = 0, /* begin loading from `text` (a FEN; NULL: the initial position) */
+	REFEREE_REVIEW_ADD,	 /* the next moves of the line being loaded: UCI words in `text` */
+	REFEREE_REVIEW_VARIATION, /* a variation of `line` from ply `ply` is loaded next */
+	REFEREE_REVIEW_ANNOTATE,  /* `text`: the comment after ply `ply` of `line` */
+	REFEREE_REVIEW_BEGIN,	  /* loaded: guide the set-up of its start position */
+	REFEREE_REVIEW_NEXT,
 	REFEREE_REVIEW_BACK,
 	REFEREE_REVIEW_WHERE,
 	REFEREE_REVIEW_END,
+	REFEREE_REVIEW_GOTO,	/* move `move` of `color` (0: the start, -1: the line's end) */
+	REFEREE_REVIEW_ENTER,	/* the `n`-th variation that branches here (0: the next) */
+	REFEREE_REVIEW_LEAVE,	/* back to the line the variation branches from */
+	REFEREE_REVIEW_COMMENT, /* the move shown again, with its comment */
+	REFEREE_REVIEW_ALOUD,	/* said on the speaker too (`on`), or in the earphone only */
 };
-/* Begin loading a game from `fen` (NULL: the initial position). */
-void referee_review_load(struct referee *r, const char *fen, uint64_t now,
-			 struct game_reply *reply);
-/* Its next moves, UCI words separated by spaces. */
-void referee_review_add(struct referee *r, const char *moves, uint64_t now,
-			struct game_reply *reply);
-/* The game is loaded: the device guides the set-up of its start position. */
-void referee_review_begin(struct referee *r, uint64_t now, struct game_reply *reply);
-void referee_review_step(struct referee *r, enum referee_review_step step, uint64_t now,
-			 struct game_reply *reply);
+struct referee_review_cmd {
+	enum referee_review_op op;
+	const char *text;
+	int line, ply;
+	int move, color;
+	int n;
+	bool on;
+};
+void referee_review(struct referee *r, const struct referee_review_cmd *c, uint64_t now,
+		    struct game_reply *reply);
 struct referee_review_info {
 	int state; /* enum review_state */
 	int at, plies;
+	int line;	 /* the line shown: 0 the game's, else a variation */
+	bool aloud;	 /* said on the speaker too */
 	uint64_t differ; /* squares that differ from the position shown */
 };
 void referee_review_info(const struct referee *r, struct referee_review_info *out);

@@ -149,6 +149,7 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 	 * when the player has heard it; the player is guided square by square to make it on the
 	 * board. */
 	if (cmd->engine && r->engine.state == REFEREE_ENGINE_PLAYING) {
+		ref_engine_moved(r, now);
 		ref_engine_press_when_said(r, now);
 		ref_relay_guide_begin(r, now);
 	}

@@ -152,6 +152,7 @@ int ref_make_move(struct referee *r, chess_move m, bool correction, const char *
 	fx.move = m;
 	fx.ply = ply;
 	fx.correction = correction;
+	fx.relayed = relayed_by != NULL;
 	fx.echo = mover != g->params.player || r->engine.state == REFEREE_ENGINE_PLAYING;
 	fx.report = r->report_next;
 	r->report_next = 0;
@@ -688,9 +689,9 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 	if (!r->board_ready || sq < 0 || sq > 63)
 		return;
 	if (review_active(&r->review)) {
-		/* The sensed board is followed; the review guides it (referee_train.c). */
+		/* The sensed board is followed; the review guides it (referee_review.c). */
 		detect_square(&r->det, sq, occupied, now, &res);
-		ref_train_square(r, sq, occupied, before, now);
+		ref_review_square(r, sq, occupied, before, now);
 		return;
 	}
 	kind = detect_square(&r->det, sq, occupied, now, &res);
@@ -701,7 +702,7 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 			r->cleared = true;
 		/* The engine's last move (a mate) is still made on the board, guided. */
 		if (r->relay_guide)
-			ref_train_square(r, sq, occupied, before, now);
+			ref_train_square(r, sq, before, now);
 		return;
 	}
 	if (r->det.sensed != before) {
@@ -716,7 +717,7 @@ void ref_square(struct referee *r, int sq, bool occupied, uint64_t now)
 	if (g->mismatch.state == MISMATCH_SETUP)
 		setup_square(r, sq, before, now);
 	else if (r->relay_guide)
-		ref_train_square(r, sq, occupied, before, now);
+		ref_train_square(r, sq, before, now);
 	/* Without a clock, a held mismatch opens when the opponent's reply reaches the board. */
 	if (g->mismatch.state == MISMATCH_HELD && !g->has_clock && opponent_moved(r))
 		ref_mismatch_open_held(r, now);

@@ -120,6 +120,9 @@ int ref_draw_offer(struct referee *r, int color, const char *author, uint64_t no
 	 * player is said to them alone. */
 	ref_say(r, color == g->params.player ? GAME_PUBLIC : GAME_PRIVATE,
 		color ? GAME_MSG_BLACK_OFFERS_DRAW : GAME_MSG_WHITE_OFFERS_DRAW, now);
+	/* Training: the engine answers it. */
+	if (color == g->params.player)
+		ref_engine_draw_offered(r, now);
 	return ply;
 }
 
@@ -408,6 +411,34 @@ static void cmd_result(struct referee *r, const struct game_command *cmd, uint64
 		   REPLY_ARGS(REPLY_S("result", cmd->result), REPLY_S("reason", cmd->text)));
 }
 
+/* The last moves of both sides said to the player; the reply names them ("16. Nf3 Nc6 17. e4"). */
+static void cmd_last_moves(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	const struct game *g = &r->g;
+	int plies = ref_last_moves(r, cmd->ply > 0 ? cmd->ply : REFEREE_LAST_MOVES, now);
+	int first = game_plies(g) - plies;
+	char moves[GAME_REPLY_MAX] = "";
+	size_t n = 0;
+
+	if (!plies) {
+		ref_answer(r, cmd, now, REPLY_NO_MOVE_YET, NULL);
+		return;
+	}
+	for (int i = first; i < first + plies && n < sizeof(moves); i++) {
+		bool white = game_ply_color(g, i) == CHESS_WHITE;
+
+		if (white || i == first)
+			n += (size_t)snprintf(moves + n, sizeof(moves) - n, "%s%d%s ", n ? " " : "",
+					      game_move_number(g, i), white ? "." : "...");
+		else
+			n += (size_t)snprintf(moves + n, sizeof(moves) - n, " ");
+		n += (size_t)snprintf(moves + n, n < sizeof(moves) ? sizeof(moves) - n : 0, "%s",
+				      g->plies[i].san);
+	}
+	ref_answer(r, cmd, now, REPLY_LAST_MOVES_SAID,
+		   REPLY_ARGS(REPLY_N("count", plies), REPLY_S("moves", moves)));
+}
+
 static void cmd_approve(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
@@ -511,7 +542,7 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 static bool allowed_in_review(enum game_command_kind kind)
 {
 	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE ||
-	       kind == CMD_ONLINE;
+	       kind == CMD_ONLINE || kind == CMD_NEW_GAME;
 }
 
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
@@ -526,7 +557,8 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	}
 	/* An online game's moves, offers, clocks and result are the server's (docs/online.md
 	 * "Playing online"): they come from the online process alone. */
-	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG) {
+	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG &&
+	    cmd->kind != CMD_LAST_MOVES) {
 		ref_answer(r, cmd, now, REPLY_ONLINE_SERVER_ONLY, NULL);
 		r->reply = NULL;
 		return;
@@ -586,6 +618,15 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 		break;
 	case CMD_ENGINE:
 		ref_cmd_engine(r, cmd, now);
+		break;
+	case CMD_LAST_MOVES:
+		cmd_last_moves(r, cmd, now);
+		break;
+	case CMD_EVAL:
+		ref_cmd_eval(r, cmd, now);
+		break;
+	case CMD_NEW_GAME:
+		ref_cmd_new_game(r, cmd, now);
 		break;
 	case CMD_ONLINE:
 		ref_cmd_online(r, cmd, now);

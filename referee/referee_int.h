@@ -25,7 +25,11 @@ struct referee {
 	bool select_down;
 	uint64_t select_down_ms;
 	bool select_hold_used; /* this hold opened the menu */
-	bool cleared;	       /* the board was emptied since the game ended */
+	/* repeat held since repeat_down_ms, and nothing else pressed: the last moves at
+	 * hold_ms (the menu's hold) */
+	bool repeat_held;
+	uint64_t repeat_down_ms;
+	bool cleared; /* the board was emptied since the game ended */
 	struct menu menu;
 	struct board_arbiter arb; /* the arbiter's menu on the buttons */
 	/* The PIN budget its PINs go through (docs/control.md "Control interface", key
@@ -40,6 +44,11 @@ struct referee {
 		char name[64];
 		bool hint_asked;
 		int hint_ply; /* the plies of the position the hint is for */
+		/* The player's draw offer and evaluation asked of it, for the plies then
+		 * (referee_engine.c); the clocks it stopped when it was lost. */
+		bool draw_asked, eval_asked;
+		int draw_ply, eval_ply;
+		bool stopped_clocks;
 		/* Its clock is pressed once its move has been heard (D.2.3-D.2.4): the
 		 * report that announcement gives (0: none awaited), and the latest time to
 		 * press should no report come. */
@@ -60,6 +69,8 @@ struct referee {
 	} online;
 	/* The engine's move is being made on the board: each square guided and confirmed. */
 	bool relay_guide;
+	/* Its promotion's square when it captured: the peg there is changed for the new piece. */
+	uint64_t relay_swap;
 	struct review review; /* study (referee_train.c) */
 	/* The device's fair-play state as the shell last measured it (referee_fairplay.c). */
 	struct {
@@ -80,6 +91,10 @@ void ref_say(struct referee *r, enum game_channel ch, enum game_msg msg, uint64_
 /* referee.c */
 /* A fault of the referee's own (a record that did not fit): a reply to no request. */
 void ref_fault(struct referee *r, uint64_t ms, const char *what);
+/* The last `moves` moves of both sides said privately (repeat held, the menu, `last-moves`):
+ * the plies said (0: no move yet). */
+#define REFEREE_LAST_MOVES 5
+int ref_last_moves(struct referee *r, int moves, uint64_t now);
 /* A new game with these parameters (the id and date filled by the sink); the board is
  * followed from its start position. */
 void ref_new_game(struct referee *r, const struct game_params *params, uint64_t now);
@@ -159,6 +174,21 @@ void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64
 void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t now);
 
 /* referee_train.c */
+bool ref_casual(const struct referee *r);
+/* Not in casual play: the game's mode named, or that there is no game. */
+void ref_not_casual(const struct referee *r, struct game_reply *reply);
+/* The same as the command's answer. */
+void ref_answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* A question for the engine (a hint, the evaluation) can be asked: casual play and an engine
+ * playing; else false, the command answered why. */
+bool ref_engine_asked(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The square to put right first of those in `wrong`: a peg to take away before one to put in
+ * (a move's from-square before its to-square), each from a1 on; -1 if none. */
+int ref_first_wrong(uint64_t wrong, uint64_t target);
+/* The square `sq` of `pos` named to the player on `ch`: what belongs there, or that it is
+ * right. */
+void ref_guide_square(struct referee *r, const struct chess_pos *pos, int sq, bool confirmed,
+		      enum game_channel ch, uint64_t now);
 void ref_cmd_hint(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_t now);
 void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t now);
@@ -175,11 +205,39 @@ void ref_engine_said(struct referee *r, int report, uint64_t now);
 void ref_engine_press_now(struct referee *r, uint64_t now);
 /* When the engine's press is due at the latest, or UINT64_MAX. */
 uint64_t ref_engine_deadline(const struct referee *r);
-/* A square changed: the board's guidance of a review or of the engine's move, if one is on.
- * True when the square was the review's (nothing else is to be done with it). */
-bool ref_train_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now);
+/* A square changed: the board's guidance of the engine's move, if it is on. */
+void ref_train_square(struct referee *r, int sq, uint64_t before, uint64_t now);
+
+/* referee_engine.c */
+/* engine on: what the player hears of it (its side and strength). */
+void ref_engine_strength_said(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* The engine is gone while it played: the clocks stop, the player hears how to go on. */
+void ref_engine_lost(struct referee *r, uint64_t now);
+/* The tactile player offered a draw: asked of the engine. */
+void ref_engine_draw_offered(struct referee *r, uint64_t now);
+/* The engine's move was made: a draw offer it did not answer is declined by it. */
+void ref_engine_moved(struct referee *r, uint64_t now);
+/* engine draw, engine eval: the training process's answers. */
+void ref_engine_answer(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_eval(struct referee *r, const struct game_command *cmd, uint64_t now);
+void ref_cmd_new_game(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* A casual game from `start` (no game on, no review): 0, its board guided when it differs. */
+int ref_new_game_from(struct referee *r, const struct chess_pos *start, uint64_t now);
+
+/* referee_review.c */
+/* A square changed during a review: guided; true when a review is on (it took the square). */
+bool ref_review_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now);
 /* A button during a review: true when the review took it. */
 bool ref_review_button(struct referee *r, enum game_button b, uint64_t now);
+/* The menu's "play from here": a new game from the position shown, the engine asked to play
+ * where one waits. */
+void ref_review_play(struct referee *r, uint64_t now);
+/* The menu's "go to a move": the buttons choose the move. */
+void ref_review_choose(struct referee *r, uint64_t now);
+/* The review is over: the board is the game's again. */
+void ref_review_finish(struct referee *r, uint64_t now);
+void ref_review_tick(struct referee *r, uint64_t now);
+uint64_t ref_review_deadline(const struct referee *r);
 /* Set-up guidance, said with `msg` (GAME_MSG_SETUP, GAME_MSG_TAKEBACK). */
 void ref_setup_begin_with(struct referee *r, enum game_msg msg, uint64_t now);
 /* referee_online.c (docs/online.md "Playing online") */

@@ -119,6 +119,12 @@ static void menu_choose(struct referee *r, uint64_t now)
 	case MENU_HINT:
 		cmd.kind = CMD_HINT;
 		break;
+	case MENU_EVAL:
+		cmd.kind = CMD_EVAL;
+		break;
+	case MENU_REVIEW_PLAY:
+		ref_review_play(r, now);
+		return;
 	case MENU_TAKEBACK:
 		cmd.kind = CMD_TAKEBACK;
 		break;
@@ -137,10 +143,32 @@ static void menu_choose(struct referee *r, uint64_t now)
 		/* Online play's own: asked above. */
 		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
 		return;
-	case MENU_END_REVIEW: {
+	case MENU_END_REVIEW:
+	case MENU_REVIEW_LEAVE:
+	case MENU_REVIEW_ALOUD:
+	case MENU_REVIEW_QUIET: {
+		struct referee_review_cmd c = {.op = item == MENU_END_REVIEW ? REFEREE_REVIEW_END
+						     : item == MENU_REVIEW_LEAVE
+							 ? REFEREE_REVIEW_LEAVE
+							 : REFEREE_REVIEW_ALOUD,
+					       .on = item == MENU_REVIEW_ALOUD};
 		struct game_reply done;
 
-		referee_review_step(r, REFEREE_REVIEW_END, now, &done);
+		referee_review(r, &c, now, &done);
+		return;
+	}
+	case MENU_REVIEW_GOTO:
+		ref_review_choose(r, now);
+		return;
+	case MENU_LAST_MOVES:
+		ref_last_moves(r, REFEREE_LAST_MOVES, now);
+		return;
+	case MENU_GAMES: {
+		/* The last three: what a player keeps in mind to name one for a review. */
+		struct game_effect fx = {
+		    .kind = GAME_FX_GAMES, .ms = now, .channel = GAME_PRIVATE, .total = 3};
+
+		ref_effect(r, &fx);
 		return;
 	}
 	case MENU_CANCEL:
@@ -171,6 +199,10 @@ void ref_menu_tick(struct referee *r, uint64_t now)
 			r->menu.train_entry =
 			    r->set.train_menu && r->engine.state != REFEREE_ENGINE_PLAYING;
 			r->menu.in_review = review_active(&r->review);
+			r->menu.review_variation = r->review.cur != REVIEW_MAIN;
+			r->menu.review_aloud = r->review.aloud;
+			/* The menu takes the buttons from a move being chosen. */
+			r->review.choosing = false;
 			r->menu.online_entry = r->set.online_menu;
 			r->menu.online_offers = r->online.offers;
 			r->menu.online_claimable = ref_online_claimable(r, now);

@@ -2,10 +2,10 @@
 /*
  * The referee's side of training and study (docs/training.md "Training and study"), casual play
  * only: the training process that plays one side with an engine (what it says of itself, the hint
- * it is asked for, its move guided square by square on the board), taking back the last move pair,
- * and the review of a finished game on the tactile board.  A tournament game never reaches any of
- * it: the command table refuses these commands outside casual mode, the menu does not offer them,
- * and each is checked here again.
+ * it is asked for, its move guided square by square on the board) and taking back the last move
+ * pair; the review of a finished game is referee_review.c's, with the board's guidance of this
+ * file.  A tournament game never reaches any of it: the command table refuses these commands
+ * outside casual mode, the menu does not offer them, and each is checked here again.
  */
 #include "referee/referee_int.h"
 
@@ -17,8 +17,7 @@ static const char *color_word(int color)
 	return game_color_name(color);
 }
 
-/* Not in casual play: the game's mode named, or that there is no game. */
-static void not_casual(const struct referee *r, struct game_reply *reply)
+void ref_not_casual(const struct referee *r, struct game_reply *reply)
 {
 	if (!r->g.open)
 		game_reply_set(reply, REPLY_NO_GAME, NULL);
@@ -27,7 +26,7 @@ static void not_casual(const struct referee *r, struct game_reply *reply)
 			       REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
 }
 
-static void answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now)
+void ref_answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	if (!r->g.open)
 		ref_answer(r, cmd, now, REPLY_NO_GAME, NULL);
@@ -36,18 +35,30 @@ static void answer_not_casual(struct referee *r, const struct game_command *cmd,
 			   REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
 }
 
-static bool casual(const struct referee *r)
+bool ref_engine_asked(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	if (!ref_casual(r)) {
+		ref_answer_not_casual(r, cmd, now);
+		return false;
+	}
+	if (r->engine.state != REFEREE_ENGINE_PLAYING) {
+		ref_answer(r, cmd, now, REPLY_NO_ENGINE, NULL);
+		return false;
+	}
+	return true;
+}
+
+bool ref_casual(const struct referee *r)
 {
 	return r->g.open && r->g.params.mode == GAME_CASUAL;
 }
 
 /* ------------------------------------------------------------------ board guidance */
 
-/* The square `sq` of `pos` named to the player: what belongs there, or that it is right. */
-static void guide_square(struct referee *r, const struct chess_pos *pos, int sq, bool confirmed,
-			 uint64_t now)
+void ref_guide_square(struct referee *r, const struct chess_pos *pos, int sq, bool confirmed,
+		      enum game_channel ch, uint64_t now)
 {
-	struct game_effect fx = {.kind = GAME_FX_GUIDE, .ms = now, .channel = GAME_PRIVATE};
+	struct game_effect fx = {.kind = GAME_FX_GUIDE, .ms = now, .channel = ch};
 
 	fx.square = sq;
 	fx.occupied = (chess_pos_occupancy(pos) >> sq & 1) != 0;
@@ -56,9 +67,7 @@ static void guide_square(struct referee *r, const struct chess_pos *pos, int sq,
 	ref_effect(r, &fx);
 }
 
-/* The square to put right first: a peg to take away before one to put in (a move's
- * from-square before its to-square), each from a1 on.  -1 if none differs. */
-static int first_wrong(uint64_t diff, uint64_t target)
+int ref_first_wrong(uint64_t diff, uint64_t target)
 {
 	if (diff & ~target)
 		return __builtin_ctzll(diff & ~target);
@@ -71,28 +80,16 @@ static int first_wrong(uint64_t diff, uint64_t target)
 static bool guide_change(struct referee *r, const struct chess_pos *pos, int sq, uint64_t before,
 			 uint64_t now)
 {
-	uint64_t occ = chess_pos_occupancy(pos), diff = r->det.sensed ^ occ;
+	uint64_t occ = chess_pos_occupancy(pos), diff = (r->det.sensed ^ occ) | r->relay_swap;
 	int next;
 
 	if (!(((before ^ occ) >> sq) & 1) || (diff >> sq & 1))
 		return diff == 0; /* it was right, or it is still wrong */
-	guide_square(r, pos, sq, true, now);
-	next = first_wrong(diff, occ);
+	ref_guide_square(r, pos, sq, true, GAME_PRIVATE, now);
+	next = ref_first_wrong(diff, occ);
 	if (next >= 0)
-		guide_square(r, pos, next, false, now);
+		ref_guide_square(r, pos, next, false, GAME_PRIVATE, now);
 	return diff == 0;
-}
-
-/* The first wrong square for `pos`, if any: true when there was one. */
-static bool guide_first(struct referee *r, const struct chess_pos *pos, uint64_t now)
-{
-	uint64_t occ = chess_pos_occupancy(pos);
-	int sq = first_wrong(r->det.sensed ^ occ, occ);
-
-	if (sq < 0)
-		return false;
-	guide_square(r, pos, sq, false, now);
-	return true;
 }
 
 void ref_relay_guide_begin(struct referee *r, uint64_t now)
@@ -100,11 +97,21 @@ void ref_relay_guide_begin(struct referee *r, uint64_t now)
 	const struct chess_pos *pos = game_position(&r->g);
 	uint64_t occ = chess_pos_occupancy(pos);
 	struct game_effect fx = {.kind = GAME_FX_GUIDE, .ms = now, .channel = GAME_PRIVATE};
-	int sq;
+	int last = game_plies(&r->g) - 1, sq;
+	chess_move m = last >= 0 ? r->g.plies[last].move : CHESS_MOVE_NONE;
+	struct chess_pos before;
 
 	if (!r->board_ready)
 		return;
-	sq = first_wrong(r->det.sensed ^ occ, occ);
+	/* A promotion that captures: the captured piece's peg stays where the new piece goes,
+	 * so that square is named too ("a1 should be occupied: queen"). */
+	r->relay_swap = 0;
+	if (m != CHESS_MOVE_NONE && chess_move_promotion(m) != CHESS_NO_PIECE) {
+		game_position_before(&r->g, last, &before);
+		if (chess_pos_piece_at(&before, chess_move_to(m)) != CHESS_NO_PIECE)
+			r->relay_swap = 1ULL << chess_move_to(m);
+	}
+	sq = ref_first_wrong((r->det.sensed ^ occ) | r->relay_swap, occ);
 	r->relay_guide = sq >= 0;
 	if (sq < 0)
 		return;
@@ -164,8 +171,10 @@ void referee_engine_gone(struct referee *r, uint64_t now)
 
 	r->engine.state = REFEREE_ENGINE_NONE;
 	r->engine.hint_asked = false;
-	if (playing && r->g.open)
+	if (playing && r->g.open) {
 		ref_say(r, GAME_PRIVATE, GAME_MSG_ENGINE_GONE, now);
+		ref_engine_lost(r, now);
+	}
 	referee_flush(r, now);
 }
 
@@ -186,11 +195,8 @@ static void engine_on(struct referee *r, const struct game_command *cmd, uint64_
 	r->engine.side = side;
 	snprintf(r->engine.name, sizeof(r->engine.name), "%.*s", (int)sizeof(r->engine.name) - 1,
 		 cmd->text[0] ? cmd->text : "an engine");
-	if (news)
-		ref_say(r, GAME_PRIVATE,
-			side == CHESS_WHITE ? GAME_MSG_ENGINE_PLAYS_WHITE
-					    : GAME_MSG_ENGINE_PLAYS_BLACK,
-			now);
+	if (news || r->engine.stopped_clocks)
+		ref_engine_strength_said(r, cmd, now);
 	ref_answer(
 	    r, cmd, now, REPLY_ENGINE_PLAYS,
 	    REPLY_ARGS(REPLY_S("engine", r->engine.name), REPLY_S("color", color_word(side))));
@@ -215,6 +221,8 @@ static void engine_off(struct referee *r, const struct game_command *cmd, uint64
 	 * may be waiting for the training to begin). */
 	if (playing || end != ENGINE_END_NORMAL)
 		ref_say(r, GAME_PRIVATE, said[end], now);
+	if (playing)
+		ref_engine_lost(r, now);
 	if (end != ENGINE_END_NORMAL)
 		ref_answer(r, cmd, now, REPLY_ENGINE_OFF,
 			   REPLY_ARGS(REPLY_S("end", game_engine_end_name(end))));
@@ -252,8 +260,8 @@ static void engine_hint(struct referee *r, const struct game_command *cmd, uint6
 
 void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	if (!casual(r)) {
-		answer_not_casual(r, cmd, now);
+	if (!ref_casual(r)) {
+		ref_answer_not_casual(r, cmd, now);
 		return;
 	}
 	switch (cmd->engine_op) {
@@ -273,6 +281,10 @@ void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t 
 	case ENGINE_OP_HINT:
 		engine_hint(r, cmd, now);
 		break;
+	case ENGINE_OP_DRAW:
+	case ENGINE_OP_EVAL:
+		ref_engine_answer(r, cmd, now);
+		break;
 	}
 }
 
@@ -282,14 +294,8 @@ void ref_cmd_hint(struct referee *r, const struct game_command *cmd, uint64_t no
 	struct game_effect fx = {
 	    .kind = GAME_FX_ENGINE_ASK, .ms = now, .request = GAME_ENGINE_HINT};
 
-	if (!casual(r)) {
-		answer_not_casual(r, cmd, now);
+	if (!ref_engine_asked(r, cmd, now))
 		return;
-	}
-	if (r->engine.state != REFEREE_ENGINE_PLAYING) {
-		ref_answer(r, cmd, now, REPLY_NO_ENGINE, NULL);
-		return;
-	}
 	if (game_position(g)->side != g->params.player) {
 		ref_answer(r, cmd, now, REPLY_HINT_NOT_ON_MOVE,
 			   REPLY_ARGS(REPLY_S("color", color_word(game_position(g)->side))));
@@ -353,8 +359,8 @@ void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_
 	int plies = game_plies(g);
 	char name[48] = "the start";
 
-	if (!casual(r)) {
-		answer_not_casual(r, cmd, now);
+	if (!ref_casual(r)) {
+		ref_answer_not_casual(r, cmd, now);
 		return;
 	}
 	if (keep < 0) {
@@ -396,328 +402,13 @@ void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_
 			   REPLY_ARGS(REPLY_N("plies", plies - keep)));
 }
 
-/* ------------------------------------------------------------------ review */
-
-static void review_say(struct referee *r, enum game_review_say say, int ply, uint64_t now)
-{
-	struct review *v = &r->review;
-	struct game_effect fx = {.kind = GAME_FX_REVIEW, .ms = now, .channel = GAME_PRIVATE};
-
-	fx.review = say;
-	fx.ply = say == GAME_REVIEW_WHERE ? v->at : ply;
-	fx.total = v->count;
-	fx.move = CHESS_MOVE_NONE;
-	/* The move named: the step's, or (where are we) the last one shown. */
-	if (say == GAME_REVIEW_WHERE)
-		ply = v->at - 1;
-	if (ply >= 0 && ply < v->count) {
-		review_position_before(v, ply, &fx.before);
-		fx.move = v->moves[ply];
-		fx.move_number_at = review_move_number(v, ply);
-	}
-	/* Where: whose move it is in the position shown, and the game's last move number. */
-	fx.color = v->shown.side;
-	fx.move_number = v->shown.fullmove_number;
-	fx.moves_made = v->count ? review_move_number(v, v->count - 1) : 0;
-	ref_effect(r, &fx);
-}
-
-/* The position the board should show in a review: the game's shown, or, returning, the
- * game's own. */
-static const struct chess_pos *review_target(const struct referee *r)
-{
-	return r->review.state == REVIEW_RETURN ? game_position(&r->g) : &r->review.shown;
-}
-
-void referee_review_info(const struct referee *r, struct referee_review_info *out)
-{
-	const struct review *v = &r->review;
-
-	out->state = v->state;
-	out->at = v->at;
-	out->plies = v->count;
-	out->differ = review_active(v) && r->board_ready
-			  ? r->det.sensed ^ chess_pos_occupancy(review_target(r))
-			  : 0;
-}
-
-void referee_review_load(struct referee *r, const char *fen, uint64_t now, struct game_reply *reply)
-{
-	struct game *g = &r->g;
-	struct chess_pos start;
-	struct chess_error err;
-
-	(void)now;
-	if (!casual(r)) {
-		not_casual(r, reply);
-		return;
-	}
-	if (review_active(&r->review)) {
-		game_reply_set(reply, REPLY_REVIEW_ON, NULL);
-		return;
-	}
-	if (r->engine.state == REFEREE_ENGINE_PLAYING) {
-		game_reply_set(reply, REPLY_REVIEW_TRAINING_ON, NULL);
-		return;
-	}
-	if (game_plies(g) > 0 && !game_over(g)) {
-		game_reply_set(reply, REPLY_REVIEW_GAME_ON,
-			       REPLY_ARGS(REPLY_N("plies", game_plies(g))));
-		return;
-	}
-	if (!fen)
-		chess_pos_init_start(&start);
-	else if (chess_fen_parse(&start, fen, &err)) {
-		game_reply_set(
-		    reply, REPLY_REVIEW_BAD_FEN,
-		    REPLY_ARGS(REPLY_N("column", err.column), REPLY_S("detail", err.message)));
-		return;
-	}
-	review_load(&r->review, &start);
-	game_reply_set(reply, REPLY_REVIEW_LOADING, NULL);
-}
-
-void referee_review_add(struct referee *r, const char *moves, uint64_t now,
-			struct game_reply *reply)
-{
-	struct review *v = &r->review;
-	const char *p = moves;
-	int added = 0, count = v->count;
-	struct chess_pos end = v->end;
-
-	(void)now;
-	if (v->state != REVIEW_LOADING) {
-		game_reply_set(reply, REPLY_REVIEW_NOT_LOADING, NULL);
-		return;
-	}
-	for (;;) {
-		char word[16];
-		size_t n;
-		chess_move m = CHESS_MOVE_NONE;
-		bool ok;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		n = strcspn(p, " \t");
-		ok = n < sizeof(word);
-		if (ok) {
-			memcpy(word, p, n);
-			word[n] = '\0';
-			ok = !chess_move_parse_uci(&v->end, word, &m) && !review_add(v, m);
-		}
-		if (!ok) {
-			char shown[17];
-
-			snprintf(shown, sizeof(shown), "%.*s", (int)(n < 16 ? n : 16), p);
-			if (v->count >= REVIEW_MAX_PLIES)
-				game_reply_set(reply, REPLY_REVIEW_TOO_MANY_MOVES,
-					       REPLY_ARGS(REPLY_N("number", v->count + 1),
-							  REPLY_S("move", shown),
-							  REPLY_N("max", REVIEW_MAX_PLIES)));
-			else
-				game_reply_set(reply, REPLY_REVIEW_MOVE_NOT_LEGAL,
-					       REPLY_ARGS(REPLY_N("number", v->count + 1),
-							  REPLY_S("move", shown)));
-			/* A line is added whole or not at all. */
-			v->count = count;
-			v->end = end;
-			return;
-		}
-		added++;
-		p += n;
-	}
-	game_reply_set(reply, REPLY_REVIEW_ADDED,
-		       REPLY_ARGS(REPLY_N("added", added), REPLY_N("count", v->count)));
-}
-
-void referee_review_begin(struct referee *r, uint64_t now, struct game_reply *reply)
-{
-	struct review *v = &r->review;
-
-	if (v->state != REVIEW_LOADING) {
-		game_reply_set(reply, REPLY_REVIEW_NOT_LOADING, NULL);
-		return;
-	}
-	if (!casual(r) || (game_plies(&r->g) > 0 && !game_over(&r->g)) ||
-	    r->engine.state == REFEREE_ENGINE_PLAYING) {
-		review_reset(v);
-		game_reply_set(reply, REPLY_REVIEW_NOT_ALLOWED, NULL);
-		return;
-	}
-	review_begin(v);
-	r->menu.state = MENU_CLOSED;
-	r->guide_next = 0;
-	ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_SETUP, now);
-	if (!r->board_ready || !guide_first(r, &v->shown, now)) {
-		v->ready = true;
-		ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_READY, now);
-	}
-	game_reply_set(reply, REPLY_REVIEW_BEGUN, REPLY_ARGS(REPLY_N("plies", v->count)));
-	referee_flush(r, now);
-}
-
-/* The review is over; the game's own position is set up again (the game being on), or the
- * board is followed as after the game's end. */
-static void review_finish(struct referee *r, uint64_t now)
-{
-	const struct game *g = &r->g;
-
-	review_reset(&r->review);
-	detect_init(&r->det, &r->set.detect, game_position(g), r->det.sensed);
-	/* The board shows the game again: a mismatch raised before the review is over. */
-	if (!game_over(g) && mismatch_active(&g->mismatch) && !detect_differences(&r->det))
-		ref_restored(r, false, now);
-}
-
-static void review_end(struct referee *r, uint64_t now, struct game_reply *reply)
-{
-	struct review *v = &r->review;
-
-	if (v->state == REVIEW_LOADING) {
-		review_reset(v);
-		game_reply_set(reply, REPLY_REVIEW_DROPPED, NULL);
-		return;
-	}
-	if (game_over(&r->g)) {
-		review_finish(r, now);
-		ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_ENDED, now);
-		game_reply_set(reply, REPLY_REVIEW_ENDED, NULL);
-		return;
-	}
-	v->state = REVIEW_RETURN;
-	r->guide_next = 0;
-	ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_RETURN, now);
-	if (r->board_ready && guide_first(r, game_position(&r->g), now)) {
-		game_reply_set(reply, REPLY_REVIEW_ENDED_RETURN, NULL);
-		return;
-	}
-	review_finish(r, now);
-	ref_say(r, GAME_PRIVATE, GAME_MSG_SETUP_DONE, now);
-	game_reply_set(reply, REPLY_REVIEW_ENDED, NULL);
-}
-
-/* `select` in a review: where we are, then the next square that differs. */
-static void review_where(struct referee *r, uint64_t now)
-{
-	const struct chess_pos *target = review_target(r);
-	uint64_t occ = chess_pos_occupancy(target), diff = r->board_ready ? r->det.sensed ^ occ : 0;
-
-	if (r->review.state == REVIEW_ON)
-		review_say(r, GAME_REVIEW_WHERE, -1, now);
-	if (!diff)
-		return;
-	guide_square(r, target, ref_next_differing_square(r, diff), false, now);
-}
-
-void referee_review_step(struct referee *r, enum referee_review_step step, uint64_t now,
-			 struct game_reply *reply)
-{
-	struct review *v = &r->review;
-
-	if (step == REFEREE_REVIEW_END && v->state != REVIEW_OFF) {
-		review_end(r, now, reply);
-		referee_flush(r, now);
-		return;
-	}
-	if (v->state != REVIEW_ON) {
-		game_reply_set(
-		    reply, v->state == REVIEW_RETURN ? REPLY_REVIEW_OVER : REPLY_NO_REVIEW, NULL);
-		return;
-	}
-	r->guide_next = 0;
-	switch (step) {
-	case REFEREE_REVIEW_NEXT:
-		if (!review_step(v, 1)) {
-			ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_END_OF_GAME, now);
-			game_reply_set(reply, REPLY_REVIEW_AT_END,
-				       REPLY_ARGS(REPLY_N("plies", v->count)));
-			break;
-		}
-		review_say(r, GAME_REVIEW_NEXT, v->at - 1, now);
-		guide_first(r, &v->shown, now);
-		game_reply_set(reply, REPLY_REVIEW_AT,
-			       REPLY_ARGS(REPLY_N("ply", v->at), REPLY_N("plies", v->count)));
-		break;
-	case REFEREE_REVIEW_BACK:
-		if (!review_step(v, -1)) {
-			ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_START_OF_GAME, now);
-			game_reply_set(reply, REPLY_REVIEW_AT_START, NULL);
-			break;
-		}
-		review_say(r, GAME_REVIEW_BACK, v->at, now);
-		guide_first(r, &v->shown, now);
-		game_reply_set(reply, REPLY_REVIEW_AT,
-			       REPLY_ARGS(REPLY_N("ply", v->at), REPLY_N("plies", v->count)));
-		break;
-	case REFEREE_REVIEW_WHERE:
-		review_where(r, now);
-		game_reply_set(reply, REPLY_REVIEW_AT,
-			       REPLY_ARGS(REPLY_N("ply", v->at), REPLY_N("plies", v->count)));
-		break;
-	case REFEREE_REVIEW_END:
-		break;
-	}
-	referee_flush(r, now);
-}
-
-bool ref_review_button(struct referee *r, enum game_button b, uint64_t now)
-{
-	struct review *v = &r->review;
-	struct game_reply reply;
-
-	if (!review_active(v))
-		return false;
-	switch (b) {
-	case GAME_BUTTON_PLAYER_CLOCK:
-	case GAME_BUTTON_OPPONENT_CLOCK:
-		if (v->state == REVIEW_RETURN)
-			ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
-		else
-			referee_review_step(r,
-					    b == GAME_BUTTON_PLAYER_CLOCK ? REFEREE_REVIEW_NEXT
-									  : REFEREE_REVIEW_BACK,
-					    now, &reply);
-		break;
-	case GAME_BUTTON_SELECT:
-	case GAME_BUTTON_INFO:
-		review_where(r, now);
-		break;
-	case GAME_BUTTON_REPEAT:
-		/* The last move shown, again. */
-		if (v->state == REVIEW_ON && v->at > 0)
-			review_say(r, GAME_REVIEW_NEXT, v->at - 1, now);
-		else
-			ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_START_OF_GAME, now);
-		break;
-	case GAME_BUTTON_PAUSE:
-	case GAME_BUTTON_COUNT:
-		break;
-	}
-	return true;
-}
-
 /* ------------------------------------------------------------------ the board */
 
-bool ref_train_square(struct referee *r, int sq, bool occupied, uint64_t before, uint64_t now)
+void ref_train_square(struct referee *r, int sq, uint64_t before, uint64_t now)
 {
-	struct review *v = &r->review;
-
-	(void)occupied;
-	if (review_active(v)) {
-		bool done = guide_change(r, review_target(r), sq, before, now);
-
-		if (done && v->state == REVIEW_ON && !v->ready) {
-			v->ready = true;
-			ref_say(r, GAME_PRIVATE, GAME_MSG_REVIEW_READY, now);
-		} else if (done && v->state == REVIEW_RETURN) {
-			review_finish(r, now);
-			ref_say(r, GAME_PRIVATE, GAME_MSG_SETUP_DONE, now);
-		}
-		return true;
-	}
+	/* The new piece put in where the captured one was. */
+	if (r->det.sensed >> sq & 1)
+		r->relay_swap &= ~(1ULL << sq);
 	if (r->relay_guide && guide_change(r, game_position(&r->g), sq, before, now))
 		r->relay_guide = false;
-	return false;
 }

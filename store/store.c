@@ -621,6 +621,11 @@ void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
 		flush(s);
 }
 
+const char *store_dir(const struct store *s)
+{
+	return s->dir;
+}
+
 const char *store_chain(const struct store *s)
 {
 	return s->journal ? journal_chain_value(s->journal) : "";

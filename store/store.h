@@ -111,6 +111,8 @@ void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
  * stands after (0 without a journal). */
 const char *store_chain(const struct store *s);
 long store_journal_line(const struct store *s);
+/* The state directory. */
+const char *store_dir(const struct store *s);
 /* The scoresheet as last written (after store_scoresheet()). */
 const struct pgn_game *store_pgn(const struct store *s);
 

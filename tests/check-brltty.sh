@@ -7,4 +7,6 @@ build=${1:-build}
 status=0
 "$build/tests/brltest" || status=1
 "$build/tests/brltest" --daemon "$build/annabellad" || status=1
+# A player who cannot hear the device: every private utterance on the display.
+"$build/tests/brltest" --messages "$build/annabellad" || status=1
 exit $status

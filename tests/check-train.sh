@@ -2,7 +2,10 @@
 # Training and study (docs/training.md "Training and study") with the real Debian Stockfish: a whole
 # game against level 0 played on a live board script, a hint, a takeback, an engine killed
 # and one answering nonsense, tournament mode refusing it all, reviews of a game from games/
-# and of a PGN file.  The test itself is tests/train/traintest.py.
+# and of a PGN file, the strength said as set, train --wait waiting again after a failure, a
+# game from a FEN with the evaluation and draw offers.  The test itself is
+# tests/train/traintest.py (TRAIN_ONLY="game killed faults tournament strength again coach"
+# runs a part).
 set -u
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)

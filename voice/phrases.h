@@ -167,7 +167,32 @@ enum phrase_id {
 	PHRASE_REVIEW_MOVE_BLACK,
 	PHRASE_REVIEW_WHITE_TO_MOVE, /* where are we: the side to move */
 	PHRASE_REVIEW_BLACK_TO_MOVE,
-	PHRASE_REVIEW_LENGTH, /* where are we: the game's last move number */
+	PHRASE_REVIEW_LENGTH,	   /* where are we: the game's last move number */
+	PHRASE_REVIEW_SETUP_FIRST, /* a step before the start position is on the board */
+	PHRASE_REVIEW_END_OF_VARIATION,
+	PHRASE_REVIEW_NO_VARIATION, /* no variation branches here (none to leave) */
+	PHRASE_REVIEW_ALOUD,	    /* the review is said on the speaker too */
+	PHRASE_REVIEW_QUIET,	    /* in the earphone only */
+	PHRASE_MENU_REVIEW_GOTO,    /* the menu's items in a review */
+	PHRASE_MENU_REVIEW_LEAVE,
+	PHRASE_MENU_REVIEW_ALOUD,
+	PHRASE_MENU_REVIEW_QUIET,
+	PHRASE_REVIEW_VARIATION,   /* before a variation's move, and where we are in one */
+	PHRASE_REVIEW_LEFT,	   /* out of a variation, before where we are */
+	PHRASE_REVIEW_VARIATIONS,  /* the variations that branch here */
+	PHRASE_REVIEW_COMMENT,	   /* before a move's comment */
+	PHRASE_REVIEW_COMMENT_CUE, /* a move has a comment ([training] review-comments = request) */
+	PHRASE_REVIEW_GOTO_PROMPT, /* a move to go to is chosen with the buttons */
+	PHRASE_REVIEW_GOTO_MOVE,   /* the move chosen */
+	PHRASE_MENU_GAMES,	   /* the menu's item in casual play: the finished games */
+	PHRASE_GAMES_NONE,	   /* no finished game is kept */
+	PHRASE_GAMES_ITEM,	   /* a finished game: "Partie {count}:", then its players */
+	PHRASE_GAMES_AGAINST,	   /* between the players' names */
+	PHRASE_GAMES_NO_RESULT,	   /* a game kept without a result */
+	PHRASE_WHITE,		   /* a side's name alone (the braille display's lists of pieces) */
+	PHRASE_BLACK,
+	PHRASE_MENU_LAST_MOVES, /* the menu's item: the last moves of both sides */
+	PHRASE_LAST_MOVES,	/* before the last moves (repeat held, the menu, last-moves) */
 	/* Online play (docs/online.md "Playing online"): */
 	PHRASE_ONLINE_CONNECTION_LOST,
 	PHRASE_ONLINE_CONNECTED,
@@ -213,6 +238,32 @@ enum phrase_id {
 	PHRASE_RECOVERY_MOVES_LOST,	  /* "Verlorene Züge: {count}" */
 	PHRASE_RECOVERY_READINGS_LOST,	  /* moves recovered without their [%clk] reading */
 	PHRASE_RECOVERY_OTHER_GAME,	  /* a journal of another game was set aside */
+	PHRASE_ENGINE_PLAYS_WHITE_ELO,	  /* training: the computer plays White at Elo {count} */
+	PHRASE_ENGINE_PLAYS_BLACK_ELO,
+	PHRASE_ENGINE_PLAYS_WHITE_LEVEL, /* at level {count} */
+	PHRASE_ENGINE_PLAYS_BLACK_LEVEL,
+	PHRASE_ENGINE_ELO_LOWEST,  /* the rating asked was below the engine's lowest, {count} */
+	PHRASE_ENGINE_ELO_HIGHEST, /* above its highest */
+	PHRASE_ENGINE_LOST_HOW_ON, /* the engine is gone mid-game: the clocks stand, how to go on */
+	PHRASE_ENGINE_LOST_PAUSE,  /* the same where the menu offers no training game */
+	PHRASE_ENGINE_ACCEPTS_DRAW, /* the player's draw offer, answered by the engine */
+	PHRASE_ENGINE_DECLINES_DRAW,
+	PHRASE_MENU_EVAL,	 /* the menu's item with an engine playing: its evaluation */
+	PHRASE_MENU_REVIEW_PLAY, /* in a review: a new game from the position shown */
+	PHRASE_NEW_GAME_SETUP,	 /* a new game from a position: set it up */
+	PHRASE_EVAL_LEVEL,	 /* the engine's evaluation in words */
+	PHRASE_EVAL_WHITE_SLIGHTLY,
+	PHRASE_EVAL_BLACK_SLIGHTLY,
+	PHRASE_EVAL_WHITE_PAWN,
+	PHRASE_EVAL_BLACK_PAWN,
+	PHRASE_EVAL_WHITE_PAWNS,
+	PHRASE_EVAL_BLACK_PAWNS,
+	PHRASE_EVAL_WHITE_WINNING,
+	PHRASE_EVAL_BLACK_WINNING,
+	PHRASE_EVAL_WHITE_MATES,
+	PHRASE_EVAL_BLACK_MATES,
+	PHRASE_EVAL_WHITE_MATES_NEXT, /* mate with the next move */
+	PHRASE_EVAL_BLACK_MATES_NEXT,
 	PHRASE_ID_COUNT
 };
 

@@ -81,7 +81,8 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"Die Tasten. Eigene Uhr: nach dem eigenen Zug drücken. Gegneruhr: drückt der Gegner. Info: "
 	"beide Zeiten und die gespielten Züge. Wiederholen: der letzte Zug, noch einmal gedrückt "
-	"langsamer. Auswahl: bei einer Umwandlung die Figur, wenn das Brett nicht stimmt das "
+	"langsamer, gehalten die letzten fünf Züge beider Seiten. Auswahl: bei einer Umwandlung "
+	"die Figur, wenn das Brett nicht stimmt das "
 	"nächste Feld. Pause: hält die Uhren an, um den Schiedsrichter zu rufen.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"Das Menü. Auswahl lange halten öffnet es. Auswahl geht zum nächsten Eintrag, Wiederholen "
@@ -120,7 +121,8 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "Nachspielen beenden",
     [PHRASE_REVIEW_SETUP] = "Nachspielen: Ausgangsstellung aufbauen",
     [PHRASE_REVIEW_READY] =
-	"Stellung stimmt. Eigene Uhr: nächster Zug, Gegneruhr: zurück, Auswahl: wo wir sind",
+	"Stellung stimmt. Eigene Uhr: nächster Zug, Gegneruhr: zurück, Auswahl: wo wir sind, "
+	"Info: Varianten, Wiederholen: der Zug mit Kommentar",
     [PHRASE_REVIEW_START_OF_GAME] = "Anfang der Partie",
     [PHRASE_REVIEW_END_OF_GAME] = "Ende der Partie",
     [PHRASE_REVIEW_ENDED] = "Nachspielen beendet",
@@ -132,6 +134,33 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Weiß am Zug",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Schwarz am Zug",
     [PHRASE_REVIEW_LENGTH] = "Züge insgesamt: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Zuerst die Stellung aufbauen",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "Ende der Variante",
+    [PHRASE_REVIEW_NO_VARIATION] = "Hier gibt es keine Variante",
+    [PHRASE_REVIEW_ALOUD] = "Nachspielen auch über Lautsprecher",
+    [PHRASE_REVIEW_QUIET] = "Nachspielen nur im Ohrhörer",
+    [PHRASE_MENU_REVIEW_GOTO] = "Zu einem Zug gehen",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Variante verlassen",
+    [PHRASE_MENU_REVIEW_ALOUD] = "Auch über Lautsprecher",
+    [PHRASE_MENU_REVIEW_QUIET] = "Nur im Ohrhörer",
+    [PHRASE_REVIEW_VARIATION] = "Variante:",
+    [PHRASE_REVIEW_LEFT] = "Variante verlassen.",
+    [PHRASE_REVIEW_VARIATIONS] = "Varianten hier: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Kommentar:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "Mit Kommentar: Wiederholen drücken",
+    [PHRASE_REVIEW_GOTO_PROMPT] =
+	"Gehe zu Zug {count}. Eigene Uhr: zehn vor, Gegneruhr: zehn zurück, Auswahl: einen vor, "
+	"Info: einen zurück, Wiederholen: hingehen",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Zug {count}",
+    [PHRASE_MENU_GAMES] = "Beendete Partien",
+    [PHRASE_GAMES_NONE] = "Keine beendeten Partien",
+    [PHRASE_GAMES_ITEM] = "Partie {count}:",
+    [PHRASE_GAMES_AGAINST] = "gegen",
+    [PHRASE_GAMES_NO_RESULT] = "ohne Ergebnis",
+    [PHRASE_WHITE] = "Weiß:",
+    [PHRASE_BLACK] = "Schwarz:",
+    [PHRASE_MENU_LAST_MOVES] = "Letzte Züge",
+    [PHRASE_LAST_MOVES] = "Letzte Züge:",
     [PHRASE_ONLINE_CONNECTION_LOST] = "Verbindung zu Lichess unterbrochen, neuer Versuch läuft",
     [PHRASE_ONLINE_CONNECTED] = "Verbindung zu Lichess wieder da",
     [PHRASE_ONLINE_TOKEN_INVALID] = "Lichess lehnt den Zugangsschlüssel ab, keine Online-Partie",
@@ -178,4 +207,31 @@ const char *const phrases_de[PHRASE_ID_COUNT] = {
     [PHRASE_RECOVERY_MOVES_LOST] = "Verlorene Züge: {count}",
     [PHRASE_RECOVERY_READINGS_LOST] = "Züge ohne ihre Uhrzeit wiederhergestellt: {count}",
     [PHRASE_RECOVERY_OTHER_GAME] = "Die Aufzeichnung einer anderen Partie wurde beiseitegelegt",
+    [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Training: der Computer spielt Weiß mit Elo {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Training: der Computer spielt Schwarz mit Elo {count}",
+    [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Training: der Computer spielt Weiß auf Stufe {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_LEVEL] = "Training: der Computer spielt Schwarz auf Stufe {count}",
+    [PHRASE_ENGINE_ELO_LOWEST] = "Schwächer als Elo {count} spielt dieses Programm nicht",
+    [PHRASE_ENGINE_ELO_HIGHEST] = "Stärker als Elo {count} spielt dieses Programm nicht",
+    [PHRASE_ENGINE_LOST_HOW_ON] = "Die Uhren stehen. Weiter mit dem Training aus dem Menü, oder "
+				  "Pause drücken und ohne Computer weiterspielen",
+    [PHRASE_ENGINE_LOST_PAUSE] = "Die Uhren stehen. Pause drücken und ohne Computer weiterspielen",
+    [PHRASE_ENGINE_ACCEPTS_DRAW] = "Der Computer nimmt das Remis an",
+    [PHRASE_ENGINE_DECLINES_DRAW] = "Der Computer lehnt das Remis ab",
+    [PHRASE_MENU_EVAL] = "Bewertung",
+    [PHRASE_MENU_REVIEW_PLAY] = "Von hier aus spielen",
+    [PHRASE_NEW_GAME_SETUP] = "Neue Partie: Stellung aufbauen",
+    [PHRASE_EVAL_LEVEL] = "Die Stellung ist ausgeglichen",
+    [PHRASE_EVAL_WHITE_SLIGHTLY] = "Weiß steht etwas besser",
+    [PHRASE_EVAL_BLACK_SLIGHTLY] = "Schwarz steht etwas besser",
+    [PHRASE_EVAL_WHITE_PAWN] = "Weiß steht um etwa einen Bauern besser",
+    [PHRASE_EVAL_BLACK_PAWN] = "Schwarz steht um etwa einen Bauern besser",
+    [PHRASE_EVAL_WHITE_PAWNS] = "Weiß steht um etwa {count} Bauern besser",
+    [PHRASE_EVAL_BLACK_PAWNS] = "Schwarz steht um etwa {count} Bauern besser",
+    [PHRASE_EVAL_WHITE_WINNING] = "Weiß steht auf Gewinn",
+    [PHRASE_EVAL_BLACK_WINNING] = "Schwarz steht auf Gewinn",
+    [PHRASE_EVAL_WHITE_MATES] = "Weiß setzt in {count} Zügen matt",
+    [PHRASE_EVAL_BLACK_MATES] = "Schwarz setzt in {count} Zügen matt",
+    [PHRASE_EVAL_WHITE_MATES_NEXT] = "Weiß setzt mit dem nächsten Zug matt",
+    [PHRASE_EVAL_BLACK_MATES_NEXT] = "Schwarz setzt mit dem nächsten Zug matt",
 };

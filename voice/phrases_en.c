@@ -79,7 +79,8 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"The buttons. Your clock: press it after your move. Opponent clock: your opponent presses "
 	"it. Info: both times and the moves played. Repeat: the last move, slower when pressed "
-	"again. Select: the piece for a promotion, and the next square when the board does not "
+	"again, held: the last five moves of both sides. Select: the piece for a promotion, and "
+	"the next square when the board does not "
 	"match. Pause: stops the clocks to call the arbiter.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"The menu. Hold select to open it. Select goes to the next item, repeat chooses it. It "
@@ -118,7 +119,8 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "End the review",
     [PHRASE_REVIEW_SETUP] = "Review: set up the starting position",
     [PHRASE_REVIEW_READY] =
-	"The board is right. Your clock: next move, opponent clock: back, select: where we are",
+	"The board is right. Your clock: next move, opponent clock: back, select: where we are, "
+	"info: variations, repeat: the move with its comment",
     [PHRASE_REVIEW_START_OF_GAME] = "Start of the game",
     [PHRASE_REVIEW_END_OF_GAME] = "End of the game",
     [PHRASE_REVIEW_ENDED] = "Review ended",
@@ -130,6 +132,32 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "White to move",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Black to move",
     [PHRASE_REVIEW_LENGTH] = "Moves in all: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Set the board up first",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "End of the variation",
+    [PHRASE_REVIEW_NO_VARIATION] = "No variation here",
+    [PHRASE_REVIEW_ALOUD] = "Review on the speaker too",
+    [PHRASE_REVIEW_QUIET] = "Review in the earphone only",
+    [PHRASE_MENU_REVIEW_GOTO] = "Go to a move",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Leave the variation",
+    [PHRASE_MENU_REVIEW_ALOUD] = "On the speaker too",
+    [PHRASE_MENU_REVIEW_QUIET] = "In the earphone only",
+    [PHRASE_REVIEW_VARIATION] = "Variation:",
+    [PHRASE_REVIEW_LEFT] = "Variation left.",
+    [PHRASE_REVIEW_VARIATIONS] = "Variations here: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Comment:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "With a comment: press repeat",
+    [PHRASE_REVIEW_GOTO_PROMPT] = "Go to move {count}. Your clock: ten on, opponent clock: ten "
+				  "back, select: one on, info: one back, repeat: go there",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Move {count}",
+    [PHRASE_MENU_GAMES] = "Finished games",
+    [PHRASE_GAMES_NONE] = "No finished games",
+    [PHRASE_GAMES_ITEM] = "Game {count}:",
+    [PHRASE_GAMES_AGAINST] = "against",
+    [PHRASE_GAMES_NO_RESULT] = "no result",
+    [PHRASE_WHITE] = "White:",
+    [PHRASE_BLACK] = "Black:",
+    [PHRASE_MENU_LAST_MOVES] = "Last moves",
+    [PHRASE_LAST_MOVES] = "The last moves:",
     [PHRASE_ONLINE_CONNECTION_LOST] = "The connection to lichess is lost, trying again",
     [PHRASE_ONLINE_CONNECTED] = "Connected to lichess again",
     [PHRASE_ONLINE_TOKEN_INVALID] = "Lichess refuses the access token: no online play",
@@ -175,4 +203,31 @@ const char *const phrases_en[PHRASE_ID_COUNT] = {
     [PHRASE_RECOVERY_MOVES_LOST] = "Moves lost: {count}",
     [PHRASE_RECOVERY_READINGS_LOST] = "Moves recovered without their clock reading: {count}",
     [PHRASE_RECOVERY_OTHER_GAME] = "The record of another game was set aside",
+    [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Training: the computer plays White at Elo {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Training: the computer plays Black at Elo {count}",
+    [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Training: the computer plays White at level {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_LEVEL] = "Training: the computer plays Black at level {count}",
+    [PHRASE_ENGINE_ELO_LOWEST] = "This engine plays no weaker than Elo {count}",
+    [PHRASE_ENGINE_ELO_HIGHEST] = "This engine plays no stronger than Elo {count}",
+    [PHRASE_ENGINE_LOST_HOW_ON] = "The clocks stand. Go on with the menu's training, or press "
+				  "pause to play on without the computer",
+    [PHRASE_ENGINE_LOST_PAUSE] = "The clocks stand. Press pause to play on without the computer",
+    [PHRASE_ENGINE_ACCEPTS_DRAW] = "The computer accepts the draw",
+    [PHRASE_ENGINE_DECLINES_DRAW] = "The computer declines the draw",
+    [PHRASE_MENU_EVAL] = "Evaluation",
+    [PHRASE_MENU_REVIEW_PLAY] = "Play on from here",
+    [PHRASE_NEW_GAME_SETUP] = "New game: set up the position",
+    [PHRASE_EVAL_LEVEL] = "The position is level",
+    [PHRASE_EVAL_WHITE_SLIGHTLY] = "White is slightly better",
+    [PHRASE_EVAL_BLACK_SLIGHTLY] = "Black is slightly better",
+    [PHRASE_EVAL_WHITE_PAWN] = "White is better by about one pawn",
+    [PHRASE_EVAL_BLACK_PAWN] = "Black is better by about one pawn",
+    [PHRASE_EVAL_WHITE_PAWNS] = "White is better by about {count} pawns",
+    [PHRASE_EVAL_BLACK_PAWNS] = "Black is better by about {count} pawns",
+    [PHRASE_EVAL_WHITE_WINNING] = "White is winning",
+    [PHRASE_EVAL_BLACK_WINNING] = "Black is winning",
+    [PHRASE_EVAL_WHITE_MATES] = "White mates in {count} moves",
+    [PHRASE_EVAL_BLACK_MATES] = "Black mates in {count} moves",
+    [PHRASE_EVAL_WHITE_MATES_NEXT] = "White mates with the next move",
+    [PHRASE_EVAL_BLACK_MATES_NEXT] = "Black mates with the next move",
 };

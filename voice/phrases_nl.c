@@ -79,7 +79,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"De knoppen. Eigen klok: indrukken na je zet. Klok van de tegenstander: die drukt de "
 	"tegenstander in. Info: beide tijden en de gespeelde zetten. Herhalen: de laatste zet, nog "
-	"eens ingedrukt langzamer. Kiezen: het stuk bij promotie, en het volgende veld als het "
+	"eens ingedrukt langzamer, ingedrukt gehouden de laatste vijf zetten van beide kanten. "
+	"Kiezen: het stuk bij promotie, en het volgende veld als het "
 	"bord niet klopt. Pauze: zet de klokken stil om de arbiter te roepen.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"Het menu. Houd kiezen ingedrukt om het te openen. Kiezen gaat naar het volgende "
@@ -118,7 +119,8 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "Naspelen beëindigen",
     [PHRASE_REVIEW_SETUP] = "Naspelen: stel de beginstelling op",
     [PHRASE_REVIEW_READY] = ("Het bord klopt. Eigen klok: volgende zet, klok van de tegenstander: "
-			     "terug, kiezen: waar we zijn"),
+			     "terug, kiezen: waar we zijn, info: varianten, herhalen: de zet met "
+			     "commentaar"),
     [PHRASE_REVIEW_START_OF_GAME] = "Begin van de partij",
     [PHRASE_REVIEW_END_OF_GAME] = "Einde van de partij",
     [PHRASE_REVIEW_ENDED] = "Naspelen beëindigd",
@@ -130,6 +132,33 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Wit aan zet",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Zwart aan zet",
     [PHRASE_REVIEW_LENGTH] = "Zetten in totaal: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Stel eerst de stelling op",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "Einde van de variant",
+    [PHRASE_REVIEW_NO_VARIATION] = "Hier is geen variant",
+    [PHRASE_REVIEW_ALOUD] = "Naspelen ook via de luidspreker",
+    [PHRASE_REVIEW_QUIET] = "Naspelen alleen in de oortelefoon",
+    [PHRASE_MENU_REVIEW_GOTO] = "Naar een zet gaan",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Variant verlaten",
+    [PHRASE_MENU_REVIEW_ALOUD] = "Ook via de luidspreker",
+    [PHRASE_MENU_REVIEW_QUIET] = "Alleen in de oortelefoon",
+    [PHRASE_REVIEW_VARIATION] = "Variant:",
+    [PHRASE_REVIEW_LEFT] = "Variant verlaten.",
+    [PHRASE_REVIEW_VARIATIONS] = "Varianten hier: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Commentaar:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "Met commentaar: druk op herhalen",
+    [PHRASE_REVIEW_GOTO_PROMPT] =
+	"Ga naar zet {count}. Eigen klok: tien verder, klok van de tegenstander: tien terug, "
+	"kiezen: één verder, info: één terug, herhalen: ga erheen",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Zet {count}",
+    [PHRASE_MENU_GAMES] = "Afgelopen partijen",
+    [PHRASE_GAMES_NONE] = "Geen afgelopen partijen",
+    [PHRASE_GAMES_ITEM] = "Partij {count}:",
+    [PHRASE_GAMES_AGAINST] = "tegen",
+    [PHRASE_GAMES_NO_RESULT] = "zonder uitslag",
+    [PHRASE_WHITE] = "Wit:",
+    [PHRASE_BLACK] = "Zwart:",
+    [PHRASE_MENU_LAST_MOVES] = "Laatste zetten",
+    [PHRASE_LAST_MOVES] = "De laatste zetten:",
     [PHRASE_ONLINE_CONNECTION_LOST] = "Verbinding met lichess verbroken, opnieuw proberen",
     [PHRASE_ONLINE_CONNECTED] = "Weer verbonden met lichess",
     [PHRASE_ONLINE_TOKEN_INVALID] = "Lichess weigert de toegangssleutel, geen online spel",
@@ -175,4 +204,32 @@ const char *const phrases_nl[PHRASE_ID_COUNT] = {
     [PHRASE_RECOVERY_MOVES_LOST] = "Verloren zetten: {count}",
     [PHRASE_RECOVERY_READINGS_LOST] = "Zetten hersteld zonder hun klokstand: {count}",
     [PHRASE_RECOVERY_OTHER_GAME] = "De registratie van een andere partij is apart gezet",
+    [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Training: de computer speelt wit met Elo {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Training: de computer speelt zwart met Elo {count}",
+    [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Training: de computer speelt wit op niveau {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_LEVEL] = "Training: de computer speelt zwart op niveau {count}",
+    [PHRASE_ENGINE_ELO_LOWEST] = "Dit programma speelt niet zwakker dan Elo {count}",
+    [PHRASE_ENGINE_ELO_HIGHEST] = "Dit programma speelt niet sterker dan Elo {count}",
+    [PHRASE_ENGINE_LOST_HOW_ON] = "De klokken staan stil. Ga verder met de training in het menu, "
+				  "of druk op pauze en speel zonder computer verder",
+    [PHRASE_ENGINE_LOST_PAUSE] =
+	"De klokken staan stil. Druk op pauze en speel zonder computer verder",
+    [PHRASE_ENGINE_ACCEPTS_DRAW] = "De computer neemt de remise aan",
+    [PHRASE_ENGINE_DECLINES_DRAW] = "De computer wijst de remise af",
+    [PHRASE_MENU_EVAL] = "Evaluatie",
+    [PHRASE_MENU_REVIEW_PLAY] = "Vanaf hier verder spelen",
+    [PHRASE_NEW_GAME_SETUP] = "Nieuwe partij: stel de stelling op",
+    [PHRASE_EVAL_LEVEL] = "De stelling is gelijk",
+    [PHRASE_EVAL_WHITE_SLIGHTLY] = "Wit staat iets beter",
+    [PHRASE_EVAL_BLACK_SLIGHTLY] = "Zwart staat iets beter",
+    [PHRASE_EVAL_WHITE_PAWN] = "Wit staat ongeveer een pion beter",
+    [PHRASE_EVAL_BLACK_PAWN] = "Zwart staat ongeveer een pion beter",
+    [PHRASE_EVAL_WHITE_PAWNS] = "Wit staat ongeveer {count} pionnen beter",
+    [PHRASE_EVAL_BLACK_PAWNS] = "Zwart staat ongeveer {count} pionnen beter",
+    [PHRASE_EVAL_WHITE_WINNING] = "Wit staat gewonnen",
+    [PHRASE_EVAL_BLACK_WINNING] = "Zwart staat gewonnen",
+    [PHRASE_EVAL_WHITE_MATES] = "Wit geeft mat in {count} zetten",
+    [PHRASE_EVAL_BLACK_MATES] = "Zwart geeft mat in {count} zetten",
+    [PHRASE_EVAL_WHITE_MATES_NEXT] = "Wit geeft mat met de volgende zet",
+    [PHRASE_EVAL_BLACK_MATES_NEXT] = "Zwart geeft mat met de volgende zet",
 };

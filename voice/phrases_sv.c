@@ -79,7 +79,8 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_QUICK_GUIDE_BUTTONS] =
 	"Knapparna. Din klocka: tryck efter ditt drag. Motståndarens klocka: motståndaren trycker. "
 	"Info: båda tiderna och spelade drag. Upprepa: det senaste draget, långsammare om du "
-	"trycker igen. Välj: pjäsen vid förvandling, och nästa ruta när brädet inte stämmer. Paus: "
+	"trycker igen, nedhållen de fem senaste dragen för båda sidor. Välj: pjäsen vid "
+	"förvandling, och nästa ruta när brädet inte stämmer. Paus: "
 	"stoppar klockorna för att kalla på domaren.",
     [PHRASE_QUICK_GUIDE_MENU] =
 	"Menyn. Håll välj för att öppna den. Välj går till nästa val, upprepa väljer det. Där "
@@ -116,7 +117,8 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_MENU_END_REVIEW] = "Avsluta genomgången",
     [PHRASE_REVIEW_SETUP] = "Genomgång: ställ upp utgångsställningen",
     [PHRASE_REVIEW_READY] =
-	"Brädet stämmer. Din klocka: nästa drag, motståndarens klocka: tillbaka, välj: var vi är",
+	"Brädet stämmer. Din klocka: nästa drag, motståndarens klocka: tillbaka, välj: var vi är, "
+	"info: varianter, upprepa: draget med kommentar",
     [PHRASE_REVIEW_START_OF_GAME] = "Partiets början",
     [PHRASE_REVIEW_END_OF_GAME] = "Partiets slut",
     [PHRASE_REVIEW_ENDED] = "Genomgången avslutad",
@@ -128,6 +130,33 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_REVIEW_WHITE_TO_MOVE] = "Vit vid draget",
     [PHRASE_REVIEW_BLACK_TO_MOVE] = "Svart vid draget",
     [PHRASE_REVIEW_LENGTH] = "Drag totalt: {count}",
+    [PHRASE_REVIEW_SETUP_FIRST] = "Ställ upp ställningen först",
+    [PHRASE_REVIEW_END_OF_VARIATION] = "Variantens slut",
+    [PHRASE_REVIEW_NO_VARIATION] = "Ingen variant här",
+    [PHRASE_REVIEW_ALOUD] = "Genomgång även i högtalaren",
+    [PHRASE_REVIEW_QUIET] = "Genomgång bara i hörluren",
+    [PHRASE_MENU_REVIEW_GOTO] = "Gå till ett drag",
+    [PHRASE_MENU_REVIEW_LEAVE] = "Lämna varianten",
+    [PHRASE_MENU_REVIEW_ALOUD] = "Även i högtalaren",
+    [PHRASE_MENU_REVIEW_QUIET] = "Bara i hörluren",
+    [PHRASE_REVIEW_VARIATION] = "Variant:",
+    [PHRASE_REVIEW_LEFT] = "Varianten lämnad.",
+    [PHRASE_REVIEW_VARIATIONS] = "Varianter här: {count}",
+    [PHRASE_REVIEW_COMMENT] = "Kommentar:",
+    [PHRASE_REVIEW_COMMENT_CUE] = "Med kommentar: tryck på upprepa",
+    [PHRASE_REVIEW_GOTO_PROMPT] =
+	"Gå till drag {count}. Din klocka: tio framåt, motståndarens klocka: tio bakåt, välj: ett "
+	"framåt, info: ett bakåt, upprepa: gå dit",
+    [PHRASE_REVIEW_GOTO_MOVE] = "Drag {count}",
+    [PHRASE_MENU_GAMES] = "Avslutade partier",
+    [PHRASE_GAMES_NONE] = "Inga avslutade partier",
+    [PHRASE_GAMES_ITEM] = "Parti {count}:",
+    [PHRASE_GAMES_AGAINST] = "mot",
+    [PHRASE_GAMES_NO_RESULT] = "utan resultat",
+    [PHRASE_WHITE] = "Vit:",
+    [PHRASE_BLACK] = "Svart:",
+    [PHRASE_MENU_LAST_MOVES] = "Senaste dragen",
+    [PHRASE_LAST_MOVES] = "De senaste dragen:",
     [PHRASE_ONLINE_CONNECTION_LOST] = "Förbindelsen med lichess bröts, försöker igen",
     [PHRASE_ONLINE_CONNECTED] = "Ansluten till lichess igen",
     [PHRASE_ONLINE_TOKEN_INVALID] = "Lichess godtar inte åtkomstnyckeln, inget onlinespel",
@@ -172,4 +201,31 @@ const char *const phrases_sv[PHRASE_ID_COUNT] = {
     [PHRASE_RECOVERY_MOVES_LOST] = "Förlorade drag: {count}",
     [PHRASE_RECOVERY_READINGS_LOST] = "Drag återställda utan sin klocktid: {count}",
     [PHRASE_RECOVERY_OTHER_GAME] = "Registreringen av ett annat parti lades undan",
+    [PHRASE_ENGINE_PLAYS_WHITE_ELO] = "Träning: datorn spelar vit med Elo {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_ELO] = "Träning: datorn spelar svart med Elo {count}",
+    [PHRASE_ENGINE_PLAYS_WHITE_LEVEL] = "Träning: datorn spelar vit på nivå {count}",
+    [PHRASE_ENGINE_PLAYS_BLACK_LEVEL] = "Träning: datorn spelar svart på nivå {count}",
+    [PHRASE_ENGINE_ELO_LOWEST] = "Det här programmet spelar inte svagare än Elo {count}",
+    [PHRASE_ENGINE_ELO_HIGHEST] = "Det här programmet spelar inte starkare än Elo {count}",
+    [PHRASE_ENGINE_LOST_HOW_ON] = "Klockorna står. Fortsätt med menyns träning, eller tryck på "
+				  "paus och spela vidare utan datorn",
+    [PHRASE_ENGINE_LOST_PAUSE] = "Klockorna står. Tryck på paus och spela vidare utan datorn",
+    [PHRASE_ENGINE_ACCEPTS_DRAW] = "Datorn tar emot remin",
+    [PHRASE_ENGINE_DECLINES_DRAW] = "Datorn avböjer remin",
+    [PHRASE_MENU_EVAL] = "Värdering",
+    [PHRASE_MENU_REVIEW_PLAY] = "Spela vidare härifrån",
+    [PHRASE_NEW_GAME_SETUP] = "Nytt parti: ställ upp ställningen",
+    [PHRASE_EVAL_LEVEL] = "Ställningen är jämn",
+    [PHRASE_EVAL_WHITE_SLIGHTLY] = "Vit står något bättre",
+    [PHRASE_EVAL_BLACK_SLIGHTLY] = "Svart står något bättre",
+    [PHRASE_EVAL_WHITE_PAWN] = "Vit står ungefär en bonde bättre",
+    [PHRASE_EVAL_BLACK_PAWN] = "Svart står ungefär en bonde bättre",
+    [PHRASE_EVAL_WHITE_PAWNS] = "Vit står ungefär {count} bönder bättre",
+    [PHRASE_EVAL_BLACK_PAWNS] = "Svart står ungefär {count} bönder bättre",
+    [PHRASE_EVAL_WHITE_WINNING] = "Vit står till vinst",
+    [PHRASE_EVAL_BLACK_WINNING] = "Svart står till vinst",
+    [PHRASE_EVAL_WHITE_MATES] = "Vit gör matt i {count} drag",
+    [PHRASE_EVAL_BLACK_MATES] = "Svart gör matt i {count} drag",
+    [PHRASE_EVAL_WHITE_MATES_NEXT] = "Vit gör matt med nästa drag",
+    [PHRASE_EVAL_BLACK_MATES_NEXT] = "Svart gör matt med nästa drag",
 };

@@ -12,12 +12,20 @@
  *
  *   brltest [--bench N] [--keep]
  *   brltest --daemon ANNABELLAD [--keep]
+ *   brltest --messages ANNABELLAD [--keep]
  *
  * With --daemon it runs the daemon itself against the same BRLTTY ([braille] display = yes,
  * a board script in real time): the move appears on the display; the display's INFO key
  * gives the times, spoken (speech.log) and shown; a routing key over the move repeats it.
  * Keys are paced (each waits for its effect): BRLTTY's Virtual driver takes one input line
  * each time input arrives, so keys sent back to back can lag.
+ *
+ * With --messages it runs the daemon for a player who cannot hear it ([game] deafblind = yes)
+ * through a game that makes it say many things privately (the start, the times, a repeat, a
+ * board that does not match and its guidance, a time warning, the arbiter's clocks, a flag),
+ * follows speech.log as the daemon writes it, and for each moment with something said
+ * privately reads the display's message window by window, panning on as a reader does: every
+ * private utterance's text must be there, line by line as braille.h's own text divides it.
  *
  * Prints "brltty: N passed, M failed"; with --bench also "bench NAME VALUE UNIT" lines for N
  * moves (the time from the show-move call to the cells on the display).
@@ -512,6 +520,31 @@ static int speech_lines(void)
 	return n;
 }
 
+/* BRLTTY started and the daemon after it, in real time with no audio and no socket: its pid, or
+ * -1 when BRLTTY did not come up (said). */
+static pid_t start_daemon(const char *daemon, const char *conf, const char *board,
+			  const char *state)
+{
+	pid_t pid;
+
+	start_brltty();
+	if (accept_vr(10000) < 0) {
+		check(0, "BRLTTY did not come up");
+		print_log_tail();
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		execl(daemon, daemon, "--config", conf, "--board", board, "--time", "real",
+		      "--audio", "none", "--control", "none", "--state", state, (char *)NULL);
+		perror(daemon);
+		_exit(127);
+	}
+	return pid;
+}
+
 static int daemon_test(const char *daemon)
 {
 	char conf[300], script[300], state[300], board[320];
@@ -535,21 +568,9 @@ static int daemon_test(const char *daemon)
 	fprintf(f, "player white\ntime-control 300+0\n+500 press opponent-clock\n"
 		   "+1000 lift e2\n+300 place e4\n+60000 press pause\n");
 	fclose(f);
-	start_brltty();
-	if (accept_vr(10000) < 0) {
-		check(0, "BRLTTY did not come up");
-		print_log_tail();
-		return 1;
-	}
-	pid = fork();
+	pid = start_daemon(daemon, conf, board, state);
 	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		execl(daemon, daemon, "--config", conf, "--board", board, "--time", "real",
-		      "--audio", "none", "--control", "none", "--state", state, (char *)NULL);
-		perror(daemon);
-		_exit(127);
-	}
+		return 1;
 	/* 1. e4 on the display, as soon as it is announced. */
 	expect_shown("⠂⠀⠑⠲", "the daemon's first move on the display");
 	check(speech_has("public Bauer Eva zwei Eva vier", 0, 3000) > 0,
@@ -586,6 +607,218 @@ static int daemon_test(const char *daemon)
 	return failed ? 1 : 0;
 }
 
+/* ---------------------------------------------------------------- messages */
+
+/* The text of a speech.log line "MS CHANNEL TEXT": its MS and channel; NULL if none. */
+static const char *speech_text(const char *line, long long *ms, char *channel, size_t size)
+{
+	const char *p = line;
+	char *end;
+
+	*ms = strtoll(p, &end, 10);
+	if (end == p || *end != ' ')
+		return NULL;
+	p = end + 1;
+	snprintf(channel, size, "%.*s", (int)strcspn(p, " "), p);
+	p += strcspn(p, " ");
+	return *p == ' ' ? p + 1 : NULL;
+}
+
+/* An utterance's lines on the display as the daemon divides them (braille_text_pages, 40
+ * cells, no pages), each as Unicode braille without trailing blanks: how many (at most max). */
+static int utterance_lines(const char *text, char lines[][CELLS * 3 + 1], int max)
+{
+	struct braille_layout layout = {.cells_per_line = CELLS,
+					.page_number = BRAILLE_PAGE_NUMBER_NONE};
+	char *brf = braille_text_pages(text, BRAILLE_BRF, &layout);
+	int n = 0;
+
+	while (brf && n < max && brf_page_line(brf, 1, n, lines[n], sizeof(lines[0])))
+		n++;
+	free(brf);
+	return n;
+}
+
+/* Whether the windows read hold the utterance's lines one after the other. */
+static int windows_hold(char windows[][CELLS * 3 + 1], int nwin, const char *text)
+{
+	char lines[16][CELLS * 3 + 1];
+	int n = utterance_lines(text, lines, 16);
+
+	for (int start = 0; n && start + n <= nwin; start++) {
+		int k = 0;
+
+		while (k < n && !strcmp(windows[start + k], lines[k]))
+			k++;
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* The message of one moment read from the display, panning on window by window until every
+ * utterance of it was found (or 24 windows were read); then one more pan, which takes the
+ * message away. */
+static void read_message(char texts[][600], int ntexts, long long ms)
+{
+	static char windows[24][CELLS * 3 + 1];
+	int nwin = 0, found = 0, still = 0;
+
+	/* The display has it a moment after the voice took it: a line of one of its utterances
+	 * (at the start, once the daemon's display has connected to BRLTTY). */
+	for (int t = 0; t < 150; t++) {
+		int shows = 0;
+
+		pump(20);
+		utf8(shown, CELLS, windows[0], sizeof(windows[0]));
+		for (int i = 0; i < ntexts && !shows; i++) {
+			char lines[16][CELLS * 3 + 1];
+			int n = utterance_lines(texts[i], lines, 16);
+
+			for (int k = 0; k < n && !shows; k++)
+				shows = !strcmp(lines[k], windows[0]);
+		}
+		if (shows)
+			break;
+	}
+	while (nwin < 24) {
+		char before[CELLS * 3 + 1];
+
+		utf8(shown, CELLS, windows[nwin], sizeof(windows[0]));
+		memcpy(before, windows[nwin], sizeof(before));
+		nwin++;
+		found = 0;
+		for (int i = 0; i < ntexts; i++)
+			found += windows_hold(windows, nwin, texts[i]);
+		press("FWinRt");
+		if (found == ntexts || still == 2)
+			break;
+		/* Paced: the next window; the same one twice is the end of what there is to read
+		 * (no more keys that would lag behind). */
+		still++;
+		for (int t = 0; t < 15; t++) {
+			char now[CELLS * 3 + 1];
+
+			pump(20);
+			utf8(shown, CELLS, now, sizeof(now));
+			if (strcmp(now, before)) {
+				still = 0;
+				break;
+			}
+		}
+	}
+	if (getenv("BRLTEST_TRACE"))
+		for (int w = 0; w < nwin; w++)
+			fprintf(stderr, "%lld window %d: %s\n", ms, w, windows[w]);
+	for (int i = 0; i < ntexts; i++)
+		check(windows_hold(windows, nwin, texts[i]),
+		      "at %lld ms, \"%s\" said privately is not on the display (%d windows read)",
+		      ms, texts[i], nwin);
+}
+
+static int messages_test(const char *daemon)
+{
+	char conf[300], script[300], state[300], board[320], path[320];
+	FILE *f, *log = NULL;
+	pid_t pid;
+	int status = 0, moments = 0, said = 0;
+	int64_t deadline;
+
+	snprintf(conf, sizeof(conf), "%s/annabella.conf", dir);
+	snprintf(script, sizeof(script), "%s/game.script", dir);
+	snprintf(state, sizeof(state), "%s/state", dir);
+	snprintf(board, sizeof(board), "sim:%s", script);
+	snprintf(path, sizeof(path), "%s/state/speech.log", dir);
+	f = fopen(conf, "w");
+	if (!f)
+		die(conf);
+	fprintf(f,
+		"[game]\nmode = casual\ndeafblind = yes\n[haptic]\nline = 70\n[clock]\nwarnings = "
+		"10\n[braille]\nhost = "
+		"127.0.0.1:%d\nauth = keyfile:%s/brlapi.key\n",
+		brlapi_port, dir);
+	fclose(f);
+	f = fopen(script, "w");
+	if (!f)
+		die(script);
+	/* Three seconds or more between the moments, for the reader to pan through each: the
+	 * start, the game's start, two moves (the opponent's replicated), the times, a repeat,
+	 * an impossible board, its guidance, the board set right, the arbiter's clocks, the
+	 * warning, the flag. */
+	fprintf(f, "player white\ntime-control 40+0\n"
+		   "+4000 press opponent-clock\n"
+		   "+3000 lift e2\n+300 place e4\n+400 press player-clock\n"
+		   "+3000 lift e7\n+300 place e5\n+400 press opponent-clock\n"
+		   "+3000 press info\n"
+		   "+3400 press repeat\n"
+		   "+3400 lift d2\n+300 place d5\n"
+		   "+3400 press select\n"
+		   "+3400 lift d5\n+300 place d2\n"
+		   "+3000 control arbiter clock set 0:00:16 0:00:30\n"
+		   "+20000 press pause\n");
+	fclose(f);
+	pid = start_daemon(daemon, conf, board, state);
+	if (pid < 0)
+		return 1;
+	/* speech.log followed as it grows; a moment's lines read once the next moment (or
+	 * nothing for half a second) shows it is complete. */
+	deadline = (int64_t)monotonic_ns() + 48000000000LL;
+	{
+		static char texts[16][600];
+		char line[700], channel[16];
+		int ntexts = 0;
+		long long moment = -1;
+		int64_t quiet_since = (int64_t)monotonic_ns();
+
+		while ((int64_t)monotonic_ns() < deadline && waitpid(pid, &status, WNOHANG) == 0) {
+			long long ms;
+			const char *text;
+
+			if (!log)
+				log = fopen(path, "r");
+			if (!log || !fgets(line, sizeof(line), log)) {
+				if (log)
+					clearerr(log);
+				pump(50);
+				if (ntexts && (int64_t)monotonic_ns() - quiet_since > 150000000) {
+					read_message(texts, ntexts, moment);
+					moments++;
+					ntexts = 0;
+				}
+				continue;
+			}
+			line[strcspn(line, "\n")] = '\0';
+			text = speech_text(line, &ms, channel, sizeof(channel));
+			if (!text || strcmp(channel, "private"))
+				continue;
+			if (ntexts && ms != moment) {
+				read_message(texts, ntexts, moment);
+				moments++;
+				ntexts = 0;
+			}
+			moment = ms;
+			quiet_since = (int64_t)monotonic_ns();
+			if (ntexts < 16)
+				snprintf(texts[ntexts++], sizeof(texts[0]), "%s", text);
+			said++;
+		}
+		if (ntexts) {
+			read_message(texts, ntexts, moment);
+			moments++;
+		}
+	}
+	if (log)
+		fclose(log);
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+	printf("brltty --messages: %d private utterances in %d moments read from the display\n",
+	       said, moments);
+	/* The start, info, repeat, the mismatch and its guidance, the warning, the clocks set,
+	 * the flag: at least that many moments. */
+	check(moments >= 7, "only %d moments with something said privately", moments);
+	return failed ? 1 : 0;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -603,18 +836,22 @@ static void print_log_tail(void)
 
 int main(int argc, char **argv)
 {
-	int bench = 0, keep = 0;
+	int bench = 0, keep = 0, messages = 0;
 	const char *daemon = NULL;
 	for (int k = 1; k < argc; k++) {
 		if (strcmp(argv[k], "--bench") == 0 && k + 1 < argc)
 			bench = atoi(argv[++k]);
 		else if (strcmp(argv[k], "--daemon") == 0 && k + 1 < argc)
 			daemon = argv[++k];
-		else if (strcmp(argv[k], "--keep") == 0)
+		else if (strcmp(argv[k], "--messages") == 0 && k + 1 < argc) {
+			daemon = argv[++k];
+			messages = 1;
+		} else if (strcmp(argv[k], "--keep") == 0)
 			keep = 1;
 		else {
 			fprintf(stderr, "usage: brltest [--bench N] [--keep]\n"
-					"       brltest --daemon ANNABELLAD [--keep]\n");
+					"       brltest --daemon ANNABELLAD [--keep]\n"
+					"       brltest --messages ANNABELLAD [--keep]\n");
 			return 2;
 		}
 	}
@@ -624,11 +861,15 @@ int main(int argc, char **argv)
 	play_game();
 	setup();
 	if (daemon) {
-		daemon_test(daemon);
+		if (messages)
+			messages_test(daemon);
+		else
+			daemon_test(daemon);
 		if (failed)
 			print_log_tail();
 		cleanup(keep);
-		printf("brltty --daemon: %d passed, %d failed\n", passed, failed);
+		printf("brltty %s: %d passed, %d failed\n", messages ? "--messages" : "--daemon",
+		       passed, failed);
 		return failed ? 1 : 0;
 	}
 	check_nabcc_table();

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * PGN reader: arbitrary bytes.  It must never crash, must end, and every game it
- * reads must format (movetext under 80 columns) and read back as the same game.
+ * reads must format (movetext under 80 columns) and read back as the same game.  Inputs
+ * whose length is odd are read with their variations kept: every variation's moves are then
+ * legal from where it branches, and it branches from a move its parent has.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,6 +76,29 @@ static void check_round_trip(const struct pgn_game *g)
 	free(text);
 }
 
+static void check_variations(const struct pgn_game *g)
+{
+	for (int i = 0; i < g->variation_count; i++) {
+		const struct pgn_variation *v = &g->variations[i];
+		int parent_end =
+		    v->parent < 0 ? g->game.count
+				  : g->variations[v->parent].base + g->variations[v->parent].count;
+		struct chess_pos pos = g->game.start;
+		struct chess_undo undo;
+
+		if (v->parent >= i || v->base >= parent_end ||
+		    (v->parent >= 0 && v->base < g->variations[v->parent].base))
+			abort();
+		for (int k = 0; k < v->base + v->count; k++) {
+			chess_move m = pgn_variation_move(g, i, k);
+
+			if (!chess_pos_is_legal(&pos, m))
+				abort();
+			chess_pos_make(&pos, m, &undo);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pgn_reader *r = pgn_reader_new((const char *)data, size);
@@ -84,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!r)
 		abort();
+	pgn_reader_keep_variations(r, size % 2 == 1);
 	while ((rc = pgn_reader_next(r, &g, &err)) != 0) {
 		/* Every call consumes input, so there are never more results than bytes. */
 		if (++rounds > size + 1)
@@ -93,6 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			continue;
 		}
+		check_variations(&g);
 		check_round_trip(&g);
 		pgn_game_free(&g);
 	}

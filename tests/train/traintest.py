@@ -10,9 +10,14 @@ guidance alone: the square it names is emptied or filled, until it names no more
 Checked: a whole game to its result; a hint from the button menu, said privately in
 Appendix D words; a takeback with its guided set-up; an engine killed in the middle of a
 game, and one that answers nonsense, each said privately, the game as it was, `train` out
-with status 1; a missing and a hanging engine; tournament mode refusing all of it; a review
-of the game from games/ and of a PGN file with variations and comments, followed on the
-board; a PGN that does not parse refused with its file and line.
+with status 1; a missing and a hanging engine; tournament mode refusing all of it (`--wait`
+too, in words); a review of the game from games/ and of a PGN file with variations and
+comments, followed on the board; a PGN that does not parse refused with its file and line.
+A rating below the engine's range said and recorded as set; `train` stopped by a signal
+mid-game (the game goes on, its clocks stand); `train --wait` waiting again by itself after
+its engine failed, the clocks stopped meanwhile and running again when it is back; a game
+begun from a FEN, guided onto the board, the engine's promotion with a capture guided with
+its queen, the evaluation in words, a draw offer declined and one accepted.
 """
 import json
 import os
@@ -109,6 +114,8 @@ class Device:
         self.board.write(f"player {player}\ntime-control {tc}\n\n")
         self.events = []
         self.cond = threading.Condition()
+        # The pegs in their holes, as the test put them (the start position first).
+        self.pegs = {f + r for f in "abcdefgh" for r in "1278"}
         checklib.wait_path(self.sock, 5)
         self.watch = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.watch.connect(self.sock)
@@ -165,6 +172,11 @@ class Device:
 
     def act(self, *lines):
         for line in lines:
+            words = line.split()
+            if len(words) == 3 and words[1] == "lift":
+                self.pegs.discard(words[2])
+            elif len(words) == 3 and words[1] == "place":
+                self.pegs.add(words[2])
             self.board.write(line + "\n")
 
     def control(self, *words):
@@ -193,7 +205,13 @@ class Device:
             if done_text and done_text in ev["text"]:
                 return n
             sq = square_of(ev["text"])
-            self.act(("+100 lift " if "should be empty" in ev["text"] else "+100 place ") + sq)
+            if "should be empty" in ev["text"]:
+                self.act("+100 lift " + sq)
+            elif sq in self.pegs:
+                # Another piece under the peg (a capture's new piece): changed.
+                self.act("+100 lift " + sq, "+100 place " + sq)
+            else:
+                self.act("+100 place " + sq)
             n += 1
             # Its confirmation (with the next square, if any, at the same moment).
             if not self.said(at, ev["text"].split(" should")[0] + " is right", 5):
@@ -402,10 +420,45 @@ def review_of_a_file(dev):
     dev.follow_guidance(mark, done_text="The board is right")
     mark = dev.mark()
     dev.control("review", "next")
+    ev = dev.said(mark, "Move one, White: Bauer Eva zwei Eva vier. Variations here: one")
+    check("a step where a variation branches says so", ev is not None,
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    check("a move's comment said after it", dev.said(mark, "Comment: the king's pawn") is not None)
+    mark = dev.mark()
+    r = dev.control("review", "enter")
+    ev = dev.said(mark, "Variation: Move one, Black: Bauer Cesar sieben Cesar fünf")
+    check("into the variation: its first move", r.get("ok") and ev is not None, str(r))
+    mark = dev.mark()
+    dev.control("review", "next")
+    dev.control("review", "next")
+    check("on along the variation, with its comment", dev.said(mark, "Comment: Sicilian") is not None)
+    mark = dev.mark()
+    r = dev.control("review", "leave")
+    check("out of it: where it branched", r.get("ok") and dev.said(mark, "Variation left.") is not None,
+          str(r))
+    mark = dev.mark()
     dev.control("review", "next")
     ev = dev.said(mark, "Move one, Black: Bauer Eva sieben Eva fünf")
-    check("the main line's move, not the variation's", ev is not None)
+    check("the main line's move after the variation", ev is not None)
+    r = dev.control("review", "goto", "3.")
+    check("straight to move 3", r.get("ok") and dev.said(mark, "Comment: Ruy Lopez") is not None,
+          str(r))
     dev.control("review", "end")
+    # The finished games by number: annabella games lists them, annabella review takes one.
+    r = subprocess.run([ANNABELLA, "games", "--socket", dev.sock], capture_output=True, text=True,
+                       timeout=30)
+    check("annabella games lists the finished game with its number",
+          r.returncode == 0 and re.search(r"^ +1  .* - .*  [0-9]+ plies  game-0001", r.stdout, re.M),
+          r.stdout + r.stderr)
+    r = subprocess.run([ANNABELLA, "review", "--socket", dev.sock, "77"], capture_output=True,
+                       text=True, timeout=30)
+    check("an unknown game: the daemon refuses it, exit 1",
+          r.returncode == 1 and "no game" in r.stderr.lower(), f"{r.returncode}: {r.stderr}")
+    r = subprocess.run([ANNABELLA, "review", "--socket", dev.sock, checklib.work],
+                       capture_output=True, text=True, timeout=30)
+    check("a directory: said so, exit 2",
+          r.returncode == 2 and "a directory, not a PGN file" in r.stderr,
+          f"{r.returncode}: {r.stderr}")
     bad = os.path.join(checklib.work, "bad.pgn")
     with open(bad, "w") as f:
         f.write('[Event "Broken"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Ke3 *\n')
@@ -489,6 +542,11 @@ def tournament_refuses():
     rc = p.wait(30)
     text = open(out).read()
     check("tournament mode: train refused, exit 1", rc == 1 and "tournament mode" in text, text)
+    p, out = train(dev, "--level", "0", "--wait")
+    rc = p.wait(30)
+    text = open(out).read()
+    check("tournament mode: train --wait refused in words, no JSON",
+          rc == 1 and "not allowed in tournament mode" in text and "{" not in text, text)
     for words in (["engine", "on"], ["hint"], ["takeback"], ["review", "load"]):
         r = dev.control(*words)
         check(f"tournament mode refuses {' '.join(words)}",
@@ -505,11 +563,201 @@ def tournament_refuses():
     dev.stop()
 
 
+def private_say(dev, since, text, timeout=10.0):
+    ev = dev.said(since, text, timeout)
+    return ev if ev is not None and ev.get("channel") == "private" else None
+
+
+def strength_and_signal():
+    """--elo below the engine's range: the rating set said and recorded, the one asked said
+    held; train stopped by a signal in the middle of a game: the game goes on, its clocks
+    stand, and train says so."""
+    dev = Device("strength", tc="600+0")
+    me = Engine(movetime=30)
+    p, out = train(dev, "--elo", "500", "--movetime", "100")
+    ev = private_say(dev, 0, "Training: the computer plays Black at Elo", 15)
+    check("the strength as set, said privately at the start", ev is not None,
+          str([e.get("text") for e in dev.events if e.get("event") == "say"]))
+    check("the rating asked held to the engine's range, said",
+          private_say(dev, 0, "This engine plays no weaker than Elo") is not None)
+    m = re.search(r"Elo 500 asked: the engine plays at (\d+)", open(out).read())
+    check("train says the rating it set", m is not None and int(m.group(1)) > 500,
+          open(out).read())
+    start_clock(dev)
+    mark = dev.mark()
+    player_move(dev, me, dev.status())
+    check("the engine's reply", engine_reply(dev, mark, 2) is not None)
+    pgn = open(os.path.join(dev.dir, "state", "game.pgn")).read()
+    check("the scoresheet records the rating set, not the one asked",
+          m is not None and f"(Elo {m.group(1)})" in pgn and "Elo 500" not in pgn,
+          pgn[:300])
+    mark = dev.mark()
+    p.send_signal(signal.SIGTERM)
+    rc = p.wait(15)
+    text = open(out).read()
+    check("train stopped by a signal: exit 0, says the game goes on",
+          rc == 0 and "stopped by a signal: the game goes on" in text and
+          "the game is over" not in text, text)
+    check("the player hears the clocks stand and how to go on",
+          private_say(dev, mark, "The clocks stand. Press pause") is not None,
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    st = dev.status()
+    check("the game goes on, its clocks stopped",
+          st["plies"] == 2 and st["result"]["state"] == "on" and st["clock"]["state"] == "paused",
+          str(st.get("clock")))
+    me.close()
+    dev.stop()
+
+
+def flaky_engine():
+    """An engine that dies at its first search; started again, it is Stockfish."""
+    path = os.path.join(checklib.work, "engine-flaky")
+    ran = path + ".ran"
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\nif [ -e {ran} ]; then exec {STOCKFISH}; fi\ntouch {ran}\n"
+                "while read l; do case \"$l\" in\n"
+                "uci) echo 'id name Flaky'; echo 'option name Skill Level type spin default 20 min 0 max 20'; echo uciok;;\n"
+                "isready) echo readyok;;\ngo*) exit 1;;\nquit) exit 0;;\nesac; done\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def menu_train(dev):
+    """The menu's training entry, select stepping to it: said "Starting the training"."""
+    mark = dev.mark()
+    dev.act("+300 hold select 1200")
+    for _ in range(10):
+        ev = dev.wait(lambda e: e.get("event") == "say" and e.get("channel") == "private", mark, 5)
+        if ev is None or "Play the computer" in ev["text"]:
+            break
+        mark = dev.events.index(ev) + 1
+        dev.act("+300 press select")
+    check("the menu offers the training game", ev is not None and "Play the computer" in ev["text"],
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    dev.act("+300 press repeat")
+    return private_say(dev, mark, "Starting the training")
+
+
+def wait_again():
+    """train --wait (the club's service): its engine fails in a game; the clocks stop, the
+    player hears how to go on, and train waits for the menu again by itself; the menu's
+    entry brings the engine back and the clocks run on."""
+    dev = Device("again", tc="600+0", extra="[training]\nmenu = yes\n")
+    me = Engine(movetime=30)
+    p, out = train(dev, "--level", "0", "--movetime", "100", "--wait", engine=flaky_engine())
+    check("train --wait waits", dev.wait(lambda e: False, 0, 1.5) is None and
+          dev.status().get("engine", {}).get("state") == "waiting", open(out).read())
+    check("the menu starts the training", menu_train(dev) is not None)
+    check("the engine plays", private_say(dev, 0, "the computer plays Black", 15) is not None)
+    start_clock(dev)
+    mark = dev.mark()
+    player_move(dev, me, dev.status())
+    ev = private_say(dev, mark, "The chess engine stopped", 15)
+    check("the engine's failure said privately", ev is not None)
+    check("the clocks stand and the way on is said",
+          private_say(dev, mark, "The clocks stand. Go on with the menu's training") is not None,
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    waiting = None
+    for _ in range(50):
+        st = dev.status()
+        if (st.get("engine") or {}).get("state") == "waiting":
+            waiting = st
+            break
+        time.sleep(0.2)
+    check("train waits for the menu again by itself", waiting is not None and
+          p.poll() is None and "waiting again" in open(out).read(), open(out).read())
+    check("the clocks stopped while the engine was gone",
+          waiting is not None and waiting["clock"]["state"] == "paused", str(waiting))
+    mark = dev.mark()
+    check("the menu starts it again", menu_train(dev) is not None)
+    check("the clocks run again", private_say(dev, mark, "Clocks running again", 15) is not None)
+    ev = engine_reply(dev, mark, 2)
+    st = dev.status()
+    check("the engine's reply made, the game goes on",
+          ev is not None and st["plies"] == 2 and st["clock"]["state"] == "running",
+          open(out).read()[-400:])
+    p.send_signal(signal.SIGTERM)
+    check("train --wait ends on a signal", p.wait(15) == 0)
+    me.close()
+    dev.stop()
+
+
+def set_up(dev, since, least):
+    n = dev.follow_guidance(since, done_text="The position is set up", timeout=60)
+    check("the new game's position set up by following its guidance", n >= least,
+          f"{n} squares")
+
+
+def coach():
+    """--fen: the position guided onto the board square by square, then played; the engine's
+    promotion with a capture guided with its new piece; the evaluation in words; a draw offer
+    declined and one accepted, by the engine's evaluation."""
+    dev = Device("coach", tc="-")
+    me = Engine(movetime=30)
+    p, out = train(dev, "--movetime", "300", "--fen", "4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1")
+    check("--fen: the new game's set-up said",
+          private_say(dev, 0, "New game: set up the position", 15) is not None, open(out).read())
+    set_up(dev, 0, 28)  # from the start position: all pegs off but a1, b2, e1 and e8
+    ev = dev.wait(lambda e: e.get("event") == "relayed" and e.get("ply") == 1, 0, 15)
+    check("the engine moves once the board shows the position", ev is not None and
+          uci_moves(dev) == ["b2a1q"], f"{uci_moves(dev)}: " + open(out).read()[-300:])
+    at = dev.events.index(ev) if ev else 0
+    check("and made by following the guidance", dev.follow_guidance(at) == 2)
+    ev = dev.said(at, "should be occupied")
+    check("its promotion with a capture: the new piece's square named, with the queen",
+          ev is not None and square_of(ev["text"]) == "a1" and "Dame" in ev["text"],
+          str([e.get("text") for e in dev.events[at:] if e.get("event") == "say"]))
+    mark = dev.mark()
+    r = dev.control("eval")
+    ev = private_say(dev, mark, "Black ")
+    check("the evaluation on request, privately, in words",
+          r.get("ok") and ev is not None and
+          re.match(r"Black (is winning|mates)", ev["text"]) is not None, f"{r} {ev}")
+    st = dev.status()
+    mark = dev.mark()
+    move = me.best(st["start_fen"], uci_moves(dev))
+    dev.act(*board_actions(squares_of(st["fen"]), move))
+    check("the engine's reply", engine_reply(dev, mark, 3) is not None,
+          f"{move} " + str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    mark = dev.mark()
+    r = dev.control("draw-offer", "white")
+    check("a draw offer to the winning engine: declined, said privately",
+          r.get("ok") and private_say(dev, mark, "The computer declines the draw") is not None,
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    check("the game goes on", dev.status()["result"]["state"] == "on")
+    dev.control("resign", "white")
+    dev.control("approve")
+    check("train ends with the game", p.wait(15) == 0, open(out).read()[-300:])
+    # Two rooks up: the engine accepts.
+    mark = dev.mark()
+    p, out = train(dev, "--movetime", "300", "--fen", "4k3/8/8/8/8/8/8/R3K2R w - - 0 1")
+    check("the next position's set-up said",
+          private_say(dev, mark, "New game: set up", 15) is not None, open(out).read())
+    set_up(dev, mark, 1)
+    st = dev.status()
+    mark = dev.mark()
+    move = me.best(st["start_fen"], uci_moves(dev))
+    dev.act(*board_actions(squares_of(st["fen"]), move))
+    check("the engine's reply", engine_reply(dev, mark, 2) is not None)
+    mark = dev.mark()
+    r = dev.control("draw-offer", "white")
+    check("a draw offer to the losing engine: accepted, said privately",
+          r.get("ok") and private_say(dev, mark, "The computer accepts the draw") is not None,
+          str([e.get("text") for e in dev.events[mark:] if e.get("event") == "say"]))
+    st = dev.status()
+    check("the game drawn by agreement", st["result"].get("result") == "1/2-1/2", str(st["result"]))
+    dev.control("approve")
+    p.wait(15)
+    me.close()
+    dev.stop()
+
+
 def main():
     if not os.access(STOCKFISH, os.X_OK):
         check("Stockfish is there", False, f"{STOCKFISH} is not installed (make deps installs it)")
         return
-    only = os.environ.get("TRAIN_ONLY", "game killed faults tournament").split()
+    only = os.environ.get("TRAIN_ONLY",
+                          "game killed faults tournament strength again coach").split()
     try:
         if "game" in only:
             dev = game_against_level_0()
@@ -522,6 +770,12 @@ def main():
             engine_faults()
         if "tournament" in only:
             tournament_refuses()
+        if "strength" in only:
+            strength_and_signal()
+        if "again" in only:
+            wait_again()
+        if "coach" in only:
+            coach()
     except Exception as e:  # a harness fault is a failure, with its place
         import traceback
         traceback.print_exc()

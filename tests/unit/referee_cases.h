@@ -46,6 +46,24 @@ static __attribute__((unused)) void assert_not_logged(const char *unwanted)
 		fail_msg("did not expect '%s' in:\n%s", unwanted, t->log);
 }
 
+/* The log emptied: what follows is looked for alone. */
+static __attribute__((unused)) void clear_log(void)
+{
+	t->log_len = 0;
+	t->log[0] = '\0';
+}
+
+/* The last reply logged holds `want`. */
+static __attribute__((unused)) void last_reply(const char *want)
+{
+	const char *r = NULL;
+
+	for (const char *q = strstr(t->log, " REPLY "); q; q = strstr(q + 1, " REPLY "))
+		r = q;
+	if (!r || !strstr(r, want))
+		fail_msg("expected '%s' in the last reply of:\n%s", want, t->log);
+}
+
 /* The last record of a type, its arguments; NULL if none. */
 static __attribute__((unused)) const char *last_record(const char *type)
 {

@@ -100,17 +100,20 @@ static inline enum game_audience rt_expected_effect_audience(enum game_effect_ki
 	switch (kind) {
 	case GAME_FX_SAY:
 	case GAME_FX_MOVE:
+	case GAME_FX_GUIDE:  /* a review's, said aloud */
+	case GAME_FX_REVIEW: /* the same */
 		return ch == GAME_PUBLIC ? GAME_AUDIENCE_PUBLIC : GAME_AUDIENCE_PLAYER;
 	case GAME_FX_REPEAT:
 	case GAME_FX_PIECE:
-	case GAME_FX_GUIDE:
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
 	case GAME_FX_BRAILLE_PAGE:
 	case GAME_FX_HINT:
-	case GAME_FX_REVIEW:
 	case GAME_FX_ENGINE_ASK:
+	case GAME_FX_GAMES:
+	case GAME_FX_LAST_MOVES:
 	case GAME_FX_ONLINE_ASK:
+	case GAME_FX_EVAL:
 		return GAME_AUDIENCE_PLAYER;
 	case GAME_FX_FAULT:
 	case GAME_FX_AUDIT:
@@ -169,6 +172,12 @@ static inline const char *rt_utterance(const struct game_effect *fx)
 		return "hint";
 	case GAME_FX_REVIEW:
 		return "review";
+	case GAME_FX_GAMES:
+		return "games";
+	case GAME_FX_LAST_MOVES:
+		return "last-moves";
+	case GAME_FX_EVAL:
+		return "eval";
 	default:
 		return NULL;
 	}
@@ -195,7 +204,8 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	static const char *const kinds[GAME_FX_KIND_COUNT] = {
 	    "SAY",	    "MOVE",	  "REPEAT",	"PIECE",    "GUIDE", "TIMES",
 	    "WARNING",	    "SCORESHEET", "GAME_START", "GAME_END", "FAULT", "CLAIM",
-	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT", "ONLINE_ASK"};
+	    "BRAILLE_PAGE", "HINT",	  "ENGINE_ASK", "REVIEW",   "AUDIT", "GAMES",
+	    "LAST_MOVES",   "ONLINE_ASK", "EVAL"};
 	struct rt *t = user;
 	char uci[8], sq[3];
 
@@ -206,6 +216,8 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_SAY:
 		rt_logf(t, " %s %s", fx->channel == GAME_PUBLIC ? "public" : "private",
 			game_msg_name(fx->msg));
+		if (fx->count)
+			rt_logf(t, " %d", fx->count);
 		break;
 	case GAME_FX_MOVE:
 		t->last_move_echo = fx->echo;
@@ -222,8 +234,9 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 		break;
 	case GAME_FX_GUIDE:
 		chess_square_format(fx->square, sq);
-		rt_logf(t, " %s %s %c%s", sq, fx->occupied ? "occupied" : "empty",
-			" PNBRQK"[fx->piece % 7], fx -> confirmed ? " confirmed" : "");
+		rt_logf(t, " %s %s %c%s%s", sq, fx->occupied ? "occupied" : "empty",
+			" PNBRQK"[fx->piece % 7], fx -> confirmed ? " confirmed" : "",
+			fx->channel == GAME_PUBLIC ? " aloud" : "");
 		break;
 	case GAME_FX_TIMES:
 	case GAME_FX_WARNING:
@@ -245,25 +258,47 @@ static inline void rt_effect(void *user, const struct game_effect *fx)
 	case GAME_FX_BRAILLE_PAGE:
 		rt_logf(t, " page %d", fx->page);
 		break;
+	case GAME_FX_LAST_MOVES:
+		rt_logf(t, " plies %d from %d", fx->total, fx->ply);
+		break;
+	case GAME_FX_EVAL:
+		rt_logf(t, " cp %d mate %d ply %d", fx->count, fx->mate, fx->ply);
+		break;
 	case GAME_FX_HINT:
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
 		rt_logf(t, " %s", uci);
 		break;
-	case GAME_FX_ENGINE_ASK:
-		rt_logf(t, " %s %s ply %d", fx->request == GAME_ENGINE_HINT ? "hint" : "play",
-			game_color_name(fx->color), fx->ply);
-		break;
+	case GAME_FX_ENGINE_ASK: {
+		static const char *const req[] = {[GAME_ENGINE_HINT] = "hint",
+						  [GAME_ENGINE_PLAY] = "play",
+						  [GAME_ENGINE_DRAW] = "draw",
+						  [GAME_ENGINE_EVAL] = "eval"};
+
+		rt_logf(t, " %s %s ply %d", req[fx->request], game_color_name(fx->color), fx->ply);
+	} break;
 	case GAME_FX_ONLINE_ASK:
 		rt_logf(t, " %s ply %d", game_online_request_name(fx->online_request), fx->ply);
 		break;
-	case GAME_FX_REVIEW:
+	case GAME_FX_REVIEW: {
+		static const char *const says[] = {"next",    "back",	      "where",
+						   "goto",    "enter",	      "leave",
+						   "comment", "choose-begin", "choose"};
+
 		chess_move_to_uci(fx->move, uci, sizeof(uci));
-		rt_logf(t, " %s %s ply %d of %d",
-			fx->review == GAME_REVIEW_NEXT	 ? "next"
-			: fx->review == GAME_REVIEW_BACK ? "back"
-							 : "where",
+		rt_logf(t, " %s %s at %d of %d", says[fx->review % 9],
 			fx->move == CHESS_MOVE_NONE ? "-" : uci, fx->ply, fx->total);
+		if (fx->channel == GAME_PUBLIC)
+			rt_logf(t, " aloud");
+		if (fx->line)
+			rt_logf(t, " line %d", fx->line);
+		if (fx->variations)
+			rt_logf(t, " variations %d", fx->variations);
+		if (fx->comment)
+			rt_logf(t, " comment%s '%s'", fx->comment_said ? "" : "-cue", fx->comment);
+		if (fx->review >= GAME_REVIEW_CHOOSE_BEGIN)
+			rt_logf(t, " move %d", fx->move_number);
 		break;
+	}
 	default:
 		break;
 	}
@@ -438,6 +473,24 @@ static inline int rt_control(struct rt *t, enum game_role role, const char *line
 	control_outcome_free(&out);
 	referee_flush(t->r, t->now);
 	return rc;
+}
+
+/* The status reply as an assistant's connection gets it (a static buffer, overwritten by the
+ * next call). */
+static inline const char *rt_status(const struct rt *t)
+{
+	struct control_env env = {.referee = t->r,
+				  .now = t->now,
+				  .role = ROLE_ASSISTANT,
+				  .author = "tester",
+				  .connection = true};
+	struct control_outcome out;
+	static char text[65536];
+
+	control_dispatch(&env, "status", 6, &out);
+	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
+	control_outcome_free(&out);
+	return text;
 }
 
 /* Read the kept records back into a fresh referee, as a restart does: 0 when every record

@@ -352,6 +352,121 @@ static void test_page_view(void **state)
 	free(brf);
 }
 
+/* BRF text as Unicode braille, without its line ends. */
+static const char *unicode(const char *brf)
+{
+	static char out[512 * 3 + 1];
+	braille_cell cells[512];
+	size_t n = 0;
+
+	for (; *brf && n < 512; brf++)
+		if (*brf != '\r' && *brf != '\n')
+			cells[n++] = (braille_cell)braille_from_brf_char(*brf);
+	braille_to_utf8(cells, n, out, sizeof(out));
+	return out;
+}
+
+/* A message over the view: read line by line, panning on; past its end the view under it is
+ * back as it was; a new move or a clock reading take it away too, another message replaces
+ * it. */
+static void test_message(void **state)
+{
+	struct braille_layout layout = {.cells_per_line = 20,
+					.page_number = BRAILLE_PAGE_NUMBER_NONE};
+	char *brf =
+	    braille_text_pages("Eva zwei sollte leer sein, Eva vier besetzt", BRAILLE_BRF, &layout);
+	char first[BRAILLE_PANEL_LINE_MAX * 3 + 1];
+
+	(void)state;
+	assert_non_null(brf);
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 14);
+	braille_panel_move_san(&panel, 1, "e4", 1, CHESS_WHITE);
+	braille_panel_clock(&panel, 300000, 299000);
+	assert_int_equal(panel.line, 1);
+	assert_int_equal(braille_panel_message(&panel, brf), 0);
+	assert_int_equal(braille_panel_lines(&panel), 3);
+	snprintf(first, sizeof(first), "%s", line(&panel, 0));
+	assert_int_equal(strncmp(unicode(brf), first, strlen(first)), 0);
+	/* 14 cells: lines of 16, 20 and 7 cells in two, two and one windows; no routing over a
+	 * message. */
+	assert_int_equal(braille_panel_route(&panel, 0), BRAILLE_COMMAND_NONE);
+	for (int i = 0; i < 4; i++) {
+		assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT));
+		assert_true(panel.message_on);
+	}
+	/* Past its end: the clock line, as the window was. */
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_PAN_RIGHT));
+	assert_false(panel.message_on);
+	assert_int_equal(panel.line, 1);
+	assert_int_equal(braille_panel_route(&panel, 0), BRAILLE_COMMAND_INFO);
+	/* Home takes it away, and goes home. */
+	braille_panel_message(&panel, brf);
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_HOME));
+	assert_false(panel.message_on);
+	assert_int_equal(panel.line, 0);
+	/* A line down from its last line, or the next move. */
+	braille_panel_message(&panel, brf);
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_BOTTOM));
+	assert_true(panel.message_on);
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_LINE_DOWN));
+	assert_false(panel.message_on);
+	braille_panel_message(&panel, brf);
+	braille_panel_move_san(&panel, 2, "e5", 1, CHESS_BLACK);
+	assert_false(panel.message_on);
+	assert_string_equal(window(&panel), "⠂⠀⠤⠑⠢");
+	/* Nothing in it: nothing shown. */
+	assert_int_equal(braille_panel_message(&panel, ""), -1);
+	assert_false(panel.message_on);
+	free(brf);
+}
+
+/* A review's view: the move shown, its comment, each side's pieces; a page view of one page
+ * that home leaves. */
+static void test_review_view(void **state)
+{
+	struct chess_pos pos;
+	struct chess_error err;
+	struct braille_review rv = {.before = "Variante:",
+				    .number = 2,
+				    .color = CHESS_BLACK,
+				    .san = "Nf6",
+				    .comment = "Better than 2... Nc6.",
+				    .pos = &pos,
+				    .white = "Weiß:",
+				    .black = "Schwarz:"};
+	char *brf, want[64];
+	braille_cell cells[8];
+
+	(void)state;
+	assert_int_equal(chess_fen_parse(&pos, "4k3/4p3/5n2/8/4P3/8/3P4/R3K2R w KQ - 0 3", &err),
+			 0);
+	brf = braille_review_brf(&rv, 40);
+	assert_non_null(brf);
+	braille_panel_init(&panel, BRAILLE_NOTATION_BCA, 40);
+	assert_int_equal(braille_panel_pages(&panel, brf, 1, NULL), 1);
+	assert_int_equal(braille_panel_lines(&panel), 4);
+	/* "Variante: 2 ⠤⠎⠋⠖": UEB words, the number in lower cells, Black's move. */
+	assert_string_equal(line(&panel, 0), "⠠⠧⠁⠗⠊⠁⠝⠞⠑⠒⠀⠆⠀⠤⠎⠋⠖");
+	assert_int_equal((int)braille_text("Better", cells, 8), 7);
+	braille_to_utf8(cells, 7, want, sizeof(want));
+	assert_int_equal(strncmp(line(&panel, 1), want, strlen(want)), 0);
+	/* White: the king, the rooks, the pawns, each on its square. */
+	assert_string_equal(line(&panel, 2), "⠠⠺⠑⠊⠎⠎⠒⠀⠅⠑⠂⠀⠗⠁⠂⠀⠗⠓⠂⠀⠙⠆⠀⠑⠲");
+	assert_string_equal(line(&panel, 3), "⠠⠎⠉⠓⠺⠁⠗⠵⠒⠀⠅⠑⠦⠀⠎⠋⠖⠀⠑⠶");
+	assert_true(braille_panel_key(&panel, BRAILLE_KEY_HOME));
+	assert_int_equal(panel.page, 0);
+	free(brf);
+	/* At the start: its words instead of a move, no comment line. */
+	rv.before = NULL;
+	rv.san = NULL;
+	rv.none = "Anfang der Partie";
+	rv.comment = NULL;
+	brf = braille_review_brf(&rv, 40);
+	assert_int_equal(braille_panel_pages(&panel, brf, 1, NULL), 1);
+	assert_int_equal(braille_panel_lines(&panel), 3);
+	free(brf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +474,7 @@ int main(void)
 	    cmocka_unit_test(test_panning),	  cmocka_unit_test(test_clock_and_routing),
 	    cmocka_unit_test(test_sheet_changes), cmocka_unit_test(test_full_sheet),
 	    cmocka_unit_test(test_computer_text), cmocka_unit_test(test_page_view),
+	    cmocka_unit_test(test_message),	  cmocka_unit_test(test_review_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,6 +93,10 @@ static const char *example(const struct control_command *c)
 	    {"hint", "hint"},
 	    {"takeback", "takeback"},
 	    {"review", "review where"},
+	    {"games", "games 3"},
+	    {"last-moves", "last-moves"},
+	    {"eval", "eval"},
+	    {"new-game", "new-game"},
 	    {"online", "online on"},
 	};
 	char key[64];

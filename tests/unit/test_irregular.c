@@ -37,12 +37,6 @@ static void relay(const char *move)
 	rt_command(t, &c);
 }
 
-static void clear_log(void)
-{
-	t->log_len = 0;
-	t->log[0] = '\0';
-}
-
 /* ------------------------------------------------------------------ relayed moves */
 
 static void test_relayed_move(void **state)

@@ -59,38 +59,6 @@ static int as_online(const char *line)
 	return as("online", online_connected, line);
 }
 
-static char *status_reply(void)
-{
-	struct control_env env = {.referee = t->r,
-				  .now = t->now,
-				  .role = ROLE_ASSISTANT,
-				  .author = "tester",
-				  .connection = true};
-	struct control_outcome out;
-	static char text[65536];
-
-	control_dispatch(&env, "status", 6, &out);
-	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
-	control_outcome_free(&out);
-	return text;
-}
-
-static void clear_log(void)
-{
-	t->log_len = 0;
-	t->log[0] = '\0';
-}
-
-static void last_reply(const char *want)
-{
-	const char *r = NULL;
-
-	for (const char *q = strstr(t->log, " REPLY "); q; q = strstr(q + 1, " REPLY "))
-		r = q;
-	if (!r || !strstr(r, want))
-		fail_msg("expected '%s' in the last reply of:\n%s", want, t->log);
-}
-
 /* A device in casual play (or `mode`), its board in the start position (`fen`, NULL: the
  * initial one), no game begun. */
 static void open_device_at(enum game_mode mode, const char *fen)
@@ -160,8 +128,8 @@ static void test_tournament_refuses_online(void **state)
 		assert_int_equal(t->nrec, records);
 	}
 	assert_false(online_connected);
-	assert_non_null(strstr(status_reply(), "\"online\":null"));
-	assert_non_null(strstr(status_reply(), "\"mode\":\"tournament\""));
+	assert_non_null(strstr(rt_status(t), "\"online\":null"));
+	assert_non_null(strstr(rt_status(t), "\"mode\":\"tournament\""));
 	/* The menu offers no online entry, whatever [online] menu says. */
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_not_logged("menu-online");
@@ -211,8 +179,8 @@ static void test_begin_and_the_connection(void **state)
 	assert_string_equal(game_params_tag(&rt_game(t)->params, "White"), "ben");
 	/* The club's tags are not the server's game's. */
 	assert_null(game_params_tag(&rt_game(t)->params, "Round"));
-	assert_non_null(strstr(status_reply(), "\"mode\":\"online\""));
-	assert_non_null(strstr(status_reply(), "\"online\":{\"state\":\"connected\""));
+	assert_non_null(strstr(rt_status(t), "\"mode\":\"online\""));
+	assert_non_null(strstr(rt_status(t), "\"online\":{\"state\":\"connected\""));
 	/* The same game again: the process came back to it. */
 	assert_int_equal(as_online("online begin black 600+5 Xy12"), 0);
 	last_reply("online game Xy12 goes on");
@@ -356,7 +324,7 @@ static void test_draw_offers_both_ways(void **state)
 	assert_int_equal(as_online("online move 4 b8c6 905000 900000 white"), 0);
 	assert_int_equal(as_online("online offers black-draw"), 0);
 	assert_logged("SAY private black-offers-draw");
-	assert_non_null(strstr(status_reply(), "\"offers\":\"black-draw\""));
+	assert_non_null(strstr(rt_status(t), "\"offers\":\"black-draw\""));
 	clear_log();
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_logged("SAY private menu-accept-draw");
@@ -411,7 +379,7 @@ static void test_resign_abort_and_claims(void **state)
 	clear_log();
 	assert_int_equal(as_online("online gone 0"), 0);
 	assert_logged("SAY private online-claim-possible");
-	assert_non_null(strstr(status_reply(), "\"claimable\":true"));
+	assert_non_null(strstr(rt_status(t), "\"claimable\":true"));
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	for (int i = 0; i < 8 && !strstr(t->log, "menu-claim-victory"); i++)
 		rt_press(t, GAME_BUTTON_SELECT);
@@ -606,7 +574,7 @@ static void test_menu_entry_and_process_gone(void **state)
 	assert_not_logged("ONLINE_ASK");
 	/* Waiting: the request goes to it. */
 	assert_int_equal(as_online("online wait"), 0);
-	assert_non_null(strstr(status_reply(), "\"online\":{\"state\":\"waiting\""));
+	assert_non_null(strstr(rt_status(t), "\"online\":{\"state\":\"waiting\""));
 	clear_log();
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	rt_press(t, GAME_BUTTON_REPEAT);

@@ -470,6 +470,82 @@ static void test_read_errors(void **state)
 		     1, 7, "token too long");
 }
 
+/* The game in text read with its variations kept (or an error expected). */
+static int read_variations(const char *text, struct pgn_game *g, struct chess_error *err)
+{
+	struct pgn_reader *r = pgn_reader_new(text, strlen(text));
+	int rc;
+
+	assert_non_null(r);
+	pgn_reader_keep_variations(r, true);
+	rc = pgn_reader_next(r, g, err);
+	pgn_reader_free(r);
+	return rc;
+}
+
+static void expect_uci(const struct pgn_game *g, int line, int ply, const char *want)
+{
+	char uci[8];
+
+	chess_move_to_uci(pgn_variation_move(g, line, ply), uci, sizeof(uci));
+	assert_string_equal(uci, want);
+}
+
+/* A study file's variations, nested, with their comments: kept, each move read in its own
+ * position, the main line as without them. */
+static void test_read_variations(void **state)
+{
+	static const char text[] =
+	    "[Event \"study\"]\n\n{A study} 1. e4 e5 {the classic} (1... c5 {Sicilian} 2. Nf3 "
+	    "(2. c3 d5) 2... d6 $1) (1... e6 2. d4) 2. Nf3 Nc6 (2... d6 {Philidor}) 3. Bb5 *\n";
+	struct pgn_game g, plain;
+	struct chess_error err;
+
+	(void)state;
+	assert_int_equal(read_variations(text, &g, &err), 1);
+	read_one(text, &plain);
+	expect_same_moves(&g, &plain);
+	assert_int_equal(plain.variation_count, 0);
+	assert_string_equal(g.leading_comment, "A study");
+	assert_string_equal(g.comments[1], "the classic");
+	assert_int_equal(g.variation_count, 4);
+	/* 1... c5: replaces ply 1 of the game; its own variation 2. c3 replaces its ply 2. */
+	assert_int_equal(g.variations[0].parent, -1);
+	assert_int_equal(g.variations[0].base, 1);
+	assert_int_equal(g.variations[0].count, 3);
+	assert_string_equal(g.variations[0].comments[0], "Sicilian");
+	assert_null(g.variations[0].comments[2]);
+	expect_uci(&g, 0, 0, "e2e4");
+	expect_uci(&g, 0, 1, "c7c5");
+	expect_uci(&g, 0, 3, "d7d6");
+	assert_int_equal(g.variations[1].parent, 0);
+	assert_int_equal(g.variations[1].base, 2);
+	expect_uci(&g, 1, 2, "c2c3");
+	expect_uci(&g, 1, 3, "d7d5");
+	assert_int_equal(pgn_variation_move(&g, 1, 4), CHESS_MOVE_NONE);
+	assert_int_equal(g.variations[2].parent, -1);
+	assert_int_equal(g.variations[2].base, 1);
+	expect_uci(&g, 2, 2, "d2d4");
+	assert_int_equal(g.variations[3].base, 3);
+	assert_string_equal(g.variations[3].comments[0], "Philidor");
+	pgn_game_free(&g);
+	pgn_game_free(&plain);
+	/* A variation's move is read in its own position; its errors name their place. */
+	assert_int_equal(read_variations("1. e4 e5 (1... Nf3) *", &g, &err), -1);
+	assert_int_equal(err.column, 16);
+	assert_non_null(strstr(err.message, "illegal move \"Nf3\""));
+	assert_int_equal(read_variations("(1. d4) 1. e4 *", &g, &err), -1);
+	assert_non_null(strstr(err.message, "a variation before any move"));
+	assert_int_equal(read_variations("1. e4 (1. d4 (1. c4) \n e5 *", &g, &err), -1);
+	assert_non_null(strstr(err.message, "unterminated variation"));
+	/* A result inside a variation ends nothing. */
+	assert_int_equal(read_variations("1. e4 (1. d4 *) e5 1-0", &g, &err), 1);
+	assert_int_equal(g.game.count, 2);
+	assert_string_equal(g.result, "1-0");
+	assert_int_equal(g.variations[0].count, 1);
+	pgn_game_free(&g);
+}
+
 /* After an error the reader goes on with the next game. */
 static void test_read_recovery(void **state)
 {
@@ -604,6 +680,7 @@ int main(void)
 	    cmocka_unit_test(test_read_multi),
 	    cmocka_unit_test(test_read_lenient),
 	    cmocka_unit_test(test_read_errors),
+	    cmocka_unit_test(test_read_variations),
 	    cmocka_unit_test(test_read_recovery),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_garbage),

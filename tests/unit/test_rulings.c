@@ -42,12 +42,6 @@ static void command(enum game_command_kind kind, enum game_role role, int color,
 	rt_command(t, &c);
 }
 
-static void clear_log(void)
-{
-	t->log_len = 0;
-	t->log[0] = '\0';
-}
-
 static void open_edition(enum rules_edition edition, enum game_mode mode, const char *tc)
 {
 	referee_settings_defaults(&t->set);

@@ -52,41 +52,19 @@ static int as_engine(const char *line)
 	return rc;
 }
 
-/* The status reply as the assistant sees it. */
-static char *status_reply(void)
-{
-	struct control_env env = {.referee = t->r,
-				  .now = t->now,
-				  .role = ROLE_ASSISTANT,
-				  .author = "tester",
-				  .connection = true};
-	struct control_outcome out;
-	static char text[65536];
-
-	control_dispatch(&env, "status", 6, &out);
-	snprintf(text, sizeof(text), "%s", out.reply.p ? out.reply.p : "");
-	control_outcome_free(&out);
-	return text;
-}
-
-static void open_game(enum game_mode mode, int player, const char *tc)
+static void open_with(enum game_mode mode, bool train_menu, int player, const char *tc)
 {
 	engine_connected = false;
 	referee_settings_defaults(&t->set);
 	t->set.next.mode = mode;
+	t->set.train_menu = train_menu;
 	t->now = 1000;
 	rt_open(t, player, tc, NULL);
 }
 
-static void last_reply(const char *want)
+static void open_game(enum game_mode mode, int player, const char *tc)
 {
-	const char *r = strrchr(t->log, '\n'), *p = t->log;
-
-	/* The last REPLY line. */
-	for (const char *q = strstr(p, " REPLY "); q; q = strstr(q + 1, " REPLY "))
-		r = q;
-	if (!r || !strstr(r, want))
-		fail_msg("expected '%s' in the last reply of:\n%s", want, t->log);
+	open_with(mode, false, player, tc);
 }
 
 /* ------------------------------------------------------------------ tournament */
@@ -109,8 +87,8 @@ static void test_tournament_refuses_training(void **state)
 		assert_int_equal(t->nrec, records);
 	}
 	assert_false(engine_connected);
-	assert_non_null(strstr(status_reply(), "\"engine\":null"));
-	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"engine\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	/* The menu offers none of it. */
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_not_logged("menu-hint");
@@ -167,7 +145,7 @@ static void test_engine_move_guided_square_by_square(void **state)
 	assert_int_equal(as_engine("engine on Stockfish 15.1"), 0);
 	last_reply("Stockfish 15.1 plays black");
 	assert_logged("SAY private engine-plays-black");
-	assert_non_null(strstr(status_reply(),
+	assert_non_null(strstr(rt_status(t),
 			       "\"engine\":{\"state\":\"playing\",\"name\":\"Stockfish 15.1\","
 			       "\"plays\":\"black\",\"hint_asked\":false}"));
 
@@ -307,7 +285,7 @@ static void test_hint(void **state)
 	assert_int_equal(as_engine("hint"), 0);
 	last_reply("hint asked of Stockfish");
 	assert_logged(" ENGINE_ASK hint white ply 0\n");
-	assert_non_null(strstr(status_reply(), "\"hint_asked\":true"));
+	assert_non_null(strstr(rt_status(t), "\"hint_asked\":true"));
 	/* Only the engine's connection answers, for the position asked, with a legal move. */
 	engine_connected = false;
 	assert_int_equal(as_engine("engine hint 0 g1f3"), -1);
@@ -366,11 +344,11 @@ static void test_engine_failures_said(void **state)
 	assert_int_equal(as_engine("engine on"), 0);
 	referee_engine_gone(t->r, t->now);
 	assert_logged("SAY private engine-gone");
-	assert_non_null(strstr(status_reply(), "\"engine\":null"));
+	assert_non_null(strstr(rt_status(t), "\"engine\":null"));
 	/* A waiting training process that goes away is not said. */
 	engine_connected = false;
 	assert_int_equal(as_engine("engine wait"), 0);
-	assert_non_null(strstr(status_reply(), "\"engine\":{\"state\":\"waiting\"}"));
+	assert_non_null(strstr(rt_status(t), "\"engine\":{\"state\":\"waiting\"}"));
 	t->log_len = 0;
 	t->log[0] = '\0';
 	referee_engine_gone(t->r, t->now);
@@ -382,12 +360,7 @@ static void test_engine_failures_said(void **state)
 static void test_menu_train(void **state)
 {
 	(void)state;
-	referee_settings_defaults(&t->set);
-	t->set.train_menu = true;
-	t->set.next.mode = GAME_CASUAL;
-	t->now = 1000;
-	engine_connected = false;
-	rt_open(t, CHESS_WHITE, "-", NULL);
+	open_with(GAME_CASUAL, true, CHESS_WHITE, "-");
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_logged("SAY private menu-train\n");
 	rt_press(t, GAME_BUTTON_REPEAT);
@@ -405,6 +378,343 @@ static void test_menu_train(void **state)
 	t->log[0] = '\0';
 	rt_hold(t, GAME_BUTTON_SELECT, 1100);
 	assert_not_logged("menu-train");
+}
+
+/* ------------------------------------------------------------------ what the engine says */
+
+/* The strength the training process set, said as set; a rating it could not play said too. */
+static void test_engine_strength_said(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	assert_int_equal(as_engine("engine on black elo strong Stockfish"), -1);
+	last_reply("'strong': a rating or level");
+	assert_false(engine_connected);
+	/* 500 asked, 1350 set: the player hears both. */
+	assert_int_equal(as_engine("engine on black elo 1350 asked 500 Stockfish 16"), 0);
+	last_reply("Stockfish 16 plays black");
+	assert_logged("SAY private engine-plays-black-elo 1350\n");
+	assert_logged("SAY private engine-elo-lowest 1350\n");
+	assert_not_logged("engine-plays-black\n");
+	assert_int_equal(as_engine("engine off"), 0);
+	clear_log();
+	assert_int_equal(as_engine("engine on black elo 2850 asked 4000 Stockfish 16"), 0);
+	assert_logged("SAY private engine-plays-black-elo 2850\n");
+	assert_logged("SAY private engine-elo-highest 2850\n");
+	assert_int_equal(as_engine("engine off"), 0);
+	/* A rating it plays: nothing more said. */
+	clear_log();
+	assert_int_equal(as_engine("engine on black elo 1800 asked 1800 Stockfish 16"), 0);
+	assert_logged("SAY private engine-plays-black-elo 1800\n");
+	assert_not_logged("engine-elo-");
+	assert_int_equal(as_engine("engine off"), 0);
+	clear_log();
+	assert_int_equal(as_engine("engine on black level 3 Stockfish 16"), 0);
+	assert_logged("SAY private engine-plays-black-level 3\n");
+	last_reply("Stockfish 16 plays black");
+	/* Said once: the same `engine on` again changes nothing. */
+	clear_log();
+	assert_int_equal(as_engine("engine on black level 3 Stockfish 16"), 0);
+	assert_not_logged("SAY");
+}
+
+/* The engine lost in a game: the clocks stop, the player hears how to go on; it comes back
+ * and they run again, or the player starts them with the pause button and plays on. */
+static void test_engine_lost_stops_the_clocks(void **state)
+{
+	const struct game *g;
+	int64_t white, black;
+
+	(void)state;
+	/* The club's menu offers the training game: it is how the engine comes back. */
+	open_with(GAME_CASUAL, true, CHESS_WHITE, "300+0");
+	g = rt_game(t);
+	assert_int_equal(as_engine("engine on black Stockfish"), 0);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	t->now += 4000;
+	clear_log();
+	assert_int_equal(as_engine("engine off died"), 0);
+	assert_logged("SAY private engine-died\n");
+	assert_logged("SAY private paused\n");
+	assert_logged("SAY private engine-lost-how-on\n");
+	assert_int_equal(g->clock.state, CLOCK_PAUSED);
+	assert_non_null(strstr(last_record("pause"), "engine"));
+	assert_int_equal(g->stopped_by, STOP_ENGINE);
+	assert_non_null(strstr(rt_status(t), "\"stopped_by\":\"engine\""));
+	white = clock_remaining(&g->clock, CHESS_WHITE, t->now);
+	black = clock_remaining(&g->clock, CHESS_BLACK, t->now);
+	rt_wait(t, 60000);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_BLACK, t->now), black);
+	/* Back (the training process waited and started again): Black's clock runs on. */
+	clear_log();
+	assert_int_equal(as_engine("engine on black Stockfish"), 0);
+	assert_logged("SAY private engine-plays-black\n");
+	assert_logged("SAY private resumed\n");
+	assert_int_equal(g->clock.state, CLOCK_RUNNING);
+	assert_int_equal(g->clock.running, CHESS_BLACK);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_WHITE, t->now), white);
+	assert_int_equal(clock_remaining(&g->clock, CHESS_BLACK, t->now), black);
+	assert_int_equal(as_engine("move e7e5"), 0);
+	rt_move(t, "e7", "e5");
+	/* Stopped (a signal to the training process) with the game on: the same. */
+	clear_log();
+	assert_int_equal(as_engine("engine off"), 0);
+	assert_logged("SAY private engine-off\n");
+	assert_logged("SAY private engine-lost-how-on\n");
+	assert_int_equal(g->clock.state, CLOCK_PAUSED);
+	assert_int_equal(as_engine("engine on black Stockfish"), 0);
+	assert_int_equal(g->clock.state, CLOCK_RUNNING);
+	assert_int_equal(g->clock.running, CHESS_WHITE);
+	/* Its connection gone: the same, and the player plays on alone from the pause button. */
+	clear_log();
+	referee_engine_gone(t->r, t->now);
+	assert_logged("SAY private engine-gone\n");
+	assert_logged("SAY private engine-lost-how-on\n");
+	assert_int_equal(g->clock.state, CLOCK_PAUSED);
+	rt_press(t, GAME_BUTTON_PAUSE);
+	assert_int_equal(g->clock.state, CLOCK_RUNNING);
+	assert_int_equal(g->clock.running, CHESS_WHITE);
+	rt_move(t, "g1", "f3");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	rt_move(t, "b8", "c6");
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	assert_int_equal(game_plies(g), 4);
+	/* Before the first move nothing stands and nothing is said of it. */
+	assert_int_equal(as_engine("resign white"), 0);
+	assert_replays();
+}
+
+static void test_engine_lost_without_the_menu(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "300+0");
+	assert_int_equal(as_engine("engine on black"), 0);
+	/* Before the clocks started nothing stands, and nothing is said of it. */
+	clear_log();
+	assert_int_equal(as_engine("engine off hung"), 0);
+	assert_logged("SAY private engine-hung\n");
+	assert_not_logged("engine-lost");
+	assert_int_equal(rt_game(t)->clock.state, CLOCK_NOT_STARTED);
+	/* No training game in the menu: pause is the way on. */
+	assert_int_equal(as_engine("engine on black"), 0);
+	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
+	rt_move(t, "e2", "e4");
+	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
+	clear_log();
+	assert_int_equal(as_engine("engine off died"), 0);
+	assert_logged("SAY private engine-lost-pause\n");
+	assert_not_logged("engine-lost-how-on");
+	/* Without a clock nothing stands. */
+	rt_close(t);
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	assert_int_equal(as_engine("engine on black"), 0);
+	rt_move(t, "e2", "e4");
+	clear_log();
+	assert_int_equal(as_engine("engine off died"), 0);
+	assert_logged("SAY private engine-died\n");
+	assert_not_logged("engine-lost");
+}
+
+/* The player's draw offer: asked of the engine, its answer said. */
+static void test_engine_answers_draw_offer(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	g = rt_game(t);
+	assert_int_equal(as_engine("engine on black Stockfish"), 0);
+	rt_move(t, "e2", "e4");
+	clear_log();
+	assert_int_equal(as_engine("draw-offer white"), 0);
+	assert_logged("SAY public white-offers-draw\n");
+	assert_logged(" ENGINE_ASK draw black ply 1\n");
+	engine_connected = false;
+	assert_int_equal(as_engine("engine draw decline"), -1);
+	last_reply("only the training process answers for its engine");
+	engine_connected = true;
+	assert_int_equal(as_engine("engine draw maybe"), -1);
+	assert_int_equal(as_engine("engine draw decline"), 0);
+	last_reply("Stockfish declines the draw");
+	assert_logged("SAY private engine-declines-draw\n");
+	/* Answered once. */
+	assert_int_equal(as_engine("engine draw accept"), -1);
+	last_reply("no draw offer of the player's stands");
+	assert_false(game_over(g));
+	/* Its move before its answer declines the offer; an answer after it is none. */
+	assert_int_equal(as_engine("move e7e5"), 0);
+	rt_move(t, "e7", "e5");
+	rt_move(t, "g1", "f3");
+	assert_int_equal(as_engine("draw-offer white"), 0);
+	assert_logged(" ENGINE_ASK draw black ply 3\n");
+	clear_log();
+	assert_int_equal(as_engine("move b8c6"), 0);
+	assert_logged("SAY private engine-declines-draw\n");
+	assert_int_equal(as_engine("engine draw accept"), -1);
+	assert_false(game_over(g));
+	rt_move(t, "b8", "c6");
+	/* Accepted: the game is drawn by agreement. */
+	rt_move(t, "f1", "c4");
+	clear_log();
+	assert_int_equal(as_engine("draw-offer white"), 0);
+	assert_int_equal(as_engine("engine draw accept"), 0);
+	assert_logged("SAY private engine-accepts-draw\n");
+	assert_logged("SAY public result-draw\n");
+	assert_true(game_over(g));
+	assert_string_equal(g->result.result, "1/2-1/2");
+	assert_replays();
+	/* The engine's own offer is no question for it. */
+	rt_close(t);
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	assert_int_equal(as_engine("engine on black"), 0);
+	rt_move(t, "e2", "e4");
+	assert_int_equal(as_engine("move e7e5"), 0);
+	clear_log();
+	assert_int_equal(as_engine("draw-offer black"), 0);
+	assert_not_logged("ENGINE_ASK");
+}
+
+/* The evaluation asked for and said, privately; asked of no engine, or answered for another
+ * position, nothing is said. */
+static void test_evaluation(void **state)
+{
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	assert_int_equal(as_engine("eval"), -1);
+	last_reply("no engine is connected");
+	assert_int_equal(as_engine("engine on black Stockfish"), 0);
+	rt_move(t, "e2", "e4");
+	assert_int_equal(as_engine("move c7c5"), 0);
+	rt_move(t, "c7", "c5");
+	assert_int_equal(as_engine("engine eval 2 cp 30"), -1);
+	last_reply("no evaluation is asked for ply 2");
+	clear_log();
+	assert_int_equal(as_engine("eval"), 0);
+	last_reply("evaluation asked of Stockfish");
+	assert_logged(" ENGINE_ASK eval white ply 2\n");
+	engine_connected = false;
+	assert_int_equal(as_engine("engine eval 2 cp 30"), -1);
+	engine_connected = true;
+	assert_int_equal(as_engine("engine eval 1 cp 30"), -1);
+	assert_int_equal(as_engine("engine eval 2 pawns 30"), -1);
+	assert_int_equal(as_engine("engine eval 2 cp lots"), -1);
+	last_reply("'lots': centipawns for White, or moves to mate");
+	assert_int_equal(as_engine("engine eval 2 mate 0"), -1);
+	assert_int_equal(as_engine("engine eval 2 cp -95"), 0);
+	last_reply("evaluation said: -95 centipawns for White");
+	assert_logged(" EVAL cp -95 mate 0 ply 2\n");
+	assert_int_equal(as_engine("engine eval 2 cp -95"), -1);
+	/* From the button menu, after the hint; a mate seen. */
+	clear_log();
+	rt_hold(t, GAME_BUTTON_SELECT, 1100);
+	assert_logged("SAY private menu-hint\n");
+	rt_press(t, GAME_BUTTON_SELECT);
+	assert_logged("SAY private menu-eval\n");
+	rt_press(t, GAME_BUTTON_REPEAT);
+	assert_logged(" ENGINE_ASK eval white ply 2\n");
+	assert_int_equal(as_engine("engine eval 2 mate -3"), 0);
+	last_reply("evaluation said: black mates in 3 moves");
+	assert_logged(" EVAL cp -100000 mate -3 ply 2\n");
+	/* Asked, then the position changed: the answer is for another. */
+	assert_int_equal(as_engine("eval"), 0);
+	rt_move(t, "g1", "f3");
+	assert_int_equal(as_engine("engine eval 2 cp 10"), -1);
+	assert_int_equal(game_plies(rt_game(t)), 3);
+}
+
+/* A casual game from a position: guided onto the board, then played from it. */
+static void test_new_game_from_a_position(void **state)
+{
+	const struct game *g;
+
+	(void)state;
+	open_game(GAME_CASUAL, CHESS_WHITE, "-");
+	rt_move(t, "e2", "e4");
+	assert_int_equal(as_engine("new-game"), -1);
+	last_reply("a game is being played (1 ply): a new one begins once it has ended");
+	assert_int_equal(as_engine("resign white"), 0);
+	assert_int_equal(as_engine("new-game 8/8/8/8/8/8/8/8 w - - 0 1"), -1);
+	last_reply("the new game's FEN, column");
+	assert_int_equal(as_engine("new-game 4k3/8/8/8/8/8/4P3/4K3 x - - 0 1"), -1);
+	last_reply("the new game's FEN, column");
+	g = rt_game(t);
+	assert_true(game_over(g));
+	clear_log();
+	/* King and pawn against king, from the start position's pegs (e2 moved to e4). */
+	assert_int_equal(as_engine("new-game 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), 0);
+	last_reply("game test-2 begun; 31 squares to set up");
+	g = rt_game(t);
+	assert_false(game_over(g));
+	assert_string_equal(g->params.fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+	assert_int_equal(g->params.mode, GAME_CASUAL);
+	assert_logged("SAY private new-game-setup\n");
+	assert_logged(" GUIDE a1 empty  \n");
+	/* Another position while none is played: it takes this one's place. */
+	assert_int_equal(as_engine("new-game 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), 0);
+	last_reply("game test-3 begun");
+	for (const char *sq = "a1b1c1d1f1g1h1a2b2c2d2f2g2h2a7b7c7d7e7f7g7h7a8b8c8d8f8g8h8"; *sq;
+	     sq += 2) {
+		char name[3] = {sq[0], sq[1], 0};
+
+		rt_lift(t, name);
+	}
+	rt_lift(t, "e4");
+	rt_place(t, "e2");
+	rt_wait(t, 300);
+	assert_logged("SAY private setup-done");
+	rt_move(t, "e2", "e4");
+	rt_move(t, "e8", "d7");
+	assert_int_equal(game_plies(g), 2);
+	assert_string_equal(san(1), "Kd7");
+	assert_replays();
+	/* None in a tournament. */
+	rt_close(t);
+	open_game(GAME_TOURNAMENT, CHESS_WHITE, "300+0");
+	assert_int_equal(as_engine("new-game"), -1);
+	last_reply("not allowed in tournament mode");
+	assert_int_equal(as_engine("eval"), -1);
+	last_reply("not allowed in tournament mode");
+}
+
+/* The engine's promotion with a capture: the captured piece's peg is changed for the new
+ * piece, so that square is named with it ("a1 should be occupied: queen"). */
+static void test_engine_promotes_with_capture(void **state)
+{
+	(void)state;
+	referee_settings_defaults(&t->set);
+	t->set.next.mode = GAME_CASUAL;
+	t->now = 1000;
+	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1");
+	assert_int_equal(as_engine("engine on black"), 0);
+	clear_log();
+	assert_int_equal(as_engine("move b2a1q"), 0);
+	assert_logged(" MOVE b2a1q\n");
+	assert_logged(" GUIDE b2 empty  \n");
+	rt_lift(t, "b2");
+	assert_logged(" GUIDE b2 empty   confirmed\n");
+	assert_logged(" GUIDE a1 occupied Q\n");
+	/* The rook lifted: still to do; the queen put in: confirmed. */
+	rt_lift(t, "a1");
+	assert_not_logged("a1 occupied Q confirmed");
+	rt_place(t, "a1");
+	assert_logged(" GUIDE a1 occupied Q confirmed\n");
+	rt_wait(t, 3500);
+	assert_not_logged("mismatch");
+	rt_move(t, "e1", "d2");
+	assert_int_equal(game_plies(rt_game(t)), 2);
+	/* A promotion to an empty square guides as any move. */
+	rt_close(t);
+	engine_connected = false;
+	rt_open(t, CHESS_WHITE, "-", "4k3/8/8/8/8/8/1p6/4K3 b - - 0 1");
+	assert_int_equal(as_engine("engine on black"), 0);
+	clear_log();
+	assert_int_equal(as_engine("move b2b1n"), 0);
+	rt_lift(t, "b2");
+	assert_logged(" GUIDE b1 occupied N\n");
+	rt_place(t, "b1");
+	assert_logged(" GUIDE b1 occupied N confirmed\n");
 }
 
 /* ------------------------------------------------------------------ takeback */
@@ -524,14 +834,13 @@ static void test_review_steps_and_guides(void **state)
 	/* The board shows the start position already. */
 	assert_logged("SAY private review-setup\n");
 	assert_logged("SAY private review-ready\n");
-	assert_non_null(
-	    strstr(status_reply(), "\"review\":{\"state\":\"on\",\"at\":0,\"plies\":6"));
+	assert_non_null(strstr(rt_status(t), "\"review\":{\"state\":\"on\",\"at\":0,\"plies\":6"));
 	pegs = lifts_and_places();
 
 	t->log_len = 0;
 	t->log[0] = '\0';
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	assert_logged(" REVIEW next e2e4 ply 0 of 6\n");
+	assert_logged(" REVIEW next e2e4 at 1 of 6\n");
 	assert_logged(" GUIDE e2 empty  \n");
 	/* The clock did not start: the game stands. */
 	assert_int_equal(rt_game(t)->clock.state, CLOCK_NOT_STARTED);
@@ -541,12 +850,12 @@ static void test_review_steps_and_guides(void **state)
 	rt_place(t, "e4");
 	assert_logged(" GUIDE e4 occupied P confirmed\n");
 	rt_press(t, GAME_BUTTON_PLAYER_CLOCK);
-	assert_logged(" REVIEW next e7e5 ply 1 of 6\n");
+	assert_logged(" REVIEW next e7e5 at 2 of 6\n");
 	rt_move(t, "e7", "e5");
 	rt_press(t, GAME_BUTTON_SELECT);
-	assert_logged(" REVIEW where e7e5 ply 2 of 6\n");
+	assert_logged(" REVIEW where e7e5 at 2 of 6\n");
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
-	assert_logged(" REVIEW back e7e5 ply 1 of 6\n");
+	assert_logged(" REVIEW back e7e5 at 1 of 6\n");
 	assert_logged(" GUIDE e5 empty  \n");
 	rt_move(t, "e5", "e7");
 	/* No move of the game was read from those pegs, none journaled. */
@@ -560,7 +869,7 @@ static void test_review_steps_and_guides(void **state)
 	assert_int_equal(as_engine("review next"), -1);
 	assert_logged("SAY private review-end-of-game\n");
 	assert_int_equal(as_engine("review where"), 0);
-	assert_logged(" REVIEW where a7a6 ply 6 of 6\n");
+	assert_logged(" REVIEW where a7a6 at 6 of 6\n");
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(as_engine("review back"), 0);
 	assert_int_equal(as_engine("review back"), -1);
@@ -577,7 +886,7 @@ static void test_review_steps_and_guides(void **state)
 	rt_lift(t, "e4");
 	rt_place(t, "e2");
 	assert_logged("SAY private setup-done\n");
-	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	/* The game is played from the board again. */
 	rt_press(t, GAME_BUTTON_OPPONENT_CLOCK);
 	rt_move(t, "d2", "d4");
@@ -605,7 +914,7 @@ static void test_review_needs_a_finished_game(void **state)
 	assert_int_equal(as_engine("review end"), 0);
 	last_reply("review ended");
 	assert_logged("SAY private review-ended\n");
-	assert_non_null(strstr(status_reply(), "\"review\":null"));
+	assert_non_null(strstr(rt_status(t), "\"review\":null"));
 	assert_int_equal(as_engine("review load nonsense"), -1);
 	last_reply("the review's FEN");
 }
@@ -621,6 +930,13 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_engine_failures_said, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_menu_train, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_strength_said, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_lost_stops_the_clocks, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_lost_without_the_menu, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_answers_draw_offer, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_evaluation, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_new_game_from_a_position, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_engine_promotes_with_capture, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_takeback_restores_clocks, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_takeback_after_mate, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_review_steps_and_guides, setup, teardown),

@@ -51,6 +51,8 @@ static void test_stockfish_plays_legal_moves(void **state)
 	struct uci_engine *e;
 	struct chess_pos pos;
 	struct chess_undo undo;
+	struct uci_score score;
+	int set = 0, min, max;
 	chess_move m;
 
 	(void)state;
@@ -72,13 +74,28 @@ static void test_stockfish_plays_legal_moves(void **state)
 	chess_pos_make(&pos, m, &undo);
 	assert_int_equal(chess_move_parse_uci(&pos, move, &m), 0);
 
-	/* At full strength, a mate in one from a FEN. */
-	assert_int_equal(uci_set_elo(e, 100, err, sizeof(err)), 0); /* clamped to its minimum */
+	/* A rating held to its range, reported as set. */
+	assert_int_equal(uci_set_elo(e, 100, &set, err, sizeof(err)), 0);
+	uci_elo_range(e, &min, &max);
+	assert_true(min > 100 && max > min);
+	assert_int_equal(set, min);
+	assert_int_equal(uci_set_elo(e, 9000, &set, err, sizeof(err)), 0);
+	assert_int_equal(set, max);
+	/* At full strength, a mate in one from a FEN, scored as one. */
 	assert_int_equal(uci_set_level(e, 20, err, sizeof(err)), 0);
+	assert_int_equal(uci_set_full_strength(e, err, sizeof(err)), 0);
 	assert_int_equal(uci_best_move(e, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", NULL, 100, 2000,
 				       move, err, sizeof(err)),
 			 0);
 	assert_string_equal(move, "a1a8");
+	assert_true(uci_last_score(e, &score));
+	assert_int_equal(score.mate, 1);
+	/* A rook up: well over a pawn for the side to move. */
+	assert_int_equal(uci_best_move(e, "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", NULL, 100, 2000,
+				       move, err, sizeof(err)),
+			 0);
+	assert_true(uci_last_score(e, &score));
+	assert_true(score.cp < -300 && score.mate == 0);
 
 	/* Mated: no move, said as an error. */
 	assert_int_equal(uci_best_move(e, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", NULL, 50, 2000, move,

@@ -7,7 +7,8 @@
 # "@@INFO KEY VALUE".
 #
 # Lines: direct wiring with the default numbering, a1..h8 on lines 0..63 (active high: a peg
-# pulls its line up), buttons player-clock..pause on 64..69 (active low: pressed pulls down).
+# pulls its line up), buttons player-clock..pause on 64..69 (active low: pressed pulls down);
+# line 70 the vibration motor's output in the haptic run.
 
 PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export PATH
@@ -51,7 +52,7 @@ info uptime-start "$(cut -d' ' -f1 /proc/uptime)"
 sim=/sys/kernel/config/gpio-sim/annabella
 mkdir "$sim" || fail "no gpio-sim in configfs"
 mkdir "$sim/bank0" || fail "cannot create a gpio-sim bank"
-echo 70 >"$sim/bank0/num_lines" || fail "cannot set num_lines"
+echo 71 >"$sim/bank0/num_lines" || fail "cannot set num_lines"
 # The daemon opens the chip by its label, as the config allows (libgpiod 1.6 and 2.x).
 echo annabella-sim >"$sim/bank0/label" || fail "cannot set the bank's label"
 echo 1 >"$sim/live" || fail "cannot bring the gpio-sim chip up"
@@ -86,7 +87,7 @@ echo 1 >"$disp/tracing_on"
 # One display per run: the HD44780's backpack with the direct wiring, the SSD1306 at 128x64
 # with the matrix, at 128x32 (on its other address) with the shift registers.
 case $wiring in
-direct) display="type = hd44780" ;;
+direct | haptic) display="type = hd44780" ;;
 matrix) display="type = ssd1306" ;;
 *) display="type = ssd1306
 height = 32
@@ -109,7 +110,9 @@ button_line() {
 occupied="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63"
 
 # The initial position: pegs on ranks 1, 2, 7 and 8; buttons released.
-[ "$wiring" = direct ] && for l in $occupied; do pull "$l" pull-up; done
+direct=
+case $wiring in direct | haptic) direct=1 ;; esac
+[ -n "$direct" ] && for l in $occupied; do pull "$l" pull-up; done
 for l in 64 65 66 67 68 69; do pull "$l" pull-up; done
 
 # ---------------------------------------------------------------- the wiring
@@ -118,10 +121,29 @@ for l in 64 65 66 67 68 69; do pull "$l" pull-up; done
 # (as configs/wirings/shift-pi.conf).  The scanned wirings are played by /usr/bin/wiring
 # (tests/vm/wiring.c), which answers each step of a scan within a millisecond or two: the
 # scan waits scan-settle-us before each read, and scans less often to make room for it.
+game=/test/game.script
+extra=
 case $wiring in
 direct)
 	board="wiring = direct
 squares = 0-63"
+	;;
+haptic)
+	# The direct wiring with the vibration motor on line 70: a clock short enough for its
+	# warnings and its flag within the run (haptic.script), each felt as [haptic]'s default
+	# pattern on the line, which a trace instance of its own records.
+	board="wiring = direct
+squares = 0-63"
+	game=/test/haptic.script
+	extra="[clock]
+warnings = 12, 8
+[haptic]
+line = 70"
+	hap=/sys/kernel/tracing/instances/haptic
+	mkdir "$hap" || fail "no tracefs instance for the motor"
+	echo "gpio == $((base + 70))" >"$hap/events/gpio/gpio_value/filter"
+	echo 1 >"$hap/events/gpio/gpio_value/enable" || fail "no gpio_value trace event"
+	echo 1 >"$hap/tracing_on"
 	;;
 matrix)
 	board="wiring = matrix
@@ -141,7 +163,7 @@ scan-settle-us = 6000"
 	;;
 *) fail "unknown wiring $wiring" ;;
 esac
-if [ "$wiring" != direct ]; then
+if [ -z "$direct" ]; then
 	mkfifo /tmp/pegs
 	if [ "$wiring" = matrix ]; then
 		wiring "$wiring" "$lines" "$base" 0 0,1,2,3,4,5,6,7 8,9,10,11,12,13,14,15 \
@@ -202,7 +224,7 @@ info gpio-dev "$(ls -ln "/dev/$chip" | cut -c1-10) root:$1"
 cat >/tmp/annabella.conf <<EOF
 [game]
 player = white
-time-control = 300+2
+time-control = $(sed -n 's/^time-control //p' $game)
 [board]
 chip = annabella-sim
 $board
@@ -213,6 +235,7 @@ $display
 socket = /tmp/run/control
 [log]
 level = info
+$extra
 EOF
 rm -rf /tmp/state /tmp/run
 mkdir -p /tmp/state /tmp/run
@@ -258,7 +281,7 @@ info pull-player-clock-after-request "$(cat "$lines/sim_gpio64/pull")"
 # wins over the weak bias; here the pegs are put back.  With no change this writes nothing
 # new and makes no edges.
 repull=0
-[ "$wiring" = direct ] && for l in $occupied; do
+[ -n "$direct" ] && for l in $occupied; do
 	if [ "$(cat "$lines/sim_gpio$l/pull")" != pull-up ]; then
 		pull "$l" pull-up
 		repull=$((repull + 1))
@@ -281,7 +304,7 @@ info idle-switches-2s "$((s1 - s0))"
 # /proc/uptime right after the write, so the host can hold the kernel's time stamps against it.
 ms_to_s() { echo "$(($1 / 1000)).$(printf %03d $(($1 % 1000)))"; }
 edge() {
-	if [ "$1" -ge 64 ] || [ "$wiring" = direct ]; then
+	if [ "$1" -ge 64 ] || [ -n "$direct" ]; then
 		pull "$1" "$2"
 	elif [ "$2" = pull-up ]; then
 		echo "$1 1" >/tmp/pegs
@@ -316,7 +339,7 @@ while read -r wait action arg; do
 		edge "$line" pull-up
 		;;
 	esac
-done </test/game.script
+done <$game
 
 sleep 2
 kill -TERM "$pid"
@@ -330,8 +353,9 @@ if [ -n "${harness:-}" ]; then
 	grep -v '^@@INFO' /tmp/harness.out
 fi
 cat "$disp/trace" >/tmp/display.trace
+[ -n "${hap:-}" ] && cat "$hap/trace" >/tmp/haptic.trace
 for f in /tmp/state/game.pgn /tmp/state/speech.log /tmp/lines.log /tmp/daemon.err \
-	/tmp/display.trace; do
+	/tmp/display.trace ${hap:+/tmp/haptic.trace}; do
 	echo "@@BEGIN ${f##*/}@@"
 	cat "$f"
 	echo "@@END ${f##*/}@@"

@@ -130,6 +130,7 @@ $cc -std=c17 -O2 -Wall -Wextra -D_GNU_SOURCE -o "$root/usr/bin/wiring" "$here/wi
 }
 chmod 755 "$root/init"
 cp "$script" "$root/test/game.script"
+cp "$here/haptic.script" "$root/test/haptic.script"
 # The package's users and groups and its udev rule: /init runs the daemon as they say.
 cp "$here/../../configs/systemd/annabella.sysusers" "$here/../../configs/udev/60-annabella-gpio.rules" \
 	"$root/test/"
@@ -192,6 +193,39 @@ check_display() {
 		bad "display: $gap s without a refresh while a clock ran (at most $most)"
 	((same == 0)) && ok "display: every burst of writes changed the screen" ||
 		bad "display: $same bursts of writes left the screen as it was"
+}
+
+# ---------------------------------------------------------------- the vibration motor
+# The haptic run (annabella.wiring=haptic): every value the daemon set on the motor's line,
+# with the kernel's time stamps (gpio_value in a trace instance of its own): two warnings of
+# three 150 ms pulses 150 ms apart (12 s and 8 s left), then the flag's one pulse of 1500 ms;
+# no step cut shorter than its pattern says (a timer never fires early; a loaded host may make
+# a step longer, which is speed, not the pattern, and is only reported).
+check_haptic() {
+	# The changes of the line, from its still level (the request sets it 0 first).
+	section haptic.trace | sed -n 's/.* \([0-9.]*\): gpio_value: [0-9]* set \([01]\).*/\1 \2/p' |
+		awk 'BEGIN { last = 0 } $2 != last { print; last = $2 }' >"$work/haptic.sets"
+	local got want="1 0 1 0 1 0 1 0 1 0 1 0 1 0" result
+	got=$(cut -d' ' -f2 "$work/haptic.sets" | tr '\n' ' ' | sed 's/ $//')
+	if [[ $got != "$want" ]]; then
+		bad "motor line: levels '$got', want '$want' (two warnings, the flag)"
+		return
+	fi
+	# Each step's length (from one change to the next) against the pattern's: the warnings'
+	# five, the flag's one (the steps between patterns are the clock's).  The trace's time
+	# stamps are the kernel's, to the microsecond: a millisecond short is a step cut short.
+	result=$(awk '{ t[NR] = $1 * 1000 }
+		END { split("150 150 150 150 150 0 150 150 150 150 150 0 1500", want, " ")
+		      for (k = 1; k <= 13; k++) { if (!want[k]) continue
+			d = t[k + 1] - t[k]; e = d - want[k]
+			if (e < -1) { printf "step %d took %.1f ms, its pattern %d", k, d, want[k]; exit 1 }
+			if (e > m) m = e }
+		      printf "%.1f", m }' "$work/haptic.sets")
+	if (($? == 0)); then
+		ok "motor line: two warnings (3 x 150 ms) and the flag (1500 ms) on gpio-sim, no step short of its pattern (the longest $result ms over)"
+	else
+		bad "motor line: $result"
+	fi
 }
 
 # ---------------------------------------------------------------- one run per wiring
@@ -272,6 +306,11 @@ run_wiring() {
 		ok "the daemon ran as the package's user (uid $uid) with only its groups ($(info package-group-names)): $(info i2c-dev), $(info gpio-dev)" ||
 		bad "the daemon's user: uid '$uid', groups '$groups' (want the package's: '$want_groups')"
 
+	if [[ $wiring == haptic ]]; then
+		check_haptic
+		tag=
+		return
+	fi
 	got=$(moves "$work/vm.pgn")
 	[[ $got == "$want_moves" ]] && ok "game.pgn: $got" || bad "game.pgn moves '$got', want '$want_moves'"
 	[[ $(moves "$exp/game.pgn") == "$want_moves" ]] || bad "sim run gives '$(moves "$exp/game.pgn")'"
@@ -426,7 +465,7 @@ run_wiring() {
 	tag=
 }
 
-for w in ${VM_WIRINGS:-direct matrix shift}; do
+for w in ${VM_WIRINGS:-direct matrix shift haptic}; do
 	run_wiring "$w"
 done
 

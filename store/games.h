@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The finished games the state directory keeps under games/ (docs/state.md "State directory"):
+ * listed newest first with what a player needs to pick one (its id and number, the players,
+ * the result, the date, its length), and a game named by its number found.  Read by the daemon
+ * for `games` and the button menu, and by `annabella games` through it.
+ */
+#ifndef ANNABELLA_STORE_GAMES_H
+#define ANNABELLA_STORE_GAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "game/summary.h"
+
+/* Whether `name` is a game's id (game-NNNN, or game-NNNN-HOST-STAMP-RAND), not a copy kept
+ * beside it (ID-before-recovery-N). */
+bool store_game_id_valid(const char *name);
+/* The finished games under dir/games/, newest first, at most max (the game `current`, being
+ * played, left out; NULL: none): the number listed, or -1 (errno) when games/ cannot be read
+ * (none yet: 0). */
+int store_games_list(const char *dir, const char *current, struct game_summary *out, int max);
+/* The id of the game `what` names (its id, or its number: "42", "game-0042") into id: 0, or
+ * -1 when there is none (or the number is the start of several). */
+int store_game_find(const char *dir, const char *what, char *id, size_t size);
+
+#endif
