@@ -67,6 +67,7 @@
 #include "config/config.h"
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/color.h"
 #include "net/assets.h"
 #include "net/ctlclient.h"
 #include "net/httpd.h"
@@ -1152,7 +1153,7 @@ static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 	json_object(&jw, NULL);
 	json_bool(&jw, "ok", true);
 	json_string(&jw, "fen", fen);
-	json_string(&jw, "to_move", pos.side == CHESS_WHITE ? "white" : "black");
+	json_string(&jw, "to_move", game_color_name(pos.side));
 	json_array(&jw, "moves");
 	for (int i = 0; i < list.count; i++) {
 		char san[CHESS_SAN_MAX], uci[8], local[CHESS_SAN_MAX];
