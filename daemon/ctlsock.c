@@ -533,9 +533,8 @@ static void send_event(struct ctlsock *c, const char *json, enum game_audience a
 
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
 		struct client *cl = &c->clients[i];
-		enum game_audience level = cl->watch_public	      ? GAME_AUDIENCE_PUBLIC
-					   : cl->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
-								      : GAME_AUDIENCE_PLAYER;
+		enum game_audience level =
+		    game_audience_level(cl->watch_public, cl->role == ROLE_ARBITER);
 
 		if (cl->fd >= 0 && cl->watching && game_audience_reaches(audience, level))
 			send_line(c, cl, json, len);
