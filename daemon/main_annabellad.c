@@ -657,14 +657,17 @@ static void said_run(void *user, uint64_t now)
 	}
 }
 
-/* Virtual time: speech finishes before time moves on, and what was said is reported now. */
+/* Virtual time: speech finishes before time moves on, and what was said is reported now; a
+ * reading of the machine's fair-play state asked for is taken before time moves on too (a
+ * game's start is read at its start, however fast the script goes on). */
 static bool voice_idle(void *user)
 {
 	struct daemon *d = user;
+	bool reading = fairplay_watch_wait(d->fairplay);
 
 	voice_wait_idle(d->voice);
 	take_said(d, loop_now(d->loop));
-	return d->said_count > 0;
+	return d->said_count > 0 || reading;
 }
 
 static int open_signals(void)
