@@ -177,6 +177,15 @@ static int round_build(struct relay *r, bool arbiter)
 	return 0;
 }
 
+/* Whether the answer goes gzipped: when the client takes it and the cache's body could be
+ * compressed (once for the cache, on the first request that wants it). */
+static bool cache_gzip(struct round_cache *c, bool wanted)
+{
+	if (wanted && !c->gz)
+		c->gz = httpd_gzip(c->body, c->len, &c->gz_len);
+	return wanted && c->gz;
+}
+
 /* Whether an If-None-Match list names etag ("*" names any; W/ is compared weakly). */
 static bool etag_matches(const char *list, const char *etag)
 {
@@ -227,9 +236,7 @@ static enum MHD_Result round_pgn(struct site *s, const struct httpd_request *req
 		return httpd_respond_text(req, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
 					  "out of memory\n");
 	}
-	if (gz && !c->gz)
-		c->gz = httpd_gzip(c->body, c->len, &c->gz_len);
-	gz = gz && c->gz;
+	gz = cache_gzip(c, gz);
 	http_date(c->modified_ms, modified, sizeof(modified));
 	snprintf(delay, sizeof(delay), "%lld", (long long)(s->arbiter ? 0 : r->delay_ms / 1000));
 	if (inm) {
@@ -437,9 +444,7 @@ static enum MHD_Result boards(struct site *s, const struct httpd_request *req)
 		return httpd_respond_text(req, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
 					  "out of memory\n");
 	}
-	if (gz && !c->gz)
-		c->gz = httpd_gzip(c->body, c->len, &c->gz_len);
-	gz = gz && c->gz;
+	gz = cache_gzip(c, gz);
 	snprintf(age, sizeof(age), "%lld", (long long)((int64_t)monotonic_ms() - c->built_ms));
 	{
 		const struct httpd_header h[] = {
