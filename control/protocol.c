@@ -928,7 +928,7 @@ static const struct control_command table[] = {
      p_ruling, control_h_game},
     {"claim", NULL, "claim threefold|fifty [white|black] [MOVE]", "threefold fifty", ANY, MODES,
      GAME_NEED_PLAY, CONTROL_CHANGES, p_claim, control_h_game},
-    {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_NOT_OVER,
+    {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_PLAY,
      CONTROL_CHANGES, p_resign, control_h_game},
     {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, MODES,
      GAME_NEED_NOT_CLOSED, CONTROL_CHANGES, p_result, control_h_game},

@@ -187,6 +187,11 @@ static void test_needs(void **state)
 	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
 	assert_false(give(ROLE_ASSISTANT, "draw-offer white"));
 	assert_string_equal(out.said, "white's flag has fallen: the arbiter rules on it first");
+	/* Nor a resignation: the game ended with the flag (6.9), as the button menu has it. */
+	assert_false(give(ROLE_ASSISTANT, "resign white"));
+	assert_string_equal(out.said, "white's flag has fallen: the arbiter rules on it first");
+	assert_false(give(ROLE_ASSISTANT, "resign black"));
+	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
 	assert_true(give(ROLE_ARBITER, "result 0-1 White lost on time"));
 }
 
