@@ -12,6 +12,7 @@
 
 #include "base/log.h"
 #include "base/sha256.h"
+#include "store/faults.h"
 #include "store/state.h"
 
 /* A chained line: "CRC32HEX CHAIN RECORD\n". */
@@ -35,9 +36,6 @@ struct journal {
 	size_t torn_len;
 	char chain_hex[JOURNAL_CHAIN_HEX];
 };
-
-/* The journal open now, for journal_power_loss() (one at a time: the store's). */
-static struct journal *open_journal;
 
 /* The device key (journal_use_key()): its HMAC states, and its id as key notes name it. */
 static struct {
@@ -343,14 +341,16 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 		}
 	}
 	j->lines = scan_lines(path, &j->was_keyed);
-	open_journal = j;
+	/* One open at a time, the store's: what journal_power_loss() cuts. */
+	store_faults()->journal = j;
 	return j;
 }
 
 void journal_power_loss(void)
 {
-	if (open_journal && open_journal->synced >= 0 &&
-	    ftruncate(open_journal->fd, open_journal->synced))
+	const struct journal *j = store_faults()->journal;
+
+	if (j && j->synced >= 0 && ftruncate(j->fd, j->synced))
 		log_error(LOG_GAME, "power loss: cannot cut the journal: %s", strerror(errno));
 }
 
@@ -358,8 +358,8 @@ void journal_close(struct journal *j)
 {
 	if (!j)
 		return;
-	if (open_journal == j)
-		open_journal = NULL;
+	if (store_faults()->journal == j)
+		store_faults()->journal = NULL;
 	journal_sync(j);
 	close(j->fd);
 	free(j);
