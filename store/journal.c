@@ -18,6 +18,11 @@
 /* A chained line: "CRC32HEX CHAIN RECORD\n". */
 #define CHAINED_EXTRA (2 * JOURNAL_CHAIN_BYTES + 1)
 
+/* The chain's state: start (16 zero bytes), moved on by one record's text. */
+struct journal_chain {
+	unsigned char v[JOURNAL_CHAIN_BYTES];
+};
+
 struct journal {
 	int fd;
 	bool sync;
@@ -37,6 +42,8 @@ struct journal {
 	char chain_hex[JOURNAL_CHAIN_HEX];
 };
 
+static int journal_sync(struct journal *j);
+
 /* The device key (journal_use_key()): its HMAC states, and its id as key notes name it. */
 static struct {
 	bool set;
@@ -44,7 +51,7 @@ static struct {
 	char id[JOURNAL_KEY_ID_HEX];
 } device_key;
 
-uint32_t journal_crc32(const void *data, size_t len)
+static uint32_t journal_crc32(const void *data, size_t len)
 {
 	static uint32_t table[256];
 	static bool ready;
@@ -69,12 +76,12 @@ uint32_t journal_crc32(const void *data, size_t len)
 
 /* ------------------------------------------------------------------ the chain */
 
-void journal_chain_start(struct journal_chain *c)
+static void journal_chain_start(struct journal_chain *c)
 {
 	memset(c->v, 0, sizeof(c->v));
 }
 
-void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
+static void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
 {
 	unsigned char d[SHA256_SIZE];
 	struct sha256 h;
@@ -124,7 +131,7 @@ const char *journal_key_id(void)
 	return device_key.set ? device_key.id : "";
 }
 
-void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
+static void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
 {
 	sha256_hex(c->v, sizeof(c->v), out);
 }
@@ -420,24 +427,6 @@ int journal_format(char *line, size_t size, uint64_t ms, const char *type, const
 	return n;
 }
 
-int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
-{
-	char line[JOURNAL_LINE_MAX + 1];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = format_v(line, sizeof(line), ms, type, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	if (journal_append_line(j, line, (size_t)n)) {
-		log_error(LOG_GAME, "journal write failed: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* One line of journal_format appended, chained in the journal's mode. */
 static int append_one(struct journal *j, const char *line, size_t len)
 {
@@ -514,7 +503,8 @@ int journal_append_line(struct journal *j, const char *line, size_t len)
 	return append_one(j, line, len);
 }
 
-int journal_sync(struct journal *j)
+/* Sync everything appended so far to storage (fdatasync), if syncing is on. */
+static int journal_sync(struct journal *j)
 {
 	if (!j->dirty)
 		return 0;
