@@ -72,3 +72,25 @@ char *strbuf_finish(struct strbuf *b)
 	b->p[b->len] = '\0';
 	return b->p;
 }
+
+int strv_append(char ***v, size_t *n, size_t *cap, const char *s)
+{
+	char *copy = strdup(s);
+
+	if (!copy)
+		return -1;
+	if (*n == *cap) {
+		size_t grown = *cap ? *cap * 2 : 256;
+		char **l = realloc(*v, grown * sizeof(*l));
+
+		if (!l) {
+			free(copy);
+			errno = ENOMEM;
+			return -1;
+		}
+		*v = l;
+		*cap = grown;
+	}
+	(*v)[(*n)++] = copy;
+	return 0;
+}

@@ -20,4 +20,8 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format
 /* The string (malloc'd; "" if nothing was added), or NULL with errno ENOMEM. */
 char *strbuf_finish(struct strbuf *b);
 
+/* A copy of s appended to a growable array of strings: (*v)[*n], grown by doubling from 256
+ * (*cap).  0, or -1 with errno ENOMEM and nothing appended. */
+int strv_append(char ***v, size_t *n, size_t *cap, const char *s);
+
 #endif

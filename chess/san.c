@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/lang.h"
+
 /* How a move is written: PGN SAN and the scoresheet form differ only in these. */
 struct notation_style {
 	const char *letters; /* piece letters indexed by enum chess_piece_type */
@@ -25,30 +27,25 @@ static const struct notation_style san_style = {" PNBRQK", 'O', true};
 
 /* Appendix C's national letters of the languages the device speaks, for K Q R B N, and the
  * same indexed by enum chess_piece_type (a pawn has no letter). */
-static const struct {
-	char lang[3];
+static const struct national_letters {
 	char letters[6];
 	char by_type[8];
-} national[] = {
-    {"en", "KQRBN", "  NBRQK"},
-    {"de", "KDTLS", "  SLTDK"},
-    {"sv", "KDTLS", "  SLTDK"},
-    {"nl", "KDTLP", "  PLTDK"},
+} national[PHRASE_LANG_COUNT] = {
+    [PHRASE_EN] = {"KQRBN", "  NBRQK"},
+    [PHRASE_DE] = {"KDTLS", "  SLTDK"},
+    [PHRASE_SV] = {"KDTLS", "  SLTDK"},
+    [PHRASE_NL] = {"KDTLP", "  PLTDK"},
 };
-#define NATIONAL_COUNT (sizeof(national) / sizeof(national[0]))
 
-/* The row of a language (English for NULL or one the device does not speak). */
-static int national_row(const char *lang)
+/* The row of a language: English for NULL or one the device does not speak. */
+static const struct national_letters *national_of(const char *lang)
 {
-	for (size_t i = 0; lang && i < NATIONAL_COUNT; i++)
-		if (!strcmp(lang, national[i].lang))
-			return (int)i;
-	return 0;
+	return &national[phrase_lang_or(lang, PHRASE_EN)];
 }
 
 const char *chess_piece_letters(const char *lang)
 {
-	return national[national_row(lang)].letters;
+	return national_of(lang)->letters;
 }
 
 /* Appends to a bounded buffer; output is cut rather than overflowing. */
@@ -186,7 +183,7 @@ void chess_move_to_local(const struct chess_pos *pos, chess_move m, char *buf, s
 void chess_move_to_local_lang(const struct chess_pos *pos, chess_move m, const char *lang,
 			      char *buf, size_t size)
 {
-	const struct notation_style style = {national[national_row(lang)].by_type, '0', false};
+	const struct notation_style style = {national_of(lang)->by_type, '0', false};
 
 	format_move(pos, m, &style, buf, size);
 }
@@ -379,7 +376,7 @@ int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_mo
 int chess_move_parse_lang(const struct chess_pos *pos, const char *text, const char *lang,
 			  chess_move *out, struct chess_error *err)
 {
-	const char *extra = lang ? national[national_row(lang)].by_type : NULL;
+	const char *extra = lang ? national_of(lang)->by_type : NULL;
 	const char *s = text;
 	size_t start = 0, len;
 	enum chess_piece_type piece = CHESS_NO_PIECE, promo = CHESS_NO_PIECE;

@@ -18,6 +18,7 @@
 #include "base/log.h"
 #include "chess/chess.h"
 #include "cli/cli.h"
+#include "game/color.h"
 
 void cli_mate_usage(FILE *f)
 {
@@ -46,7 +47,7 @@ static void answer(const struct chess_pos *pos, enum chess_color side)
 	enum chess_mate m = chess_pos_mate(pos, side, &info);
 	double ms = now_ms() - t0;
 
-	printf("%s %s %.3f", side == CHESS_WHITE ? "white" : "black", chess_mate_name(m), ms);
+	printf("%s %s %.3f", game_color_name(side), chess_mate_name(m), ms);
 	if (m == CHESS_MATE_POSSIBLE && info.line_len == 0 && !strcmp(info.reason, "helpmate")) {
 		printf(" (mated already)");
 	} else if (m == CHESS_MATE_POSSIBLE && info.line_len > 0) {

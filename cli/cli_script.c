@@ -24,6 +24,7 @@
 #include "chess/pgn.h"
 #include "cli/cli.h"
 #include "game/clock.h"
+#include "game/color.h"
 #include "store/state.h"
 
 #define STILL_BEFORE_PRESS_MS 400 /* well above the 150 ms settle time */
@@ -516,7 +517,7 @@ int cli_script(int argc, char **argv)
 	fprintf(g.out, "# %s - %s\n",
 		pgn_game_tag(&game, "White") ? pgn_game_tag(&game, "White") : "?",
 		pgn_game_tag(&game, "Black") ? pgn_game_tag(&game, "Black") : "?");
-	fprintf(g.out, "player %s\n", g.player == CHESS_WHITE ? "white" : "black");
+	fprintf(g.out, "player %s\n", game_color_name(g.player));
 	fprintf(g.out, "time-control %s\n", tc_text);
 	chess_fen_format(&game.game.start, fen, sizeof(fen));
 	if (strcmp(fen, CHESS_FEN_START))

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "control/json.h"
+#include "game/color.h"
 
 /* A field as text ("" when it is not there); true when it is. */
 static bool text(const char *json, const char *key, char *buf, size_t size)
@@ -43,11 +44,6 @@ static bool flag(const char *json, const char *key)
 	return json_get(json, key, v, sizeof(v)) >= 0 && !strcmp(v, "true");
 }
 
-static int color_of(const char *word)
-{
-	return !strcmp(word, "white") ? CHESS_WHITE : !strcmp(word, "black") ? CHESS_BLACK : -1;
-}
-
 #define NEED(cond, what)                                                                           \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
@@ -71,7 +67,7 @@ static int state_of(const char *json, struct lichess_state *s, char *err, size_t
 	NEED(text(json, "status", s->status, sizeof(s->status)) && s->status[0],
 	     "a state without its status");
 	text(json, "winner", winner, sizeof(winner));
-	s->winner = color_of(winner);
+	s->winner = game_color_parse(winner);
 	s->wdraw = flag(json, "wdraw");
 	s->bdraw = flag(json, "bdraw");
 	s->wtakeback = flag(json, "wtakeback");
@@ -152,7 +148,7 @@ static int game_event(const char *json, struct lichess_game_event *e, char *err,
 	NEED(text(game, "gameId", e->game_id, sizeof(e->game_id)) && e->game_id[0],
 	     "a game event without its gameId");
 	text(game, "color", color, sizeof(color));
-	e->color = color_of(color);
+	e->color = game_color_parse(color);
 	text(game, "speed", e->speed, sizeof(e->speed));
 	if (json_get(game, "variant", sub, sizeof(sub)) >= 0)
 		text(sub, "key", e->variant, sizeof(e->variant));

@@ -4,25 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/lang.h"
 #include "clockface/face.h"
 
 void face_names(const char *lang, const char *names[2])
 {
 	static const struct {
-		const char *lang, *white, *black;
-	} table[] = {
-	    {"de", "WEISS", "SCHWARZ"},
-	    {"sv", "VIT", "SVART"},
-	    {"nl", "WIT", "ZWART"},
-	    {"en", "WHITE", "BLACK"},
+		const char *white, *black;
+	} table[PHRASE_LANG_COUNT] = {
+	    [PHRASE_DE] = {"WEISS", "SCHWARZ"},
+	    [PHRASE_SV] = {"VIT", "SVART"},
+	    [PHRASE_NL] = {"WIT", "ZWART"},
+	    [PHRASE_EN] = {"WHITE", "BLACK"},
 	};
-	size_t i;
+	enum phrase_lang row = phrase_lang_or(lang, PHRASE_EN);
 
-	for (i = 0; i + 1 < sizeof(table) / sizeof(table[0]); i++)
-		if (lang && !strcmp(lang, table[i].lang))
-			break;
-	names[0] = table[i].white;
-	names[1] = table[i].black;
+	names[0] = table[row].white;
+	names[1] = table[row].black;
 }
 
 void face_format_time(int64_t ms, bool tenths, char *buf, size_t size)
@@ -208,24 +206,20 @@ uint64_t face_next_change_ms(const struct face_view *v, bool tenths)
 /* ------------------------------------------------------------------ the arbiter's menu */
 
 static const struct menu_words {
-	const char *lang, *title, *resume, *set, *result, *close, *wait, *moves, *seal;
-} menu_words[] = {
-    {"de", "SCHIEDSRICHTER", "UHREN STARTEN", "UHREN STELLEN", "ERGEBNIS", "SCHLIESSEN", "WARTEN",
-     "Z", "SIEGEL"},
-    {"sv", "DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D",
-     "SIGILL"},
-    {"nl", "ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z", "ZEGEL"},
-    {"en", "ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M", "SEAL"},
+	const char *title, *resume, *set, *result, *close, *wait, *moves, *seal;
+} menu_words[PHRASE_LANG_COUNT] = {
+    [PHRASE_DE] = {"SCHIEDSRICHTER", "UHREN STARTEN", "UHREN STELLEN", "ERGEBNIS", "SCHLIESSEN",
+		   "WARTEN", "Z", "SIEGEL"},
+    [PHRASE_SV] = {"DOMARE", "STARTA KLOCKAN", "STALL KLOCKAN", "RESULTAT", "STANG", "VANTA", "D",
+		   "SIGILL"},
+    [PHRASE_NL] = {"ARBITER", "KLOK STARTEN", "KLOK ZETTEN", "UITSLAG", "SLUITEN", "WACHT", "Z",
+		   "ZEGEL"},
+    [PHRASE_EN] = {"ARBITER", "START CLOCKS", "SET CLOCKS", "RESULT", "CLOSE", "WAIT", "M", "SEAL"},
 };
 
 static const struct menu_words *words_of(const char *lang)
 {
-	size_t i;
-
-	for (i = 0; i + 1 < sizeof(menu_words) / sizeof(menu_words[0]); i++)
-		if (lang && !strcmp(lang, menu_words[i].lang))
-			break;
-	return &menu_words[i];
+	return &menu_words[phrase_lang_or(lang, PHRASE_EN)];
 }
 
 /* "W 1:29:59  Z  23", the field being set blanked when blink_off. */

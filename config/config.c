@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "chess/chess.h"
+#include "game/color.h"
 #include "base/log.h"
 #include "base/utf8.h"
 
@@ -327,12 +328,11 @@ static int set_game(struct config *cfg, const char *key, const char *value, char
 	long v;
 
 	if (!strcmp(key, "player")) {
-		if (!strcmp(value, "white"))
-			cfg->player = CHESS_WHITE;
-		else if (!strcmp(value, "black"))
-			cfg->player = CHESS_BLACK;
-		else
+		int player = game_color_parse(value);
+
+		if (player < 0)
 			BAD("player must be white or black, not '%s'", value);
+		cfg->player = player;
 	} else if (!strcmp(key, "time-control")) {
 		struct time_control tc;
 		char tc_err[128];

@@ -10,6 +10,7 @@
 
 #include "chess/chess.h"
 #include "game/clock.h"
+#include "game/color.h"
 
 #define BAD(...)                                                                                   \
 	do {                                                                                       \
@@ -110,14 +111,11 @@ int online_config_set(struct online_config *cfg, const char *key, const char *va
 		return 0;
 	}
 	if (!strcmp(key, "color")) {
-		if (!strcmp(value, "random"))
-			cfg->color = -1;
-		else if (!strcmp(value, "white"))
-			cfg->color = CHESS_WHITE;
-		else if (!strcmp(value, "black"))
-			cfg->color = CHESS_BLACK;
-		else
+		int color = game_color_parse(value);
+
+		if (color < 0 && strcmp(value, "random"))
 			BAD("color must be white, black or random, not '%s'", value);
+		cfg->color = color; /* -1: random */
 		return 0;
 	}
 	BAD("unknown key '%s' in [online]", key);

@@ -101,9 +101,7 @@ void control_h_status(const struct control_env *env, struct control_request *req
 	referee_engine_info(env->referee, &x.engine);
 	referee_review_info(env->referee, &x.review);
 	referee_online_info(env->referee, env->now, &x.online);
-	x.audience = req->public_view		 ? GAME_AUDIENCE_PUBLIC
-		     : env->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
-						 : GAME_AUDIENCE_PLAYER;
+	x.audience = game_audience_level(req->public_view, env->role == ROLE_ARBITER);
 	control_reply_status(&out->reply, referee_game(env->referee), &x);
 }
 

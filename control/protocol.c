@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/lang.h"
 #include "base/utf8.h"
 
 #define MAX_WORDS CONTROL_MAX_WORDS
@@ -438,14 +439,12 @@ static int p_auth(const struct control_words *ws, struct control_request *req,
 static int p_notation(const struct control_words *ws, struct control_request *req,
 		      struct game_reply *err)
 {
-	static const char *const langs[] = {"de", "en", "sv", "nl"};
+	int lang = ws->n == 2 ? phrase_lang_parse(ws->w[1]) : -1;
 
-	for (size_t i = 0; ws->n == 2 && i < sizeof(langs) / sizeof(langs[0]); i++)
-		if (!strcmp(ws->w[1], langs[i])) {
-			copy(req->game.lang, sizeof(req->game.lang), langs[i]);
-			return 0;
-		}
-	return usage(ws, req->command->usage, err);
+	if (lang < 0)
+		return usage(ws, req->command->usage, err);
+	copy(req->game.lang, sizeof(req->game.lang), phrase_lang_code((enum phrase_lang)lang));
+	return 0;
 }
 
 static int p_export(const struct control_words *ws, struct control_request *req,

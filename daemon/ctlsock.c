@@ -533,9 +533,8 @@ static void send_event(struct ctlsock *c, const char *json, enum game_audience a
 
 	for (int i = 0; i < CTLSOCK_MAX_CLIENTS; i++) {
 		struct client *cl = &c->clients[i];
-		enum game_audience level = cl->watch_public	      ? GAME_AUDIENCE_PUBLIC
-					   : cl->role == ROLE_ARBITER ? GAME_AUDIENCE_ARBITER
-								      : GAME_AUDIENCE_PLAYER;
+		enum game_audience level =
+		    game_audience_level(cl->watch_public, cl->role == ROLE_ARBITER);
 
 		if (cl->fd >= 0 && cl->watching && game_audience_reaches(audience, level))
 			send_line(c, cl, json, len);
@@ -1108,6 +1107,11 @@ static int listen_at(struct ctlsock *c, const char *path, const char *group)
 	}
 	unlink(path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/* The file bind() makes takes the socket's own mode less the umask (Linux): 0660 from
+	 * the first moment, never wider than it ends up, whatever the umask of the daemon run
+	 * by hand (the chmod() below then only adds the group's bits a umask took). */
+	if (fd >= 0 && fchmod(fd, 0660))
+		log_warn(LOG_CONTROL, "%s: %s", path, strerror(errno));
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 16)) {
 		log_error(LOG_CONTROL, "%s: %s; no control socket", path, strerror(errno));
 		if (fd >= 0)

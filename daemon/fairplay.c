@@ -45,6 +45,7 @@ struct fairplay_watch {
 	bool thread_started;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
+	pthread_cond_t taken; /* the reader has a result (for fairplay_watch_wait) */
 	bool request, request_files, quit, ready;
 	struct fairplay_state result;
 	/* The reader's own: the package's files as checked at the game's start. */
@@ -83,6 +84,7 @@ static void *reader(void *arg)
 		pthread_mutex_lock(&w->lock);
 		w->result = s;
 		w->ready = true;
+		pthread_cond_broadcast(&w->taken);
 		if (write(w->done, &one, sizeof(one)) < 0 && errno != EAGAIN)
 			log_warn(LOG_MAIN, "fair play: cannot signal a reading: %s",
 				 strerror(errno));
@@ -223,6 +225,7 @@ struct fairplay_watch *fairplay_watch_open(const struct fairplay_config *cfg, bo
 	w->netlink = w->rfkill = -1;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->taken, NULL);
 	w->done = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (w->done < 0 || pthread_create(&w->thread, NULL, reader, w)) {
 		log_warn(LOG_MAIN, "fair play: cannot start the reader: %s", strerror(errno));
@@ -253,6 +256,17 @@ struct fairplay_watch *fairplay_watch_open(const struct fairplay_config *cfg, bo
 	return w;
 }
 
+bool fairplay_watch_wait(struct fairplay_watch *w)
+{
+	if (!w || !w->busy)
+		return false;
+	pthread_mutex_lock(&w->lock);
+	while (!w->ready)
+		pthread_cond_wait(&w->taken, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return true;
+}
+
 void fairplay_watch_free(struct fairplay_watch *w)
 {
 	if (!w)
@@ -277,6 +291,7 @@ void fairplay_watch_free(struct fairplay_watch *w)
 		close(w->rfkill);
 	}
 	pthread_cond_destroy(&w->wake);
+	pthread_cond_destroy(&w->taken);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

@@ -32,6 +32,10 @@ struct fairplay_watch *fairplay_watch_open(const struct fairplay_config *cfg, bo
 					   const char *config_digest, struct loop *loop,
 					   fairplay_active_fn active, fairplay_changed_fn changed,
 					   void *user);
+/* Virtual time: a reading asked for takes no virtual time.  Waits until the reader has it
+ * (the loop then takes it from its descriptor before time moves on); whether one was asked
+ * for. */
+bool fairplay_watch_wait(struct fairplay_watch *w);
 void fairplay_watch_free(struct fairplay_watch *w);
 
 #endif

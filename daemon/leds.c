@@ -41,14 +41,14 @@ static void leds_run(void *user, uint64_t now)
 		if (rc < 0) {
 			if (!l->failing)
 				log_warn(LOG_CLOCK, "clock LED %s: cannot drive its line",
-					 side ? "black" : "white");
+					 game_color_name(side));
 			l->failing = true;
 			continue;
 		}
 		l->shown[side] = on;
 		if (rc == 0 && trace_on())
 			trace_at(0, "led", "%llu %s %d", (unsigned long long)now,
-				 side ? "black" : "white",
+				 game_color_name(side),
 				 board_line_level(l->board, board_led_line(l->board, side)));
 	}
 }

@@ -69,6 +69,8 @@ struct daemon {
 	struct options opt;
 	struct loop *loop;
 	struct board *board;
+	enum board_kind board_kind; /* what --board names */
+	const char *board_arg;	    /* what follows its "name:", or NULL */
 	struct driver *driver;
 	struct voice *voice;
 	struct store *store;
@@ -191,7 +193,7 @@ static int game_settings(const struct daemon *d, struct referee_settings *s, cha
 {
 	const struct config *cfg = &d->cfg;
 	const struct script_header *h = d->driver ? driver_header(d->driver) : NULL;
-	const char *script = d->driver ? strchr(d->opt.board_spec, ':') + 1 : "";
+	const char *script = d->driver ? d->board_arg : "";
 	struct game_params *p = &s->next;
 	struct time_control tc;
 	struct chess_pos pos;
@@ -464,7 +466,7 @@ static uint64_t end_deadline(void *user, uint64_t now)
 {
 	struct daemon *d = user;
 
-	if (d->end_at == UINT64_MAX && strcmp(d->opt.board_spec, "gpiod") &&
+	if (d->end_at == UINT64_MAX && d->board_kind != BOARD_GPIOD &&
 	    (!d->driver || driver_done(d->driver)) && board_finished(d->board))
 		d->end_at = now + END_GRACE_MS;
 	return d->end_at;
@@ -655,14 +657,17 @@ static void said_run(void *user, uint64_t now)
 	}
 }
 
-/* Virtual time: speech finishes before time moves on, and what was said is reported now. */
+/* Virtual time: speech finishes before time moves on, and what was said is reported now; a
+ * reading of the machine's fair-play state asked for is taken before time moves on too (a
+ * game's start is read at its start, however fast the script goes on). */
 static bool voice_idle(void *user)
 {
 	struct daemon *d = user;
+	bool reading = fairplay_watch_wait(d->fairplay);
 
 	voice_wait_idle(d->voice);
 	take_said(d, loop_now(d->loop));
-	return d->said_count > 0;
+	return d->said_count > 0 || reading;
 }
 
 static int open_signals(void)
@@ -712,17 +717,16 @@ static int open_board(struct daemon *d, char *err, size_t err_size)
 {
 	const char *spec = d->opt.board_spec;
 
-	if (!strncmp(spec, "sim:", 4)) {
-		if (!spec[4]) {
-			snprintf(err, err_size, "board '%s' needs a file name", spec);
-			return -1;
-		}
-		d->driver = driver_open(spec + 4, &d->cfg.board, err, err_size);
+	if (board_spec_parse(spec, &d->board_kind, &d->board_arg, err, err_size))
+		return -1;
+	if (d->board_kind == BOARD_SIM && d->board_arg) {
+		d->driver = driver_open(d->board_arg, &d->cfg.board, err, err_size);
 		if (!d->driver)
 			return -1;
 		if (driver_fd(d->driver) >= 0 && d->opt.virtual_time) {
 			snprintf(err, err_size,
-				 "%s: a live script (a named pipe) needs --time real", spec + 4);
+				 "%s: a live script (a named pipe) needs --time real",
+				 d->board_arg);
 			return -1;
 		}
 	}
@@ -923,9 +927,9 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 	d->takeover = takeover_open(d->loop, d->referee);
 	if (notify_wanted())
 		loop_add_source(d->loop, status_deadline, status_run, d);
-	d->power = power_open(&d->cfg.power, !strcmp(d->opt.board_spec, "gpiod"), d->loop,
-			      power_changed, d);
-	d->fairplay = fairplay_watch_open(&d->cfg.fairplay, !strcmp(d->opt.board_spec, "gpiod"),
+	d->power =
+	    power_open(&d->cfg.power, d->board_kind == BOARD_GPIOD, d->loop, power_changed, d);
+	d->fairplay = fairplay_watch_open(&d->cfg.fairplay, d->board_kind == BOARD_GPIOD,
 					  d->cfg.train_engine, ANNABELLA_VERSION, d->cfg.digest,
 					  d->loop, fairplay_active, fairplay_changed, d);
 	loop_add_fd(d->loop, d->sigfd, POLLIN, signal_ready, d);

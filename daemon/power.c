@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/firstline.h"
 #include "base/log.h"
 
 #define POWER_PERIOD_MS 2000
@@ -23,31 +24,13 @@ const char *power_problem_name(unsigned problems)
 	return "ok";
 }
 
-/* The first line of a small sysfs file, without its newline.  0, or -1. */
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)size, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	n = strcspn(buf, "\n");
-	buf[n] = '\0';
-	return 0;
-}
-
 static int read_in(const char *dir, const char *name, char *buf, size_t size)
 {
 	char path[PATH_MAX];
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return -1;
-	return read_line(path, buf, size);
+	return file_first_line(path, buf, size);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -103,7 +86,7 @@ static void read_undervoltage(const struct power_config *cfg, struct power_statu
 	} else {
 		snprintf(path, sizeof(path), "%s", cfg->undervoltage);
 	}
-	if (read_line(path, value, sizeof(value)))
+	if (file_first_line(path, value, sizeof(value)))
 		return;
 	errno = 0;
 	flags = strtoul(value, &end, 16);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "store/state.h"
+#include "game/color.h"
 #include "gpio/board.h"
 
 #define MAX_WORDS 64
@@ -143,11 +144,8 @@ static int parse_header(struct parser *p, char **w, int n)
 			return fail(p, "duplicate 'player' (first on line %d)", h->player_line);
 		if (n != 2)
 			return fail(p, "usage: player white|black");
-		if (!strcmp(w[1], "white"))
-			h->player = 0;
-		else if (!strcmp(w[1], "black"))
-			h->player = 1;
-		else
+		h->player = game_color_parse(w[1]);
+		if (h->player < 0)
 			return fail(p, "bad player '%s' (white or black)", w[1]);
 		h->player_line = p->line;
 		return 0;

@@ -42,6 +42,16 @@ static inline bool game_audience_reaches(enum game_audience event, enum game_aud
 	return event <= level;
 }
 
+/* The level a reader is at: what it asked to see as the public (a public view, a public
+ * watch) whatever its role, else the arbiter's for the arbiter and the player's for everyone
+ * else (the player, the assistant).  The one rule for replies and watched events alike. */
+static inline enum game_audience game_audience_level(bool public_view, bool arbiter)
+{
+	return public_view ? GAME_AUDIENCE_PUBLIC
+	       : arbiter   ? GAME_AUDIENCE_ARBITER
+			   : GAME_AUDIENCE_PLAYER;
+}
+
 /* The referee's decision for a record it hands out, and for an effect. */
 enum game_audience game_record_audience(const struct game_record *rec);
 enum game_audience game_effect_audience(const struct game_effect *fx);

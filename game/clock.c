@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game/color.h"
+
 /* ---------------------------------------------------------------- time controls */
 
 static int parse_fail(struct time_control *tc, char *err, size_t err_size, size_t column,
@@ -587,24 +589,19 @@ void clock_format_hms(int64_t ms, char *buf, size_t size)
 
 static const char *const state_names[] = {"not-started", "running", "paused", "flagged", "stopped"};
 
-static const char *color_word(int color)
-{
-	return color ? "black" : "white";
-}
-
 int clock_encode(const struct chess_clock *c, uint64_t now, char *buf, size_t size)
 {
 	uint64_t used[2] = {turn_used(c, 0, now), turn_used(c, 1, now)};
 
 	return snprintf(
 	    buf, size, "%s %s %lld %lld %d %d %d %d %d %d %llu %llu %lld %lld %s %s %llu %llu",
-	    state_names[c->state], color_word(c->running), (long long)c->remaining_ms[0],
+	    state_names[c->state], game_color_name(c->running), (long long)c->remaining_ms[0],
 	    (long long)c->remaining_ms[1], c->moves[0], c->moves[1], c->period[0], c->period[1],
 	    c->moves_in_period[0], c->moves_in_period[1], (unsigned long long)used[0],
 	    (unsigned long long)used[1], (long long)c->last_press_ms[0],
-	    (long long)c->last_press_ms[1], color_word(c->first_mover),
-	    c->flagged < 0 ? "-" : color_word(c->flagged), (unsigned long long)c->game_used_ms[0],
-	    (unsigned long long)c->game_used_ms[1]);
+	    (long long)c->last_press_ms[1], game_color_name(c->first_mover),
+	    c->flagged < 0 ? "-" : game_color_name(c->flagged),
+	    (unsigned long long)c->game_used_ms[0], (unsigned long long)c->game_used_ms[1]);
 }
 
 static int word_index(const char *word, const char *const *names, int count)
@@ -617,7 +614,6 @@ static int word_index(const char *word, const char *const *names, int count)
 
 int clock_decode(struct chess_clock *c, const char *text, uint64_t now)
 {
-	static const char *const colors[] = {"white", "black", "-"};
 	char state[16], running[8], first[8], flagged[8];
 	long long w, b, lw, lb;
 	unsigned long long uw, ub;
@@ -631,9 +627,9 @@ int clock_decode(struct chess_clock *c, const char *text, uint64_t now)
 	    !n)
 		return -1;
 	st = word_index(state, state_names, 5);
-	run = word_index(running, colors, 2);
-	fm = word_index(first, colors, 2);
-	fl = word_index(flagged, colors, 3);
+	run = game_color_parse(running);
+	fm = game_color_parse(first);
+	fl = strcmp(flagged, "-") ? game_color_parse(flagged) : 2; /* 2: no flag fell */
 	if (st < 0 || run < 0 || fm < 0 || fl < 0 || mw < 0 || mb < 0 || iw < 0 || ib < 0 ||
 	    pw < 0 || pb < 0 || pw >= TC_MAX_PERIODS || pb >= TC_MAX_PERIODS || uw > UINT32_MAX ||
 	    ub > UINT32_MAX || w < -TC_MAX_SECONDS * 1000ll * TC_MAX_PERIODS ||

@@ -925,20 +925,6 @@ int game_record_decode(struct game_record *rec, const char *type, const char *ar
 
 /* ------------------------------------------------------------------ names */
 
-const char *game_color_name(int color)
-{
-	return color ? "black" : "white";
-}
-
-int game_color_parse(const char *text)
-{
-	if (!strcmp(text, "white"))
-		return CHESS_WHITE;
-	if (!strcmp(text, "black"))
-		return CHESS_BLACK;
-	return -1;
-}
-
 const char *game_press_kind_name(enum press_kind kind)
 {
 	static const char *const names[PRESS_KIND_COUNT] = {"start",   "move",	 "idle", "refused",

@@ -73,6 +73,7 @@
 #include "chess/chess.h"
 #include "game/audience.h"
 #include "game/clock.h"
+#include "game/color.h"
 #include "game/fairplay.h"
 #include "game/result.h"
 #include "game/rules.h"
@@ -266,8 +267,6 @@ int game_record_encode(const struct game_record *r, char *buf, size_t size);
 int game_record_decode(struct game_record *r, const char *type, const char *args, uint64_t ms,
 		       char *err, size_t err_size);
 
-const char *game_color_name(int color); /* "white", "black" */
-int game_color_parse(const char *text); /* -1 if neither */
 const char *game_press_kind_name(enum press_kind kind);
 const char *game_claim_kind_name(enum claim_kind kind); /* "threefold", "fifty" */
 const char *game_mode_name(enum game_mode mode);	/* "tournament", "casual", "online" */

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game/color.h"
+
 static const char *const pgn_names[TERMINATION_COUNT] = {
     "", "normal", "time forfeit", "rules infraction", "adjudication", "abandoned",
 };
@@ -26,7 +28,7 @@ void result_flag(struct result_flow *r, int color, const char *result)
 	r->flag_color = color;
 	snprintf(r->flag_result, sizeof(r->flag_result), "%s", result);
 	/* Why the result waits, for status: a "*" is the arbiter's to decide. */
-	snprintf(r->reason, sizeof(r->reason), "%s's flag fell%s", color ? "black" : "white",
+	snprintf(r->reason, sizeof(r->reason), "%s's flag fell%s", game_color_name(color),
 		 strcmp(result, "*") ? "" : ": the arbiter decides");
 }
 

@@ -345,11 +345,48 @@ static int read_initial(struct board *b, bool holes, bool buttons)
 
 /* ------------------------------------------------------------------ API */
 
+/* The backends a board spec names, by enum board_kind (gpsd's driver table): "NAME", or
+ * "NAME:ARG" for a backend that takes an argument. */
+static const struct {
+	const struct line_backend *be;
+	bool takes_arg; /* "NAME:ARG" */
+	bool needs_arg; /* not "NAME" alone */
+} backends[BOARD_KIND_COUNT] = {
+    [BOARD_GPIOD] = {&line_backend_gpiod, false, false},
+    [BOARD_SIM] = {&line_backend_sim, true, false},
+    [BOARD_REPLAY] = {&line_backend_replay, true, true},
+};
+
+int board_spec_parse(const char *spec, enum board_kind *kind, const char **arg, char *err,
+		     size_t err_size)
+{
+	for (int k = 0; k < BOARD_KIND_COUNT; k++) {
+		size_t len = strlen(backends[k].be->name);
+		const char *rest = spec + len;
+
+		if (strncmp(spec, backends[k].be->name, len) ||
+		    (*rest ? *rest != ':' || !backends[k].takes_arg : backends[k].needs_arg))
+			continue;
+		if (*rest && !rest[1]) {
+			snprintf(err, err_size, "board '%s' needs a file name", spec);
+			errno = EINVAL;
+			return -1;
+		}
+		*kind = (enum board_kind)k;
+		*arg = *rest ? rest + 1 : NULL;
+		return 0;
+	}
+	snprintf(err, err_size, "unknown board '%s' (gpiod, sim:SCRIPT or replay:LOG)", spec);
+	errno = EINVAL;
+	return -1;
+}
+
 struct board *board_open(const struct board_config *cfg, const char *spec, const char *record_path,
 			 uint64_t now_ms, char *err, size_t err_size)
 {
 	struct board *b;
-	const char *arg = NULL;
+	enum board_kind kind;
+	const char *arg;
 	char msg[256];
 
 	if (board_config_check(cfg, msg, sizeof(msg))) {
@@ -365,25 +402,9 @@ struct board *board_open(const struct board_config *cfg, const char *spec, const
 	b->cfg = *cfg;
 	b->record_fd = -1;
 	snprintf(b->spec, sizeof(b->spec), "%s", spec);
-	if (!strcmp(spec, "gpiod")) {
-		b->be = &line_backend_gpiod;
-	} else if (!strcmp(spec, "sim") || !strncmp(spec, "sim:", 4)) {
-		b->be = &line_backend_sim;
-		arg = spec[3] ? spec + 4 : "sim";
-	} else if (!strncmp(spec, "replay:", 7)) {
-		b->be = &line_backend_replay;
-		arg = spec + 7;
-	} else {
-		snprintf(err, err_size, "unknown board '%s' (gpiod, sim:SCRIPT or replay:LOG)",
-			 spec);
-		errno = EINVAL;
+	if (board_spec_parse(spec, &kind, &arg, err, err_size))
 		goto fail_free;
-	}
-	if (arg && !*arg) {
-		snprintf(err, err_size, "board '%s' needs a file name", spec);
-		errno = EINVAL;
-		goto fail_free;
-	}
+	b->be = backends[kind].be;
 	b->start_ns = b->last_ns = now_ms * NS_PER_MS;
 	b->debounce_ns = (uint64_t)cfg->debounce_ms * NS_PER_MS;
 	b->scanned = !b->be->recorded && cfg->wiring != BOARD_WIRING_DIRECT;

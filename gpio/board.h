@@ -155,6 +155,17 @@ struct board;
  */
 #define BOARD_VIRTUAL_LINE 1000
 
+/* The line backends a board spec names: the real board's GPIO lines, the simulated board
+ * (moved by a board script), a line log played back. */
+enum board_kind { BOARD_GPIOD = 0, BOARD_SIM, BOARD_REPLAY, BOARD_KIND_COUNT };
+/*
+ * Read a board spec, "gpiod", "sim[:NAME]" or "replay:LOG" (the backends' table in board.c):
+ * its backend into *kind and what follows "name:" into *arg (NULL when nothing does).  0, or -1
+ * with errno EINVAL and a message in err for a backend it does not know or a file name missing.
+ */
+int board_spec_parse(const char *spec, enum board_kind *kind, const char **arg, char *err,
+		     size_t err_size);
+
 /*
  * Open a board: spec is "gpiod", "sim[:NAME]" or "replay:LOG".  record_path, if not NULL,
  * receives every raw line edge (docs/scripts.md "Board scripts, line logs, time controls").  now_ms

@@ -25,6 +25,7 @@
 
 extern char **environ;
 
+#include "base/firstline.h"
 #include "base/md5.h"
 #include "base/sha256.h"
 
@@ -64,22 +65,6 @@ static int format(char *buf, size_t size, const char *fmt, ...)
 	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
-}
-
-/* The first line of a small file into buf, without its newline: 0, or -1. */
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)size, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
 }
 
 /* Append a word to a space-separated list, unless it is there; cut when full. */
@@ -160,8 +145,8 @@ static void measure_interfaces(const struct probe_config *c, struct fairplay_sta
 
 		format(path, sizeof(path), "%s/%s/flags", dir, name);
 		if (name[0] != '.' && strcmp(name, "lo") && s->n_ifaces < FAIRPLAY_IFACES &&
-		    !read_line(path, flags, sizeof(flags)) && (strtoul(flags, NULL, 16) & 1) &&
-		    strlen(name) < sizeof(f->name)) {
+		    !file_first_line(path, flags, sizeof(flags)) &&
+		    (strtoul(flags, NULL, 16) & 1) && strlen(name) < sizeof(f->name)) {
 			memset(f, 0, sizeof(*f));
 			strcpy(f->name, name);
 			format(path, sizeof(path), "%s/%s/wireless", dir, name);
@@ -191,12 +176,12 @@ static void measure_radios(const struct probe_config *c, struct fairplay_state *
 
 		format(path, sizeof(path), "%s/%s/type", dir, names[i]->d_name);
 		if (names[i]->d_name[0] != '.' && s->n_radios < FAIRPLAY_RADIOS &&
-		    !read_line(path, r->type, sizeof(r->type))) {
+		    !file_first_line(path, r->type, sizeof(r->type))) {
 			format(path, sizeof(path), "%s/%s/soft", dir, names[i]->d_name);
-			if (read_line(path, soft, sizeof(soft)))
+			if (file_first_line(path, soft, sizeof(soft)))
 				snprintf(soft, sizeof(soft), "0");
 			format(path, sizeof(path), "%s/%s/hard", dir, names[i]->d_name);
-			if (read_line(path, hard, sizeof(hard)))
+			if (file_first_line(path, hard, sizeof(hard)))
 				snprintf(hard, sizeof(hard), "0");
 			r->blocked = strcmp(soft, "0") || strcmp(hard, "0");
 			s->n_radios++;
@@ -254,7 +239,7 @@ static void measure_running(const struct probe_config *c, struct fairplay_state 
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		format(path, sizeof(path), "%s/%s/comm", c->proc, e->d_name);
-		if (read_line(path, comm, sizeof(comm)) || !engine_name(c, comm))
+		if (file_first_line(path, comm, sizeof(comm)) || !engine_name(c, comm))
 			continue;
 		format(word, sizeof(word), "%s:%s", comm, e->d_name);
 		add_word(s->running, sizeof(s->running), word);

@@ -59,6 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/lang.h"
 #include "base/log.h"
 #include "base/pinguard.h"
 #include "base/timeutil.h"
@@ -66,6 +67,7 @@
 #include "config/config.h"
 #include "control/json.h"
 #include "control/protocol.h"
+#include "game/color.h"
 #include "net/assets.h"
 #include "net/ctlclient.h"
 #include "net/httpd.h"
@@ -638,13 +640,6 @@ static void job_refused(struct job *j, const struct refusal *f)
 
 /* ------------------------------------------------------------------ the daemon's workers */
 
-/* One of the languages the page speaks. */
-static bool page_lang(const char *lang)
-{
-	return lang && (!strcmp(lang, "de") || !strcmp(lang, "en") || !strcmp(lang, "sv") ||
-			!strcmp(lang, "nl"));
-}
-
 /* The daemon's interface language as its cached status says ("" before the first). */
 static void daemon_lang(struct web *w, char lang[8])
 {
@@ -1087,7 +1082,7 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 	if (page && *page && strlen(page) <= 16 &&
 	    strspn(page, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(page))
 		snprintf(j->page, sizeof(j->page), "%s", page);
-	if (page_lang(lang))
+	if (phrase_lang_parse(lang) >= 0)
 		snprintf(j->lang, sizeof(j->lang), "%s", lang);
 	if (pin) {
 		struct pin_gate_outcome o;
@@ -1149,7 +1144,7 @@ static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 	pthread_mutex_unlock(&w->mu);
 	if (!fen[0] || chess_fen_parse(&pos, fen, &err))
 		return json_error(req, MHD_HTTP_SERVICE_UNAVAILABLE, "no position yet");
-	if (page_lang(asked))
+	if (phrase_lang_parse(asked) >= 0)
 		snprintf(lang, sizeof(lang), "%s", asked);
 	else
 		daemon_lang(w, lang);
@@ -1158,7 +1153,7 @@ static enum MHD_Result legal(struct web *w, const struct httpd_request *req)
 	json_object(&jw, NULL);
 	json_bool(&jw, "ok", true);
 	json_string(&jw, "fen", fen);
-	json_string(&jw, "to_move", pos.side == CHESS_WHITE ? "white" : "black");
+	json_string(&jw, "to_move", game_color_name(pos.side));
 	json_array(&jw, "moves");
 	for (int i = 0; i < list.count; i++) {
 		char san[CHESS_SAN_MAX], uci[8], local[CHESS_SAN_MAX];

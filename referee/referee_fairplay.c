@@ -36,12 +36,16 @@ void ref_fairplay_check(struct referee *r, uint64_t now)
 	snprintf(rec.u.fairplay.policy, sizeof(rec.u.fairplay.policy), "%s", policy);
 	if (fairplay_format(&s, rec.u.fairplay.state, sizeof(rec.u.fairplay.state)))
 		return;
-	for (int i = 0; i < FAIRPLAY_ITEM_COUNT; i++)
-		if (!items[i].ok) {
-			snprintf(rec.u.fairplay.what, sizeof(rec.u.fairplay.what), "%s",
-				 items[i].what);
-			break;
-		}
+	/* Every item the state fails, not only the first: a radio and a changed file at once
+	 * are two things for the arbiter to see in the tag and in verify's report. */
+	for (int i = 0, n = 0; i < FAIRPLAY_ITEM_COUNT; i++) {
+		size_t used = strlen(rec.u.fairplay.what);
+
+		if (items[i].ok || used >= sizeof(rec.u.fairplay.what) - 1)
+			continue;
+		snprintf(rec.u.fairplay.what + used, sizeof(rec.u.fairplay.what) - used, "%s%s",
+			 n++ ? "; " : "", items[i].what);
+	}
 	ref_emit(r, &rec);
 }
 

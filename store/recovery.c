@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/strbuf.h"
 #include "chess/pgn.h"
 #include "store/salvage.h"
 #include "store/sheet.h"
@@ -54,27 +55,6 @@ struct replay {
 };
 
 /* ------------------------------------------------------------------ lines and paths */
-
-static int lines_add(struct recovery *rc, const char *line)
-{
-	char *copy = strdup(line);
-
-	if (!copy)
-		return -1;
-	if (rc->nlines == rc->lines_cap) {
-		size_t cap = rc->lines_cap ? rc->lines_cap * 2 : 256;
-		char **l = realloc(rc->lines, cap * sizeof(*l));
-
-		if (!l) {
-			free(copy);
-			return -1;
-		}
-		rc->lines = l;
-		rc->lines_cap = cap;
-	}
-	rc->lines[rc->nlines++] = copy;
-	return 0;
-}
 
 /* A copy of the journal's first line, the game record (a journal of one line): everything
  * the game's behaviour depends on, so a damaged first line or an empty journal does not
@@ -209,7 +189,7 @@ static int apply(struct replay *rp, const struct game_record *rec, const char *l
 		line = made;
 	}
 	if (line[0])
-		lines_add(rp->rc, line);
+		strv_append(&rp->rc->lines, &rp->rc->nlines, &rp->rc->lines_cap, line);
 	if (rec->type == REC_GAME)
 		snprintf(rp->rc->game_id, sizeof(rp->rc->game_id), "%s", rec->u.game.id);
 	if (game_record_has_clock(rec->type) && g->has_clock)
@@ -450,7 +430,7 @@ static int replay_record(void *user, const struct journal_record *jr, char *why,
 			rp->rc->sync_lag_ms = lag;
 		if (rp->rc->game_id[0] &&
 		    journal_format(line, sizeof(line), jr->ms, jr->type, "%s", jr->args) > 0)
-			lines_add(rp->rc, line);
+			strv_append(&rp->rc->lines, &rp->rc->nlines, &rp->rc->lines_cap, line);
 		return 0;
 	}
 	if (game_record_decode(&rec, jr->type, jr->args, jr->ms, why, why_size))

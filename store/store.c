@@ -17,6 +17,7 @@
 
 #include "base/fileplace.h"
 #include "base/log.h"
+#include "base/strbuf.h"
 #include "chess/pgn.h"
 #include "store/journal.h"
 #include "store/lock.h"
@@ -101,27 +102,6 @@ static void lines_clear(struct store *s)
 	for (size_t i = 0; i < s->nlines; i++)
 		free(s->lines[i]);
 	s->nlines = s->written = 0;
-}
-
-static int lines_add(struct store *s, const char *line)
-{
-	char *copy = strdup(line);
-
-	if (!copy)
-		return -1;
-	if (s->nlines == s->lines_cap) {
-		size_t cap = s->lines_cap ? s->lines_cap * 2 : 256;
-		char **l = realloc(s->lines, cap * sizeof(*l));
-
-		if (!l) {
-			free(copy);
-			return -1;
-		}
-		s->lines = l;
-		s->lines_cap = cap;
-	}
-	s->lines[s->nlines++] = copy;
-	return 0;
 }
 
 /* Saving failed: said once (log, the arbiter's status, privately to the player); the game
@@ -584,7 +564,7 @@ void store_record(struct store *s, const struct game_record *rec)
 			  game_record_name(rec->type));
 		return;
 	}
-	if (lines_add(s, line)) {
+	if (strv_append(&s->lines, &s->nlines, &s->lines_cap, line)) {
 		log_error(LOG_GAME, "out of memory: %s record not kept",
 			  game_record_name(rec->type));
 		return;
@@ -613,7 +593,7 @@ void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(text) ||
 	    journal_format(line, sizeof(line), ms, JOURNAL_NOTE_TYPE, "%s", text) < 0 ||
-	    lines_add(s, line)) {
+	    strv_append(&s->lines, &s->nlines, &s->lines_cap, line)) {
 		log_error(LOG_GAME, "a note of the record could not be kept");
 		return;
 	}

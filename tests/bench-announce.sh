@@ -18,6 +18,10 @@
 #    priority, for comparison (both on null).
 #  - daemon_paced_unhurried: on those cards with 2.5 s before each move: nothing is being said
 #    when a move comes.
+#  - daemon_tournament_fairplay_watch: a tournament game with the machine watched for the
+#    fair-play state at a 1 s interval (docs/fairplay.md; the default is 10 s), next to
+#    daemon_tournament_fairplay_off, the same game unwatched, run in turn with it (both on
+#    null, 2.5 s before each move): the watch must add nothing to a move's announcement.
 # Elsewhere the think time before each move is cut to 700 ms: each move comes while the one
 # before is still being said.  ANNOUNCE_PLIES (40) plies per run.
 set -u
@@ -68,6 +72,7 @@ public-device = ${device/paced/speaker}
 private-device = ${device/paced/earphone}
 engine = $engine
 CONF
+	printf '%b' "${EXTRA_CONF:-}" >>"$out/annabella.conf"
 	ANNABELLA_TRACE="$out/trace" "$@" "$build/annabellad" --config "$out/annabella.conf" \
 		--board "sim:$work/think$think.script" --time real --control none --state "$out/state" \
 		>"$out/out" 2>&1 || {
@@ -140,6 +145,11 @@ run daemon 700 library null "${rt[@]}" || status=1
 run daemon_espeak_spawn 700 process null "${rt[@]}" || status=1
 run daemon_paced 700 library paced "${rt[@]}" || status=1
 run daemon_paced_unhurried 2500 library paced "${rt[@]}" || status=1
+tournament='[game]\nmode = tournament\n[fairplay]\nfiles = skip\nengine = idle\ninterval = 1\nwatch = '
+EXTRA_CONF="${tournament}yes\n" run daemon_tournament_fairplay_watch 2500 library null "${rt[@]}" ||
+	status=1
+EXTRA_CONF="${tournament}no\n" run daemon_tournament_fairplay_off 2500 library null "${rt[@]}" ||
+	status=1
 load on
 run daemon_loaded 700 library null "${rt[@]}" || status=1
 run daemon_loaded_normal_priority 700 library null || status=1

@@ -7,6 +7,14 @@ build=${1:-build}
 . "$(dirname "$0")/lib.sh"
 dir=$tests
 begin scoresheet
+# The third game is a tournament game with the machine's fair-play state watched on trees
+# made here (docs/fairplay.md): a radio unblocked from the start, so its scoresheets' headers
+# and game.pgn's FairPlay tag say it was not sealed at the start.
+mkdir -p "$work/sys/class/net/lo" "$work/sys/class/rfkill/rfkill0" "$work/proc" "$work/engines"
+echo 0x9 >"$work/sys/class/net/lo/flags"
+echo wlan >"$work/sys/class/rfkill/rfkill0/type"
+echo 0 >"$work/sys/class/rfkill/rfkill0/soft"
+echo 0 >"$work/sys/class/rfkill/rfkill0/hard"
 for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasiere; do
 	"$build/annabella" script "$dir/games/$game.pgn" --player white --variants 3 \
 		--time-control - >"$work/$game.script"
@@ -16,6 +24,9 @@ for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasie
 		"$(sed -n 's/^\[Round "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
 		"$(sed -n 's/^\[White "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" \
 		"$(sed -n 's/^\[Black "\(.*\)"\]/\1/p' "$dir/games/$game.pgn")" >"$work/$game.conf"
+	[ "$game" = 1946-levin-santasiere ] &&
+		printf 'mode = tournament\n[fairplay]\nwatch = yes\nfiles = skip\nengine = idle\nsysfs = %s\nproc = %s\nutmp =\nengine-dirs = %s\n' \
+			"$work/sys" "$work/proc" "$work/engines" >>"$work/$game.conf"
 	"$build/annabellad" --control none --config "$work/$game.conf" --board "sim:$work/$game.script" \
 		--time virtual --audio none --state "$work/$game" >/dev/null 2>&1
 	for format in text brf unicode; do
@@ -33,6 +44,11 @@ for game in 1858-morphy-duke-karl-isouard 2013-anand-carlsen 1946-levin-santasie
 			diff "$want" "$out" | head -10
 		fi
 	done
+	if [ "$game" = 1946-levin-santasiere ]; then
+		tag=$(grep '^\[FairPlay ' "$work/$game/game.pgn")
+		[ "$tag" = '[FairPlay "not sealed at the start: wlan unblocked"]' ]
+		check $? "$game's FairPlay tag: '$tag'"
+	fi
 	# The BRF is for an embosser: 40 cells a line at most.
 	awk '{ sub(/\r$/, "") } length > 40 { bad = 1 } END { exit bad }' "$work/$game.brf"
 	check $? "$game.brf has lines over 40 cells"

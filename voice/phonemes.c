@@ -27,8 +27,6 @@ const char *voice_espeak_version(void)
 	return espeak_Info(&path);
 }
 
-static const char *const voices[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
-
 size_t voice_phonemes(enum phrase_lang lang, const char *input, char *out, size_t size)
 {
 	char part[2 * UTTERANCE_TEXT_MAX];
@@ -43,7 +41,7 @@ size_t voice_phonemes(enum phrase_lang lang, const char *input, char *out, size_
 		out[0] = '\0';
 	if (voice_espeak_init(20) <= 0)
 		return 0;
-	espeak_SetVoiceByName(voices[(unsigned)lang < PHRASE_LANG_COUNT ? lang : 0]);
+	espeak_SetVoiceByName(phrase_lang_code(lang));
 	for (const char *p = input; *p;) {
 		const char *open = strstr(p, "[["), *close = open ? strstr(open, "]]") : NULL;
 		size_t k = open && close ? (size_t)(open - p) : strlen(p);

@@ -182,23 +182,6 @@ size_t phrase_number(enum phrase_lang lang, int n, char *buf, size_t size)
 
 /* ---------------------------------------------------------------- languages, options */
 
-static const char *const lang_codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
-
-int phrase_lang_parse(const char *code)
-{
-	if (code == NULL)
-		return -1;
-	for (int i = 0; i < PHRASE_LANG_COUNT; i++)
-		if (strcmp(code, lang_codes[i]) == 0)
-			return i;
-	return -1;
-}
-
-const char *phrase_lang_code(enum phrase_lang lang)
-{
-	return (unsigned)lang < PHRASE_LANG_COUNT ? lang_codes[lang] : "de";
-}
-
 void phrase_options_defaults(struct phrase_options *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -17,10 +17,6 @@
 #include "chess/chess.h"
 #include "voice/utterance.h"
 
-/* "de", "en", "sv", "nl" <-> enum; -1 if unknown. */
-int phrase_lang_parse(const char *code);
-const char *phrase_lang_code(enum phrase_lang lang);
-
 struct phrase_options {
 	enum phrase_lang lang; /* interface language */
 	bool short_form; /* "Springer Felix drei" instead of "Springer Gustav eins Felix drei" */

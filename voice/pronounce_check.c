@@ -80,14 +80,13 @@ static size_t sounds(const char *p, char *out, size_t size)
 
 int pronounce_check(const struct pronounce_entry *e, struct pronounce_verdict *v)
 {
-	static const char *const voices[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
 	char text[PRONOUNCE_PHONEMES_MAX + 8], given[PRONOUNCE_PHONEMES_MAX], got[128];
 	int rate = voice_espeak_init(VOICE_ESPEAK_BUFFER_MS);
 
 	memset(v, 0, sizeof(*v));
 	if (rate <= 0)
 		return -1;
-	espeak_SetVoiceByName(voices[(unsigned)e->lang < PHRASE_LANG_COUNT ? e->lang : 0]);
+	espeak_SetVoiceByName(phrase_lang_code(e->lang));
 	snprintf(text, sizeof(text), "[[%s]]", e->phonemes);
 	v->phonemes_ms = speak(text, rate, v->read, sizeof(v->read));
 	v->word_ms = speak(e->word, rate, NULL, 0);

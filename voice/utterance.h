@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum phrase_lang { PHRASE_DE = 0, PHRASE_EN, PHRASE_SV, PHRASE_NL, PHRASE_LANG_COUNT };
+#include "base/lang.h"
 
 /* Longest text in bytes (longer text is cut at a character), and most segments (more are
  * merged into the last). */

@@ -361,14 +361,9 @@ static int queue_insert(struct voice *v, struct item *it)
 int voice_say(struct voice *v, enum voice_channel ch, enum voice_kind kind, const char *lang,
 	      const char *text, uint64_t time_ms)
 {
-	static const char *const codes[PHRASE_LANG_COUNT] = {"de", "en", "sv", "nl"};
-	enum phrase_lang l = PHRASE_DE;
 	struct utterance u;
 
-	for (int i = 0; lang && i < PHRASE_LANG_COUNT; i++)
-		if (!strcmp(lang, codes[i]))
-			l = (enum phrase_lang)i;
-	utterance_set(&u, l, text ? text : "");
+	utterance_set(&u, phrase_lang_or(lang, PHRASE_DE), text ? text : "");
 	return voice_say_utterance(v, ch, kind, &u, 100, time_ms);
 }
 

@@ -180,6 +180,40 @@ else
 	echo "skip mbrola: not installed in this tree" >>"$out/results"
 fi
 
+# The fair-play state (docs/fairplay.md): a file of the installed package changed under it is
+# found by dpkg's own checksums, by annabella seal at once and by the daemon at a tournament
+# game's start: journaled, named in the scoresheet's FairPlay tag and in verify's report; the
+# file put back, seal verifies the files again.
+seal_files() { annabella seal 2>/dev/null | grep -E "^(ok|WRONG) +files "; }
+check seal-files-verified sh -c "annabella seal 2>/dev/null | grep -Eq '^ok +files +package files verified'"
+changed=/usr/share/man/man1/annabella.1.gz
+cp -p "$changed" /tmp/changed.saved
+printf 'x' >>"$changed"
+seal_files
+check seal-file-changed sh -c "annabella seal 2>/dev/null | grep -E '^WRONG +files ' | grep -q '$changed'"
+printf '[game]\nmode = tournament\n[fairplay]\nwatch = yes\n' \
+	>/etc/annabella/annabella.conf.d/70-tournament.conf
+sed 's|game.script|stall.script|' /etc/systemd/system/annabellad.service.d/sim.conf \
+	>/etc/systemd/system/annabellad.service.d/sim-fairplay.conf
+systemctl daemon-reload
+rm -rf /var/lib/annabella/*
+systemctl start annabellad
+fairplay_journaled() { grep ' fairplay yes ' /var/lib/annabella/journal 2>/dev/null | grep -q "$changed"; }
+check fairplay-file-journaled wait_for 20 fairplay_journaled
+fairplay_tagged() { grep '^\[FairPlay "not sealed at the start:' /var/lib/annabella/game.pgn 2>/dev/null |
+	grep -q "package file changed: $changed"; }
+check fairplay-file-tagged wait_for 20 fairplay_tagged
+systemctl stop annabellad
+annabella verify /var/lib/annabella >/tmp/verify-fairplay.out 2>&1
+grep '^fair play' /tmp/verify-fairplay.out
+check fairplay-file-verify grep -q "^fair play .*package file changed: $changed" /tmp/verify-fairplay.out
+cp -p /tmp/changed.saved "$changed"
+check seal-files-verified-again sh -c "annabella seal 2>/dev/null | grep -Eq '^ok +files +package files verified'"
+rm /etc/annabella/annabella.conf.d/70-tournament.conf \
+	/etc/systemd/system/annabellad.service.d/sim-fairplay.conf
+systemctl daemon-reload
+rm -rf /var/lib/annabella/*
+
 # A bad line in a configuration drop-in: exit 2, logged at priority err with the drop-in's
 # own name and line, not retried.
 printf '[game]\nnonsense = 1\n' >/etc/annabella/annabella.conf.d/90-bad.conf

@@ -26,6 +26,21 @@ normalise() { # FILE: rewritten in place
 		-e 's/^\[JournalLine "[0-9]+"\]$/[JournalLine "LINE"]/' "$1"
 }
 
+# Utterances of one moment on the two channels (the speaker and the earphone) are written by
+# whichever starts first; in virtual time they start at the same millisecond, in either order.
+# Their order within a channel is kept and checked; across channels at one moment it is not.
+same_moment_by_channel() { # FILE: rewritten in place
+	awk '
+		function flush(   i) {
+			for (i = 1; i <= n; i++) if (ch[i] == "public") print line[i]
+			for (i = 1; i <= n; i++) if (ch[i] != "public") print line[i]
+			n = 0
+		}
+		$1 != at { flush(); at = $1 }
+		{ n++; line[n] = $0; ch[n] = $2 }
+		END { flush() }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
 for case in "$dir"/cases/*/; do
 	name=$(basename "$case")
 	state="$work/$name"
@@ -61,6 +76,7 @@ for case in "$dir"/cases/*/; do
 	for f in game.pgn speech.log control.log; do
 		[ -f "$state/$f" ] && normalise "$state/$f"
 	done
+	[ -f "$state/speech.log" ] && same_moment_by_channel "$state/speech.log"
 	if [ "$update" = --update ]; then
 		mkdir -p "$case/expected"
 		cp "$state/game.pgn" "$state/speech.log" "$case/expected/"

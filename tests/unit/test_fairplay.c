@@ -424,6 +424,14 @@ static void test_referee_journals_changes(void **state)
 	assert_int_equal(records("fairplay"), 3);
 	assert_true(rt_game(t)->fairplay.breach);
 	assert_false(rt_game(t)->fairplay.breach_now);
+	/* Two things wrong at once, a radio and a changed package file: both are named. */
+	s.radios[0].blocked = false;
+	s.files = 1;
+	snprintf(s.files_changed, sizeof(s.files_changed), "/usr/bin/annabellad");
+	referee_fairplay(t->r, &p, &s, t->now);
+	assert_int_equal(records("fairplay"), 4);
+	assert_non_null(strstr(last_record("fairplay"),
+			       "\"wlan unblocked; 1 package file changed: /usr/bin/annabellad\""));
 	assert_replays();
 }
 
