@@ -90,6 +90,8 @@ int haptic_pattern_parse(const char *text, struct haptic_pattern *out, char *err
 	return 0;
 }
 
+static void power_config_defaults(struct power_config *cfg);
+
 void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -811,7 +813,7 @@ static int set_haptic(struct config *cfg, const char *key, const char *value, ch
 
 /* ------------------------------------------------------------------ [power] */
 
-void power_config_defaults(struct power_config *cfg)
+static void power_config_defaults(struct power_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->monitor = POWER_MONITOR_AUTO;
@@ -832,8 +834,9 @@ static int set_power_path(char *dst, size_t size, const char *key, const char *v
 	return 0;
 }
 
-int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
-		     size_t err_size)
+/* One [power] key.  0, or -1 with a message in err. */
+static int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
+			    size_t err_size)
 {
 	if (!strcmp(key, "monitor")) {
 		if (!strcmp(value, "auto"))

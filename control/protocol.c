@@ -994,11 +994,6 @@ const struct control_command *control_command_at(int i)
 	return i >= 0 && i < TABLE_SIZE ? &table[i] : NULL;
 }
 
-int control_command_count(void)
-{
-	return TABLE_SIZE;
-}
-
 const char *control_role_name(enum game_role role)
 {
 	return role == ROLE_ARBITER ? "arbiter" : role == ROLE_PLAYER ? "player" : "assistant";

@@ -45,14 +45,6 @@ void control_reply(struct strbuf *out, const struct game_reply *reply)
 	json_end(&w);
 }
 
-void control_reply_code(struct strbuf *out, enum reply_code code)
-{
-	struct game_reply reply;
-
-	game_reply_set(&reply, code, NULL);
-	control_reply(out, &reply);
-}
-
 const char *control_export_name(enum control_export f)
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};
@@ -712,12 +704,6 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 		json_int(&w, "black_ms", clock_remaining(&g->clock, CHESS_BLACK, rec->ms));
 	}
 	json_end(&w);
-}
-
-void control_event_say(struct strbuf *out, uint64_t ms, enum game_audience audience,
-		       const char *text)
-{
-	control_event_say_parts(out, ms, audience, text, NULL, 0);
 }
 
 void control_event_say_parts(struct strbuf *out, uint64_t ms, enum game_audience audience,
