@@ -40,6 +40,10 @@ int config_set_broadcast(struct config *cfg, const char *key, const char *value,
 			 size_t err_size);
 int config_set_relay(struct config *cfg, const char *key, const char *value, char *err,
 		     size_t err_size);
+/* power.c: [power]'s defaults, and one of its keys. */
+void power_config_defaults(struct power_config *cfg);
+int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
+		     size_t err_size);
 /* haptic.c */
 int config_set_haptic(struct config *cfg, const char *key, const char *value, char *err,
 		      size_t err_size);

@@ -79,12 +79,6 @@ void control_event_record(struct strbuf *out, const struct game_record *rec, con
 	json_end(&w);
 }
 
-void control_event_say(struct strbuf *out, uint64_t ms, enum game_audience audience,
-		       const char *text)
-{
-	control_event_say_parts(out, ms, audience, text, NULL, 0);
-}
-
 void control_event_say_parts(struct strbuf *out, uint64_t ms, enum game_audience audience,
 			     const char *text, const struct control_say_part *parts, int count)
 {

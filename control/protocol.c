@@ -500,7 +500,7 @@ static const struct control_command table[] = {
      p_ruling, control_h_game},
     {"claim", NULL, "claim threefold|fifty [white|black] [MOVE]", "threefold fifty", ANY, MODES,
      GAME_NEED_PLAY, CONTROL_CHANGES, p_claim, control_h_game},
-    {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_NOT_OVER,
+    {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_PLAY,
      CONTROL_CHANGES, p_resign, control_h_game},
     {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, MODES,
      GAME_NEED_NOT_CLOSED, CONTROL_CHANGES, p_result, control_h_game},
@@ -565,11 +565,6 @@ static const struct control_command table[] = {
 const struct control_command *control_command_at(int i)
 {
 	return i >= 0 && i < TABLE_SIZE ? &table[i] : NULL;
-}
-
-int control_command_count(void)
-{
-	return TABLE_SIZE;
 }
 
 const char *control_role_name(enum game_role role)

@@ -46,14 +46,6 @@ void control_reply(struct strbuf *out, const struct game_reply *reply)
 	json_end(&w);
 }
 
-void control_reply_code(struct strbuf *out, enum reply_code code)
-{
-	struct game_reply reply;
-
-	game_reply_set(&reply, code, NULL);
-	control_reply(out, &reply);
-}
-
 const char *control_export_name(enum control_export f)
 {
 	static const char *const names[] = {"pgn", "text", "brf", "unicode"};

@@ -296,7 +296,20 @@ void presenter_move_words(const struct presenter *p, const struct chess_pos *bef
 	phrase_move(&o, before, m, buf, size);
 }
 
-bool presenter_reaches(enum present_sink sink, enum game_audience audience)
+/*
+ * The presenter's own sinks, and whether an event of an audience (game/audience.h) may reach
+ * each: the speaker and the clock display public events only, the earphone the player's,
+ * the braille display (the tactile player's) both.  Watchers are filtered by the control
+ * socket (ctlsock_event()).  An arbiter's event reaches none of them.
+ */
+enum present_sink {
+	PRESENT_SPEAKER = 0,
+	PRESENT_EARPHONE,
+	PRESENT_BRAILLE,
+	PRESENT_CLOCKFACE,
+	PRESENT_SINK_COUNT
+};
+static bool presenter_reaches(enum present_sink sink, enum game_audience audience)
 {
 	switch (sink) {
 	case PRESENT_SPEAKER:	/* heard by both players and anyone near the board */
