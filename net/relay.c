@@ -198,8 +198,6 @@ void cli_relay_usage(FILE *f)
 		   "           [--user U --password-file F] [--tls-ca FILE]\n");
 }
 
-/* The options into o, the broker's into mo (the config file's [relay] under them): 0, or 2
- * on bad usage (said). */
 int relay_parse_options(int argc, char **argv, bool tags, struct relay_options *o,
 			struct mqtt_options *mo, struct config *cfg)
 {
