@@ -205,169 +205,197 @@ static int want_words(struct parser *p, char **w, int n, int want, const char *u
 	return 0;
 }
 
-static int parse_action(struct parser *p, char **w, int n)
+static int action_lift_place(struct parser *p, char **w, int n)
 {
-	int sq, button;
+	int sq;
+
+	if (want_words(p, w, n, 2, !strcmp(w[0], "lift") ? "lift SQ" : "place SQ"))
+		return -1;
+	sq = parse_square(w[1]);
+	if (sq < 0)
+		return fail(p, "bad square '%s' (a1..h8)", w[1]);
+	return add_action(p, w[0][0] == 'l' ? SCRIPT_LIFT : SCRIPT_PLACE, sq, 0);
+}
+
+static int action_press_hold(struct parser *p, char **w, int n)
+{
+	bool hold = w[0][0] == 'h';
+	int button;
 	uint64_t v;
 
-	if (!strcmp(w[0], "lift") || !strcmp(w[0], "place")) {
-		if (want_words(p, w, n, 2, !strcmp(w[0], "lift") ? "lift SQ" : "place SQ"))
-			return -1;
-		sq = parse_square(w[1]);
-		if (sq < 0)
-			return fail(p, "bad square '%s' (a1..h8)", w[1]);
-		return add_action(p, w[0][0] == 'l' ? SCRIPT_LIFT : SCRIPT_PLACE, sq, 0);
-	}
-	if (!strcmp(w[0], "press") || !strcmp(w[0], "hold")) {
-		bool hold = w[0][0] == 'h';
+	if (want_words(p, w, n, hold ? 3 : 2, hold ? "hold BUTTON MS" : "press BUTTON"))
+		return -1;
+	button = board_button_parse(w[1]);
+	if (button < 0)
+		return fail(p, "bad button '%s'", w[1]);
+	if (!hold)
+		return add_action(p, SCRIPT_PRESS, button, SCRIPT_PRESS_MS);
+	if (parse_uint(w[2], SCRIPT_MAX_WAIT_MS, &v))
+		return fail(p, "bad number '%s' (milliseconds, at most %u)", w[2],
+			    SCRIPT_MAX_WAIT_MS);
+	return add_action(p, SCRIPT_HOLD, button, (uint32_t)v);
+}
 
-		if (want_words(p, w, n, hold ? 3 : 2, hold ? "hold BUTTON MS" : "press BUTTON"))
-			return -1;
+static int action_chatter(struct parser *p, char **w, int n)
+{
+	int sq;
+	uint64_t v;
+
+	if (want_words(p, w, n, 3, "chatter SQ N"))
+		return -1;
+	sq = parse_square(w[1]);
+	if (sq < 0)
+		return fail(p, "bad square '%s' (a1..h8)", w[1]);
+	if (parse_uint(w[2], SCRIPT_MAX_CHATTER, &v) || v == 0)
+		return fail(p, "bad number '%s' (bounces, 1..%u)", w[2], SCRIPT_MAX_CHATTER);
+	return add_action(p, SCRIPT_CHATTER, sq, (uint32_t)v);
+}
+
+static int action_stuck_bounce(struct parser *p, char **w, int n)
+{
+	bool stuck = w[0][0] == 's';
+	int target, button, at = stuck ? 3 : 2;
+	uint32_t arg2 = 0;
+	uint64_t v;
+
+	if (stuck &&
+	    want_words(p, w, n, 4, "stuck SQ occupied|empty MS, or stuck BUTTON down|up MS"))
+		return -1;
+	if (!stuck && n < 3)
+		return fail(p, "usage: bounce SQ|BUTTON MS [SEED]");
+	if (!stuck && n > 4)
+		return fail(p, "unexpected '%s' after bounce", w[4]);
+	target = parse_square(w[1]);
+	if (target < 0) {
 		button = board_button_parse(w[1]);
 		if (button < 0)
-			return fail(p, "bad button '%s'", w[1]);
-		if (!hold)
-			return add_action(p, SCRIPT_PRESS, button, SCRIPT_PRESS_MS);
-		if (parse_uint(w[2], SCRIPT_MAX_WAIT_MS, &v))
-			return fail(p, "bad number '%s' (milliseconds, at most %u)", w[2],
-				    SCRIPT_MAX_WAIT_MS);
-		return add_action(p, SCRIPT_HOLD, button, (uint32_t)v);
+			return fail(p, "bad square or button '%s'", w[1]);
+		target = BOARD_SIM_BUTTON + button;
 	}
-	if (!strcmp(w[0], "chatter")) {
-		if (want_words(p, w, n, 3, "chatter SQ N"))
-			return -1;
-		sq = parse_square(w[1]);
-		if (sq < 0)
-			return fail(p, "bad square '%s' (a1..h8)", w[1]);
-		if (parse_uint(w[2], SCRIPT_MAX_CHATTER, &v) || v == 0)
-			return fail(p, "bad number '%s' (bounces, 1..%u)", w[2],
-				    SCRIPT_MAX_CHATTER);
-		return add_action(p, SCRIPT_CHATTER, sq, (uint32_t)v);
+	if (stuck) {
+		const char *on = target < BOARD_SIM_BUTTON ? "occupied" : "down";
+		const char *off = target < BOARD_SIM_BUTTON ? "empty" : "up";
+
+		if (strcmp(w[2], on) && strcmp(w[2], off))
+			return fail(p, "bad level '%s' (%s or %s)", w[2], on, off);
+		arg2 = !strcmp(w[2], on);
 	}
-	if (!strcmp(w[0], "stuck") || !strcmp(w[0], "bounce")) {
-		bool stuck = w[0][0] == 's';
-		int target, at = stuck ? 3 : 2;
-		uint32_t arg2 = 0;
+	if (parse_uint(w[at], SCRIPT_MAX_WAIT_MS, &v) || v == 0)
+		return fail(p, "bad number '%s' (milliseconds, 1..%u)", w[at], SCRIPT_MAX_WAIT_MS);
+	if (!stuck && n == 4) {
+		uint64_t seed;
 
-		if (stuck && want_words(p, w, n, 4,
-					"stuck SQ occupied|empty MS, or stuck BUTTON down|up MS"))
-			return -1;
-		if (!stuck && n < 3)
-			return fail(p, "usage: bounce SQ|BUTTON MS [SEED]");
-		if (!stuck && n > 4)
-			return fail(p, "unexpected '%s' after bounce", w[4]);
-		target = parse_square(w[1]);
-		if (target < 0) {
-			button = board_button_parse(w[1]);
-			if (button < 0)
-				return fail(p, "bad square or button '%s'", w[1]);
-			target = BOARD_SIM_BUTTON + button;
-		}
-		if (stuck) {
-			const char *on = target < BOARD_SIM_BUTTON ? "occupied" : "down";
-			const char *off = target < BOARD_SIM_BUTTON ? "empty" : "up";
-
-			if (strcmp(w[2], on) && strcmp(w[2], off))
-				return fail(p, "bad level '%s' (%s or %s)", w[2], on, off);
-			arg2 = !strcmp(w[2], on);
-		}
-		if (parse_uint(w[at], SCRIPT_MAX_WAIT_MS, &v) || v == 0)
-			return fail(p, "bad number '%s' (milliseconds, 1..%u)", w[at],
-				    SCRIPT_MAX_WAIT_MS);
-		if (!stuck && n == 4) {
-			uint64_t seed;
-
-			if (parse_uint(w[3], UINT32_MAX, &seed))
-				return fail(p, "bad seed '%s' (0..%u)", w[3], UINT32_MAX);
-			arg2 = (uint32_t)seed;
-		} else if (!stuck) {
-			arg2 = (uint32_t)(p->time_ms * 2654435761u) ^ (uint32_t)target * 40503u;
-		}
-		if (add_action(p, stuck ? SCRIPT_STUCK : SCRIPT_BOUNCE, target, (uint32_t)v))
-			return -1;
-		p->out->actions[p->out->count - 1].arg2 = arg2;
-		return 0;
+		if (parse_uint(w[3], UINT32_MAX, &seed))
+			return fail(p, "bad seed '%s' (0..%u)", w[3], UINT32_MAX);
+		arg2 = (uint32_t)seed;
+	} else if (!stuck) {
+		arg2 = (uint32_t)(p->time_ms * 2654435761u) ^ (uint32_t)target * 40503u;
 	}
-	if (!strcmp(w[0], "disk")) {
-		int f;
+	if (add_action(p, stuck ? SCRIPT_STUCK : SCRIPT_BOUNCE, target, (uint32_t)v))
+		return -1;
+	p->out->actions[p->out->count - 1].arg2 = arg2;
+	return 0;
+}
 
-		if (n == 3 && !strcmp(w[1], "slow")) {
-			uint64_t ms;
+static int action_disk(struct parser *p, char **w, int n)
+{
+	int f;
 
-			if (parse_uint(w[2], SCRIPT_MAX_SLOW_MS, &ms))
-				return fail(p, "bad sync time '%s' (0 to %u ms)", w[2],
-					    SCRIPT_MAX_SLOW_MS);
-			return add_action(p, SCRIPT_DISK, SCRIPT_DISK_SLOW, (uint32_t)ms);
-		}
-		if (want_words(p, w, n, 2, "disk full|eio|readonly|ok|removed|slow MS"))
-			return -1;
-		f = !strcmp(w[1], "removed") ? SCRIPT_DISK_REMOVED : state_fault_parse(w[1]);
-		if (f < 0)
-			return fail(
-			    p, "bad disk state '%s' (full, eio, readonly, ok, removed or slow MS)",
+	if (n == 3 && !strcmp(w[1], "slow")) {
+		uint64_t ms;
+
+		if (parse_uint(w[2], SCRIPT_MAX_SLOW_MS, &ms))
+			return fail(p, "bad sync time '%s' (0 to %u ms)", w[2], SCRIPT_MAX_SLOW_MS);
+		return add_action(p, SCRIPT_DISK, SCRIPT_DISK_SLOW, (uint32_t)ms);
+	}
+	if (want_words(p, w, n, 2, "disk full|eio|readonly|ok|removed|slow MS"))
+		return -1;
+	f = !strcmp(w[1], "removed") ? SCRIPT_DISK_REMOVED : state_fault_parse(w[1]);
+	if (f < 0)
+		return fail(p, "bad disk state '%s' (full, eio, readonly, ok, removed or slow MS)",
 			    w[1]);
-		return add_action(p, SCRIPT_DISK, f, 0);
-	}
-	if (!strcmp(w[0], "crash")) {
-		char *end;
-		unsigned long bytes;
+	return add_action(p, SCRIPT_DISK, f, 0);
+}
 
-		if (n == 1)
-			return add_action(p, SCRIPT_CRASH, 0, 0);
-		if (n == 2 && !strcmp(w[1], "unsynced"))
-			return add_action(p, SCRIPT_CRASH, SCRIPT_CRASH_UNSYNCED, 0);
-		if (strcmp(w[1], "after"))
-			return fail(p, "unexpected '%s' after crash", w[1]);
-		if (want_words(p, w, n, 3, "crash after BYTES"))
-			return -1;
-		errno = 0;
-		bytes = strtoul(w[2], &end, 10);
-		if (*end || w[2][0] == '-' || errno || bytes < 1 || bytes > 100000000)
-			return fail(p, "bad byte count '%s' (1 to 100000000)", w[2]);
-		return add_action(p, SCRIPT_CRASH, SCRIPT_CRASH_AFTER_BYTES, (uint32_t)bytes);
-	}
-	if (!strcmp(w[0], "control")) {
-		int role;
-		size_t at, author = 0, len;
-		char *name;
+static int action_crash(struct parser *p, char **w, int n)
+{
+	char *end;
+	unsigned long bytes;
 
-		if (n < 3)
-			return fail(p, "usage: control assistant|arbiter[:NAME] COMMAND...");
-		name = strchr(w[1], ':');
-		if (name)
-			*name++ = '\0';
-		if (!strcmp(w[1], "assistant"))
-			role = 0;
-		else if (!strcmp(w[1], "arbiter"))
-			role = 1;
-		else
-			return fail(p, "bad role '%s' (assistant or arbiter)", w[1]);
-		if (name) {
-			len = strlen(name);
-			if (!len || len > 16 ||
-			    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					 "0123456789-_") != len)
-				return fail(p,
-					    "bad name '%s' (letters, digits, - and _; at most 16)",
-					    name);
-			author = p->out->texts_len + 1;
-			if (add_text(p, "script:", false))
-				return -1;
-			/* "script:" and the name as one text: the space add_text put between them
-			 * goes. */
-			p->out->texts_len--;
-			if (add_text(p, name, true))
-				return -1;
-		}
-		at = p->out->texts_len;
-		for (int i = 2; i < n; i++)
-			if (add_text(p, w[i], i + 1 == n))
-				return -1;
-		if (add_action(p, SCRIPT_CONTROL, role, (uint32_t)at))
+	if (n == 1)
+		return add_action(p, SCRIPT_CRASH, 0, 0);
+	if (n == 2 && !strcmp(w[1], "unsynced"))
+		return add_action(p, SCRIPT_CRASH, SCRIPT_CRASH_UNSYNCED, 0);
+	if (strcmp(w[1], "after"))
+		return fail(p, "unexpected '%s' after crash", w[1]);
+	if (want_words(p, w, n, 3, "crash after BYTES"))
+		return -1;
+	errno = 0;
+	bytes = strtoul(w[2], &end, 10);
+	if (*end || w[2][0] == '-' || errno || bytes < 1 || bytes > 100000000)
+		return fail(p, "bad byte count '%s' (1 to 100000000)", w[2]);
+	return add_action(p, SCRIPT_CRASH, SCRIPT_CRASH_AFTER_BYTES, (uint32_t)bytes);
+}
+
+static int action_control(struct parser *p, char **w, int n)
+{
+	int role;
+	size_t at, author = 0, len;
+	char *name;
+
+	if (n < 3)
+		return fail(p, "usage: control assistant|arbiter[:NAME] COMMAND...");
+	name = strchr(w[1], ':');
+	if (name)
+		*name++ = '\0';
+	if (!strcmp(w[1], "assistant"))
+		role = 0;
+	else if (!strcmp(w[1], "arbiter"))
+		role = 1;
+	else
+		return fail(p, "bad role '%s' (assistant or arbiter)", w[1]);
+	if (name) {
+		len = strlen(name);
+		if (!len || len > 16 ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789-_") != len)
+			return fail(p, "bad name '%s' (letters, digits, - and _; at most 16)",
+				    name);
+		author = p->out->texts_len + 1;
+		if (add_text(p, "script:", false))
 			return -1;
-		p->out->actions[p->out->count - 1].arg2 = (uint32_t)author;
-		return 0;
+		/* "script:" and the name as one text: the space add_text put between them
+		 * goes. */
+		p->out->texts_len--;
+		if (add_text(p, name, true))
+			return -1;
 	}
+	at = p->out->texts_len;
+	for (int i = 2; i < n; i++)
+		if (add_text(p, w[i], i + 1 == n))
+			return -1;
+	if (add_action(p, SCRIPT_CONTROL, role, (uint32_t)at))
+		return -1;
+	p->out->actions[p->out->count - 1].arg2 = (uint32_t)author;
+	return 0;
+}
+
+/* The board script's actions: each verb and its parser (docs/scripts.md). */
+static const struct {
+	const char *verb;
+	int (*parse)(struct parser *p, char **w, int n);
+} actions[] = {
+    {"lift", action_lift_place},     {"place", action_lift_place}, {"press", action_press_hold},
+    {"hold", action_press_hold},     {"chatter", action_chatter},  {"stuck", action_stuck_bounce},
+    {"bounce", action_stuck_bounce}, {"disk", action_disk},	   {"crash", action_crash},
+    {"control", action_control},
+};
+
+static int parse_action(struct parser *p, char **w, int n)
+{
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (!strcmp(w[0], actions[i].verb))
+			return actions[i].parse(p, w, n);
 	return fail(p, "unknown action '%s'", w[0]);
 }
 

@@ -11,11 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *color_word(int color)
-{
-	return game_color_name(color);
-}
-
 /* ------------------------------------------------------------------ the relayed move */
 
 /* The ply a relay names (1-based): its number, or its move number and colour; 0 when it
@@ -326,21 +321,22 @@ static void illegal_ends_game(struct referee *r, const struct game_command *cmd,
 		ref_mate_fen(r, fen, sizeof(fen));
 		if (t->press)
 			ref_answer(r, cmd, now, REPLY_ILLEGAL_PRESS_ENDS_UNDECIDED,
-				   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				   REPLY_ARGS(REPLY_S("color", game_color_name(color)),
 					      REPLY_S("press", game_press_kind_name(t->kind)),
 					      REPLY_S("detail", t->detail), REPLY_N("count", count),
-					      REPLY_S("winner_color", color_word(winner)),
+					      REPLY_S("winner_color", game_color_name(winner)),
 					      REPLY_S("fen", fen),
 					      REPLY_S("result", result_win(winner)),
 					      REPLY_S("article", article)));
 		else
-			ref_answer(
-			    r, cmd, now, REPLY_ILLEGAL_ENDS_UNDECIDED,
-			    REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
-				       REPLY_S("color", color_word(color)), REPLY_N("count", count),
-				       REPLY_S("winner_color", color_word(winner)),
-				       REPLY_S("fen", fen), REPLY_S("result", result_win(winner)),
-				       REPLY_S("article", article)));
+			ref_answer(r, cmd, now, REPLY_ILLEGAL_ENDS_UNDECIDED,
+				   REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
+					      REPLY_S("color", game_color_name(color)),
+					      REPLY_N("count", count),
+					      REPLY_S("winner_color", game_color_name(winner)),
+					      REPLY_S("fen", fen),
+					      REPLY_S("result", result_win(winner)),
+					      REPLY_S("article", article)));
 		return;
 	}
 	snprintf(reason, sizeof(reason), "%s's illegal move number %d (%s)",
@@ -353,15 +349,16 @@ static void illegal_ends_game(struct referee *r, const struct game_command *cmd,
 		now);
 	if (t->press)
 		ref_answer(r, cmd, now, REPLY_ILLEGAL_PRESS_ENDS,
-			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+			   REPLY_ARGS(REPLY_S("color", game_color_name(color)),
 				      REPLY_S("press", game_press_kind_name(t->kind)),
 				      REPLY_S("detail", t->detail), REPLY_N("count", count),
 				      REPLY_S("result", result), REPLY_S("article", article)));
 	else
 		ref_answer(r, cmd, now, REPLY_ILLEGAL_ENDS,
 			   REPLY_ARGS(PLY_ARGS(t->ply + 1, t->name),
-				      REPLY_S("color", color_word(color)), REPLY_N("count", count),
-				      REPLY_S("result", result), REPLY_S("article", article)));
+				      REPLY_S("color", game_color_name(color)),
+				      REPLY_N("count", count), REPLY_S("result", result),
+				      REPLY_S("article", article)));
 }
 
 /* The reply to a ruling that does not end the game: the target, the penalty and its
@@ -378,18 +375,18 @@ static void illegal_ruled(struct referee *r, const struct game_command *cmd, int
 
 	clock_text(penalty, time, sizeof(time));
 	if (t->press) {
-		reply_add(&args, REPLY_S("color", color_word(color)));
+		reply_add(&args, REPLY_S("color", game_color_name(color)));
 		reply_add(&args, REPLY_S("press", game_press_kind_name(t->kind)));
 		reply_add(&args, REPLY_S("detail", t->detail));
 	} else {
 		reply_add(&args, REPLY_N("ply", t->ply + 1));
 		reply_add(&args, REPLY_S("name", t->name));
-		reply_add(&args, REPLY_S("color", color_word(color)));
+		reply_add(&args, REPLY_S("color", game_color_name(color)));
 	}
 	reply_add(&args, REPLY_N("count", count));
 	reply_add(&args, REPLY_S("penalty", time));
 	reply_add(&args, REPLY_N("penalty_ms", penalty));
-	reply_add(&args, REPLY_S("other_color", color_word(!color)));
+	reply_add(&args, REPLY_S("other_color", game_color_name(!color)));
 	reply_add(&args, REPLY_S("article", law->article));
 	if (g->has_clock) {
 		size_t len = 0;
@@ -445,14 +442,14 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 	if (color < 0 || !illegal_target(g, color, &t)) {
 		if (color >= 0)
 			ref_answer(r, cmd, now, REPLY_ILLEGAL_NO_MOVE,
-				   REPLY_ARGS(REPLY_S("color", color_word(color))));
+				   REPLY_ARGS(REPLY_S("color", game_color_name(color))));
 		else
 			ref_answer(r, cmd, now, REPLY_ILLEGAL_NO_MOVE_ANY, NULL);
 		return;
 	}
 	if (t.press && g->open_press[color].kind == PRESS_EMPTY && !g->rules->empty_press_illegal) {
 		ref_answer(r, cmd, now, REPLY_EMPTY_PRESS_NOT_ILLEGAL,
-			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+			   REPLY_ARGS(REPLY_S("color", game_color_name(color)),
 				      REPLY_S("edition", g->rules->name),
 				      REPLY_S("article", g->rules->empty_press_article)));
 		return;
@@ -460,17 +457,17 @@ void ref_cmd_illegal(struct referee *r, const struct game_command *cmd, uint64_t
 	if (law->before_opponent_moves && opponent_moved_since(g, color, &t)) {
 		if (t.press)
 			ref_answer(r, cmd, now, REPLY_ILLEGAL_PRESS_TOO_LATE,
-				   REPLY_ARGS(REPLY_S("color", color_word(color)),
+				   REPLY_ARGS(REPLY_S("color", game_color_name(color)),
 					      REPLY_S("press", game_press_kind_name(t.kind)),
 					      REPLY_S("detail", t.detail),
-					      REPLY_S("other_color", color_word(!color)),
+					      REPLY_S("other_color", game_color_name(!color)),
 					      REPLY_S("edition", g->rules->name),
 					      REPLY_S("article", law->article)));
 		else
 			ref_answer(r, cmd, now, REPLY_ILLEGAL_TOO_LATE,
 				   REPLY_ARGS(PLY_ARGS(t.ply + 1, t.name),
-					      REPLY_S("color", color_word(color)),
-					      REPLY_S("other_color", color_word(!color)),
+					      REPLY_S("color", game_color_name(color)),
+					      REPLY_S("other_color", game_color_name(!color)),
 					      REPLY_S("edition", g->rules->name),
 					      REPLY_S("article", law->article)));
 		return;
@@ -586,7 +583,7 @@ void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64
 	/* A fallen flag is the arbiter's ruling first (result, or clock set and resume). */
 	if (g->result.state == RESULT_FLAG_PENDING) {
 		ref_answer(r, cmd, now, REPLY_FLAG_PENDING,
-			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color))));
+			   REPLY_ARGS(REPLY_S("color", game_color_name(g->result.flag_color))));
 		return;
 	}
 	rec.clock = g->clock;
@@ -600,7 +597,7 @@ void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64
 	clock_text(clock_remaining(&g->clock, CHESS_WHITE, now), w, sizeof(w));
 	clock_text(clock_remaining(&g->clock, CHESS_BLACK, now), b, sizeof(b));
 	ref_answer(r, cmd, now, REPLY_CLOCK_ADDED,
-		   REPLY_ARGS(REPLY_S("color", color_word(cmd->color)), REPLY_S("time", time),
+		   REPLY_ARGS(REPLY_S("color", game_color_name(cmd->color)), REPLY_S("time", time),
 			      REPLY_N("time_ms", cmd->white_ms), REPLY_S("white", w),
 			      REPLY_S("black", b)));
 }
@@ -657,14 +654,15 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 		ref_answer(r, cmd, now, REPLY_CLAIM_REJECTED,
 			   REPLY_ARGS(REPLY_S("penalty", time),
 				      REPLY_N("penalty_ms", rec.u.ruling.penalty_ms),
-				      REPLY_S("color", color_word(!claimant)),
+				      REPLY_S("color", game_color_name(!claimant)),
 				      REPLY_S("article", law->article),
-				      REPLY_S("claimant_color", color_word(claimant)),
+				      REPLY_S("claimant_color", game_color_name(claimant)),
 				      REPLY_S("cut_from", from), REPLY_S("cut_to", to)));
 		return;
 	}
-	ref_answer(
-	    r, cmd, now, REPLY_CLAIM_REJECTED,
-	    REPLY_ARGS(REPLY_S("penalty", time), REPLY_N("penalty_ms", rec.u.ruling.penalty_ms),
-		       REPLY_S("color", color_word(!claimant)), REPLY_S("article", law->article)));
+	ref_answer(r, cmd, now, REPLY_CLAIM_REJECTED,
+		   REPLY_ARGS(REPLY_S("penalty", time),
+			      REPLY_N("penalty_ms", rec.u.ruling.penalty_ms),
+			      REPLY_S("color", game_color_name(!claimant)),
+			      REPLY_S("article", law->article)));
 }

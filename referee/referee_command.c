@@ -51,11 +51,6 @@ struct game_record ref_command_record(enum game_record_type type, const struct g
 	return rec;
 }
 
-static const char *color_word(int color)
-{
-	return game_color_name(color);
-}
-
 /* The side a command's colour defaults to: the side that moved last. */
 static int last_mover(const struct game *g)
 {
@@ -134,14 +129,14 @@ static void cmd_draw_offer(struct referee *r, const struct game_command *cmd, ui
 
 	if (ply == -1 && color >= 0)
 		ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVE,
-			   REPLY_ARGS(REPLY_S("color", color_word(color))));
+			   REPLY_ARGS(REPLY_S("color", game_color_name(color))));
 	else if (ply == -1)
 		ref_answer(r, cmd, now, REPLY_DRAW_OFFER_NO_MOVES, NULL);
 	else if (ply < 0)
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "offer")));
 	else
 		ref_answer(r, cmd, now, REPLY_DRAW_OFFERED,
-			   REPLY_ARGS(REPLY_S("color", color_word(color)),
+			   REPLY_ARGS(REPLY_S("color", game_color_name(color)),
 				      REPLY_N("move_number", game_move_number(g, ply))));
 }
 
@@ -196,7 +191,7 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	if (made && cmd->move[0]) {
 		if (claimant == on_move) {
 			ref_answer(r, cmd, now, REPLY_CLAIM_MOVE_MADE,
-				   REPLY_ARGS(REPLY_S("color", color_word(claimant))));
+				   REPLY_ARGS(REPLY_S("color", game_color_name(claimant))));
 			return;
 		}
 		/* An intended move is the side to move's in the position on the board. */
@@ -205,8 +200,8 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	}
 	if (claimant != on_move) {
 		ref_answer(r, cmd, now, REPLY_CLAIM_NOT_ON_MOVE,
-			   REPLY_ARGS(REPLY_S("color", color_word(claimant)),
-				      REPLY_S("on_move_color", color_word(on_move))));
+			   REPLY_ARGS(REPLY_S("color", game_color_name(claimant)),
+				      REPLY_S("on_move_color", game_color_name(on_move))));
 		return;
 	}
 	if (cmd->move[0]) {
@@ -258,7 +253,7 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	/* Whether it is correct is for the arbiter alone (11.3.1), with the move it assumed
 	 * when the claimant had made one. */
 	reply_add(&args, REPLY_S("kind", game_claim_kind_name(cmd->claim)));
-	reply_add(&args, REPLY_S("color", color_word(claimant)));
+	reply_add(&args, REPLY_S("color", game_color_name(claimant)));
 	if (cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL) {
 		ref_answer(r, cmd, now, REPLY_CLAIM_MADE, args.v);
 		return;
@@ -320,13 +315,13 @@ static void cmd_resign(struct referee *r, const struct game_command *cmd, uint64
 
 		ref_mate_fen(r, fen, sizeof(fen));
 		ref_answer(r, cmd, now, REPLY_RESIGNED_UNDECIDED,
-			   REPLY_ARGS(REPLY_S("color", color_word(color)),
-				      REPLY_S("winner_color", color_word(winner)),
+			   REPLY_ARGS(REPLY_S("color", game_color_name(color)),
+				      REPLY_S("winner_color", game_color_name(winner)),
 				      REPLY_S("fen", fen), REPLY_S("result", result_win(winner))));
 		return;
 	}
 	ref_answer(r, cmd, now, REPLY_RESIGNED,
-		   REPLY_ARGS(REPLY_S("color", color_word(color)), REPLY_S("result", result)));
+		   REPLY_ARGS(REPLY_S("color", game_color_name(color)), REPLY_S("result", result)));
 }
 
 /* The PGN Termination for an arbiter's reason: the standard value if the reason starts with
@@ -463,14 +458,15 @@ static void cmd_approve(struct referee *r, const struct game_command *cmd, uint6
 			char fen[CHESS_FEN_MAX];
 
 			ref_mate_fen(r, fen, sizeof(fen));
-			ref_answer(r, cmd, now, REPLY_FLAG_MATE_UNDECIDED,
-				   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
-					      REPLY_S("winner_color", color_word(winner)),
-					      REPLY_S("fen", fen)));
+			ref_answer(
+			    r, cmd, now, REPLY_FLAG_MATE_UNDECIDED,
+			    REPLY_ARGS(REPLY_S("color", game_color_name(g->result.flag_color)),
+				       REPLY_S("winner_color", game_color_name(winner)),
+				       REPLY_S("fen", fen)));
 			return;
 		}
 		ref_answer(r, cmd, now, REPLY_FLAG_UNDECIDED,
-			   REPLY_ARGS(REPLY_S("color", color_word(g->result.flag_color)),
+			   REPLY_ARGS(REPLY_S("color", game_color_name(g->result.flag_color)),
 				      REPLY_S("article", g->rules->moves_check_article)));
 		return;
 	}
@@ -520,19 +516,19 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 		ref_pause(r, false, cmd->author, now);
 		if (ply >= 0) {
 			ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING_PRESS,
-				   REPLY_ARGS(REPLY_S("color", color_word(!color)),
-					      REPLY_S("pressed_color", color_word(color)),
+				   REPLY_ARGS(REPLY_S("color", game_color_name(!color)),
+					      REPLY_S("pressed_color", game_color_name(color)),
 					      REPLY_N("ply", ply + 1), REPLY_S("name", name)));
 		} else {
 			ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING_PRESS_UNSEEN,
-				   REPLY_ARGS(REPLY_S("color", color_word(!color)),
-					      REPLY_S("pressed_color", color_word(color))));
+				   REPLY_ARGS(REPLY_S("color", game_color_name(!color)),
+					      REPLY_S("pressed_color", game_color_name(color))));
 		}
 		return;
 	}
 	ref_pause(r, false, cmd->author, now);
 	ref_answer(r, cmd, now, REPLY_CLOCKS_RUNNING,
-		   REPLY_ARGS(REPLY_S("color", color_word(g->clock.running))));
+		   REPLY_ARGS(REPLY_S("color", game_color_name(g->clock.running))));
 }
 
 /* ------------------------------------------------------------------ dispatch */

@@ -12,11 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *color_word(int color)
-{
-	return game_color_name(color);
-}
-
 void ref_not_casual(const struct referee *r, struct game_reply *reply)
 {
 	if (!r->g.open)
@@ -187,8 +182,8 @@ static void engine_on(struct referee *r, const struct game_command *cmd, uint64_
 
 	if (side == player) {
 		ref_answer(r, cmd, now, REPLY_ENGINE_SIDE_TAKEN,
-			   REPLY_ARGS(REPLY_S("color", color_word(player)),
-				      REPLY_S("engine_color", color_word(!player))));
+			   REPLY_ARGS(REPLY_S("color", game_color_name(player)),
+				      REPLY_S("engine_color", game_color_name(!player))));
 		return;
 	}
 	r->engine.state = REFEREE_ENGINE_PLAYING;
@@ -199,7 +194,7 @@ static void engine_on(struct referee *r, const struct game_command *cmd, uint64_
 		ref_engine_strength_said(r, cmd, now);
 	ref_answer(
 	    r, cmd, now, REPLY_ENGINE_PLAYS,
-	    REPLY_ARGS(REPLY_S("engine", r->engine.name), REPLY_S("color", color_word(side))));
+	    REPLY_ARGS(REPLY_S("engine", r->engine.name), REPLY_S("color", game_color_name(side))));
 }
 
 static void engine_off(struct referee *r, const struct game_command *cmd, uint64_t now)
@@ -298,7 +293,7 @@ void ref_cmd_hint(struct referee *r, const struct game_command *cmd, uint64_t no
 		return;
 	if (game_position(g)->side != g->params.player) {
 		ref_answer(r, cmd, now, REPLY_HINT_NOT_ON_MOVE,
-			   REPLY_ARGS(REPLY_S("color", color_word(game_position(g)->side))));
+			   REPLY_ARGS(REPLY_S("color", game_color_name(game_position(g)->side))));
 		return;
 	}
 	r->engine.hint_asked = true;
@@ -365,7 +360,7 @@ void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_
 	}
 	if (keep < 0) {
 		ref_answer(r, cmd, now, REPLY_TAKEBACK_NOTHING,
-			   REPLY_ARGS(REPLY_S("color", color_word(player))));
+			   REPLY_ARGS(REPLY_S("color", game_color_name(player))));
 		return;
 	}
 	if (keep > 0)

@@ -36,8 +36,11 @@ from checklib import as_user, check, free_port, http, in_group, procs, wait_port
 BUILD = sys.argv[1]
 WORK = checklib.begin("privacy")
 SOCK = os.path.join(WORK, "run", "control")
-GROUP = "anb-privtest"
-ASSISTANT, ARBITER = "anb-priv-asst", "anb-priv-arb"
+# Names of this run's own, so that two runs at once (two checkouts on one machine) never take
+# each other's users and group away.
+_RUN = os.getpid() % 100000
+GROUP = f"anb-pt{_RUN}"
+ASSISTANT, ARBITER = f"anb-pa{_RUN}", f"anb-pr{_RUN}"
 TOOL = None  # the copy the test users run (main())
 driver = None
 checklib.at_exit(lambda: driver and driver.quit())
