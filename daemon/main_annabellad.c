@@ -29,6 +29,7 @@
 #include "daemon/leds.h"
 #include "daemon/haptic.h"
 #include "config/config.h"
+#include "daemon/ctlshell.h"
 #include "daemon/ctlsock.h"
 #include "store/device.h"
 #include "store/devkey.h"
@@ -77,6 +78,7 @@ struct daemon {
 	struct presenter *presenter;
 	struct referee *referee;
 	struct ctlsock *ctl;
+	struct ctlshell *ctlshell; /* what the control commands read besides the game */
 	struct display *display;
 	struct clockface *clockface;
 	struct leds *leds;
@@ -853,11 +855,16 @@ static int start(struct daemon *d, char *err, size_t err_size, int *status)
 		return -1;
 	}
 	d->ctl = ctlsock_open(&d->cfg, d->loop);
-	if (!d->ctl) {
+	d->ctlshell = ctlshell_new(&d->cfg, d->referee, d->presenter, d->store);
+	if (!d->ctl || !d->ctlshell) {
 		snprintf(err, err_size, "out of memory");
 		return -1;
 	}
-	ctlsock_attach(d->ctl, d->referee, d->presenter, d->store);
+	{
+		struct control_env shell = ctlshell_env(d->ctlshell);
+
+		ctlsock_attach(d->ctl, d->referee, &shell);
+	}
 	/* The PINs entered on the board's buttons go through the socket's PIN budget. */
 	referee_attach_pins(d->referee, ctlsock_pins(d->ctl));
 	presenter_attach(d->presenter, d->referee, d->ctl);
@@ -958,6 +965,7 @@ static void stop(struct daemon *d)
 		store_close(d->store, referee_game(d->referee));
 	}
 	ctlsock_close(d->ctl);
+	ctlshell_free(d->ctlshell);
 	display_close(d->display);
 	clockface_close(d->clockface);
 	leds_close(d->leds);
