@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pbkdf2_sha256(const void *password, size_t password_len, const void *salt, size_t salt_len,
-		   uint32_t iterations, unsigned char *out, size_t len)
+/* PBKDF2-HMAC-SHA256 of password and salt, `iterations` rounds, len bytes into out. */
+static void pbkdf2_sha256(const void *password, size_t password_len, const void *salt,
+			  size_t salt_len, uint32_t iterations, unsigned char *out, size_t len)
 {
 	struct hmac_sha256 key, h;
 	unsigned char u[SHA256_SIZE], t[SHA256_SIZE];

@@ -39,9 +39,6 @@ struct pin_hash {
 	unsigned char hash[SHA256_SIZE];
 };
 
-/* PBKDF2-HMAC-SHA256 of password and salt, `iterations` rounds, len bytes into out. */
-void pbkdf2_sha256(const void *password, size_t password_len, const void *salt, size_t salt_len,
-		   uint32_t iterations, unsigned char *out, size_t len);
 /* The hash of pin (PIN_DIGITS_MIN to PIN_DIGITS_MAX digits) with salt. */
 void pin_hash_make(struct pin_hash *h, const char *pin, const unsigned char salt[PIN_HASH_SALT],
 		   uint32_t iterations);

@@ -258,7 +258,8 @@ int braille_panel_lines(const struct braille_panel *p)
 	return first_sheet_line(p) + sheet_lines(p);
 }
 
-int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max)
+/* The cells of line `line` (count, at most max). */
+static int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max)
 {
 	struct line_out o = {cells, max, 0};
 	if (p->message_on) {
@@ -351,16 +352,6 @@ void braille_panel_move_san(struct braille_panel *p, int ply, const char *san, i
 	snprintf(slot->san, sizeof(slot->san), "%s", san);
 	slot->draw_offered = false;
 	p->plies = index;
-}
-
-int braille_panel_move(struct braille_panel *p, int ply, const struct chess_pos *pos, chess_move m)
-{
-	if (!chess_pos_is_legal(pos, m))
-		return -1;
-	char san[CHESS_SAN_MAX];
-	chess_move_to_san(pos, m, san, sizeof(san));
-	braille_panel_move_san(p, ply, san, pos->fullmove_number, (enum chess_color)pos->side);
-	return 0;
 }
 
 void braille_panel_clock(struct braille_panel *p, int64_t white_ms, int64_t black_ms)

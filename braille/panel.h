@@ -111,12 +111,6 @@ void braille_panel_init(struct braille_panel *p, enum braille_notation notation,
 /* A new window width (another display); the window stays on its line. */
 void braille_panel_set_width(struct braille_panel *p, int width);
 
-/* Move `ply` (1 for the game's first move) was made in pos: it becomes the last move and
- * the sheet's move `ply`; later moves of the sheet are dropped (a correction or a
- * rollback).  A ply that does not follow the sheet (the sheet was never set after a
- * resume) starts the sheet anew at this move, and later plies follow it.  Returns 0, or -1
- * if the move is not legal in pos. */
-int braille_panel_move(struct braille_panel *p, int ply, const struct chess_pos *pos, chess_move m);
 /* The same from SAN, the move's number and colour. */
 void braille_panel_move_san(struct braille_panel *p, int ply, const char *san, int number,
 			    enum chess_color color);
@@ -134,9 +128,8 @@ int braille_panel_pages(struct braille_panel *p, const char *brf, int page, int 
  * changed). */
 int braille_panel_message(struct braille_panel *p, const char *brf);
 
-/* The number of lines, and the cells of line `line` (count, at most max). */
+/* The number of lines. */
 int braille_panel_lines(const struct braille_panel *p);
-int braille_panel_line(const struct braille_panel *p, int line, braille_cell *cells, int max);
 
 /* The window: exactly p->width cells, blank past the line's end. */
 void braille_panel_window(const struct braille_panel *p, braille_cell *cells);

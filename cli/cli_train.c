@@ -298,6 +298,10 @@ static int engine_on(struct train *t, int side, int *status)
 	}
 	snprintf(line, sizeof(line), "engine on%s%s%s %s", side >= 0 ? " " : "",
 		 side >= 0 ? game_color_name(side) : "", strength, uci_name(t->e));
+	/* Said before the daemon is told, so it is in train's output by the time the player
+	 * hears the strength. */
+	if (t->elo > 0 && t->elo_set != t->elo)
+		say("Elo %d asked: the engine plays at %d, the nearest it can", t->elo, t->elo_set);
 	if (ev_request(t, line, reply, sizeof(reply))) {
 		log_error(LOG_MAIN, "the daemon did not answer engine on");
 		*status = 1;
@@ -309,8 +313,6 @@ static int engine_on(struct train *t, int side, int *status)
 		*status = 1;
 		return -1;
 	}
-	if (t->elo > 0 && t->elo_set != t->elo)
-		say("Elo %d asked: the engine plays at %d, the nearest it can", t->elo, t->elo_set);
 	if (ask(t, "status", t->status, sizeof(t->status))) {
 		*status = 1;
 		return -1;

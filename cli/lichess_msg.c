@@ -263,7 +263,9 @@ void lichess_error_text(const char *body, char *buf, size_t size)
 
 /* ------------------------------------------------------------------ time controls */
 
-const char *lichess_speed(int seconds, int increment)
+/* lichess's speed of a clock: "ultraBullet", "bullet", "blitz", "rapid", "classical" (by its
+ * estimated duration, the limit plus 40 increments). */
+static const char *lichess_speed(int seconds, int increment)
 {
 	long estimate = (long)seconds + 40L * increment;
 

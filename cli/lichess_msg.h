@@ -115,9 +115,6 @@ void lichess_error_text(const char *body, char *buf, size_t size);
 enum lichess_start { LICHESS_BY_SEEK = 0, LICHESS_BY_CHALLENGE };
 bool lichess_time_control_allowed(enum lichess_start how, int seconds, int increment, char *why,
 				  size_t size);
-/* lichess's speed of a clock: "ultraBullet", "bullet", "blitz", "rapid", "classical" (by its
- * estimated duration, the limit plus 40 increments). */
-const char *lichess_speed(int seconds, int increment);
 
 /* The next move of a moves string from *at: its UCI into word (6 bytes), *at past it; false
  * at the end.  A king taking its own rook (lichess's Chess960-compatible castling) is given

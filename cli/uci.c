@@ -322,11 +322,6 @@ const char *uci_name(const struct uci_engine *e)
 	return e->name;
 }
 
-int uci_pid(const struct uci_engine *e)
-{
-	return e->pid;
-}
-
 enum uci_failure uci_last_failure(const struct uci_engine *e)
 {
 	return e->failure;
@@ -339,7 +334,8 @@ const char *uci_failure_name(enum uci_failure f)
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "died";
 }
 
-bool uci_has_option(const struct uci_engine *e, const char *name)
+/* Whether the engine announced an option of that name (case-insensitive). */
+static bool uci_has_option(const struct uci_engine *e, const char *name)
 {
 	for (int i = 0; i < e->n_options; i++)
 		if (strcasecmp(e->options[i], name) == 0)
@@ -398,12 +394,6 @@ int uci_set_elo(struct uci_engine *e, int elo, int *set, char *err, size_t errsi
 	    set_option(e, "UCI_Elo", value, err, errsize))
 		return -1;
 	return wait_ready(e, 5000, err, errsize);
-}
-
-void uci_elo_range(const struct uci_engine *e, int *min, int *max)
-{
-	*min = e->elo_min;
-	*max = e->elo_max;
 }
 
 int uci_set_full_strength(struct uci_engine *e, char *err, size_t errsize)

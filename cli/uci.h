@@ -37,8 +37,6 @@ void uci_stop(struct uci_engine *e);
 
 /* The engine's name (`id name`), or its path when it gave none. */
 const char *uci_name(const struct uci_engine *e);
-/* Whether the engine announced an option of that name (case-insensitive). */
-bool uci_has_option(const struct uci_engine *e, const char *name);
 
 /*
  * The playing strength: a skill level 0..20 (`Skill Level`), or with elo > 0 a rating
@@ -48,8 +46,6 @@ bool uci_has_option(const struct uci_engine *e, const char *name);
 int uci_set_level(struct uci_engine *e, int level, char *err, size_t errsize);
 /* *set: the rating set, held to the engine's range. */
 int uci_set_elo(struct uci_engine *e, int elo, int *set, char *err, size_t errsize);
-/* The engine's rating range (0: not announced). */
-void uci_elo_range(const struct uci_engine *e, int *min, int *max);
 
 /* Its full strength again (for a hint): UCI_LimitStrength off, Skill Level 20, whichever
  * it offers.  0, or -1 with the reason. */
@@ -77,8 +73,6 @@ struct uci_score {
 };
 bool uci_last_score(const struct uci_engine *e, struct uci_score *score);
 
-/* The child's process id (for tests that kill it). */
-int uci_pid(const struct uci_engine *e);
 /* Why the last call that failed failed. */
 enum uci_failure uci_last_failure(const struct uci_engine *e);
 /* "missing", "died", "hung", "nonsense" (the words of `engine off REASON`), "ok". */

@@ -166,17 +166,10 @@ void face_screen_update(struct face_screen *s, const struct face_text *text, str
 #define HD44780_RS	  0x01
 #define HD44780_E	  0x04
 #define HD44780_BACKLIGHT 0x08
-/* The bus bytes of one 4-bit transfer (E high, then low: the controller takes the nibble on
- * the falling edge) and of one byte (high nibble first).  out must hold 2 or 4 bytes. */
-void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out);
-void hd44780_byte(uint8_t byte, bool rs, bool backlight, uint8_t *out);
 /* The 5x8 patterns of the face's glyphs, loaded into CGRAM characters 1..FACE_GLYPHS; in
  * big mode the parts of the big digits, characters 0..7. */
 extern const uint8_t hd44780_glyphs[FACE_GLYPHS][8];
 extern const uint8_t hd44780_big_parts[8][8];
-/* The parts of digit d (0..9) as FACE_BIG_PART codes or ' ': top left, top right, bottom
- * left, bottom right. */
-void face_big_digit(int d, char out[4]);
 
 /* The 5x7 font (columns, bit 0 at the top) of the characters the face uses: space, digits,
  * ':' '.' '-', A-Z and the glyphs; anything else draws as a box.  out: 5 columns. */
@@ -189,8 +182,5 @@ void ssd1306_render(const struct face_text *text, int height, uint8_t *frame);
  * (cols 1-7) small at the band's left; the band of the side whose clock runs (its mark
  * FACE_GLYPH_MOVE) in reverse video. */
 void ssd1306_render_big(const struct face_text *text, int height, uint8_t *frame);
-/* The columns a scaled time takes (as ssd1306_render_big() draws it): digits and letters
- * 6 * scale wide, ':' and '.' 3 * scale. */
-int ssd1306_big_width(const char *time, int scale);
 
 #endif

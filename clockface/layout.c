@@ -96,9 +96,10 @@ void face_layout(const struct face_view *v, const char *const names[2], bool ten
  *	0 U+L	1 U+D	2 L+D	3 U+L+D	4 U+R	5 R	6 U+R+D	7 R+D
  * The middle bar is drawn twice, under the top half and over the bottom half (it is one bar
  * across the gap between the rows), but once only in 4, and the 7 has its top left stroke:
- * so ten digits need eight parts.
+ * so ten digits need eight parts.  The parts of digit d (0..9) as FACE_BIG_PART codes or ' ':
+ * top left, top right, bottom left, bottom right.
  */
-void face_big_digit(int d, char out[4])
+static void face_big_digit(int d, char out[4])
 {
 	static const signed char parts[10][4] = {
 	    {0, 4, 2, 7}, {-1, 5, -1, 5}, {1, 6, 3, 1},	 {1, 6, 1, 6}, {2, 7, -1, 5},

@@ -63,7 +63,9 @@ static void out_stream(struct face_out *out, uint8_t control, const uint8_t *b, 
 
 /* ------------------------------------------------------------------ HD44780 */
 
-void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out)
+/* The bus bytes of one 4-bit transfer (E high, then low: the controller takes the nibble on
+ * the falling edge) and of one byte (high nibble first).  out must hold 2 or 4 bytes. */
+static void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out)
 {
 	uint8_t v = (uint8_t)((nibble & 0x0f) << 4 | (rs ? HD44780_RS : 0) |
 			      (backlight ? HD44780_BACKLIGHT : 0));
@@ -72,7 +74,7 @@ void hd44780_nibble(uint8_t nibble, bool rs, bool backlight, uint8_t *out)
 	out[1] = v;
 }
 
-void hd44780_byte(uint8_t byte, bool rs, bool backlight, uint8_t *out)
+static void hd44780_byte(uint8_t byte, bool rs, bool backlight, uint8_t *out)
 {
 	hd44780_nibble(byte >> 4, rs, backlight, out);
 	hd44780_nibble(byte & 0x0f, rs, backlight, out + 2);
@@ -208,7 +210,9 @@ void ssd1306_render(const struct face_text *text, int height, uint8_t *frame)
 	}
 }
 
-int ssd1306_big_width(const char *time, int scale)
+/* The columns a scaled time takes (as ssd1306_render_big() draws it): digits and letters
+ * 6 * scale wide, ':' and '.' 3 * scale. */
+static int ssd1306_big_width(const char *time, int scale)
 {
 	int w = 0;
 

@@ -285,14 +285,6 @@ void face_writer_show(struct face_writer *w, const struct face_text *text)
 	pthread_mutex_unlock(&w->lock);
 }
 
-void face_writer_counts(struct face_writer *w, unsigned long *sent, unsigned long *failures)
-{
-	pthread_mutex_lock(&w->lock);
-	*sent = w->sent;
-	*failures = w->failures;
-	pthread_mutex_unlock(&w->lock);
-}
-
 void face_writer_stop(struct face_writer *w)
 {
 	if (!w)

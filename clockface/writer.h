@@ -42,8 +42,6 @@ struct face_writer;
 struct face_writer *face_writer_start(const struct face_config *cfg, char *err, size_t err_size);
 /* Show this text (returns at once; only the latest text handed over is shown). */
 void face_writer_show(struct face_writer *w, const struct face_text *text);
-/* What the thread has done: messages sent, failures (each streak of them counts once). */
-void face_writer_counts(struct face_writer *w, unsigned long *sent, unsigned long *failures);
 /* Ends the thread (after the message it is sending) and frees. */
 void face_writer_stop(struct face_writer *w);
 

@@ -56,11 +56,6 @@ struct power_config {
 				   rate is low (FIDE's clocks: at least ten hours after the warning) */
 };
 
-void power_config_defaults(struct power_config *cfg);
-/* One [power] key.  0, or -1 with a message in err. */
-int power_config_set(struct power_config *cfg, const char *key, const char *value, char *err,
-		     size_t err_size);
-
 /* [haptic]: a vibration motor on an output line of the board's chip (docs/wiring.md "The
  * vibration motor"), for a player who cannot hear the device: a pattern for each kind of
  * event, milliseconds on, off, on, ... */

@@ -9,14 +9,9 @@
 #include <string.h>
 
 #include "chess/chess.h"
+#include "config/sections.h"
 #include "game/clock.h"
 #include "game/color.h"
-
-#define BAD(...)                                                                                   \
-	do {                                                                                       \
-		snprintf(err, err_size, __VA_ARGS__);                                              \
-		return -1;                                                                         \
-	} while (0)
 
 void online_config_defaults(struct online_config *cfg)
 {

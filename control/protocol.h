@@ -83,9 +83,8 @@ struct control_command {
 		       struct control_outcome *out);
 };
 
-/* The table: row i (NULL past the end), and its size. */
+/* The table: row i (NULL past the end). */
 const struct control_command *control_command_at(int i);
-int control_command_count(void);
 /* The row a request line would go to (by its first word, and its second for rows with a
  * `sub`), or NULL. */
 const struct control_command *control_command_find(const char *line);
@@ -239,8 +238,6 @@ void control_outcome_free(struct control_outcome *out);
 /* {"ok":false,"error":TEXT,"code":..,"args":{..}} or {"ok":true,"text":TEXT,"code":..,
  * "args":{..}} (no text for a code without wording). */
 void control_reply(struct strbuf *out, const struct game_reply *reply);
-/* The same for a code without arguments. */
-void control_reply_code(struct strbuf *out, enum reply_code code);
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *extra);
 /* {"ok":true,"moves":[{"ply":1,"san":"e4","clk":"0:04:58","clk_ms":298000,
@@ -267,13 +264,11 @@ const char *control_export_name(enum control_export f);
 
 /* A record as it happened ({"event":"made","ms":..,"audience":"public",...}). */
 void control_event_record(struct strbuf *out, const struct game_record *rec, const struct game *g);
-/* An utterance ({"event":"say","ms":..,"audience":..,"channel":"public","text":"..."}). */
-void control_event_say(struct strbuf *out, uint64_t ms, enum game_audience audience,
-		       const char *text);
-/* The same with the languages of its parts (the Appendix D words are German whatever the
- * interface language): "parts":[{"lang":"de","text":"..."},...], whose texts joined are the
- * text.  Each part is text[start, end) in lang; the text between parts joins the part
- * before it. */
+/* An utterance ({"event":"say","ms":..,"audience":..,"channel":"public","text":"..."}) with
+ * the languages of its parts (the Appendix D words are German whatever the interface
+ * language): "parts":[{"lang":"de","text":"..."},...], whose texts joined are the text (none
+ * with count 0).  Each part is text[start, end) in lang; the text between parts joins the
+ * part before it. */
 struct control_say_part {
 	const char *lang;
 	size_t start, end;

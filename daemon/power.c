@@ -130,7 +130,8 @@ static void read_supply(const struct power_config *cfg, struct power_status *st)
 		st->problems |= POWER_BATTERY_LOW;
 }
 
-void power_read(const struct power_config *cfg, struct power_status *out)
+/* Read the status from sysfs as configured (used by the monitor and the tests). */
+static void power_read(const struct power_config *cfg, struct power_status *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->monitored = true;
@@ -139,6 +140,13 @@ void power_read(const struct power_config *cfg, struct power_status *out)
 	read_undervoltage(cfg, out);
 	read_supply(cfg, out);
 }
+
+/* The discharge measured since the battery began to discharge: its first reading. */
+struct power_discharge {
+	bool on;
+	uint64_t since_ms;
+	int since_percent;
+};
 
 struct power {
 	struct power_config cfg;
@@ -150,8 +158,13 @@ struct power {
 	struct power_discharge discharge;
 };
 
-void power_discharge(struct power_discharge *d, const struct power_config *cfg,
-		     struct power_status *st, uint64_t now)
+/* A reading at `now` into the discharge: st->minutes_left, the time left at the rate measured
+ * since the battery began to discharge (once it has lost two percent; -1 before), and whether
+ * it is low by that: less than [power] low-hours left (FIDE's standards for electronic clocks:
+ * the clock works at least ten hours after its low-battery warning), or, before a rate is
+ * known, at or below low-percent as power_read() found.  A charge that rises begins again. */
+static void power_discharge(struct power_discharge *d, const struct power_config *cfg,
+			    struct power_status *st, uint64_t now)
 {
 	int lost;
 	double per_ms;

@@ -41,23 +41,6 @@ struct power_status {
 /* "ok", "undervoltage", "battery-low" or "on-battery": the most severe problem. */
 const char *power_problem_name(unsigned problems);
 
-/* Read the status from sysfs as configured (used by the monitor and the tests). */
-void power_read(const struct power_config *cfg, struct power_status *out);
-
-/* The discharge measured since the battery began to discharge: its first reading. */
-struct power_discharge {
-	bool on;
-	uint64_t since_ms;
-	int since_percent;
-};
-/* A reading at `now` into the discharge: st->minutes_left, the time left at the rate measured
- * since the battery began to discharge (once it has lost two percent; -1 before), and whether
- * it is low by that: less than [power] low-hours left (FIDE's standards for electronic clocks:
- * the clock works at least ten hours after its low-battery warning), or, before a rate is
- * known, at or below low-percent as power_read() found.  A charge that rises begins again. */
-void power_discharge(struct power_discharge *d, const struct power_config *cfg,
-		     struct power_status *st, uint64_t now);
-
 struct power;
 typedef void (*power_changed_fn)(void *user, const struct power_status *st, uint64_t now);
 

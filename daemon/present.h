@@ -3,7 +3,8 @@
  * The presenter: renders each of the referee's effects (game/effect.h) for whoever must
  * hear or see it: speech (phrases in the interface language, moves in Appendix D words),
  * braille (daemon/display.h), the game's files, the clock display and watchers, each only
- * what the event's audience allows (presenter_reaches()).  It is the referee's sink.
+ * what the event's audience allows (presenter_reaches() in present_int.h).  It is the referee's
+ * sink.
  *
  * Speech decisions made here: each utterance is built in segments (voice/utterance.h);
  * `info` says the number of moves made (the referee's count: the number of the last move on
@@ -82,20 +83,6 @@ struct present_recovery {
 	bool other_game;      /* another game's journal set aside */
 };
 void presenter_recovery(struct presenter *p, const struct present_recovery *r, uint64_t ms);
-/*
- * The presenter's own sinks, and whether an event of an audience (game/audience.h) may reach
- * each: the speaker and the clock display public events only, the earphone the player's,
- * the braille display (the tactile player's) both.  Watchers are filtered by the control
- * socket (ctlsock_event()).  An arbiter's event reaches none of them.
- */
-enum present_sink {
-	PRESENT_SPEAKER = 0,
-	PRESENT_EARPHONE,
-	PRESENT_BRAILLE,
-	PRESENT_CLOCKFACE,
-	PRESENT_SINK_COUNT
-};
-bool presenter_reaches(enum present_sink sink, enum game_audience audience);
 /* The power as daemon/power.h read it: a problem is said privately with the first reading,
  * when the problems change (and that they are gone), and when a game begins; the clock
  * display shows it. */

@@ -32,6 +32,20 @@ struct presenter {
 
 /* present.c */
 
+/*
+ * The presenter's own sinks, and whether an event of an audience (game/audience.h) may reach
+ * each: the speaker and the clock display public events only, the earphone the player's,
+ * the braille display (the tactile player's) both.  Watchers are filtered by the control
+ * socket (ctlsock_event()).  An arbiter's event reaches none of them.
+ */
+enum present_sink {
+	PRESENT_SPEAKER = 0,
+	PRESENT_EARPHONE,
+	PRESENT_BRAILLE,
+	PRESENT_CLOCKFACE,
+	PRESENT_SINK_COUNT
+};
+bool presenter_reaches(enum present_sink sink, enum game_audience audience);
 /* The phrase options for the game being played (casual and online play announce check). */
 struct phrase_options present_options(const struct presenter *p);
 /* An utterance for its audience: on the speaker or in the earphone as the audience allows,

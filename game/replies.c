@@ -575,6 +575,9 @@ static bool args_fit(const struct reply_row *row, const struct reply_value *args
 	return !args || !args[n].key;
 }
 
+static int game_reply_word(const char *wording, const struct game_reply *reply, char *buf,
+			   size_t size);
+
 static void set_bad_args(struct game_reply *reply, enum reply_code code)
 {
 	const struct reply_value bad[] = {REPLY_S("code", reply_row(code)->name), {0}};
@@ -740,7 +743,11 @@ static int span(const char **p, char stop, const struct game_reply *reply, struc
 	return 0;
 }
 
-int game_reply_word(const char *wording, const struct game_reply *reply, char *buf, size_t size)
+/* Word a template with the reply's arguments (the marks of replies.h) into buf; the length it
+ * needed (as snprintf), or -1 if the template is malformed (an unclosed mark, a key not
+ * among the arguments outside an optional part). */
+static int game_reply_word(const char *wording, const struct game_reply *reply, char *buf,
+			   size_t size)
 {
 	struct out o = {.buf = buf, .size = size};
 	const char *p = wording;

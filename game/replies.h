@@ -331,9 +331,4 @@ const char *game_reply_arg_text(const struct game_reply *reply, int i);
 /* The argument of a key, or NULL. */
 const struct reply_arg *game_reply_find(const struct game_reply *reply, const char *key);
 
-/* Word a template with the reply's arguments (the marks above) into buf; the length it
- * needed (as snprintf), or -1 if the template is malformed (an unclosed mark, a key not
- * among the arguments outside an optional part). */
-int game_reply_word(const char *wording, const struct game_reply *reply, char *buf, size_t size);
-
 #endif

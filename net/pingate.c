@@ -39,7 +39,8 @@ static void trust(struct pin_gate *g, enum pin_gate_role role, const char *key, 
 	g->trusted[role][pick].at = now ? now : 1;
 }
 
-uint64_t pin_gate_total_wait(const struct pin_gate *g, uint64_t now)
+/* The ms until a new address's PIN may be checked against the assistant's (0: now). */
+static uint64_t pin_gate_total_wait(const struct pin_gate *g, uint64_t now)
 {
 	uint64_t oldest = g->wrong_at[g->wrong_next]; /* the PIN_GATE_TOTAL-th last */
 

@@ -82,7 +82,5 @@ enum pin_gate_verdict pin_gate_check(struct pin_gate *g, const char *key, const 
  * (no connection); right with the role it gave.  The wait a wrong one starts (0: none). */
 uint64_t pin_gate_answered(struct pin_gate *g, const char *key, bool answered, bool right,
 			   enum pin_gate_role role, uint64_t now);
-/* The ms until a new address's PIN may be checked against the assistant's (0: now). */
-uint64_t pin_gate_total_wait(const struct pin_gate *g, uint64_t now);
 
 #endif

@@ -334,6 +334,8 @@ static int tag_pair(const char **p, char *name, char *value)
 	return 1;
 }
 
+static int room_movetext_plies(const char *m);
+
 int room_game_parse(const char *pgn, struct room_game *g)
 {
 	const char *p = pgn;
@@ -480,7 +482,8 @@ int room_movetext_next(const char **cursor, const char **move, size_t *len)
 	return 0;
 }
 
-int room_movetext_plies(const char *m)
+/* The plies of a movetext (SAN moves; comments, variations, numbers and NAGs skipped). */
+static int room_movetext_plies(const char *m)
 {
 	const char *move;
 	size_t len;

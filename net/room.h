@@ -80,10 +80,9 @@ const char *room_game_tag(const struct room_game *g, const char *name);
  * NULL leaves "?".
  */
 void room_game_write(const struct room_game *g, const char *board_name, struct strbuf *out);
-/* The plies of a movetext (SAN moves; comments, variations, numbers and NAGs skipped). */
-int room_movetext_plies(const char *movetext);
-/* The next move of a movetext from *cursor (the main line's SAN moves, as room_movetext_plies
- * counts them): 1 with the move at *move (len bytes) and *cursor past it, 0 at the end. */
+/* The next move of a movetext from *cursor (the main line's SAN moves; comments, variations,
+ * numbers and NAGs skipped): 1 with the move at *move (len bytes) and *cursor past it, 0 at
+ * the end. */
 int room_movetext_next(const char **cursor, const char **move, size_t *len);
 
 /*

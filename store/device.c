@@ -54,7 +54,9 @@ static bool cpuinfo_serial(char *out, size_t size)
 	return found;
 }
 
-int device_app_specific(const char *machine_id, char out[33])
+/* The application-specific id of a machine id (32 hex digits) as 32 hex digits into out;
+ * -1 when machine_id is no machine id. */
+static int device_app_specific(const char *machine_id, char out[33])
 {
 	unsigned char machine[16], app[16], mac[SHA256_SIZE];
 	char lower[2 * sizeof(machine) + 1];

@@ -19,8 +19,5 @@
 
 /* The serial into buf (letters, digits, ':' and '-' only); "unknown" when none is found. */
 void device_serial(char *buf, size_t size);
-/* The application-specific id of a machine id (32 hex digits) as 32 hex digits into out;
- * -1 when machine_id is no machine id. */
-int device_app_specific(const char *machine_id, char out[33]);
 
 #endif

@@ -34,7 +34,9 @@ static int is_hex(int c)
 	return isdigit(c) || (c >= 'a' && c <= 'f');
 }
 
-bool store_game_id_valid(const char *name)
+/* Whether `name` is a game's id (game-NNNN, or game-NNNN-HOST-STAMP-RAND), not a copy kept
+ * beside it (ID-before-recovery-N). */
+static bool store_game_id_valid(const char *name)
 {
 	const char *p = name;
 	size_t n;

@@ -16,9 +16,6 @@
 #include "game/replies.h"
 #include "game/summary.h"
 
-/* Whether `name` is a game's id (game-NNNN, or game-NNNN-HOST-STAMP-RAND), not a copy kept
- * beside it (ID-before-recovery-N). */
-bool store_game_id_valid(const char *name);
 /* The finished games under dir/games/, newest first, at most max (the game `current`, being
  * played, left out; NULL: none): the number listed, or -1 (errno) when games/ cannot be read
  * (none yet: 0). */

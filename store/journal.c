@@ -12,10 +12,16 @@
 
 #include "base/log.h"
 #include "base/sha256.h"
+#include "store/faults.h"
 #include "store/state.h"
 
 /* A chained line: "CRC32HEX CHAIN RECORD\n". */
 #define CHAINED_EXTRA (2 * JOURNAL_CHAIN_BYTES + 1)
+
+/* The chain's state: start (16 zero bytes), moved on by one record's text. */
+struct journal_chain {
+	unsigned char v[JOURNAL_CHAIN_BYTES];
+};
 
 struct journal {
 	int fd;
@@ -36,8 +42,7 @@ struct journal {
 	char chain_hex[JOURNAL_CHAIN_HEX];
 };
 
-/* The journal open now, for journal_power_loss() (one at a time: the store's). */
-static struct journal *open_journal;
+static int journal_sync(struct journal *j);
 
 /* The device key (journal_use_key()): its HMAC states, and its id as key notes name it. */
 static struct {
@@ -46,7 +51,7 @@ static struct {
 	char id[JOURNAL_KEY_ID_HEX];
 } device_key;
 
-uint32_t journal_crc32(const void *data, size_t len)
+static uint32_t journal_crc32(const void *data, size_t len)
 {
 	static uint32_t table[256];
 	static bool ready;
@@ -71,12 +76,12 @@ uint32_t journal_crc32(const void *data, size_t len)
 
 /* ------------------------------------------------------------------ the chain */
 
-void journal_chain_start(struct journal_chain *c)
+static void journal_chain_start(struct journal_chain *c)
 {
 	memset(c->v, 0, sizeof(c->v));
 }
 
-void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
+static void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
 {
 	unsigned char d[SHA256_SIZE];
 	struct sha256 h;
@@ -126,7 +131,7 @@ const char *journal_key_id(void)
 	return device_key.set ? device_key.id : "";
 }
 
-void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
+static void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
 {
 	sha256_hex(c->v, sizeof(c->v), out);
 }
@@ -343,14 +348,16 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 		}
 	}
 	j->lines = scan_lines(path, &j->was_keyed);
-	open_journal = j;
+	/* One open at a time, the store's: what journal_power_loss() cuts. */
+	store_faults()->journal = j;
 	return j;
 }
 
 void journal_power_loss(void)
 {
-	if (open_journal && open_journal->synced >= 0 &&
-	    ftruncate(open_journal->fd, open_journal->synced))
+	const struct journal *j = store_faults()->journal;
+
+	if (j && j->synced >= 0 && ftruncate(j->fd, j->synced))
 		log_error(LOG_GAME, "power loss: cannot cut the journal: %s", strerror(errno));
 }
 
@@ -358,8 +365,8 @@ void journal_close(struct journal *j)
 {
 	if (!j)
 		return;
-	if (open_journal == j)
-		open_journal = NULL;
+	if (store_faults()->journal == j)
+		store_faults()->journal = NULL;
 	journal_sync(j);
 	close(j->fd);
 	free(j);
@@ -418,24 +425,6 @@ int journal_format(char *line, size_t size, uint64_t ms, const char *type, const
 	n = format_v(line, size, ms, type, fmt, ap);
 	va_end(ap);
 	return n;
-}
-
-int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
-{
-	char line[JOURNAL_LINE_MAX + 1];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = format_v(line, sizeof(line), ms, type, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	if (journal_append_line(j, line, (size_t)n)) {
-		log_error(LOG_GAME, "journal write failed: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 /* One line of journal_format appended, chained in the journal's mode. */
@@ -514,7 +503,8 @@ int journal_append_line(struct journal *j, const char *line, size_t len)
 	return append_one(j, line, len);
 }
 
-int journal_sync(struct journal *j)
+/* Sync everything appended so far to storage (fdatasync), if syncing is on. */
+static int journal_sync(struct journal *j)
 {
 	if (!j->dirty)
 		return 0;

@@ -57,15 +57,6 @@
 
 struct journal;
 
-uint32_t journal_crc32(const void *data, size_t len);
-
-/* The chain's state: start (16 zero bytes), moved on by one record's text. */
-struct journal_chain {
-	unsigned char v[JOURNAL_CHAIN_BYTES];
-};
-void journal_chain_start(struct journal_chain *c);
-void journal_chain_next(struct journal_chain *c, const char *record, size_t len);
-void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX]);
 /* The chain's value after the last line written (its hex); "" before the first. */
 const char *journal_chain_value(const struct journal *j);
 /* The lines in the journal's file after the last one written. */
@@ -86,9 +77,6 @@ char *journal_chain_text(char *const *lines, size_t n, size_t *len);
  * message in err. */
 struct journal *journal_open(const char *path, bool sync, char *err, size_t err_size);
 void journal_close(struct journal *j);
-/* Append one record, written with a single write(2).  0 or -1 (logged). */
-int journal_append(struct journal *j, uint64_t ms, const char *type, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 /* A record's line, `CRC32HEX SP RECORD LF`, into line (at least JOURNAL_LINE_MAX + 1
  * bytes): what journal_append_line() takes (it adds the chain as it writes); its length, or
  * -1 (logged) if it cannot be a record (the chained line must fit JOURNAL_LINE_MAX). */
@@ -100,8 +88,6 @@ int journal_append_line(struct journal *j, const char *line, size_t len);
 /* A real power cut, for tests (`+MS crash unsynced`): the open journal loses what was
  * written after its last sync, as the page cache would. */
 void journal_power_loss(void);
-/* Sync everything appended so far to storage (fdatasync), if syncing is on. */
-int journal_sync(struct journal *j);
 /* For a sync done elsewhere (the writer's thread): the file, its size now, and what is on
  * storage once that sync finished (what journal_power_loss() keeps). */
 int journal_fd(const struct journal *j);

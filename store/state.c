@@ -15,14 +15,19 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Set by the main thread, read by the voice thread too (speech.log). */
-static _Atomic enum state_fault fault;
-static atomic_bool fault_short_done;
+#include "store/faults.h"
+
+static struct store_faults faults = {.sync_delay_sleeps = true, .crash_budget = -1};
+
+struct store_faults *store_faults(void)
+{
+	return &faults;
+}
 
 void state_set_fault(enum state_fault f)
 {
-	atomic_store(&fault_short_done, false);
-	atomic_store(&fault, f);
+	atomic_store(&faults.cut_short, false);
+	atomic_store(&faults.storage, f);
 }
 
 int state_fault_parse(const char *word)
@@ -37,11 +42,11 @@ int state_fault_parse(const char *word)
 
 ssize_t state_fault_allow(size_t len)
 {
-	switch ((enum state_fault)atomic_load(&fault)) {
+	switch ((enum state_fault)atomic_load(&faults.storage)) {
 	case STATE_FAULT_NONE:
 		return (ssize_t)len;
 	case STATE_FAULT_FULL:
-		if (len > 1 && !atomic_exchange(&fault_short_done, true)) {
+		if (len > 1 && !atomic_exchange(&faults.cut_short, true)) {
 			return (ssize_t)(len / 2);
 		}
 		errno = ENOSPC;
@@ -56,30 +61,27 @@ ssize_t state_fault_allow(size_t len)
 	return (ssize_t)len;
 }
 
-static atomic_uint sync_delay_ms;
-static atomic_bool sync_delay_sleeps = true;
-
 void state_set_sync_delay(uint32_t ms)
 {
-	atomic_store(&sync_delay_ms, ms);
+	atomic_store(&faults.sync_delay_ms, ms);
 }
 
 uint32_t state_sync_delay(void)
 {
-	return atomic_load(&sync_delay_ms);
+	return atomic_load(&faults.sync_delay_ms);
 }
 
 void state_set_sync_delay_sleeps(bool sleeps)
 {
-	atomic_store(&sync_delay_sleeps, sleeps);
+	atomic_store(&faults.sync_delay_sleeps, sleeps);
 }
 
 static void sync_delay(void)
 {
-	uint32_t ms = atomic_load(&sync_delay_ms);
+	uint32_t ms = atomic_load(&faults.sync_delay_ms);
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
 
-	if (!ms || !atomic_load(&sync_delay_sleeps))
+	if (!ms || !atomic_load(&faults.sync_delay_sleeps))
 		return;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -99,18 +101,15 @@ int state_sync_fd(int fd, bool really)
 	return really ? fdatasync(fd) : 0;
 }
 
-/* Bytes until the power goes (-1: it does not). */
-static atomic_long crash_budget = -1;
-
 void state_crash_after(unsigned long bytes)
 {
-	atomic_store(&crash_budget, (long)bytes);
+	atomic_store(&faults.crash_budget, (long)bytes);
 }
 
 ssize_t state_write(int fd, const void *data, size_t len)
 {
 	ssize_t allowed = state_fault_allow(len);
-	long budget = atomic_load(&crash_budget);
+	long budget = atomic_load(&faults.crash_budget);
 
 	if (allowed <= 0)
 		return allowed;
@@ -123,7 +122,7 @@ ssize_t state_write(int fd, const void *data, size_t len)
 			for (;;)
 				pause();
 		}
-		atomic_fetch_sub(&crash_budget, (long)allowed);
+		atomic_fetch_sub(&faults.crash_budget, (long)allowed);
 	}
 	return write(fd, data, (size_t)allowed);
 }
@@ -166,7 +165,7 @@ static int own_path(const char *path)
 /* A write refused by the storage fault now (read-only, EIO): -1 with errno, else 0. */
 static int fault_refuses(void)
 {
-	enum state_fault f = atomic_load(&fault);
+	enum state_fault f = atomic_load(&faults.storage);
 
 	if (f != STATE_FAULT_READONLY && f != STATE_FAULT_EIO)
 		return 0;
@@ -244,7 +243,7 @@ int state_write_atomic(const char *path, const char *data, size_t len, bool sync
 	char tmp[PATH_MAX];
 	int fd;
 	size_t done = 0;
-	enum state_fault f = atomic_load(&fault);
+	enum state_fault f = atomic_load(&faults.storage);
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;

@@ -41,6 +41,7 @@ char *state_read_file(const char *path, size_t *len);
  * every write to the state directory through this module and the journal fails that way
  * (full: the first write after the fault is cut short, as on a disk that fills up mid-write,
  * then ENOSPC; eio: EIO; readonly: EROFS), until `ok`.  For tests only: nothing else sets it.
+ * This and the setters below act on the store's one set of faults (store/faults.h).
  */
 enum state_fault { STATE_FAULT_NONE = 0, STATE_FAULT_FULL, STATE_FAULT_EIO, STATE_FAULT_READONLY };
 void state_set_fault(enum state_fault f);

@@ -292,13 +292,3 @@ void writer_drain(struct writer *w)
 		pthread_cond_wait(&w->done, &w->lock);
 	pthread_mutex_unlock(&w->lock);
 }
-
-bool writer_busy(struct writer *w)
-{
-	bool busy;
-
-	pthread_mutex_lock(&w->lock);
-	busy = w->count > 0;
-	pthread_mutex_unlock(&w->lock);
-	return busy;
-}

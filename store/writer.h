@@ -56,7 +56,5 @@ int writer_replace(struct writer *w, const char *path, char *data, size_t len, b
 int writer_results(struct writer *w, struct writer_result *out, int max);
 /* Wait until every job queued so far is done. */
 void writer_drain(struct writer *w);
-/* Jobs queued or running. */
-bool writer_busy(struct writer *w);
 
 #endif

@@ -580,7 +580,12 @@ def strength_and_signal():
           str([e.get("text") for e in dev.events if e.get("event") == "say"]))
     check("the rating asked held to the engine's range, said",
           private_say(dev, 0, "This engine plays no weaker than Elo") is not None)
-    m = re.search(r"Elo 500 asked: the engine plays at (\d+)", open(out).read())
+    m = None
+    for _ in range(100):  # train's output, flushed by then; polled all the same
+        m = re.search(r"Elo 500 asked: the engine plays at (\d+)", open(out).read())
+        if m:
+            break
+        time.sleep(0.1)
     check("train says the rating it set", m is not None and int(m.group(1)) > 500,
           open(out).read())
     start_clock(dev)

@@ -11,7 +11,24 @@
 #include <cmocka.h>
 
 #include "braille/braille.h"
-#include "braille/panel.h"
+/* The module itself: its file-local functions are tested here. */
+#include "braille/panel.c"
+
+/* Move `ply` (1 for the game's first move) was made in pos: it becomes the last move and
+ * the sheet's move `ply`; later moves of the sheet are dropped (a correction or a
+ * rollback).  A ply that does not follow the sheet (the sheet was never set after a
+ * resume) starts the sheet anew at this move, and later plies follow it.  Returns 0, or -1
+ * if the move is not legal in pos. */
+static int braille_panel_move(struct braille_panel *p, int ply, const struct chess_pos *pos,
+			      chess_move m)
+{
+	if (!chess_pos_is_legal(pos, m))
+		return -1;
+	char san[CHESS_SAN_MAX];
+	chess_move_to_san(pos, m, san, sizeof(san));
+	braille_panel_move_san(p, ply, san, pos->fullmove_number, (enum chess_color)pos->side);
+	return 0;
+}
 
 static struct braille_panel panel;
 

@@ -12,10 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The modules themselves: their file-local functions are tested here (before cmocka.h, whose
+ * fail() macro would take protocol.c's own fail()). */
+#include "control/protocol.c"
+#include "daemon/present.c"
+
 #include <cmocka.h>
 
-#include "daemon/present.h"
 #include "tests/unit/referee_cases.h"
+
+/* The table's size. */
+static int control_command_count(void)
+{
+	return TABLE_SIZE;
+}
+
+/* An utterance without its parts' languages. */
+static void control_event_say(struct strbuf *out, uint64_t ms, enum game_audience audience,
+			      const char *text)
+{
+	control_event_say_parts(out, ms, audience, text, NULL, 0);
+}
 
 /* A request as `role`; the outcome kept for the test (free with control_outcome_free). */
 static struct control_outcome out;
@@ -187,6 +204,11 @@ static void test_needs(void **state)
 	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
 	assert_false(give(ROLE_ASSISTANT, "draw-offer white"));
 	assert_string_equal(out.said, "white's flag has fallen: the arbiter rules on it first");
+	/* Nor a resignation: the game ended with the flag (6.9), as the button menu has it. */
+	assert_false(give(ROLE_ASSISTANT, "resign white"));
+	assert_string_equal(out.said, "white's flag has fallen: the arbiter rules on it first");
+	assert_false(give(ROLE_ASSISTANT, "resign black"));
+	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
 	assert_true(give(ROLE_ARBITER, "result 0-1 White lost on time"));
 }
 

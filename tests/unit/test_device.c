@@ -11,7 +11,8 @@
 
 #include <cmocka.h>
 
-#include "store/device.h"
+/* The module itself: its file-local functions are tested here. */
+#include "store/device.c"
 
 /* What `systemd-id128 machine-id --app-specific=af5ae885521a45248f8c736024d2fea8` printed
  * on a machine whose /etc/machine-id is 3d1219c7c4c5404aaa1f6d2a48adfda4 (systemd 252). */

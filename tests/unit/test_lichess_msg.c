@@ -14,7 +14,8 @@
 
 #include <cmocka.h>
 
-#include "cli/lichess_msg.h"
+/* The module itself: its file-local functions are tested here. */
+#include "cli/lichess_msg.c"
 
 static struct lichess_msg msg;
 static char err[256];

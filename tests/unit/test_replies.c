@@ -15,8 +15,18 @@
 #include <cmocka.h>
 
 #include "control/protocol.h"
-#include "game/replies.h"
+/* The module itself: its file-local functions are tested here. */
+#include "game/replies.c"
 #include "tests/unit/reply_check.h"
+
+/* control_reply() for a code without arguments. */
+static void control_reply_code(struct strbuf *out, enum reply_code code)
+{
+	struct game_reply reply;
+
+	game_reply_set(&reply, code, NULL);
+	control_reply(out, &reply);
+}
 
 /* A row's arguments, every one given (optional ones too when `all`), as strings "v". */
 static int row_args(const struct reply_row *row, bool all, struct reply_value *v, char keys[][32])
