@@ -19,9 +19,8 @@
 
 #include "base/sha256.h"
 #include "config/config.h"
+#include "control/protocol.h"
 #include "daemon/loop.h"
-#include "daemon/present.h"
-#include "store/store.h"
 #include "referee/referee.h"
 
 /* At most this many clients; the last CTLSOCK_ARBITER_SLOTS places only for the users named
@@ -36,7 +35,10 @@ struct ctlsock;
  * socket cannot be made: that is logged, and the game goes on without it).  The audit goes
  * to control.log in the state directory.  NULL only when out of memory. */
 struct ctlsock *ctlsock_open(const struct config *cfg, struct loop *loop);
-void ctlsock_attach(struct ctlsock *c, struct referee *r, struct presenter *p, struct store *s);
+/* The referee the commands go to, and what the daemon adds to every request besides the
+ * socket's own parts: a control_env with its shell, status_extra, render, list_games and
+ * notation (the interface language) set (daemon/ctlshell.h makes it). */
+void ctlsock_attach(struct ctlsock *c, struct referee *r, const struct control_env *shell);
 void ctlsock_close(struct ctlsock *c);
 
 /* A board script's `control ROLE COMMAND` (author "script"), through the same command table

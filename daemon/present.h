@@ -3,7 +3,7 @@
  * The presenter: renders each of the referee's effects (game/effect.h) for whoever must
  * hear or see it: speech (phrases in the interface language, moves in Appendix D words),
  * braille (daemon/display.h), the game's files, the clock display and watchers, each only
- * what the event's audience allows (presenter_reaches() in present.c).  It is the referee's
+ * what the event's audience allows (presenter_reaches() in present_int.h).  It is the referee's
  * sink.
  *
  * Speech decisions made here: each utterance is built in segments (voice/utterance.h);

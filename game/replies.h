@@ -85,7 +85,8 @@ enum reply_code {
 	REPLY_AUTH,
 	REPLY_NOTATION,
 	REPLY_WRONG_PIN,
-	/* The control socket's refusals of a client and of PINs (daemon/ctlsock.c). */
+	/* The control socket's refusals of a client (daemon/ctlsock_accept.c) and of PINs
+	 * (daemon/ctlsock.c). */
 	REPLY_TOO_MANY_CLIENTS,
 	REPLY_ARBITERS_PLACES,
 	REPLY_TOO_MANY_USER_CONNECTIONS,

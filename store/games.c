@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chess/pgn.h"
+#include "store/scoresheet.h"
 
 #define PGN_READ_MAX (1 << 20)
 
@@ -128,40 +129,52 @@ static void tag(const struct pgn_game *g, const char *name, char *out, size_t si
 	snprintf(out, size, "%s", v ? v : "?");
 }
 
-/* What games/ID.pgn says of its game: 0, or -1 when it cannot be read. */
-static int read_info(const char *dir, const char *id, struct game_summary *info)
+/* games/ID.pgn's game into *g: 0; -1 when the file cannot be opened, -2 when it holds no game
+ * that can be read (or out of memory). */
+static int read_game(const char *dir, const char *id, struct pgn_game *g)
 {
 	char path[4096];
 	struct pgn_reader *rd = NULL;
-	struct pgn_game g;
 	struct chess_error err;
-	char *text = malloc(PGN_READ_MAX);
-	size_t len = 0;
+	char *text;
+	size_t len;
 	FILE *f;
-	int rc = -1;
+	int rc = -2;
 
 	snprintf(path, sizeof(path), "%s/games/%s.pgn", dir, id);
-	f = text ? fopen(path, "rb") : NULL;
-	if (f) {
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	text = malloc(PGN_READ_MAX);
+	if (text) {
 		len = fread(text, 1, PGN_READ_MAX, f);
-		fclose(f);
 		rd = pgn_reader_new(text, len);
 	}
-	if (rd && pgn_reader_next(rd, &g, &err) == 1) {
-		memset(info, 0, sizeof(*info));
-		snprintf(info->id, sizeof(info->id), "%s", id);
-		info->number = game_number(id);
-		tag(&g, "White", info->white, sizeof(info->white));
-		tag(&g, "Black", info->black, sizeof(info->black));
-		tag(&g, "Date", info->date, sizeof(info->date));
-		snprintf(info->result, sizeof(info->result), "%s", g.result);
-		info->plies = g.game.count;
-		pgn_game_free(&g);
+	fclose(f);
+	if (rd && pgn_reader_next(rd, g, &err) == 1)
 		rc = 0;
-	}
 	pgn_reader_free(rd);
 	free(text);
 	return rc;
+}
+
+/* What games/ID.pgn says of its game: 0, or -1 when it cannot be read. */
+static int read_info(const char *dir, const char *id, struct game_summary *info)
+{
+	struct pgn_game g;
+
+	if (read_game(dir, id, &g))
+		return -1;
+	memset(info, 0, sizeof(*info));
+	snprintf(info->id, sizeof(info->id), "%s", id);
+	info->number = game_number(id);
+	tag(&g, "White", info->white, sizeof(info->white));
+	tag(&g, "Black", info->black, sizeof(info->black));
+	tag(&g, "Date", info->date, sizeof(info->date));
+	snprintf(info->result, sizeof(info->result), "%s", g.result);
+	info->plies = g.game.count;
+	pgn_game_free(&g);
+	return 0;
 }
 
 int store_games_list(const char *dir, const char *current, struct game_summary *out, int max)
@@ -203,4 +216,32 @@ int store_game_find(const char *dir, const char *what, char *id, size_t size)
 	}
 	free_ids(ids, n);
 	return found == 1 ? 0 : -1;
+}
+
+char *store_game_render(const char *dir, const char *what, const char *format,
+			const struct braille_layout *layout, enum reply_code *why)
+{
+	char id[GAME_ID_MAX];
+	struct pgn_game g;
+	char *text;
+
+	if (store_game_find(dir, what, id, sizeof(id))) {
+		*why = REPLY_NO_SUCH_GAME;
+		return NULL;
+	}
+	switch (read_game(dir, id, &g)) {
+	case 0:
+		break;
+	case -1:
+		*why = REPLY_NO_SUCH_GAME;
+		return NULL;
+	default:
+		*why = REPLY_GAME_UNREADABLE;
+		return NULL;
+	}
+	text = scoresheet_render(&g, format, layout);
+	pgn_game_free(&g);
+	if (!text)
+		*why = REPLY_GAME_UNREADABLE;
+	return text;
 }

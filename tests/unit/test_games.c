@@ -2,7 +2,8 @@
 /*
  * The finished games kept under games/ (store/games.h): which names are games' ids, the list
  * newest first with their players and results (the game being played and the copies kept
- * beside a game left out), and a game found by its number.
+ * beside a game left out), a game found by its number, and a kept game's scoresheet in a
+ * format (what `export FORMAT GAME` answers).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,11 +110,43 @@ static void test_list_and_find(void **state)
 	    store_game_find(dir, "game-0001-other-20240502T090000-00ff", id, sizeof(id)), 0);
 }
 
+static void test_render(void **state)
+{
+	enum reply_code why = REPLY_NONE;
+	char path[160];
+	char *text;
+	FILE *f;
+
+	(void)state;
+	put("game-0003.pgn", "Anna", "Bella", "1-0", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#");
+	text = store_game_render(dir, "3", "pgn", NULL, &why);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "[White \"Anna\"]"));
+	assert_non_null(strstr(text, "4. Qxf7# 1-0"));
+	free(text);
+	text = store_game_render(dir, "game-0003", "text", NULL, &why);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "Anna"));
+	free(text);
+	/* No game of that number, and a file that holds no game. */
+	assert_null(store_game_render(dir, "4", "pgn", NULL, &why));
+	assert_int_equal(why, REPLY_NO_SUCH_GAME);
+	snprintf(path, sizeof(path), "%s/games/game-0005.pgn", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("1. e4 e5 2. Kx9 *\n[Event \n", f);
+	fclose(f);
+	why = REPLY_NONE;
+	assert_null(store_game_render(dir, "5", "pgn", NULL, &why));
+	assert_int_equal(why, REPLY_GAME_UNREADABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ids),
 	    cmocka_unit_test_setup_teardown(test_list_and_find, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
