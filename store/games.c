@@ -185,7 +185,8 @@ int store_games_list(const char *dir, const char *current, struct game_summary *
 
 	if (n < 0)
 		return errno == ENOENT ? 0 : -1;
-	qsort(ids, (size_t)n, sizeof(*ids), newest_first);
+	if (n > 1)
+		qsort(ids, (size_t)n, sizeof(*ids), newest_first);
 	for (int i = 0; i < n && listed < max; i++) {
 		if (current && !strcmp(ids[i], current))
 			continue;
