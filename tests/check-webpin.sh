@@ -77,12 +77,15 @@ for line in sys.stdin:
 [ "$(grep -c ' 200 ' "$work/assistants")" -eq 86 ] && ok ||
 	bad "86 assistants' logins: $(cut -d' ' -f3- "$work/assistants" | sort | uniq -c | tr '\n' ' ')"
 
-# Forty at once from one address: five wrong, thirty-five told to wait.
+# Forty at once from one address: five wrong, the other thirty-five told to wait, or, on a
+# machine slow enough that more than the address's connections (16 at first) are open at
+# once, refused at the door before any PIN is read (curl's 000): no PIN more is checked.
 burst 127.0.0.1 40 >"$work/burst"
 wrong=$(grep -c '^403$' "$work/burst")
 waits=$(grep -c '^429$' "$work/burst")
-[ "$wrong" -eq 5 ] && [ "$waits" -eq 35 ] && ok ||
-	bad "40 PINs at once from one address: $wrong refused as wrong (want 5), $waits told to wait (want 35): $(sort "$work/burst" | uniq -c | tr '\n' ' ')"
+door=$(grep -c '^000$' "$work/burst")
+[ "$wrong" -eq 5 ] && [ "$waits" -ge 1 ] && [ $((waits + door)) -eq 35 ] && [ "$door" -le 24 ] && ok ||
+	bad "40 PINs at once from one address: $wrong refused as wrong (want 5), $waits told to wait and $door refused at the door (want 35 together): $(sort "$work/burst" | uniq -c | tr '\n' ' ')"
 # The wait is said in seconds, as the page words it (code pin-wait) and as Retry-After.
 curl -s --interface 127.0.0.1 -D "$work/wait.head" -o "$work/wait.json" -H 'X-PIN: 471108' \
 	--data-binary status "$base"
@@ -178,7 +181,8 @@ wait_port "$port" || bad "the second page does not listen"
 base="http://127.0.0.1:$port/api/command"
 burst 127.0.0.3 40 >"$work/burst2"
 wrong=$(grep -c '^403$' "$work/burst2")
-[ "$wrong" -ge 1 ] && [ "$wrong" -le 5 ] && [ "$(grep -c '^429$' "$work/burst2")" -eq $((40 - wrong)) ] &&
+[ "$wrong" -ge 1 ] && [ "$wrong" -le 5 ] &&
+	[ $(($(grep -c '^429$' "$work/burst2") + $(grep -c '^000$' "$work/burst2"))) -eq $((40 - wrong)) ] &&
 	ok || bad "40 PINs at once, passed on to the daemon: $wrong reached it (want 1 to 5): $(sort "$work/burst2" | uniq -c | tr '\n' ' ')"
 # One at a time from new addresses: the daemon checks them until its fifth wrong PIN of the
 # page's user (a 403 like the others, though its reply, code wrong-pin-wait, says when the
