@@ -213,6 +213,7 @@ enum MHD_Result httpd_respond_static(const struct httpd_request *req, const char
 
 /* libmicrohttpd's own words (mostly a client gone in the middle of an answer): for a person
  * looking closely only. */
+static void mhd_log(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	char text[512];
