@@ -315,6 +315,16 @@ static void sb_comment_safe(struct sbuf *b, const char *text)
 		size_t n = 0;
 		while (s[n] && !is_space(s[n]) && n < WORD_MAX)
 			n++;
+		/* A word cut at the limit is cut between characters, never inside one: the
+		 * line break would leave its bytes no UTF-8 character. */
+		if (n == WORD_MAX && s[n] && !is_space(s[n])) {
+			size_t whole = n;
+
+			while (whole > 0 && ((unsigned char)s[whole] & 0xC0) == 0x80)
+				whole--;
+			if (whole > 0)
+				n = whole;
+		}
 		if (have)
 			sb_word(b, piece, len);
 		len = 0;

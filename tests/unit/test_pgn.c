@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "chess/pgn.h"
 
 static void push_san(struct pgn_game *g, const char *san, const char *comment)
@@ -286,6 +287,37 @@ static void test_format_long_lines(void **state)
 	free(again2);
 	free(text);
 	pgn_game_free(&third);
+	pgn_game_free(&back);
+	pgn_game_free(&g);
+}
+
+/* A word too long for a line, of characters of two and three bytes, is cut between
+ * characters: every line is UTF-8, and the export a fixed point (found by fuzz_pgn: the cut
+ * fell inside a character, whose halves read back as two replacement characters). */
+static void test_format_long_word_cut_between_characters(void **state)
+{
+	struct pgn_game g, back;
+	struct chess_move_list legal;
+	char comment[400] = "x";
+
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		strcat(comment, i % 3 ? "\xc3\xbc" : "\xef\xbf\xbd"); /* ü, U+FFFD */
+	assert_int_equal(pgn_game_init(&g, NULL), 0);
+	assert_true(chess_pos_legal_moves(&g.game.pos, &legal) > 0);
+	assert_int_equal(pgn_game_push(&g, legal.moves[0], comment), 0);
+	char *text = pgn_format(&g);
+	for (char *line = text, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		assert_int_equal(utf8_unsafe_at(line, (size_t)(end - line), false),
+				 (size_t)(end - line));
+	}
+	read_one(text, &back);
+	char *again = pgn_format(&back);
+	assert_string_equal(again, text);
+	free(again);
+	free(text);
 	pgn_game_free(&back);
 	pgn_game_free(&g);
 }
@@ -676,6 +708,7 @@ int main(void)
 	    cmocka_unit_test(test_format_empty_and_setup),
 	    cmocka_unit_test(test_format_text_that_turns),
 	    cmocka_unit_test(test_format_long_lines),
+	    cmocka_unit_test(test_format_long_word_cut_between_characters),
 	    cmocka_unit_test(test_format_short_comment_with_brace_is_fixed_point),
 	    cmocka_unit_test(test_read_multi),
 	    cmocka_unit_test(test_read_lenient),
