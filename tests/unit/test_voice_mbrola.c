@@ -130,7 +130,7 @@ static size_t clipped(const struct tu_wav *w)
 }
 
 /* A /proc file (its size says 0): up to size - 1 bytes, NUL-terminated. */
-static void read_proc(const char *path, char *buf, size_t size)
+static size_t read_proc(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
@@ -138,9 +138,21 @@ static void read_proc(const char *path, char *buf, size_t size)
 	if (f)
 		fclose(f);
 	buf[n] = '\0';
+	return n;
 }
 
-/* Processes whose parent is us and whose command line starts with name, killed; their
+/* Whether one of the command line's words (NUL-separated) starts with name: the first, or
+ * a later one where an emulator runs the program (qemu-user's binfmt keeps argv[0] after its
+ * own name and the program's path). */
+static bool cmdline_has(const char *buf, size_t len, const char *name)
+{
+	for (size_t at = 0; at < len; at += strlen(buf + at) + 1)
+		if (!strncmp(buf + at, name, strlen(name)))
+			return true;
+	return false;
+}
+
+/* Processes whose parent is us and whose command line names name, killed; their
  * count.  (A prompt goes before the record's start in the queue: the test says moves.) */
 static int kill_children(const char *name)
 {
@@ -160,8 +172,8 @@ static int kill_children(const char *name)
 		if (ppid != getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-		read_proc(path, buf, sizeof(buf));
-		if (!strncmp(buf, name, strlen(name)) && kill(atoi(e->d_name), SIGKILL) == 0)
+		if (cmdline_has(buf, read_proc(path, buf, sizeof(buf)), name) &&
+		    kill(atoi(e->d_name), SIGKILL) == 0)
 			killed++;
 	}
 	if (d)

@@ -442,7 +442,11 @@ run_wiring() {
 	# (each settle a sleep, and the harness's answer may preempt it)
 	matrix) most=$((4 + (2 * 10 + 1) * (2 * 8 + 2))) ;;
 	shift) most=$((4 + (2 * 2 + 1) * (2 * 64 + 2))) ;;
-	*) most=4 ;;
+	# Direct wiring sleeps on edge events; what still wakes it idle is the power's reading
+	# every 2 s and, in this VM whose kernel has no inotify, the look for a new program
+	# every 2 s: each window of 2 s may hold two of each, with the loop's own switch.  A busy
+	# loop makes hundreds.
+	*) most=6 ;;
 	esac
 	sw=$(info idle-switches-2s)
 	[[ -n $sw ]] && ((sw <= most)) && ok "idle: $sw context switches in 2 s (at most $most)" ||
