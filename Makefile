@@ -31,7 +31,7 @@ PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig
 endif
 endif
 BUILD ?= build
-VERSION := 0.12.13
+VERSION := 0.12.14
 # Installation (make install DESTDIR=... PREFIX=...).
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -121,6 +121,15 @@ PROGRAMS := $(BUILD)/annabellad $(BUILD)/annabella
 .DEFAULT_GOAL := all
 
 all: $(PROGRAMS)
+
+# The files that say the version are made again when it changes (a stamp named for it).
+VERSION_STAMP := $(BUILD)/obj/.version-$(VERSION)
+$(VERSION_STAMP):
+	@mkdir -p $(@D)
+	@rm -f $(BUILD)/obj/.version-*
+	@touch $@
+$(addprefix $(BUILD)/obj/,$(addsuffix .o,daemon/annabellad_sources daemon/main_annabellad \
+	cli/lichess cli/cli_seal cli/main_annabella)): $(VERSION_STAMP)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
