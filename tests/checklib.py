@@ -67,6 +67,21 @@ def at_exit(fn):
     _hooks.append(fn)
 
 
+def browsers():
+    """A list of WebDriver sessions the caller fills, each quit at the end."""
+    sessions = []
+
+    def quit_all():
+        for d in sessions:
+            try:
+                d.quit()
+            except Exception:
+                pass
+
+    at_exit(quit_all)
+    return sessions
+
+
 def spawn(key, args, **kw):
     """subprocess.Popen(args, **kw), stopped at the end; also procs[key]."""
     p = subprocess.Popen(args, **kw)

@@ -30,18 +30,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 BUILD, AXE = sys.argv[1], sys.argv[2]
 WORK = checklib.begin("webcodes")
 SOCK = os.path.join(WORK, "control")
-drivers = []
-
-
-def quit_drivers():
-    for d in drivers:
-        try:
-            d.quit()
-        except Exception:
-            pass
-
-
-checklib.at_exit(quit_drivers)
+drivers = checklib.browsers()
 
 
 CONF = f"""[control]

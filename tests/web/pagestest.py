@@ -42,18 +42,7 @@ WORK = checklib.begin("webpages")
 SOCK = os.path.join(WORK, "control")
 STATE = os.path.join(WORK, "state")
 CONF = os.path.join(WORK, "annabella.conf")
-drivers = []
-
-
-def quit_drivers():
-    for d in drivers:
-        try:
-            d.quit()
-        except Exception:
-            pass
-
-
-checklib.at_exit(quit_drivers)
+drivers = checklib.browsers()
 
 AXE_ALL = ("const done = arguments[arguments.length - 1];"
            "const tags = [...new Set(axe.getRules().flatMap(r => r.tags))];"
