@@ -184,10 +184,13 @@ check_display() {
 		END { printf "%.2f %d\n", g, s }' "$work/display.screens")
 	# A scan holds the loop for its settles (0.4 s with the shift registers here, longer when
 	# the host is busy: the harness measures it), and a clock press makes a scan of its own
-	# (gpio/board.c): a second's refresh, two scans and the display's writes at most.
-	local most=1.3 scan_ms
+	# (gpio/board.c): a second's refresh, two scans and the display's writes at most. A busy
+	# host stalls the whole VM as well: the longest the shell's waits overran in this run
+	# (slack, measured from the kernel's edge time stamps) is added.
+	local most scan_ms
 	scan_ms=$(info harness-longest-scan-ms)
-	[[ $wiring == shift ]] && most=$(awk -v s="${scan_ms:-400}" 'BEGIN { printf "%.2f", 1.3 + 2 * s / 1000 }')
+	[[ $wiring == shift ]] || scan_ms=0
+	most=$(awk -v s="${scan_ms:-400}" -v k="${slack:-0}" 'BEGIN { printf "%.2f", 1.3 + 2 * s / 1000 + k / 1000 }')
 	awk -v g="$gap" -v m="$most" 'BEGIN { exit !(g <= m) }' &&
 		ok "display: refreshed every $gap s at most while a clock ran (at most $most)" ||
 		bad "display: $gap s without a refresh while a clock ran (at most $most)"
@@ -233,6 +236,7 @@ check_haptic() {
 # its files go to $top/WIRING.
 run_wiring() {
 	local wiring=$1 work=$top/$1
+	slack=0
 	mkdir -p "$work"
 	tag="$wiring: "
 	# ---------------------------------------------------------------- boot
