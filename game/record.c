@@ -1,306 +1,29 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The journal's vocabulary (see record.h): one table of record types, each with its
- * encoder and decoder over a small token reader and writer.
+ * encoder and decoder over a small token reader and writer (game/record_words.c).
  */
-#include "game/record.h"
+#include "game/record_int.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------ tokens */
-
-struct writer {
-	char *buf;
-	size_t size, len;
-	bool full;
-};
-
-static void put_raw(struct writer *w, const char *s, size_t n)
-{
-	if (w->full || w->len + n + 1 > w->size) {
-		w->full = true;
-		return;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = '\0';
-}
-
-static void put_sep(struct writer *w)
-{
-	if (w->len)
-		put_raw(w, " ", 1);
-}
-
-static void put_word(struct writer *w, const char *word)
-{
-	put_sep(w);
-	put_raw(w, word, strlen(word));
-}
-
-static void put_fmt(struct writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put_fmt(struct writer *w, const char *fmt, ...)
-{
-	char tmp[CLOCK_TEXT_MAX];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(tmp)) {
-		w->full = true;
-		return;
-	}
-	put_word(w, tmp);
-}
-
-static void put_string(struct writer *w, const char *s)
-{
-	put_sep(w);
-	put_raw(w, "\"", 1);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			put_raw(w, "\\", 1);
-		if (*s == '\n' || *s == '\r')
-			put_raw(w, " ", 1); /* one line per record */
-		else
-			put_raw(w, s, 1);
-	}
-	put_raw(w, "\"", 1);
-}
-
-struct reader {
-	const char *p;
-	bool bad;
-};
-
-/* The next space-separated word into buf; false (and bad) if none or too long. */
-/* Both readers leave "" in buf when they fail, so a decoder that checks r->bad only at
- * its end never reads an unset buffer. */
-static bool get_word(struct reader *r, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (size)
-		buf[0] = '\0';
-	if (r->bad || !*r->p || *r->p == ' ' || *r->p == '"') {
-		r->bad = true;
-		return false;
-	}
-	while (r->p[n] && r->p[n] != ' ')
-		n++;
-	if (n >= size) {
-		r->bad = true;
-		return false;
-	}
-	memcpy(buf, r->p, n);
-	buf[n] = '\0';
-	r->p += n;
-	if (*r->p == ' ')
-		r->p++;
-	return true;
-}
-
-static bool get_string(struct reader *r, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (size)
-		buf[0] = '\0';
-	if (r->bad || *r->p != '"') {
-		r->bad = true;
-		return false;
-	}
-	r->p++;
-	while (*r->p && *r->p != '"') {
-		if (*r->p == '\\' && r->p[1])
-			r->p++;
-		if (n + 1 >= size) {
-			buf[n < size ? n : 0] = '\0';
-			r->bad = true;
-			return false;
-		}
-		buf[n++] = *r->p++;
-	}
-	buf[n] = '\0';
-	if (*r->p != '"') {
-		r->bad = true;
-		return false;
-	}
-	buf[n] = '\0';
-	r->p++;
-	if (*r->p == ' ')
-		r->p++;
-	return true;
-}
-
-static bool at_end(const struct reader *r)
-{
-	return !r->bad && !*r->p;
-}
-
-static long long get_int(struct reader *r, long long min, long long max)
-{
-	char word[24], *end;
-	long long v;
-
-	if (!get_word(r, word, sizeof(word)))
-		return min;
-	errno = 0;
-	v = strtoll(word, &end, 10);
-	if (errno || *end || end == word || v < min || v > max) {
-		r->bad = true;
-		return min;
-	}
-	return v;
-}
-
-static uint64_t get_mask(struct reader *r)
-{
-	char word[24], *end;
-	unsigned long long v;
-
-	if (!get_word(r, word, sizeof(word)))
-		return 0;
-	errno = 0;
-	v = strtoull(word, &end, 16);
-	if (errno || *end || end == word || strlen(word) != 16)
-		r->bad = true;
-	return v;
-}
-
-static int get_color(struct reader *r)
-{
-	char word[8];
-	int c;
-
-	if (!get_word(r, word, sizeof(word)))
-		return 0;
-	c = game_color_parse(word);
-	if (c < 0)
-		r->bad = true;
-	return c < 0 ? 0 : c;
-}
-
-static int get_enum(struct reader *r, const char *(*name)(int), int count)
-{
-	char word[24];
-
-	if (!get_word(r, word, sizeof(word)))
-		return 0;
-	for (int i = 0; i < count; i++)
-		if (!strcmp(word, name(i)))
-			return i;
-	r->bad = true;
-	return 0;
-}
-
-/* A move given in UCI, checked only for its shape (the position is the game's). */
-static chess_move get_uci(struct reader *r)
-{
-	char word[8];
-	int from, to;
-	enum chess_piece_type promo = CHESS_NO_PIECE;
-
-	if (!get_word(r, word, sizeof(word)))
-		return CHESS_MOVE_NONE;
-	from = chess_square_parse((char[]){word[0], word[0] ? word[1] : 0, 0});
-	to = strlen(word) >= 4 ? chess_square_parse((char[]){word[2], word[3], 0}) : -1;
-	if (strlen(word) == 5) {
-		const char *p = strchr("nbrq", word[4]);
-
-		promo = p && word[4] ? (enum chess_piece_type)(CHESS_KNIGHT + (p - "nbrq"))
-				     : CHESS_NO_PIECE;
-	}
-	if (from < 0 || to < 0 || (strlen(word) != 4 && promo == CHESS_NO_PIECE)) {
-		r->bad = true;
-		return CHESS_MOVE_NONE;
-	}
-	/* The kind is settled against the position when the record is applied. */
-	return chess_move_make(from, to, promo ? CHESS_MOVE_PROMOTION : CHESS_MOVE_NORMAL, promo);
-}
-
-static void put_uci(struct writer *w, chess_move m)
-{
-	char uci[8];
-
-	if (m == CHESS_MOVE_NONE) {
-		put_word(w, "-");
-		return;
-	}
-	chess_move_to_uci(m, uci, sizeof(uci));
-	put_word(w, uci);
-}
-
-static void put_clock(struct writer *w, const struct chess_clock *c, uint64_t ms)
-{
-	char text[CLOCK_TEXT_MAX];
-	int n = clock_encode(c, ms, text, sizeof(text));
-
-	if (n < 0 || (size_t)n >= sizeof(text)) {
-		w->full = true;
-		return;
-	}
-	put_word(w, text);
-}
-
-static void get_clock(struct reader *r, struct chess_clock *c, uint64_t ms)
-{
-	int n;
-
-	if (r->bad)
-		return;
-	memset(c, 0, sizeof(*c));
-	n = clock_decode(c, r->p, ms);
-	if (n < 0) {
-		r->bad = true;
-		return;
-	}
-	r->p += n;
-	if (*r->p == ' ')
-		r->p++;
-}
-
-/* An author is one word: what would split it becomes '_'. */
-static void put_author(struct writer *w, const char *author)
-{
-	char word[GAME_AUTHOR_MAX];
-	size_t n = 0;
-
-	for (; author[n] && n + 1 < sizeof(word); n++)
-		word[n] = author[n] == ' ' || author[n] == '"' || (unsigned char)author[n] < 0x20
-			      ? '_'
-			      : author[n];
-	word[n] = '\0';
-	put_word(w, n ? word : "-");
-}
-
-static void get_author(struct reader *r, char *author)
-{
-	get_word(r, author, GAME_AUTHOR_MAX);
-}
 
 /* ------------------------------------------------------------------ the records */
 
-static void enc_game(const struct game_record *rec, struct writer *w)
+static void enc_game(const struct game_record *rec, struct rec_writer *w)
 {
 	const struct game_params *p = &rec->u.game;
 
-	put_word(w, p->id);
-	put_word(w, game_color_name(p->player));
-	put_word(w, p->time_control);
-	put_word(w, game_mode_name(p->mode));
-	put_word(w, rules_edition_name(p->edition));
-	put_string(w, p->fen);
+	rec_put_word(w, p->id);
+	rec_put_word(w, game_color_name(p->player));
+	rec_put_word(w, p->time_control);
+	rec_put_word(w, game_mode_name(p->mode));
+	rec_put_word(w, rules_edition_name(p->edition));
+	rec_put_string(w, p->fen);
 	for (int i = 0; i < p->tag_count; i++) {
-		put_word(w, p->tags[i].name);
-		put_string(w, p->tags[i].value);
+		rec_put_word(w, p->tags[i].name);
+		rec_put_string(w, p->tags[i].value);
 	}
 }
 
@@ -314,16 +37,16 @@ static const char *edition_name_int(int i)
 	return rules_edition_name((enum rules_edition)i);
 }
 
-static void dec_game(struct game_record *rec, struct reader *r)
+static void dec_game(struct game_record *rec, struct rec_reader *r)
 {
 	struct game_params *p = &rec->u.game;
 
-	get_word(r, p->id, sizeof(p->id));
-	p->player = get_color(r);
-	get_word(r, p->time_control, sizeof(p->time_control));
-	p->mode = (enum game_mode)get_enum(r, mode_name_int, GAME_MODE_COUNT);
-	p->edition = (enum rules_edition)get_enum(r, edition_name_int, RULES_EDITION_COUNT);
-	get_string(r, p->fen, sizeof(p->fen));
+	rec_get_word(r, p->id, sizeof(p->id));
+	p->player = rec_get_color(r);
+	rec_get_word(r, p->time_control, sizeof(p->time_control));
+	p->mode = (enum game_mode)rec_get_enum(r, mode_name_int, GAME_MODE_COUNT);
+	p->edition = (enum rules_edition)rec_get_enum(r, edition_name_int, RULES_EDITION_COUNT);
+	rec_get_string(r, p->fen, sizeof(p->fen));
 	while (!r->bad && *r->p) {
 		struct game_tag *t;
 
@@ -332,42 +55,42 @@ static void dec_game(struct game_record *rec, struct reader *r)
 			break;
 		}
 		t = &p->tags[p->tag_count++];
-		get_word(r, t->name, sizeof(t->name));
-		get_string(r, t->value, sizeof(t->value));
+		rec_get_word(r, t->name, sizeof(t->name));
+		rec_get_string(r, t->value, sizeof(t->value));
 	}
 }
 
-static void enc_peg(const struct game_record *rec, struct writer *w)
+static void enc_peg(const struct game_record *rec, struct rec_writer *w)
 {
 	static const char letters[] = " pnbrqk";
 	chess_piece p = rec->u.peg.piece;
 	char sq[3], piece[2] = {letters[CHESS_PIECE_TYPE(p) % 7], 0};
 
 	chess_square_format(rec->u.peg.square, sq);
-	put_word(w, sq);
+	rec_put_word(w, sq);
 	if (rec->type == REC_PLACE)
 		return;
 	if (!p) {
-		put_word(w, "-");
+		rec_put_word(w, "-");
 		return;
 	}
 	if (CHESS_PIECE_COLOR(p) == CHESS_WHITE)
 		piece[0] = (char)(piece[0] - 'a' + 'A');
-	put_word(w, piece);
+	rec_put_word(w, piece);
 }
 
-static void dec_peg(struct game_record *rec, struct reader *r)
+static void dec_peg(struct game_record *rec, struct rec_reader *r)
 {
 	char sq[4] = "", piece[4] = "";
 	const char *p;
 
-	get_word(r, sq, sizeof(sq));
+	rec_get_word(r, sq, sizeof(sq));
 	rec->u.peg.square = chess_square_parse(sq);
 	if (rec->u.peg.square < 0)
 		r->bad = true;
 	if (rec->type == REC_PLACE || r->bad)
 		return;
-	get_word(r, piece, sizeof(piece));
+	rec_get_word(r, piece, sizeof(piece));
 	if (r->bad || !strcmp(piece, "-"))
 		return;
 	p = strchr("PNBRQKpnbrqk", piece[0]);
@@ -378,17 +101,17 @@ static void dec_peg(struct game_record *rec, struct reader *r)
 	rec->u.peg.piece = CHESS_PIECE((p - "PNBRQKpnbrqk") / 6, 1 + (p - "PNBRQKpnbrqk") % 6);
 }
 
-static void enc_select(const struct game_record *rec, struct writer *w)
+static void enc_select(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, (char[]){"  NBRQ"[rec->u.select % 6], 0});
+	rec_put_word(w, (char[]){"  NBRQ"[rec->u.select % 6], 0});
 }
 
-static void dec_select(struct game_record *rec, struct reader *r)
+static void dec_select(struct game_record *rec, struct rec_reader *r)
 {
 	char word[4];
 	const char *p;
 
-	get_word(r, word, sizeof(word));
+	rec_get_word(r, word, sizeof(word));
 	p = strchr("NBRQ", word[0]);
 	if (r->bad || !word[0] || word[1] || !p) {
 		r->bad = true;
@@ -397,35 +120,35 @@ static void dec_select(struct game_record *rec, struct reader *r)
 	rec->u.select = (enum chess_piece_type)(CHESS_KNIGHT + (p - "NBRQ"));
 }
 
-static void enc_promotion(const struct game_record *rec, struct writer *w)
+static void enc_promotion(const struct game_record *rec, struct rec_writer *w)
 {
-	put_uci(w, rec->u.promotion);
+	rec_put_uci(w, rec->u.promotion);
 }
 
-static void dec_promotion(struct game_record *rec, struct reader *r)
+static void dec_promotion(struct game_record *rec, struct rec_reader *r)
 {
 	if (!strcmp(r->p, "-")) {
 		r->p++;
 		rec->u.promotion = CHESS_MOVE_NONE;
 		return;
 	}
-	rec->u.promotion = get_uci(r);
+	rec->u.promotion = rec_get_uci(r);
 }
 
-static void enc_made(const struct game_record *rec, struct writer *w)
+static void enc_made(const struct game_record *rec, struct rec_writer *w)
 {
-	put_fmt(w, "%d", rec->u.made.ply);
-	put_uci(w, rec->u.made.move);
-	put_word(w, rec->u.made.san);
-	put_fmt(w, "%d", rec->u.made.events);
+	rec_put_fmt(w, "%d", rec->u.made.ply);
+	rec_put_uci(w, rec->u.made.move);
+	rec_put_word(w, rec->u.made.san);
+	rec_put_fmt(w, "%d", rec->u.made.events);
 }
 
-static void dec_made(struct game_record *rec, struct reader *r)
+static void dec_made(struct game_record *rec, struct rec_reader *r)
 {
-	rec->u.made.ply = (int)get_int(r, 1, 1000000);
-	rec->u.made.move = get_uci(r);
-	get_word(r, rec->u.made.san, sizeof(rec->u.made.san));
-	rec->u.made.events = (int)get_int(r, 0, 100000);
+	rec->u.made.ply = (int)rec_get_int(r, 1, 1000000);
+	rec->u.made.move = rec_get_uci(r);
+	rec_get_word(r, rec->u.made.san, sizeof(rec->u.made.san));
+	rec->u.made.events = (int)rec_get_int(r, 0, 100000);
 }
 
 static const char *press_name_int(int i)
@@ -433,66 +156,66 @@ static const char *press_name_int(int i)
 	return game_press_kind_name((enum press_kind)i);
 }
 
-static void enc_press(const struct game_record *rec, struct writer *w)
+static void enc_press(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, game_color_name(rec->u.press.color));
-	put_word(w, game_press_kind_name(rec->u.press.kind));
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_word(w, game_color_name(rec->u.press.color));
+	rec_put_word(w, game_press_kind_name(rec->u.press.kind));
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_press(struct game_record *rec, struct reader *r)
+static void dec_press(struct game_record *rec, struct rec_reader *r)
 {
-	rec->u.press.color = get_color(r);
-	rec->u.press.kind = (enum press_kind)get_enum(r, press_name_int, PRESS_KIND_COUNT);
-	get_clock(r, &rec->clock, rec->ms);
+	rec->u.press.color = rec_get_color(r);
+	rec->u.press.kind = (enum press_kind)rec_get_enum(r, press_name_int, PRESS_KIND_COUNT);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
-static void enc_complete(const struct game_record *rec, struct writer *w)
+static void enc_complete(const struct game_record *rec, struct rec_writer *w)
 {
-	put_fmt(w, "%d %" PRId64, rec->u.complete.ply, rec->u.complete.clk_ms);
+	rec_put_fmt(w, "%d %" PRId64, rec->u.complete.ply, rec->u.complete.clk_ms);
 	if (rec->u.complete.counted)
-		put_clock(w, &rec->clock, rec->ms);
+		rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_complete(struct game_record *rec, struct reader *r)
+static void dec_complete(struct game_record *rec, struct rec_reader *r)
 {
-	rec->u.complete.ply = (int)get_int(r, 1, 1000000);
-	rec->u.complete.clk_ms = get_int(r, -1, INT64_MAX);
+	rec->u.complete.ply = (int)rec_get_int(r, 1, 1000000);
+	rec->u.complete.clk_ms = rec_get_int(r, -1, INT64_MAX);
 	if (!r->bad && *r->p) {
 		rec->u.complete.counted = true;
-		get_clock(r, &rec->clock, rec->ms);
+		rec_get_clock(r, &rec->clock, rec->ms);
 	}
 }
 
 /* pause, resume */
-static void enc_author_clock(const struct game_record *rec, struct writer *w)
+static void enc_author_clock(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_author(w, rec->author);
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_author_clock(struct game_record *rec, struct reader *r)
+static void dec_author_clock(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	get_clock(r, &rec->clock, rec->ms);
+	rec_get_author(r, rec->author);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
 /* clock-set AUTHOR CLOCK [counters]: `counters` when the arbiter gave the move counters
  * (journals before it have no such word). */
-static void enc_clock_set(const struct game_record *rec, struct writer *w)
+static void enc_clock_set(const struct game_record *rec, struct rec_writer *w)
 {
 	enc_author_clock(rec, w);
 	if (rec->u.counters_set)
-		put_word(w, "counters");
+		rec_put_word(w, "counters");
 }
 
-static void dec_clock_set(struct game_record *rec, struct reader *r)
+static void dec_clock_set(struct game_record *rec, struct rec_reader *r)
 {
 	char word[16];
 
 	dec_author_clock(rec, r);
 	if (!r->bad && *r->p) {
-		get_word(r, word, sizeof(word));
+		rec_get_word(r, word, sizeof(word));
 		if (strcmp(word, "counters"))
 			r->bad = true;
 		rec->u.counters_set = true;
@@ -500,25 +223,25 @@ static void dec_clock_set(struct game_record *rec, struct reader *r)
 }
 
 /* fairplay yes|no "POLICY" "STATE" "WHAT" */
-static void enc_fairplay(const struct game_record *rec, struct writer *w)
+static void enc_fairplay(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, rec->u.fairplay.breach ? "yes" : "no");
-	put_string(w, rec->u.fairplay.policy);
-	put_string(w, rec->u.fairplay.state);
-	put_string(w, rec->u.fairplay.what);
+	rec_put_word(w, rec->u.fairplay.breach ? "yes" : "no");
+	rec_put_string(w, rec->u.fairplay.policy);
+	rec_put_string(w, rec->u.fairplay.state);
+	rec_put_string(w, rec->u.fairplay.what);
 }
 
-static void dec_fairplay(struct game_record *rec, struct reader *r)
+static void dec_fairplay(struct game_record *rec, struct rec_reader *r)
 {
 	char word[8];
 	struct fairplay_policy p;
 	struct fairplay_state s;
 
-	get_word(r, word, sizeof(word));
+	rec_get_word(r, word, sizeof(word));
 	rec->u.fairplay.breach = !strcmp(word, "yes");
-	get_string(r, rec->u.fairplay.policy, sizeof(rec->u.fairplay.policy));
-	get_string(r, rec->u.fairplay.state, sizeof(rec->u.fairplay.state));
-	get_string(r, rec->u.fairplay.what, sizeof(rec->u.fairplay.what));
+	rec_get_string(r, rec->u.fairplay.policy, sizeof(rec->u.fairplay.policy));
+	rec_get_string(r, rec->u.fairplay.state, sizeof(rec->u.fairplay.state));
+	rec_get_string(r, rec->u.fairplay.what, sizeof(rec->u.fairplay.what));
 	if ((strcmp(word, "yes") && strcmp(word, "no")) ||
 	    fairplay_policy_parse(rec->u.fairplay.policy, &p) ||
 	    fairplay_parse(rec->u.fairplay.state, &s))
@@ -526,84 +249,85 @@ static void dec_fairplay(struct game_record *rec, struct reader *r)
 }
 
 /* clock-control AUTHOR TC CLOCK */
-static void enc_clock_control(const struct game_record *rec, struct writer *w)
+static void enc_clock_control(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, rec->u.time_control);
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_author(w, rec->author);
+	rec_put_word(w, rec->u.time_control);
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_clock_control(struct game_record *rec, struct reader *r)
+static void dec_clock_control(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	get_word(r, rec->u.time_control, sizeof(rec->u.time_control));
-	get_clock(r, &rec->clock, rec->ms);
+	rec_get_author(r, rec->author);
+	rec_get_word(r, rec->u.time_control, sizeof(rec->u.time_control));
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
-static void enc_mismatch(const struct game_record *rec, struct writer *w)
+static void enc_mismatch(const struct game_record *rec, struct rec_writer *w)
 {
-	put_fmt(w, "%016" PRIx64 " %016" PRIx64, rec->u.mismatch.empty, rec->u.mismatch.occupied);
+	rec_put_fmt(w, "%016" PRIx64 " %016" PRIx64, rec->u.mismatch.empty,
+		    rec->u.mismatch.occupied);
 }
 
-static void dec_mismatch(struct game_record *rec, struct reader *r)
+static void dec_mismatch(struct game_record *rec, struct rec_reader *r)
 {
-	rec->u.mismatch.empty = get_mask(r);
-	rec->u.mismatch.occupied = get_mask(r);
+	rec->u.mismatch.empty = rec_get_mask(r);
+	rec->u.mismatch.occupied = rec_get_mask(r);
 }
 
-static void enc_restored(const struct game_record *rec, struct writer *w)
+static void enc_restored(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, rec->u.restored_by_move ? "move" : "board");
+	rec_put_word(w, rec->u.restored_by_move ? "move" : "board");
 }
 
-static void dec_restored(struct game_record *rec, struct reader *r)
+static void dec_restored(struct game_record *rec, struct rec_reader *r)
 {
 	char word[8];
 
-	get_word(r, word, sizeof(word));
+	rec_get_word(r, word, sizeof(word));
 	rec->u.restored_by_move = !strcmp(word, "move");
 	if (!rec->u.restored_by_move && strcmp(word, "board"))
 		r->bad = true;
 }
 
-static void enc_flag(const struct game_record *rec, struct writer *w)
+static void enc_flag(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, game_color_name(rec->u.flag.color));
-	put_word(w, rec->u.flag.result);
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_word(w, game_color_name(rec->u.flag.color));
+	rec_put_word(w, rec->u.flag.result);
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_flag(struct game_record *rec, struct reader *r)
+static void dec_flag(struct game_record *rec, struct rec_reader *r)
 {
-	rec->u.flag.color = get_color(r);
-	get_word(r, rec->u.flag.result, sizeof(rec->u.flag.result));
+	rec->u.flag.color = rec_get_color(r);
+	rec_get_word(r, rec->u.flag.result, sizeof(rec->u.flag.result));
 	if (!result_valid_or_open(rec->u.flag.result))
 		r->bad = true;
-	get_clock(r, &rec->clock, rec->ms);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
-static void enc_result(const struct game_record *rec, struct writer *w)
+static void enc_result(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, rec->u.result.result);
-	put_word(w, result_termination_word(rec->u.result.termination));
-	put_author(w, rec->author);
-	put_string(w, rec->u.result.reason);
+	rec_put_word(w, rec->u.result.result);
+	rec_put_word(w, result_termination_word(rec->u.result.termination));
+	rec_put_author(w, rec->author);
+	rec_put_string(w, rec->u.result.reason);
 	if (rec->u.result.replaces)
-		put_word(w, "replaces");
+		rec_put_word(w, "replaces");
 }
 
-static void dec_result(struct game_record *rec, struct reader *r)
+static void dec_result(struct game_record *rec, struct rec_reader *r)
 {
 	char word[24];
 	int t;
 
-	get_word(r, rec->u.result.result, sizeof(rec->u.result.result));
-	get_word(r, word, sizeof(word));
+	rec_get_word(r, rec->u.result.result, sizeof(rec->u.result.result));
+	rec_get_word(r, word, sizeof(word));
 	t = result_termination_parse(word);
-	get_author(r, rec->author);
-	get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
+	rec_get_author(r, rec->author);
+	rec_get_string(r, rec->u.result.reason, sizeof(rec->u.result.reason));
 	if (!r->bad && *r->p) {
-		get_word(r, word, sizeof(word));
+		rec_get_word(r, word, sizeof(word));
 		if (strcmp(word, "replaces"))
 			r->bad = true;
 		rec->u.result.replaces = true;
@@ -613,57 +337,57 @@ static void dec_result(struct game_record *rec, struct reader *r)
 	rec->u.result.termination = t < 0 ? TERMINATION_NONE : (enum result_termination)t;
 }
 
-static void enc_restart(const struct game_record *rec, struct writer *w)
+static void enc_restart(const struct game_record *rec, struct rec_writer *w)
 {
-	put_fmt(w, "%d", rec->u.restart.plies);
+	rec_put_fmt(w, "%d", rec->u.restart.plies);
 	if (rec->u.restart.run > 0)
-		put_fmt(w, "%d", rec->u.restart.run);
+		rec_put_fmt(w, "%d", rec->u.restart.run);
 	if (rec->u.restart.run > 0 && rec->u.restart.lag_ms > 0)
-		put_fmt(w, "%d", rec->u.restart.lag_ms);
+		rec_put_fmt(w, "%d", rec->u.restart.lag_ms);
 }
 
 /* The run makes every restart's record a line of its own (two restarts at the same time
  * with the same plies were one line twice, read back as a duplicate); journals written
  * before it have none, nor the storage's lag. */
-static void dec_restart(struct game_record *rec, struct reader *r)
+static void dec_restart(struct game_record *rec, struct rec_reader *r)
 {
-	rec->u.restart.plies = (int)get_int(r, 0, 1000000);
+	rec->u.restart.plies = (int)rec_get_int(r, 0, 1000000);
 	if (*r->p)
-		rec->u.restart.run = (int)get_int(r, 1, 1000000);
+		rec->u.restart.run = (int)rec_get_int(r, 1, 1000000);
 	if (*r->p)
-		rec->u.restart.lag_ms = (int)get_int(r, 0, 3600000);
+		rec->u.restart.lag_ms = (int)rec_get_int(r, 0, 3600000);
 }
 
-static void enc_checkpoint(const struct game_record *rec, struct writer *w)
+static void enc_checkpoint(const struct game_record *rec, struct rec_writer *w)
 {
-	put_word(w, rec->u.checkpoint_recovered ? "recovered" : "running");
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_word(w, rec->u.checkpoint_recovered ? "recovered" : "running");
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_checkpoint(struct game_record *rec, struct reader *r)
+static void dec_checkpoint(struct game_record *rec, struct rec_reader *r)
 {
 	char word[16];
 
-	get_word(r, word, sizeof(word));
+	rec_get_word(r, word, sizeof(word));
 	if (!strcmp(word, "recovered"))
 		rec->u.checkpoint_recovered = true;
 	else if (strcmp(word, "running"))
 		r->bad = true;
-	get_clock(r, &rec->clock, rec->ms);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
-static void enc_offer(const struct game_record *rec, struct writer *w)
+static void enc_offer(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, game_color_name(rec->u.offer.color));
-	put_fmt(w, "%d", rec->u.offer.ply);
+	rec_put_author(w, rec->author);
+	rec_put_word(w, game_color_name(rec->u.offer.color));
+	rec_put_fmt(w, "%d", rec->u.offer.ply);
 }
 
-static void dec_offer(struct game_record *rec, struct reader *r)
+static void dec_offer(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.offer.color = get_color(r);
-	rec->u.offer.ply = (int)get_int(r, 1, 1000000);
+	rec_get_author(r, rec->author);
+	rec->u.offer.color = rec_get_color(r);
+	rec->u.offer.ply = (int)rec_get_int(r, 1, 1000000);
 }
 
 static const char *claim_name_int(int i)
@@ -671,164 +395,164 @@ static const char *claim_name_int(int i)
 	return game_claim_kind_name((enum claim_kind)i);
 }
 
-static void enc_claim(const struct game_record *rec, struct writer *w)
+static void enc_claim(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, game_color_name(rec->u.claim.color));
-	put_word(w, game_claim_kind_name(rec->u.claim.kind));
-	put_uci(w, rec->u.claim.move);
-	put_word(w, rec->u.claim.correct ? "yes" : "no");
+	rec_put_author(w, rec->author);
+	rec_put_word(w, game_color_name(rec->u.claim.color));
+	rec_put_word(w, game_claim_kind_name(rec->u.claim.kind));
+	rec_put_uci(w, rec->u.claim.move);
+	rec_put_word(w, rec->u.claim.correct ? "yes" : "no");
 }
 
-static void dec_claim(struct game_record *rec, struct reader *r)
+static void dec_claim(struct game_record *rec, struct rec_reader *r)
 {
 	char word[8];
 
-	get_author(r, rec->author);
-	rec->u.claim.color = get_color(r);
-	rec->u.claim.kind = (enum claim_kind)get_enum(r, claim_name_int, CLAIM_KIND_COUNT);
+	rec_get_author(r, rec->author);
+	rec->u.claim.color = rec_get_color(r);
+	rec->u.claim.kind = (enum claim_kind)rec_get_enum(r, claim_name_int, CLAIM_KIND_COUNT);
 	if (!strncmp(r->p, "- ", 2)) {
 		r->p += 2;
 		rec->u.claim.move = CHESS_MOVE_NONE;
 	} else {
-		rec->u.claim.move = get_uci(r);
+		rec->u.claim.move = rec_get_uci(r);
 	}
-	get_word(r, word, sizeof(word));
+	rec_get_word(r, word, sizeof(word));
 	rec->u.claim.correct = !strcmp(word, "yes");
 	if (!rec->u.claim.correct && strcmp(word, "no"))
 		r->bad = true;
 }
 
-static void enc_color_author(const struct game_record *rec, struct writer *w)
+static void enc_color_author(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, game_color_name(rec->u.resign_color));
+	rec_put_author(w, rec->author);
+	rec_put_word(w, game_color_name(rec->u.resign_color));
 }
 
-static void dec_color_author(struct game_record *rec, struct reader *r)
+static void dec_color_author(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.resign_color = get_color(r);
+	rec_get_author(r, rec->author);
+	rec->u.resign_color = rec_get_color(r);
 }
 
-static void enc_author(const struct game_record *rec, struct writer *w)
+static void enc_author(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
+	rec_put_author(w, rec->author);
 }
 
-static void dec_author(struct game_record *rec, struct reader *r)
+static void dec_author(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
+	rec_get_author(r, rec->author);
 }
 
-static void enc_tag(const struct game_record *rec, struct writer *w)
+static void enc_tag(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, rec->u.tag.name);
-	put_string(w, rec->u.tag.value);
+	rec_put_author(w, rec->author);
+	rec_put_word(w, rec->u.tag.name);
+	rec_put_string(w, rec->u.tag.value);
 }
 
-static void dec_tag(struct game_record *rec, struct reader *r)
+static void dec_tag(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	get_word(r, rec->u.tag.name, sizeof(rec->u.tag.name));
-	get_string(r, rec->u.tag.value, sizeof(rec->u.tag.value));
+	rec_get_author(r, rec->author);
+	rec_get_word(r, rec->u.tag.name, sizeof(rec->u.tag.name));
+	rec_get_string(r, rec->u.tag.value, sizeof(rec->u.tag.value));
 }
 
-static void enc_relayed(const struct game_record *rec, struct writer *w)
+static void enc_relayed(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_fmt(w, "%d", rec->u.relayed.ply);
-	put_uci(w, rec->u.relayed.move);
-	put_word(w, rec->u.relayed.san);
+	rec_put_author(w, rec->author);
+	rec_put_fmt(w, "%d", rec->u.relayed.ply);
+	rec_put_uci(w, rec->u.relayed.move);
+	rec_put_word(w, rec->u.relayed.san);
 }
 
-static void dec_relayed(struct game_record *rec, struct reader *r)
+static void dec_relayed(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.relayed.ply = (int)get_int(r, 1, 1000000);
-	rec->u.relayed.move = get_uci(r);
-	get_word(r, rec->u.relayed.san, sizeof(rec->u.relayed.san));
+	rec_get_author(r, rec->author);
+	rec->u.relayed.ply = (int)rec_get_int(r, 1, 1000000);
+	rec->u.relayed.move = rec_get_uci(r);
+	rec_get_word(r, rec->u.relayed.san, sizeof(rec->u.relayed.san));
 }
 
-static void enc_withdrawn(const struct game_record *rec, struct writer *w)
+static void enc_withdrawn(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_fmt(w, "%d", rec->u.withdrawn.ply);
-	put_uci(w, rec->u.withdrawn.move);
+	rec_put_author(w, rec->author);
+	rec_put_fmt(w, "%d", rec->u.withdrawn.ply);
+	rec_put_uci(w, rec->u.withdrawn.move);
 }
 
-static void dec_withdrawn(struct game_record *rec, struct reader *r)
+static void dec_withdrawn(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.withdrawn.ply = (int)get_int(r, 1, 1000000);
-	rec->u.withdrawn.move = get_uci(r);
+	rec_get_author(r, rec->author);
+	rec->u.withdrawn.ply = (int)rec_get_int(r, 1, 1000000);
+	rec->u.withdrawn.move = rec_get_uci(r);
 }
 
-static void enc_ruling(const struct game_record *rec, struct writer *w)
+static void enc_ruling(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, rec->u.ruling.upheld ? "upheld" : "rejected");
-	put_fmt(w, "%" PRId64, rec->u.ruling.penalty_ms);
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_author(w, rec->author);
+	rec_put_word(w, rec->u.ruling.upheld ? "upheld" : "rejected");
+	rec_put_fmt(w, "%" PRId64, rec->u.ruling.penalty_ms);
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_ruling(struct game_record *rec, struct reader *r)
+static void dec_ruling(struct game_record *rec, struct rec_reader *r)
 {
 	char word[12];
 
-	get_author(r, rec->author);
-	get_word(r, word, sizeof(word));
+	rec_get_author(r, rec->author);
+	rec_get_word(r, word, sizeof(word));
 	rec->u.ruling.upheld = !strcmp(word, "upheld");
 	if (!rec->u.ruling.upheld && strcmp(word, "rejected"))
 		r->bad = true;
-	rec->u.ruling.penalty_ms = get_int(r, 0, 86400000);
-	get_clock(r, &rec->clock, rec->ms);
+	rec->u.ruling.penalty_ms = rec_get_int(r, 0, 86400000);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
-static void enc_rollback(const struct game_record *rec, struct writer *w)
+static void enc_rollback(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_fmt(w, "%d", rec->u.rollback_ply);
+	rec_put_author(w, rec->author);
+	rec_put_fmt(w, "%d", rec->u.rollback_ply);
 }
 
-static void dec_rollback(struct game_record *rec, struct reader *r)
+static void dec_rollback(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.rollback_ply = (int)get_int(r, 0, 1000000);
+	rec_get_author(r, rec->author);
+	rec->u.rollback_ply = (int)rec_get_int(r, 0, 1000000);
 }
 
-static void enc_illegal(const struct game_record *rec, struct writer *w)
+static void enc_illegal(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_word(w, game_color_name(rec->u.illegal.color));
-	put_fmt(w, "%d %" PRId64 " %d", rec->u.illegal.ply, rec->u.illegal.penalty_ms,
-		rec->u.illegal.count);
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_author(w, rec->author);
+	rec_put_word(w, game_color_name(rec->u.illegal.color));
+	rec_put_fmt(w, "%d %" PRId64 " %d", rec->u.illegal.ply, rec->u.illegal.penalty_ms,
+		    rec->u.illegal.count);
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_illegal(struct game_record *rec, struct reader *r)
+static void dec_illegal(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.illegal.color = get_color(r);
-	rec->u.illegal.ply = (int)get_int(r, 0, 1000000);
-	rec->u.illegal.penalty_ms = get_int(r, 0, 86400000);
-	rec->u.illegal.count = (int)get_int(r, 1, 1000);
-	get_clock(r, &rec->clock, rec->ms);
+	rec_get_author(r, rec->author);
+	rec->u.illegal.color = rec_get_color(r);
+	rec->u.illegal.ply = (int)rec_get_int(r, 0, 1000000);
+	rec->u.illegal.penalty_ms = rec_get_int(r, 0, 86400000);
+	rec->u.illegal.count = (int)rec_get_int(r, 1, 1000);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
-static void enc_takeback(const struct game_record *rec, struct writer *w)
+static void enc_takeback(const struct game_record *rec, struct rec_writer *w)
 {
-	put_author(w, rec->author);
-	put_fmt(w, "%d", rec->u.rollback_ply);
-	put_clock(w, &rec->clock, rec->ms);
+	rec_put_author(w, rec->author);
+	rec_put_fmt(w, "%d", rec->u.rollback_ply);
+	rec_put_clock(w, &rec->clock, rec->ms);
 }
 
-static void dec_takeback(struct game_record *rec, struct reader *r)
+static void dec_takeback(struct game_record *rec, struct rec_reader *r)
 {
-	get_author(r, rec->author);
-	rec->u.rollback_ply = (int)get_int(r, 0, 1000000);
-	get_clock(r, &rec->clock, rec->ms);
+	rec_get_author(r, rec->author);
+	rec->u.rollback_ply = (int)rec_get_int(r, 0, 1000000);
+	rec_get_clock(r, &rec->clock, rec->ms);
 }
 
 /* ------------------------------------------------------------------ the table */
@@ -838,8 +562,8 @@ enum { SCORESHEET = 1, CLOCK = 2 };
 static const struct record_kind {
 	const char *name;
 	unsigned flags;
-	void (*encode)(const struct game_record *rec, struct writer *w);
-	void (*decode)(struct game_record *rec, struct reader *r);
+	void (*encode)(const struct game_record *rec, struct rec_writer *w);
+	void (*decode)(struct game_record *rec, struct rec_reader *r);
 } kinds[REC_TYPE_COUNT] = {
     [REC_GAME] = {"game", SCORESHEET, enc_game, dec_game},
     [REC_LIFT] = {"lift", 0, enc_peg, dec_peg},
@@ -892,7 +616,7 @@ bool game_record_has_clock(enum game_record_type type)
 
 int game_record_encode(const struct game_record *r, char *buf, size_t size)
 {
-	struct writer w = {.buf = buf, .size = size};
+	struct rec_writer w = {.buf = buf, .size = size};
 
 	if (!size || (unsigned)r->type >= REC_TYPE_COUNT)
 		return -1;
@@ -904,7 +628,7 @@ int game_record_encode(const struct game_record *r, char *buf, size_t size)
 int game_record_decode(struct game_record *rec, const char *type, const char *args, uint64_t ms,
 		       char *err, size_t err_size)
 {
-	struct reader r = {.p = args};
+	struct rec_reader r = {.p = args};
 
 	memset(rec, 0, sizeof(*rec));
 	rec->ms = ms;
@@ -913,7 +637,7 @@ int game_record_decode(struct game_record *rec, const char *type, const char *ar
 			continue;
 		rec->type = (enum game_record_type)i;
 		kinds[i].decode(rec, &r);
-		if (!at_end(&r)) {
+		if (!rec_at_end(&r)) {
 			snprintf(err, err_size, "bad %s record", type);
 			return -1;
 		}
@@ -921,65 +645,4 @@ int game_record_decode(struct game_record *rec, const char *type, const char *ar
 	}
 	snprintf(err, err_size, "unknown record type '%s'", type);
 	return -1;
-}
-
-/* ------------------------------------------------------------------ names */
-
-const char *game_press_kind_name(enum press_kind kind)
-{
-	static const char *const names[PRESS_KIND_COUNT] = {"start",   "move",	 "idle", "refused",
-							    "illegal", "paused", "empty"};
-
-	return (unsigned)kind < PRESS_KIND_COUNT ? names[kind] : "?";
-}
-
-const char *game_claim_kind_name(enum claim_kind kind)
-{
-	return kind == CLAIM_FIFTY ? "fifty" : "threefold";
-}
-
-const char *game_mode_name(enum game_mode mode)
-{
-	static const char *const names[GAME_MODE_COUNT] = {"tournament", "casual", "online"};
-
-	return (unsigned)mode < GAME_MODE_COUNT ? names[mode] : "tournament";
-}
-
-const char *game_params_tag(const struct game_params *p, const char *name)
-{
-	for (int i = 0; i < p->tag_count; i++)
-		if (!strcmp(p->tags[i].name, name))
-			return p->tags[i].value;
-	return NULL;
-}
-
-bool game_tag_derived(const char *name)
-{
-	static const char *const derived[] = {"Result",	     "FEN",	    "SetUp",
-					      "TimeControl", "Termination", "DeviceSerial",
-					      "GameId",	     "JournalLine", "JournalChain"};
-
-	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++)
-		if (!strcmp(name, derived[i]))
-			return true;
-	return false;
-}
-
-int game_params_set_tag(struct game_params *p, const char *name, const char *value)
-{
-	struct game_tag *t = NULL;
-
-	if (strlen(name) >= GAME_TAG_NAME_MAX || strlen(value) >= GAME_TAG_VALUE_MAX)
-		return -1;
-	for (int i = 0; i < p->tag_count; i++)
-		if (!strcmp(p->tags[i].name, name))
-			t = &p->tags[i];
-	if (!t) {
-		if (p->tag_count == GAME_MAX_TAGS)
-			return -1;
-		t = &p->tags[p->tag_count++];
-		snprintf(t->name, sizeof(t->name), "%s", name);
-	}
-	snprintf(t->value, sizeof(t->value), "%s", value);
-	return 0;
 }
