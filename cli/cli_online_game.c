@@ -143,7 +143,7 @@ static bool ended_status(const char *status)
 	return strcmp(status, "created") && strcmp(status, "started");
 }
 
-/* The device's game made the server's (see the top). */
+/* The device's game made the server's (see cli/cli_online.c's top). */
 static void reconcile(struct online *o)
 {
 	static struct device_game d;
