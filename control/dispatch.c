@@ -55,7 +55,8 @@ void control_dispatch(const struct control_env *env, const char *line, size_t le
 				       REPLY_S("role", control_role_name(env->role))));
 		goto done;
 	}
-	need = game_command_needs(row->kind);
+	/* The command the request gives (`clock add` is the `clock` row's, and needs more). */
+	need = game_command_needs(row->kind == CONTROL_NO_KIND ? CONTROL_NO_KIND : req->game.kind);
 	if ((need->modes != GAME_MODES_ALL || need->needs) &&
 	    game_command_unmet_reply(referee_game(env->referee), need->modes, need->needs, why)) {
 		answer(out, why);

@@ -78,9 +78,10 @@ struct control_command {
 	 * or NULL. */
 	const char *words;
 	unsigned roles; /* CONTROL_ROLE() bits */
-	/* The game command it gives: its modes and needs are game_command_needs(kind)'s.  A row
-	 * that gives none (CONTROL_NO_KIND: status, watch, help...) needs nothing, not even a
-	 * game. */
+	/* The game command it gives: its modes and needs are game_command_needs(kind)'s (the
+	 * request's own kind is checked: `clock add`, of the `clock` row, needs no flag waiting
+	 * too).  A row that gives none (CONTROL_NO_KIND: status, watch, help...) needs nothing,
+	 * not even a game. */
 	enum game_command_kind kind;
 	unsigned flags; /* enum control_flag */
 	int (*parse)(const struct control_words *ws, struct control_request *req,
