@@ -82,6 +82,7 @@ static void print_commands(FILE *f)
 
 	fprintf(f, "commands:\n");
 	for (int i = 0; (c = control_command_at(i)); i++) {
+		const struct game_command_needs *need = game_command_needs(c->kind);
 		bool first = true;
 
 		fprintf(f, "  %-52s %s", c->usage, c->roles == CONTROL_ARBITER ? "arbiter" : "any");
@@ -90,17 +91,17 @@ static void print_commands(FILE *f)
 			    "the game on", "the game not over", "a clock",
 			    "the result not approved"};
 
-			if (!(c->needs & (1u << n)))
+			if (!(need->needs & (1u << n)))
 				continue;
 			fprintf(f, "%s%s", first ? "; needs " : ", ", needs[n]);
 			first = false;
 		}
-		if (c->modes != GAME_MODES_ALL) {
+		if (need->modes != GAME_MODES_ALL) {
 			bool any = false;
 
 			fprintf(f, "; ");
 			for (int m = 0; m < GAME_MODE_COUNT; m++) {
-				if (!(c->modes & GAME_MODE_BIT(m)))
+				if (!(need->modes & GAME_MODE_BIT(m)))
 					continue;
 				fprintf(f, "%s%s", any ? " and " : "",
 					game_mode_name((enum game_mode)m));

@@ -36,6 +36,7 @@ void control_dispatch(const struct control_env *env, const char *line, size_t le
 	struct control_request *req = malloc(sizeof(*req));
 	struct game_reply *why = malloc(sizeof(*why));
 	const struct control_command *row;
+	const struct game_command_needs *need;
 
 	memset(out, 0, sizeof(*out));
 	if (!req || !why) {
@@ -54,8 +55,10 @@ void control_dispatch(const struct control_env *env, const char *line, size_t le
 				       REPLY_S("role", control_role_name(env->role))));
 		goto done;
 	}
-	if ((row->modes != GAME_MODES_ALL || row->needs) &&
-	    game_command_unmet_reply(referee_game(env->referee), row->modes, row->needs, why)) {
+	/* The command the request gives (`clock add` is the `clock` row's, and needs more). */
+	need = game_command_needs(row->kind == CONTROL_NO_KIND ? CONTROL_NO_KIND : req->game.kind);
+	if ((need->modes != GAME_MODES_ALL || need->needs) &&
+	    game_command_unmet_reply(referee_game(env->referee), need->modes, need->needs, why)) {
 		answer(out, why);
 		goto done;
 	}

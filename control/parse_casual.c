@@ -358,6 +358,7 @@ int control_p_review(const struct control_words *ws, struct control_request *req
 	struct referee_review_cmd *c = &req->review;
 	const char *op = ws->n > 1 ? ws->w[1] : "";
 
+	req->game.kind = CMD_REVIEW;
 	if (!strcmp(op, "load")) {
 		c->op = REFEREE_REVIEW_LOAD;
 		copy(req->movetext, sizeof(req->movetext),

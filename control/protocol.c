@@ -478,87 +478,83 @@ static int p_games(const struct control_words *ws, struct control_request *req,
 
 /* ------------------------------------------------------------------ the table */
 
-#define ANY    CONTROL_ANYONE
-#define ARB    CONTROL_ARBITER
-#define MODES  GAME_MODES_ALL
-#define CASUAL GAME_MODE_BIT(GAME_CASUAL)
-#define ONLINE (GAME_MODE_BIT(GAME_CASUAL) | GAME_MODE_BIT(GAME_ONLINE))
+#define ANY  CONTROL_ANYONE
+#define ARB  CONTROL_ARBITER
+#define NONE CONTROL_NO_KIND
 
-/* Each row: name, sub, usage, words (the first argument's, for completion), roles, modes,
- * needs, flags, parser, handler (protocol.h).  Rows of the same name: one with a `sub` first
+/* Each row: name, sub, usage, words (the first argument's, for completion), roles, the game
+ * command it gives (whose modes and needs are the model's, game_command_needs()), flags,
+ * parser, handler (protocol.h).  Rows of the same name: one with a `sub` first
  * (its first arguments pick it). */
 static const struct control_command table[] = {
-    {"status", NULL, "status [public]", "public", ANY, MODES, 0, CONTROL_READS, p_view,
+    {"status", NULL, "status [public]", "public", ANY, NONE, CONTROL_READS, p_view,
      control_h_status},
-    {"moves", NULL, "moves", NULL, ANY, MODES, 0, CONTROL_READS, control_p_none, control_h_moves},
-    {"tags", NULL, "tags NAME VALUE", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_tags, control_h_game},
-    {"move", NULL, "move [PLY] MOVE", NULL, ANY, MODES, GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_move,
-     control_h_game},
-    {"draw-offer", NULL, "draw-offer [white|black]", "white black", ANY, MODES, GAME_NEED_PLAY,
+    {"moves", NULL, "moves", NULL, ANY, NONE, CONTROL_READS, control_p_none, control_h_moves},
+    {"tags", NULL, "tags NAME VALUE", NULL, ANY, CMD_TAG, CONTROL_CHANGES, p_tags, control_h_game},
+    {"move", NULL, "move [PLY] MOVE", NULL, ANY, CMD_MOVE, CONTROL_CHANGES, p_move, control_h_game},
+    {"draw-offer", NULL, "draw-offer [white|black]", "white black", ANY, CMD_DRAW_OFFER,
      CONTROL_CHANGES, p_draw_offer, control_h_game},
-    {"claim", "uphold|reject", "claim uphold|reject", NULL, ARB, MODES, 0, CONTROL_CHANGES,
+    {"claim", "uphold|reject", "claim uphold|reject", NULL, ARB, CMD_RULING, CONTROL_CHANGES,
      p_ruling, control_h_game},
-    {"claim", NULL, "claim threefold|fifty [white|black] [MOVE]", "threefold fifty", ANY, MODES,
-     GAME_NEED_PLAY, CONTROL_CHANGES, p_claim, control_h_game},
-    {"resign", NULL, "resign white|black", "white black", ANY, MODES, GAME_NEED_PLAY,
-     CONTROL_CHANGES, p_resign, control_h_game},
-    {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, MODES,
-     GAME_NEED_NOT_CLOSED, CONTROL_CHANGES, p_result, control_h_game},
-    {"approve", NULL, "approve", NULL, ANY, MODES, 0, CONTROL_CHANGES, p_approve, control_h_game},
-    {"pause", NULL, "pause", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
-     CONTROL_CHANGES, p_pause, control_h_game},
-    {"resume", NULL, "resume", NULL, ARB, MODES, GAME_NEED_CLOCK | GAME_NEED_NOT_OVER,
-     CONTROL_CHANGES, p_resume, control_h_game},
-    {"clock", NULL, CLOCK_USAGE, "set control add", ARB, MODES,
-     GAME_NEED_CLOCK | GAME_NEED_NOT_OVER, CONTROL_CHANGES, p_clock, control_h_game},
-    {"compare", NULL, "compare MOVETEXT", NULL, ARB, MODES, 0, 0, p_compare, control_h_compare},
-    {"rollback", NULL, "rollback PLY", NULL, ARB, MODES, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
-     p_rollback, control_h_game},
-    {"illegal", NULL, "illegal [white|black]", "white black", ARB, MODES, GAME_NEED_NOT_OVER,
-     CONTROL_CHANGES, p_illegal, control_h_game},
-    {"watch", NULL, "watch [public]", "public", ANY, MODES, 0, CONTROL_SESSION, p_view,
+    {"claim", NULL, "claim threefold|fifty [white|black] [MOVE]", "threefold fifty", ANY, CMD_CLAIM,
+     CONTROL_CHANGES, p_claim, control_h_game},
+    {"resign", NULL, "resign white|black", "white black", ANY, CMD_RESIGN, CONTROL_CHANGES,
+     p_resign, control_h_game},
+    {"result", NULL, "result 1-0|0-1|1/2-1/2 REASON...", "1-0 0-1 1/2-1/2", ARB, CMD_RESULT,
+     CONTROL_CHANGES, p_result, control_h_game},
+    {"approve", NULL, "approve", NULL, ANY, CMD_APPROVE, CONTROL_CHANGES, p_approve,
+     control_h_game},
+    {"pause", NULL, "pause", NULL, ARB, CMD_PAUSE, CONTROL_CHANGES, p_pause, control_h_game},
+    {"resume", NULL, "resume", NULL, ARB, CMD_RESUME, CONTROL_CHANGES, p_resume, control_h_game},
+    {"clock", NULL, CLOCK_USAGE, "set control add", ARB, CMD_CLOCK_SET, CONTROL_CHANGES, p_clock,
+     control_h_game},
+    {"compare", NULL, "compare MOVETEXT", NULL, ARB, NONE, 0, p_compare, control_h_compare},
+    {"rollback", NULL, "rollback PLY", NULL, ARB, CMD_ROLLBACK, CONTROL_CHANGES, p_rollback,
+     control_h_game},
+    {"illegal", NULL, "illegal [white|black]", "white black", ARB, CMD_ILLEGAL, CONTROL_CHANGES,
+     p_illegal, control_h_game},
+    {"watch", NULL, "watch [public]", "public", ANY, NONE, CONTROL_SESSION, p_view,
      control_h_watch},
-    {"auth", NULL, "auth PIN [NAME]", NULL, ANY, MODES, 0, CONTROL_SESSION | CONTROL_SECRET, p_auth,
+    {"auth", NULL, "auth PIN [NAME]", NULL, ANY, NONE, CONTROL_SESSION | CONTROL_SECRET, p_auth,
      control_h_auth},
-    {"notation", NULL, "notation de|en|sv|nl", "de en sv nl", ANY, MODES, 0, CONTROL_SESSION,
+    {"notation", NULL, "notation de|en|sv|nl", "de en sv nl", ANY, NONE, CONTROL_SESSION,
      p_notation, control_h_notation},
-    {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, MODES, 0,
+    {"export", NULL, "export pgn|text|brf|unicode [GAME-ID]", "pgn text brf unicode", ANY, NONE,
      CONTROL_READS, p_export, control_h_export},
-    {"help", NULL, "help", NULL, ANY, MODES, 0, CONTROL_READS, control_p_none, control_h_help},
-    {"games", NULL, "games [N]", NULL, ANY, MODES, 0, CONTROL_READS, p_games, control_h_games},
-    {"last-moves", NULL, "last-moves [N]", NULL, ANY, MODES, 0, 0, p_last_moves, control_h_game},
+    {"help", NULL, "help", NULL, ANY, NONE, CONTROL_READS, control_p_none, control_h_help},
+    {"games", NULL, "games [N]", NULL, ANY, NONE, CONTROL_READS, p_games, control_h_games},
+    {"last-moves", NULL, "last-moves [N]", NULL, ANY, CMD_LAST_MOVES, 0, p_last_moves,
+     control_h_game},
     /* Training and study (docs/training.md "Training and study"): casual play only. */
     {"engine", NULL,
      "engine on [white|black] [elo N [asked N] | level N] [NAME...] | off [REASON] | wait | hint "
      "PLY MOVE | draw accept|decline | eval PLY cp|mate N",
-     "on off wait hint draw eval", ANY, CASUAL, 0, CONTROL_SESSION, control_p_engine,
+     "on off wait hint draw eval", ANY, CMD_ENGINE, CONTROL_SESSION, control_p_engine,
      control_h_engine},
-    {"eval", NULL, "eval", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, control_p_eval, control_h_game},
-    {"new-game", NULL, "new-game [FEN]", NULL, ANY, CASUAL, 0, CONTROL_CHANGES, control_p_new_game,
+    {"eval", NULL, "eval", NULL, ANY, CMD_EVAL, 0, control_p_eval, control_h_game},
+    {"new-game", NULL, "new-game [FEN]", NULL, ANY, CMD_NEW_GAME, CONTROL_CHANGES,
+     control_p_new_game, control_h_game},
+    {"hint", NULL, "hint", NULL, ANY, CMD_HINT, 0, control_p_hint, control_h_game},
+    {"takeback", NULL, "takeback", NULL, ANY, CMD_TAKEBACK, CONTROL_CHANGES, control_p_takeback,
      control_h_game},
-    {"hint", NULL, "hint", NULL, ANY, CASUAL, GAME_NEED_PLAY, 0, control_p_hint, control_h_game},
-    {"takeback", NULL, "takeback", NULL, ANY, CASUAL, GAME_NEED_NOT_CLOSED, CONTROL_CHANGES,
-     control_p_takeback, control_h_game},
     {"review", NULL,
      "review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin | "
      "next | back | where | goto MOVE | enter [N] | leave | comment | aloud on|off | end",
      "load add variation annotate begin next back where goto enter leave comment aloud end", ANY,
-     CASUAL, 0, 0, control_p_review, control_h_review},
+     CMD_REVIEW, 0, control_p_review, control_h_review},
     /* Online play (docs/online.md "Playing online"): the online process, in casual and online play.
      */
     {"online", NULL,
      "online on | off | wait | begin COLOR TC ID [TAGS] | move PLY UCI [W_MS B_MS RUN] | clock "
      "W_MS B_MS RUN | back PLIES WHY | result STATUS [WINNER] | say NEWS | offers [OFFER...] | "
      "gone SECONDS|back",
-     "on off wait begin move clock back result say offers gone", ANY, ONLINE, 0, CONTROL_SESSION,
+     "on off wait begin move clock back result say offers gone", ANY, CMD_ONLINE, CONTROL_SESSION,
      control_p_online, control_h_online},
 };
 
 #undef ANY
 #undef ARB
-#undef MODES
-#undef CASUAL
-#undef ONLINE
+#undef NONE
 
 #define TABLE_SIZE ((int)(sizeof(table) / sizeof(table[0])))
 

@@ -4,9 +4,10 @@
  * of replies and watch events.  Pure.
  *
  * Each command is one row of the table (protocol.c): its name, its usage, who may give it
- * (roles), the modes and the state of the game it needs (game/command.h), its parser and its
- * handler.  control_dispatch() takes a request line through the row: the role, the parser,
- * the modes and needs, then the handler, whose reply it returns to the caller.  The control
+ * (roles), the game command it gives, whose modes and needs of the game are the model's
+ * (game_command_needs(), game/command.h), its parser and its handler.  control_dispatch()
+ * takes a request line through the row: the role, the parser, the modes and needs, then the
+ * handler, whose reply it returns to the caller.  The control
  * socket and the board script's `control` action dispatch through it; the CLI's help and
  * completion and the web page's forms read the same rows (control_command_at(), `help`).
  *
@@ -39,6 +40,9 @@ enum control_export { EXPORT_PGN = 0, EXPORT_TEXT, EXPORT_BRF, EXPORT_UNICODE };
 #define CONTROL_ROLE(role) (1u << (role))
 #define CONTROL_ANYONE	   (CONTROL_ROLE(ROLE_ASSISTANT) | CONTROL_ROLE(ROLE_ARBITER))
 #define CONTROL_ARBITER	   CONTROL_ROLE(ROLE_ARBITER)
+
+/* A row that gives no game command. */
+#define CONTROL_NO_KIND CMD_KIND_COUNT
 
 /* What a command is. */
 enum control_flag {
@@ -74,8 +78,11 @@ struct control_command {
 	 * or NULL. */
 	const char *words;
 	unsigned roles; /* CONTROL_ROLE() bits */
-	unsigned modes; /* GAME_MODE_BIT() bits */
-	unsigned needs; /* GAME_NEED_ bits */
+	/* The game command it gives: its modes and needs are game_command_needs(kind)'s (the
+	 * request's own kind is checked: `clock add`, of the `clock` row, needs no flag waiting
+	 * too).  A row that gives none (CONTROL_NO_KIND: status, watch, help...) needs nothing,
+	 * not even a game. */
+	enum game_command_kind kind;
 	unsigned flags; /* enum control_flag */
 	int (*parse)(const struct control_words *ws, struct control_request *req,
 		     struct game_reply *err);

@@ -601,6 +601,7 @@ void control_reply_help(struct strbuf *out)
 {
 	struct json_writer w;
 	const struct control_command *c;
+	const struct game_command_needs *need;
 
 	json_init(&w, out);
 	json_object(&w, NULL);
@@ -616,14 +617,15 @@ void control_reply_help(struct strbuf *out)
 			if (c->roles & CONTROL_ROLE(r))
 				json_string(&w, NULL, control_role_name((enum game_role)r));
 		json_end(&w);
+		need = game_command_needs(c->kind);
 		json_array(&w, "modes");
 		for (int m = GAME_TOURNAMENT; m < GAME_MODE_COUNT; m++)
-			if (c->modes & GAME_MODE_BIT(m))
+			if (need->modes & GAME_MODE_BIT(m))
 				json_string(&w, NULL, game_mode_name((enum game_mode)m));
 		json_end(&w);
 		json_array(&w, "needs");
 		for (int n = 0; n < GAME_NEED_COUNT; n++)
-			if (c->needs & (1u << n))
+			if (need->needs & (1u << n))
 				json_string(&w, NULL, game_need_name(1u << n));
 		json_end(&w);
 		word_array(&w, "sub", c->sub, '|');

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * What a command needs of the game (command.h): one check for the command table and the
- * button menu.
+ * What a command needs of the game (command.h): the one table of every door, and its check.
  */
 #include "game/command.h"
 
@@ -9,6 +8,63 @@
 #include <string.h>
 
 #include "game/game.h"
+
+#define ALL    GAME_MODES_ALL
+#define CASUAL GAME_MODE_BIT(GAME_CASUAL)
+#define PLAY   GAME_NEED_PLAY
+#define ON     GAME_NEED_NOT_OVER
+#define CLOCK  GAME_NEED_CLOCK
+#define OPEN   GAME_NEED_NOT_CLOSED
+
+/* modes, needs, in_review, server (command.h). */
+static const struct game_command_needs needs_of[CMD_KIND_COUNT] = {
+    [CMD_TAG] = {ALL, 0, true, false},
+    [CMD_DRAW_OFFER] = {ALL, PLAY, false, true},
+    [CMD_CLAIM] = {ALL, PLAY, false, true},
+    [CMD_RESIGN] = {ALL, PLAY, false, true},
+    [CMD_RESULT] = {ALL, OPEN, true, true},
+    [CMD_APPROVE] = {ALL, 0, true, true},
+    [CMD_PAUSE] = {ALL, CLOCK | ON, false, true},
+    [CMD_RESUME] = {ALL, CLOCK | ON, false, true},
+    [CMD_MOVE] = {ALL, ON, false, true},
+    [CMD_ROLLBACK] = {ALL, OPEN, false, true},
+    [CMD_ILLEGAL] = {ALL, ON, false, true},
+    [CMD_CLOCK_SET] = {ALL, CLOCK | ON, false, true},
+    [CMD_CLOCK_CONTROL] = {ALL, CLOCK | ON, false, true},
+    [CMD_CLOCK_ADD] = {ALL, CLOCK | ON | PLAY, false, true}, /* a fallen flag is ruled on first */
+    [CMD_ACCEPT_DRAW] = {ALL, PLAY, false, true},
+    [CMD_RULING] = {ALL, 0, false, true},
+    [CMD_HINT] = {CASUAL, PLAY, false, true},
+    [CMD_TAKEBACK] = {CASUAL, OPEN, false, true},
+    [CMD_ENGINE] = {CASUAL, 0, true, true},
+    [CMD_LAST_MOVES] = {ALL, 0, false, false},
+    [CMD_EVAL] = {CASUAL, PLAY, false, true},
+    [CMD_NEW_GAME] = {CASUAL, 0, true, true},
+    [CMD_ONLINE] = {CASUAL | GAME_MODE_BIT(GAME_ONLINE), 0, true, false},
+    [CMD_REVIEW] = {CASUAL, 0, true, false},
+};
+
+#undef ALL
+#undef CASUAL
+#undef PLAY
+#undef ON
+#undef CLOCK
+#undef OPEN
+
+const struct game_command_needs *game_command_needs(enum game_command_kind kind)
+{
+	static const struct game_command_needs none = {GAME_MODES_ALL, 0, true, false};
+
+	return (unsigned)kind < CMD_KIND_COUNT ? &needs_of[kind] : &none;
+}
+
+bool game_command_kind_unmet(const struct game *g, enum game_command_kind kind,
+			     struct game_reply *reply)
+{
+	const struct game_command_needs *n = game_command_needs(kind);
+
+	return game_command_unmet_reply(g, n->modes, n->needs, reply);
+}
 
 const char *game_need_name(unsigned need)
 {

@@ -48,6 +48,8 @@ enum game_command_kind {
 	CMD_EVAL,	/* eval: the engine's evaluation, asked of the training process */
 	CMD_NEW_GAME,	/* new-game [FEN]: a casual game from a position, its board guided */
 	CMD_ONLINE,	/* online ...: the online process (docs/online.md "Playing online") */
+	CMD_REVIEW,	/* review ...: going over a game (docs/training.md "Going over a game"),
+			 * carried out by referee_review(), never ref_command() */
 	CMD_KIND_COUNT
 };
 
@@ -142,9 +144,11 @@ struct game_command {
 /* The reply to a command, returned to whoever gave it: struct game_reply (replies.h). */
 
 /*
- * What a command needs of the game: the command table's state preconditions (and the button
- * menu's items).  A command whose needs the game does not meet is refused with the reason
- * and changes nothing.
+ * What a command needs of the game, stated once for every door (the control socket and the
+ * board script through the command table, the web page and the CLI's help from it, the player's
+ * button menu, the arbiter's menu at the board, the referee's review and online gates): one row
+ * per command kind (game_command_needs()).  A command whose needs the game does not meet is
+ * refused with the reason and changes nothing.
  */
 enum game_need {
 	GAME_NEED_PLAY = 1u << 0,	/* the game is on and no flag waits for the arbiter */
@@ -158,6 +162,20 @@ enum game_need {
 #define GAME_MODES_ALL                                                                             \
 	(GAME_MODE_BIT(GAME_TOURNAMENT) | GAME_MODE_BIT(GAME_CASUAL) | GAME_MODE_BIT(GAME_ONLINE))
 
+struct game_command_needs {
+	unsigned modes; /* GAME_MODE_BIT() bits */
+	unsigned needs; /* enum game_need bits */
+	/* It may be given while a review has the board (docs/training.md "Going over a game"):
+	 * it changes nothing on the board. */
+	bool in_review;
+	/* In an online game it is the server's (docs/online.md "Playing online"): refused, the
+	 * online process's stream says it. */
+	bool server;
+};
+
+/* The row of a command kind (CMD_KIND_COUNT or past: a row that needs nothing). */
+const struct game_command_needs *game_command_needs(enum game_command_kind kind);
+
 struct game;
 
 /* NULL when the game is in one of `modes` and meets `needs`; else why not (in buf): "the
@@ -168,6 +186,9 @@ const char *game_command_unmet(const struct game *g, unsigned modes, unsigned ne
  * no-clock, game-closed, game-over, flag-pending). */
 bool game_command_unmet_reply(const struct game *g, unsigned modes, unsigned needs,
 			      struct game_reply *reply);
+/* game_command_unmet_reply() with the modes and needs of the kind's row. */
+bool game_command_kind_unmet(const struct game *g, enum game_command_kind kind,
+			     struct game_reply *reply);
 /* "play", "not-over", "clock", "not-closed" for one need's bit (help, the web page). */
 const char *game_need_name(unsigned need);
 

@@ -6,21 +6,42 @@
 #include "game/command.h"
 #include "game/online.h"
 
-unsigned menu_item_needs(enum menu_item item)
+enum game_command_kind menu_item_kind(enum menu_item item)
 {
 	switch (item) {
 	case MENU_OFFER_DRAW:
+		return CMD_DRAW_OFFER;
 	case MENU_ACCEPT_DRAW:
+		return CMD_ACCEPT_DRAW;
 	case MENU_CLAIM_THREEFOLD:
 	case MENU_CLAIM_FIFTY:
+		return CMD_CLAIM;
 	case MENU_RESIGN:
-		return GAME_NEED_PLAY;
+		return CMD_RESIGN;
+	case MENU_APPROVE:
+		return CMD_APPROVE;
 	case MENU_HINT:
+		return CMD_HINT;
 	case MENU_EVAL:
-		return GAME_NEED_PLAY;
+		return CMD_EVAL;
 	case MENU_TAKEBACK:
-		return GAME_NEED_NOT_CLOSED;
+		return CMD_TAKEBACK;
+	case MENU_LAST_MOVES:
+		return CMD_LAST_MOVES;
+	default:
+		return CMD_KIND_COUNT;
+	}
+}
+
+unsigned menu_item_needs(enum menu_item item)
+{
+	enum game_command_kind kind = menu_item_kind(item);
+
+	if (kind != CMD_KIND_COUNT)
+		return game_command_needs(kind)->needs;
+	switch (item) {
 	case MENU_TRAIN:
+		/* A training game asked of the training process: from a game not over. */
 		return GAME_NEED_NOT_OVER;
 	case MENU_ABORT:
 	case MENU_DECLINE_DRAW:
@@ -28,24 +49,21 @@ unsigned menu_item_needs(enum menu_item item)
 	case MENU_DECLINE_TAKEBACK:
 	case MENU_CLAIM_VICTORY:
 	case MENU_CLAIM_DRAW_GONE:
+		/* Asked of the server in an online game that is on. */
 		return GAME_NEED_PLAY;
-	case MENU_ONLINE:
-	case MENU_APPROVE:
-	case MENU_CANCEL:
-	case MENU_QUICK_GUIDE:
-	case MENU_BRAILLE_SHEET:
-	case MENU_END_REVIEW:
-	case MENU_REVIEW_GOTO:
-	case MENU_REVIEW_LEAVE:
-	case MENU_REVIEW_ALOUD:
-	case MENU_REVIEW_QUIET:
-	case MENU_GAMES:
-	case MENU_LAST_MOVES:
-	case MENU_REVIEW_PLAY:
-	case MENU_ITEM_COUNT:
-		break;
+	default:
+		/* The help, the review's items, the online entry: nothing of the game. */
+		return 0;
 	}
-	return 0;
+}
+
+/* Whether the game meets what an item needs (menu_item_needs()); the menu offers its items
+ * by mode itself. */
+static bool allowed(const struct game *g, enum menu_item item)
+{
+	char why[80];
+
+	return !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(item), why, sizeof(why));
 }
 
 /* What the menu offers after cancel, changing nothing in the game: the quick guide, the
@@ -67,22 +85,16 @@ static void menu_add_help(struct menu *m, const struct game *g)
 static void menu_add_training(struct menu *m, const struct game *g)
 {
 	int player = g->params.player;
-	char why[80];
 
 	if (g->params.mode != GAME_CASUAL)
 		return;
-	if (m->engine_playing && game_position(g)->side == player &&
-	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_HINT), why, sizeof(why)))
+	if (m->engine_playing && game_position(g)->side == player && allowed(g, MENU_HINT))
 		m->items[m->count++] = MENU_HINT;
-	if (m->engine_playing &&
-	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_EVAL), why, sizeof(why)))
+	if (m->engine_playing && allowed(g, MENU_EVAL))
 		m->items[m->count++] = MENU_EVAL;
-	if (game_last_ply_of(g, player) >= 0 &&
-	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_TAKEBACK), why,
-				sizeof(why)))
+	if (game_last_ply_of(g, player) >= 0 && allowed(g, MENU_TAKEBACK))
 		m->items[m->count++] = MENU_TAKEBACK;
-	if (m->train_entry &&
-	    !game_command_unmet(g, GAME_MODES_ALL, menu_item_needs(MENU_TRAIN), why, sizeof(why)))
+	if (m->train_entry && allowed(g, MENU_TRAIN))
 		m->items[m->count++] = MENU_TRAIN;
 }
 
@@ -128,7 +140,6 @@ static bool game_on(const struct game *g)
 void menu_open(struct menu *m, const struct game *g, uint64_t now)
 {
 	int player = g->params.player;
-	char why[80];
 	bool made;
 
 	m->count = 0;
@@ -166,17 +177,17 @@ void menu_open(struct menu *m, const struct game *g, uint64_t now)
 	if (m->online_entry && g->params.mode == GAME_CASUAL && !game_on(g) &&
 	    !result_undecided(&g->result))
 		m->items[m->count++] = MENU_ONLINE;
-	if (!game_command_unmet(g, GAME_MODES_ALL, GAME_NEED_PLAY, why, sizeof(why))) {
+	if (allowed(g, MENU_OFFER_DRAW))
 		m->items[m->count++] = MENU_OFFER_DRAW;
-		if (g->offer_color >= 0 && g->offer_color != player)
-			m->items[m->count++] = MENU_ACCEPT_DRAW;
-		/* Claims only on the player's move (9.2, 9.3), as the claim itself checks. */
-		if (game_claim_on_move(g, &made) == player) {
-			m->items[m->count++] = MENU_CLAIM_THREEFOLD;
-			m->items[m->count++] = MENU_CLAIM_FIFTY;
-		}
-		m->items[m->count++] = MENU_RESIGN;
+	if (g->offer_color >= 0 && g->offer_color != player && allowed(g, MENU_ACCEPT_DRAW))
+		m->items[m->count++] = MENU_ACCEPT_DRAW;
+	/* Claims only on the player's move (9.2, 9.3), as the claim itself checks. */
+	if (allowed(g, MENU_CLAIM_THREEFOLD) && game_claim_on_move(g, &made) == player) {
+		m->items[m->count++] = MENU_CLAIM_THREEFOLD;
+		m->items[m->count++] = MENU_CLAIM_FIFTY;
 	}
+	if (allowed(g, MENU_RESIGN))
+		m->items[m->count++] = MENU_RESIGN;
 	if ((g->result.state == RESULT_ENDED || g->result.state == RESULT_FLAG_PENDING) &&
 	    !result_undecided(&g->result))
 		m->items[m->count++] = MENU_APPROVE;

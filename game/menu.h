@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "game/command.h"
 #include "game/effect.h"
 #include "game/game.h"
 
@@ -90,8 +91,13 @@ struct menu {
 void menu_open(struct menu *m, const struct game *g, uint64_t now);
 void menu_next(struct menu *m, uint64_t now);
 enum menu_item menu_current(const struct menu *m);
-/* What an item needs of the game (command.h's GAME_NEED_ bits): checked when the menu
- * opens and again when the item is chosen (the game may have changed meanwhile). */
+/* The game command an item gives (CMD_KIND_COUNT: none; online play asks the server instead,
+ * docs/online.md "Playing online"). */
+enum game_command_kind menu_item_kind(enum menu_item item);
+/* What an item needs of the game (command.h's GAME_NEED_ bits): its command's
+ * (game_command_needs()), or, for an item that gives none, what it asks of the training
+ * process or the server.  Checked when the menu opens and again when the item is chosen (the
+ * game may have changed meanwhile). */
 unsigned menu_item_needs(enum menu_item item);
 /* The message that names an item. */
 enum game_msg menu_item_msg(enum menu_item item);

@@ -580,12 +580,8 @@ void ref_cmd_clock_add(struct referee *r, const struct game_command *cmd, uint64
 	struct game_record rec = ref_command_record(REC_CLOCK_SET, cmd, now);
 	char time[16], w[16], b[16];
 
-	/* A fallen flag is the arbiter's ruling first (result, or clock set and resume). */
-	if (g->result.state == RESULT_FLAG_PENDING) {
-		ref_answer(r, cmd, now, REPLY_FLAG_PENDING,
-			   REPLY_ARGS(REPLY_S("color", game_color_name(g->result.flag_color))));
-		return;
-	}
+	/* A fallen flag is the arbiter's ruling first (result, or clock set and resume): the
+	 * command needs the game on (game_command_needs()), checked before it comes here. */
 	rec.clock = g->clock;
 	clock_give(&rec.clock, cmd->color, cmd->white_ms);
 	if (ref_emit(r, &rec)) {

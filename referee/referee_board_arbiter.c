@@ -91,24 +91,33 @@ static void add_item(struct board_arbiter *a, enum board_arbiter_item item, cons
 	a->count++;
 }
 
+/* Whether the game meets what the command of that kind needs (game_command_needs()). */
+static bool allowed(const struct referee *r, enum game_command_kind kind)
+{
+	struct game_reply why;
+
+	return !game_command_kind_unmet(&r->g, kind, &why);
+}
+
 /* What the game allows now: a result where the arbiter's ruling is due (a flag, or "*" from
- * a rule), the clocks set (a game with a clock not over), started again (they stand). */
+ * a rule), the clocks set, started again (they stand), each as its command needs. */
 static void build_menu(struct referee *r)
 {
 	struct board_arbiter *a = &r->arb;
 	const struct game *g = &r->g;
 	const struct result_flow *res = &g->result;
+	bool ruling = allowed(r, CMD_RESULT);
 
 	a->count = a->at = 0;
 	/* A ruling that is due comes first. */
-	if (res->state == RESULT_FLAG_PENDING) {
+	if (ruling && res->state == RESULT_FLAG_PENDING) {
 		int winner = !res->flag_color;
 
 		if (strcmp(res->flag_result, "1/2-1/2"))
 			add_item(a, BOARD_ITEM_RESULT, result_win(winner));
 		if (strcmp(res->flag_result, result_win(winner)))
 			add_item(a, BOARD_ITEM_RESULT, "1/2-1/2");
-	} else if (result_undecided(res)) {
+	} else if (ruling && result_undecided(res)) {
 		/* A rule left the result to the arbiter (its reason says whose win is in
 		 * question): any result. */
 		add_item(a, BOARD_ITEM_RESULT, "1-0");
@@ -118,10 +127,9 @@ static void build_menu(struct referee *r)
 	/* The fair-play verdict, to read: the device met the policy all game, or not. */
 	if (g->fairplay.measured)
 		add_item(a, BOARD_ITEM_SEAL, g->fairplay.breach ? "breach" : "ok");
-	if (g->has_clock && !game_over(g))
+	if (allowed(r, CMD_CLOCK_SET))
 		add_item(a, BOARD_ITEM_SET_CLOCKS, NULL);
-	if (g->has_clock && !game_over(g) && res->state == RESULT_ON &&
-	    g->clock.state == CLOCK_PAUSED)
+	if (allowed(r, CMD_RESUME) && res->state == RESULT_ON && g->clock.state == CLOCK_PAUSED)
 		add_item(a, BOARD_ITEM_RESUME, NULL);
 	add_item(a, BOARD_ITEM_CLOSE, NULL);
 }
@@ -132,7 +140,7 @@ static void open_menu(struct referee *r, uint64_t now)
 
 	r->arb.state = BOARD_ARBITER_MENU;
 	/* The arbiter stops the clocks to intervene (6.11.2, 6.12). */
-	if (r->g.has_clock && r->g.clock.state == CLOCK_RUNNING && !game_over(&r->g)) {
+	if (allowed(r, CMD_PAUSE) && r->g.clock.state == CLOCK_RUNNING) {
 		snprintf(c.line, sizeof(c.line), "pause");
 		board_do(r, &c, now);
 	}

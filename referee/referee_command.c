@@ -533,28 +533,21 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 
 /* ------------------------------------------------------------------ dispatch */
 
-/* While a review has the board (docs/training.md "Training and study") the game stands: only what
- * changes nothing on the board may be given. */
-static bool allowed_in_review(enum game_command_kind kind)
-{
-	return kind == CMD_TAG || kind == CMD_APPROVE || kind == CMD_RESULT || kind == CMD_ENGINE ||
-	       kind == CMD_ONLINE || kind == CMD_NEW_GAME;
-}
-
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		 struct game_reply *reply)
 {
 	game_reply_set(reply, REPLY_NO_REPLY, NULL);
 	r->reply = reply;
-	if (review_active(&r->review) && !allowed_in_review(cmd->kind)) {
+	/* While a review has the board (docs/training.md "Going over a game") the game stands:
+	 * only what changes nothing on the board may be given (game_command_needs()). */
+	if (review_active(&r->review) && !game_command_needs(cmd->kind)->in_review) {
 		ref_answer(r, cmd, now, REPLY_REVIEW_HAS_BOARD, NULL);
 		r->reply = NULL;
 		return;
 	}
 	/* An online game's moves, offers, clocks and result are the server's (docs/online.md
 	 * "Playing online"): they come from the online process alone. */
-	if (r->g.params.mode == GAME_ONLINE && cmd->kind != CMD_ONLINE && cmd->kind != CMD_TAG &&
-	    cmd->kind != CMD_LAST_MOVES) {
+	if (r->g.params.mode == GAME_ONLINE && game_command_needs(cmd->kind)->server) {
 		ref_answer(r, cmd, now, REPLY_ONLINE_SERVER_ONLY, NULL);
 		r->reply = NULL;
 		return;
@@ -627,6 +620,7 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	case CMD_ONLINE:
 		ref_cmd_online(r, cmd, now);
 		break;
+	case CMD_REVIEW: /* referee_review()'s */
 	case CMD_KIND_COUNT:
 		break;
 	}

@@ -235,10 +235,8 @@ void ref_cmd_new_game(struct referee *r, const struct game_command *cmd, uint64_
 	struct chess_pos start;
 	struct chess_error err;
 
-	if (!ref_casual(r)) {
-		ref_answer_not_casual(r, cmd, now);
+	if (!ref_mode_allows(r, cmd, now))
 		return;
-	}
 	if (!cmd->text[0])
 		chess_pos_init_start(&start);
 	else if (chess_fen_parse(&start, cmd->text, &err)) {

@@ -175,10 +175,9 @@ void ref_cmd_ruling(struct referee *r, const struct game_command *cmd, uint64_t 
 
 /* referee_train.c */
 bool ref_casual(const struct referee *r);
-/* Not in casual play: the game's mode named, or that there is no game. */
-void ref_not_casual(const struct referee *r, struct game_reply *reply);
-/* The same as the command's answer. */
-void ref_answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now);
+/* Whether the game is in a mode the command may be given in (game_command_needs()); if not,
+ * false, the command answered: no game, or not in this mode (the mode named). */
+bool ref_mode_allows(struct referee *r, const struct game_command *cmd, uint64_t now);
 /* A question for the engine (a hint, the evaluation) can be asked: casual play and an engine
  * playing; else false, the command answered why. */
 bool ref_engine_asked(struct referee *r, const struct game_command *cmd, uint64_t now);

@@ -14,26 +14,11 @@
 /* Moves a clock button steps when a move is chosen to go to. */
 #define CHOOSE_STEP 10
 
-/* Not in casual play: the game's mode named, or that there is no game. */
-static void not_casual(const struct referee *r, struct game_reply *reply)
-{
-	if (!r->g.open)
-		game_reply_set(reply, REPLY_NO_GAME, NULL);
-	else
-		game_reply_set(reply, REPLY_NOT_IN_MODE,
-			       REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
-}
-
-static bool casual(const struct referee *r)
-{
-	return r->g.open && r->g.params.mode == GAME_CASUAL;
-}
-
 /* Where the review's words go: the earphone, or the speaker too (a coach beside the player;
  * [training] review-aloud, casual play only). */
 static enum game_channel channel(const struct referee *r)
 {
-	return r->review.aloud && casual(r) ? GAME_PUBLIC : GAME_PRIVATE;
+	return r->review.aloud && ref_casual(r) ? GAME_PUBLIC : GAME_PRIVATE;
 }
 
 static void say(struct referee *r, enum game_msg msg, uint64_t now)
@@ -547,10 +532,9 @@ void referee_review(struct referee *r, const struct referee_review_cmd *c, uint6
 	struct review *v = &r->review;
 	enum referee_review_op op = c->op;
 
-	if (!casual(r)) {
-		not_casual(r, reply);
+	/* Casual play only, as the command table has it (game_command_needs()). */
+	if (game_command_kind_unmet(&r->g, CMD_REVIEW, reply))
 		return;
-	}
 	if (op == REFEREE_REVIEW_LOAD) {
 		load(r, c->text, reply);
 		return;

@@ -5,37 +5,30 @@
  * it is asked for, its move guided square by square on the board) and taking back the last move
  * pair; the review of a finished game is referee_review.c's, with the board's guidance of this
  * file.  A tournament game never reaches any of it: the command table refuses these commands
- * outside casual mode, the menu does not offer them, and each is checked here again.
+ * outside casual mode, the menu does not offer them, and each is checked here again against
+ * the same modes (game_command_needs()).
  */
 #include "referee/referee_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void ref_not_casual(const struct referee *r, struct game_reply *reply)
+bool ref_mode_allows(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	if (!r->g.open)
-		game_reply_set(reply, REPLY_NO_GAME, NULL);
-	else
-		game_reply_set(reply, REPLY_NOT_IN_MODE,
-			       REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
-}
-
-void ref_answer_not_casual(struct referee *r, const struct game_command *cmd, uint64_t now)
-{
+	if (r->g.open && (game_command_needs(cmd->kind)->modes & GAME_MODE_BIT(r->g.params.mode)))
+		return true;
 	if (!r->g.open)
 		ref_answer(r, cmd, now, REPLY_NO_GAME, NULL);
 	else
 		ref_answer(r, cmd, now, REPLY_NOT_IN_MODE,
 			   REPLY_ARGS(REPLY_S("mode", game_mode_name(r->g.params.mode))));
+	return false;
 }
 
 bool ref_engine_asked(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	if (!ref_casual(r)) {
-		ref_answer_not_casual(r, cmd, now);
+	if (!ref_mode_allows(r, cmd, now))
 		return false;
-	}
 	if (r->engine.state != REFEREE_ENGINE_PLAYING) {
 		ref_answer(r, cmd, now, REPLY_NO_ENGINE, NULL);
 		return false;
@@ -255,10 +248,8 @@ static void engine_hint(struct referee *r, const struct game_command *cmd, uint6
 
 void ref_cmd_engine(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
-	if (!ref_casual(r)) {
-		ref_answer_not_casual(r, cmd, now);
+	if (!ref_mode_allows(r, cmd, now))
 		return;
-	}
 	switch (cmd->engine_op) {
 	case ENGINE_OP_ON:
 		engine_on(r, cmd, now);
@@ -354,10 +345,8 @@ void ref_cmd_takeback(struct referee *r, const struct game_command *cmd, uint64_
 	int plies = game_plies(g);
 	char name[48] = "the start";
 
-	if (!ref_casual(r)) {
-		ref_answer_not_casual(r, cmd, now);
+	if (!ref_mode_allows(r, cmd, now))
 		return;
-	}
 	if (keep < 0) {
 		ref_answer(r, cmd, now, REPLY_TAKEBACK_NOTHING,
 			   REPLY_ARGS(REPLY_S("color", game_color_name(player))));

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/referee_cases.h"
+#include "game/menu.h"
 
 /* The table's size. */
 static int control_command_count(void)
@@ -172,9 +173,53 @@ static void test_roles_from_the_table(void **state)
 	assert_null(control_command_find("frobnicate"));
 }
 
+/* What a command needs is the model's one table (game_command_needs()): each row's request
+ * parses to the game command its row names (or, `clock`, to one that needs at least as much,
+ * so the help the row prints is true of each), and each button menu item that gives a command needs
+ * what the command needs. */
+static void test_needs_one_table(void **state)
+{
+	static const char *const clock[] = {"clock set 0:10:00 0:10:00", "clock control 40/5400",
+					    "clock add black 0:02:00"};
+	const struct game_command_needs *row, *given;
+	struct control_request *req = malloc(sizeof(*req));
+	const struct control_command *c;
+	struct game_reply err;
+
+	(void)state;
+	assert_non_null(req);
+	for (int i = 0; (c = control_command_at(i)); i++) {
+		if (c->kind == CONTROL_NO_KIND)
+			continue;
+		assert_int_equal(control_parse(example(c), strlen(example(c)), req, &err), 0);
+		assert_int_equal(req->game.kind, c->kind);
+	}
+	row = game_command_needs(control_command_find("clock")->kind);
+	for (size_t i = 0; i < sizeof(clock) / sizeof(clock[0]); i++) {
+		assert_int_equal(control_parse(clock[i], strlen(clock[i]), req, &err), 0);
+		given = game_command_needs(req->game.kind);
+		assert_int_equal(given->modes, row->modes);
+		/* What the row says it needs each needs (clock add: no flag waiting too). */
+		assert_int_equal(given->needs & row->needs, row->needs);
+	}
+	for (int item = 0; item < MENU_ITEM_COUNT; item++) {
+		enum game_command_kind kind = menu_item_kind((enum menu_item)item);
+
+		if (kind != CMD_KIND_COUNT)
+			assert_int_equal(menu_item_needs((enum menu_item)item),
+					 game_command_needs(kind)->needs);
+	}
+	/* The menu's resign and the socket's are one row: not while a flag waits. */
+	assert_int_equal(menu_item_kind(MENU_RESIGN), CMD_RESIGN);
+	assert_int_equal(menu_item_needs(MENU_RESIGN), GAME_NEED_PLAY);
+	free(req);
+}
+
 /* The table's needs: each refused with its reason, in one place, before the referee. */
 static void test_needs(void **state)
 {
+	int records;
+
 	(void)state;
 	rt_open(t, CHESS_WHITE, "-", NULL);
 	assert_false(give(ROLE_ARBITER, "pause"));
@@ -209,6 +254,12 @@ static void test_needs(void **state)
 	assert_string_equal(out.said, "white's flag has fallen: the arbiter rules on it first");
 	assert_false(give(ROLE_ASSISTANT, "resign black"));
 	assert_int_equal(rt_game(t)->result.state, RESULT_FLAG_PENDING);
+	/* Nor time added: the flag is the arbiter's ruling first (the result, or the clocks set and
+	 * resumed). */
+	records = t->nrec;
+	assert_false(give(ROLE_ARBITER, "clock add white 0:02:00"));
+	assert_string_equal(out.said, "white's flag has fallen: the arbiter rules on it first");
+	assert_int_equal(t->nrec, records);
 	assert_true(give(ROLE_ARBITER, "result 0-1 White lost on time"));
 }
 
@@ -552,6 +603,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_notation, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_status_on_move, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_modes, setup, teardown_control),
+	    cmocka_unit_test(test_needs_one_table),
 	    cmocka_unit_test_setup_teardown(test_help_is_the_table, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_auth_and_watch, setup, teardown_control),
 	    cmocka_unit_test_setup_teardown(test_status_per_audience, setup, teardown_control),
