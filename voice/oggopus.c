@@ -23,6 +23,30 @@ static unsigned le16(const unsigned char *p)
 	return (unsigned)p[0] | (unsigned)p[1] << 8;
 }
 
+/* More of the file given to the sync: 1 read (or interrupted: read again), 0 its end, -1 an
+ * error. */
+static int read_more(ogg_sync_state *oy, int fd, off_t *readpos)
+{
+	char *buf = ogg_sync_buffer(oy, READ_CHUNK);
+	ssize_t k = buf ? pread(fd, buf, READ_CHUNK, *readpos) : -1;
+
+	if (k < 0 && errno == EINTR)
+		return 1;
+	if (k <= 0)
+		return k < 0 ? -1 : 0;
+	ogg_sync_wrote(oy, (long)k);
+	*readpos += k;
+	return 1;
+}
+
+/* A link's end: its length (past its pre-skip) added to the file's. */
+static void link_end(struct ogg_opus_info *info, ogg_stream_state *os)
+{
+	if (info->granule > (int64_t)info->pre_skip)
+		info->duration48 += (uint64_t)(info->granule - (int64_t)info->pre_skip);
+	ogg_stream_clear(os);
+}
+
 int ogg_opus_scan(int fd, struct ogg_opus_info *info,
 		  void (*packet)(void *ctx, const unsigned char *data, long len, long serial),
 		  void *ctx)
@@ -42,30 +66,19 @@ int ogg_opus_scan(int fd, struct ogg_opus_info *info,
 		long n = ogg_sync_pageseek(&oy, &og);
 
 		if (n == 0) {
-			char *buf = ogg_sync_buffer(&oy, READ_CHUNK);
-			ssize_t k = buf ? pread(fd, buf, READ_CHUNK, readpos) : -1;
+			int more = read_more(&oy, fd, &readpos);
 
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0) {
+			if (more < 0)
 				rc = -1;
+			if (more <= 0)
 				break;
-			}
-			if (k == 0)
-				break;
-			ogg_sync_wrote(&oy, (long)k);
-			readpos += k;
 			continue;
 		}
 		if (n < 0)
 			break; /* not a page: the whole pages end here */
 		if (ogg_page_bos(&og)) {
-			if (stream) {
-				if (info->granule > (int64_t)info->pre_skip)
-					info->duration48 +=
-					    (uint64_t)(info->granule - (int64_t)info->pre_skip);
-				ogg_stream_clear(&os);
-			}
+			if (stream)
+				link_end(info, &os);
 			ogg_stream_init(&os, ogg_page_serialno(&og));
 			stream = true;
 			first_packet = true;
@@ -98,11 +111,8 @@ int ogg_opus_scan(int fd, struct ogg_opus_info *info,
 		if (ogg_page_granulepos(&og) >= 0)
 			info->granule = ogg_page_granulepos(&og);
 	}
-	if (stream) {
-		if (info->granule > (int64_t)info->pre_skip)
-			info->duration48 += (uint64_t)(info->granule - (int64_t)info->pre_skip);
-		ogg_stream_clear(&os);
-	}
+	if (stream)
+		link_end(info, &os);
 	if (!info->links)
 		info->opus = false;
 	ogg_sync_clear(&oy);
