@@ -177,7 +177,7 @@ int cli_speech_samples(int argc, char **argv)
 	voice_config_defaults(&cfg);
 	if (voice_options(&argc, &argv, &cfg))
 		return 2;
-	if (argc != 1) {
+	if (argc != 1 || argv[0][0] == '-') { /* an option it does not know is no folder */
 		cli_speech_samples_usage(stderr);
 		return 2;
 	}
