@@ -356,6 +356,18 @@ static int usage(void)
 	return 2;
 }
 
+/* The options that take a value (the others are flags). */
+static bool takes_value(const char *opt)
+{
+	static const char *const with_value[] = {"--accept", "--challenge", "--time-control",
+						 "--color",  "--socket",    "--config"};
+
+	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
+		if (!strcmp(opt, with_value[i]))
+			return true;
+	return false;
+}
+
 static int options(struct online *o, int argc, char **argv, struct config *cfg)
 {
 	const char *config_path = NULL;
@@ -383,6 +395,9 @@ static int options(struct online *o, int argc, char **argv, struct config *cfg)
 			o->cfg.rated = true;
 		} else if (!strcmp(opt, "--casual")) {
 			o->cfg.rated = false;
+		} else if (!takes_value(opt)) {
+			log_error(LOG_MAIN, "unknown option %s", opt);
+			return -1;
 		} else if (!arg) {
 			log_error(LOG_MAIN, "%s needs a value", opt);
 			return -1;
@@ -399,9 +414,6 @@ static int options(struct online *o, int argc, char **argv, struct config *cfg)
 				rc = online_config_set(&o->cfg, "color", arg, err, sizeof(err));
 			} else if (!strcmp(opt, "--socket")) {
 				o->socket = arg;
-			} else if (strcmp(opt, "--config")) {
-				log_error(LOG_MAIN, "unknown option %s", opt);
-				return -1;
 			}
 			if (rc) {
 				log_error(LOG_MAIN, "%s: %s", opt, err);

@@ -65,6 +65,9 @@ for c in $commands; do
 		bad "annabella --help does not show annabella $c --help's usage"
 	fi
 done
+# An unknown option is named as unknown, not as one that needs a value.
+"$tool" online --no-such-option 2>&1 >/dev/null </dev/null | grep -q 'unknown option --no-such-option'
+check $? "annabella online --no-such-option is not called an unknown option"
 # control's --help lists the control commands from the command table.
 grep -q '^commands:' "$work/help-control" && grep -q '^  approve' "$work/help-control"
 check $? "annabella control --help does not list the control commands"
