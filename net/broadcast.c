@@ -375,7 +375,14 @@ void cli_broadcast_usage(FILE *f)
 		   "           [--accept-tags]\n");
 }
 
-int cli_broadcast(int argc, char **argv)
+/* The command line, as given. */
+struct broadcast_args {
+	const char *mqtt, *board, *sock, *config, *user, *password_file, *tls_ca;
+	bool accept_tags;
+};
+
+/* 0, or 2 after the usage. */
+static int parse_args(int argc, char **argv, struct broadcast_args *a)
 {
 	static const struct option longopts[] = {
 	    {"mqtt", required_argument, NULL, 'm'},
@@ -388,9 +395,175 @@ int cli_broadcast(int argc, char **argv)
 	    {"accept-tags", no_argument, NULL, 'a'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *mqtt = NULL, *board = NULL, *sock = NULL, *config = NULL, *user = NULL,
-		   *password_file = NULL, *tls_ca = NULL;
-	bool accept_tags = false;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			a->mqtt = optarg;
+			break;
+		case 'b':
+			a->board = optarg;
+			break;
+		case 's':
+			a->sock = optarg;
+			break;
+		case 'c':
+			a->config = optarg;
+			break;
+		case 'u':
+			a->user = optarg;
+			break;
+		case 'p':
+			a->password_file = optarg;
+			break;
+		case 't':
+			a->tls_ca = optarg;
+			break;
+		case 'a':
+			a->accept_tags = true;
+			break;
+		default:
+			cli_broadcast_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc + 1) {
+		cli_broadcast_usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* The arguments with the configuration under them, checked; 0, or 2 after the error. */
+static int settle_args(struct broadcast_args *a, struct config *cfg, struct mqtt_options *mo)
+{
+	char err[400];
+
+	if (a->config && config_load(cfg, a->config, err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err);
+		return 2;
+	}
+	if (!a->board && cfg->broadcast_board[0])
+		a->board = cfg->broadcast_board;
+	if (!a->sock)
+		a->sock = cfg->control_socket;
+	a->accept_tags |= cfg->broadcast_accept_tags;
+	if (!a->board || !room_board_name_ok(a->board)) {
+		if (a->board)
+			log_error(LOG_MAIN,
+				  "--board '%s': a name of letters, digits, '.', '_' and '-' (at "
+				  "most 63)",
+				  a->board);
+		else
+			log_error(LOG_MAIN,
+				  "no board: give --board NAME (or board = in [broadcast])");
+		return 2;
+	}
+	if (!a->sock[0] || !strcmp(a->sock, "none")) {
+		log_error(LOG_MAIN, "no control socket: give --socket PATH");
+		return 2;
+	}
+	if (mqtt_options_from(mo, &cfg->broadcast_mqtt, a->mqtt, a->user, a->password_file,
+			      a->tls_ca, err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err);
+		return 2;
+	}
+	return 0;
+}
+
+static void set_topics(struct broadcast *b, const char *board)
+{
+	snprintf(b->board, sizeof(b->board), "%s", board);
+	snprintf(b->topic_pgn, sizeof(b->topic_pgn), "annabella/%s/pgn", board);
+	snprintf(b->topic_status, sizeof(b->topic_status), "annabella/%s/status", board);
+	snprintf(b->topic_event, sizeof(b->topic_event), "annabella/%s/event", board);
+	snprintf(b->topic_tags, sizeof(b->topic_tags), "annabella/%s/tags", board);
+	snprintf(b->topic_link, sizeof(b->topic_link), "annabella/%s/link", board);
+}
+
+/* A client id nobody can guess: a broker drops the client whose id another takes, so a fixed one
+ * let anyone on the network push the board off.  The session is clean, so a new id each run
+ * loses nothing. */
+static void client_id_new(char *out, size_t size, const char *board)
+{
+	unsigned char r[8] = {0};
+	unsigned long long id = 0;
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		log_warn(LOG_MAIN, "no random client id: %s", strerror(errno));
+		id = monotonic_ms() ^ (unsigned long long)getpid() << 40;
+	}
+	for (size_t i = 0; i < sizeof(r); i++)
+		id = id << 8 ^ r[i];
+	snprintf(out, size, "annabella-%s-%016llx", board, id);
+}
+
+/* How long poll() may wait: the broker's own timeout, or less for the daemon's retry or its
+ * quiet limit. */
+static int poll_timeout(const struct broadcast *b, int timeout, uint64_t now)
+{
+	if (!b->watch) {
+		int until = b->daemon_retry_at > now ? (int)(b->daemon_retry_at - now) : 0;
+
+		timeout = until < timeout ? until : timeout;
+	} else if (b->req) {
+		uint64_t due = b->daemon_heard_at + DAEMON_QUIET_MS;
+		int until = due > now ? (int)(due - now) : 0;
+
+		timeout = until < timeout ? until : timeout;
+	}
+	return timeout;
+}
+
+/* Until a signal: 0, or 1 when poll() fails. */
+static int run(struct broadcast *b)
+{
+	while (!stopping) {
+		struct pollfd pfd[2];
+		int timeout = mqttlink_timeout(b->mqtt);
+		uint64_t now = monotonic_ms();
+
+		if (!b->watch && now >= b->daemon_retry_at)
+			daemon_connect(b);
+		else if (b->req && now - b->daemon_heard_at >= DAEMON_QUIET_MS)
+			heartbeat(b);
+		now = monotonic_ms();
+		mqttlink_pollfd(b->mqtt, &pfd[0]);
+		pfd[1].fd = b->watch ? ctlclient_fd(b->watch) : -1;
+		pfd[1].events = POLLIN;
+		pfd[1].revents = 0;
+		timeout = poll_timeout(b, timeout, now);
+		if (poll(pfd, 2, timeout) < 0 && errno != EINTR) {
+			log_error(LOG_MAIN, "poll: %s", strerror(errno));
+			return 1;
+		}
+		if (b->watch && pfd[1].revents)
+			daemon_events(b);
+		mqttlink_run(b->mqtt, pfd[0].revents);
+	}
+	return 0;
+}
+
+/* A clean goodbye sends no last will: the room hears it from us. */
+static void goodbye(struct broadcast *b)
+{
+	mqttlink_publish(b->mqtt, b->topic_link, LINK_GONE, strlen(LINK_GONE), true);
+	mqttlink_disconnect(b->mqtt, 1000);
+	mqttlink_free(b->mqtt);
+	ctlclient_close(b->watch);
+	ctlclient_close(b->req);
+	free(b->pgn);
+	free(b->status);
+	free(b->pgn_buf);
+	free(b->tags_pending);
+	free(b->tags_applied);
+}
+
+int cli_broadcast(int argc, char **argv)
+{
+	struct broadcast_args a = {0};
 	struct config *cfg = calloc(1, sizeof(*cfg));
 	struct broadcast b = {.daemon_backoff = DAEMON_BACKOFF_FIRST};
 	struct mqttlink_callbacks cb = {.connected = on_broker_connected,
@@ -398,105 +571,19 @@ int cli_broadcast(int argc, char **argv)
 	struct mqtt_options mo;
 	struct sigaction sa = {.sa_handler = on_signal};
 	char err[400], client_id[96];
-	int opt, status = 0;
+	int status;
 
 	if (!cfg)
 		return 1;
 	config_defaults(cfg);
-	optind = 1;
-	while ((opt = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			mqtt = optarg;
-			break;
-		case 'b':
-			board = optarg;
-			break;
-		case 's':
-			sock = optarg;
-			break;
-		case 'c':
-			config = optarg;
-			break;
-		case 'u':
-			user = optarg;
-			break;
-		case 'p':
-			password_file = optarg;
-			break;
-		case 't':
-			tls_ca = optarg;
-			break;
-		case 'a':
-			accept_tags = true;
-			break;
-		default:
-			cli_broadcast_usage(stderr);
-			free(cfg);
-			return 2;
-		}
-	}
-	if (optind < argc + 1) {
-		cli_broadcast_usage(stderr);
+	if (parse_args(argc, argv, &a) || settle_args(&a, cfg, &mo)) {
 		free(cfg);
 		return 2;
 	}
-	if (config && config_load(cfg, config, err, sizeof(err))) {
-		log_error(LOG_MAIN, "%s", err);
-		free(cfg);
-		return 2;
-	}
-	if (!board && cfg->broadcast_board[0])
-		board = cfg->broadcast_board;
-	if (!sock)
-		sock = cfg->control_socket;
-	accept_tags |= cfg->broadcast_accept_tags;
-	if (!board || !room_board_name_ok(board)) {
-		if (board)
-			log_error(LOG_MAIN,
-				  "--board '%s': a name of letters, digits, '.', '_' and '-' (at "
-				  "most 63)",
-				  board);
-		else
-			log_error(LOG_MAIN,
-				  "no board: give --board NAME (or board = in [broadcast])");
-		free(cfg);
-		return 2;
-	}
-	if (!sock[0] || !strcmp(sock, "none")) {
-		log_error(LOG_MAIN, "no control socket: give --socket PATH");
-		free(cfg);
-		return 2;
-	}
-	if (mqtt_options_from(&mo, &cfg->broadcast_mqtt, mqtt, user, password_file, tls_ca, err,
-			      sizeof(err))) {
-		log_error(LOG_MAIN, "%s", err);
-		free(cfg);
-		return 2;
-	}
-	snprintf(b.board, sizeof(b.board), "%s", board);
-	b.socket = sock;
-	b.accept_tags = accept_tags;
-	snprintf(b.topic_pgn, sizeof(b.topic_pgn), "annabella/%s/pgn", board);
-	snprintf(b.topic_status, sizeof(b.topic_status), "annabella/%s/status", board);
-	snprintf(b.topic_event, sizeof(b.topic_event), "annabella/%s/event", board);
-	snprintf(b.topic_tags, sizeof(b.topic_tags), "annabella/%s/tags", board);
-	snprintf(b.topic_link, sizeof(b.topic_link), "annabella/%s/link", board);
-	/* A client id nobody can guess: a broker drops the client whose id another takes, so a
-	 * fixed one let anyone on the network push the board off.  The session is clean, so a
-	 * new id each run loses nothing. */
-	{
-		unsigned char r[8] = {0};
-		unsigned long long id = 0;
-
-		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
-			log_warn(LOG_MAIN, "no random client id: %s", strerror(errno));
-			id = monotonic_ms() ^ (unsigned long long)getpid() << 40;
-		}
-		for (size_t i = 0; i < sizeof(r); i++)
-			id = id << 8 ^ r[i];
-		snprintf(client_id, sizeof(client_id), "annabella-%s-%016llx", board, id);
-	}
+	set_topics(&b, a.board);
+	b.socket = a.sock;
+	b.accept_tags = a.accept_tags;
+	client_id_new(client_id, sizeof(client_id), a.board);
 	b.pgn_buf = malloc(CTLCLIENT_LINE_MAX);
 	b.mqtt = b.pgn_buf ? mqttlink_new(&mo, client_id, &cb, &b, err, sizeof(err)) : NULL;
 	if (!b.mqtt) {
@@ -508,58 +595,15 @@ int cli_broadcast(int argc, char **argv)
 	if (mqttlink_will(b.mqtt, b.topic_link, LINK_GONE))
 		log_warn(LOG_MAIN, "%s: no last will: a lost broadcast will not show in the room",
 			 b.topic_link);
-	if (accept_tags)
+	if (a.accept_tags)
 		mqttlink_subscribe(b.mqtt, b.topic_tags);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	log_info(LOG_MAIN, "board %s: from %s to %s:%d%s%s", board, sock, mo.host, mo.port,
-		 mo.tls_ca[0] ? " (TLS)" : "", accept_tags ? ", accepting tags" : "");
-
-	while (!stopping) {
-		struct pollfd pfd[2];
-		int timeout = mqttlink_timeout(b.mqtt);
-		uint64_t now = monotonic_ms();
-
-		if (!b.watch && now >= b.daemon_retry_at)
-			daemon_connect(&b);
-		else if (b.req && now - b.daemon_heard_at >= DAEMON_QUIET_MS)
-			heartbeat(&b);
-		now = monotonic_ms();
-		mqttlink_pollfd(b.mqtt, &pfd[0]);
-		pfd[1].fd = b.watch ? ctlclient_fd(b.watch) : -1;
-		pfd[1].events = POLLIN;
-		pfd[1].revents = 0;
-		if (!b.watch) {
-			int until = b.daemon_retry_at > now ? (int)(b.daemon_retry_at - now) : 0;
-
-			timeout = until < timeout ? until : timeout;
-		} else if (b.req) {
-			uint64_t due = b.daemon_heard_at + DAEMON_QUIET_MS;
-			int until = due > now ? (int)(due - now) : 0;
-
-			timeout = until < timeout ? until : timeout;
-		}
-		if (poll(pfd, 2, timeout) < 0 && errno != EINTR) {
-			log_error(LOG_MAIN, "poll: %s", strerror(errno));
-			status = 1;
-			break;
-		}
-		if (b.watch && pfd[1].revents)
-			daemon_events(&b);
-		mqttlink_run(b.mqtt, pfd[0].revents);
-	}
-	/* A clean goodbye sends no last will: the room hears it from us. */
-	mqttlink_publish(b.mqtt, b.topic_link, LINK_GONE, strlen(LINK_GONE), true);
-	mqttlink_disconnect(b.mqtt, 1000);
-	mqttlink_free(b.mqtt);
-	ctlclient_close(b.watch);
-	ctlclient_close(b.req);
-	free(b.pgn);
-	free(b.status);
-	free(b.pgn_buf);
-	free(b.tags_pending);
-	free(b.tags_applied);
+	log_info(LOG_MAIN, "board %s: from %s to %s:%d%s%s", a.board, a.sock, mo.host, mo.port,
+		 mo.tls_ca[0] ? " (TLS)" : "", a.accept_tags ? ", accepting tags" : "");
+	status = run(&b);
+	goodbye(&b);
 	free(cfg);
 	return status;
 }

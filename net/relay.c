@@ -198,8 +198,8 @@ void cli_relay_usage(FILE *f)
 		   "           [--user U --password-file F] [--tls-ca FILE]\n");
 }
 
-int relay_parse_options(int argc, char **argv, bool tags, struct relay_options *o,
-			struct mqtt_options *mo, struct config *cfg)
+/* The command line into o; 0, or 2 after the usage (relay tags takes fewer options). */
+static int relay_getopt(int argc, char **argv, bool tags, struct relay_options *o)
 {
 	static const struct option longopts[] = {
 	    {"mqtt", required_argument, NULL, 'm'},
@@ -214,7 +214,6 @@ int relay_parse_options(int argc, char **argv, bool tags, struct relay_options *
 	    {"round", required_argument, NULL, 'r'},
 	    {NULL, 0, NULL, 0},
 	};
-	char err[400];
 	int opt;
 
 	optind = 1;
@@ -260,6 +259,16 @@ int relay_parse_options(int argc, char **argv, bool tags, struct relay_options *
 		cli_relay_usage(stderr);
 		return 2;
 	}
+	return 0;
+}
+
+int relay_parse_options(int argc, char **argv, bool tags, struct relay_options *o,
+			struct mqtt_options *mo, struct config *cfg)
+{
+	char err[400];
+
+	if (relay_getopt(argc, argv, tags, o))
+		return 2;
 	config_defaults(cfg);
 	if (o->config && config_load(cfg, o->config, err, sizeof(err))) {
 		log_error(LOG_MAIN, "%s", err);
@@ -294,6 +303,102 @@ int relay_parse_options(int argc, char **argv, bool tags, struct relay_options *
 
 /* ------------------------------------------------------------------ the relay */
 
+/* The broker's link, subscribed to every board's pgn, status and link (NULL after the error). */
+static struct mqttlink *relay_broker(const struct mqtt_options *mo, struct relay *r)
+{
+	struct mqttlink_callbacks cb = {.message = on_message};
+	struct mqttlink *l;
+	char err[400];
+
+	l = mqttlink_new(mo, NULL, &cb, r, err, sizeof(err));
+	if (!l) {
+		log_error(LOG_MAIN, "%s", err);
+		return NULL;
+	}
+	mqttlink_subscribe(l, "annabella/+/pgn");
+	mqttlink_subscribe(l, "annabella/+/status");
+	mqttlink_subscribe(l, "annabella/+/link");
+	return l;
+}
+
+/* The public site, and the arbiter's when asked for; 0, or 2 after the error. */
+static int relay_listen(const struct relay_options *o, struct site *public_site,
+			struct site *arbiter_site, struct httpd **h, struct httpd **ha)
+{
+	char err[400];
+
+	*h = httpd_start(&(struct httpd_options){.listen = o->listen}, relay_handle, public_site,
+			 err, sizeof(err));
+	if (!*h) {
+		log_error(LOG_MAIN, "--listen %s: %s", o->listen, err);
+		return 2;
+	}
+	if (o->arbiter_listen) {
+		*ha = httpd_start(&(struct httpd_options){.listen = o->arbiter_listen},
+				  relay_handle, arbiter_site, err, sizeof(err));
+		if (!*ha) {
+			log_error(LOG_MAIN, "--arbiter-listen %s: %s", o->arbiter_listen, err);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* What the log says at start: where, how late, and which boards. */
+static void relay_say_start(const struct relay *r, const struct relay_options *o,
+			    const struct mqtt_options *mo, struct httpd *h, struct httpd *ha)
+{
+	log_info(LOG_MAIN, "listening on http://%s/ for the boards of %s:%d%s", httpd_address(h),
+		 mo->host, mo->port, mo->tls_ca[0] ? " (TLS)" : "");
+	if (r->delay_ms)
+		log_info(LOG_MAIN, "the public view is %d min %d s behind the boards",
+			 o->delay_s / 60, o->delay_s % 60);
+	if (ha)
+		log_info(LOG_MAIN, "the arbiter's view, undelayed, on http://%s/",
+			 httpd_address(ha));
+	if (r->round_count)
+		log_info(LOG_MAIN, "the round: %d boards; other publishers are ignored",
+			 r->round_count);
+	else
+		log_warn(LOG_MAIN,
+			 "no --boards or --round: every board that publishes on the broker is "
+			 "shown");
+}
+
+/* Until a signal: 0, or 1 when poll() fails. */
+static int relay_run(struct relay *r, struct mqttlink *l)
+{
+	while (!stopping) {
+		struct pollfd pfd;
+
+		mqttlink_pollfd(l, &pfd);
+		if (poll(&pfd, 1, mqttlink_timeout(l)) < 0 && errno != EINTR) {
+			log_error(LOG_MAIN, "poll: %s", strerror(errno));
+			return 1;
+		}
+		mqttlink_run(l, pfd.revents);
+		broker_state(r, mqttlink_up(l));
+	}
+	return 0;
+}
+
+static void relay_free(struct relay *r)
+{
+	for (int i = 0; i < r->count; i++) {
+		room_history_free(&r->boards[i].pgn);
+		room_history_free(&r->boards[i].status);
+		room_history_free(&r->boards[i].link);
+	}
+	for (int i = 0; i < 2; i++) {
+		free(r->round[i].body);
+		free(r->round[i].gz);
+		free(r->boards_json[i].body);
+		free(r->boards_json[i].gz);
+	}
+	free(r->boards);
+	free(r->round_boards);
+}
+
 int cli_relay(int argc, char **argv)
 {
 	struct relay_options o = {0};
@@ -301,11 +406,9 @@ int cli_relay(int argc, char **argv)
 	struct config *cfg;
 	struct relay r = {.lock = PTHREAD_MUTEX_INITIALIZER};
 	struct site public_site = {.r = &r}, arbiter_site = {.r = &r, .arbiter = true};
-	struct mqttlink_callbacks cb = {.message = on_message};
 	struct mqttlink *l = NULL;
 	struct httpd *h = NULL, *ha = NULL;
 	struct sigaction sa = {.sa_handler = on_signal};
-	char err[400];
 	int rc;
 
 	if (argc >= 1 && !strcmp(argv[0], "tags"))
@@ -330,80 +433,24 @@ int cli_relay(int argc, char **argv)
 	r.started_ms = r.broker_since_ms = relay_wall_ms();
 	trace_open_from_env();
 	rc = 1;
-	l = mqttlink_new(&mo, NULL, &cb, &r, err, sizeof(err));
-	if (!l) {
-		log_error(LOG_MAIN, "%s", err);
+	l = relay_broker(&mo, &r);
+	if (!l)
 		goto out;
-	}
-	mqttlink_subscribe(l, "annabella/+/pgn");
-	mqttlink_subscribe(l, "annabella/+/status");
-	mqttlink_subscribe(l, "annabella/+/link");
-	h = httpd_start(&(struct httpd_options){.listen = o.listen}, relay_handle, &public_site,
-			err, sizeof(err));
-	if (!h) {
-		log_error(LOG_MAIN, "--listen %s: %s", o.listen, err);
-		rc = 2;
+	rc = relay_listen(&o, &public_site, &arbiter_site, &h, &ha);
+	if (rc)
 		goto out;
-	}
-	if (o.arbiter_listen) {
-		ha = httpd_start(&(struct httpd_options){.listen = o.arbiter_listen}, relay_handle,
-				 &arbiter_site, err, sizeof(err));
-		if (!ha) {
-			log_error(LOG_MAIN, "--arbiter-listen %s: %s", o.arbiter_listen, err);
-			rc = 2;
-			goto out;
-		}
-	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	log_info(LOG_MAIN, "listening on http://%s/ for the boards of %s:%d%s", httpd_address(h),
-		 mo.host, mo.port, mo.tls_ca[0] ? " (TLS)" : "");
-	if (r.delay_ms)
-		log_info(LOG_MAIN, "the public view is %d min %d s behind the boards",
-			 o.delay_s / 60, o.delay_s % 60);
-	if (ha)
-		log_info(LOG_MAIN, "the arbiter's view, undelayed, on http://%s/",
-			 httpd_address(ha));
-	if (r.round_count)
-		log_info(LOG_MAIN, "the round: %d boards; other publishers are ignored",
-			 r.round_count);
-	else
-		log_warn(LOG_MAIN,
-			 "no --boards or --round: every board that publishes on the broker is "
-			 "shown");
-	rc = 0;
-	while (!stopping) {
-		struct pollfd pfd;
-
-		mqttlink_pollfd(l, &pfd);
-		if (poll(&pfd, 1, mqttlink_timeout(l)) < 0 && errno != EINTR) {
-			log_error(LOG_MAIN, "poll: %s", strerror(errno));
-			rc = 1;
-			break;
-		}
-		mqttlink_run(l, pfd.revents);
-		broker_state(&r, mqttlink_up(l));
-	}
+	relay_say_start(&r, &o, &mo, h, ha);
+	rc = relay_run(&r, l);
 out:
 	httpd_stop(ha);
 	httpd_stop(h);
 	if (l)
 		mqttlink_disconnect(l, 500);
 	mqttlink_free(l);
-	for (int i = 0; i < r.count; i++) {
-		room_history_free(&r.boards[i].pgn);
-		room_history_free(&r.boards[i].status);
-		room_history_free(&r.boards[i].link);
-	}
-	for (int i = 0; i < 2; i++) {
-		free(r.round[i].body);
-		free(r.round[i].gz);
-		free(r.boards_json[i].body);
-		free(r.boards_json[i].gz);
-	}
-	free(r.boards);
-	free(r.round_boards);
+	relay_free(&r);
 	free(cfg);
 	trace_close();
 	return rc;

@@ -43,6 +43,95 @@ struct csv_reader {
 	int line;
 };
 
+/* Why c may not be in a field (quoted or not), or NULL when it may; a comma or a line's end
+ * outside quotes, and a quote inside them, are the caller's. */
+static const char *csv_char_error(char c, bool quoted)
+{
+	if (c == '\n' || c == '\r')
+		return "a value may not span lines";
+	if (!quoted && c == '"')
+		return "a quote inside an unquoted field";
+	if ((unsigned char)c < 0x20 && c != '\t')
+		return "a control character in a field";
+	return NULL;
+}
+
+/*
+ * Field n's bytes (n from 0), its quotes undone, into field, up to its end (a comma, a line's
+ * end or the text's), which stays unread: 0 with its length in *len, or -2 on an error (in err).
+ */
+static int csv_field_read(struct csv_reader *r, char *field, size_t *len, int n, char *err,
+			  size_t err_size)
+{
+	bool quoted = r->p < r->end && *r->p == '"';
+	const char *bad;
+
+	*len = 0;
+	if (quoted)
+		r->p++;
+	for (;;) {
+		char c;
+
+		if (r->p >= r->end) {
+			if (quoted) {
+				snprintf(err, err_size, "%d: a quoted field has no end", r->line);
+				return -2;
+			}
+			return 0;
+		}
+		c = *r->p;
+		if (quoted && c == '"') {
+			if (r->p + 1 < r->end && r->p[1] == '"') {
+				r->p++;
+			} else {
+				r->p++;
+				quoted = false;
+				if (r->p < r->end && *r->p != ',' && *r->p != '\n' &&
+				    *r->p != '\r') {
+					snprintf(err, err_size,
+						 "%d: text after a quoted field's end", r->line);
+					return -2;
+				}
+				continue;
+			}
+		} else if (!quoted && (c == ',' || c == '\n' || c == '\r')) {
+			return 0;
+		} else if ((bad = csv_char_error(c, quoted))) {
+			snprintf(err, err_size, "%d: %s", r->line, bad);
+			return -2;
+		}
+		if (*len + 1 >= ROOM_TAG_VALUE_MAX) {
+			snprintf(err, err_size, "%d: field %d longer than %d bytes", r->line, n + 1,
+				 ROOM_TAG_VALUE_MAX - 1);
+			return -2;
+		}
+		field[(*len)++] = c;
+		r->p++;
+	}
+}
+
+/* Field n of the given length, ended and checked, without the spaces around it: 0, or -2 on
+ * an error (in err). */
+static int csv_field_tidy(char *field, size_t len, int line, int n, char *err, size_t err_size)
+{
+	size_t lead;
+
+	/* Spaces around a field are no part of it (values are PGN tags). */
+	while (len && (field[len - 1] == ' ' || field[len - 1] == '\t'))
+		len--;
+	field[len] = '\0';
+	if (utf8_unsafe_at(field, len, true) != len) {
+		snprintf(err, err_size,
+			 "%d: field %d: a character that breaks the line or turns the text "
+			 "(such as U+202E or U+2028), or bytes that are no UTF-8",
+			 line, n + 1);
+		return -2;
+	}
+	lead = strspn(field, " \t");
+	memmove(field, field + lead, len - lead + 1);
+	return 0;
+}
+
 /*
  * One record's fields into fields[] (each of size ROOM_TAG_VALUE_MAX): the number of
  * fields, 0 for a blank line, -1 at the end of the text, -2 on an error (in err).
@@ -60,81 +149,16 @@ static int csv_record(struct csv_reader *r, char fields[][ROOM_TAG_VALUE_MAX], c
 		return 0;
 	}
 	for (;;) {
-		size_t len = 0;
-		bool quoted = r->p < r->end && *r->p == '"';
+		size_t len;
 
 		if (n == CSV_FIELDS_MAX) {
 			snprintf(err, err_size, "%d: more than %d columns", r->line,
 				 CSV_FIELDS_MAX);
 			return -2;
 		}
-		if (quoted)
-			r->p++;
-		for (;;) {
-			char c;
-
-			if (r->p >= r->end) {
-				if (quoted) {
-					snprintf(err, err_size, "%d: a quoted field has no end",
-						 r->line);
-					return -2;
-				}
-				break;
-			}
-			c = *r->p;
-			if (quoted && c == '"') {
-				if (r->p + 1 < r->end && r->p[1] == '"') {
-					r->p++;
-				} else {
-					r->p++;
-					quoted = false;
-					if (r->p < r->end && *r->p != ',' && *r->p != '\n' &&
-					    *r->p != '\r') {
-						snprintf(err, err_size,
-							 "%d: text after a quoted field's end",
-							 r->line);
-						return -2;
-					}
-					continue;
-				}
-			} else if (!quoted && (c == ',' || c == '\n' || c == '\r')) {
-				break;
-			} else if (c == '\n' || c == '\r') {
-				snprintf(err, err_size, "%d: a value may not span lines", r->line);
-				return -2;
-			} else if (!quoted && c == '"') {
-				snprintf(err, err_size, "%d: a quote inside an unquoted field",
-					 r->line);
-				return -2;
-			} else if ((unsigned char)c < 0x20 && c != '\t') {
-				snprintf(err, err_size, "%d: a control character in a field",
-					 r->line);
-				return -2;
-			}
-			if (len + 1 >= ROOM_TAG_VALUE_MAX) {
-				snprintf(err, err_size, "%d: field %d longer than %d bytes",
-					 r->line, n + 1, ROOM_TAG_VALUE_MAX - 1);
-				return -2;
-			}
-			fields[n][len++] = c;
-			r->p++;
-		}
-		/* Spaces around a field are no part of it (values are PGN tags). */
-		while (len && (fields[n][len - 1] == ' ' || fields[n][len - 1] == '\t'))
-			len--;
-		fields[n][len] = '\0';
-		if (utf8_unsafe_at(fields[n], len, true) != len) {
-			snprintf(err, err_size,
-				 "%d: field %d: a character that breaks the line or turns the text "
-				 "(such as U+202E or U+2028), or bytes that are no UTF-8",
-				 r->line, n + 1);
+		if (csv_field_read(r, fields[n], &len, n, err, err_size) ||
+		    csv_field_tidy(fields[n], len, r->line, n, err, err_size))
 			return -2;
-		}
-		{
-			size_t lead = strspn(fields[n], " \t");
-
-			memmove(fields[n], fields[n] + lead, len - lead + 1);
-		}
 		n++;
 		if (r->p >= r->end)
 			return n;
@@ -148,6 +172,73 @@ static int csv_record(struct csv_reader *r, char fields[][ROOM_TAG_VALUE_MAX], c
 			r->p++;
 		return n;
 	}
+}
+
+/* The header's n fields into csv's tags: 0, or -1 on an error (in err). */
+static int csv_header(const struct csv_reader *r, char fields[][ROOM_TAG_VALUE_MAX], int n,
+		      struct room_csv *csv, char *err, size_t err_size)
+{
+	if (strcmp(fields[0], "name")) {
+		snprintf(err, err_size, "%d: the first column must be 'name' (the board's name)",
+			 r->line);
+		return -1;
+	}
+	if (n < 2) {
+		snprintf(err, err_size, "%d: no tag columns after 'name'", r->line);
+		return -1;
+	}
+	for (int i = 1; i < n; i++) {
+		if (!room_tag_allowed(fields[i])) {
+			snprintf(err, err_size, "%d: column %d: '%s' is not a tag a board accepts",
+				 r->line, i + 1, fields[i]);
+			return -1;
+		}
+		for (int j = 1; j < i; j++)
+			if (!strcmp(fields[i], fields[j])) {
+				snprintf(err, err_size, "%d: column %d: '%s' twice", r->line, i + 1,
+					 fields[i]);
+				return -1;
+			}
+		snprintf(csv->tags[i - 1], sizeof(csv->tags[0]), "%s", fields[i]);
+	}
+	csv->tag_count = n - 1;
+	return 0;
+}
+
+/* A board's row of n fields into csv's rows: 0, or -1 on an error (in err). */
+static int csv_row(const struct csv_reader *r, char fields[][ROOM_TAG_VALUE_MAX], int n,
+		   struct room_csv *csv, char *err, size_t err_size)
+{
+	struct room_csv_row *row;
+
+	if (n != csv->tag_count + 1) {
+		snprintf(err, err_size, "%d: %d fields, the header has %d", r->line, n,
+			 csv->tag_count + 1);
+		return -1;
+	}
+	if (!room_board_name_ok(fields[0])) {
+		snprintf(err, err_size,
+			 "%d: '%s' is no board name (letters, digits, '.', '_', '-')", r->line,
+			 fields[0]);
+		return -1;
+	}
+	for (int i = 0; i < csv->row_count; i++)
+		if (!strcmp(csv->rows[i].name, fields[0])) {
+			snprintf(err, err_size, "%d: board '%s' again (first on line %d)", r->line,
+				 fields[0], csv->rows[i].line);
+			return -1;
+		}
+	if (csv->row_count == ROOM_BOARDS_MAX) {
+		snprintf(err, err_size, "%d: more than %d boards", r->line, ROOM_BOARDS_MAX);
+		return -1;
+	}
+	row = &csv->rows[csv->row_count++];
+	row->line = r->line;
+	/* room_board_name_ok() has checked that it fits. */
+	memcpy(row->name, fields[0], strlen(fields[0]) + 1);
+	for (int i = 0; i < csv->tag_count; i++)
+		memcpy(row->values[i], fields[i + 1], sizeof(row->values[i]));
+	return 0;
 }
 
 int room_csv_parse(const char *text, size_t len, struct room_csv *csv, char *err, size_t err_size)
@@ -172,67 +263,16 @@ int room_csv_parse(const char *text, size_t len, struct room_csv *csv, char *err
 		snprintf(err, err_size, "1: empty; the first row names the columns: name,TAG,...");
 		return -1;
 	}
-	if (strcmp(fields[0], "name")) {
-		snprintf(err, err_size, "%d: the first column must be 'name' (the board's name)",
-			 r.line);
+	if (csv_header(&r, fields, n, csv, err, err_size))
 		return -1;
-	}
-	if (n < 2) {
-		snprintf(err, err_size, "%d: no tag columns after 'name'", r.line);
-		return -1;
-	}
-	for (int i = 1; i < n; i++) {
-		if (!room_tag_allowed(fields[i])) {
-			snprintf(err, err_size, "%d: column %d: '%s' is not a tag a board accepts",
-				 r.line, i + 1, fields[i]);
-			return -1;
-		}
-		for (int j = 1; j < i; j++)
-			if (!strcmp(fields[i], fields[j])) {
-				snprintf(err, err_size, "%d: column %d: '%s' twice", r.line, i + 1,
-					 fields[i]);
-				return -1;
-			}
-		snprintf(csv->tags[i - 1], sizeof(csv->tags[0]), "%s", fields[i]);
-	}
-	csv->tag_count = n - 1;
 	for (;;) {
-		struct room_csv_row *row;
-
 		n = csv_record(&r, fields, err, err_size);
 		if (n == -2)
 			return -1;
 		if (n == -1)
 			break;
-		if (n == 0)
-			continue;
-		if (n != csv->tag_count + 1) {
-			snprintf(err, err_size, "%d: %d fields, the header has %d", r.line, n,
-				 csv->tag_count + 1);
+		if (n != 0 && csv_row(&r, fields, n, csv, err, err_size))
 			return -1;
-		}
-		if (!room_board_name_ok(fields[0])) {
-			snprintf(err, err_size,
-				 "%d: '%s' is no board name (letters, digits, '.', '_', '-')",
-				 r.line, fields[0]);
-			return -1;
-		}
-		for (int i = 0; i < csv->row_count; i++)
-			if (!strcmp(csv->rows[i].name, fields[0])) {
-				snprintf(err, err_size, "%d: board '%s' again (first on line %d)",
-					 r.line, fields[0], csv->rows[i].line);
-				return -1;
-			}
-		if (csv->row_count == ROOM_BOARDS_MAX) {
-			snprintf(err, err_size, "%d: more than %d boards", r.line, ROOM_BOARDS_MAX);
-			return -1;
-		}
-		row = &csv->rows[csv->row_count++];
-		row->line = r.line;
-		/* room_board_name_ok() has checked that it fits. */
-		memcpy(row->name, fields[0], strlen(fields[0]) + 1);
-		for (int i = 0; i < csv->tag_count; i++)
-			memcpy(row->values[i], fields[i + 1], sizeof(row->values[i]));
 	}
 	if (!csv->row_count) {
 		snprintf(err, err_size, "%d: no boards after the header", r.line);

@@ -295,30 +295,102 @@ static enum MHD_Result pin_refused(const struct httpd_request *req,
 	return web_refuse(req, &f);
 }
 
-static enum MHD_Result command(struct web *w, const struct httpd_request *req)
+/* The body as one command line (without its line end) into line: false when it is not one. */
+static bool body_line(const struct httpd_request *req, char *line, size_t size)
 {
-	const char *pin = httpd_header(req, "X-PIN");
+	size_t n = req->body_len;
+
+	while (n && (req->body[n - 1] == '\n' || req->body[n - 1] == '\r'))
+		n--;
+	if (!n || n >= size || memchr(req->body, '\n', n) || memchr(req->body, '\0', n))
+		return false;
+	memcpy(line, req->body, n);
+	line[n] = '\0';
+	return true;
+}
+
+/* A read without a PIN answered here: from the cache, or refused past this address's budget
+ * (true, the answer in *r); false when it is for the daemon. */
+static bool read_answered(struct web *w, const struct httpd_request *req, const char *line,
+			  uint64_t now, enum MHD_Result *r)
+{
+	char *const *slot = cached_reply(w, line);
+	uint64_t wait = 0;
+	bool allowed;
+
+	if (slot) {
+		*r = cached(w, req, slot, "application/json", false);
+		return true;
+	}
+	pthread_mutex_lock(&w->mu);
+	allowed = read_allowed(w, req->key, now, &wait);
+	pthread_mutex_unlock(&w->mu);
+	if (!allowed) {
+		const struct refusal f = {.status = MHD_HTTP_TOO_MANY_REQUESTS,
+					  .error = "too many reads from this address",
+					  .reason = "reads",
+					  .wait_ms = wait};
+
+		*r = web_refuse(req, &f);
+		return true;
+	}
+	return false;
+}
+
+/* A job for the line, with the page's word and language when they are well formed. */
+static struct job *job_new(const struct httpd_request *req, const char *line)
+{
 	/* The page's own word (X-Page): the person at a phone, told apart from the others with
 	 * the same PIN (a relay's author: `auth PIN NAME`, docs/control.md "Control interface"). */
 	const char *page = httpd_header(req, "X-Page");
 	const char *lang = httpd_header(req, "X-Lang");
+	struct job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	snprintf(j->line, sizeof(j->line), "%s", line);
+	snprintf(j->key, sizeof(j->key), "%s", req->key);
+	if (page && *page && strlen(page) <= 16 &&
+	    strspn(page, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(page))
+		snprintf(j->page, sizeof(j->page), "%s", page);
+	if (phrase_lang_parse(lang) >= 0)
+		snprintf(j->lang, sizeof(j->lang), "%s", lang);
+	return j;
+}
+
+/* The gate's wrong PIN, logged with the wait it starts. */
+static enum MHD_Result pin_wrong(const struct httpd_request *req, const struct pin_gate_outcome *o)
+{
+	struct refusal f = {
+	    .status = MHD_HTTP_FORBIDDEN, .error = "wrong PIN", .code = "wrong-pin"};
+
+	if (o->wait) {
+		log_warn(LOG_MAIN, "wrong PIN from %s (%d); its next is checked in %llu s",
+			 req->key, o->wrong, (unsigned long long)(o->wait / 1000));
+		f.code = "wrong-pin-wait";
+		f.wait_ms = o->wait;
+	} else {
+		log_warn(LOG_MAIN, "wrong PIN from %s", req->key);
+	}
+	return web_refuse(req, &f);
+}
+
+static enum MHD_Result command(struct web *w, const struct httpd_request *req)
+{
+	const char *pin = httpd_header(req, "X-PIN");
 	char line[4097];
-	size_t n = req->body_len;
 	struct job *j;
-	uint64_t now = monotonic_ms(), wait = 0;
+	uint64_t now = monotonic_ms();
+	enum MHD_Result r;
 
 	if (req->pending) {
 		j = req->pending;
 		return answer_json(req, j->status, j->body ? j->body : "{\"ok\":false}",
 				   j->retry_ms);
 	}
-	while (n && (req->body[n - 1] == '\n' || req->body[n - 1] == '\r'))
-		n--;
-	if (!n || n >= sizeof(line) || memchr(req->body, '\n', n) || memchr(req->body, '\0', n))
+	if (!body_line(req, line, sizeof(line)))
 		return json_error(req, MHD_HTTP_BAD_REQUEST,
 				  "give one command line of at most 4096 bytes");
-	memcpy(line, req->body, n);
-	line[n] = '\0';
 	if (control_command_find(line) && (control_command_find(line)->flags & CONTROL_SESSION))
 		return json_error(req, MHD_HTTP_BAD_REQUEST,
 				  "watch and auth are not commands of the page (use the PIN field "
@@ -333,34 +405,11 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 
 		return web_refuse(req, &f);
 	}
-	if (!pin) {
-		char *const *slot = cached_reply(w, line);
-		bool allowed;
-
-		if (slot)
-			return cached(w, req, slot, "application/json", false);
-		pthread_mutex_lock(&w->mu);
-		allowed = read_allowed(w, req->key, now, &wait);
-		pthread_mutex_unlock(&w->mu);
-		if (!allowed) {
-			const struct refusal f = {.status = MHD_HTTP_TOO_MANY_REQUESTS,
-						  .error = "too many reads from this address",
-						  .reason = "reads",
-						  .wait_ms = wait};
-
-			return web_refuse(req, &f);
-		}
-	}
-	j = calloc(1, sizeof(*j));
+	if (!pin && read_answered(w, req, line, now, &r))
+		return r;
+	j = job_new(req, line);
 	if (!j)
 		return MHD_NO;
-	snprintf(j->line, sizeof(j->line), "%s", line);
-	snprintf(j->key, sizeof(j->key), "%s", req->key);
-	if (page && *page && strlen(page) <= 16 &&
-	    strspn(page, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(page))
-		snprintf(j->page, sizeof(j->page), "%s", page);
-	if (phrase_lang_parse(lang) >= 0)
-		snprintf(j->lang, sizeof(j->lang), "%s", lang);
 	if (pin) {
 		struct pin_gate_outcome o;
 		enum pin_gate_verdict v;
@@ -369,26 +418,9 @@ static enum MHD_Result command(struct web *w, const struct httpd_request *req)
 		pin_waits(w, now, false);
 		v = pin_gate_check(&w->gate, req->key, pin, now, &o);
 		pthread_mutex_unlock(&w->mu);
-		if (v == PIN_GATE_WAIT) {
+		if (v == PIN_GATE_WAIT || v == PIN_GATE_WRONG) {
 			free(j);
-			return pin_refused(req, &o);
-		}
-		if (v == PIN_GATE_WRONG) {
-			struct refusal f = {.status = MHD_HTTP_FORBIDDEN,
-					    .error = "wrong PIN",
-					    .code = "wrong-pin"};
-
-			if (o.wait) {
-				log_warn(LOG_MAIN,
-					 "wrong PIN from %s (%d); its next is checked in %llu s",
-					 req->key, o.wrong, (unsigned long long)(o.wait / 1000));
-				f.code = "wrong-pin-wait";
-				f.wait_ms = o.wait;
-			} else {
-				log_warn(LOG_MAIN, "wrong PIN from %s", req->key);
-			}
-			free(j);
-			return web_refuse(req, &f);
+			return v == PIN_GATE_WAIT ? pin_refused(req, &o) : pin_wrong(req, &o);
 		}
 		snprintf(j->pin, sizeof(j->pin), "%s", pin);
 		j->ask = v == PIN_GATE_ASK;
@@ -535,18 +567,25 @@ static int usage(void)
 	return 2;
 }
 
-/* The workers stopped: each job still queued is answered busy, and every request and
- * stream that waits is resumed (libmicrohttpd must stop with none suspended). */
-static void stop_serving(struct web *w)
+/* The workers told to stop (and the page, when it was serving) and each started one joined. */
+static void workers_join(struct web *w, bool serving)
 {
 	pthread_mutex_lock(&w->mu);
-	w->stopping = true;
+	if (serving)
+		w->stopping = true;
 	w->workers_stop = true;
 	pthread_cond_broadcast(&w->jobs_cv);
 	pthread_mutex_unlock(&w->mu);
 	for (int i = 0; i < WEB_WORKERS; i++)
 		if (w->workers[i].started)
 			pthread_join(w->workers[i].thread, NULL);
+}
+
+/* The workers stopped: each job still queued is answered busy, and every request and
+ * stream that waits is resumed (libmicrohttpd must stop with none suspended). */
+static void stop_serving(struct web *w)
+{
+	workers_join(w, true);
 	pthread_mutex_lock(&w->mu);
 	web_wake_streams(w, UINT64_MAX);
 	pthread_mutex_unlock(&w->mu);
@@ -566,119 +605,170 @@ static void web_free(struct web *w)
 	free(w);
 }
 
-int cli_web(int argc, char **argv)
-{
-	const char *listen = NULL, *socket = NULL, *config = NULL, *cert = NULL, *key = NULL;
-	struct config cfg;
-	struct web *w;
-	struct httpd *h;
-	struct httpd_options ho = {.same_origin = true};
-	struct tls_files tls = {0};
-	pthread_t thread;
-	char err[512], warn[512] = "";
-	struct sigaction sa = {.sa_handler = on_signal};
-	int rc = 1;
+/* The command line, as given. */
+struct web_args {
+	const char *listen, *socket, *config, *cert, *key;
+};
 
-	if (argc >= 1 && !strcmp(argv[0], "certificate"))
-		return argc == 2 ? tls_cert_make_cli(argv[1]) : usage();
+/* 0, or 2 after the usage. */
+static int web_args_parse(int argc, char **argv, struct web_args *a)
+{
 	for (int i = 0; i < argc; i++) {
-		const char **dst = !strcmp(argv[i], "--listen")	    ? &listen
-				   : !strcmp(argv[i], "--socket")   ? &socket
-				   : !strcmp(argv[i], "--config")   ? &config
-				   : !strcmp(argv[i], "--tls-cert") ? &cert
-				   : !strcmp(argv[i], "--tls-key")  ? &key
+		const char **dst = !strcmp(argv[i], "--listen")	    ? &a->listen
+				   : !strcmp(argv[i], "--socket")   ? &a->socket
+				   : !strcmp(argv[i], "--config")   ? &a->config
+				   : !strcmp(argv[i], "--tls-cert") ? &a->cert
+				   : !strcmp(argv[i], "--tls-key")  ? &a->key
 								    : NULL;
 
 		if (!dst || i + 1 >= argc)
 			return usage();
 		*dst = argv[++i];
 	}
-	config_defaults(&cfg);
+	return 0;
+}
+
+/* The arguments with the configuration under them, checked, and the TLS files read: 0, or 2
+ * after the error. */
+static int web_settle(struct web_args *a, struct config *cfg, struct tls_files *tls)
+{
+	char err[512], warn[512] = "";
+
+	config_defaults(cfg);
 	/* The PINs' hashes from the PIN file, which the unit gives the page as a credential
 	 * (README "Security model"): the page holds no PIN but the one a request brings. */
-	if (config && (config_load(&cfg, config, err, sizeof(err)) ||
-		       config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)))) {
+	if (a->config && (config_load(cfg, a->config, err, sizeof(err)) ||
+			  config_load_pins(cfg, warn, sizeof(warn), err, sizeof(err)))) {
 		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
-	if (config && warn[0])
+	if (a->config && warn[0])
 		log_error(LOG_MAIN, "%s", warn);
-	if (!listen)
-		listen = cfg.web_listen[0] ? cfg.web_listen : NULL;
-	if (!listen)
+	if (!a->listen)
+		a->listen = cfg->web_listen[0] ? cfg->web_listen : NULL;
+	if (!a->listen)
 		return usage();
-	if (!strrchr(listen, ':') || !strrchr(listen, ':')[1] ||
-	    strspn(strrchr(listen, ':') + 1, "0123456789") != strlen(strrchr(listen, ':') + 1)) {
+	if (!strrchr(a->listen, ':') || !strrchr(a->listen, ':')[1] ||
+	    strspn(strrchr(a->listen, ':') + 1, "0123456789") !=
+		strlen(strrchr(a->listen, ':') + 1)) {
 		log_error(LOG_MAIN,
 			  "--listen '%s': give ADDR:PORT (like 127.0.0.1:8080 or "
 			  "[::]:8080)",
-			  listen);
+			  a->listen);
 		return 2;
 	}
-	if (!cert && cfg.web_certificate[0])
-		cert = cfg.web_certificate;
-	if (!key && cfg.web_key[0])
-		key = cfg.web_key;
-	if (!cert != !key) {
+	if (!a->cert && cfg->web_certificate[0])
+		a->cert = cfg->web_certificate;
+	if (!a->key && cfg->web_key[0])
+		a->key = cfg->web_key;
+	if (!a->cert != !a->key) {
 		log_error(LOG_MAIN, "TLS needs both the certificate and its key (--tls-cert and "
 				    "--tls-key, or certificate and key in [web])");
 		return 2;
 	}
-	if (cert && tls_files_read(&tls, cert, key, err, sizeof(err))) {
+	if (a->cert && tls_files_read(tls, a->cert, a->key, err, sizeof(err))) {
 		log_error(LOG_MAIN, "%s", err);
 		return 2;
 	}
-	if (!socket)
-		socket = cfg.control_socket[0] && strcmp(cfg.control_socket, "none")
-			     ? cfg.control_socket
-			     : CTLCLIENT_DEFAULT_SOCKET;
-	w = calloc(1, sizeof(*w));
-	if (!w) {
-		tls_files_free(&tls);
-		return 1;
-	}
-	snprintf(w->socket, sizeof(w->socket), "%s", socket);
-	pin_gate_init(&w->gate, &cfg.arbiter_pin.hash, &cfg.assistant_pin.hash);
-	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->jobs_cv, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	ho.listen = listen;
-	ho.tls_cert = tls.cert;
-	ho.tls_key = tls.key;
-	ho.hosts = cfg.web_hosts;
+	if (!a->socket)
+		a->socket = cfg->control_socket[0] && strcmp(cfg->control_socket, "none")
+				? cfg->control_socket
+				: CTLCLIENT_DEFAULT_SOCKET;
+	return 0;
+}
+
+/* 0, or -1 when a worker's thread could not start. */
+static int workers_start(struct web *w)
+{
 	for (int i = 0; i < WEB_WORKERS; i++) {
 		w->workers[i].me = i;
 		w->workers[i].w = w;
 		if (pthread_create(&w->workers[i].thread, NULL, web_worker, &w->workers[i]))
-			goto out;
+			return -1;
 		w->workers[i].started = true;
 	}
-	h = httpd_start(&ho, route, w, err, sizeof(err));
-	if (!h) {
-		log_error(LOG_MAIN, "%s", err);
-		goto out;
-	}
-	printf("annabella web: listening on %s://%s/\n", cert ? "https" : "http", httpd_address(h));
-	if (cert)
-		log_info(LOG_MAIN,
-			 "its certificate %s: SHA-256 %s (the arbiter checks it once: "
-			 "annabella status)",
-			 cert, tls.fingerprint);
-	fflush(stdout);
-	if (pthread_create(&thread, NULL, web_daemon_thread, w)) {
-		stop_serving(w);
-		httpd_stop(h);
-		goto out;
-	}
-	/* Every quarter of a second, the streams whose `alive` is due are woken. */
+	return 0;
+}
+
+/* Until a signal: every quarter of a second, the streams whose `alive` is due are woken. */
+static void keep_alive(struct web *w)
+{
 	while (!web_stop_requested()) {
 		usleep(250 * 1000);
 		pthread_mutex_lock(&w->mu);
 		web_wake_streams(w, monotonic_ms() - KEEPALIVE_MS);
 		pthread_mutex_unlock(&w->mu);
 	}
+}
+
+static struct web *web_new(const char *socket, const struct config *cfg)
+{
+	struct web *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	snprintf(w->socket, sizeof(w->socket), "%s", socket);
+	pin_gate_init(&w->gate, &cfg->arbiter_pin.hash, &cfg->assistant_pin.hash);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->jobs_cv, NULL);
+	return w;
+}
+
+/* Where the page is, on stdout; with TLS, its certificate's fingerprint in the log. */
+static void say_listening(struct httpd *h, const char *cert, const struct tls_files *tls)
+{
+	printf("annabella web: listening on %s://%s/\n", cert ? "https" : "http", httpd_address(h));
+	if (cert)
+		log_info(LOG_MAIN,
+			 "its certificate %s: SHA-256 %s (the arbiter checks it once: "
+			 "annabella status)",
+			 cert, tls->fingerprint);
+	fflush(stdout);
+}
+
+int cli_web(int argc, char **argv)
+{
+	struct web_args a = {0};
+	struct config cfg;
+	struct web *w;
+	struct httpd *h;
+	struct httpd_options ho = {.same_origin = true};
+	struct tls_files tls = {0};
+	pthread_t thread;
+	char err[512];
+	struct sigaction sa = {.sa_handler = on_signal};
+	int rc = 1;
+
+	if (argc >= 1 && !strcmp(argv[0], "certificate"))
+		return argc == 2 ? tls_cert_make_cli(argv[1]) : usage();
+	if (web_args_parse(argc, argv, &a) || web_settle(&a, &cfg, &tls))
+		return 2;
+	w = web_new(a.socket, &cfg);
+	if (!w) {
+		tls_files_free(&tls);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	ho.listen = a.listen;
+	ho.tls_cert = tls.cert;
+	ho.tls_key = tls.key;
+	ho.hosts = cfg.web_hosts;
+	if (workers_start(w))
+		goto out;
+	h = httpd_start(&ho, route, w, err, sizeof(err));
+	if (!h) {
+		log_error(LOG_MAIN, "%s", err);
+		goto out;
+	}
+	say_listening(h, a.cert, &tls);
+	if (pthread_create(&thread, NULL, web_daemon_thread, w)) {
+		stop_serving(w);
+		httpd_stop(h);
+		goto out;
+	}
+	keep_alive(w);
 	pthread_join(thread, NULL);
 	stop_serving(w);
 	httpd_stop(h);
@@ -687,15 +777,8 @@ int cli_web(int argc, char **argv)
 	pthread_mutex_unlock(&w->mu);
 	rc = 0;
 out:
-	if (rc) {
-		pthread_mutex_lock(&w->mu);
-		w->workers_stop = true;
-		pthread_cond_broadcast(&w->jobs_cv);
-		pthread_mutex_unlock(&w->mu);
-		for (int i = 0; i < WEB_WORKERS; i++)
-			if (w->workers[i].w)
-				pthread_join(w->workers[i].thread, NULL);
-	}
+	if (rc)
+		workers_join(w, false);
 	web_free(w);
 	tls_files_free(&tls);
 	return rc;

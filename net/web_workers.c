@@ -51,13 +51,111 @@ const struct refusal web_busy = {
     .wait_ms = 1000,
 };
 
+/* The daemon's answer to `auth` counted for this address as the page's own (j->ask): the
+ * page's wait it starts (0: none). */
+static uint64_t job_pin_counted(struct web *w, struct job *j, bool right, const char *reply)
+{
+	char args[256], role[16] = "";
+	uint64_t page_wait;
+
+	if (right && json_get(reply, "args", args, sizeof(args)) > 0 &&
+	    json_get(args, "role", role, sizeof(role)) < 0)
+		role[0] = '\0';
+	pthread_mutex_lock(&w->mu);
+	page_wait = pin_gate_answered(
+	    &w->gate, j->key, true, right,
+	    strcmp(role, "arbiter") ? PIN_GATE_ASSISTANT : PIN_GATE_ARBITER, monotonic_ms());
+	pthread_mutex_unlock(&w->mu);
+	j->ask = false;
+	return page_wait;
+}
+
+/* A PIN the daemon did not take: the job answered with its reply (taken from *reply) or
+ * refused with the page's own wait. */
+static void job_pin_wrong(struct job *j, char **reply, const char *code, uint64_t page_wait)
+{
+	char args[256];
+
+	if (reply_code_parse(code) == REPLY_PIN_WAIT) {
+		/* The daemon's own wait (its budget for this page's user): 429, with its
+		 * words and Retry-After. */
+		char seconds[16];
+
+		j->status = MHD_HTTP_TOO_MANY_REQUESTS;
+		if (json_get(*reply, "args", args, sizeof(args)) > 0 &&
+		    json_get(args, "seconds", seconds, sizeof(seconds)) > 0)
+			j->retry_ms = strtoull(seconds, NULL, 10) * 1000;
+		j->body = *reply;
+		*reply = NULL;
+		return;
+	}
+	if (page_wait) {
+		/* A wrong PIN that starts the page's wait for this address: said. */
+		const struct refusal f = {.status = MHD_HTTP_FORBIDDEN,
+					  .error = "wrong PIN",
+					  .code = "wrong-pin-wait",
+					  .wait_ms = page_wait};
+
+		web_job_refused(j, &f);
+		return;
+	}
+	/* A wrong PIN (with or without the daemon's own wait): 403, its words. */
+	j->status = MHD_HTTP_FORBIDDEN;
+	j->body = *reply;
+	*reply = NULL;
+}
+
+/* A page in another language than the daemon's: its piece letters in the moves typed
+ * (docs/control.md "Control interface", `notation`).  False when the daemon did not answer. */
+static bool job_notation(struct web *w, struct job *j, struct ctlclient *c)
+{
+	char daemon[8], notation[16], *reply = NULL;
+	bool ok = true;
+
+	web_daemon_lang(w, daemon);
+	snprintf(notation, sizeof(notation), "notation %s", j->lang);
+	if (strcmp(daemon, j->lang) && ctlclient_request(c, notation, &reply, REQUEST_MS))
+		ok = false;
+	free(reply);
+	return ok;
+}
+
+/* `auth` with the job's PIN (and `notation`): true when that answered the job. */
+static bool job_auth(struct web *w, struct job *j, struct ctlclient *c)
+{
+	char auth[96], code[40], *reply = NULL;
+	uint64_t page_wait = 0;
+	bool right;
+
+	snprintf(auth, sizeof(auth), "auth %s%s%s", j->pin, j->page[0] ? " " : "", j->page);
+	if (ctlclient_request(c, auth, &reply, REQUEST_MS) || connection_refused(reply)) {
+		web_job_refused(j, &web_busy);
+		free(reply);
+		return true;
+	}
+	right = ctlclient_reply_ok(reply);
+	if (json_get(reply, "code", code, sizeof(code)) < 0)
+		code[0] = '\0';
+	if (j->ask)
+		page_wait = job_pin_counted(w, j, right, reply);
+	if (!right) {
+		job_pin_wrong(j, &reply, code, page_wait);
+		free(reply);
+		return true;
+	}
+	free(reply);
+	if (j->lang[0] && !job_notation(w, j, c)) {
+		web_job_refused(j, &web_busy);
+		return true;
+	}
+	return false;
+}
+
 /* One job with the daemon: a connection, `auth` when it has a PIN, the line. */
 static void job_run(struct web *w, struct job *j)
 {
 	char err[256], *reply = NULL, line[4097];
 	struct ctlclient *c = ctlclient_connect(w->socket, err, sizeof(err));
-	bool right = false;
-	uint64_t page_wait = 0;
 
 	if (!c) {
 		const struct refusal f = {
@@ -66,84 +164,8 @@ static void job_run(struct web *w, struct job *j)
 		web_job_refused(j, &f);
 		goto out;
 	}
-	if (j->pin[0]) {
-		char auth[96], code[40], args[256];
-
-		snprintf(auth, sizeof(auth), "auth %s%s%s", j->pin, j->page[0] ? " " : "", j->page);
-		if (ctlclient_request(c, auth, &reply, REQUEST_MS)) {
-			web_job_refused(j, &web_busy);
-			goto out;
-		}
-		if (connection_refused(reply)) {
-			web_job_refused(j, &web_busy);
-			goto out;
-		}
-		right = ctlclient_reply_ok(reply);
-		if (json_get(reply, "code", code, sizeof(code)) < 0)
-			code[0] = '\0';
-		if (j->ask) {
-			/* The page counts the daemon's answer for this address too. */
-			char role[16] = "";
-
-			if (right && json_get(reply, "args", args, sizeof(args)) > 0 &&
-			    json_get(args, "role", role, sizeof(role)) < 0)
-				role[0] = '\0';
-			pthread_mutex_lock(&w->mu);
-			page_wait = pin_gate_answered(&w->gate, j->key, true, right,
-						      strcmp(role, "arbiter") ? PIN_GATE_ASSISTANT
-									      : PIN_GATE_ARBITER,
-						      monotonic_ms());
-			pthread_mutex_unlock(&w->mu);
-			j->ask = false;
-		}
-		if (!right && reply_code_parse(code) == REPLY_PIN_WAIT) {
-			/* The daemon's own wait (its budget for this page's user): 429, with its
-			 * words and Retry-After. */
-			char seconds[16];
-
-			j->status = MHD_HTTP_TOO_MANY_REQUESTS;
-			if (json_get(reply, "args", args, sizeof(args)) > 0 &&
-			    json_get(args, "seconds", seconds, sizeof(seconds)) > 0)
-				j->retry_ms = strtoull(seconds, NULL, 10) * 1000;
-			j->body = reply;
-			reply = NULL;
-			goto out;
-		}
-		if (!right && page_wait) {
-			/* A wrong PIN that starts the page's wait for this address: said. */
-			const struct refusal f = {.status = MHD_HTTP_FORBIDDEN,
-						  .error = "wrong PIN",
-						  .code = "wrong-pin-wait",
-						  .wait_ms = page_wait};
-
-			web_job_refused(j, &f);
-			goto out;
-		}
-		if (!right) {
-			/* A wrong PIN (with or without the daemon's own wait): 403, its words. */
-			j->status = MHD_HTTP_FORBIDDEN;
-			j->body = reply;
-			reply = NULL;
-			goto out;
-		}
-		free(reply);
-		reply = NULL;
-		if (j->lang[0]) {
-			/* A page in another language than the daemon's: its piece letters in the
-			 * moves typed (docs/control.md "Control interface", `notation`). */
-			char daemon[8], notation[16];
-
-			web_daemon_lang(w, daemon);
-			snprintf(notation, sizeof(notation), "notation %s", j->lang);
-			if (strcmp(daemon, j->lang) &&
-			    ctlclient_request(c, notation, &reply, REQUEST_MS)) {
-				web_job_refused(j, &web_busy);
-				goto out;
-			}
-			free(reply);
-			reply = NULL;
-		}
-	}
+	if (j->pin[0] && job_auth(w, j, c))
+		goto out;
 	/* Without a PIN, the status anyone may see, whatever this process's own role. */
 	snprintf(line, sizeof(line), "%s",
 		 !j->pin[0] && control_command_find(j->line) == control_command_find("status")
