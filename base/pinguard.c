@@ -10,16 +10,6 @@ void pin_guard_init(struct pin_guard *g)
 	memset(g, 0, sizeof(*g));
 }
 
-bool pin_guard_equal(const char *given, const char *pin)
-{
-	size_t lg = strlen(given), lp = strlen(pin);
-	unsigned char diff = lg != lp;
-
-	for (size_t i = 0; i < lg; i++)
-		diff |= (unsigned char)(given[i] ^ pin[i % (lp ? lp : 1)]);
-	return diff == 0 && lp > 0;
-}
-
 /* After a quarter of an hour without a wrong PIN (and no wait running) a key starts again. */
 static void forget_if_old(struct pin_key *k, uint64_t now)
 {

@@ -54,9 +54,6 @@ struct pin_wait {
 };
 
 void pin_guard_init(struct pin_guard *g);
-/* Whether the PIN given is pin (not empty), in a time that does not depend on where they
- * differ. */
-bool pin_guard_equal(const char *given, const char *pin);
 /* May a PIN from key be checked now?  0: yes; else the ms still to wait, and the try is
  * counted as refused (*first_refusal: it is this wait's first).  A key without a slot while
  * every slot counts wrong PINs waits, uncounted, as pin_guard_room() says. */

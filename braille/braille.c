@@ -299,90 +299,48 @@ static void put_two(struct cell_out *o, braille_cell a, braille_cell b)
 	put(o, b);
 }
 
+/* UEB grade 1 punctuation and signs by ASCII character: one cell or two; none where n is 0. */
+static const struct punctuation_sign {
+	uint8_t n;
+	braille_cell cells[2];
+} punctuation[128] = {
+    [' '] = {1, {0}},
+    ['.'] = {1, {D2 | D5 | D6}},
+    [','] = {1, {D2}},
+    [';'] = {1, {D2 | D3}},
+    [':'] = {1, {D2 | D5}},
+    ['?'] = {1, {D2 | D3 | D6}},
+    ['!'] = {1, {D2 | D3 | D5}},
+    ['-'] = {1, {CELL_HYPHEN}},
+    ['\''] = {1, {D3}},
+    ['"'] = {2, {D6, D2 | D3 | D5 | D6}},
+    ['('] = {2, {D5, D1 | D2 | D6}},
+    [')'] = {2, {D5, D3 | D4 | D5}},
+    ['/'] = {2, {D4 | D5 | D6, CELL_SLASH}},
+    ['='] = {2, {D5, D2 | D3 | D5 | D6}},
+    ['+'] = {2, {D5, D2 | D3 | D5}},
+    ['*'] = {2, {D5, D3 | D5}},
+    ['&'] = {2, {D4, D1 | D2 | D3 | D4 | D6}},
+    ['#'] = {2, {D4 | D5 | D6, D3 | D4 | D5 | D6}},
+    ['%'] = {2, {D4 | D6, D3 | D5 | D6}},
+    ['@'] = {2, {D4, D1}},
+    ['$'] = {2, {D4, D2 | D3 | D4}},
+    ['_'] = {2, {D4 | D6, CELL_HYPHEN}},
+    ['['] = {2, {D4 | D6, D1 | D2 | D6}},
+    [']'] = {2, {D4 | D6, D3 | D4 | D5}},
+    ['<'] = {2, {D4, D1 | D2 | D6}},
+    ['>'] = {2, {D4, D3 | D4 | D5}},
+};
+
 static bool put_punctuation(struct cell_out *o, char ch)
 {
-	switch (ch) {
-	case ' ':
-		put(o, 0);
-		return true;
-	case '.':
-		put(o, D2 | D5 | D6);
-		return true;
-	case ',':
-		put(o, D2);
-		return true;
-	case ';':
-		put(o, D2 | D3);
-		return true;
-	case ':':
-		put(o, D2 | D5);
-		return true;
-	case '?':
-		put(o, D2 | D3 | D6);
-		return true;
-	case '!':
-		put(o, D2 | D3 | D5);
-		return true;
-	case '-':
-		put(o, CELL_HYPHEN);
-		return true;
-	case '\'':
-		put(o, D3);
-		return true;
-	case '"':
-		put_two(o, D6, D2 | D3 | D5 | D6);
-		return true;
-	case '(':
-		put_two(o, D5, D1 | D2 | D6);
-		return true;
-	case ')':
-		put_two(o, D5, D3 | D4 | D5);
-		return true;
-	case '/':
-		put_two(o, D4 | D5 | D6, CELL_SLASH);
-		return true;
-	case '=':
-		put_two(o, D5, D2 | D3 | D5 | D6);
-		return true;
-	case '+':
-		put_two(o, D5, D2 | D3 | D5);
-		return true;
-	case '*':
-		put_two(o, D5, D3 | D5);
-		return true;
-	case '&':
-		put_two(o, D4, D1 | D2 | D3 | D4 | D6);
-		return true;
-	case '#':
-		put_two(o, D4 | D5 | D6, D3 | D4 | D5 | D6);
-		return true;
-	case '%':
-		put_two(o, D4 | D6, D3 | D5 | D6);
-		return true;
-	case '@':
-		put_two(o, D4, D1);
-		return true;
-	case '$':
-		put_two(o, D4, D2 | D3 | D4);
-		return true;
-	case '_':
-		put_two(o, D4 | D6, CELL_HYPHEN);
-		return true;
-	case '[':
-		put_two(o, D4 | D6, D1 | D2 | D6);
-		return true;
-	case ']':
-		put_two(o, D4 | D6, D3 | D4 | D5);
-		return true;
-	case '<':
-		put_two(o, D4, D1 | D2 | D6);
-		return true;
-	case '>':
-		put_two(o, D4, D3 | D4 | D5);
-		return true;
-	default:
+	unsigned char c = (unsigned char)ch;
+
+	if (c >= sizeof(punctuation) / sizeof(punctuation[0]) || punctuation[c].n == 0)
 		return false;
-	}
+	for (int k = 0; k < punctuation[c].n; k++)
+		put(o, punctuation[c].cells[k]);
+	return true;
 }
 
 /*

@@ -373,158 +373,213 @@ int chess_move_parse_san(const struct chess_pos *pos, const char *text, chess_mo
 	return chess_move_parse_lang(pos, text, NULL, out, err);
 }
 
-int chess_move_parse_lang(const struct chess_pos *pos, const char *text, const char *lang,
-			  chess_move *out, struct chess_error *err)
-{
-	const char *extra = lang ? national_of(lang)->by_type : NULL;
-	const char *s = text;
-	size_t start = 0, len;
-	enum chess_piece_type piece = CHESS_NO_PIECE, promo = CHESS_NO_PIECE;
-	bool any_piece = false;
-	/* Coordinates in the order written: files 'a'..'h' and ranks '1'..'8'. */
-	char coord[4];
-	int coord_col[4];
-	int ncoord = 0;
+/* The text of a move between its leading blanks and its annotations. */
+struct move_text {
+	const char *s;
+	size_t start, len;
+	const char *extra; /* the national letters by piece type, or NULL */
+};
 
-	*out = CHESS_MOVE_NONE;
+/* What the text says of the move: its piece, its target, what it names of its origin. */
+struct move_spec {
+	enum chess_piece_type piece, promo;
+	bool any_piece; /* long notation and UCI name the origin square, not the piece */
+	int to, from_file, from_rank;
+};
+
+/* Coordinates in the order written: files 'a'..'h' and ranks '1'..'8', with their columns. */
+struct move_coords {
+	char coord[4];
+	int col[4];
+	int n;
+};
+
+/* The error for the byte at i, which no part of a move accepts. */
+static int syntax_error(const struct move_text *t, size_t i, struct chess_error *err)
+{
+	const char *s = t->s;
+
+	if (s[i] >= 'A' && s[i] <= 'Z' && piece_letter(s[i], t->extra) == CHESS_NO_PIECE)
+		set_error(err, (int)i + 1, "unknown piece '%c'", s[i]);
+	else if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
+		set_error(err, (int)i + 1, "syntax: unexpected '%c'", s[i]);
+	else
+		set_error(err, (int)i + 1, "syntax: unexpected byte 0x%02x", (unsigned char)s[i]);
+	return -1;
+}
+
+/* Sets start and len around the move; an empty or overlong move is an error. */
+static int trim_move(const char *text, struct move_text *t, struct chess_error *err)
+{
 	if (!text) {
 		set_error(err, 1, "empty move");
 		return -1;
 	}
-	len = strlen(s);
-	while (start < len && strchr(" \t\r\n", s[start]))
-		start++;
-	len = strip_suffixes(s, len);
-	if (len <= start) {
-		set_error(err, (int)start + 1, "empty move");
+	t->s = text;
+	t->len = strlen(text);
+	while (t->start < t->len && strchr(" \t\r\n", text[t->start]))
+		t->start++;
+	t->len = strip_suffixes(text, t->len);
+	if (t->len <= t->start) {
+		set_error(err, (int)t->start + 1, "empty move");
 		return -1;
 	}
-	if (len - start > 64) {
-		set_error(err, (int)start + 1, "syntax: move text too long");
+	if (t->len - t->start > 64) {
+		set_error(err, (int)t->start + 1, "syntax: move text too long");
 		return -1;
 	}
+	return 0;
+}
 
-	int n = castle_count(s + start, len - start);
-	if (n)
-		return parse_castling(pos, n, out, err, (int)start + 1);
+/* The piece letter or figurine at *i, if any, stepping over it. */
+static int parse_piece(const struct move_text *t, size_t *i, enum chess_piece_type *piece,
+		       struct chess_error *err)
+{
+	const char *s = t->s;
 
-	size_t i = start;
-	if (figurine((const unsigned char *)s + i) != CHESS_NO_PIECE) {
-		piece = figurine((const unsigned char *)s + i);
-		i += 3;
-	} else if (s[i] >= 'A' && s[i] <= 'Z') {
-		piece = piece_letter(s[i], extra);
-		if (piece == CHESS_NO_PIECE) {
-			set_error(err, (int)i + 1, "unknown piece '%c'", s[i]);
+	if (figurine((const unsigned char *)s + *i) != CHESS_NO_PIECE) {
+		*piece = figurine((const unsigned char *)s + *i);
+		*i += 3;
+	} else if (s[*i] >= 'A' && s[*i] <= 'Z') {
+		*piece = piece_letter(s[*i], t->extra);
+		if (*piece == CHESS_NO_PIECE) {
+			set_error(err, (int)*i + 1, "unknown piece '%c'", s[*i]);
 			return -1;
 		}
-		i++;
+		(*i)++;
 	}
+	return 0;
+}
 
-	/* Squares and the marks between them, up to the promotion. */
-	bool promo_open = false;
-	for (; i < len; i++) {
-		char c = s[i];
-		if (is_file(c) || is_rank(c)) {
+/* Squares and the marks between them, up to the promotion: *i stops at what follows. */
+static int scan_squares(const struct move_text *t, size_t *i, struct move_coords *c,
+			struct chess_error *err)
+{
+	for (; *i < t->len; (*i)++) {
+		char ch = t->s[*i];
+		if (is_file(ch) || is_rank(ch)) {
 			bool have_target =
-			    ncoord >= 2 && is_file(coord[ncoord - 2]) && is_rank(coord[ncoord - 1]);
+			    c->n >= 2 && is_file(c->coord[c->n - 2]) && is_rank(c->coord[c->n - 1]);
 			/* A final "b" after the target square is UCI for a bishop ("e7e8b"). */
-			if (have_target && c == 'b' && i + 1 == len)
+			if (have_target && ch == 'b' && *i + 1 == t->len)
 				break;
-			if (ncoord == 4)
-				goto syntax;
-			coord[ncoord] = c;
-			coord_col[ncoord] = (int)i + 1;
-			ncoord++;
-		} else if (c == 'x' || c == 'X' || c == ':' || c == '-' || c == ' ') {
+			if (c->n == 4)
+				return syntax_error(t, *i, err);
+			c->coord[c->n] = ch;
+			c->col[c->n] = (int)*i + 1;
+			c->n++;
+		} else if (ch == 'x' || ch == 'X' || ch == ':' || ch == '-' || ch == ' ') {
 			continue;
 		} else {
 			break;
 		}
 	}
-	if (i < len) {
-		/* The promotion piece: =Q, Q, (Q), /Q, or a UCI letter. */
-		size_t p = i;
-		if (s[p] == '=' || s[p] == '/' || s[p] == '(') {
-			promo_open = s[p] == '(';
-			p++;
-		}
-		if (p >= len) {
-			set_error(err, (int)p + 1, "syntax: promotion piece missing");
+	return 0;
+}
+
+/* The promotion piece from i to the end: =Q, Q, (Q), /Q, or a UCI letter. */
+static int parse_promotion(const struct move_text *t, size_t i, enum chess_piece_type *promo,
+			   struct chess_error *err)
+{
+	const char *s = t->s;
+	size_t p = i;
+	bool promo_open = false;
+
+	if (i >= t->len)
+		return 0;
+	if (s[p] == '=' || s[p] == '/' || s[p] == '(') {
+		promo_open = s[p] == '(';
+		p++;
+	}
+	if (p >= t->len) {
+		set_error(err, (int)p + 1, "syntax: promotion piece missing");
+		return -1;
+	}
+	*promo = promo_letter(s[p], t->extra);
+	if (*promo == CHESS_NO_PIECE) {
+		if (s[p] >= 'A' && s[p] <= 'Z') {
+			set_error(err, (int)p + 1, "unknown promotion piece '%c'", s[p]);
 			return -1;
 		}
-		promo = promo_letter(s[p], extra);
-		if (promo == CHESS_NO_PIECE) {
-			if (s[p] >= 'A' && s[p] <= 'Z') {
-				set_error(err, (int)p + 1, "unknown promotion piece '%c'", s[p]);
-				return -1;
-			}
-			i = p;
-			goto syntax;
+		return syntax_error(t, p, err);
+	}
+	p++;
+	if (promo_open) {
+		if (p >= t->len || s[p] != ')') {
+			set_error(err, (int)p + 1, "syntax: expected ')'");
+			return -1;
 		}
 		p++;
-		if (promo_open) {
-			if (p >= len || s[p] != ')') {
-				set_error(err, (int)p + 1, "syntax: expected ')'");
-				return -1;
-			}
-			p++;
-		}
-		if (p < len) {
-			i = p;
-			goto syntax;
-		}
 	}
+	return p < t->len ? syntax_error(t, p, err) : 0;
+}
 
-	/* The last two coordinates are the target square; any before it narrow the origin. */
-	if (ncoord < 2 || !is_file(coord[ncoord - 2]) || !is_rank(coord[ncoord - 1])) {
-		set_error(err, ncoord ? coord_col[ncoord - 1] : (int)i + 1,
+/* The last two coordinates are the target square; any before it narrow the origin. */
+static int read_squares(const struct move_coords *c, size_t i, struct move_spec *sp,
+			struct chess_error *err)
+{
+	const char *coord = c->coord;
+
+	if (c->n < 2 || !is_file(coord[c->n - 2]) || !is_rank(coord[c->n - 1])) {
+		set_error(err, c->n ? c->col[c->n - 1] : (int)i + 1,
 			  "syntax: expected a target square");
 		return -1;
 	}
-	int to = CHESS_SQ(coord[ncoord - 2] - 'a', coord[ncoord - 1] - '1');
-	int from_file = -1, from_rank = -1;
-	if (ncoord == 3) {
+	sp->to = CHESS_SQ(coord[c->n - 2] - 'a', coord[c->n - 1] - '1');
+	if (c->n == 3) {
 		if (is_file(coord[0]))
-			from_file = coord[0] - 'a';
+			sp->from_file = coord[0] - 'a';
 		else
-			from_rank = coord[0] - '1';
-	} else if (ncoord == 4) {
+			sp->from_rank = coord[0] - '1';
+	} else if (c->n == 4) {
 		if (!is_file(coord[0]) || !is_rank(coord[1])) {
-			set_error(err, coord_col[0], "syntax: expected a square");
+			set_error(err, c->col[0], "syntax: expected a square");
 			return -1;
 		}
-		from_file = coord[0] - 'a';
-		from_rank = coord[1] - '1';
+		sp->from_file = coord[0] - 'a';
+		sp->from_rank = coord[1] - '1';
 	}
-	if (piece == CHESS_NO_PIECE) {
-		/* Long notation and UCI name the origin square, not the piece. */
-		if (from_file >= 0 && from_rank >= 0)
-			any_piece = true;
+	if (sp->piece == CHESS_NO_PIECE) {
+		if (sp->from_file >= 0 && sp->from_rank >= 0)
+			sp->any_piece = true;
 		else
-			piece = CHESS_PAWN;
+			sp->piece = CHESS_PAWN;
 	}
+	return 0;
+}
 
+/* Whether legal move m fits the spec, but for its promotion piece. */
+static bool fits_spec(const struct chess_pos *pos, chess_move m, const struct move_spec *sp)
+{
+	int from = chess_move_from(m);
+
+	if (chess_move_to(m) != sp->to)
+		return false;
+	if (!sp->any_piece && CHESS_PIECE_TYPE(chess_pos_moving_piece(pos, m)) != sp->piece)
+		return false;
+	if (sp->from_file >= 0 && CHESS_FILE(from) != sp->from_file)
+		return false;
+	return sp->from_rank < 0 || CHESS_RANK(from) == sp->from_rank;
+}
+
+/* The one legal move that fits the spec; none or two are errors naming why. */
+static int find_move(const struct chess_pos *pos, const struct move_spec *sp,
+		     const struct move_text *t, chess_move *out, struct chess_error *err)
+{
 	struct chess_move_list legal;
 	chess_move found = CHESS_MOVE_NONE, second = CHESS_MOVE_NONE;
 	int matches = 0;
 	bool promo_missing = false;
+
 	chess_pos_legal_moves(pos, &legal);
 	for (int k = 0; k < legal.count; k++) {
 		chess_move m = legal.moves[k];
-		int from = chess_move_from(m);
-		if (chess_move_to(m) != to)
+		if (!fits_spec(pos, m, sp))
 			continue;
-		if (!any_piece && CHESS_PIECE_TYPE(chess_pos_moving_piece(pos, m)) != piece)
-			continue;
-		if (from_file >= 0 && CHESS_FILE(from) != from_file)
-			continue;
-		if (from_rank >= 0 && CHESS_RANK(from) != from_rank)
-			continue;
-		if (chess_move_promotion(m) != promo) {
+		if (chess_move_promotion(m) != sp->promo) {
 			/* A pawn on the last rank needs its piece named (D.2.1); never assume a
 			 * queen. */
-			if (promo == CHESS_NO_PIECE)
+			if (sp->promo == CHESS_NO_PIECE)
 				promo_missing = true;
 			continue;
 		}
@@ -541,27 +596,40 @@ int chess_move_parse_lang(const struct chess_pos *pos, const char *text, const c
 		char a[CHESS_SAN_MAX], b[CHESS_SAN_MAX];
 		chess_move_to_san(pos, found, a, sizeof(a));
 		chess_move_to_san(pos, second, b, sizeof(b));
-		set_error(err, (int)start + 1, "ambiguous: could be %s or %s", a, b);
+		set_error(err, (int)t->start + 1, "ambiguous: could be %s or %s", a, b);
 		set_error_kind(err, CHESS_ERROR_AMBIGUOUS);
 		return -1;
 	}
 	if (promo_missing) {
-		set_error(err, (int)len + 1, "promotion piece missing");
+		set_error(err, (int)t->len + 1, "promotion piece missing");
 		set_error_kind(err, CHESS_ERROR_PROMOTION);
 		return -1;
 	}
-	set_error(err, (int)start + 1, "no such legal move");
+	set_error(err, (int)t->start + 1, "no such legal move");
 	set_error_kind(err, CHESS_ERROR_NO_SUCH_MOVE);
 	return -1;
+}
 
-syntax:
-	if (s[i] >= 'A' && s[i] <= 'Z' && piece_letter(s[i], extra) == CHESS_NO_PIECE)
-		set_error(err, (int)i + 1, "unknown piece '%c'", s[i]);
-	else if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
-		set_error(err, (int)i + 1, "syntax: unexpected '%c'", s[i]);
-	else
-		set_error(err, (int)i + 1, "syntax: unexpected byte 0x%02x", (unsigned char)s[i]);
-	return -1;
+int chess_move_parse_lang(const struct chess_pos *pos, const char *text, const char *lang,
+			  chess_move *out, struct chess_error *err)
+{
+	struct move_text t = {.extra = lang ? national_of(lang)->by_type : NULL};
+	struct move_spec sp = {
+	    .piece = CHESS_NO_PIECE, .promo = CHESS_NO_PIECE, .from_file = -1, .from_rank = -1};
+	struct move_coords c = {.n = 0};
+
+	*out = CHESS_MOVE_NONE;
+	if (trim_move(text, &t, err) < 0)
+		return -1;
+	int n = castle_count(t.s + t.start, t.len - t.start);
+	if (n)
+		return parse_castling(pos, n, out, err, (int)t.start + 1);
+
+	size_t i = t.start;
+	if (parse_piece(&t, &i, &sp.piece, err) < 0 || scan_squares(&t, &i, &c, err) < 0 ||
+	    parse_promotion(&t, i, &sp.promo, err) < 0 || read_squares(&c, i, &sp, err) < 0)
+		return -1;
+	return find_move(pos, &sp, &t, out, err);
 }
 
 int chess_move_parse_uci(const struct chess_pos *pos, const char *text, chess_move *out)

@@ -337,20 +337,18 @@ static void print_ms(const char *label, const char *ms_text, bool running)
 	       running ? " (running)" : "");
 }
 
-static void print_status(const char *reply)
+/* The value of key into buf when the reply gives one (there, not empty, not null). */
+static bool given(const char *json, const char *key, char *buf, size_t size)
 {
-	char v[4096], sub[1024], w[64], b[64], run[16];
+	return json_get(json, key, buf, size) > 0 && strcmp(buf, "null");
+}
 
-	if (!ctlclient_reply_ok(reply)) {
-		json_get(reply, "error", v, sizeof(v));
-		printf("error: %s\n", v);
-		return;
-	}
-	if (json_get(reply, "game", v, sizeof(v)) < 0 || !strcmp(v, "null")) {
-		printf("No game.\n");
-		return;
-	}
-	printf("Game %s", v);
+/* Game ID, plies, who moves, the tactile player's colour, mode and Laws. */
+static void print_game(const char *reply, const char *id)
+{
+	char sub[1024];
+
+	printf("Game %s", id);
 	json_get(reply, "plies", sub, sizeof(sub));
 	printf(", %s plies", sub);
 	json_get(reply, "to_move", sub, sizeof(sub));
@@ -361,55 +359,74 @@ static void print_status(const char *reply)
 	printf("; %s mode", sub);
 	json_get(reply, "rules", sub, sizeof(sub));
 	printf(", Laws of %s)\n", sub);
-	if (json_get(reply, "clock", v, sizeof(v)) > 0 && strcmp(v, "null")) {
-		json_get(v, "white_ms", w, sizeof(w));
-		json_get(v, "black_ms", b, sizeof(b));
-		if (json_get(v, "running", run, sizeof(run)) < 0)
-			run[0] = '\0';
-		print_ms("Clock: White", w, !strcmp(run, "white"));
-		print_ms(", Black", b, !strcmp(run, "black"));
-		json_get(v, "state", sub, sizeof(sub));
-		printf("; %s", sub);
-		/* Who stopped clocks that stand (6.11.3: in a tournament the arbiter starts
-		 * them). */
-		if (json_get(v, "stopped_by", run, sizeof(run)) > 0 && strcmp(run, "null")) {
-			printf(", stopped by %s", run);
-			if (json_get(v, "stopped_by_author", w, sizeof(w)) > 0 && strcmp(w, run) &&
-			    strcmp(w, "-"))
-				printf(" (%s)", w);
-		}
-		printf("\n");
-	} else {
+}
+
+static void print_clock(const char *reply)
+{
+	char v[4096], sub[1024], w[64], b[64], run[16];
+
+	if (!given(reply, "clock", v, sizeof(v))) {
 		printf("Clock: none\n");
+		return;
 	}
-	if (json_get(reply, "last_move", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+	json_get(v, "white_ms", w, sizeof(w));
+	json_get(v, "black_ms", b, sizeof(b));
+	if (json_get(v, "running", run, sizeof(run)) < 0)
+		run[0] = '\0';
+	print_ms("Clock: White", w, !strcmp(run, "white"));
+	print_ms(", Black", b, !strcmp(run, "black"));
+	json_get(v, "state", sub, sizeof(sub));
+	printf("; %s", sub);
+	/* Who stopped clocks that stand (6.11.3: in a tournament the arbiter starts them). */
+	if (given(v, "stopped_by", run, sizeof(run))) {
+		printf(", stopped by %s", run);
+		if (json_get(v, "stopped_by_author", w, sizeof(w)) > 0 && strcmp(w, run) &&
+		    strcmp(w, "-"))
+			printf(" (%s)", w);
+	}
+	printf("\n");
+}
+
+/* The last move, the flows open, a draw offer and a claim. */
+static void print_play(const char *reply)
+{
+	char v[4096], sub[1024];
+
+	if (given(reply, "last_move", v, sizeof(v))) {
 		json_get(v, "san", sub, sizeof(sub));
 		printf("Last move: %s", sub);
-		if (json_get(v, "words", sub, sizeof(sub)) > 0 && strcmp(sub, "null"))
+		if (given(v, "words", sub, sizeof(sub)))
 			printf(" (%s)", sub);
 		printf("\n");
 	}
 	if (json_get(reply, "flows", v, sizeof(v)) > 0) {
 		bool any = false;
 
-		if (json_get(v, "promotion", sub, sizeof(sub)) > 0 && strcmp(sub, "null")) {
+		if (given(v, "promotion", sub, sizeof(sub))) {
 			printf("Open: promotion %s\n", sub);
 			any = true;
 		}
-		if (json_get(v, "mismatch", sub, sizeof(sub)) > 0 && strcmp(sub, "null")) {
+		if (given(v, "mismatch", sub, sizeof(sub))) {
 			printf("Open: the board does not match the game %s\n", sub);
 			any = true;
 		}
 		if (!any)
 			printf("Open: nothing\n");
 	}
-	if (json_get(reply, "draw_offer", sub, sizeof(sub)) > 0 && strcmp(sub, "null"))
+	if (given(reply, "draw_offer", sub, sizeof(sub)))
 		printf("Draw offer by %s stands\n", sub);
-	if (json_get(reply, "claim", v, sizeof(v)) > 0 && strcmp(v, "null"))
+	if (given(reply, "claim", v, sizeof(v)))
 		printf("Claim: %s\n", v);
-	/* Training (docs/training.md "Training and study"): in a tournament, that no engine is
-	 * connected is what the arbiter checks. */
-	if (json_get(reply, "engine", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+}
+
+/* Training (docs/training.md "Training and study"): in a tournament, that no engine is
+ * connected is what the arbiter checks.  Online play (docs/online.md "Playing online"): the
+ * online process, and what the server shows. */
+static void print_engine_online(const char *reply)
+{
+	char v[4096], sub[1024];
+
+	if (given(reply, "engine", v, sizeof(v))) {
 		json_get(v, "state", sub, sizeof(sub));
 		if (!strcmp(sub, "playing")) {
 			json_get(v, "name", sub, sizeof(sub));
@@ -422,9 +439,7 @@ static void print_status(const char *reply)
 	} else {
 		printf("Engine: none connected\n");
 	}
-	/* Online play (docs/online.md "Playing online"): the online process, and what the server
-	 * shows. */
-	if (json_get(reply, "online", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+	if (given(reply, "online", v, sizeof(v))) {
 		json_get(v, "state", sub, sizeof(sub));
 		printf("Online: %s", !strcmp(sub, "waiting")
 					 ? "annabella online waits for the button menu"
@@ -435,7 +450,14 @@ static void print_status(const char *reply)
 			printf("; the opponent left");
 		printf("\n");
 	}
-	if (json_get(reply, "review", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+}
+
+/* A review in progress and the game's result. */
+static void print_review_result(const char *reply)
+{
+	char v[4096], sub[1024];
+
+	if (given(reply, "review", v, sizeof(v))) {
 		char at[16], plies[16];
 
 		json_get(v, "state", sub, sizeof(sub));
@@ -452,24 +474,52 @@ static void print_status(const char *reply)
 			printf(": %s", sub);
 		printf(")\n");
 	}
-	/* The device's power, for the arbiter's check before the round. */
-	if (json_get(reply, "power", v, sizeof(v)) > 0 && strcmp(v, "null")) {
-		json_get(v, "state", sub, sizeof(sub));
-		printf("Power: %s", sub);
-		if (json_get(v, "battery", w, sizeof(w)) > 0 && strcmp(w, "null")) {
-			json_get(w, "status", b, sizeof(b));
-			printf("; battery %s", b);
-			if (json_get(w, "percent", run, sizeof(run)) > 0 && strcmp(run, "null"))
-				printf(", %s %%", run);
-			if (json_get(w, "minutes_left", run, sizeof(run)) > 0 &&
-			    strcmp(run, "null"))
-				printf(", %s min left", run);
-		}
-		printf("\n");
+}
+
+/* The device's power, for the arbiter's check before the round. */
+static void print_power(const char *reply)
+{
+	char v[4096], sub[1024], w[64], b[64], run[16];
+
+	if (!given(reply, "power", v, sizeof(v)))
+		return;
+	json_get(v, "state", sub, sizeof(sub));
+	printf("Power: %s", sub);
+	if (given(v, "battery", w, sizeof(w))) {
+		json_get(w, "status", b, sizeof(b));
+		printf("; battery %s", b);
+		if (given(w, "percent", run, sizeof(run)))
+			printf(", %s %%", run);
+		if (given(w, "minutes_left", run, sizeof(run)))
+			printf(", %s min left", run);
 	}
+	printf("\n");
+}
+
+static void print_status(const char *reply)
+{
+	char v[4096];
+
+	if (!ctlclient_reply_ok(reply)) {
+		json_get(reply, "error", v, sizeof(v));
+		printf("error: %s\n", v);
+		return;
+	}
+	if (json_get(reply, "game", v, sizeof(v)) < 0 || !strcmp(v, "null")) {
+		printf("No game.\n");
+		return;
+	}
+	print_game(reply, v);
+	print_clock(reply);
+	print_play(reply);
+	print_engine_online(reply);
+	print_review_result(reply);
+	print_power(reply);
 	/* The device's fair-play state over the game, as the daemon journaled it (the
 	 * arbiter's), then the machine as it is now (11.3.2). */
-	if (json_get(reply, "fairplay", v, sizeof(v)) > 0 && strcmp(v, "null")) {
+	if (given(reply, "fairplay", v, sizeof(v))) {
+		char sub[1024];
+
 		json_get(v, "summary", sub, sizeof(sub));
 		printf("Fair play: %s\n", sub);
 	}

@@ -206,38 +206,37 @@ static int copy_record(const char *dir, char *copy, size_t size)
 	return rc;
 }
 
-int cli_fsck(int argc, char **argv)
-{
-	const char *dir = NULL, *use = NULL;
-	bool repair = false;
-	struct stat dst;
-	char copy[PATH_MAX] = "", err[512] = "";
-	struct store_config sc = {.sync = true, .virtual_time = true};
-	struct referee_settings set;
-	struct game_sink none = {0};
-	const struct journal_stats *st;
-	const struct recovery *rc;
-	const struct game *g;
-	struct referee *r;
-	struct store *s;
-	const char *kept;
-	int problems, lock;
-	pid_t holder;
+struct fsck_args {
+	const char *dir, *use;
+	bool repair;
+};
 
+/* STATE_DIR [--repair] [--use JOURNAL]: 0, or -1 (a usage error). */
+static int parse_args(int argc, char **argv, struct fsck_args *a)
+{
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--repair"))
-			repair = true;
+			a->repair = true;
 		else if (!strcmp(argv[i], "--use") && i + 1 < argc)
-			use = argv[++i];
-		else if (argv[i][0] != '-' && !dir)
-			dir = argv[i];
+			a->use = argv[++i];
+		else if (argv[i][0] != '-' && !a->dir)
+			a->dir = argv[i];
 		else
-			return usage();
+			return -1;
 	}
-	if (!dir)
-		return usage();
-	if (access(dir, R_OK | X_OK) || stat(dir, &dst)) {
-		log_error(LOG_MAIN, "%s: %s", dir, strerror(errno));
+	return a->dir ? 0 : -1;
+}
+
+/* The directory locked, the device key taken, --use's journal put in place (a repair then)
+ * and, for a check, the record copied into copy: 0 with *lock, or 2 (said). */
+static int prepare(struct fsck_args *a, int *lock, char *copy, size_t copy_size, char *err,
+		   size_t err_size)
+{
+	struct stat dst;
+	pid_t holder;
+
+	if (access(a->dir, R_OK | X_OK) || stat(a->dir, &dst)) {
+		log_error(LOG_MAIN, "%s: %s", a->dir, strerror(errno));
 		return 2;
 	}
 	/* Run as root (sudo) on the service's directory: what it makes stays the service's,
@@ -246,52 +245,39 @@ int cli_fsck(int argc, char **argv)
 		state_set_owner(dst.st_uid, dst.st_gid);
 	/* Never beside the daemon (or another fsck): a repair would replace the journal it
 	 * appends to, and even a check could read a record half written. */
-	lock = state_lock(dir, repair || use, &holder);
-	if (lock < 0 && errno == EWOULDBLOCK) {
+	*lock = state_lock(a->dir, a->repair || a->use, &holder);
+	if (*lock < 0 && errno == EWOULDBLOCK) {
 		log_error(LOG_MAIN,
 			  "%s is in use by process %ld (annabellad, or another annabella fsck): "
 			  "stop the service first (systemctl stop annabellad), then run fsck again",
-			  dir, (long)holder);
+			  a->dir, (long)holder);
 		return 2;
 	}
 	/* The device key, where it may be read (root): a journal mended is keyed as the
 	 * daemon keys it; without it, mended plain (store/devkey.h). */
-	if (devkey_use(dir, false, err, sizeof(err)))
+	if (devkey_use(a->dir, false, err, err_size))
 		err[0] = '\0';
-	if (use) {
-		if (use_journal(dir, use)) {
-			close(lock);
+	if (a->use) {
+		if (use_journal(a->dir, a->use)) {
+			close(*lock);
 			return 2;
 		}
-		repair = true;
+		a->repair = true;
 	}
-	if (!repair && copy_record(dir, copy, sizeof(copy))) {
-		log_error(LOG_MAIN, "cannot copy %s to check it: %s", dir, strerror(errno));
-		close(lock);
+	if (!a->repair && copy_record(a->dir, copy, copy_size)) {
+		log_error(LOG_MAIN, "cannot copy %s to check it: %s", a->dir, strerror(errno));
+		close(*lock);
 		return 2;
 	}
-	sc.dir = repair ? dir : copy;
-	log_set_level(LOG_LEVEL_ERROR);
-	referee_settings_defaults(&set);
-	sc.params = &set.next;
-	r = referee_new(&set, &none);
-	s = r ? store_open(&sc, NULL, err, sizeof(err)) : NULL;
-	/* A repair's store holds the lock it writes under; a check's stays here. */
-	if (s && repair) {
-		store_hold_lock(s, lock);
-		lock = -1;
-	}
-	if (!s || store_replay(s, r, err, sizeof(err))) {
-		log_error(LOG_MAIN, "%s", err[0] ? err : "out of memory");
-		store_free(s);
-		referee_free(r);
-		if (copy[0])
-			state_remove_tree(copy);
-		close(lock);
-		return 2;
-	}
-	st = store_recovery(s);
-	g = referee_game(r);
+	return 0;
+}
+
+/* What the replay read and recovered, as it differs from a whole record. */
+static void print_recovery(struct store *s, const struct game *g)
+{
+	const struct journal_stats *st = store_recovery(s);
+	const struct recovery *rc;
+
 	printf("journal: %d records read, %d bad, %d duplicated, %d not fitting the game%s\n",
 	       st->taken, st->bad, st->duplicates, st->refused,
 	       st->torn_tail ? ", a torn last line" : "");
@@ -323,34 +309,81 @@ int cli_fsck(int argc, char **argv)
 	if (rc->clock_uncertain)
 		printf("clock: its records were lost: it stands at the last readings known, "
 		       "uncertain, until the arbiter resumes or sets it\n");
+}
+
+/* The report after the replay, then the verdict: the problems found, or -1 (a repair that
+ * cannot be mended now, said). */
+static int report(struct store *s, const struct game *g, const struct fsck_args *a)
+{
+	const struct journal_stats *st = store_recovery(s);
+	const struct recovery *rc = store_recovered(s);
+	const char *kept;
+	int problems;
+
+	print_recovery(s, g);
 	if (store_scoresheet_kept(s, &kept))
 		printf("game.pgn: held %d moves, %s; %s %s\n", store_scoresheet_kept(s, NULL),
 		       rc->from_scoresheet ? "the only copy of the game"
 		       : g->open	   ? "not the game recovered (damaged, longer or other)"
 					   : "a game no file under games/ holds, not resumed",
-		       repair && kept[0] ? "kept as" : "would be kept",
-		       repair && kept[0] ? kept : "under games/");
+		       a->repair && kept[0] ? "kept as" : "would be kept",
+		       a->repair && kept[0] ? kept : "under games/");
 	if (rc->foreign_path[0])
 		printf("journal: another game's with the same id: %s %s; the game of game.record "
 		       "and game.pgn resumes (annabella fsck %s --use FILE chooses the other)\n",
-		       repair ? "kept as" : "would be kept under games/",
-		       repair ? rc->foreign_path : "", dir);
+		       a->repair ? "kept as" : "would be kept under games/",
+		       a->repair ? rc->foreign_path : "", a->dir);
 	problems = store_recovery_skipped(s) + store_moves_filled(s) +
 		   store_scoresheet_kept(s, NULL) + st->torn_tail + rc->reordered +
 		   rc->readings_filled + rc->readings_from_presses + rc->clock_uncertain +
-		   rc->from_scoresheet + (rc->foreign_path[0] != '\0') + (use != NULL);
-	if (repair && recovery_mend_due(rc)) {
-		log_error(LOG_MAIN, "%s: cannot be mended now (%s); nothing lost", dir,
+		   rc->from_scoresheet + (rc->foreign_path[0] != '\0') + (a->use != NULL);
+	if (a->repair && recovery_mend_due(rc)) {
+		log_error(LOG_MAIN, "%s: cannot be mended now (%s); nothing lost", a->dir,
 			  store_saving_error(s) ? store_saving_error(s) : strerror(errno));
 		problems = -1;
 	} else if (!problems)
-		printf("fsck: %s: the record is whole\n", dir);
-	else if (repair)
-		printf("fsck: %s: mended (what it changed kept under games/)\n", dir);
+		printf("fsck: %s: the record is whole\n", a->dir);
+	else if (a->repair)
+		printf("fsck: %s: mended (what it changed kept under games/)\n", a->dir);
 	else
 		printf("fsck: %s: damaged; `annabella fsck %s --repair` mends it as the daemon "
 		       "would at its start\n",
-		       dir, dir);
+		       a->dir, a->dir);
+	return problems;
+}
+
+int cli_fsck(int argc, char **argv)
+{
+	struct fsck_args a = {0};
+	char copy[PATH_MAX] = "", err[512] = "";
+	struct store_config sc = {.sync = true, .virtual_time = true};
+	struct referee_settings set;
+	struct game_sink none = {0};
+	struct referee *r;
+	struct store *s;
+	int problems, lock = -1;
+
+	if (parse_args(argc, argv, &a))
+		return usage();
+	if (prepare(&a, &lock, copy, sizeof(copy), err, sizeof(err)))
+		return 2;
+	sc.dir = a.repair ? a.dir : copy;
+	log_set_level(LOG_LEVEL_ERROR);
+	referee_settings_defaults(&set);
+	sc.params = &set.next;
+	r = referee_new(&set, &none);
+	s = r ? store_open(&sc, NULL, err, sizeof(err)) : NULL;
+	/* A repair's store holds the lock it writes under; a check's stays here. */
+	if (s && a.repair) {
+		store_hold_lock(s, lock);
+		lock = -1;
+	}
+	if (!s || store_replay(s, r, err, sizeof(err))) {
+		log_error(LOG_MAIN, "%s", err[0] ? err : "out of memory");
+		problems = -1;
+	} else {
+		problems = report(s, referee_game(r), &a);
+	}
 	store_free(s);
 	referee_free(r);
 	if (copy[0])

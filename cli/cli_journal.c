@@ -220,47 +220,119 @@ static void json_scoresheet(struct json_writer *w, const char *path, const struc
 	free(text);
 }
 
-int cli_journal(int argc, char **argv)
+/* [--json] and the one argument: 0, or -1 (a usage error). */
+static int parse_args(int argc, char **argv, struct listing *l, const char **arg)
 {
-	const char *arg = NULL;
-	char journal[PATH_MAX], dir[PATH_MAX] = "", path[PATH_MAX + 16], err[512] = "";
-	struct listing l = {0};
-	struct json_writer w;
-	struct strbuf out = {0};
-	struct journal_stats st;
-	struct game_record copy = {.type = REC_TYPE_COUNT};
-	struct stat sb;
-	size_t lines;
-	int n;
-
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
-			l.json = true;
-		else if (argv[i][0] != '-' && !arg)
-			arg = argv[i];
+			l->json = true;
+		else if (argv[i][0] != '-' && !*arg)
+			*arg = argv[i];
 		else
-			return usage();
+			return -1;
 	}
-	if (!arg)
-		return usage();
+	return *arg ? 0 : -1;
+}
+
+/* The journal the argument names (a state directory's, or the file), dir set for a state
+ * directory, and the device key taken where it may be read (root, the daemon's user): the
+ * keyed chain's values checked too.  0, or 2 (said). */
+static int find_journal(const char *arg, char *journal, size_t journal_size, char *dir,
+			size_t dir_size)
+{
+	char path[PATH_MAX + 16], err[512];
+	struct stat sb;
+
 	if (stat(arg, &sb)) {
 		log_error(LOG_MAIN, "%s: %s", arg, strerror(errno));
 		return 2;
 	}
 	if (S_ISDIR(sb.st_mode)) {
-		snprintf(dir, sizeof(dir), "%s", arg);
-		snprintf(journal, sizeof(journal), "%s/journal", arg);
+		snprintf(dir, dir_size, "%s", arg);
+		snprintf(journal, journal_size, "%s/journal", arg);
 	} else {
-		snprintf(journal, sizeof(journal), "%s", arg);
+		snprintf(journal, journal_size, "%s", arg);
 	}
-	/* The device key where it may be read (root, the daemon's user): the keyed chain's
-	 * values checked too. */
 	if (dir[0])
 		snprintf(path, sizeof(path), "%s", dir);
 	else
 		devkey_state_dir(journal, path, sizeof(path));
-	if (devkey_use(path, false, err, sizeof(err)))
-		err[0] = '\0';
+	devkey_use(path, false, err, sizeof(err));
+	return 0;
+}
+
+/* After the records: the lines skipped, the counts and the chain. */
+static void print_summary(const struct listing *l, const struct journal_stats *st, size_t lines)
+{
+	for (size_t i = 1; i <= lines; i++)
+		if (!l->taken[i])
+			printf("%zu skipped (%s)\n", i,
+			       i == lines && st->torn_tail ? "torn" : "bad or duplicated");
+	printf("%d records, %d bad, %d duplicated%s; chain %s\n", st->taken, st->bad,
+	       st->duplicates, st->torn_tail ? ", a torn last line" : "",
+	       st->chain[0] ? st->chain : "-");
+	if (st->unchecked)
+		printf("%d keyed lines not checked: no device key here\n", st->unchecked);
+}
+
+/* The JSON object's counts after its records, and the lines skipped. */
+static void json_summary(const struct listing *l, const struct journal_stats *st, size_t lines)
+{
+	struct json_writer *w = l->w;
+
+	json_int(w, "lines", (int64_t)lines);
+	json_bool(w, "torn_tail", st->torn_tail);
+	json_string(w, "chain", st->chain);
+	json_int(w, "chained", st->chained);
+	json_int(w, "chain_breaks", st->chain_breaks);
+	json_int(w, "unchecked", st->unchecked);
+	json_int(w, "bad", st->bad);
+	json_int(w, "duplicates", st->duplicates);
+	json_array(w, "skipped");
+	for (size_t i = 1; i <= lines; i++)
+		if (!l->taken[i])
+			json_int(w, NULL, (int64_t)i);
+	json_end(w);
+}
+
+/* A state directory's game.record and game.pgn, placed from the journal's game (else
+ * game.record's). */
+static void json_state_dir(const struct listing *l, const char *dir)
+{
+	struct game_record copy = {.type = REC_TYPE_COUNT};
+	char path[PATH_MAX + 16], err[512];
+
+	snprintf(path, sizeof(path), "%s/game.record", dir);
+	if (journal_read(path, false, copy_record, &copy, NULL, err, sizeof(err)) < 0 ||
+	    copy.type != REC_GAME) {
+		json_null(l->w, "game_record");
+	} else {
+		json_object(l->w, "game_record");
+		json_game(l->w, &copy.u.game);
+		json_end(l->w);
+	}
+	snprintf(path, sizeof(path), "%s/game.pgn", dir);
+	json_scoresheet(l->w, path,
+			l->have_game		? &l->game
+			: copy.type == REC_GAME ? &copy.u.game
+						: NULL);
+}
+
+int cli_journal(int argc, char **argv)
+{
+	const char *arg = NULL;
+	char journal[PATH_MAX], dir[PATH_MAX] = "", err[512] = "";
+	struct listing l = {0};
+	struct json_writer w;
+	struct strbuf out = {0};
+	struct journal_stats st;
+	size_t lines;
+	int n;
+
+	if (parse_args(argc, argv, &l, &arg))
+		return usage();
+	if (find_journal(arg, journal, sizeof(journal), dir, sizeof(dir)))
+		return 2;
 	lines = count_lines(journal);
 	l.taken_size = lines + 2;
 	l.taken = calloc(l.taken_size, 1);
@@ -284,48 +356,14 @@ int cli_journal(int argc, char **argv)
 		return 2;
 	}
 	if (!l.json) {
-		for (size_t i = 1; i <= lines; i++)
-			if (!l.taken[i])
-				printf("%zu skipped (%s)\n", i,
-				       i == lines && st.torn_tail ? "torn" : "bad or duplicated");
-		printf("%d records, %d bad, %d duplicated%s; chain %s\n", st.taken, st.bad,
-		       st.duplicates, st.torn_tail ? ", a torn last line" : "",
-		       st.chain[0] ? st.chain : "-");
-		if (st.unchecked)
-			printf("%d keyed lines not checked: no device key here\n", st.unchecked);
+		print_summary(&l, &st, lines);
 		free(l.taken);
 		return 0;
 	}
 	json_end(&w);
-	json_int(&w, "lines", (int64_t)lines);
-	json_bool(&w, "torn_tail", st.torn_tail);
-	json_string(&w, "chain", st.chain);
-	json_int(&w, "chained", st.chained);
-	json_int(&w, "chain_breaks", st.chain_breaks);
-	json_int(&w, "unchecked", st.unchecked);
-	json_int(&w, "bad", st.bad);
-	json_int(&w, "duplicates", st.duplicates);
-	json_array(&w, "skipped");
-	for (size_t i = 1; i <= lines; i++)
-		if (!l.taken[i])
-			json_int(&w, NULL, (int64_t)i);
-	json_end(&w);
-	if (dir[0]) {
-		snprintf(path, sizeof(path), "%s/game.record", dir);
-		if (journal_read(path, false, copy_record, &copy, NULL, err, sizeof(err)) < 0 ||
-		    copy.type != REC_GAME) {
-			json_null(&w, "game_record");
-		} else {
-			json_object(&w, "game_record");
-			json_game(&w, &copy.u.game);
-			json_end(&w);
-		}
-		snprintf(path, sizeof(path), "%s/game.pgn", dir);
-		json_scoresheet(&w, path,
-				l.have_game		? &l.game
-				: copy.type == REC_GAME ? &copy.u.game
-							: NULL);
-	}
+	json_summary(&l, &st, lines);
+	if (dir[0])
+		json_state_dir(&l, dir);
 	json_end(&w);
 	free(l.taken);
 	if (out.failed) {

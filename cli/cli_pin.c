@@ -124,90 +124,105 @@ static int usage(void)
 	return 2;
 }
 
-int cli_pin(int argc, char **argv)
-{
-	char pin[64], key[32], line[32 + 4 + PIN_HASH_TEXT], hash[PIN_HASH_TEXT], err[300];
-	char warn[300];
-	const char *role = NULL, *file = PIN_FILE_DEFAULT;
-	long digits = PIN_DIGITS_DEFAULT;
-	bool set = false, clear = false, from_stdin = false;
-	unsigned char salt[PIN_HASH_SALT];
-	struct pin_hash h;
-	struct config cfg;
+struct pin_args {
+	const char *role, *file;
+	long digits;
+	bool set, clear, from_stdin;
+};
 
+/* The options into a, checked together: 0, or -1 (a usage error). */
+static int parse_args(int argc, char **argv, struct pin_args *a)
+{
 	for (int i = 0; i < argc; i++) {
 		if ((!strcmp(argv[i], "--set") || !strcmp(argv[i], "--clear")) && i + 1 < argc &&
-		    !role) {
-			set = argv[i][2] == 's';
-			clear = !set;
-			role = argv[++i];
+		    !a->role) {
+			a->set = argv[i][2] == 's';
+			a->clear = !a->set;
+			a->role = argv[++i];
 		} else if (!strcmp(argv[i], "--file") && i + 1 < argc) {
-			file = argv[++i];
+			a->file = argv[++i];
 		} else if (!strcmp(argv[i], "--stdin")) {
-			from_stdin = true;
+			a->from_stdin = true;
 		} else if (argv[i][0] != '-') {
 			char *end;
 
-			digits = strtol(argv[i], &end, 10);
-			if (*end || digits < PIN_DIGITS_DEFAULT || digits > PIN_RANDOM_MAX)
-				return usage();
+			a->digits = strtol(argv[i], &end, 10);
+			if (*end || a->digits < PIN_DIGITS_DEFAULT || a->digits > PIN_RANDOM_MAX)
+				return -1;
 		} else {
-			return usage();
+			return -1;
 		}
 	}
-	if (role && strcmp(role, "arbiter") && strcmp(role, "assistant"))
-		return usage();
-	if ((from_stdin && !set) || (clear && (from_stdin || digits != PIN_DIGITS_DEFAULT)))
-		return usage();
-	if (!set && !clear) {
-		if (random_pin(pin, digits))
-			return 1;
-		printf("%s\n", pin);
-		return 0;
+	if (a->role && strcmp(a->role, "arbiter") && strcmp(a->role, "assistant"))
+		return -1;
+	if ((a->from_stdin && !a->set) ||
+	    (a->clear && (a->from_stdin || a->digits != PIN_DIGITS_DEFAULT)))
+		return -1;
+	return 0;
+}
+
+/* The first line of standard input as the PIN, never shown: 0, or 2 (said). */
+static int read_pin(char *pin, size_t size)
+{
+	if (!fgets(pin, (int)size, stdin))
+		pin[0] = '\0';
+	pin[strcspn(pin, "\r\n")] = '\0';
+	if (strlen(pin) < PIN_DIGITS_MIN || strlen(pin) > PIN_DIGITS_MAX ||
+	    strspn(pin, "0123456789") != strlen(pin)) {
+		log_error(LOG_MAIN, "the PIN must be %d to %d digits", PIN_DIGITS_MIN,
+			  PIN_DIGITS_MAX);
+		return 2;
 	}
-	snprintf(key, sizeof(key), "%s-pin", role);
-	if (clear) {
-		if (write_pins(file, key, ""))
-			return 1;
-		fprintf(stderr,
-			"annabella pin: %s taken out of %s: no PIN gives that role once "
-			"annabellad and annabella-web start again\n",
-			key, file);
-		return 0;
-	}
-	/* The other role's PIN, to tell them apart. */
+	if (strlen(pin) < CONFIG_PIN_DIGITS)
+		log_warn(LOG_MAIN, "a PIN of %zu digits: give it at least %d", strlen(pin),
+			 CONFIG_PIN_DIGITS);
+	return 0;
+}
+
+/* The role's new PIN (read, or made), never the other role's (from the PIN file as it is):
+ * 0, 1 (no random source or an unreadable file) or 2 (said). */
+static int choose_pin(const struct pin_args *a, char *pin, size_t size)
+{
+	char err[300], warn[300];
+	struct config cfg;
+	int rc;
+
 	config_defaults(&cfg);
-	snprintf(cfg.pin_file, sizeof(cfg.pin_file), "%s", file);
+	snprintf(cfg.pin_file, sizeof(cfg.pin_file), "%s", a->file);
 	unsetenv("CREDENTIALS_DIRECTORY");
 	if (config_load_pins(&cfg, warn, sizeof(warn), err, sizeof(err)) || warn[0]) {
 		log_error(LOG_MAIN, "%s", warn[0] ? warn : err);
 		return 1;
 	}
-	if (from_stdin) {
-		if (!fgets(pin, sizeof(pin), stdin))
-			pin[0] = '\0';
-		pin[strcspn(pin, "\r\n")] = '\0';
-		if (strlen(pin) < PIN_DIGITS_MIN || strlen(pin) > PIN_DIGITS_MAX ||
-		    strspn(pin, "0123456789") != strlen(pin)) {
-			log_error(LOG_MAIN, "the PIN must be %d to %d digits", PIN_DIGITS_MIN,
-				  PIN_DIGITS_MAX);
-			return 2;
-		}
-		if (strlen(pin) < CONFIG_PIN_DIGITS)
-			log_warn(LOG_MAIN, "a PIN of %zu digits: give it at least %d", strlen(pin),
-				 CONFIG_PIN_DIGITS);
-	} else if (random_pin(pin, digits)) {
+	if (a->from_stdin) {
+		rc = read_pin(pin, size);
+		if (rc)
+			return rc;
+	} else if (random_pin(pin, a->digits)) {
 		return 1;
 	}
 	while (pin_hash_check(
-	    !strcmp(role, "arbiter") ? &cfg.assistant_pin.hash : &cfg.arbiter_pin.hash, pin)) {
-		if (from_stdin) {
+	    !strcmp(a->role, "arbiter") ? &cfg.assistant_pin.hash : &cfg.arbiter_pin.hash, pin)) {
+		if (a->from_stdin) {
 			log_error(LOG_MAIN, "that is the other role's PIN: the two must differ");
 			return 2;
 		}
-		if (random_pin(pin, digits))
+		if (random_pin(pin, a->digits))
 			return 1;
 	}
+	return 0;
+}
+
+/* --set: the PIN's salted hash written for the role. */
+static int set_pin(const struct pin_args *a, const char *key)
+{
+	char pin[64], line[32 + 4 + PIN_HASH_TEXT], hash[PIN_HASH_TEXT];
+	unsigned char salt[PIN_HASH_SALT];
+	struct pin_hash h;
+	int rc = choose_pin(a, pin, sizeof(pin));
+
+	if (rc)
+		return rc;
 	if (getrandom(salt, sizeof(salt), 0) != (ssize_t)sizeof(salt)) {
 		log_error(LOG_MAIN, "no random bytes: %s", strerror(errno));
 		return 1;
@@ -215,15 +230,40 @@ int cli_pin(int argc, char **argv)
 	pin_hash_make(&h, pin, salt, PIN_HASH_ITERATIONS);
 	pin_hash_format(&h, hash, sizeof(hash));
 	snprintf(line, sizeof(line), "%s = %s", key, hash);
-	if (write_pins(file, key, line))
+	if (write_pins(a->file, key, line))
 		return 1;
-	if (!from_stdin)
+	if (!a->from_stdin)
 		printf("%s\n", pin);
 	explicit_bzero(pin, sizeof(pin));
 	fprintf(stderr,
 		"annabella pin: the %s's PIN is set in %s (its hash); annabellad and "
 		"annabella-web take it when they start again, between games: sudo systemctl "
 		"restart annabellad annabella-web\n",
-		role, file);
+		a->role, a->file);
+	return 0;
+}
+
+int cli_pin(int argc, char **argv)
+{
+	struct pin_args a = {.file = PIN_FILE_DEFAULT, .digits = PIN_DIGITS_DEFAULT};
+	char pin[64], key[32];
+
+	if (parse_args(argc, argv, &a))
+		return usage();
+	if (!a.set && !a.clear) {
+		if (random_pin(pin, a.digits))
+			return 1;
+		printf("%s\n", pin);
+		return 0;
+	}
+	snprintf(key, sizeof(key), "%s-pin", a.role);
+	if (a.set)
+		return set_pin(&a, key);
+	if (write_pins(a.file, key, ""))
+		return 1;
+	fprintf(stderr,
+		"annabella pin: %s taken out of %s: no PIN gives that role once "
+		"annabellad and annabella-web start again\n",
+		key, a.file);
 	return 0;
 }

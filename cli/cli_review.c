@@ -320,17 +320,74 @@ static int usage(void)
 	return 2;
 }
 
+/* A file is read here (and refused before the daemon hears of it); a game id is the daemon's.
+ * The file's game into g (*from_file set), or nothing when what names no file: 0, or the exit
+ * status (said). */
+static int game_from_file(const char *what, struct pgn_game *g, bool *from_file)
+{
+	struct stat st;
+	size_t len = 0;
+	char *text;
+	bool exists = stat(what, &st) == 0;
+	int rc;
+
+	if (exists && S_ISDIR(st.st_mode)) {
+		log_error(LOG_MAIN,
+			  "%s: a directory, not a PGN file (a game kept on the device is named by "
+			  "its id or number: annabella games)",
+			  what);
+		return 2;
+	}
+	if (!exists && !strchr(what, '/') && !strstr(what, ".pgn"))
+		return 0;
+	text = read_file(what, &len);
+	if (!text) {
+		log_error(LOG_MAIN, "%s: %s", what, strerror(errno));
+		return 2;
+	}
+	rc = parse(what, text, len, g);
+	free(text);
+	if (rc)
+		return rc;
+	*from_file = true;
+	return 0;
+}
+
+/* The game the daemon keeps under that id or number, exported, into g: 0, or the exit status
+ * (said). */
+static int game_from_daemon(struct ctlclient *c, const char *what, struct pgn_game *g)
+{
+	char line[128], *reply = NULL;
+	char *pgn;
+	int rc;
+
+	snprintf(line, sizeof(line), "export pgn %s", what);
+	rc = request(c, line, &reply);
+	if (rc) {
+		free(reply);
+		return rc;
+	}
+	pgn = malloc(CTLCLIENT_LINE_MAX);
+	if (!pgn || json_get(reply, "text", pgn, CTLCLIENT_LINE_MAX) < 0) {
+		log_error(LOG_MAIN, "the daemon sent no scoresheet");
+		free(pgn);
+		free(reply);
+		return 2;
+	}
+	free(reply);
+	rc = parse(what, pgn, strlen(pgn), g);
+	free(pgn);
+	return rc;
+}
+
 int cli_review(int argc, char **argv)
 {
 	const char *socket = NULL, *what = NULL;
 	struct config cfg;
 	struct ctlclient *c;
 	struct pgn_game g;
-	struct stat st;
 	char err[512];
-	char *text = NULL;
-	size_t len = 0;
-	bool from_file = false, exists;
+	bool from_file = false;
 	int rc;
 
 	rc = options(argc, argv, &cfg, &socket, &what);
@@ -339,29 +396,9 @@ int cli_review(int argc, char **argv)
 	if (rc)
 		return rc;
 	signal(SIGPIPE, SIG_IGN);
-
-	/* A file is read here (and refused before the daemon hears of it); a game id is the
-	 * daemon's. */
-	exists = stat(what, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode)) {
-		log_error(LOG_MAIN,
-			  "%s: a directory, not a PGN file (a game kept on the device is named by "
-			  "its id or number: annabella games)",
-			  what);
-		return 2;
-	}
-	if (exists || strchr(what, '/') || strstr(what, ".pgn")) {
-		text = read_file(what, &len);
-		if (!text) {
-			log_error(LOG_MAIN, "%s: %s", what, strerror(errno));
-			return 2;
-		}
-		rc = parse(what, text, len, &g);
-		free(text);
-		if (rc)
-			return rc;
-		from_file = true;
-	}
+	rc = game_from_file(what, &g, &from_file);
+	if (rc)
+		return rc;
 	c = ctlclient_connect(socket, err, sizeof(err));
 	if (!c) {
 		log_error(LOG_MAIN, "%s", err);
@@ -370,27 +407,7 @@ int cli_review(int argc, char **argv)
 		return 2;
 	}
 	if (!from_file) {
-		char line[128], *reply = NULL;
-		char *pgn;
-
-		snprintf(line, sizeof(line), "export pgn %s", what);
-		rc = request(c, line, &reply);
-		if (rc) {
-			free(reply);
-			ctlclient_close(c);
-			return rc;
-		}
-		pgn = malloc(CTLCLIENT_LINE_MAX);
-		if (!pgn || json_get(reply, "text", pgn, CTLCLIENT_LINE_MAX) < 0) {
-			log_error(LOG_MAIN, "the daemon sent no scoresheet");
-			free(pgn);
-			free(reply);
-			ctlclient_close(c);
-			return 2;
-		}
-		free(reply);
-		rc = parse(what, pgn, strlen(pgn), &g);
-		free(pgn);
+		rc = game_from_daemon(c, what, &g);
 		if (rc) {
 			ctlclient_close(c);
 			return rc;

@@ -35,58 +35,68 @@ static int usage(void)
 	return 2;
 }
 
-int cli_scoresheet(int argc, char **argv)
-{
-	const char *format = NULL, *dir = NULL, *config = NULL;
-	const char *keys[] = {"page-lines", "line-cells", "signs"};
-	const char *values[3] = {NULL, NULL, NULL};
-	static struct config cfg;
-	char msg[300];
-	char path[PATH_MAX];
-	struct pgn_reader *reader;
-	struct pgn_game game;
-	struct chess_error err;
-	char *text, *out;
-	size_t len;
-	int rc;
+struct scoresheet_args {
+	const char *format, *dir, *config;
+	const char *values[3]; /* --page-lines, --line-cells, --signs: braille_keys[] */
+};
 
+static const char *const braille_keys[] = {"page-lines", "line-cells", "signs"};
+
+/* The options into a: 0, or -1 (a usage error). */
+static int parse_args(int argc, char **argv, struct scoresheet_args *a)
+{
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--format") && i + 1 < argc)
-			format = argv[++i];
+			a->format = argv[++i];
 		else if (!strncmp(argv[i], "--format=", 9))
-			format = argv[i] + 9;
+			a->format = argv[i] + 9;
 		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			config = argv[++i];
+			a->config = argv[++i];
 		else if (!strcmp(argv[i], "--page-lines") && i + 1 < argc)
-			values[0] = argv[++i];
+			a->values[0] = argv[++i];
 		else if (!strcmp(argv[i], "--line-cells") && i + 1 < argc)
-			values[1] = argv[++i];
+			a->values[1] = argv[++i];
 		else if (!strcmp(argv[i], "--signs") && i + 1 < argc)
-			values[2] = argv[++i];
-		else if (argv[i][0] != '-' && !dir)
-			dir = argv[i];
+			a->values[2] = argv[++i];
+		else if (argv[i][0] != '-' && !a->dir)
+			a->dir = argv[i];
 		else
-			return usage();
+			return -1;
 	}
-	config_defaults(&cfg);
-	if (config && config_load(&cfg, config, msg, sizeof(msg))) {
+	return 0;
+}
+
+/* The configuration's [braille] (the defaults without --config), the options given
+ * (values, by braille_keys[]) over it: 0, or 2 (said). */
+static int braille_config(struct config *cfg, const char *config, const char *const values[3])
+{
+	char msg[300];
+
+	config_defaults(cfg);
+	if (config && config_load(cfg, config, msg, sizeof(msg))) {
 		log_error(LOG_MAIN, "%s", msg);
 		return 2;
 	}
 	for (int k = 0; k < 3; k++) {
 		if (values[k] &&
-		    config_set(&cfg, "braille", keys[k], values[k], msg, sizeof(msg))) {
-			log_error(LOG_MAIN, "--%s: %s", keys[k], msg);
+		    config_set(cfg, "braille", braille_keys[k], values[k], msg, sizeof(msg))) {
+			log_error(LOG_MAIN, "--%s: %s", braille_keys[k], msg);
 			return 2;
 		}
 	}
-	if (!format || !dir)
-		return usage();
-	if (strcmp(format, "pgn") && strcmp(format, "text") && strcmp(format, "brf") &&
-	    strcmp(format, "unicode")) {
-		log_error(LOG_MAIN, "unknown format '%s'", format);
-		return usage();
-	}
+	return 0;
+}
+
+/* The state directory's game.pgn, its first game into game: 0, or the exit status (said). */
+static int read_game(const char *dir, struct pgn_game *game)
+{
+	char path[PATH_MAX];
+	struct pgn_reader *reader;
+	struct chess_error err;
+	char *text;
+	size_t len;
+	int rc;
+
 	if (snprintf(path, sizeof(path), "%s/game.pgn", dir) >= (int)sizeof(path)) {
 		log_error(LOG_MAIN, "%s: path too long", dir);
 		return 2;
@@ -102,7 +112,7 @@ int cli_scoresheet(int argc, char **argv)
 		log_error(LOG_MAIN, "out of memory");
 		return 1;
 	}
-	rc = pgn_reader_next(reader, &game, &err);
+	rc = pgn_reader_next(reader, game, &err);
 	pgn_reader_free(reader);
 	if (rc <= 0) {
 		if (rc < 0)
@@ -112,10 +122,37 @@ int cli_scoresheet(int argc, char **argv)
 			log_error(LOG_MAIN, "%s: no game", path);
 		return 2;
 	}
-	out = scoresheet_render(&game, format, &cfg.braille_layout);
+	return 0;
+}
+
+int cli_scoresheet(int argc, char **argv)
+{
+	struct scoresheet_args a = {0};
+	static struct config cfg;
+	struct pgn_game game;
+	char *out;
+	int rc;
+
+	if (parse_args(argc, argv, &a))
+		return usage();
+	rc = braille_config(&cfg, a.config, a.values);
+	if (rc)
+		return rc;
+	if (!a.format || !a.dir)
+		return usage();
+	if (strcmp(a.format, "pgn") && strcmp(a.format, "text") && strcmp(a.format, "brf") &&
+	    strcmp(a.format, "unicode")) {
+		log_error(LOG_MAIN, "unknown format '%s'", a.format);
+		return usage();
+	}
+	rc = read_game(a.dir, &game);
+	if (rc)
+		return rc;
+	out = scoresheet_render(&game, a.format, &cfg.braille_layout);
 	pgn_game_free(&game);
 	if (!out) {
-		log_error(LOG_MAIN, "cannot render the %s scoresheet: %s", format, strerror(errno));
+		log_error(LOG_MAIN, "cannot render the %s scoresheet: %s", a.format,
+			  strerror(errno));
 		return 1;
 	}
 	fputs(out, stdout);
@@ -136,10 +173,9 @@ void cli_brf_usage(FILE *f)
  */
 int cli_brf(int argc, char **argv)
 {
-	const char *keys[] = {"page-lines", "line-cells"};
-	const char *values[2] = {NULL, NULL}, *file = NULL, *config = NULL;
+	const char *values[3] = {NULL, NULL, NULL}, *file = NULL, *config = NULL;
 	static struct config cfg;
-	char msg[300], *text, *out;
+	char *text, *out;
 	size_t len;
 	bool bad = false;
 
@@ -159,17 +195,8 @@ int cli_brf(int argc, char **argv)
 		cli_brf_usage(stderr);
 		return 2;
 	}
-	config_defaults(&cfg);
-	if (config && config_load(&cfg, config, msg, sizeof(msg))) {
-		log_error(LOG_MAIN, "%s", msg);
+	if (braille_config(&cfg, config, values))
 		return 2;
-	}
-	for (int k = 0; k < 2; k++)
-		if (values[k] &&
-		    config_set(&cfg, "braille", keys[k], values[k], msg, sizeof(msg))) {
-			log_error(LOG_MAIN, "--%s: %s", keys[k], msg);
-			return 2;
-		}
 	text = state_read_file(file, &len);
 	if (!text) {
 		log_error(LOG_MAIN, "%s: %s", file, strerror(errno));

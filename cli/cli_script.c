@@ -421,22 +421,18 @@ static int usage(const char *msg, const char *arg)
 	return 2;
 }
 
-int cli_script(int argc, char **argv)
+/* GAME.pgn and the options into g, *path and *tc_text: 0, or 2 (said). */
+static int parse_args(int argc, char **argv, struct gen *g, const char **path, const char **tc_text)
 {
-	const char *path = NULL, *tc_text = NULL;
-	struct gen g = {.out = stdout, .player = CHESS_WHITE};
-	struct time_control tc;
-	char err[160], fen[CHESS_FEN_MAX];
-
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--player")) {
 			if (++i >= argc)
 				return usage("--player needs white or black", NULL);
 			if (!strcmp(argv[i], "white"))
-				g.player = CHESS_WHITE;
+				g->player = CHESS_WHITE;
 			else if (!strcmp(argv[i], "black"))
-				g.player = CHESS_BLACK;
+				g->player = CHESS_BLACK;
 			else
 				return usage("bad --player", argv[i]);
 		} else if (!strcmp(a, "--variants")) {
@@ -447,27 +443,30 @@ int cli_script(int argc, char **argv)
 			unsigned long long seed = strtoull(argv[i], &end, 10);
 			if (errno || end == argv[i] || *end || argv[i][0] == '-')
 				return usage("bad --variants seed", argv[i]);
-			g.varied = true;
-			g.rng = seed;
+			g->varied = true;
+			g->rng = seed;
 		} else if (!strcmp(a, "--chatter")) {
-			g.chatter = true;
+			g->chatter = true;
 		} else if (!strcmp(a, "--time-control")) {
 			if (++i >= argc)
 				return usage("--time-control needs a time control", NULL);
-			tc_text = argv[i];
+			*tc_text = argv[i];
 		} else if (a[0] == '-' && a[1]) {
 			return usage("unknown option", a);
-		} else if (path) {
+		} else if (*path) {
 			return usage("more than one PGN file:", a);
 		} else {
-			path = a;
+			*path = a;
 		}
 	}
-	if (!path)
+	if (!*path)
 		return usage("no PGN file given", NULL);
-	if (tc_text && time_control_parse(tc_text, &tc, err, sizeof(err)))
-		return usage("bad --time-control:", err);
+	return 0;
+}
 
+/* The first game of the PGN file into game: 0, or 2 (said). */
+static int read_game(const char *path, struct pgn_game *game)
+{
 	size_t len = 0;
 	char *text = state_read_file(path, &len);
 	if (text && len > PGN_MAX_BYTES) {
@@ -485,9 +484,8 @@ int cli_script(int argc, char **argv)
 		log_error(LOG_MAIN, "out of memory");
 		return 2;
 	}
-	struct pgn_game game;
 	struct chess_error perr = {0};
-	int got = pgn_reader_next(r, &game, &perr);
+	int got = pgn_reader_next(r, game, &perr);
 	pgn_reader_free(r);
 	if (got < 0) {
 		log_error(LOG_MAIN, "%s:%d:%d: %s", path, perr.line, perr.column, perr.message);
@@ -497,53 +495,92 @@ int cli_script(int argc, char **argv)
 		log_error(LOG_MAIN, "%s: no game", path);
 		return 2;
 	}
+	return 0;
+}
 
-	if (!tc_text) {
-		const char *tag = pgn_game_tag(&game, "TimeControl");
-		tc_text = "-";
-		if (tag && strcmp(tag, "?") && strcmp(tag, "-")) {
-			if (time_control_parse(tag, &tc, err, sizeof(err)) == 0)
-				tc_text = tag;
-			else
-				log_warn(LOG_MAIN, "%s: TimeControl \"%s\" ignored (%s)", path, tag,
-					 err);
-		}
-		if (!strcmp(tc_text, "-"))
-			time_control_parse("-", &tc, err, sizeof(err));
+/* Without --time-control, the game's TimeControl tag when it parses (else none) into tc:
+ * the text the script names. */
+static const char *tag_time_control(const struct pgn_game *game, const char *path,
+				    struct time_control *tc)
+{
+	const char *tag = pgn_game_tag(game, "TimeControl");
+	const char *tc_text = "-";
+	char err[160];
+
+	if (tag && strcmp(tag, "?") && strcmp(tag, "-")) {
+		if (time_control_parse(tag, tc, err, sizeof(err)) == 0)
+			tc_text = tag;
+		else
+			log_warn(LOG_MAIN, "%s: TimeControl \"%s\" ignored (%s)", path, tag, err);
 	}
-	g.clock = tc.count > 0;
-	g.think_max_ms = think_budget(&tc);
+	if (!strcmp(tc_text, "-"))
+		time_control_parse("-", tc, err, sizeof(err));
+	return tc_text;
+}
 
-	fprintf(g.out, "# %s - %s\n",
-		pgn_game_tag(&game, "White") ? pgn_game_tag(&game, "White") : "?",
-		pgn_game_tag(&game, "Black") ? pgn_game_tag(&game, "Black") : "?");
-	fprintf(g.out, "player %s\n", game_color_name(g.player));
-	fprintf(g.out, "time-control %s\n", tc_text);
-	chess_fen_format(&game.game.start, fen, sizeof(fen));
+/* The script's head: the players, the tactile player, the time control, a setup. */
+static void write_header(struct gen *g, const struct pgn_game *game, const char *tc_text)
+{
+	char fen[CHESS_FEN_MAX];
+
+	fprintf(g->out, "# %s - %s\n",
+		pgn_game_tag(game, "White") ? pgn_game_tag(game, "White") : "?",
+		pgn_game_tag(game, "Black") ? pgn_game_tag(game, "Black") : "?");
+	fprintf(g->out, "player %s\n", game_color_name(g->player));
+	fprintf(g->out, "time-control %s\n", tc_text);
+	chess_fen_format(&game->game.start, fen, sizeof(fen));
 	if (strcmp(fen, CHESS_FEN_START))
-		fprintf(g.out, "setup %s\n", fen);
+		fprintf(g->out, "setup %s\n", fen);
+}
 
-	struct chess_pos pos = game.game.start;
-	if (g.clock) {
+/* The clock started, every move played, the last one left still. */
+static void play_game(struct gen *g, const struct pgn_game *game)
+{
+	struct chess_pos pos = game->game.start;
+	if (g->clock) {
 		/* The clock starts when the side not to move presses (Black, from the initial
 		 * position: Art. 6.6). */
-		wait_ms(&g, 1000);
-		press(&g, button_of(&g, pos.side == CHESS_WHITE ? CHESS_BLACK : CHESS_WHITE));
+		wait_ms(g, 1000);
+		press(g, button_of(g, pos.side == CHESS_WHITE ? CHESS_BLACK : CHESS_WHITE));
 	}
-	for (int i = 0; i < game.game.count; i++) {
+	for (int i = 0; i < game->game.count; i++) {
 		struct chess_undo undo;
-		chess_move m = game.game.moves[i];
-		play_move(&g, &pos, m);
+		chess_move m = game->game.moves[i];
+		play_move(g, &pos, m);
 		chess_pos_make(&pos, m, &undo);
 	}
 	/* The last move stays still long enough to be made and final. */
-	if (g.min_next_ms) {
-		g.pending_ms = g.pending_ms > g.min_next_ms ? g.pending_ms : g.min_next_ms;
-		fprintf(g.out, "# end of game %s, still for %" PRIu64 " ms\n", game.result,
-			g.pending_ms);
+	if (g->min_next_ms) {
+		g->pending_ms = g->pending_ms > g->min_next_ms ? g->pending_ms : g->min_next_ms;
+		fprintf(g->out, "# end of game %s, still for %" PRIu64 " ms\n", game->result,
+			g->pending_ms);
 	} else {
-		fprintf(g.out, "# end of game %s\n", game.result);
+		fprintf(g->out, "# end of game %s\n", game->result);
 	}
+}
+
+int cli_script(int argc, char **argv)
+{
+	const char *path = NULL, *tc_text = NULL;
+	struct gen g = {.out = stdout, .player = CHESS_WHITE};
+	struct time_control tc;
+	struct pgn_game game;
+	char err[160];
+	int rc = parse_args(argc, argv, &g, &path, &tc_text);
+
+	if (rc)
+		return rc;
+	if (tc_text && time_control_parse(tc_text, &tc, err, sizeof(err)))
+		return usage("bad --time-control:", err);
+	rc = read_game(path, &game);
+	if (rc)
+		return rc;
+	if (!tc_text)
+		tc_text = tag_time_control(&game, path, &tc);
+	g.clock = tc.count > 0;
+	g.think_max_ms = think_budget(&tc);
+	write_header(&g, &game, tc_text);
+	play_game(&g, &game);
 	pgn_game_free(&game);
 	if (fflush(g.out) || ferror(g.out)) {
 		log_error(LOG_MAIN, "write error: %s", strerror(errno));

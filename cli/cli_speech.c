@@ -74,52 +74,45 @@ void cli_speech_samples_usage(FILE *f)
 	fprintf(f, "usage: annabella speech-samples [--voice LANG=VOICE]... DIR\n");
 }
 
-int cli_speech_samples(int argc, char **argv)
+/* Each --voice LANG=VOICE in front into cfg, *argc and *argv past them: 0, or 2 (said). */
+static int voice_options(int *argc, char ***argv, struct voice_config *cfg)
 {
-	struct voice_config cfg;
-	struct utterance u;
-	struct voice *v;
-	char name[64], path[600], err[256];
-	FILE *index;
-
-	struct voice_stats st;
-
-	voice_config_defaults(&cfg);
-	while (argc >= 2 && !strcmp(argv[0], "--voice")) {
-		const char *eq = strchr(argv[1], '=');
+	while (*argc >= 2 && !strcmp((*argv)[0], "--voice")) {
+		const char *arg = (*argv)[1], *eq = strchr(arg, '=');
 		char code[3] = "";
 		int lang;
 
-		if (eq && eq - argv[1] == 2)
-			memcpy(code, argv[1], 2);
+		if (eq && eq - arg == 2)
+			memcpy(code, arg, 2);
 		lang = phrase_lang_parse(code);
-		if (lang < 0 || strlen(eq + 1) >= sizeof(cfg.voice_name[0])) {
+		if (lang < 0 || strlen(eq + 1) >= sizeof(cfg->voice_name[0])) {
 			fprintf(stderr,
 				"annabella speech-samples: --voice %s: give LANG=VOICE, "
 				"LANG de, en, sv or nl (de=mb-de6)\n",
-				argv[1]);
+				arg);
 			return 2;
 		}
-		snprintf(cfg.voice_name[lang], sizeof(cfg.voice_name[lang]), "%s", eq + 1);
-		argc -= 2;
-		argv += 2;
+		snprintf(cfg->voice_name[lang], sizeof(cfg->voice_name[lang]), "%s", eq + 1);
+		*argc -= 2;
+		*argv += 2;
 	}
-	if (argc != 1) {
-		cli_speech_samples_usage(stderr);
-		return 2;
-	}
-	chess_init();
-	if (mkdir(argv[0], 0755) && errno != EEXIST) {
-		log_error(LOG_MAIN, "%s: %s", argv[0], strerror(errno));
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/index.html", argv[0]);
+	return 0;
+}
+
+/* DIR/index.html: each sample's text, audio and segments.  The phonemes first: eSpeak NG is
+ * the voice thread's once it runs.  0, or 1 (said). */
+static int write_index(const char *dir)
+{
+	struct utterance u;
+	char name[64], path[600];
+	FILE *index;
+
+	snprintf(path, sizeof(path), "%s/index.html", dir);
 	index = fopen(path, "w");
 	if (!index) {
 		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 1;
 	}
-	/* The phonemes first: eSpeak NG is the voice thread's once it runs. */
 	fprintf(index,
 		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		"<title>annabella: speech samples</title></head><body>\n"
@@ -141,8 +134,20 @@ int cli_speech_samples(int argc, char **argv)
 		log_error(LOG_MAIN, "%s: %s", path, strerror(errno));
 		return 1;
 	}
-	snprintf(cfg.state_dir, sizeof(cfg.state_dir), "%s", argv[0]);
-	v = voice_start(&cfg, err, sizeof(err));
+	return 0;
+}
+
+/* DIR/NAME.wav for each sample, said by the voice thread as the daemon says them: 0, or 1
+ * (said). */
+static int record_samples(struct voice_config *cfg, const char *dir)
+{
+	struct utterance u;
+	struct voice_stats st;
+	struct voice *v;
+	char name[64], path[600], err[256];
+
+	snprintf(cfg->state_dir, sizeof(cfg->state_dir), "%s", dir);
+	v = voice_start(cfg, err, sizeof(err));
 	if (!v) {
 		log_error(LOG_MAIN, "%s", err);
 		return 1;
@@ -154,7 +159,7 @@ int cli_speech_samples(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; speech_corpus_item(i, name, sizeof(name), &u) == 0; i++) {
-		snprintf(path, sizeof(path), "%s/%s.wav", argv[0], name);
+		snprintf(path, sizeof(path), "%s/%s.wav", dir, name);
 		unlink(path);
 		voice_record_to(v, path);
 		voice_say_utterance(v, VOICE_PUBLIC, VOICE_KIND_MOVE, &u, 100, (uint64_t)i);
@@ -162,6 +167,27 @@ int cli_speech_samples(int argc, char **argv)
 		voice_wait_idle(v);
 	}
 	voice_stop(v);
+	return 0;
+}
+
+int cli_speech_samples(int argc, char **argv)
+{
+	struct voice_config cfg;
+
+	voice_config_defaults(&cfg);
+	if (voice_options(&argc, &argv, &cfg))
+		return 2;
+	if (argc != 1 || argv[0][0] == '-') { /* an option it does not know is no folder */
+		cli_speech_samples_usage(stderr);
+		return 2;
+	}
+	chess_init();
+	if (mkdir(argv[0], 0755) && errno != EEXIST) {
+		log_error(LOG_MAIN, "%s: %s", argv[0], strerror(errno));
+		return 1;
+	}
+	if (write_index(argv[0]) || record_samples(&cfg, argv[0]))
+		return 1;
 	printf("%s/index.html\n", argv[0]);
 	return 0;
 }

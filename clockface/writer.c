@@ -34,92 +34,139 @@ int face_config_address(const struct face_config *c)
 	return c->type == FACE_SSD1306 ? 0x3c : 0x27;
 }
 
-int face_config_set(struct face_config *c, const char *key, const char *value, char *err,
+static int set_type(struct face_config *c, const char *key, const char *value, char *err,
 		    size_t err_size)
+{
+	(void)key;
+	if (!strcmp(value, "none"))
+		c->type = FACE_NONE;
+	else if (!strcmp(value, "hd44780"))
+		c->type = FACE_HD44780;
+	else if (!strcmp(value, "ssd1306"))
+		c->type = FACE_SSD1306;
+	else {
+		snprintf(err, err_size, "type must be none, hd44780 or ssd1306, not '%s'", value);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_bus(struct face_config *c, const char *key, const char *value, char *err,
+		   size_t err_size)
+{
+	(void)key;
+	if (strncmp(value, "/dev/", 5) || strlen(value) >= sizeof(c->bus)) {
+		snprintf(err, err_size,
+			 "bus must be a device path such as /dev/i2c-1, not "
+			 "'%s'",
+			 value);
+		return -1;
+	}
+	snprintf(c->bus, sizeof(c->bus), "%s", value);
+	return 0;
+}
+
+static int set_address(struct face_config *c, const char *key, const char *value, char *err,
+		       size_t err_size)
 {
 	char *end;
 	long v;
 
-	if (!strcmp(key, "type")) {
-		if (!strcmp(value, "none"))
-			c->type = FACE_NONE;
-		else if (!strcmp(value, "hd44780"))
-			c->type = FACE_HD44780;
-		else if (!strcmp(value, "ssd1306"))
-			c->type = FACE_SSD1306;
-		else
-			goto bad_type;
-	} else if (!strcmp(key, "bus")) {
-		if (strncmp(value, "/dev/", 5) || strlen(value) >= sizeof(c->bus)) {
-			snprintf(err, err_size,
-				 "bus must be a device path such as /dev/i2c-1, not "
-				 "'%s'",
-				 value);
-			return -1;
-		}
-		snprintf(c->bus, sizeof(c->bus), "%s", value);
-	} else if (!strcmp(key, "address")) {
-		errno = 0;
-		v = strtol(value, &end, 0);
-		if (errno || end == value || *end || v < 0x03 || v > 0x77) {
-			snprintf(err, err_size,
-				 "address must be a 7-bit I2C address 0x03..0x77, not "
-				 "'%s'",
-				 value);
-			return -1;
-		}
-		c->address = (int)v;
-	} else if (!strcmp(key, "height")) {
-		if (!strcmp(value, "64") || !strcmp(value, "32")) {
-			c->height = atoi(value);
-		} else {
-			snprintf(err, err_size, "height must be 64 or 32 (SSD1306), not '%s'",
-				 value);
-			return -1;
-		}
-	} else if (!strcmp(key, "tenths")) {
-		if (!strcmp(value, "yes"))
-			c->tenths = true;
-		else if (!strcmp(value, "no"))
-			c->tenths = false;
-		else {
-			snprintf(err, err_size, "tenths must be yes or no, not '%s'", value);
-			return -1;
-		}
-	} else if (!strcmp(key, "digits")) {
-		if (!strcmp(value, "big"))
-			c->big = true;
-		else if (!strcmp(value, "normal"))
-			c->big = false;
-		else {
-			snprintf(err, err_size, "digits must be normal or big, not '%s'", value);
-			return -1;
-		}
-	} else if (!strcmp(key, "led-white") || !strcmp(key, "led-black")) {
-		int side = !strcmp(key, "led-black");
+	(void)key;
+	errno = 0;
+	v = strtol(value, &end, 0);
+	if (errno || end == value || *end || v < 0x03 || v > 0x77) {
+		snprintf(err, err_size,
+			 "address must be a 7-bit I2C address 0x03..0x77, not "
+			 "'%s'",
+			 value);
+		return -1;
+	}
+	c->address = (int)v;
+	return 0;
+}
 
-		errno = 0;
-		v = strtol(value, &end, 10);
-		if (!strcmp(value, "none")) {
-			c->led[side] = -1;
-		} else if (errno || end == value || *end || v < 0 || v > 999) {
-			snprintf(
-			    err, err_size,
-			    "%s must be a line number 0..999 on the board's chip, or none, not "
-			    "'%s'",
-			    key, value);
-			return -1;
-		} else {
-			c->led[side] = (int)v;
-		}
-	} else {
-		snprintf(err, err_size, "unknown key '%s' in [display]", key);
+static int set_height(struct face_config *c, const char *key, const char *value, char *err,
+		      size_t err_size)
+{
+	(void)key;
+	if (strcmp(value, "64") && strcmp(value, "32")) {
+		snprintf(err, err_size, "height must be 64 or 32 (SSD1306), not '%s'", value);
+		return -1;
+	}
+	c->height = atoi(value);
+	return 0;
+}
+
+/* A key of two words, one meaning true; the message lists them in the order given. */
+static int set_two_words(bool *dst, const char *key, const char *value, const char *first,
+			 bool first_means, const char *second, char *err, size_t err_size)
+{
+	if (!strcmp(value, first))
+		*dst = first_means;
+	else if (!strcmp(value, second))
+		*dst = !first_means;
+	else {
+		snprintf(err, err_size, "%s must be %s or %s, not '%s'", key, first, second, value);
 		return -1;
 	}
 	return 0;
+}
 
-bad_type:
-	snprintf(err, err_size, "type must be none, hd44780 or ssd1306, not '%s'", value);
+static int set_tenths(struct face_config *c, const char *key, const char *value, char *err,
+		      size_t err_size)
+{
+	return set_two_words(&c->tenths, key, value, "yes", true, "no", err, err_size);
+}
+
+static int set_digits(struct face_config *c, const char *key, const char *value, char *err,
+		      size_t err_size)
+{
+	return set_two_words(&c->big, key, value, "normal", false, "big", err, err_size);
+}
+
+/* led-white and led-black: a line of the board's chip, or none. */
+static int set_led(struct face_config *c, const char *key, const char *value, char *err,
+		   size_t err_size)
+{
+	int side = !strcmp(key, "led-black");
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!strcmp(value, "none")) {
+		c->led[side] = -1;
+	} else if (errno || end == value || *end || v < 0 || v > 999) {
+		snprintf(err, err_size,
+			 "%s must be a line number 0..999 on the board's chip, or none, not "
+			 "'%s'",
+			 key, value);
+		return -1;
+	} else {
+		c->led[side] = (int)v;
+	}
+	return 0;
+}
+
+/* Each key of [display] and its setter. */
+static const struct {
+	const char *key;
+	int (*set)(struct face_config *c, const char *key, const char *value, char *err,
+		   size_t err_size);
+} face_keys[] = {
+    {"type", set_type},	    {"bus", set_bus},	    {"address", set_address},
+    {"height", set_height}, {"tenths", set_tenths}, {"digits", set_digits},
+    {"led-white", set_led}, {"led-black", set_led},
+};
+
+int face_config_set(struct face_config *c, const char *key, const char *value, char *err,
+		    size_t err_size)
+{
+	for (size_t i = 0; i < sizeof(face_keys) / sizeof(face_keys[0]); i++)
+		if (!strcmp(key, face_keys[i].key))
+			return face_keys[i].set(c, key, value, err, err_size);
+	snprintf(err, err_size, "unknown key '%s' in [display]", key);
 	return -1;
 }
 

@@ -56,6 +56,64 @@ static long read_number(const char *text, size_t *pos, long max)
 	return over ? -2 : value;
 }
 
+/* The moves and seconds of the period at *pos: "40/5400" or "5400"; a move count names the
+ * period's moves, and only the first period must have time. */
+static int parse_period_time(const char *text, size_t *pos, struct time_control *tc, char *err,
+			     size_t err_size)
+{
+	struct tc_period *p = &tc->periods[tc->count];
+	size_t start = *pos;
+	long first = read_number(text, pos, TC_MAX_SECONDS);
+
+	if (first == -1)
+		return parse_fail(tc, err, err_size, *pos + 1,
+				  "expected a number of moves or seconds");
+	if (text[*pos] == '/') {
+		if (first == -2 || first > TC_MAX_MOVES)
+			return parse_fail(tc, err, err_size, start + 1,
+					  "more than %d moves in a period", TC_MAX_MOVES);
+		if (first == 0)
+			return parse_fail(tc, err, err_size, start + 1,
+					  "a period needs at least one move");
+		p->moves = (int)first;
+		(*pos)++;
+		start = *pos;
+		first = read_number(text, pos, TC_MAX_SECONDS);
+		if (first == -1)
+			return parse_fail(tc, err, err_size, *pos + 1,
+					  "expected seconds after '/'");
+	}
+	if (first == -2)
+		return parse_fail(tc, err, err_size, start + 1, "more than %d seconds",
+				  TC_MAX_SECONDS);
+	if (first == 0 && tc->count == 0)
+		return parse_fail(tc, err, err_size, start + 1, "the first period needs time");
+	p->base_ms = (uint64_t)first * 1000u;
+	return 0;
+}
+
+/* The increment or delay after the period's time, if any: "+30", "d5", "b10". */
+static int parse_period_extra(const char *text, size_t *pos, struct time_control *tc, char *err,
+			      size_t err_size)
+{
+	struct tc_period *p = &tc->periods[tc->count];
+	char sign = text[*pos];
+
+	if (sign != '+' && sign != 'd' && sign != 'b')
+		return 0;
+	p->mode = sign == '+' ? TC_FISCHER : sign == 'd' ? TC_DELAY : TC_BRONSTEIN;
+	(*pos)++;
+	size_t extra_at = *pos;
+	long extra = read_number(text, pos, TC_MAX_EXTRA);
+	if (extra == -1)
+		return parse_fail(tc, err, err_size, *pos + 1, "expected seconds after '%c'", sign);
+	if (extra == -2)
+		return parse_fail(tc, err, err_size, extra_at + 1, "more than %d extra seconds",
+				  TC_MAX_EXTRA);
+	p->extra_ms = (uint64_t)extra * 1000u;
+	return 0;
+}
+
 int time_control_parse(const char *text, struct time_control *tc, char *err, size_t err_size)
 {
 	memset(tc, 0, sizeof(*tc));
@@ -68,66 +126,18 @@ int time_control_parse(const char *text, struct time_control *tc, char *err, siz
 
 	size_t pos = 0;
 	for (;;) {
-		size_t start = pos;
 		if (tc->count == TC_MAX_PERIODS)
-			return parse_fail(tc, err, err_size, start + 1, "more than %d periods",
+			return parse_fail(tc, err, err_size, pos + 1, "more than %d periods",
 					  TC_MAX_PERIODS);
-		struct tc_period *p = &tc->periods[tc->count];
-
-		long first = read_number(text, &pos, TC_MAX_SECONDS);
-		if (first == -1)
-			return parse_fail(tc, err, err_size, pos + 1,
-					  "expected a number of moves or seconds");
-		if (text[pos] == '/') {
-			if (first == -2 || first > TC_MAX_MOVES)
-				return parse_fail(tc, err, err_size, start + 1,
-						  "more than %d moves in a period", TC_MAX_MOVES);
-			if (first == 0)
-				return parse_fail(tc, err, err_size, start + 1,
-						  "a period needs at least one move");
-			p->moves = (int)first;
-			pos++;
-			size_t seconds_at = pos;
-			first = read_number(text, &pos, TC_MAX_SECONDS);
-			if (first == -1)
-				return parse_fail(tc, err, err_size, pos + 1,
-						  "expected seconds after '/'");
-			if (first == -2)
-				return parse_fail(tc, err, err_size, seconds_at + 1,
-						  "more than %d seconds", TC_MAX_SECONDS);
-			if (first == 0 && tc->count == 0)
-				return parse_fail(tc, err, err_size, seconds_at + 1,
-						  "the first period needs time");
-		} else {
-			if (first == -2)
-				return parse_fail(tc, err, err_size, start + 1,
-						  "more than %d seconds", TC_MAX_SECONDS);
-			if (first == 0 && tc->count == 0)
-				return parse_fail(tc, err, err_size, start + 1,
-						  "the first period needs time");
-		}
-		p->base_ms = (uint64_t)first * 1000u;
-
-		char sign = text[pos];
-		if (sign == '+' || sign == 'd' || sign == 'b') {
-			p->mode = sign == '+' ? TC_FISCHER : sign == 'd' ? TC_DELAY : TC_BRONSTEIN;
-			pos++;
-			size_t extra_at = pos;
-			long extra = read_number(text, &pos, TC_MAX_EXTRA);
-			if (extra == -1)
-				return parse_fail(tc, err, err_size, pos + 1,
-						  "expected seconds after '%c'", sign);
-			if (extra == -2)
-				return parse_fail(tc, err, err_size, extra_at + 1,
-						  "more than %d extra seconds", TC_MAX_EXTRA);
-			p->extra_ms = (uint64_t)extra * 1000u;
-		}
+		if (parse_period_time(text, &pos, tc, err, err_size) < 0 ||
+		    parse_period_extra(text, &pos, tc, err, err_size) < 0)
+			return -1;
 		tc->count++;
 
 		if (text[pos] == '\0')
 			break;
 		if (text[pos] == ':') {
-			if (p->moves == 0)
+			if (tc->periods[tc->count - 1].moves == 0)
 				return parse_fail(
 				    tc, err, err_size, pos + 1,
 				    "only the last period may be without a move count");

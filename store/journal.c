@@ -13,15 +13,8 @@
 #include "base/log.h"
 #include "base/sha256.h"
 #include "store/faults.h"
+#include "store/journal_int.h"
 #include "store/state.h"
-
-/* A chained line: "CRC32HEX CHAIN RECORD\n". */
-#define CHAINED_EXTRA (2 * JOURNAL_CHAIN_BYTES + 1)
-
-/* The chain's state: start (16 zero bytes), moved on by one record's text. */
-struct journal_chain {
-	unsigned char v[JOURNAL_CHAIN_BYTES];
-};
 
 struct journal {
 	int fd;
@@ -51,7 +44,7 @@ static struct {
 	char id[JOURNAL_KEY_ID_HEX];
 } device_key;
 
-static uint32_t journal_crc32(const void *data, size_t len)
+uint32_t journal_crc32(const void *data, size_t len)
 {
 	static uint32_t table[256];
 	static bool ready;
@@ -76,12 +69,12 @@ static uint32_t journal_crc32(const void *data, size_t len)
 
 /* ------------------------------------------------------------------ the chain */
 
-static void journal_chain_start(struct journal_chain *c)
+void journal_chain_start(struct journal_chain *c)
 {
 	memset(c->v, 0, sizeof(c->v));
 }
 
-static void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
+void journal_chain_next(struct journal_chain *c, const char *record, size_t len)
 {
 	unsigned char d[SHA256_SIZE];
 	struct sha256 h;
@@ -105,7 +98,7 @@ static void chain_next_keyed(struct journal_chain *c, const char *record, size_t
 	memcpy(c->v, d, sizeof(c->v));
 }
 
-static void chain_step(struct journal_chain *c, bool keyed, const char *record, size_t len)
+void journal_chain_step(struct journal_chain *c, bool keyed, const char *record, size_t len)
 {
 	if (keyed)
 		chain_next_keyed(c, record, len);
@@ -131,13 +124,18 @@ const char *journal_key_id(void)
 	return device_key.set ? device_key.id : "";
 }
 
-static void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
+bool journal_key_is(const char *id)
+{
+	return device_key.set && !strcmp(id, device_key.id);
+}
+
+void journal_chain_hex(const struct journal_chain *c, char out[JOURNAL_CHAIN_HEX])
 {
 	sha256_hex(c->v, sizeof(c->v), out);
 }
 
 /* A chain value written as hex (lower case, exactly JOURNAL_CHAIN_HEX - 1 digits). */
-static bool chain_parse(const char *hex, struct journal_chain *c)
+bool journal_chain_parse(const char *hex, struct journal_chain *c)
 {
 	return sha256_unhex(hex, c->v, JOURNAL_CHAIN_BYTES);
 }
@@ -155,7 +153,7 @@ static int chain_line(struct journal_chain *c, bool keyed, const char *line, siz
 	    len + CHAINED_EXTRA > JOURNAL_LINE_MAX + 1)
 		return -1;
 	rlen = len - 10;
-	chain_step(c, keyed, record, rlen);
+	journal_chain_step(c, keyed, record, rlen);
 	journal_chain_hex(c, hex);
 	memcpy(out + 9, hex, JOURNAL_CHAIN_HEX - 1);
 	out[9 + JOURNAL_CHAIN_HEX - 1] = ' ';
@@ -247,9 +245,6 @@ long journal_lines(const struct journal *j)
 
 /* ------------------------------------------------------------------ writing */
 
-static int parse_line(char *line, size_t len, int lineno, struct journal_record *rec,
-		      struct journal_chain *stored, const char **record, size_t *record_len);
-
 /* The chain value of the file's last line (of size bytes), when that line is whole, good
  * and carries one: then it is the chain's state after the whole file. */
 static bool last_line_chain(int fd, off_t size, struct journal_chain *out)
@@ -270,13 +265,10 @@ static bool last_line_chain(int fd, off_t size, struct journal_chain *out)
 	start = start ? start + 1 : buf;
 	len = strlen(start);
 	if (len != (size_t)(got - 1 - (start - buf)) || len > JOURNAL_LINE_MAX ||
-	    parse_line(start, len, 0, &rec, out, &record, &record_len) || !rec.chained)
+	    journal_parse_line(start, len, 0, &rec, out, &record, &record_len) || !rec.chained)
 		return false;
 	return true;
 }
-
-static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn, void *user,
-		struct journal_stats *st, char *err, size_t err_size);
 
 /* The lines of the file at path (its newlines; 0 when it cannot be read), and whether a key
  * note of them names a key: the chain is keyed at its end unless a later note ends it. */
@@ -302,7 +294,7 @@ static long scan_lines(const char *path, bool *keyed)
 		lines++;
 		line[--n] = '\0';
 		if ((size_t)n <= JOURNAL_LINE_MAX &&
-		    !parse_line(line, (size_t)n, 0, &rec, &stored, &record, &record_len) &&
+		    !journal_parse_line(line, (size_t)n, 0, &rec, &stored, &record, &record_len) &&
 		    !strcmp(rec.type, JOURNAL_NOTE_TYPE) &&
 		    !strncmp(rec.args, JOURNAL_KEY_NOTE, strlen(JOURNAL_KEY_NOTE)))
 			*keyed = rec.args[strlen(JOURNAL_KEY_NOTE)] != '-';
@@ -337,12 +329,12 @@ struct journal *journal_open(const char *path, bool sync, char *err, size_t err_
 	} else if (j->synced > 0) {
 		struct journal_stats st;
 
-		if (walk(path, false, true, NULL, NULL, &st, err, err_size) < 0) {
+		if (journal_walk(path, false, true, NULL, NULL, &st, err, err_size) < 0) {
 			close(j->fd);
 			free(j);
 			return NULL;
 		}
-		if (st.chain[0] && chain_parse(st.chain, &j->chain)) {
+		if (st.chain[0] && journal_chain_parse(st.chain, &j->chain)) {
 			j->has_lines = true;
 			snprintf(j->chain_hex, sizeof(j->chain_hex), "%s", st.chain);
 		}
@@ -542,237 +534,4 @@ void journal_mark_synced(struct journal *j, off_t upto)
 		j->synced = upto;
 	if (upto >= journal_size(j))
 		j->dirty = false;
-}
-
-/* Parse one line (without its newline).  0 if good; *stored the chain value it carries
- * (rec->chained), *record and *record_len its record's text. */
-static int parse_line(char *line, size_t len, int lineno, struct journal_record *rec,
-		      struct journal_chain *stored, const char **record, size_t *record_len)
-{
-	char *body, *end, *type_end;
-	unsigned char crc_bytes[4];
-	unsigned long crc;
-	size_t tlen;
-
-	if (len < 11 || line[8] != ' ' || !sha256_unhex(line, crc_bytes, sizeof(crc_bytes)))
-		return -1;
-	crc = strtoul(line, NULL, 16);
-	body = line + 9;
-	if (journal_crc32(body, len - 9) != (uint32_t)crc)
-		return -1;
-	/* A chain value (32 hex digits) before the record, or the earlier format's record (a
-	 * time has at most 20 digits). */
-	rec->chained =
-	    len > 9 + CHAINED_EXTRA && body[CHAINED_EXTRA - 1] == ' ' && chain_parse(body, stored);
-	if (rec->chained)
-		body += CHAINED_EXTRA;
-	*record = body;
-	*record_len = len - (size_t)(body - line);
-	errno = 0;
-	rec->ms = strtoull(body, &end, 10);
-	if (errno || end == body || *end != ' ')
-		return -1;
-	end++;
-	type_end = strchr(end, ' ');
-	tlen = type_end ? (size_t)(type_end - end) : strlen(end);
-	if (tlen == 0 || tlen >= sizeof(rec->type))
-		return -1;
-	memcpy(rec->type, end, tlen);
-	rec->type[tlen] = '\0';
-	rec->args = type_end ? type_end + 1 : "";
-	rec->line = lineno;
-	return 0;
-}
-
-/* The lines seen so far, by CRC and body length, for finding duplicates. */
-struct seen {
-	uint64_t *keys; /* 0: empty slot */
-	size_t size, count;
-};
-
-/* true if key was seen before; else remembers it.  Without memory, nothing is a duplicate. */
-static bool seen_before(struct seen *t, uint64_t key)
-{
-	if (t->count * 2 >= t->size) {
-		size_t size = t->size ? t->size * 2 : 1024;
-		uint64_t *keys = calloc(size, sizeof(*keys));
-
-		if (!keys)
-			return false;
-		for (size_t i = 0; i < t->size; i++) {
-			size_t h;
-
-			if (!t->keys[i])
-				continue;
-			for (h = t->keys[i] % size; keys[h]; h = (h + 1) % size)
-				;
-			keys[h] = t->keys[i];
-		}
-		free(t->keys);
-		t->keys = keys;
-		t->size = size;
-	}
-	for (size_t h = key % t->size;; h = (h + 1) % t->size) {
-		if (t->keys[h] == key)
-			return true;
-		if (!t->keys[h]) {
-			t->keys[h] = key;
-			t->count++;
-			return false;
-		}
-	}
-}
-
-/* A good line's identity: the CRC it carries (checked: that of the rest of the line) and an
- * independent hash of the whole line (FNV-1a), never 0. */
-static uint64_t line_key(const char *line, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)line[i]) * 16777619u;
-	return (uint64_t)strtoul(line, NULL, 16) << 32 | h | 1u;
-}
-
-static void skipped(struct journal_stats *st, int lineno, int *count)
-{
-	(*count)++;
-	if (!st->first_skipped)
-		st->first_skipped = lineno;
-}
-
-/* Read the journal at path: every line in order, the chain followed (see journal.h); quiet:
- * nothing logged (the lines were reported when the journal was read). */
-static int walk(const char *path, bool repair, bool quiet, journal_record_fn fn, void *user,
-		struct journal_stats *st, char *err, size_t err_size)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	long good_end = 0;
-	int lineno = 0;
-	uint64_t run = 0;
-	struct seen seen = {0};
-	struct journal_chain state;
-	bool prev_good = true; /* the line before was read whole and is no duplicate */
-	/* The chain as the last key note set it: plain, keyed with the key given, or keyed
-	 * with a key not given (its values cannot be checked here). */
-	enum { CHAIN_PLAIN, CHAIN_KEYED, CHAIN_OTHER } mode = CHAIN_PLAIN;
-
-	memset(st, 0, sizeof(*st));
-	journal_chain_start(&state);
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((got = getline(&line, &cap, f)) > 0) {
-		size_t len = (size_t)got;
-		struct journal_record rec;
-		struct journal_chain stored, expected;
-		const char *record = NULL;
-		size_t record_len = 0;
-		char why[160] = "";
-
-		lineno++;
-		if (line[len - 1] != '\n') {
-			st->torn_tail = true;
-			if (!quiet)
-				log_warn(LOG_GAME, "%s:%d: torn last line dropped", path, lineno);
-			break;
-		}
-		st->lines++;
-		good_end = ftell(f);
-		line[--len] = '\0';
-		if (len > JOURNAL_LINE_MAX || memchr(line, '\0', len) ||
-		    parse_line(line, len, lineno, &rec, &stored, &record, &record_len)) {
-			journal_chain_next(&state, line, len);
-			prev_good = false;
-			skipped(st, lineno, &st->bad);
-			if (!quiet)
-				log_warn(LOG_GAME, "%s:%d: bad record skipped", path, lineno);
-			continue;
-		}
-		/* A key note sets how the chain goes on from its own line (journal.h). */
-		if (!strcmp(rec.type, JOURNAL_NOTE_TYPE) &&
-		    !strncmp(rec.args, JOURNAL_KEY_NOTE, strlen(JOURNAL_KEY_NOTE))) {
-			const char *id = rec.args + strlen(JOURNAL_KEY_NOTE);
-
-			snprintf(st->key_id, sizeof(st->key_id), "%.*s", (int)strcspn(id, " "), id);
-			mode = !strcmp(st->key_id, "-")				      ? CHAIN_PLAIN
-			       : device_key.set && !strcmp(st->key_id, device_key.id) ? CHAIN_KEYED
-										      : CHAIN_OTHER;
-			if (mode != CHAIN_PLAIN && !st->first_keyed)
-				st->first_keyed = lineno;
-			if (mode == CHAIN_PLAIN && st->first_keyed)
-				st->unkeyed_from = lineno;
-			st->other_key |= mode == CHAIN_OTHER;
-		}
-		rec.keyed = mode != CHAIN_PLAIN;
-		rec.chain_checked = rec.chained && mode != CHAIN_OTHER;
-		expected = state;
-		chain_step(&expected, mode == CHAIN_KEYED, record, record_len);
-		rec.chain_ok = rec.chain_checked && !memcmp(stored.v, expected.v, sizeof(stored.v));
-		state = rec.chained ? stored : expected;
-		if (rec.chained && rec.keyed) {
-			st->keyed++;
-			st->unchecked += !rec.chain_checked;
-		}
-		journal_chain_hex(&state, rec.chain);
-		if (rec.chained)
-			st->chained++;
-		else
-			st->unchained++;
-		/* Each restart begins a run whose times count from 0 again: a line identical to
-		 * one of an earlier run is no block written twice. */
-		if (!strcmp(rec.type, "restart"))
-			run++;
-		if (seen_before(&seen, (line_key(line, len) ^ run * 0x9e3779b97f4a7c15ull) | 1u)) {
-			prev_good = false;
-			skipped(st, lineno, &st->duplicates);
-			if (!quiet)
-				log_warn(LOG_GAME, "%s:%d: duplicate of an earlier record skipped",
-					 path, lineno);
-			continue;
-		}
-		if (rec.chain_checked && !rec.chain_ok && prev_good) {
-			st->chain_breaks++;
-			if (!st->first_chain_break)
-				st->first_chain_break = lineno;
-			if (!quiet)
-				log_warn(LOG_GAME,
-					 "%s:%d: the chain breaks here: this line or one before it "
-					 "was edited",
-					 path, lineno);
-		}
-		prev_good = true;
-		if (fn && fn(user, &rec, why, sizeof(why))) {
-			skipped(st, lineno, &st->refused);
-			log_warn(LOG_GAME, "%s:%d: %s record skipped: %s", path, lineno, rec.type,
-				 why[0] ? why : "refused");
-			continue;
-		}
-		st->taken++;
-	}
-	if (lineno > (st->torn_tail ? 1 : 0))
-		journal_chain_hex(&state, st->chain);
-	free(line);
-	fclose(f);
-	free(seen.keys);
-	if (st->torn_tail && repair && truncate(path, good_end)) {
-		snprintf(err, err_size, "%s: cannot cut the torn last line: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	return st->taken;
-}
-
-int journal_read(const char *path, bool repair, journal_record_fn fn, void *user,
-		 struct journal_stats *stats, char *err, size_t err_size)
-{
-	struct journal_stats local;
-
-	return walk(path, repair, false, fn, user, stats ? stats : &local, err, err_size);
 }

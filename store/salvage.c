@@ -219,6 +219,76 @@ static bool is_result(const char *t, size_t n)
 	return false;
 }
 
+/* A tag line at text + i (its '['): into the tags, or the tags are damaged.  Where the line
+ * ends. */
+static size_t read_tag(struct salvage *sv, const char *text, size_t len, size_t i)
+{
+	size_t j = i;
+
+	while (j < len && text[j] != '\n')
+		j++;
+	if (j < len && sv->tag_count < SALVAGE_TAGS_MAX &&
+	    tag_line(text + i, j - i, &sv->tags[sv->tag_count])) {
+		sv->tag_count++;
+	} else {
+		sv->damaged = true;
+		sv->tags_damaged = true;
+	}
+	return j;
+}
+
+/* A comment at text + i (its '{'): the last move's, with its reading.  Where it ends (past
+ * its '}'), or 0 if the file was cut short inside it. */
+static size_t read_comment(struct reading *rd, const char *text, size_t len, size_t i)
+{
+	struct salvage *sv = rd->sv;
+	bool bad = false;
+	int64_t clk;
+	size_t j;
+
+	for (j = i + 1; j < len && text[j] != '}'; j++)
+		;
+	if (j == len) {
+		/* Cut short inside a comment: its reading is not whole. */
+		sv->damaged = true;
+		return 0;
+	}
+	clk = comment_clk(text + i + 1, j - i - 1, &bad);
+	if (bad)
+		sv->damaged = true;
+	/* One comment a ply, as the store writes it. */
+	if (rd->last >= 0 && grow(rd, rd->last) == 0) {
+		if (sv->plies[rd->last].comment)
+			sv->damaged = true;
+		sv->plies[rd->last].comment = text + i + 1;
+		sv->plies[rd->last].comment_len = j - i - 1;
+	}
+	if (rd->last >= 0 && clk >= 0 && grow(rd, rd->last) == 0) {
+		if (sv->plies[rd->last].clk_ms >= 0 && sv->plies[rd->last].clk_ms != clk) {
+			sv->damaged = true;
+			clk = -1;
+		}
+		sv->plies[rd->last].clk_ms = clk;
+	}
+	return j + 1;
+}
+
+/* The end of the text: without a result it is damaged, and so is a ply read that is not a
+ * move (its text dropped). */
+static void read_end(struct reading *rd)
+{
+	struct salvage *sv = rd->sv;
+
+	if (!sv->has_result)
+		sv->damaged = true;
+	for (int p = 0; p < sv->count; p++)
+		if (rd->slots[p] != SLOT_MOVE) {
+			sv->plies[p].san[0] = '\0';
+			sv->damaged = true;
+		}
+	free(rd->slots);
+}
+
 int salvage_read(struct salvage *sv, const char *text, size_t len, const struct chess_pos *start)
 {
 	struct reading rd = {.sv = sv, .expect = -1, .last = -1};
@@ -234,17 +304,7 @@ int salvage_read(struct salvage *sv, const char *text, size_t len, const struct 
 
 		/* The tag section: whole lines in brackets before the movetext. */
 		if (in_tags && at_line_start && c == '[') {
-			j = i;
-			while (j < len && text[j] != '\n')
-				j++;
-			if (j < len && sv->tag_count < SALVAGE_TAGS_MAX &&
-			    tag_line(text + i, j - i, &sv->tags[sv->tag_count])) {
-				sv->tag_count++;
-			} else {
-				sv->damaged = true;
-				sv->tags_damaged = true;
-			}
-			i = j;
+			i = read_tag(sv, text, len, i);
 			continue;
 		}
 		if (c == '\n') {
@@ -259,35 +319,9 @@ int salvage_read(struct salvage *sv, const char *text, size_t len, const struct 
 		in_tags = false;
 		at_line_start = false;
 		if (c == '{') {
-			bool bad = false;
-			int64_t clk;
-
-			for (j = i + 1; j < len && text[j] != '}'; j++)
-				;
-			if (j == len) {
-				/* Cut short inside a comment: its reading is not whole. */
-				sv->damaged = true;
+			i = read_comment(&rd, text, len, i);
+			if (!i)
 				break;
-			}
-			clk = comment_clk(text + i + 1, j - i - 1, &bad);
-			if (bad)
-				sv->damaged = true;
-			/* One comment a ply, as the store writes it. */
-			if (rd.last >= 0 && grow(&rd, rd.last) == 0) {
-				if (sv->plies[rd.last].comment)
-					sv->damaged = true;
-				sv->plies[rd.last].comment = text + i + 1;
-				sv->plies[rd.last].comment_len = j - i - 1;
-			}
-			if (rd.last >= 0 && clk >= 0 && grow(&rd, rd.last) == 0) {
-				if (sv->plies[rd.last].clk_ms >= 0 &&
-				    sv->plies[rd.last].clk_ms != clk) {
-					sv->damaged = true;
-					clk = -1;
-				}
-				sv->plies[rd.last].clk_ms = clk;
-			}
-			i = j + 1;
 			continue;
 		}
 		if (c == ';') {
@@ -330,14 +364,7 @@ int salvage_read(struct salvage *sv, const char *text, size_t len, const struct 
 		}
 		i = j;
 	}
-	if (!sv->has_result)
-		sv->damaged = true;
-	for (int p = 0; p < sv->count; p++)
-		if (rd.slots[p] != SLOT_MOVE) {
-			sv->plies[p].san[0] = '\0';
-			sv->damaged = true;
-		}
-	free(rd.slots);
+	read_end(&rd);
 	return 0;
 }
 

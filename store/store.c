@@ -1,90 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "store/store.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/fileplace.h"
 #include "base/log.h"
 #include "base/strbuf.h"
-#include "chess/pgn.h"
 #include "store/journal.h"
 #include "store/lock.h"
 #include "store/recovery.h"
 #include "store/sheet.h"
 #include "store/state.h"
+#include "store/store_int.h"
 #include "store/writer.h"
-
-/* Syncs taking their time at once in virtual time, as on the writer's thread: one under way
- * and one waiting, into which later ones are merged (writer.h). */
-#define STORE_SLOW_SYNCS 2
-
-struct store {
-	char dir[256];
-	char serial[64]; /* the device's, for the finished game's scoresheet */
-	bool sync, record_audio, virtual_time;
-	int keep_audio, keep_games;
-	uint64_t keep_audio_bytes;
-	struct voice *voice;
-	struct game_params params; /* a new game's settings */
-	bool have_params;
-	int lock_fd; /* the state directory's lock (lock.h), -1 while none is held */
-	/* The state directory as last made or found (device and inode): another in its place
-	 * is storage unmounted and mounted again. */
-	bool dir_known;
-	dev_t dir_dev;
-	ino_t dir_ino;
-	/* The directory was removed or replaced: the whole record is written again. */
-	bool rewrite;
-	bool copy_due; /* game.record could not be written: again with the next record */
-	struct journal *journal;
-	char journal_game[GAME_ID_MAX]; /* the game whose records the journal file holds */
-	struct sheet *sheet;		/* the scoresheet as last written */
-	struct recovery recovery;	/* what recovery found at start */
-	/* The current game's journal lines, all of them: the ones not yet on disk are written
-	 * when storage works again, and all of them if the file was removed. */
-	char **lines;
-	size_t nlines, lines_cap, written;
-	/* The syncs of the journal, done by the writer off the loop: the journal file's
-	 * generation (a sync's result for an older file is no news), the size the last sync
-	 * asked for, and whether the last one failed. */
-	struct writer *writer;
-	bool writer_threaded;
-	uint64_t journal_gen;
-	off_t sync_asked;
-	bool sync_failed;
-	/* Virtual time: syncs the writer finished that still take their `disk slow` time
-	 * (the journal counts as synced up to `upto` once `due` has come). */
-	struct slow_sync {
-		off_t upto;
-		uint64_t due;
-		uint64_t asked; /* when the first of the syncs it stands for was asked */
-	} slow[STORE_SLOW_SYNCS];
-	int nslow;
-	/* The longest a record waited to reach storage (a sync's time from its asking, in the
-	 * writer's queue and on storage), and what the journal noted of it last. */
-	uint32_t lag_ms, lag_noted_ms;
-	uint64_t now; /* the daemon time of the last record or tick */
-	/* Saving fails: since when, why; the scoresheet to write again. */
-	bool failing;
-	char fail_error[128];
-	uint64_t last_try_ms;
-	bool pgn_due;
-	const struct game *game;
-	void (*notice)(void *user, enum store_notice n);
-	void *notice_user;
-};
 
 const char *store_saving_error(const struct store *s)
 {
@@ -106,7 +41,7 @@ static void lines_clear(struct store *s)
 
 /* Saving failed: said once (log, the arbiter's status, privately to the player); the game
  * goes on in memory. */
-static void saving_failed(struct store *s, const char *what, int err)
+void store_saving_failed(struct store *s, const char *what, int err)
 {
 	snprintf(s->fail_error, sizeof(s->fail_error), "%s: %s", what, strerror(err));
 	if (s->failing)
@@ -115,16 +50,6 @@ static void saving_failed(struct store *s, const char *what, int err)
 	log_error(LOG_GAME, "cannot save the game (%s); kept in memory, retried", s->fail_error);
 	if (s->notice)
 		s->notice(s->notice_user, STORE_NOTICE_FAILING);
-}
-
-static void saving_works(struct store *s)
-{
-	if (!s->failing)
-		return;
-	s->failing = false;
-	log_info(LOG_GAME, "saving works again: the game is on disk whole");
-	if (s->notice)
-		s->notice(s->notice_user, STORE_NOTICE_WORKS);
 }
 
 int store_moves_filled(const struct store *s)
@@ -280,7 +205,7 @@ static void close_journal(struct store *s)
 }
 
 /* A finished game's journal is kept under games/, so the next game starts a new one. */
-static void archive_journal(struct store *s)
+void store_archive_journal(struct store *s)
 {
 	char from[PATH_MAX], to[PATH_MAX];
 
@@ -347,15 +272,13 @@ int store_replay(struct store *s, struct referee *r, char *err, size_t err_size)
 	if (!g->open)
 		return 0;
 	if (recovery_mend_due(&s->recovery)) {
-		saving_failed(s, "the recovered record", errno ? errno : EIO);
+		store_saving_failed(s, "the recovered record", errno ? errno : EIO);
 	} else if (open_journal(s, err, err_size)) {
-		saving_failed(s, "journal", errno);
+		store_saving_failed(s, "journal", errno);
 	}
 	note_recovery(s);
 	return 0;
 }
-
-static int write_pgn(struct store *s, const struct game *g, bool archive_copy);
 
 /* A sync of what the journal holds now, unless one was asked for it already.  Every record
  * is synced, a touch too: a capture in progress depends on its lifts (a power cut that
@@ -372,15 +295,12 @@ static void ask_sync(struct store *s)
 	if (size < 0 || (size <= s->sync_asked && !s->sync_failed))
 		return;
 	if (writer_sync(s->writer, journal_fd(s->journal), size, s->sync, s->journal_gen)) {
-		saving_failed(s, "journal", errno);
+		store_saving_failed(s, "journal", errno);
 		return;
 	}
 	s->sync_asked = size;
 	s->sync_failed = false;
 }
-
-static void take_results(struct store *s);
-static void note_lag(struct store *s);
 
 /* The state directory is no longer the one the store writes: the journal removed (the
  * directory deleted), or another file or directory in its place (the storage unmounted
@@ -415,7 +335,7 @@ static int relock(struct store *s)
 	fd = state_lock(s->dir, true, &holder);
 	if (fd < 0 && errno == EWOULDBLOCK) {
 		snprintf(why, sizeof(why), "%s is in use by process %ld", s->dir, (long)holder);
-		saving_failed(s, why, EBUSY);
+		store_saving_failed(s, why, EBUSY);
 		return -1;
 	}
 	if (s->lock_fd >= 0)
@@ -471,7 +391,7 @@ static int write_whole(struct store *s)
 
 /* The journal's lines not yet on disk, written and their sync asked for; all of them again
  * when the state directory was removed or replaced.  0, or -1 (saving failed). */
-static int flush(struct store *s)
+int store_flush(struct store *s)
 {
 	char path[PATH_MAX], err[256];
 	bool rewritten = false;
@@ -494,7 +414,7 @@ static int flush(struct store *s)
 	if (!s->journal && s->journal_game[0]) {
 		snprintf(path, sizeof(path), "%s/games", s->dir);
 		if (state_mkdir(path)) {
-			saving_failed(s, path, errno);
+			store_saving_failed(s, path, errno);
 			return -1;
 		}
 		dir_found(s);
@@ -504,19 +424,19 @@ static int flush(struct store *s)
 		 * written again whole (with every line since). */
 		if (recovery_mend_due(&s->recovery)) {
 			if (recovery_mend(&s->recovery, s->lines, s->nlines)) {
-				saving_failed(s, "the recovered record", errno);
+				store_saving_failed(s, "the recovered record", errno);
 				return -1;
 			}
 			s->written = s->nlines;
 		} else if (s->rewrite && s->nlines) {
 			if (write_whole(s)) {
-				saving_failed(s, "journal", errno);
+				store_saving_failed(s, "journal", errno);
 				return -1;
 			}
 			s->written = s->nlines;
 		}
 		if (open_journal(s, err, sizeof(err))) {
-			saving_failed(s, "journal", errno);
+			store_saving_failed(s, "journal", errno);
 			return -1;
 		}
 		rewritten = s->rewrite;
@@ -527,12 +447,12 @@ static int flush(struct store *s)
 	for (; s->written < s->nlines; s->written++) {
 		if (journal_append_line(s->journal, s->lines[s->written],
 					strlen(s->lines[s->written]))) {
-			saving_failed(s, "journal", errno);
+			store_saving_failed(s, "journal", errno);
 			return -1;
 		}
 	}
 	ask_sync(s);
-	take_results(s);
+	store_take_results(s);
 	if (s->copy_due && s->nlines) {
 		s->copy_due = false;
 		write_game_copy(s, s->lines[0]);
@@ -540,7 +460,7 @@ static int flush(struct store *s)
 	/* The scoresheets went with the directory: written again at once. */
 	if (rewritten) {
 		if (s->game)
-			write_pgn(s, s->game, true);
+			store_write_pgn(s, s->game, true);
 		if (s->notice)
 			s->notice(s->notice_user, STORE_NOTICE_REPLACED);
 	}
@@ -552,7 +472,7 @@ void store_record(struct store *s, const struct game_record *rec)
 	char args[GAME_RECORD_MAX], line[JOURNAL_LINE_MAX + 1];
 
 	if (rec->type == REC_GAME) {
-		archive_journal(s);
+		store_archive_journal(s);
 		snprintf(s->journal_game, sizeof(s->journal_game), "%s", rec->u.game.id);
 	}
 	if (!s->journal_game[0])
@@ -576,8 +496,8 @@ void store_record(struct store *s, const struct game_record *rec)
 	/* While saving fails, a record waits for the next try with the others. */
 	if (s->failing)
 		return;
-	flush(s);
-	note_lag(s);
+	store_flush(s);
+	store_note_lag(s);
 }
 
 void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
@@ -598,7 +518,7 @@ void store_note(struct store *s, uint64_t ms, const char *fmt, ...)
 		return;
 	}
 	if (!s->failing)
-		flush(s);
+		store_flush(s);
 }
 
 const char *store_dir(const struct store *s)
@@ -614,399 +534,4 @@ const char *store_chain(const struct store *s)
 long store_journal_line(const struct store *s)
 {
 	return s->journal ? journal_lines(s->journal) : 0;
-}
-
-/* Saving works again once every line is written, its sync done, and no scoresheet waits. */
-static void check_works(struct store *s)
-{
-	if (s->failing && s->written == s->nlines && !s->sync_failed && !s->pgn_due &&
-	    (!s->journal || s->sync_asked >= journal_size(s->journal)))
-		saving_works(s);
-}
-
-/* Virtual time: a sync that takes its `disk slow` time in daemon time, after the one under
- * way; one waiting already takes this one in (the writer merges them so). */
-static void slow_sync(struct store *s, off_t upto)
-{
-	uint64_t start;
-
-	if (s->nslow == STORE_SLOW_SYNCS) {
-		if (upto > s->slow[s->nslow - 1].upto)
-			s->slow[s->nslow - 1].upto = upto;
-		return;
-	}
-	start = s->nslow ? s->slow[s->nslow - 1].due : s->now;
-	if (start < s->now)
-		start = s->now;
-	s->slow[s->nslow++] =
-	    (struct slow_sync){.upto = upto, .due = start + state_sync_delay(), .asked = s->now};
-}
-
-/* The longest a record has waited to reach storage, noted in the journal whenever it has
- * grown (by a tenth, 10 ms at least): a restart's bound of the time it gives back covers it
- * (recovery reads the notes). */
-static void note_lag(struct store *s)
-{
-	uint32_t step = s->lag_noted_ms / 10 > 10 ? s->lag_noted_ms / 10 : 10;
-
-	if (s->lag_ms < s->lag_noted_ms + step || s->failing || !s->journal_game[0])
-		return;
-	s->lag_noted_ms = (s->lag_ms + 9) / 10 * 10;
-	store_note(s, s->now, "sync latency=%" PRIu32, s->lag_noted_ms);
-}
-
-/* What the writer finished: a sync's place on storage (in virtual time once its `disk
- * slow` time has come), a failure said and tried again. */
-static void take_results(struct store *s)
-{
-	struct writer_result res[16];
-	int n;
-
-	while ((n = writer_results(s->writer, res, 16)) > 0) {
-		for (int i = 0; i < n; i++) {
-			const struct writer_result *r = &res[i];
-
-			if (r->kind == WRITER_SYNC) {
-				if (r->tag != s->journal_gen || !s->journal)
-					continue;
-				if (r->err) {
-					s->sync_failed = true;
-					saving_failed(s, "journal", r->err);
-					continue;
-				}
-				if (!s->writer_threaded && state_sync_delay()) {
-					slow_sync(s, r->upto);
-				} else {
-					journal_mark_synced(s->journal, r->upto);
-					/* In virtual time a sync takes no daemon time but its
-					 * `disk slow` delay (slow_sync): the machine's own time
-					 * for it (a loaded machine, valgrind) is not the game's. */
-					if (s->writer_threaded && r->latency_ms > s->lag_ms)
-						s->lag_ms = r->latency_ms;
-				}
-				continue;
-			}
-			if (!r->err) {
-				if (strstr(r->path, "/game.pgn"))
-					s->pgn_due = false;
-				continue;
-			}
-			if (strstr(r->path, "/game.record")) {
-				log_warn(LOG_GAME, "%s: %s (the journal keeps the game record)",
-					 r->path, strerror(r->err));
-				s->copy_due = true;
-				continue;
-			}
-			s->pgn_due = true;
-			saving_failed(s, r->path, r->err);
-		}
-	}
-	check_works(s);
-}
-
-int store_fd(const struct store *s)
-{
-	return writer_fd(s->writer);
-}
-
-void store_service(struct store *s, uint64_t now)
-{
-	s->now = now;
-	take_results(s);
-	note_lag(s);
-}
-
-uint64_t store_deadline(const struct store *s)
-{
-	uint64_t t = s->failing ? s->last_try_ms + STORE_RETRY_MS : UINT64_MAX;
-
-	if (s->nslow && s->slow[0].due < t)
-		t = s->slow[0].due;
-	return t;
-}
-
-void store_tick(struct store *s, uint64_t now)
-{
-	s->now = now;
-	while (s->nslow && s->slow[0].due <= now) {
-		if (s->journal)
-			journal_mark_synced(s->journal, s->slow[0].upto);
-		if (s->slow[0].due - s->slow[0].asked > s->lag_ms)
-			s->lag_ms = (uint32_t)(s->slow[0].due - s->slow[0].asked);
-		memmove(s->slow, s->slow + 1, sizeof(s->slow[0]) * (size_t)--s->nslow);
-	}
-	note_lag(s);
-	if (!s->failing || now < s->last_try_ms + STORE_RETRY_MS)
-		return;
-	s->last_try_ms = now;
-	if (flush(s))
-		return;
-	if (s->pgn_due && s->game)
-		write_pgn(s, s->game, game_over(s->game));
-	take_results(s);
-}
-
-static int next_game_number(const char *games_dir)
-{
-	DIR *d = opendir(games_dir);
-	struct dirent *e;
-	int best = 0;
-
-	if (!d)
-		return 1;
-	while ((e = readdir(d))) {
-		int n;
-
-		if (sscanf(e->d_name, "game-%d.", &n) == 1 && n > best)
-			best = n;
-	}
-	closedir(d);
-	return best + 1;
-}
-
-void store_new_game(struct store *s, struct game_params *p)
-{
-	char games[PATH_MAX];
-
-	snprintf(games, sizeof(games), "%s/games", s->dir);
-	snprintf(p->id, sizeof(p->id), "game-%04d", next_game_number(games));
-	if (!s->virtual_time) {
-		time_t t = time(NULL);
-		struct tm tm;
-		char date[16], stamp[20], host[64] = "board";
-		unsigned short rnd = 0;
-		size_t n = strlen(p->id);
-
-		localtime_r(&t, &tm);
-		strftime(date, sizeof(date), "%Y.%m.%d", &tm);
-		game_params_set_tag(p, "Date", date);
-		/* Unique across boards and time: the number, this board's name, the start time
-		 * and a random part, so a journal or archive from another board never takes
-		 * this game's place. */
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
-		if (gethostname(host, sizeof(host) - 1))
-			snprintf(host, sizeof(host), "board");
-		for (char *c = host; *c; c++)
-			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			      (*c >= '0' && *c <= '9')))
-				*c = '_';
-		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-			rnd = (unsigned short)(t ^ getpid());
-		snprintf(p->id + n, sizeof(p->id) - n, "-%.12s-%s-%04x", host, stamp, rnd);
-	}
-}
-
-/* ------------------------------------------------------------------ the scoresheet */
-
-static int write_pgn(struct store *s, const struct game *g, bool archive_copy)
-{
-	char path[PATH_MAX];
-	char *text, *copy;
-	size_t len;
-	int rc = 0;
-
-	if (!g->open)
-		return 0;
-	s->game = g;
-	/* game.pgn is kept before it is written again (recovery); until then it waits. */
-	if (s->recovery.keep_scoresheet) {
-		s->pgn_due = true;
-		return -1;
-	}
-	text = sheet_text(s->sheet, g,
-			  &(struct sheet_anchor){.serial = s->serial,
-						 .chain = store_chain(s),
-						 .line = store_journal_line(s)});
-	if (!text) {
-		log_error(LOG_GAME, "cannot make the scoresheet (out of memory)");
-		return -1;
-	}
-	/* The writer writes and syncs them off the loop; a failure comes back as its result. */
-	len = strlen(text);
-	copy = archive_copy ? strdup(text) : NULL;
-	snprintf(path, sizeof(path), "%s/game.pgn", s->dir);
-	if (writer_replace(s->writer, path, text, len, s->sync)) {
-		saving_failed(s, "game.pgn", errno);
-		rc = -1;
-	}
-	snprintf(path, sizeof(path), "%s/games/%s.pgn", s->dir, g->params.id);
-	if (archive_copy && (!copy || writer_replace(s->writer, path, copy, len, s->sync))) {
-		saving_failed(s, path, copy ? errno : ENOMEM);
-		rc = -1;
-	}
-	if (rc)
-		s->pgn_due = true;
-	take_results(s);
-	return rc;
-}
-
-void store_scoresheet(struct store *s, const struct game *g)
-{
-	write_pgn(s, g, game_over(g));
-}
-
-static int newer_first(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)b, *(char *const *)a);
-}
-
-/* games/ keeps the last `keep` games' files with this suffix (their names sort by game
- * number); older ones go.  The game being played is never among them. */
-static void prune(struct store *s, const char *suffix, int keep, const char *current)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 256];
-	char **names = NULL;
-	size_t n = 0, cap = 0, sl = strlen(suffix);
-	struct dirent *e;
-	DIR *d;
-
-	if (keep < 0)
-		return;
-	snprintf(dir, sizeof(dir), "%s/games", s->dir);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-
-		if (strncmp(e->d_name, "game-", 5) || l <= sl ||
-		    strcmp(e->d_name + l - sl, suffix) ||
-		    (current[0] && !strncmp(e->d_name, current, strlen(current))))
-			continue;
-		if (n == cap) {
-			char **more = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*names));
-
-			if (!more)
-				break;
-			names = more;
-		}
-		if (!(names[n] = strdup(e->d_name)))
-			break;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), newer_first);
-	for (size_t i = 0; i < n; i++) {
-		if ((int)i >= keep) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			if (unlink(path) == 0)
-				log_info(LOG_GAME, "removed %s (kept the last %d)", path, keep);
-		}
-		free(names[i]);
-	}
-	free(names);
-}
-
-/* The finished games' audio records (games/game-*.opus, and the .wav of earlier versions):
- * the newest keep_audio of them, together at most keep_audio_bytes less the room the game
- * in progress keeps (as large as the largest record, at least STORE_AUDIO_ROOM); and
- * fewer while the file system has less than that room free.  The oldest go first. */
-#define STORE_AUDIO_ROOM (2u * 1000 * 1000)
-
-struct audio_file {
-	char name[NAME_MAX + 1];
-	uint64_t size;
-};
-
-static int audio_newer_first(const void *a, const void *b)
-{
-	return strcmp(((const struct audio_file *)b)->name, ((const struct audio_file *)a)->name);
-}
-
-static void prune_audio(struct store *s, const char *current)
-{
-	char dir[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
-	struct audio_file *files = NULL;
-	size_t n = 0, cap = 0, kept = 0;
-	uint64_t room = STORE_AUDIO_ROOM, total = 0, free_bytes = UINT64_MAX;
-	struct statvfs fs;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/games", s->dir);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-		struct stat st;
-
-		if (strncmp(e->d_name, "game-", 5) ||
-		    (!(l > 5 && !strcmp(e->d_name + l - 5, ".opus")) &&
-		     !(l > 4 && !strcmp(e->d_name + l - 4, ".wav"))) ||
-		    (current[0] && !strncmp(e->d_name, current, strlen(current))) ||
-		    fstatat(dirfd(d), e->d_name, &st, 0))
-			continue;
-		if (n == cap) {
-			struct audio_file *more =
-			    realloc(files, (cap = cap ? cap * 2 : 64) * sizeof(*files));
-
-			if (!more)
-				break;
-			files = more;
-		}
-		snprintf(files[n].name, sizeof(files[n].name), "%s", e->d_name);
-		files[n++].size = (uint64_t)st.st_size;
-		if ((uint64_t)st.st_size > room)
-			room = (uint64_t)st.st_size;
-	}
-	closedir(d);
-	if (n)
-		qsort(files, n, sizeof(*files), audio_newer_first);
-	if (statvfs(dir, &fs) == 0)
-		free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
-	while (kept < n && (s->keep_audio < 0 || kept < (size_t)s->keep_audio) &&
-	       (!s->keep_audio_bytes || total + files[kept].size + room <= s->keep_audio_bytes))
-		total += files[kept++].size;
-	while (kept > 0 && free_bytes < room) {
-		free_bytes += files[--kept].size;
-		total -= files[kept].size;
-	}
-	for (size_t i = kept; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
-		if (unlink(path) == 0)
-			log_info(LOG_GAME,
-				 "removed %s (kept the last %zu, %llu MB; %llu MB kept for the "
-				 "game in progress)",
-				 path, kept, (unsigned long long)(total / 1000000),
-				 (unsigned long long)(room / 1000000));
-	}
-	free(files);
-}
-
-void store_game_start(struct store *s, const struct game *g)
-{
-	/* The finished games' files beyond what is kept go (the audio is the large part; PGN
-	 * and journals are small and all kept unless told otherwise). */
-	prune_audio(s, g->params.id);
-	prune(s, ".pgn", s->keep_games, g->params.id);
-	prune(s, ".journal", s->keep_games, g->params.id);
-	if (s->voice && s->record_audio) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/games/%s.opus", s->dir, g->params.id);
-		voice_record_to(s->voice, path);
-	}
-	write_pgn(s, g, true);
-}
-
-void store_close(struct store *s, const struct game *g)
-{
-	flush(s);
-	write_pgn(s, g, true);
-	writer_drain(s->writer);
-	take_results(s);
-	if (s->written < s->nlines)
-		log_error(LOG_GAME, "%zu journal records could not be saved before the stop",
-			  s->nlines - s->written);
-	/* A game whose result is approved is done: its journal is kept under games/.  One
-	 * still waiting for approval (8.7) is resumed at the next start. */
-	if (g->open && g->result.state == RESULT_APPROVED)
-		archive_journal(s);
-}
-
-const struct pgn_game *store_pgn(const struct store *s)
-{
-	return sheet_pgn(s->sheet);
 }

@@ -51,6 +51,12 @@ for c in $commands; do
 	else
 		ok
 	fi
+	# An option it does not know, alone, is bad usage too: never a file's or folder's name.
+	"$tool" "$c" --no-such-option >/dev/null 2>"$work/err" </dev/null
+	rc=$?
+	[ $rc -eq 2 ] && [ -z "$(ls -A "$work/cwd")" ]
+	check $? "annabella $c --no-such-option: exit $rc, not 2, or made: $(ls -A "$work/cwd")"
+	rm -rf "$work/cwd" && mkdir "$work/cwd"
 	# The tool's own list shows each command's usage as --help does.
 	if grep -qxF -f "$work/help-$c" "$work/all" &&
 		[ "$(grep -cxF -f "$work/help-$c" "$work/all")" -ge "$(wc -l <"$work/help-$c")" ]; then

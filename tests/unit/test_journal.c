@@ -25,6 +25,7 @@
 
 /* The module itself: its file-local functions are tested here. */
 #include "store/journal.c"
+#include "store/journal_read.c"
 #include "base/log.h"
 #include "base/sha256.h"
 

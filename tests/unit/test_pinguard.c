@@ -291,18 +291,6 @@ static void test_patient_schedule(void **state)
 	assert_true(best >= 38 && best < 40);
 }
 
-static void test_pin_compare(void **state)
-{
-	(void)state;
-	assert_true(pin_guard_equal("471108", "471108"));
-	assert_false(pin_guard_equal("471109", "471108"));
-	assert_false(pin_guard_equal("47110", "471108"));
-	assert_false(pin_guard_equal("4711080", "471108"));
-	assert_false(pin_guard_equal("", "471108"));
-	assert_false(pin_guard_equal("", ""));
-	assert_false(pin_guard_equal("1234", ""));
-}
-
 static void test_address_keys(void **state)
 {
 	char key[64];
@@ -335,7 +323,6 @@ int main(void)
 	    cmocka_unit_test(test_least_recently_used_goes),
 	    cmocka_unit_test(test_churn_gains_nothing),
 	    cmocka_unit_test(test_patient_schedule),
-	    cmocka_unit_test(test_pin_compare),
 	    cmocka_unit_test(test_address_keys),
 	};
 
