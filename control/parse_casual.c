@@ -28,6 +28,88 @@ static int number_arg(const char *word, long long max, long long *out)
 	return 0;
 }
 
+/* A ply of the game being trained: 0..GAME_MAX_PLIES. */
+static int ply_arg(const char *word, long *ply)
+{
+	char *end;
+
+	*ply = strtol(word, &end, 10);
+	return *end || end == word || *ply < 0 || *ply > GAME_MAX_PLIES ? -1 : 0;
+}
+
+/* engine on [white|black] [elo N [asked N] | level N] [NAME...] */
+static int engine_on(const struct control_words *ws, struct game_command *g, struct game_reply *err)
+{
+	int at = 2;
+
+	g->engine_op = ENGINE_OP_ON;
+	if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
+		g->color = game_color_parse(ws->w[at++]);
+	/* Its strength as set: elo N [asked N] | level N. */
+	while (at + 1 < ws->n && (!strcmp(ws->w[at], "elo") || !strcmp(ws->w[at], "asked") ||
+				  !strcmp(ws->w[at], "level"))) {
+		long long v;
+		int *into = ws->w[at][0] == 'e'	  ? &g->engine_elo
+			    : ws->w[at][0] == 'a' ? &g->engine_asked
+						  : &g->engine_level;
+
+		if (number_arg(ws->w[at + 1], 10000, &v))
+			return bad_word(err, REPLY_WANT_ENGINE_STRENGTH, ws->w[at + 1]);
+		*into = (int)v;
+		at += 2;
+	}
+	if (at < ws->n) {
+		/* The engine's name, as the training process says it. */
+		if (strlen(ws->rest[at]) >= sizeof(g->text))
+			return fail(err, REPLY_ENGINE_NAME_TOO_LONG,
+				    REPLY_ARGS(REPLY_N("max", sizeof(g->text) - 1)));
+		copy(g->text, sizeof(g->text), ws->rest[at]);
+	}
+	return 0;
+}
+
+/* engine eval PLY cp N | mate N: the evaluation for White. */
+static int engine_eval(const struct control_words *ws, struct game_command *g,
+		       struct game_reply *err)
+{
+	char *end;
+	long ply, v;
+
+	if (ply_arg(ws->w[2], &ply))
+		return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
+	errno = 0;
+	v = strtol(ws->w[4], &end, 10);
+	/* A mate in 0 is a game over: no evaluation. */
+	if (errno || *end || end == ws->w[4] || v < -100000 || v > 100000 ||
+	    (ws->w[3][0] == 'm' && (v == 0 || v < -500 || v > 500)))
+		return bad_word(err, REPLY_WANT_EVAL, ws->w[4]);
+	g->engine_op = ENGINE_OP_EVAL;
+	g->ply = (int)ply;
+	if (ws->w[3][0] == 'm') {
+		g->engine_mate = (int)v;
+		g->engine_cp = v > 0 ? 100000 : -100000;
+	} else {
+		g->engine_cp = (int)v;
+	}
+	return 0;
+}
+
+/* engine hint PLY MOVE: the move the engine hints at that ply. */
+static int engine_hint(const struct control_words *ws, struct game_command *g,
+		       struct game_reply *err)
+{
+	long ply;
+
+	if (ply_arg(ws->w[2], &ply))
+		return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
+	if (strlen(ws->w[3]) >= sizeof(g->move))
+		return bad_word(err, REPLY_NOT_A_MOVE, ws->w[3]);
+	g->engine_op = ENGINE_OP_HINT;
+	g->ply = (int)ply;
+	copy(g->move, sizeof(g->move), ws->w[3]);
+	return 0;
+}
+
 /* engine on [white|black] [NAME...] | off [REASON] | wait | hint PLY MOVE (docs/training.md
  * "Training and study") */
 int control_p_engine(const struct control_words *ws, struct control_request *req,
@@ -38,35 +120,8 @@ int control_p_engine(const struct control_words *ws, struct control_request *req
 
 	g->kind = CMD_ENGINE;
 	g->engine_level = -1;
-	if (!strcmp(op, "on")) {
-		int at = 2;
-
-		g->engine_op = ENGINE_OP_ON;
-		if (at < ws->n && game_color_parse(ws->w[at]) >= 0)
-			g->color = game_color_parse(ws->w[at++]);
-		/* Its strength as set: elo N [asked N] | level N. */
-		while (at + 1 < ws->n &&
-		       (!strcmp(ws->w[at], "elo") || !strcmp(ws->w[at], "asked") ||
-			!strcmp(ws->w[at], "level"))) {
-			long long v;
-			int *into = ws->w[at][0] == 'e'	  ? &g->engine_elo
-				    : ws->w[at][0] == 'a' ? &g->engine_asked
-							  : &g->engine_level;
-
-			if (number_arg(ws->w[at + 1], 10000, &v))
-				return bad_word(err, REPLY_WANT_ENGINE_STRENGTH, ws->w[at + 1]);
-			*into = (int)v;
-			at += 2;
-		}
-		if (at < ws->n) {
-			/* The engine's name, as the training process says it. */
-			if (strlen(ws->rest[at]) >= sizeof(g->text))
-				return fail(err, REPLY_ENGINE_NAME_TOO_LONG,
-					    REPLY_ARGS(REPLY_N("max", sizeof(g->text) - 1)));
-			copy(g->text, sizeof(g->text), ws->rest[at]);
-		}
-		return 0;
-	}
+	if (!strcmp(op, "on"))
+		return engine_on(ws, g, err);
 	if (!strcmp(op, "off")) {
 		int end = ws->n == 3 ? game_engine_end_parse(ws->w[2]) : ENGINE_END_NORMAL;
 
@@ -86,43 +141,11 @@ int control_p_engine(const struct control_words *ws, struct control_request *req
 		g->engine_accept = !strcmp(ws->w[2], "accept");
 		return 0;
 	}
-	/* engine eval PLY cp N | mate N: the evaluation for White. */
 	if (!strcmp(op, "eval") && ws->n == 5 &&
-	    (!strcmp(ws->w[3], "cp") || !strcmp(ws->w[3], "mate"))) {
-		char *end;
-		long ply = strtol(ws->w[2], &end, 10), v;
-
-		if (*end || end == ws->w[2] || ply < 0 || ply > GAME_MAX_PLIES)
-			return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
-		errno = 0;
-		v = strtol(ws->w[4], &end, 10);
-		/* A mate in 0 is a game over: no evaluation. */
-		if (errno || *end || end == ws->w[4] || v < -100000 || v > 100000 ||
-		    (ws->w[3][0] == 'm' && (v == 0 || v < -500 || v > 500)))
-			return bad_word(err, REPLY_WANT_EVAL, ws->w[4]);
-		g->engine_op = ENGINE_OP_EVAL;
-		g->ply = (int)ply;
-		if (ws->w[3][0] == 'm') {
-			g->engine_mate = (int)v;
-			g->engine_cp = v > 0 ? 100000 : -100000;
-		} else {
-			g->engine_cp = (int)v;
-		}
-		return 0;
-	}
-	if (!strcmp(op, "hint") && ws->n == 4) {
-		char *end;
-		long ply = strtol(ws->w[2], &end, 10);
-
-		if (*end || end == ws->w[2] || ply < 0 || ply > GAME_MAX_PLIES)
-			return bad_word(err, REPLY_WANT_HINT_PLY, ws->w[2]);
-		if (strlen(ws->w[3]) >= sizeof(g->move))
-			return bad_word(err, REPLY_NOT_A_MOVE, ws->w[3]);
-		g->engine_op = ENGINE_OP_HINT;
-		g->ply = (int)ply;
-		copy(g->move, sizeof(g->move), ws->w[3]);
-		return 0;
-	}
+	    (!strcmp(ws->w[3], "cp") || !strcmp(ws->w[3], "mate")))
+		return engine_eval(ws, g, err);
+	if (!strcmp(op, "hint") && ws->n == 4)
+		return engine_hint(ws, g, err);
 	return usage(ws, req->command->usage, err);
 }
 
@@ -242,38 +265,27 @@ static int online_tags(const char *p, struct game_command *g, struct game_reply 
 	}
 }
 
-/* online on | off | wait | begin COLOR TC ID [NAME "VALUE"]... | move PLY UCI [W_MS B_MS RUN]
- * | clock W_MS B_MS RUN | back PLIES sync|refused|takeback | result STATUS [WINNER] | say NEWS
- * | offers [OFFER...] | gone SECONDS|back (docs/online.md "Playing online") */
-int control_p_online(const struct control_words *ws, struct control_request *req,
-		     struct game_reply *err)
+/* W_MS B_MS RUN from the word at `at`: the server's clock. */
+static int online_clock(const struct control_words *ws, int at, struct game_command *g)
 {
-	static const struct {
-		const char *word;
-		enum game_online_op op;
-		int min, max; /* arguments after the word */
-	} ops[] = {
-	    {"on", ONLINE_OP_ON, 0, 0},	    {"off", ONLINE_OP_OFF, 0, 0},
-	    {"wait", ONLINE_OP_WAIT, 0, 0}, {"begin", ONLINE_OP_BEGIN, 3, CONTROL_MAX_WORDS},
-	    {"move", ONLINE_OP_MOVE, 2, 5}, {"clock", ONLINE_OP_CLOCK, 3, 3},
-	    {"back", ONLINE_OP_BACK, 2, 2}, {"result", ONLINE_OP_RESULT, 1, 2},
-	    {"say", ONLINE_OP_SAY, 1, 1},   {"offers", ONLINE_OP_OFFERS, 0, 4},
-	    {"gone", ONLINE_OP_GONE, 1, 1},
-	};
-	struct game_command *g = &req->game;
-	const char *op = ws->n > 1 ? ws->w[1] : "";
-	int args = ws->n - 2, at = -1;
 	long long v, w;
 
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(op, ops[i].word))
-			at = (int)i;
-	if (at < 0 || args < ops[at].min || args > ops[at].max ||
-	    (ops[at].op == ONLINE_OP_MOVE && args != 2 && args != 5))
-		return usage(ws, req->command->usage, err);
-	g->kind = CMD_ONLINE;
-	g->online_op = ops[at].op;
-	g->white_ms = g->black_ms = -1;
+	if (number_arg(ws->w[at], TC_MAX_SECONDS * 1000LL * 4, &v) ||
+	    number_arg(ws->w[at + 1], TC_MAX_SECONDS * 1000LL * 4, &w) ||
+	    running_arg(ws->w[at + 2], &g->color))
+		return -1;
+	g->white_ms = v;
+	g->black_ms = w;
+	return 0;
+}
+
+/* The arguments of `online OP`, `args` of them, as many as the op takes. */
+static int online_args(const struct control_words *ws, struct control_request *req, int args,
+		       struct game_reply *err)
+{
+	struct game_command *g = &req->game;
+	long long v;
+
 	switch (g->online_op) {
 	case ONLINE_OP_BEGIN:
 		if (color_arg(ws->w[2], &g->color, err))
@@ -290,21 +302,9 @@ int control_p_online(const struct control_words *ws, struct control_request *req
 		copy(g->move, sizeof(g->move), ws->w[3]);
 		if (args == 2)
 			return 0;
-		if (number_arg(ws->w[4], TC_MAX_SECONDS * 1000LL * 4, &v) ||
-		    number_arg(ws->w[5], TC_MAX_SECONDS * 1000LL * 4, &w) ||
-		    running_arg(ws->w[6], &g->color))
-			return usage(ws, req->command->usage, err);
-		g->white_ms = v;
-		g->black_ms = w;
-		return 0;
+		return online_clock(ws, 4, g) ? usage(ws, req->command->usage, err) : 0;
 	case ONLINE_OP_CLOCK:
-		if (number_arg(ws->w[2], TC_MAX_SECONDS * 1000LL * 4, &v) ||
-		    number_arg(ws->w[3], TC_MAX_SECONDS * 1000LL * 4, &w) ||
-		    running_arg(ws->w[4], &g->color))
-			return usage(ws, req->command->usage, err);
-		g->white_ms = v;
-		g->black_ms = w;
-		return 0;
+		return online_clock(ws, 2, g) ? usage(ws, req->command->usage, err) : 0;
 	case ONLINE_OP_BACK:
 		if (number_arg(ws->w[2], GAME_MAX_PLIES, &v))
 			return bad_word(err, REPLY_WANT_PLY, ws->w[2]);
@@ -340,6 +340,40 @@ int control_p_online(const struct control_words *ws, struct control_request *req
 	default:
 		return 0;
 	}
+}
+
+/* online on | off | wait | begin COLOR TC ID [NAME "VALUE"]... | move PLY UCI [W_MS B_MS RUN]
+ * | clock W_MS B_MS RUN | back PLIES sync|refused|takeback | result STATUS [WINNER] | say NEWS
+ * | offers [OFFER...] | gone SECONDS|back (docs/online.md "Playing online") */
+int control_p_online(const struct control_words *ws, struct control_request *req,
+		     struct game_reply *err)
+{
+	static const struct {
+		const char *word;
+		enum game_online_op op;
+		int min, max; /* arguments after the word */
+	} ops[] = {
+	    {"on", ONLINE_OP_ON, 0, 0},	    {"off", ONLINE_OP_OFF, 0, 0},
+	    {"wait", ONLINE_OP_WAIT, 0, 0}, {"begin", ONLINE_OP_BEGIN, 3, CONTROL_MAX_WORDS},
+	    {"move", ONLINE_OP_MOVE, 2, 5}, {"clock", ONLINE_OP_CLOCK, 3, 3},
+	    {"back", ONLINE_OP_BACK, 2, 2}, {"result", ONLINE_OP_RESULT, 1, 2},
+	    {"say", ONLINE_OP_SAY, 1, 1},   {"offers", ONLINE_OP_OFFERS, 0, 4},
+	    {"gone", ONLINE_OP_GONE, 1, 1},
+	};
+	struct game_command *g = &req->game;
+	const char *op = ws->n > 1 ? ws->w[1] : "";
+	int args = ws->n - 2, at = -1;
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(op, ops[i].word))
+			at = (int)i;
+	if (at < 0 || args < ops[at].min || args > ops[at].max ||
+	    (ops[at].op == ONLINE_OP_MOVE && args != 2 && args != 5))
+		return usage(ws, req->command->usage, err);
+	g->kind = CMD_ONLINE;
+	g->online_op = ops[at].op;
+	g->white_ms = g->black_ms = -1;
+	return online_args(ws, req, args, err);
 }
 
 /* review load [FEN] | add UCI... | variation LINE PLY | annotate LINE PLY TEXT | begin |

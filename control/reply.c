@@ -333,12 +333,177 @@ static void on_move(struct json_writer *w, const struct game *g)
 	json_end(w);
 }
 
+/* The last move made, as its ply, SAN and the words it was announced with; null before the first.
+ */
+static void last_move(struct json_writer *w, const struct game *g,
+		      const struct control_status_extra *x)
+{
+	int last = game_plies(g) - 1;
+
+	if (last < 0) {
+		json_null(w, "last_move");
+		return;
+	}
+	json_object(w, "last_move");
+	json_int(w, "ply", last + 1);
+	json_string(w, "san", g->plies[last].san);
+	json_string(w, "words", x->last_move_words);
+	json_end(w);
+}
+
+/* What resuming made of the journal and the scoresheet, and whether saving works. */
+static void record(struct json_writer *w, const struct control_status_extra *x)
+{
+	json_object(w, "record");
+	json_int(w, "skipped", x->record.skipped);
+	json_int(w, "bad", x->record.bad);
+	json_int(w, "duplicates", x->record.duplicates);
+	json_int(w, "refused", x->record.refused);
+	json_int(w, "first_skipped_line", x->record.first_skipped_line);
+	json_int(w, "moves_from_scoresheet", x->record.moves_from_scoresheet);
+	json_int(w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
+	json_string(w, "scoresheet_kept", x->record.scoresheet_kept);
+	json_int(w, "readings_from_scoresheet", x->record.readings_from_scoresheet);
+	json_int(w, "readings_from_presses", x->record.readings_from_presses);
+	json_int(w, "reordered", x->record.reordered);
+	json_string(w, "foreign_journal", x->record.foreign_journal);
+	json_int(w, "moves_lost", x->record.moves_lost);
+	json_int(w, "readings_missing", x->record.readings_missing);
+	json_bool(w, "from_scoresheet", x->record.from_scoresheet);
+	json_bool(w, "saving", !x->record.saving_fails);
+	json_string(w, "saving_error", x->record.saving_error);
+	json_end(w);
+}
+
+/* The journal's hash chain: null when the journal has none. */
+static void journal(struct json_writer *w, const struct control_status_extra *x)
+{
+	if (!x->journal.chain || !x->journal.chain[0]) {
+		json_null(w, "journal");
+		return;
+	}
+	json_object(w, "journal");
+	json_int(w, "line", x->journal.line);
+	json_string(w, "chain", x->journal.chain);
+	json_string(w, "key", x->journal.key);
+	json_end(w);
+}
+
+/* An integer that is null when unknown (negative). */
+static void int_or_null(struct json_writer *w, const char *key, int n)
+{
+	if (n >= 0)
+		json_int(w, key, n);
+	else
+		json_null(w, key);
+}
+
+/* The supply and the battery: null when power is not monitored. */
+static void power(struct json_writer *w, const struct control_status_extra *x)
+{
+	if (!x->power.monitored) {
+		json_null(w, "power");
+		return;
+	}
+	json_object(w, "power");
+	json_string(w, "state", x->power.state);
+	if (x->power.undervoltage_sensor)
+		json_bool(w, "undervoltage", x->power.undervoltage);
+	else
+		json_null(w, "undervoltage");
+	if (x->power.battery) {
+		json_object(w, "battery");
+		json_string(w, "status", x->power.battery_status);
+		int_or_null(w, "percent", x->power.percent);
+		int_or_null(w, "minutes_left", x->power.minutes_left);
+		json_end(w);
+	} else {
+		json_null(w, "battery");
+	}
+	json_end(w);
+}
+
+/* A count per color, as {"white":..,"black":..}. */
+static void per_color(struct json_writer *w, const char *key, const int count[2])
+{
+	json_object(w, key);
+	json_int(w, "white", count[0]);
+	json_int(w, "black", count[1]);
+	json_end(w);
+}
+
+/* Illegal moves, empty presses and the presses that completed no move the game knows, as
+ * `illegal` would rule them. */
+static void presses(struct json_writer *w, const struct game *g)
+{
+	per_color(w, "illegal", g->illegal_count);
+	per_color(w, "empty_presses", g->empty_presses);
+	json_object(w, "open_presses");
+	for (int c = 0; c < 2; c++) {
+		if (g->open_press[c].open)
+			json_string(w, game_color_name(c),
+				    game_press_kind_name(g->open_press[c].kind));
+		else
+			json_null(w, game_color_name(c));
+	}
+	json_end(w);
+}
+
+/* The arbiter's notes, each after its ply. */
+static void notes(struct json_writer *w, const struct game *g)
+{
+	json_array(w, "notes");
+	for (int i = 0; i < g->note_count; i++) {
+		json_object(w, NULL);
+		json_int(w, "after_ply", g->notes[i].ply + 1);
+		json_string(w, "text", g->notes[i].text);
+		json_end(w);
+	}
+	json_end(w);
+}
+
+/* The draw offer standing and how many were made. */
+static void draw_offer(struct json_writer *w, const struct game *g)
+{
+	if (g->offer_color >= 0)
+		json_string(w, "draw_offer", game_color_name(g->offer_color));
+	else
+		json_null(w, "draw_offer");
+	json_int(w, "draw_offers", g->offers);
+}
+
+static void tags(struct json_writer *w, const struct game *g)
+{
+	json_object(w, "tags");
+	for (int i = 0; i < g->params.tag_count; i++)
+		json_string(w, g->params.tags[i].name, g->params.tags[i].value);
+	json_end(w);
+}
+
+/* The game's identity: position, start, sides, mode, rules and language. */
+static void identity(struct json_writer *w, const struct game *g,
+		     const struct control_status_extra *x)
+{
+	char fen[CHESS_FEN_MAX];
+
+	chess_fen_format(game_position(g), fen, sizeof(fen));
+	json_string(w, "game", g->params.id);
+	json_string(w, "fen", fen);
+	chess_fen_format(&g->start, fen, sizeof(fen));
+	json_string(w, "start_fen", fen);
+	json_int(w, "plies", game_plies(g));
+	json_string(w, "to_move", game_color_name(game_position(g)->side));
+	on_move(w, g);
+	json_string(w, "player", game_color_name(g->params.player));
+	json_string(w, "mode", game_mode_name(g->params.mode));
+	json_string(w, "rules", rules_edition_name(g->params.edition));
+	json_string(w, "lang", x->lang);
+}
+
 void control_reply_status(struct strbuf *out, const struct game *g,
 			  const struct control_status_extra *x)
 {
 	struct json_writer w;
-	char fen[CHESS_FEN_MAX];
-	int last = game_plies(g) - 1;
 
 	json_init(&w, out);
 	json_object(&w, NULL);
@@ -350,124 +515,23 @@ void control_reply_status(struct strbuf *out, const struct game *g,
 		json_end(&w);
 		return;
 	}
-	chess_fen_format(game_position(g), fen, sizeof(fen));
-	json_string(&w, "game", g->params.id);
-	json_string(&w, "fen", fen);
-	chess_fen_format(&g->start, fen, sizeof(fen));
-	json_string(&w, "start_fen", fen);
-	json_int(&w, "plies", game_plies(g));
-	json_string(&w, "to_move", game_color_name(game_position(g)->side));
-	on_move(&w, g);
-	json_string(&w, "player", game_color_name(g->params.player));
-	json_string(&w, "mode", game_mode_name(g->params.mode));
-	json_string(&w, "rules", rules_edition_name(g->params.edition));
-	json_string(&w, "lang", x->lang);
+	identity(&w, g, x);
 	clock_status(&w, g, x->now);
-	if (last >= 0) {
-		json_object(&w, "last_move");
-		json_int(&w, "ply", last + 1);
-		json_string(&w, "san", g->plies[last].san);
-		json_string(&w, "words", x->last_move_words);
-		json_end(&w);
-	} else {
-		json_null(&w, "last_move");
-	}
+	last_move(&w, g, x);
 	flows(&w, g, x);
-	json_object(&w, "record");
-	json_int(&w, "skipped", x->record.skipped);
-	json_int(&w, "bad", x->record.bad);
-	json_int(&w, "duplicates", x->record.duplicates);
-	json_int(&w, "refused", x->record.refused);
-	json_int(&w, "first_skipped_line", x->record.first_skipped_line);
-	json_int(&w, "moves_from_scoresheet", x->record.moves_from_scoresheet);
-	json_int(&w, "scoresheet_kept_plies", x->record.scoresheet_kept_plies);
-	json_string(&w, "scoresheet_kept", x->record.scoresheet_kept);
-	json_int(&w, "readings_from_scoresheet", x->record.readings_from_scoresheet);
-	json_int(&w, "readings_from_presses", x->record.readings_from_presses);
-	json_int(&w, "reordered", x->record.reordered);
-	json_string(&w, "foreign_journal", x->record.foreign_journal);
-	json_int(&w, "moves_lost", x->record.moves_lost);
-	json_int(&w, "readings_missing", x->record.readings_missing);
-	json_bool(&w, "from_scoresheet", x->record.from_scoresheet);
-	json_bool(&w, "saving", !x->record.saving_fails);
-	json_string(&w, "saving_error", x->record.saving_error);
-	json_end(&w);
-	if (x->journal.chain && x->journal.chain[0]) {
-		json_object(&w, "journal");
-		json_int(&w, "line", x->journal.line);
-		json_string(&w, "chain", x->journal.chain);
-		json_string(&w, "key", x->journal.key);
-		json_end(&w);
-	} else {
-		json_null(&w, "journal");
-	}
-	if (x->power.monitored) {
-		json_object(&w, "power");
-		json_string(&w, "state", x->power.state);
-		if (x->power.undervoltage_sensor)
-			json_bool(&w, "undervoltage", x->power.undervoltage);
-		else
-			json_null(&w, "undervoltage");
-		if (x->power.battery) {
-			json_object(&w, "battery");
-			json_string(&w, "status", x->power.battery_status);
-			if (x->power.percent >= 0)
-				json_int(&w, "percent", x->power.percent);
-			else
-				json_null(&w, "percent");
-			if (x->power.minutes_left >= 0)
-				json_int(&w, "minutes_left", x->power.minutes_left);
-			else
-				json_null(&w, "minutes_left");
-			json_end(&w);
-		} else {
-			json_null(&w, "battery");
-		}
-		json_end(&w);
-	} else {
-		json_null(&w, "power");
-	}
-	json_object(&w, "illegal");
-	json_int(&w, "white", g->illegal_count[0]);
-	json_int(&w, "black", g->illegal_count[1]);
-	json_end(&w);
-	json_object(&w, "empty_presses");
-	json_int(&w, "white", g->empty_presses[0]);
-	json_int(&w, "black", g->empty_presses[1]);
-	json_end(&w);
-	/* Presses that completed no move the game knows, as `illegal` would rule them. */
-	json_object(&w, "open_presses");
-	for (int c = 0; c < 2; c++) {
-		if (g->open_press[c].open)
-			json_string(&w, game_color_name(c),
-				    game_press_kind_name(g->open_press[c].kind));
-		else
-			json_null(&w, game_color_name(c));
-	}
-	json_end(&w);
-	json_array(&w, "notes");
-	for (int i = 0; i < g->note_count; i++) {
-		json_object(&w, NULL);
-		json_int(&w, "after_ply", g->notes[i].ply + 1);
-		json_string(&w, "text", g->notes[i].text);
-		json_end(&w);
-	}
-	json_end(&w);
-	if (g->offer_color >= 0)
-		json_string(&w, "draw_offer", game_color_name(g->offer_color));
-	else
-		json_null(&w, "draw_offer");
-	json_int(&w, "draw_offers", g->offers);
+	record(&w, x);
+	journal(&w, x);
+	power(&w, x);
+	presses(&w, g);
+	notes(&w, g);
+	draw_offer(&w, g);
 	claim(&w, g, x->audience);
 	fairplay(&w, g, x->audience);
 	result(&w, g);
 	json_int(&w, "restarts", g->restarts);
 	training(&w, x);
 	online(&w, x);
-	json_object(&w, "tags");
-	for (int i = 0; i < g->params.tag_count; i++)
-		json_string(&w, g->params.tags[i].name, g->params.tags[i].value);
-	json_end(&w);
+	tags(&w, g);
 	code_only(&w, REPLY_STATUS);
 	json_end(&w);
 }

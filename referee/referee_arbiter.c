@@ -41,28 +41,25 @@ static int named_ply(const struct game *g, const struct game_command *cmd)
  * relayer): a second person relaying the same ply at the same time is refused and told
  * who relayed it, never taken as a correction.  Without a ply, the relay is for the
  * opponent's move as the game stands, as it always was. */
-void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now)
+/* The ply (1-based) the relay is for, or 0 when it is refused with the reason: a ply before
+ * the game or ahead of it, or the player's own. */
+static int relay_target(struct referee *r, const struct game_command *cmd, uint64_t now)
 {
 	struct game *g = &r->g;
-	int player = g->params.player, plies = game_plies(g), last = plies - 1;
+	int player = g->params.player, plies = game_plies(g);
 	int named = named_ply(g, cmd), target;
-	struct chess_pos pos;
-	struct chess_error err;
-	bool correction = false;
-	chess_move m;
-	char name[40];
 
 	if (named < 0) {
 		ref_answer(r, cmd, now, REPLY_RELAY_BEFORE_START,
 			   REPLY_ARGS(REPLY_N("move_number", cmd->move_number),
 				      REPLY_N("first", g->start.fullmove_number)));
-		return;
+		return 0;
 	}
 	if (named > plies + 1) {
 		ref_answer(r, cmd, now, REPLY_RELAY_AHEAD,
 			   REPLY_ARGS(REPLY_N("ply", named), REPLY_N("plies", plies),
 				      REPLY_N("next", plies + 1)));
-		return;
+		return 0;
 	}
 	/* Without a ply: the opponent's next move, or their last before their press. */
 	target = named ? named : game_position(g)->side == player ? plies : plies + 1;
@@ -75,47 +72,89 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 			ref_answer(r, cmd, now, REPLY_RELAY_PLAYERS_PLY,
 				   REPLY_ARGS(REPLY_N("ply", target),
 					      REPLY_S("color", game_color_name(player))));
-		return;
+		return 0;
 	}
+	return target;
+}
+
+/* A relay of a ply in the game (`name` names it): true when it corrects the last one, before
+ * the opponent's press, and that one is withdrawn for it; otherwise answered (the same move
+ * once more, a ply past, another's relay, too late) and false. */
+static bool relay_corrects(struct referee *r, const struct game_command *cmd,
+			   const struct chess_pos *pos, chess_move m, int target, const char *name,
+			   uint64_t now)
+{
+	struct game *g = &r->g;
+	int plies = game_plies(g), last = plies - 1;
+
+	if (m == g->plies[target - 1].move) {
+		ref_answer(r, cmd, now, REPLY_RELAY_IN_GAME, REPLY_ARGS(PLY_ARGS(target, name)));
+		return false;
+	}
+	if (target < plies) {
+		ref_answer(r, cmd, now, REPLY_RELAY_PAST,
+			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_N("plies", plies)));
+		return false;
+	}
+	if (named_ply(g, cmd) && (g->plies[last].flags & GAME_PLY_RELAYED) &&
+	    g->relayed_ply == last && strcmp(g->relayed_by, cmd->author[0] ? cmd->author : "-")) {
+		char san[CHESS_SAN_MAX];
+
+		chess_move_to_san(pos, m, san, sizeof(san));
+		ref_answer(r, cmd, now, REPLY_RELAY_TAKEN,
+			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("by", g->relayed_by),
+				      REPLY_S("move", san)));
+		return false;
+	}
+	if (g->plies[last].flags & GAME_PLY_COMPLETE) {
+		ref_answer(r, cmd, now, REPLY_RELAY_TOO_LATE, REPLY_ARGS(PLY_ARGS(target, name)));
+		return false;
+	}
+	if (ref_withdraw_last(r, cmd->author, now)) {
+		ref_answer(r, cmd, now, REPLY_RELAY_NOT_WITHDRAWN,
+			   REPLY_ARGS(PLY_ARGS(target, name)));
+		return false;
+	}
+	return true;
+}
+
+/* The relayed move is in the game: said so, with the move it replaced for a correction. */
+static void relay_answer_made(struct referee *r, const struct game_command *cmd, int target,
+			      bool correction, const char *replaced, uint64_t now)
+{
+	char name[40];
+
+	game_ply_name(&r->g, target - 1, name, sizeof(name));
+	if (correction)
+		ref_answer(r, cmd, now, REPLY_RELAYED_CORRECTION,
+			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("replaced", replaced)));
+	else
+		ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
+}
+
+void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	struct game *g = &r->g;
+	int target = relay_target(r, cmd, now);
+	struct chess_pos pos;
+	struct chess_error err;
+	bool correction = false;
+	chess_move m;
+	char name[40] = "";
+
+	if (target < 1)
+		return;
 	game_position_before(g, target - 1, &pos);
 	if (chess_move_parse_lang(&pos, cmd->move, cmd->lang, &m, &err)) {
 		ref_answer_not_legal(r, cmd, now, pos.side, &err);
 		return;
 	}
-	if (target <= plies) {
+	if (target <= game_plies(g)) {
 		/* A ply in the game: the same move once more, or a correction of the last one
 		 * before the opponent's press. */
 		game_ply_name(g, target - 1, name, sizeof(name));
-		if (m == g->plies[target - 1].move) {
-			ref_answer(r, cmd, now, REPLY_RELAY_IN_GAME,
-				   REPLY_ARGS(PLY_ARGS(target, name)));
+		if (!relay_corrects(r, cmd, &pos, m, target, name, now))
 			return;
-		}
-		if (target < plies) {
-			ref_answer(r, cmd, now, REPLY_RELAY_PAST,
-				   REPLY_ARGS(PLY_ARGS(target, name), REPLY_N("plies", plies)));
-			return;
-		}
-		if (named && (g->plies[last].flags & GAME_PLY_RELAYED) && g->relayed_ply == last &&
-		    strcmp(g->relayed_by, cmd->author[0] ? cmd->author : "-")) {
-			char san[CHESS_SAN_MAX];
-
-			chess_move_to_san(&pos, m, san, sizeof(san));
-			ref_answer(r, cmd, now, REPLY_RELAY_TAKEN,
-				   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("by", g->relayed_by),
-					      REPLY_S("move", san)));
-			return;
-		}
-		if (g->plies[last].flags & GAME_PLY_COMPLETE) {
-			ref_answer(r, cmd, now, REPLY_RELAY_TOO_LATE,
-				   REPLY_ARGS(PLY_ARGS(target, name)));
-			return;
-		}
-		if (ref_withdraw_last(r, cmd->author, now)) {
-			ref_answer(r, cmd, now, REPLY_RELAY_NOT_WITHDRAWN,
-				   REPLY_ARGS(PLY_ARGS(target, name)));
-			return;
-		}
 		correction = true;
 	}
 	/* The opponent's reply: a mismatch kept from the tactile player opens now. */
@@ -128,17 +167,7 @@ void ref_cmd_move(struct referee *r, const struct game_command *cmd, uint64_t no
 		ref_answer(r, cmd, now, REPLY_NOT_APPLIED, REPLY_ARGS(REPLY_S("what", "move")));
 		return;
 	}
-	if (correction) {
-		char replaced[40];
-
-		snprintf(replaced, sizeof(replaced), "%s", name);
-		game_ply_name(g, target - 1, name, sizeof(name));
-		ref_answer(r, cmd, now, REPLY_RELAYED_CORRECTION,
-			   REPLY_ARGS(PLY_ARGS(target, name), REPLY_S("replaced", replaced)));
-	} else {
-		game_ply_name(g, target - 1, name, sizeof(name));
-		ref_answer(r, cmd, now, REPLY_RELAYED, REPLY_ARGS(PLY_ARGS(target, name)));
-	}
+	relay_answer_made(r, cmd, target, correction, name, now);
 	/* The training engine's move (docs/training.md "Training and study"): its clock is pressed
 	 * for it once the move has been announced (D.2.3-D.2.4), so the player's clock runs from
 	 * when the player has heard it; the player is guided square by square to make it on the

@@ -187,81 +187,120 @@ static void press_while_paused(struct referee *r, int color, uint64_t now)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PAUSED, now);
 }
 
-void ref_press(struct referee *r, int color, uint64_t now)
+/* A press while a promotion waits: the player's press before the piece is chosen is refused
+ * (true: the press ends there); a press that completes the promotion makes it final. */
+static bool press_on_promotion(struct referee *r, int color, uint64_t now)
 {
 	struct game *g = &r->g;
 	int player = g->params.player;
-	enum clock_state before;
-	enum clock_press_result rc;
-	enum press_kind kind;
-	struct chess_clock c, c0;
-	bool doubt = false;
-	int ply;
 
-	if (!g->has_clock)
-		return;
-	if (g->params.mode == GAME_ONLINE) {
-		ref_online_press(r, color, now);
-		return;
+	if (!promotion_is_pending(&g->promotion))
+		return false;
+	if (game_position(g)->side == player && color == player &&
+	    g->promotion.choice == CHESS_NO_PIECE) {
+		/* Trap 2: never a silent queen.  The press does not count. */
+		ref_press_record(r, color, PRESS_REFUSED, &g->clock, now);
+		ref_say(r, GAME_PRIVATE, GAME_MSG_PROMOTION_NEEDED, now);
+		return true;
 	}
-	if (game_over(g)) {
-		press_after_end(r, color, now);
-		return;
-	}
-	ref_settle_now(r, now);
-	if (promotion_is_pending(&g->promotion)) {
-		if (game_position(g)->side == player && color == player &&
-		    g->promotion.choice == CHESS_NO_PIECE) {
-			/* Trap 2: never a silent queen.  The press does not count. */
-			ref_press_record(r, color, PRESS_REFUSED, &g->clock, now);
-			ref_say(r, GAME_PRIVATE, GAME_MSG_PROMOTION_NEEDED, now);
-			return;
-		}
-		if (game_position(g)->side != player || color == player)
-			ref_promotion_final(r, now);
-	}
-	before = g->clock.state;
-	if (before == CLOCK_PAUSED) {
-		press_while_paused(r, color, now);
-		return;
-	}
-	/* The press came after the flag fell and before any tick saw it (real time): the flag,
-	 * if it stands once the moves are checked, is what happened. */
-	if (before == CLOCK_RUNNING && g->clock.running == color && g->result.state == RESULT_ON &&
-	    clock_flag_deadline(&g->clock) <= now && flag_stands(r, now, &c, &doubt)) {
-		flag_fell(r, &c, doubt, now);
-		return;
-	}
-	c = g->clock;
-	rc = clock_press_moves(&c, color, 0, now);
+	if (game_position(g)->side != player || color == player)
+		ref_promotion_final(r, now);
+	return false;
+}
+
+/* The press as the clock alone takes it: a flag that fell, the clocks started, or a press
+ * that moves nothing end the press there (true); false for a press that completes a move. */
+static bool press_on_clock(struct referee *r, int color, enum clock_state before, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct chess_clock c = g->clock;
+	enum clock_press_result rc = clock_press_moves(&c, color, 0, now);
+
 	if (rc == CLOCK_PRESS_FLAGGED) {
 		if (g->result.state == RESULT_ON)
 			flag_fell(r, &c, false, now);
-		return;
+		return true;
 	}
 	if (before == CLOCK_NOT_STARTED) {
 		ref_press_record(r, color, rc == CLOCK_PRESS_STARTED ? PRESS_START : PRESS_IDLE, &c,
 				 now);
 		if (rc == CLOCK_PRESS_STARTED)
 			ref_say(r, GAME_PRIVATE, GAME_MSG_GAME_START, now);
-		return;
+		return true;
 	}
 	if (rc != CLOCK_PRESS_MOVE) {
 		ref_press_record(r, color, PRESS_IDLE, &c, now);
-		return;
+		return true;
 	}
-	if (color == player && referee_board_differences(r)) {
-		chess_move changed = ref_changed_move(r);
+	return false;
+}
 
-		if (changed != CHESS_MOVE_NONE &&
-		    completion_waiting(&g->completion, player) == game_plies(g) - 1) {
-			/* The move was changed after it was announced (e2-e3, then on to e4): the
-			 * correction is said before the opponent's clock starts; the first move
-			 * stays in the journal and a comment (4.7 gives the opponent a claim). */
-			ref_withdraw_last(r, "device", now);
-			ref_make_move(r, changed, true, NULL, now);
-		}
+/* The player's move changed on the board after it was announced (e2-e3, then on to e4): the
+ * correction is said before the opponent's clock starts; the first move stays in the journal
+ * and a comment (4.7 gives the opponent a claim). */
+static void press_after_change(struct referee *r, uint64_t now)
+{
+	struct game *g = &r->g;
+	chess_move changed = ref_changed_move(r);
+
+	if (changed != CHESS_MOVE_NONE &&
+	    completion_waiting(&g->completion, g->params.player) == game_plies(g) - 1) {
+		ref_withdraw_last(r, "device", now);
+		ref_make_move(r, changed, true, NULL, now);
 	}
+}
+
+/* A press on a board no legal move explains (Art. 7.5.1): a move is completed by the press,
+ * even an illegal one; it opens the arbiter's flow now, whether or not its mismatch time has
+ * passed. */
+static void press_illegal(struct referee *r, int color, int ply, const struct chess_clock *c,
+			  uint64_t now)
+{
+	struct game *g = &r->g;
+	uint64_t diff = referee_board_differences(r);
+	uint64_t occ = chess_pos_occupancy(game_position(g));
+
+	ref_press_record(r, color, PRESS_ILLEGAL, c, now);
+	/* The press completes the move the player made before it (7.5.1), without a reading:
+	 * the reading is the impossible board's. */
+	if (ply >= 0)
+		ref_complete(r, ply, -1, now);
+	if (g->mismatch.state == MISMATCH_HELD)
+		ref_mismatch_open_held(r, now);
+	else if (!mismatch_active(&g->mismatch))
+		ref_mismatch_raise(r, diff & ~occ, diff & occ, now);
+}
+
+/* A press that completes a move: the clocks switched (stopped by a game-ending move), the
+ * period's change said, the move completed and the time warnings armed again. */
+static void press_move(struct referee *r, int color, int ply, struct chess_clock *c, uint64_t now)
+{
+	struct game *g = &r->g;
+	int player = g->params.player;
+	struct chess_clock c0;
+
+	if (game_over(g))
+		clock_stop(c, now);
+	c0 = g->clock;
+	ref_press_record(r, color, PRESS_MOVE, c, now);
+	ref_say_period_change(r, &c0, now);
+	if (ply >= 0)
+		ref_complete(r, ply, c->last_press_ms[color], now);
+	for (int i = 0; i < r->set.warning_count; i++)
+		if (clock_remaining(&g->clock, player, now) > (int64_t)r->set.warnings_s[i] * 1000)
+			r->warned[i] = false;
+}
+
+/* A press after the move: it completes the move made (6.3.1), none (7.5.3: an illegal move),
+ * or a board no legal move explains (7.5.1). */
+static void press_completes(struct referee *r, int color, uint64_t now)
+{
+	struct game *g = &r->g;
+	int player = g->params.player;
+	enum press_kind kind;
+	struct chess_clock c;
+	int ply;
+
 	/* The clock counts the moves the press completes (6.3.1): the opponent's (made on
 	 * their board, whether or not it has reached the tactile board yet), or the player's
 	 * move made before it; none for a press with no move (7.5.3). */
@@ -278,21 +317,7 @@ void ref_press(struct referee *r, int color, uint64_t now)
 	clock_press_moves(
 	    &c, color, ply >= 0 ? !(g->plies[ply].flags & GAME_PLY_COUNTED) : color != player, now);
 	if (kind == PRESS_ILLEGAL) {
-		/* A move is completed by the press, even an illegal one; the board no legal
-		 * move explains opens the arbiter's flow now, whether or not its mismatch time
-		 * has passed. */
-		uint64_t diff = referee_board_differences(r);
-		uint64_t occ = chess_pos_occupancy(game_position(g));
-
-		ref_press_record(r, color, PRESS_ILLEGAL, &c, now);
-		/* The press completes the move the player made before it (7.5.1), without a
-		 * reading: the reading is the impossible board's. */
-		if (ply >= 0)
-			ref_complete(r, ply, -1, now);
-		if (g->mismatch.state == MISMATCH_HELD)
-			ref_mismatch_open_held(r, now);
-		else if (!mismatch_active(&g->mismatch))
-			ref_mismatch_raise(r, diff & ~occ, diff & occ, now);
+		press_illegal(r, color, ply, &c, now);
 		return;
 	}
 	if (kind == PRESS_EMPTY) {
@@ -302,17 +327,47 @@ void ref_press(struct referee *r, int color, uint64_t now)
 		ref_say(r, GAME_PRIVATE, GAME_MSG_PRESS_NO_MOVE, now);
 		return;
 	}
-	/* The press that settled a game-ending move also stops the clocks. */
-	if (game_over(g))
-		clock_stop(&c, now);
-	c0 = g->clock;
-	ref_press_record(r, color, PRESS_MOVE, &c, now);
-	ref_say_period_change(r, &c0, now);
-	if (ply >= 0)
-		ref_complete(r, ply, c.last_press_ms[color], now);
-	for (int i = 0; i < r->set.warning_count; i++)
-		if (clock_remaining(&g->clock, player, now) > (int64_t)r->set.warnings_s[i] * 1000)
-			r->warned[i] = false;
+	press_move(r, color, ply, &c, now);
+}
+
+void ref_press(struct referee *r, int color, uint64_t now)
+{
+	struct game *g = &r->g;
+	int player = g->params.player;
+	enum clock_state before;
+	struct chess_clock c;
+	bool doubt = false;
+
+	if (!g->has_clock)
+		return;
+	if (g->params.mode == GAME_ONLINE) {
+		ref_online_press(r, color, now);
+		return;
+	}
+	if (game_over(g)) {
+		press_after_end(r, color, now);
+		return;
+	}
+	ref_settle_now(r, now);
+	if (press_on_promotion(r, color, now))
+		return;
+	before = g->clock.state;
+	if (before == CLOCK_PAUSED) {
+		press_while_paused(r, color, now);
+		return;
+	}
+	/* The press came after the flag fell and before any tick saw it (real time): the flag,
+	 * if it stands once the moves are checked, is what happened. */
+	if (before == CLOCK_RUNNING && g->clock.running == color && g->result.state == RESULT_ON &&
+	    clock_flag_deadline(&g->clock) <= now && flag_stands(r, now, &c, &doubt)) {
+		flag_fell(r, &c, doubt, now);
+		return;
+	}
+	if (press_on_clock(r, color, before, now))
+		return;
+	if (color == player && referee_board_differences(r))
+		press_after_change(r, now);
+	press_completes(r, color, now);
 }
 
 /* The clocks stop (Art. 6.11.1, 6.11.2) or start again: a resumption starts the clock of the

@@ -164,6 +164,88 @@ static int claimant_of(const struct game *g, const struct game_command *cmd)
 	return cmd->role == ROLE_ARBITER ? -1 : g->params.player;
 }
 
+/* Whether the claimant is on move (9.2, 9.3), `made` set when it is their move made and not
+ * yet completed by their press; refused with the reason (false) otherwise. */
+static bool claim_on_move(struct referee *r, const struct game_command *cmd, int claimant,
+			  bool *made, uint64_t now)
+{
+	struct game *g = &r->g;
+	int on_move = game_claim_on_move(g, made);
+
+	if (*made && cmd->move[0]) {
+		if (claimant == on_move) {
+			ref_answer(r, cmd, now, REPLY_CLAIM_MOVE_MADE,
+				   REPLY_ARGS(REPLY_S("color", game_color_name(claimant))));
+			return false;
+		}
+		/* An intended move is the side to move's in the position on the board. */
+		on_move = game_position(g)->side;
+		*made = false;
+	}
+	if (claimant != on_move) {
+		ref_answer(r, cmd, now, REPLY_CLAIM_NOT_ON_MOVE,
+			   REPLY_ARGS(REPLY_S("color", game_color_name(claimant)),
+				      REPLY_S("on_move_color", game_color_name(on_move))));
+		return false;
+	}
+	return true;
+}
+
+/* Whether the claim is correct: of the intended move m, of the position after the claimant's
+ * move `made`, or of the position on the board. */
+static bool claim_correct(const struct game *g, enum claim_kind kind, chess_move m, bool made)
+{
+	if (kind == CLAIM_THREEFOLD)
+		return m != CHESS_MOVE_NONE ? chess_game_move_claims_threefold(&g->chess, m)
+		       : made		    ? chess_game_repetitions(&g->chess) >= 3
+					    : chess_game_can_claim_threefold(&g->chess);
+	return m != CHESS_MOVE_NONE ? chess_game_move_claims_fifty(&g->chess, m)
+	       : made		    ? game_position(g)->halfmove_clock >= 100
+				    : chess_game_can_claim_fifty(&g->chess);
+}
+
+/* In a casual game the device decides at once (no arbiter); a player in a rated game hears
+ * that the arbiter will. */
+static void claim_decided(struct referee *r, const struct game_command *cmd, bool correct,
+			  uint64_t now)
+{
+	if (r->g.params.mode == GAME_CASUAL) {
+		ref_say(r, GAME_PRIVATE,
+			correct ? GAME_MSG_CLAIM_CORRECT : GAME_MSG_CLAIM_INCORRECT, now);
+		if (correct)
+			ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL,
+				     cmd->claim == CLAIM_THREEFOLD ? "threefold repetition claimed"
+								   : "fifty-move rule claimed",
+				     cmd->author, now);
+		else
+			ref_pause(r, false, "device", now);
+	} else if (cmd->role == ROLE_PLAYER) {
+		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
+	}
+}
+
+/* The answer to the claimant.  Whether it is correct is for the arbiter alone (11.3.1), with
+ * the move it assumed when the claimant had made one. */
+static void claim_answer(struct referee *r, const struct game_command *cmd, int claimant, bool made,
+			 bool correct, uint64_t now)
+{
+	struct game *g = &r->g;
+	struct reply_list args = {0};
+	char made_name[48];
+
+	reply_add(&args, REPLY_S("kind", game_claim_kind_name(cmd->claim)));
+	reply_add(&args, REPLY_S("color", game_color_name(claimant)));
+	if (cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL) {
+		ref_answer(r, cmd, now, REPLY_CLAIM_MADE, args.v);
+		return;
+	}
+	if (made) {
+		game_ply_name(g, game_plies(g) - 1, made_name, sizeof(made_name));
+		reply_add(&args, REPLY_S("made", made_name));
+	}
+	ref_answer(r, cmd, now, correct ? REPLY_CLAIM_CORRECT : REPLY_CLAIM_NOT_CORRECT, args.v);
+}
+
 /* 9.2 and 9.3: only the player on move may claim.  With a clock, a move made on the board
  * and not yet completed by its mover's press is the move the claim intends (D.2.3: it is
  * made, but the claimant has not finished it): its mover is on move.  A claim with an
@@ -176,34 +258,17 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	const struct chess_pos *pos = game_position(g);
 	struct game_record rec = ref_command_record(REC_CLAIM, cmd, now);
 	struct game_effect fx = {.kind = GAME_FX_CLAIM, .ms = now, .channel = GAME_PUBLIC};
-	int claimant = claimant_of(g, cmd), on_move;
+	int claimant = claimant_of(g, cmd);
 	bool made, correct;
 	chess_move m = CHESS_MOVE_NONE;
-	struct reply_list args = {0};
-	char made_name[48];
 
 	if (claimant < 0) {
 		ref_answer(r, cmd, now, REPLY_CLAIM_WHOSE,
 			   REPLY_ARGS(REPLY_S("kind", game_claim_kind_name(cmd->claim))));
 		return;
 	}
-	on_move = game_claim_on_move(g, &made);
-	if (made && cmd->move[0]) {
-		if (claimant == on_move) {
-			ref_answer(r, cmd, now, REPLY_CLAIM_MOVE_MADE,
-				   REPLY_ARGS(REPLY_S("color", game_color_name(claimant))));
-			return;
-		}
-		/* An intended move is the side to move's in the position on the board. */
-		on_move = pos->side;
-		made = false;
-	}
-	if (claimant != on_move) {
-		ref_answer(r, cmd, now, REPLY_CLAIM_NOT_ON_MOVE,
-			   REPLY_ARGS(REPLY_S("color", game_color_name(claimant)),
-				      REPLY_S("on_move_color", game_color_name(on_move))));
+	if (!claim_on_move(r, cmd, claimant, &made, now))
 		return;
-	}
 	if (cmd->move[0]) {
 		struct chess_error err;
 
@@ -212,14 +277,7 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 			return;
 		}
 	}
-	if (cmd->claim == CLAIM_THREEFOLD)
-		correct = m != CHESS_MOVE_NONE ? chess_game_move_claims_threefold(&g->chess, m)
-			  : made	       ? chess_game_repetitions(&g->chess) >= 3
-					       : chess_game_can_claim_threefold(&g->chess);
-	else
-		correct = m != CHESS_MOVE_NONE ? chess_game_move_claims_fifty(&g->chess, m)
-			  : made	       ? pos->halfmove_clock >= 100
-					       : chess_game_can_claim_fifty(&g->chess);
+	correct = claim_correct(g, cmd->claim, m, made);
 	rec.u.claim.color = claimant;
 	rec.u.claim.kind = cmd->claim;
 	/* A claim after the claimant's move was made journals that move: the verdict is on
@@ -236,33 +294,8 @@ static void cmd_claim(struct referee *r, const struct game_command *cmd, uint64_
 	fx.claim = cmd->claim;
 	fx.move = m;
 	ref_effect(r, &fx);
-	if (g->params.mode == GAME_CASUAL) {
-		/* No arbiter: the device decides. */
-		ref_say(r, GAME_PRIVATE,
-			correct ? GAME_MSG_CLAIM_CORRECT : GAME_MSG_CLAIM_INCORRECT, now);
-		if (correct)
-			ref_end_game(r, "1/2-1/2", TERMINATION_NORMAL,
-				     cmd->claim == CLAIM_THREEFOLD ? "threefold repetition claimed"
-								   : "fifty-move rule claimed",
-				     cmd->author, now);
-		else
-			ref_pause(r, false, "device", now);
-	} else if (cmd->role == ROLE_PLAYER) {
-		ref_say(r, GAME_PRIVATE, GAME_MSG_CLAIM_TO_ARBITER, now);
-	}
-	/* Whether it is correct is for the arbiter alone (11.3.1), with the move it assumed
-	 * when the claimant had made one. */
-	reply_add(&args, REPLY_S("kind", game_claim_kind_name(cmd->claim)));
-	reply_add(&args, REPLY_S("color", game_color_name(claimant)));
-	if (cmd->role != ROLE_ARBITER && g->params.mode != GAME_CASUAL) {
-		ref_answer(r, cmd, now, REPLY_CLAIM_MADE, args.v);
-		return;
-	}
-	if (made) {
-		game_ply_name(g, game_plies(g) - 1, made_name, sizeof(made_name));
-		reply_add(&args, REPLY_S("made", made_name));
-	}
-	ref_answer(r, cmd, now, correct ? REPLY_CLAIM_CORRECT : REPLY_CLAIM_NOT_CORRECT, args.v);
+	claim_decided(r, cmd, correct, now);
+	claim_answer(r, cmd, claimant, made, correct, now);
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -533,6 +566,39 @@ static void cmd_pause(struct referee *r, const struct game_command *cmd, bool pa
 
 /* ------------------------------------------------------------------ dispatch */
 
+static void cmd_pause_or_resume(struct referee *r, const struct game_command *cmd, uint64_t now)
+{
+	cmd_pause(r, cmd, cmd->kind == CMD_PAUSE, now);
+}
+
+/* The referee's step for each command kind; CMD_REVIEW is referee_review()'s. */
+static void (*const commands[CMD_KIND_COUNT])(struct referee *r, const struct game_command *cmd,
+					      uint64_t now) = {
+    [CMD_TAG] = cmd_tag,
+    [CMD_DRAW_OFFER] = cmd_draw_offer,
+    [CMD_ACCEPT_DRAW] = cmd_accept_draw,
+    [CMD_CLAIM] = cmd_claim,
+    [CMD_RESIGN] = cmd_resign,
+    [CMD_RESULT] = cmd_result,
+    [CMD_APPROVE] = cmd_approve,
+    [CMD_PAUSE] = cmd_pause_or_resume,
+    [CMD_RESUME] = cmd_pause_or_resume,
+    [CMD_MOVE] = ref_cmd_move,
+    [CMD_ROLLBACK] = ref_cmd_rollback,
+    [CMD_ILLEGAL] = ref_cmd_illegal,
+    [CMD_CLOCK_SET] = ref_cmd_clock_set,
+    [CMD_CLOCK_CONTROL] = ref_cmd_clock_control,
+    [CMD_CLOCK_ADD] = ref_cmd_clock_add,
+    [CMD_RULING] = ref_cmd_ruling,
+    [CMD_HINT] = ref_cmd_hint,
+    [CMD_TAKEBACK] = ref_cmd_takeback,
+    [CMD_ENGINE] = ref_cmd_engine,
+    [CMD_LAST_MOVES] = cmd_last_moves,
+    [CMD_EVAL] = ref_cmd_eval,
+    [CMD_NEW_GAME] = ref_cmd_new_game,
+    [CMD_ONLINE] = ref_cmd_online,
+};
+
 void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now,
 		 struct game_reply *reply)
 {
@@ -540,89 +606,13 @@ void ref_command(struct referee *r, const struct game_command *cmd, uint64_t now
 	r->reply = reply;
 	/* While a review has the board (docs/training.md "Going over a game") the game stands:
 	 * only what changes nothing on the board may be given (game_command_needs()). */
-	if (review_active(&r->review) && !game_command_needs(cmd->kind)->in_review) {
+	if (review_active(&r->review) && !game_command_needs(cmd->kind)->in_review)
 		ref_answer(r, cmd, now, REPLY_REVIEW_HAS_BOARD, NULL);
-		r->reply = NULL;
-		return;
-	}
 	/* An online game's moves, offers, clocks and result are the server's (docs/online.md
 	 * "Playing online"): they come from the online process alone. */
-	if (r->g.params.mode == GAME_ONLINE && game_command_needs(cmd->kind)->server) {
+	else if (r->g.params.mode == GAME_ONLINE && game_command_needs(cmd->kind)->server)
 		ref_answer(r, cmd, now, REPLY_ONLINE_SERVER_ONLY, NULL);
-		r->reply = NULL;
-		return;
-	}
-	switch (cmd->kind) {
-	case CMD_TAG:
-		cmd_tag(r, cmd, now);
-		break;
-	case CMD_DRAW_OFFER:
-		cmd_draw_offer(r, cmd, now);
-		break;
-	case CMD_ACCEPT_DRAW:
-		cmd_accept_draw(r, cmd, now);
-		break;
-	case CMD_CLAIM:
-		cmd_claim(r, cmd, now);
-		break;
-	case CMD_RESIGN:
-		cmd_resign(r, cmd, now);
-		break;
-	case CMD_RESULT:
-		cmd_result(r, cmd, now);
-		break;
-	case CMD_APPROVE:
-		cmd_approve(r, cmd, now);
-		break;
-	case CMD_PAUSE:
-	case CMD_RESUME:
-		cmd_pause(r, cmd, cmd->kind == CMD_PAUSE, now);
-		break;
-	case CMD_MOVE:
-		ref_cmd_move(r, cmd, now);
-		break;
-	case CMD_ROLLBACK:
-		ref_cmd_rollback(r, cmd, now);
-		break;
-	case CMD_ILLEGAL:
-		ref_cmd_illegal(r, cmd, now);
-		break;
-	case CMD_CLOCK_SET:
-		ref_cmd_clock_set(r, cmd, now);
-		break;
-	case CMD_CLOCK_CONTROL:
-		ref_cmd_clock_control(r, cmd, now);
-		break;
-	case CMD_CLOCK_ADD:
-		ref_cmd_clock_add(r, cmd, now);
-		break;
-	case CMD_RULING:
-		ref_cmd_ruling(r, cmd, now);
-		break;
-	case CMD_HINT:
-		ref_cmd_hint(r, cmd, now);
-		break;
-	case CMD_TAKEBACK:
-		ref_cmd_takeback(r, cmd, now);
-		break;
-	case CMD_ENGINE:
-		ref_cmd_engine(r, cmd, now);
-		break;
-	case CMD_LAST_MOVES:
-		cmd_last_moves(r, cmd, now);
-		break;
-	case CMD_EVAL:
-		ref_cmd_eval(r, cmd, now);
-		break;
-	case CMD_NEW_GAME:
-		ref_cmd_new_game(r, cmd, now);
-		break;
-	case CMD_ONLINE:
-		ref_cmd_online(r, cmd, now);
-		break;
-	case CMD_REVIEW: /* referee_review()'s */
-	case CMD_KIND_COUNT:
-		break;
-	}
+	else if ((unsigned)cmd->kind < CMD_KIND_COUNT && commands[cmd->kind])
+		commands[cmd->kind](r, cmd, now);
 	r->reply = NULL;
 }

@@ -68,14 +68,106 @@ static int online_request(enum menu_item item)
 	}
 }
 
-static void menu_choose(struct referee *r, uint64_t now)
+/* The command an item gives (menu_item_kind()), given as the tactile player's. */
+static void menu_command(struct referee *r, enum menu_item item, uint64_t now)
 {
 	struct game_command cmd = {.role = ROLE_PLAYER, .color = r->g.params.player};
-	enum menu_item item = menu_current(&r->menu);
 	struct game_reply reply;
-	char why[80];
 
 	snprintf(cmd.author, sizeof(cmd.author), "player");
+	cmd.kind = menu_item_kind(item);
+	if (cmd.kind == CMD_CLAIM)
+		cmd.claim = item == MENU_CLAIM_FIFTY ? CLAIM_FIFTY : CLAIM_THREEFOLD;
+	ref_command(r, &cmd, now, &reply);
+}
+
+/* The review's items: end it, leave the line, or have it read aloud or quietly. */
+static void menu_review(struct referee *r, enum menu_item item, uint64_t now)
+{
+	struct referee_review_cmd c = {.op = item == MENU_END_REVIEW	 ? REFEREE_REVIEW_END
+					     : item == MENU_REVIEW_LEAVE ? REFEREE_REVIEW_LEAVE
+									 : REFEREE_REVIEW_ALOUD,
+				       .on = item == MENU_REVIEW_ALOUD};
+	struct game_reply done;
+
+	referee_review(r, &c, now, &done);
+}
+
+/* The last three games: what a player keeps in mind to name one for a review. */
+static void menu_games(struct referee *r, uint64_t now)
+{
+	struct game_effect fx = {
+	    .kind = GAME_FX_GAMES, .ms = now, .channel = GAME_PRIVATE, .total = 3};
+
+	ref_effect(r, &fx);
+}
+
+/* What an item does once chosen and allowed. */
+static void menu_act(struct referee *r, enum menu_item item, uint64_t now)
+{
+	switch (item) {
+	case MENU_OFFER_DRAW:
+	case MENU_ACCEPT_DRAW:
+	case MENU_CLAIM_THREEFOLD:
+	case MENU_CLAIM_FIFTY:
+	case MENU_RESIGN:
+	case MENU_APPROVE:
+	case MENU_HINT:
+	case MENU_EVAL:
+	case MENU_TAKEBACK:
+		menu_command(r, item, now);
+		return;
+	case MENU_QUICK_GUIDE:
+		menu_quick_guide(r, now);
+		return;
+	case MENU_BRAILLE_SHEET:
+		menu_braille_sheet(r, now);
+		return;
+	case MENU_REVIEW_PLAY:
+		ref_review_play(r, now);
+		return;
+	case MENU_TRAIN:
+		ref_train_request(r, now);
+		return;
+	case MENU_ONLINE:
+		ref_online_request_play(r, now);
+		return;
+	case MENU_ABORT:
+	case MENU_DECLINE_DRAW:
+	case MENU_ACCEPT_TAKEBACK:
+	case MENU_DECLINE_TAKEBACK:
+	case MENU_CLAIM_VICTORY:
+	case MENU_CLAIM_DRAW_GONE:
+		/* Online play's own: asked in menu_choose(). */
+		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
+		return;
+	case MENU_END_REVIEW:
+	case MENU_REVIEW_LEAVE:
+	case MENU_REVIEW_ALOUD:
+	case MENU_REVIEW_QUIET:
+		menu_review(r, item, now);
+		return;
+	case MENU_REVIEW_GOTO:
+		ref_review_choose(r, now);
+		return;
+	case MENU_LAST_MOVES:
+		ref_last_moves(r, REFEREE_LAST_MOVES, now);
+		return;
+	case MENU_GAMES:
+		menu_games(r, now);
+		return;
+	case MENU_CANCEL:
+	case MENU_ITEM_COUNT:
+		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
+		return;
+	}
+}
+
+static void menu_choose(struct referee *r, uint64_t now)
+{
+	enum menu_item item = menu_current(&r->menu);
+	char why[80];
+
 	if (item == MENU_RESIGN && r->menu.state != MENU_CONFIRM) {
 		r->menu.state = MENU_CONFIRM;
 		r->menu.last_ms = now;
@@ -92,91 +184,7 @@ static void menu_choose(struct referee *r, uint64_t now)
 		ref_online_ask(r, online_request(item), now);
 		return;
 	}
-	switch (item) {
-	case MENU_OFFER_DRAW:
-		cmd.kind = CMD_DRAW_OFFER;
-		break;
-	case MENU_ACCEPT_DRAW:
-		cmd.kind = CMD_ACCEPT_DRAW;
-		break;
-	case MENU_CLAIM_THREEFOLD:
-	case MENU_CLAIM_FIFTY:
-		cmd.kind = CMD_CLAIM;
-		cmd.claim = item == MENU_CLAIM_FIFTY ? CLAIM_FIFTY : CLAIM_THREEFOLD;
-		break;
-	case MENU_RESIGN:
-		cmd.kind = CMD_RESIGN;
-		break;
-	case MENU_APPROVE:
-		cmd.kind = CMD_APPROVE;
-		break;
-	case MENU_QUICK_GUIDE:
-		menu_quick_guide(r, now);
-		return;
-	case MENU_BRAILLE_SHEET:
-		menu_braille_sheet(r, now);
-		return;
-	case MENU_HINT:
-		cmd.kind = CMD_HINT;
-		break;
-	case MENU_EVAL:
-		cmd.kind = CMD_EVAL;
-		break;
-	case MENU_REVIEW_PLAY:
-		ref_review_play(r, now);
-		return;
-	case MENU_TAKEBACK:
-		cmd.kind = CMD_TAKEBACK;
-		break;
-	case MENU_TRAIN:
-		ref_train_request(r, now);
-		return;
-	case MENU_ONLINE:
-		ref_online_request_play(r, now);
-		return;
-	case MENU_ABORT:
-	case MENU_DECLINE_DRAW:
-	case MENU_ACCEPT_TAKEBACK:
-	case MENU_DECLINE_TAKEBACK:
-	case MENU_CLAIM_VICTORY:
-	case MENU_CLAIM_DRAW_GONE:
-		/* Online play's own: asked above. */
-		ref_say(r, GAME_PRIVATE, GAME_MSG_NOT_NOW, now);
-		return;
-	case MENU_END_REVIEW:
-	case MENU_REVIEW_LEAVE:
-	case MENU_REVIEW_ALOUD:
-	case MENU_REVIEW_QUIET: {
-		struct referee_review_cmd c = {.op = item == MENU_END_REVIEW ? REFEREE_REVIEW_END
-						     : item == MENU_REVIEW_LEAVE
-							 ? REFEREE_REVIEW_LEAVE
-							 : REFEREE_REVIEW_ALOUD,
-					       .on = item == MENU_REVIEW_ALOUD};
-		struct game_reply done;
-
-		referee_review(r, &c, now, &done);
-		return;
-	}
-	case MENU_REVIEW_GOTO:
-		ref_review_choose(r, now);
-		return;
-	case MENU_LAST_MOVES:
-		ref_last_moves(r, REFEREE_LAST_MOVES, now);
-		return;
-	case MENU_GAMES: {
-		/* The last three: what a player keeps in mind to name one for a review. */
-		struct game_effect fx = {
-		    .kind = GAME_FX_GAMES, .ms = now, .channel = GAME_PRIVATE, .total = 3};
-
-		ref_effect(r, &fx);
-		return;
-	}
-	case MENU_CANCEL:
-	case MENU_ITEM_COUNT:
-		ref_say(r, GAME_PRIVATE, GAME_MSG_MENU_CLOSED, now);
-		return;
-	}
-	ref_command(r, &cmd, now, &reply);
+	menu_act(r, item, now);
 }
 
 void ref_menu_button(struct referee *r, enum game_button b, uint64_t now)
