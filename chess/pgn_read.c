@@ -474,6 +474,15 @@ static int variation_push(struct pgn_game *g, int line, chess_move m)
 
 /* A variation, '(' to ')', kept as an alternative to the move at ply `base` of `parent`
  * (-1: the game's moves); depth counts the variations it is in. */
+/* A byte no movetext may hold at r->off: named as a character, or by its code when it is a
+ * control byte. */
+static int unexpected(struct pgn_reader *r, char c, struct chess_error *err)
+{
+	if ((unsigned char)c < 0x20 || c == 0x7f)
+		return reader_error(r, err, r->off, "unexpected byte 0x%02x", (unsigned char)c);
+	return reader_error(r, err, r->off, "unexpected '%c'", c);
+}
+
 static int read_variation(struct pgn_reader *r, struct pgn_game *g, int parent, int base, int depth,
 			  struct chess_error *err)
 {
@@ -540,11 +549,8 @@ static int read_variation(struct pgn_reader *r, struct pgn_game *g, int parent, 
 			chess_pos_make(&pos, m, &undo);
 		} else if (c == '[' && at_line_start(r, r->off)) {
 			return reader_error(r, err, start, "unterminated variation");
-		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
-			return reader_error(r, err, r->off, "unexpected byte 0x%02x",
-					    (unsigned char)c);
 		} else {
-			return reader_error(r, err, r->off, "unexpected '%c'", c);
+			return unexpected(r, c, err);
 		}
 	}
 }
@@ -591,11 +597,8 @@ static int read_movetext(struct pgn_reader *r, struct pgn_game *g, struct chess_
 						    PGN_MAX_PLIES);
 			if (pgn_game_push(g, m, NULL) < 0)
 				return reader_error(r, err, at, "out of memory");
-		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
-			return reader_error(r, err, r->off, "unexpected byte 0x%02x",
-					    (unsigned char)c);
 		} else {
-			return reader_error(r, err, r->off, "unexpected '%c'", c);
+			return unexpected(r, c, err);
 		}
 	}
 }
