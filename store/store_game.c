@@ -126,13 +126,23 @@ static int newer_first(const void *a, const void *b)
 	return strcmp(*(char *const *)b, *(char *const *)a);
 }
 
+/* Whether name is a finished game's file under games/ ending in suffix: game-*SUFFIX, not
+ * of the game being played (current, its id; "" for none). */
+static bool finished_file(const char *name, const char *suffix, const char *current)
+{
+	size_t l = strlen(name), sl = strlen(suffix);
+
+	return !strncmp(name, "game-", 5) && l > sl && !strcmp(name + l - sl, suffix) &&
+	       !(current[0] && !strncmp(name, current, strlen(current)));
+}
+
 /* games/ keeps the last `keep` games' files with this suffix (their names sort by game
  * number); older ones go.  The game being played is never among them. */
 static void prune(struct store *s, const char *suffix, int keep, const char *current)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 256];
 	char **names = NULL;
-	size_t n = 0, cap = 0, sl = strlen(suffix);
+	size_t n = 0, cap = 0;
 	struct dirent *e;
 	DIR *d;
 
@@ -143,11 +153,7 @@ static void prune(struct store *s, const char *suffix, int keep, const char *cur
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-
-		if (strncmp(e->d_name, "game-", 5) || l <= sl ||
-		    strcmp(e->d_name + l - sl, suffix) ||
-		    (current[0] && !strncmp(e->d_name, current, strlen(current))))
+		if (!finished_file(e->d_name, suffix, current))
 			continue;
 		if (n == cap) {
 			char **more = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*names));
@@ -205,13 +211,10 @@ static void prune_audio(struct store *s, const char *current)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
 		struct stat st;
 
-		if (strncmp(e->d_name, "game-", 5) ||
-		    (!(l > 5 && !strcmp(e->d_name + l - 5, ".opus")) &&
-		     !(l > 4 && !strcmp(e->d_name + l - 4, ".wav"))) ||
-		    (current[0] && !strncmp(e->d_name, current, strlen(current))) ||
+		if ((!finished_file(e->d_name, ".opus", current) &&
+		     !finished_file(e->d_name, ".wav", current)) ||
 		    fstatat(dirfd(d), e->d_name, &st, 0))
 			continue;
 		if (n == cap) {
