@@ -31,7 +31,7 @@ PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig
 endif
 endif
 BUILD ?= build
-VERSION := 0.13.0
+VERSION := 0.13.1
 # Installation (make install DESTDIR=... PREFIX=...).
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
