@@ -62,7 +62,12 @@ start_daemon "$work/daemon1.err" --config "$work/annabella.conf" --board "sim:$w
 wait_socket "$sock" || bad "no socket at $sock"
 live "+300 press opponent-clock" "+300 lift e2" "+200 place e4" "+300 press player-clock" \
 	"+300 lift e7" "+200 place e5" "+300 press opponent-clock"
-two_plies() { as anb-assistant status >/dev/null; grep -q '"plies":2' "$work/out"; }
+# Black's press made too (White's clock runs): a press that came during the pause below
+# would find the clocks stopped, and the claim after it would be Black's move still.
+two_plies() {
+	as anb-assistant status >/dev/null
+	grep -q '"plies":2' "$work/out" && grep -q '"running":"white"' "$work/out"
+}
 wait_for 10 two_plies || bad "the first two plies were not made"
 
 expect "assistant status" "$(as anb-assistant status)" 0 '"plies":2'
