@@ -356,7 +356,9 @@ def whole_game():
           wait_until(lambda: (dev.status().get("online") or {}).get("state") == "waiting", 15),
           open(out).read()[-500:])
     token_nowhere(dev, [out, os.path.join(dev.dir, "daemon.out")], "a whole game")
-    spec_checked(server, "a whole game", 100)
+    # At least a message for each of the game's moves (its stream's gameState), however
+    # short Stockfish made the game: a fixed count failed a game of 94 messages.
+    spec_checked(server, "a whole game", max(20, server_moves))
     play.close()
     checklib.stop(p)
     dev.stop()
